@@ -1,0 +1,53 @@
+# Fieldtest — set-up, build, run and test.
+#
+#   make run    install what is missing, build (release) and run the bundled scenario suite
+#   make test   install what is missing, build and run the test suite
+#   make bench  release benchmarks with Python baselines measured in the same run
+
+SWIFT ?= swift
+SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
+FIELDTEST_RELEASE := .build/release/fieldtest
+
+.PHONY: all deps build release run test bench verify clean
+
+all: build
+
+# Installs the system libraries when they are missing: with apt-get when root,
+# otherwise it prints the exact command and stops.
+deps:
+	@missing=""; \
+	pkg-config --exists gsl 2>/dev/null || missing="$$missing libgsl-dev"; \
+	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "installing:$$missing" >&2; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >&2 || exit 1; \
+	  else \
+	    echo "missing system packages:$$missing" >&2; \
+	    echo "run: sudo apt-get install -y$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product fieldtest
+
+run: release
+	$(FIELDTEST_RELEASE) datasets verify
+	$(FIELDTEST_RELEASE) run Scenarios/*.yaml --baseline Results/baselines
+
+verify: release
+	$(FIELDTEST_RELEASE) datasets verify
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: release
+	$(FIELDTEST_RELEASE) bench all
+
+clean:
+	rm -rf .build

@@ -1,0 +1,110 @@
+// swift-tools-version: 6.1
+//
+// Fieldtest — an evaluation harness that replays recorded weather, crowd-sourced
+// location and tweet datasets through sky-scoring, campus-routing, positioning,
+// sentiment and account cores, and reports accuracy and latency against the
+// requirements of five app specifications.
+//
+// The folder layout is the architecture: one library module per concept under
+// `Sources/`, a thin `fieldtest` executable over them, and tests mirroring the
+// modules under `Tests/`.
+
+import PackageDescription
+
+let package = Package(
+    name: "Fieldtest",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fieldtest", targets: ["fieldtest"]),
+        .library(name: "ScenarioEngine", targets: ["ScenarioEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // MARK: System libraries
+        .systemLibrary(
+            name: "CGSL",
+            pkgConfig: "gsl",
+            providers: [.apt(["libgsl-dev"])]
+        ),
+
+        // MARK: Foundations
+        /// Swift face of the GNU Scientific Library: seeded random streams,
+        /// distributions, quantiles, nonlinear least squares, interpolation.
+        .target(name: "FieldtestGSL", dependencies: ["CGSL"]),
+        /// Dataset manifest, CSV reading and typed, validating loaders.
+        .target(name: "FieldtestData", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+
+        // MARK: Cores
+        /// Solar times, golden-hour quality, calendar, favourites, city weather.
+        .target(name: "SkyScoring", dependencies: ["FieldtestData", "FieldtestGSL"]),
+        /// Campus graph from OSM, profiles, routing, congestion, venues.
+        .target(name: "CampusRouting", dependencies: ["FieldtestData"]),
+        /// Wi-Fi fingerprinting, trilateration, GPS/PDR fusion, step counting.
+        .target(name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"]),
+        /// Tweet tokenizer, sentiment models, city mood and word cloud.
+        .target(name: "TweetSentiment", dependencies: ["FieldtestData"]),
+        /// Accounts, credential policies, encrypted storage, journal and sync.
+        .target(
+            name: "AccountStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+
+        // MARK: Harness
+        /// Emulated phone: sensors, connectivity, permissions, offline cache.
+        .target(
+            name: "DeviceEmulation",
+            dependencies: [
+                "FieldtestGSL",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        /// Metric rows, latency histograms, CSV/JUnit reports, baseline checks.
+        .target(
+            name: "MetricReports",
+            dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
+        /// Scenario files, the virtual-clock event engine and the app drivers.
+        .target(
+            name: "ScenarioEngine",
+            dependencies: [
+                "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
+                "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation",
+                "MetricReports",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+
+        // MARK: Command-line tool
+        .executableTarget(
+            name: "fieldtest",
+            dependencies: [
+                "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting",
+                "Positioning", "TweetSentiment", "MetricReports",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),
+        .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"]),
+        .testTarget(name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"]),
+        .testTarget(name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL"]),
+        .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
+        .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore"]),
+        .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL"]),
+        .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"]),
+        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "MetricReports"]),
+        .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
+    ]
+)

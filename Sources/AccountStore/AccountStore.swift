@@ -1,0 +1,2 @@
+/// Namespace of the AccountStore module.
+public enum AccountStoreModule {}

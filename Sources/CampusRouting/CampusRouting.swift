@@ -1,0 +1,2 @@
+/// Namespace of the CampusRouting module.
+public enum CampusRoutingModule {}

@@ -1,0 +1,2 @@
+/// Namespace of the DeviceEmulation module.
+public enum DeviceEmulationModule {}

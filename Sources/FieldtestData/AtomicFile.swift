@@ -1,0 +1,63 @@
+import Foundation
+
+/// Writes files so that readers never see a half-written result: the bytes go
+/// to a temporary file in the same folder, which is then renamed over the target.
+public enum AtomicFile {
+    /// Writes `data` to `url` atomically, creating the parent folder if needed.
+    public static func write(_ data: Data, to url: URL) throws(DataError) {
+        let fm = FileManager.default
+        let dir = url.deletingLastPathComponent()
+        do {
+            try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+            let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+            try data.write(to: tmp)
+            if fm.fileExists(atPath: url.path) {
+                _ = try fm.replaceItemAt(url, withItemAt: tmp)
+            } else {
+                try fm.moveItem(at: tmp, to: url)
+            }
+        } catch {
+            throw .unreadable(file: url.path, reason: "cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes `text` as UTF-8 to `url` atomically.
+    public static func write(_ text: String, to url: URL) throws(DataError) {
+        try write(Data(text.utf8), to: url)
+    }
+}
+
+/// Builds RFC 4180 CSV text: fields holding `,` `"` CR or LF are quoted,
+/// numbers are formatted without locale.
+public struct CSVWriter: Sendable {
+    /// The text written so far.
+    public private(set) var text: String = ""
+
+    public init() {}
+
+    /// Appends one record.
+    public mutating func row(_ fields: [String]) {
+        text += fields.map(Self.escape).joined(separator: ",")
+        text += "\n"
+    }
+
+    /// Quotes `field` when it holds a separator, quote or line break.
+    public static func escape(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Locale-independent number text with at most `significantDigits` digits,
+    /// no exponent for ordinary magnitudes, and no trailing zeros.
+    public static func number(_ value: Double, significantDigits: Int = 10) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        var s = String(format: "%.\(significantDigits)g", value)
+        if s.contains("e") { return s }
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s
+    }
+}

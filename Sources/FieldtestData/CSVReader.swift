@@ -1,0 +1,120 @@
+import Foundation
+
+/// One record of a delimited file: its fields and the 1-based line it starts on.
+public struct CSVRecord: Sendable, Equatable {
+    /// 1-based line number of the record's first character.
+    public var line: Int
+    /// The record's fields, unquoted.
+    public var fields: [String]
+
+    public init(line: Int, fields: [String]) {
+        self.line = line
+        self.fields = fields
+    }
+}
+
+/// An RFC 4180 reader for comma- (or other byte-) separated files.
+///
+/// Quoted fields may hold separators, doubled quotes and line breaks; CRLF and
+/// LF line endings are both accepted. Every field is checked to be valid UTF-8
+/// and a bad one raises `DataError.invalidUTF8` with its line. The reader never
+/// traps on malformed input. Complexity: O(n) in the file's bytes.
+public struct CSVReader: Sendable {
+    /// Field separator byte (`,` by default, `\t` for TSV).
+    public var separator: UInt8
+    /// Whether `"` starts a quoted field. Off for formats that never quote.
+    public var quoting: Bool
+    /// File name used in error messages.
+    public var fileName: String
+
+    public init(fileName: String, separator: Character = ",", quoting: Bool = true) {
+        self.fileName = fileName
+        self.separator = separator.asciiValue ?? UInt8(ascii: ",")
+        self.quoting = quoting
+    }
+
+    /// Reads every record of `bytes`, skipping blank lines.
+    public func records(_ bytes: [UInt8]) throws(DataError) -> [CSVRecord] {
+        var out: [CSVRecord] = []
+        try forEachRecord(bytes) { out.append($0) }
+        return out
+    }
+
+    /// Calls `body` for every record of `bytes` in order, skipping blank lines.
+    public func forEachRecord(_ bytes: [UInt8], _ body: (CSVRecord) throws(DataError) -> Void) throws(DataError) {
+        let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        var i = 0
+        let n = bytes.count
+        var line = 1
+        // Skip a UTF-8 byte-order mark.
+        if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+        var fields: [String] = []
+        var field: [UInt8] = []
+        field.reserveCapacity(64)
+        var recordLine = 1
+        var atRecordStart = true
+
+        func finishField() throws(DataError) {
+            guard let s = String(validating: field, as: UTF8.self) else {
+                throw .invalidUTF8(file: fileName, line: recordLine, field: "#\(fields.count + 1)")
+            }
+            fields.append(s)
+            field.removeAll(keepingCapacity: true)
+        }
+
+        while i < n {
+            if atRecordStart {
+                recordLine = line
+                atRecordStart = false
+                // Blank line: skip.
+                if bytes[i] == lf { line += 1; i += 1; atRecordStart = true; continue }
+                if bytes[i] == cr, i + 1 < n, bytes[i + 1] == lf { line += 1; i += 2; atRecordStart = true; continue }
+            }
+            let b = bytes[i]
+            if quoting && b == quote && field.isEmpty {
+                // Quoted field.
+                i += 1
+                var closed = false
+                while i < n {
+                    let c = bytes[i]
+                    if c == quote {
+                        if i + 1 < n && bytes[i + 1] == quote { field.append(quote); i += 2; continue }
+                        i += 1; closed = true; break
+                    }
+                    if c == lf { line += 1 }
+                    field.append(c); i += 1
+                }
+                if !closed { throw .unterminatedQuote(file: fileName, line: recordLine) }
+                // Anything after the closing quote up to the separator is kept verbatim.
+                continue
+            }
+            if b == separator {
+                try finishField(); i += 1; continue
+            }
+            if b == lf || b == cr {
+                try finishField()
+                try body(CSVRecord(line: recordLine, fields: fields))
+                fields.removeAll(keepingCapacity: true)
+                if b == cr, i + 1 < n, bytes[i + 1] == lf { i += 1 }
+                i += 1; line += 1; atRecordStart = true
+                continue
+            }
+            field.append(b); i += 1
+        }
+        if !atRecordStart {
+            try finishField()
+            try body(CSVRecord(line: recordLine, fields: fields))
+        }
+    }
+}
+
+/// Reads a whole file's bytes, mapping failures to `DataError.unreadable`.
+public func readFileBytes(_ url: URL, displayName: String? = nil) throws(DataError) -> [UInt8] {
+    let name = displayName ?? url.path
+    do {
+        let data = try Data(contentsOf: url, options: .mappedIfSafe)
+        return [UInt8](data)
+    } catch {
+        throw .unreadable(file: name, reason: (error as NSError).localizedDescription)
+    }
+}

@@ -1,0 +1,185 @@
+import Crypto
+import Foundation
+
+/// The file formats Fieldtest can load, each with a typed loader.
+public enum DatasetFormat: String, Sendable, CaseIterable, Codable {
+    /// NOAA Local Climatological Data, hourly observations (v1 or v2 layout).
+    case noaaLCD = "noaa-lcd"
+    /// NOAA ISD station history list.
+    case isdHistory = "isd-history"
+    /// NREL Typical Meteorological Year 3 (CSV).
+    case tmy3
+    /// NREL Typical Meteorological Year 2 (fixed width).
+    case tmy2
+    /// Daily Seattle weather with a sky label.
+    case seattleDaily = "seattle-daily"
+    /// Beijing PM2.5 hourly series (UCI PRSA layout).
+    case beijingPM25 = "beijing-pm25"
+    /// OpenStreetMap XML 0.6.
+    case osmXML = "osm-xml"
+    /// UJIIndoorLoc Wi-Fi fingerprints (520 WAP columns).
+    case ujiIndoorLoc = "ujiindoorloc"
+    /// GeoLife trajectories, long CSV (one row per fix).
+    case geolifeCSV = "geolife-csv"
+    /// GeoLife raw `.plt` trajectory with a one-line header.
+    case geolifePLT = "geolife-plt"
+    /// One tweet text per line (Sentiment140 sample).
+    case tweetLines = "tweet-lines"
+    /// Twitter US airline sentiment CSV.
+    case airlineTweets = "airline-tweets"
+    /// TweetEval texts, one per line.
+    case tweetevalText = "tweeteval-text"
+    /// TweetEval labels (0, 1, 2), one per line.
+    case tweetevalLabels = "tweeteval-labels"
+    /// TweetEval label mapping (`index name`).
+    case tweetevalMapping = "tweeteval-mapping"
+    /// VADER tweet ground truth (`id`, mean rating, text).
+    case vaderGroundTruth = "vader-groundtruth"
+    /// VADER individual ratings (`id`, mean, sd, ratings list).
+    case vaderRatings = "vader-ratings"
+    /// VADER lexicon TSV (token, mean, sd, ratings).
+    case vaderLexicon = "vader-lexicon"
+    /// VADER emoji → description TSV.
+    case emojiLexicon = "emoji-lexicon"
+    /// AFINN word list (term TAB integer valence).
+    case afinn
+    /// GeoNames US places CSV.
+    case usCities = "us-cities"
+    /// GeoNames world cities CSV.
+    case worldCities = "world-cities"
+    /// A JSON document (state or country tables).
+    case json
+}
+
+/// One bundled file as listed in `Datasets/MANIFEST.csv`.
+public struct DatasetEntry: Sendable, Equatable {
+    /// Stable name used by scenarios (`datasets:` lists these).
+    public var name: String
+    /// Path relative to the `Datasets/` folder.
+    public var file: String
+    /// The format, which picks the loader.
+    public var format: DatasetFormat
+    /// The core(s) that use it.
+    public var core: String
+    /// Number of data records the typed loader yields.
+    public var rows: Int
+    /// Lower-case hex SHA-256 of the file's bytes.
+    public var sha256: String
+    /// Licence of the data.
+    public var license: String
+    /// Where the data came from.
+    public var origin: String
+}
+
+/// The catalogue of bundled datasets, read from `MANIFEST.csv` in a datasets folder.
+public struct DatasetManifest: Sendable {
+    /// The manifest's columns, in order.
+    public static let columns = ["name", "file", "format", "core", "rows", "sha256", "license", "origin"]
+    /// The folder holding the manifest and the files.
+    public let root: URL
+    /// The entries in manifest order.
+    public let entries: [DatasetEntry]
+
+    /// Reads `root/MANIFEST.csv`.
+    public init(root: URL) throws(DataError) {
+        self.root = root
+        let url = root.appendingPathComponent("MANIFEST.csv")
+        let table = try CSVTable(url: url, displayName: Self.display(url))
+        try table.require(Self.columns)
+        var seen = Set<String>()
+        let loaded = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> DatasetEntry? in
+            let name = try row.string("name")
+            guard !name.isEmpty, seen.insert(name).inserted else { throw row.invalid("name", "empty or duplicate name") }
+            let formatText = try row.string("format")
+            guard let format = DatasetFormat(rawValue: formatText) else {
+                throw row.invalid("format", "unknown format; expected one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let file = try row.string("file")
+            guard !file.hasPrefix("/"), !file.split(separator: "/").contains("..") else {
+                throw row.invalid("file", "path must stay inside the datasets folder")
+            }
+            let sha = try row.string("sha256")
+            guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit }) else { throw row.invalid("sha256", "expected 64 hex digits") }
+            return DatasetEntry(name: name, file: file, format: format, core: try row.string("core"),
+                                rows: try row.int("rows", in: 0...Int.max), sha256: sha.lowercased(),
+                                license: try row.string("license"), origin: try row.string("origin"))
+        }
+        self.entries = loaded.records
+    }
+
+    /// The entry called `name`, if any.
+    public func entry(named name: String) -> DatasetEntry? { entries.first { $0.name == name } }
+
+    /// Absolute location of an entry's file.
+    public func url(of entry: DatasetEntry) -> URL { root.appendingPathComponent(entry.file) }
+
+    static func display(_ url: URL) -> String {
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        return url.path.hasPrefix(cwd) ? String(url.path.dropFirst(cwd.count)) : url.path
+    }
+
+    /// Lower-case hex SHA-256 of a file, read in 1 MiB chunks.
+    public static func sha256(of url: URL) throws(DataError) -> String {
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw .unreadable(file: display(url), reason: "no such file or not readable")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch {
+                throw .unreadable(file: display(url), reason: error.localizedDescription)
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            hasher.update(data: chunk)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Outcome of checking one manifest entry.
+public struct DatasetCheck: Sendable, Equatable {
+    /// What was checked.
+    public var entry: DatasetEntry
+    /// Hash of the file on disk (nil when unreadable).
+    public var actualSHA256: String?
+    /// Records the typed loader yielded (nil when the load failed).
+    public var actualRows: Int?
+    /// The load error, if any.
+    public var error: DataError?
+
+    /// True when hash and row count both match and the load succeeded.
+    public var passed: Bool { error == nil && actualSHA256 == entry.sha256 && actualRows == entry.rows }
+
+    /// A one-line human explanation of a failure (empty when passed).
+    public var problem: String {
+        if let error { return error.description }
+        var parts: [String] = []
+        if actualSHA256 != entry.sha256 {
+            parts.append("sha256 \(actualSHA256 ?? "?") does not match the manifest's \(entry.sha256)")
+        }
+        if actualRows != entry.rows {
+            parts.append("\(actualRows.map(String.init) ?? "?") rows, manifest says \(entry.rows)")
+        }
+        return parts.joined(separator: "; ")
+    }
+}
+
+extension DatasetManifest {
+    /// Hashes every file and loads it with its typed loader (strict), comparing
+    /// the hash and the record count with the manifest.
+    public func verify(_ names: Set<String>? = nil) -> [DatasetCheck] {
+        entries.filter { names?.contains($0.name) ?? true }.map { entry in
+            let url = url(of: entry)
+            var check = DatasetCheck(entry: entry)
+            do throws(DataError) {
+                check.actualSHA256 = try Self.sha256(of: url)
+                check.actualRows = try DatasetLoaders.countRecords(format: entry.format, url: url,
+                                                                   displayName: "Datasets/" + entry.file)
+            } catch {
+                check.error = error
+            }
+            return check
+        }
+    }
+}

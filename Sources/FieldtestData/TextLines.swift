@@ -1,0 +1,52 @@
+import Foundation
+
+/// One line of a text file with its 1-based number (line ending removed).
+public struct TextLine: Sendable, Equatable {
+    /// 1-based line number.
+    public var number: Int
+    /// The line's text, without CR/LF.
+    public var text: String
+}
+
+/// Splits a UTF-8 text file into lines, validating the encoding line by line.
+public enum TextLines {
+    /// All lines of `bytes`, keeping blank ones; invalid UTF-8 is a located error.
+    /// Under `.lenient`, invalid lines are skipped and counted in `report`.
+    public static func read(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict,
+                            report: inout LoadReport) throws(DataError) -> [TextLine] {
+        var out: [TextLine] = []
+        var start = 0
+        var number = 1
+        let n = bytes.count
+        if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        var i = start
+        while i <= n {
+            if i == n || bytes[i] == UInt8(ascii: "\n") {
+                var end = i
+                if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                if !(i == n && start == n) {
+                    if let s = String(validating: bytes[start..<end], as: UTF8.self) {
+                        out.append(TextLine(number: number, text: s))
+                    } else {
+                        let e = DataError.invalidUTF8(file: file, line: number, field: nil)
+                        guard policy == .lenient else { throw e }
+                        report.record(e)
+                    }
+                }
+                number += 1
+                start = i + 1
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// Convenience reading `url` and returning its non-empty lines.
+    public static func nonEmpty(_ url: URL, displayName: String? = nil, policy: LoadPolicy = .strict,
+                                report: inout LoadReport) throws(DataError) -> [TextLine] {
+        let name = displayName ?? url.path
+        let bytes = try readFileBytes(url, displayName: name)
+        return try read(bytes, file: name, policy: policy, report: &report)
+            .filter { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+}

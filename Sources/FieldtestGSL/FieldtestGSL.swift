@@ -1,0 +1,2 @@
+/// Namespace of the FieldtestGSL module.
+public enum FieldtestGSLModule {}

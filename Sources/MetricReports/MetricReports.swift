@@ -1,0 +1,2 @@
+/// Namespace of the MetricReports module.
+public enum MetricReportsModule {}

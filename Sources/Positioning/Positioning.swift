@@ -1,0 +1,2 @@
+/// Namespace of the Positioning module.
+public enum PositioningModule {}

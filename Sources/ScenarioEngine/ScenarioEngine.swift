@@ -1,0 +1,2 @@
+/// Namespace of the ScenarioEngine module.
+public enum ScenarioEngineModule {}

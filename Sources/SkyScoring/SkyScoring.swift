@@ -1,0 +1,2 @@
+/// Namespace of the SkyScoring module.
+public enum SkyScoringModule {}

@@ -1,0 +1,2 @@
+/// Namespace of the TweetSentiment module.
+public enum TweetSentimentModule {}
