@@ -44,7 +44,10 @@ let package = Package(
         /// Solar times, golden-hour quality, calendar, favourites, city weather.
         .target(name: "SkyScoring", dependencies: ["FieldtestData", "FieldtestGSL"]),
         /// Campus graph from OSM, profiles, routing, congestion, venues.
-        .target(name: "CampusRouting", dependencies: ["FieldtestData"]),
+        .target(
+            name: "CampusRouting",
+            dependencies: ["FieldtestData", .product(name: "Yams", package: "Yams")]
+        ),
         /// Wi-Fi fingerprinting, trilateration, GPS/PDR fusion, step counting.
         .target(name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"]),
         /// Tweet tokenizer, sentiment models, city mood and word cloud.
@@ -99,7 +102,7 @@ let package = Package(
         .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"]),
         .testTarget(name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"]),
-        .testTarget(name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL"]),
+        .testTarget(name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL"]),
