@@ -21,5 +21,14 @@ static inline const gsl_interp_type *fieldtest_interp_linear(void) { return gsl_
 static inline const gsl_interp_type *fieldtest_interp_cspline(void) { return gsl_interp_cspline; }
 static inline const gsl_interp_type *fieldtest_interp_steffen(void) { return gsl_interp_steffen; }
 static inline const gsl_multifit_nlinear_type *fieldtest_nlinear_trust(void) { return gsl_multifit_nlinear_trust; }
+static inline const gsl_multifit_nlinear_trs *fieldtest_nlinear_trs_lm(void) { return gsl_multifit_nlinear_trs_lm; }
+static inline const gsl_multifit_nlinear_scale *fieldtest_nlinear_scale_more(void) { return gsl_multifit_nlinear_scale_more; }
+static inline const gsl_multifit_nlinear_solver *fieldtest_nlinear_solver_qr(void) { return gsl_multifit_nlinear_solver_qr; }
+
+/* Element access without touching the struct layouts from Swift. */
+static inline double fieldtest_vector_get(const gsl_vector *v, size_t i) { return gsl_vector_get(v, i); }
+static inline void fieldtest_vector_set(gsl_vector *v, size_t i, double x) { gsl_vector_set(v, i, x); }
+static inline size_t fieldtest_vector_size(const gsl_vector *v) { return v->size; }
+static inline void fieldtest_matrix_set(gsl_matrix *m, size_t i, size_t j, double x) { gsl_matrix_set(m, i, j, x); }
 
 #endif

@@ -1,2 +1,0 @@
-/// Namespace of the FieldtestGSL module.
-public enum FieldtestGSLModule {}
