@@ -1,2 +1,0 @@
-/// Namespace of the TweetSentiment module.
-public enum TweetSentimentModule {}
