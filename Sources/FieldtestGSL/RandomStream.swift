@@ -76,11 +76,11 @@ public final class RandomStream: RandomNumberGenerator, @unchecked Sendable {
     }
 
     /// A uniform integer in 0 ..< `n` (`gsl_rng_uniform_int`, unbiased by rejection).
-    /// `n` ≤ 0 returns 0. For `n` > 2³², which MT19937's 32-bit range cannot cover, Swift's unbiased
-    /// `Int.random(in:using:)` is used over this stream's 64-bit `next()`.
+    /// `n` ≤ 0 returns 0. For `n` ≥ 2³², beyond what `gsl_rng_uniform_int` accepts for MT19937
+    /// (n ≤ 2³² − 1), Swift's unbiased `Int.random(in:using:)` is used over this stream's 64-bit `next()`.
     public func uniformInt(below n: Int) -> Int {
         guard n > 1 else { return 0 }
-        if UInt64(n) <= (UInt64(1) << 32) {
+        if UInt64(n) <= UInt64(UInt32.max) {
             return Int(gsl_rng_uniform_int(generator, UInt(n)))
         }
         var this = self

@@ -94,6 +94,19 @@ struct NonlinearLeastSquaresTests {
         #expect(solution.cost < 1e-12)
     }
 
+    @Test("starting at the exact solution reports convergence")
+    func startAtSolution() throws {
+        let solution = try NonlinearLeastSquares.solve(initial: [3, -2], residualCount: 3) { p, f in
+            f[0] = p[0] - 3
+            f[1] = p[1] + 2
+            f[2] = p[0] + p[1] - 1
+        }
+        #expect(solution.converged)
+        #expect(abs(solution.parameters[0] - 3) < 1e-12)
+        #expect(abs(solution.parameters[1] + 2) < 1e-12)
+        #expect(solution.cost < 1e-24)
+    }
+
     @Test("reaching maxIterations is reported, not thrown")
     func iterationCap() throws {
         let solution = try NonlinearLeastSquares.solve(

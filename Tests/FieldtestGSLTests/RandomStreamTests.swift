@@ -94,10 +94,15 @@ struct RandomStreamTests {
         #expect(stream.uniform(in: 4.0..<4.0) == 4.0)
         #expect(stream.uniformInt(below: 0) == 0)
         #expect(stream.uniformInt(below: 1) == 0)
-        let big = Int(1) << 40
-        for _ in 0..<100 {
-            let k = stream.uniformInt(below: big)
-            #expect(k >= 0 && k < big)
+        // Around GSL's limit for MT19937 (n ≤ 2³² − 1) and far beyond it.
+        for big in [Int(UInt32.max), Int(UInt32.max) + 1, Int(1) << 40] {
+            var seen = Set<Int>()
+            for _ in 0..<100 {
+                let k = stream.uniformInt(below: big)
+                #expect(k >= 0 && k < big)
+                seen.insert(k)
+            }
+            #expect(seen.count > 90)  // not stuck at GSL's error value 0
         }
     }
 
