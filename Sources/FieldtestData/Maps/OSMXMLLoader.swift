@@ -1,0 +1,324 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// An OpenStreetMap node: a point with tags.
+public struct OSMNode: Sendable, Equatable {
+    /// OSM node id.
+    public var id: Int64
+    /// Latitude in degrees (WGS84), −90…90.
+    public var latitude: Double
+    /// Longitude in degrees (WGS84), −180…180.
+    public var longitude: Double
+    /// The node's `k=v` tags.
+    public var tags: [String: String]
+    /// 1-based line of the `<node>` element in the file.
+    public var line: Int
+
+    /// Creates a node.
+    public init(id: Int64, latitude: Double, longitude: Double, tags: [String: String] = [:], line: Int = 0) {
+        self.id = id
+        self.latitude = latitude
+        self.longitude = longitude
+        self.tags = tags
+        self.line = line
+    }
+}
+
+/// An OpenStreetMap way: an ordered list of node references with tags.
+public struct OSMWay: Sendable, Equatable {
+    /// OSM way id.
+    public var id: Int64
+    /// Node ids in file order (some may be absent from the file; see `OSMData.presentRuns(of:)`).
+    public var nodeRefs: [Int64]
+    /// The way's `k=v` tags.
+    public var tags: [String: String]
+    /// 1-based line of the `<way>` element in the file.
+    public var line: Int
+
+    /// Creates a way.
+    public init(id: Int64, nodeRefs: [Int64], tags: [String: String] = [:], line: Int = 0) {
+        self.id = id
+        self.nodeRefs = nodeRefs
+        self.tags = tags
+        self.line = line
+    }
+}
+
+/// The kind of element a relation member refers to.
+public enum OSMElementKind: String, Sendable, Equatable {
+    /// A `<node>`.
+    case node
+    /// A `<way>`.
+    case way
+    /// A `<relation>`.
+    case relation
+}
+
+/// One member of a relation.
+public struct OSMMember: Sendable, Equatable {
+    /// What the member is.
+    public var kind: OSMElementKind
+    /// The member's id.
+    public var ref: Int64
+    /// The member's role (may be empty).
+    public var role: String
+
+    /// Creates a member.
+    public init(kind: OSMElementKind, ref: Int64, role: String) {
+        self.kind = kind
+        self.ref = ref
+        self.role = role
+    }
+}
+
+/// An OpenStreetMap relation: members with roles, and tags.
+public struct OSMRelation: Sendable, Equatable {
+    /// OSM relation id.
+    public var id: Int64
+    /// Members in file order.
+    public var members: [OSMMember]
+    /// The relation's `k=v` tags.
+    public var tags: [String: String]
+    /// 1-based line of the `<relation>` element in the file.
+    public var line: Int
+
+    /// Creates a relation.
+    public init(id: Int64, members: [OSMMember], tags: [String: String] = [:], line: Int = 0) {
+        self.id = id
+        self.members = members
+        self.tags = tags
+        self.line = line
+    }
+}
+
+/// The contents of an OSM XML file: nodes, ways and relations with an id index,
+/// and what was wrong but tolerated (references to nodes absent from the extract).
+public struct OSMData: Sendable {
+    /// Nodes in file order.
+    public var nodes: [OSMNode]
+    /// Ways in file order.
+    public var ways: [OSMWay]
+    /// Relations in file order.
+    public var relations: [OSMRelation]
+    /// Index of each node id into `nodes`.
+    public var nodeIndex: [Int64: Int]
+    /// Way node references whose node is not in the file (clipped extract edges).
+    public var missingNodeRefs: Int
+    /// Ways with at least one missing node reference.
+    public var waysWithMissingNodes: Int
+    /// Rows accepted and elements skipped (lenient loads), with their errors.
+    public var report: LoadReport
+
+    /// Creates the data set and its node index; counts the dangling way references.
+    public init(nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation], report: LoadReport = LoadReport()) {
+        self.nodes = nodes
+        self.ways = ways
+        self.relations = relations
+        self.report = report
+        var index: [Int64: Int] = [:]
+        index.reserveCapacity(nodes.count)
+        for (i, n) in nodes.enumerated() where index[n.id] == nil { index[n.id] = i }
+        self.nodeIndex = index
+        var missing = 0
+        var waysMissing = 0
+        for w in ways {
+            let m = w.nodeRefs.reduce(0) { $0 + (index[$1] == nil ? 1 : 0) }
+            missing += m
+            if m > 0 { waysMissing += 1 }
+        }
+        self.missingNodeRefs = missing
+        self.waysWithMissingNodes = waysMissing
+    }
+
+    /// Number of node, way and relation elements.
+    public var elementCount: Int { nodes.count + ways.count + relations.count }
+
+    /// The node with `id`, if present.
+    public func node(_ id: Int64) -> OSMNode? {
+        guard let i = nodeIndex[id], i < nodes.count else { return nil }
+        return nodes[i]
+    }
+
+    /// The maximal runs of consecutive node references of `way` whose nodes are present,
+    /// as indices into `nodes`. A way clipped by the extract boundary, or with a hole,
+    /// becomes several runs; runs shorter than two nodes are dropped. O(length of the way).
+    public func presentRuns(of way: OSMWay) -> [[Int]] {
+        var runs: [[Int]] = []
+        var current: [Int] = []
+        for ref in way.nodeRefs {
+            if let i = nodeIndex[ref] {
+                current.append(i)
+            } else {
+                if current.count >= 2 { runs.append(current) }
+                current = []
+            }
+        }
+        if current.count >= 2 { runs.append(current) }
+        return runs
+    }
+}
+
+/// Reads OpenStreetMap XML 0.6 (`<osm><node/><way/><relation/></osm>`) with Foundation's
+/// streaming `XMLParser`. Every element is validated: ids must be integers, node `lat`/`lon`
+/// finite degrees within range, `<nd ref>` and `<member ref>` integers. Errors are located
+/// by the parser's line number. References to nodes missing from the file are not errors:
+/// OSM extracts are clipped at their edge, so such references are counted (`OSMData.missingNodeRefs`).
+///
+/// Complexity: O(file size) time; memory O(elements).
+public enum OSMXMLLoader {
+    /// Loads `url`. Under `.strict` the first bad element throws; under `.lenient` it is skipped and counted.
+    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> OSMData {
+        let name = displayName ?? url.path
+        let bytes = try readFileBytes(url, displayName: name)
+        return try parse(Data(bytes), file: name, policy: policy)
+    }
+
+    /// Parses OSM XML held in memory; `file` names it in errors.
+    public static func parse(_ data: Data, file: String, policy: LoadPolicy = .strict) throws(DataError) -> OSMData {
+        let delegate = OSMParserDelegate(file: file, policy: policy)
+        // A stream makes XMLParser feed libxml2 in chunks; one chunk above 10 MB trips its "huge input" limit.
+        let parser = XMLParser(stream: InputStream(data: data))
+        parser.delegate = delegate
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        delegate.parser = parser
+        let ok = parser.parse()
+        if let error = delegate.fatal { throw error }
+        if !ok {
+            let reason = parser.parserError.map { "malformed XML (\(($0 as NSError).code)): \($0.localizedDescription)" }
+                ?? "malformed XML"
+            throw .badLayout(file: file, line: max(1, parser.lineNumber), reason: reason + "; check the file is complete OSM XML")
+        }
+        guard delegate.sawRoot else {
+            throw .badLayout(file: file, line: 1, reason: "no <osm> root element; expected OpenStreetMap XML 0.6")
+        }
+        guard delegate.closedRoot else {
+            throw .badLayout(file: file, line: max(1, parser.lineNumber),
+                             reason: "file ends before </osm>; the file is truncated, download or export it again")
+        }
+        return OSMData(nodes: delegate.nodes, ways: delegate.ways, relations: delegate.relations, report: delegate.report)
+    }
+}
+
+/// Collects elements from `XMLParser` callbacks; keeps the first fatal error and aborts.
+private final class OSMParserDelegate: NSObject, XMLParserDelegate {
+    let file: String
+    let policy: LoadPolicy
+    weak var parser: XMLParser?
+    var nodes: [OSMNode] = []
+    var ways: [OSMWay] = []
+    var relations: [OSMRelation] = []
+    var report = LoadReport()
+    var fatal: DataError?
+    var sawRoot = false
+    var closedRoot = false
+
+    private enum Open { case none, node(OSMNode), way(OSMWay), relation(OSMRelation), skipped }
+    private var open: Open = .none
+
+    init(file: String, policy: LoadPolicy) {
+        self.file = file
+        self.policy = policy
+    }
+
+    private var line: Int { parser?.lineNumber ?? 0 }
+
+    private func fail(_ error: DataError) {
+        if policy == .lenient {
+            report.record(error)
+            open = .skipped
+            return
+        }
+        if fatal == nil { fatal = error }
+        parser?.abortParsing()
+    }
+
+    private func id(_ attrs: [String: String], element: String, field: String = "id") throws(DataError) -> Int64 {
+        guard let raw = attrs[field] else {
+            throw .invalidField(file: file, line: line, field: "\(element).\(field)", value: "",
+                                reason: "missing attribute '\(field)'; every <\(element)> needs an integer \(field)")
+        }
+        guard let v = Int64(raw.trimmingCharacters(in: .whitespaces)) else {
+            throw .invalidField(file: file, line: line, field: "\(element).\(field)", value: raw, reason: "not an integer id")
+        }
+        return v
+    }
+
+    private func coordinate(_ attrs: [String: String], _ key: String, range: ClosedRange<Double>) throws(DataError) -> Double {
+        guard let raw = attrs[key] else {
+            throw .invalidField(file: file, line: line, field: "node.\(key)", value: "",
+                                reason: "missing attribute '\(key)'; nodes need lat and lon in degrees")
+        }
+        return try FieldParser.double(raw, field: "node.\(key)", in: range, file: file, line: line)
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attrs: [String: String] = [:]) {
+        if fatal != nil { return }
+        do throws(DataError) {
+            switch elementName {
+            case "osm":
+                sawRoot = true
+            case "node":
+                let n = OSMNode(id: try id(attrs, element: "node"),
+                                latitude: try coordinate(attrs, "lat", range: -90...90),
+                                longitude: try coordinate(attrs, "lon", range: -180...180),
+                                line: line)
+                open = .node(n)
+            case "way":
+                open = .way(OSMWay(id: try id(attrs, element: "way"), nodeRefs: [], line: line))
+            case "relation":
+                open = .relation(OSMRelation(id: try id(attrs, element: "relation"), members: [], line: line))
+            case "nd":
+                guard case .way(var w) = open else {
+                    if case .skipped = open { return }
+                    throw .badLayout(file: file, line: line, reason: "<nd> outside a <way>")
+                }
+                w.nodeRefs.append(try id(attrs, element: "nd", field: "ref"))
+                open = .way(w)
+            case "member":
+                guard case .relation(var r) = open else {
+                    if case .skipped = open { return }
+                    throw .badLayout(file: file, line: line, reason: "<member> outside a <relation>")
+                }
+                let typeRaw = attrs["type"] ?? ""
+                guard let kind = OSMElementKind(rawValue: typeRaw) else {
+                    throw .invalidField(file: file, line: line, field: "member.type", value: typeRaw,
+                                        reason: "expected node, way or relation")
+                }
+                r.members.append(OSMMember(kind: kind, ref: try id(attrs, element: "member", field: "ref"),
+                                           role: attrs["role"] ?? ""))
+                open = .relation(r)
+            case "tag":
+                guard let k = attrs["k"] else {
+                    throw .invalidField(file: file, line: line, field: "tag.k", value: "", reason: "missing attribute 'k'")
+                }
+                let v = attrs["v"] ?? ""
+                switch open {
+                case .node(var n): n.tags[k] = v; open = .node(n)
+                case .way(var w): w.tags[k] = v; open = .way(w)
+                case .relation(var r): r.tags[k] = v; open = .relation(r)
+                case .none, .skipped: break
+                }
+            default:
+                break
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        if fatal != nil { return }
+        switch (elementName, open) {
+        case ("node", .node(let n)): nodes.append(n); report.rowsLoaded += 1; open = .none
+        case ("way", .way(let w)): ways.append(w); report.rowsLoaded += 1; open = .none
+        case ("relation", .relation(let r)): relations.append(r); report.rowsLoaded += 1; open = .none
+        case ("node", _), ("way", _), ("relation", _): open = .none
+        case ("osm", _): closedRoot = true
+        default: break
+        }
+    }
+}
