@@ -74,16 +74,24 @@ let package = Package(
         /// Metric rows, latency histograms, CSV/JUnit reports, baseline checks.
         .target(
             name: "MetricReports",
-            dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["FieldtestData", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
-        /// Scenario files, the virtual-clock event engine and the app drivers.
+        /// Scenario files (schema, located diagnostics), the virtual-clock
+        /// event engine, sweeps and shards, and run reports.
         .target(
             name: "ScenarioEngine",
             dependencies: [
-                "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
-                "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation",
-                "MetricReports",
+                "FieldtestData", "FieldtestGSL", "MetricReports",
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        /// The apps under test: drivers that replay a scenario's actions and
+        /// feeds through the cores on emulated devices and measure them.
+        .target(
+            name: "FieldtestApps",
+            dependencies: [
+                "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
+                "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
             ]
         ),
 
@@ -91,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "fieldtest",
             dependencies: [
-                "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting",
+                "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "MetricReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -108,6 +116,7 @@ let package = Package(
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL"]),
         .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"]),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "MetricReports"]),
+        .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
     ]
 )

@@ -12,6 +12,11 @@ struct Fieldtest: ParsableCommand {
         """,
         version: FieldtestVersion.current,
         subcommands: [
+            RunCommand.self,
+            ValidateCommand.self,
+            CheckCommand.self,
+            MergeCommand.self,
+            SchemaCommand.self,
             DatasetsCommand.self,
         ]
     )

@@ -1,0 +1,2 @@
+/// Namespace of the app drivers.
+public enum FieldtestAppsModule {}

@@ -1,0 +1,161 @@
+/// How much a metric may move against its preferred direction before a
+/// baseline check calls it a regression.
+///
+/// Accuracy and count tolerances are absolute (in the metric's unit); latency
+/// and rate tolerances are relative (a fraction of the baseline value), with an
+/// absolute floor for latency so sub-millisecond jitter never counts.
+public struct Tolerances: Sendable, Equatable {
+    /// Absolute slack for `accuracy` rows (unit of the row). Default 1e-9: accuracy is deterministic.
+    public var accuracyAbsolute = 1e-9
+    /// Relative slack for `latency` rows. Default 0.25 (25 % slower).
+    public var latencyRelative = 0.25
+    /// Absolute floor for latency slack, seconds. Default 0.002 s.
+    public var latencyFloorSeconds = 0.002
+    /// Absolute slack for `count` rows. Default 0.
+    public var countAbsolute = 0.0
+    /// Relative slack for `rate` rows. Default 0.05.
+    public var rateRelative = 0.05
+    /// Per-requirement or per-metric overrides (`SKY-P1` or `sunrise_abs_error_max`), in
+    /// the same sense as the row kind's default (absolute or relative).
+    public var overrides: [String: Double] = [:]
+
+    public init() {}
+
+    /// Parses `NAME=VALUE` where NAME is a kind (`accuracy`, `latency`, `latency-floor`, `count`, `rate`),
+    /// a requirement ID or a metric name.
+    public mutating func apply(_ setting: String) throws(CheckError) {
+        let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let value = Double(parts[1]), value.isFinite, value >= 0 else {
+            throw .badTolerance(setting)
+        }
+        switch parts[0] {
+        case "accuracy": accuracyAbsolute = value
+        case "latency": latencyRelative = value
+        case "latency-floor": latencyFloorSeconds = value
+        case "count": countAbsolute = value
+        case "rate": rateRelative = value
+        default: overrides[parts[0]] = value
+        }
+    }
+
+    /// The slack allowed for `baseline`, in the row's unit.
+    public func slack(for baseline: MetricRow) -> Double {
+        let override = overrides[baseline.metric] ?? overrides[baseline.requirement]
+        let scale = abs(baseline.value.isFinite ? baseline.value : 0)
+        switch baseline.kind {
+        case .accuracy: return override ?? accuracyAbsolute
+        case .count: return override ?? countAbsolute
+        case .latency: return max((override ?? latencyRelative) * scale, latencyFloorSeconds)
+        case .rate: return (override ?? rateRelative) * scale
+        }
+    }
+}
+
+/// Errors of `fieldtest check`.
+public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A `--tolerance` value that is not `NAME=NUMBER`.
+    case badTolerance(String)
+    /// The baseline has no rows to compare against.
+    case emptyBaseline(String)
+
+    public var description: String {
+        switch self {
+        case .badTolerance(let s):
+            return "error: tolerance '\(s)' is not NAME=NUMBER (NAME: accuracy, latency, latency-floor, count, rate, a requirement ID or a metric name; NUMBER ≥ 0)"
+        case .emptyBaseline(let f):
+            return "\(f): error: the baseline has no metric rows; record one with 'fieldtest run' first"
+        }
+    }
+}
+
+/// The verdict on one metric across baseline and current run.
+public enum ComparisonVerdict: String, Sendable {
+    case regression, improvement, unchanged, added, removed
+}
+
+/// One compared metric.
+public struct MetricComparison: Sendable {
+    /// Row identity (`scenario|requirement|metric`).
+    public var key: String
+    /// The baseline row, if present.
+    public var baseline: MetricRow?
+    /// The current row, if present.
+    public var current: MetricRow?
+    /// What happened.
+    public var verdict: ComparisonVerdict
+    /// A short human explanation.
+    public var reason: String
+}
+
+/// Result of comparing a run with a baseline.
+public struct CheckReport: Sendable {
+    /// Every compared metric, in current-run order then removed rows.
+    public var comparisons: [MetricComparison]
+    /// The regressions only.
+    public var regressions: [MetricComparison] { comparisons.filter { $0.verdict == .regression } }
+    /// The improvements only.
+    public var improvements: [MetricComparison] { comparisons.filter { $0.verdict == .improvement } }
+    /// True when at least one metric regressed.
+    public var hasRegression: Bool { comparisons.contains { $0.verdict == .regression } }
+}
+
+/// Compares a run's metric rows with a baseline's, row by row.
+///
+/// A metric regresses when its status goes from pass to fail, when it moves
+/// against its preferred direction by more than the tolerance, when an exact
+/// metric changes, or when a checked baseline row is missing from the run.
+/// Informational rows with no preferred direction never regress.
+public enum BaselineCheck {
+    public static func compare(current: [MetricRow], baseline: [MetricRow],
+                               tolerances: Tolerances = Tolerances()) -> CheckReport {
+        var base: [String: MetricRow] = [:]
+        for r in baseline { base[r.key] = r }
+        var seen = Set<String>()
+        var out: [MetricComparison] = []
+        for c in current {
+            seen.insert(c.key)
+            guard let b = base[c.key] else {
+                out.append(MetricComparison(key: c.key, baseline: nil, current: c, verdict: .added, reason: "new metric"))
+                continue
+            }
+            out.append(compare(current: c, baseline: b, tolerances: tolerances))
+        }
+        for b in baseline where !seen.contains(b.key) {
+            let checked = b.status != .info
+            out.append(MetricComparison(key: b.key, baseline: b, current: nil, verdict: checked ? .regression : .removed,
+                                        reason: checked ? "checked metric missing from this run" : "metric no longer reported"))
+        }
+        return CheckReport(comparisons: out)
+    }
+
+    static func compare(current c: MetricRow, baseline b: MetricRow, tolerances: Tolerances) -> MetricComparison {
+        func result(_ v: ComparisonVerdict, _ why: String) -> MetricComparison {
+            MetricComparison(key: c.key, baseline: b, current: c, verdict: v, reason: why)
+        }
+        if b.status == .pass && c.status == .fail {
+            return result(.regression, "now fails its threshold")
+        }
+        if b.status == .fail && c.status == .pass {
+            return result(.improvement, "now passes its threshold")
+        }
+        if c.value.isNaN != b.value.isNaN {
+            return result(c.value.isNaN ? .regression : .improvement, c.value.isNaN ? "value became NaN" : "value no longer NaN")
+        }
+        if c.value.isNaN { return result(.unchanged, "both NaN") }
+        let slack = tolerances.slack(for: b)
+        let delta = c.value - b.value
+        switch c.direction {
+        case .lowerIsBetter:
+            if delta > slack { return result(.regression, "higher by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))") }
+            if delta < -slack { return result(.improvement, "lower by \(FieldtestNumber.format(-delta)) \(c.unit)") }
+        case .higherIsBetter:
+            if -delta > slack { return result(.regression, "lower by \(FieldtestNumber.format(-delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))") }
+            if delta > slack { return result(.improvement, "higher by \(FieldtestNumber.format(delta)) \(c.unit)") }
+        case .exact:
+            if abs(delta) > slack { return result(.regression, "changed by \(FieldtestNumber.format(delta)) \(c.unit); exact metric") }
+        case .none:
+            break
+        }
+        return result(.unchanged, "within tolerance")
+    }
+}

@@ -1,2 +1,0 @@
-/// Namespace of the MetricReports module.
-public enum MetricReportsModule {}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// What a metric measures; decides the default tolerance of a baseline check.
+public enum MetricKind: String, Sendable, Codable, CaseIterable {
+    /// Agreement with a reference (errors, hit rates, correlations).
+    case accuracy
+    /// Elapsed time, in seconds, of an emulated end-to-end operation.
+    case latency
+    /// A number of things (entries lost, denied writes, requests).
+    case count
+    /// A number per unit of time or per window.
+    case rate
+}
+
+/// How a value is compared with its threshold. `none` marks an informational row.
+public enum Comparator: String, Sendable, Codable, CaseIterable {
+    /// Passes when value ≤ threshold (lower is better).
+    case lessOrEqual = "<="
+    /// Passes when value ≥ threshold (higher is better).
+    case greaterOrEqual = ">="
+    /// Passes when value == threshold (exact requirement).
+    case equal = "=="
+    /// No threshold: the row is informational.
+    case none = ""
+
+    /// Whether `value` satisfies `threshold` under this comparator
+    /// (`equal` allows a relative tolerance of 1e-12 for floating-point noise).
+    public func accepts(_ value: Double, threshold: Double) -> Bool {
+        switch self {
+        case .lessOrEqual: return value <= threshold
+        case .greaterOrEqual: return value >= threshold
+        case .equal: return abs(value - threshold) <= 1e-12 * max(1, abs(threshold))
+        case .none: return true
+        }
+    }
+}
+
+/// Outcome of one metric row.
+public enum MetricStatus: String, Sendable, Codable, CaseIterable {
+    case pass, fail, info
+}
+
+/// Which way a metric improves.
+public enum Direction: String, Sendable, Codable {
+    case lowerIsBetter, higherIsBetter, exact, none
+}
+
+/// One row of `metrics.csv`: a measured value tied to a requirement, with its
+/// threshold and verdict.
+public struct MetricRow: Sendable, Equatable, Codable {
+    /// Scenario name.
+    public var scenario: String
+    /// Identifier of the run (differs between runs; excluded from determinism checks).
+    public var runID: String
+    /// The scenario seed.
+    public var seed: UInt64
+    /// Requirement ID from the catalogue, e.g. `SKY-P2`.
+    public var requirement: String
+    /// Metric name, e.g. `sunrise_abs_error_max`.
+    public var metric: String
+    /// The kind of metric.
+    public var kind: MetricKind
+    /// The measured value, in `unit`.
+    public var value: Double
+    /// Unit of `value` and `threshold` (`s`, `m`, `%`, `ratio`, `count`, …).
+    public var unit: String
+    /// The threshold, when the row is checked.
+    public var threshold: Double?
+    /// How `value` is compared with `threshold`.
+    public var comparator: Comparator
+    /// Verdict.
+    public var status: MetricStatus
+    /// How many samples the value summarises.
+    public var samples: Int
+
+    public init(scenario: String, runID: String, seed: UInt64, requirement: String, metric: String,
+                kind: MetricKind, value: Double, unit: String, threshold: Double?, comparator: Comparator,
+                status: MetricStatus? = nil, samples: Int) {
+        self.scenario = scenario
+        self.runID = runID
+        self.seed = seed
+        self.requirement = requirement
+        self.metric = metric
+        self.kind = kind
+        self.value = value
+        self.unit = unit
+        self.threshold = threshold
+        self.comparator = threshold == nil ? .none : comparator
+        self.samples = samples
+        if let status {
+            self.status = status
+        } else if let threshold, comparator != .none {
+            self.status = value.isFinite && comparator.accepts(value, threshold: threshold) ? .pass : .fail
+        } else {
+            self.status = .info
+        }
+    }
+
+    /// Identity of a row across runs: scenario, seed, requirement and metric.
+    public var key: String { "\(scenario)|\(seed)|\(requirement)|\(metric)" }
+
+    /// Which way this metric improves: from its comparator, else from its kind
+    /// (latency lower is better; other kinds have no preferred direction).
+    public var direction: Direction {
+        switch comparator {
+        case .lessOrEqual: return .lowerIsBetter
+        case .greaterOrEqual: return .higherIsBetter
+        case .equal: return .exact
+        case .none: return kind == .latency ? .lowerIsBetter : .none
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import MetricReports
+
+/// Gathers what an app driver measures during a run and turns it into metric
+/// rows for the requirements the scenario lists, applying threshold overrides.
+public final class MetricCollector {
+    struct Entry {
+        var requirement: String
+        var metric: String
+        var kind: MetricKind
+        var value: Double
+        var unit: String
+        var threshold: Double?
+        var comparator: Comparator
+        var samples: Int
+        var status: MetricStatus?
+    }
+
+    struct LatencySeries {
+        var requirement: String
+        var metric: String
+        var recorder = LatencyRecorder()
+        var threshold: Double?
+    }
+
+    private var entries: [Entry] = []
+    private var latencies: [LatencySeries] = []
+    private var latencyIndex: [String: Int] = [:]
+
+    public init() {}
+
+    /// Records one latency sample, seconds, for `requirement`'s `metric`
+    /// (reported as `<metric>_p50/_p95/_p99/_max`; the threshold applies to p95).
+    public func latency(_ requirement: String, _ metric: String, seconds: Double, threshold: Double? = nil) {
+        let key = requirement + "|" + metric
+        if let i = latencyIndex[key] {
+            latencies[i].recorder.record(seconds: seconds)
+            if let threshold { latencies[i].threshold = threshold }
+        } else {
+            var s = LatencySeries(requirement: requirement, metric: metric, threshold: threshold)
+            s.recorder.record(seconds: seconds)
+            latencyIndex[key] = latencies.count
+            latencies.append(s)
+        }
+    }
+
+    /// Declares a latency series with its threshold even before any sample.
+    public func declareLatency(_ requirement: String, _ metric: String, threshold: Double?) {
+        let key = requirement + "|" + metric
+        if let i = latencyIndex[key] { latencies[i].threshold = threshold; return }
+        latencyIndex[key] = latencies.count
+        latencies.append(LatencySeries(requirement: requirement, metric: metric, threshold: threshold))
+    }
+
+    /// Records a single measured value.
+    public func value(_ requirement: String, _ metric: String, kind: MetricKind, _ value: Double, unit: String,
+                      threshold: Double? = nil, comparator: Comparator = .none, samples: Int, status: MetricStatus? = nil) {
+        entries.append(Entry(requirement: requirement, metric: metric, kind: kind, value: value, unit: unit,
+                             threshold: threshold, comparator: comparator, samples: samples, status: status))
+    }
+
+    /// Records an exact check: `failures` out of `checks` cases did not behave as specified (threshold 0).
+    public func exact(_ requirement: String, _ metric: String, failures: Int, checks: Int) {
+        value(requirement, metric, kind: .count, Double(failures), unit: "count", threshold: 0, comparator: .lessOrEqual,
+              samples: checks)
+    }
+
+    /// The rows for `requirements`, in their order; each requirement's rows in
+    /// the order recorded. A listed requirement with nothing recorded gets a
+    /// failing `not_measured` row. A threshold override replaces the threshold
+    /// of the named metric, or of the requirement's first checked row.
+    public func rows(template: MetricRow.Template, requirements: [RequirementSpec]) -> [MetricRow] {
+        var out: [MetricRow] = []
+        var done = Set<String>()
+        for spec in requirements where done.insert(spec.id).inserted {
+            let t = template.requirement(spec.id)
+            var rows: [MetricRow] = []
+            for e in entries where e.requirement == spec.id {
+                rows.append(MetricRow(scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: spec.id,
+                                      metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
+                                      comparator: e.comparator, status: e.status, samples: e.samples))
+            }
+            for s in latencies where s.requirement == spec.id {
+                rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold)
+            }
+            for o in requirements where o.id == spec.id {
+                guard let threshold = o.threshold else { continue }
+                let target = o.metric.flatMap { m in rows.firstIndex { $0.metric == m } }
+                    ?? rows.firstIndex { $0.comparator != .none }
+                if let i = target {
+                    let r = rows[i]
+                    rows[i] = MetricRow(scenario: r.scenario, runID: r.runID, seed: r.seed, requirement: r.requirement,
+                                        metric: r.metric, kind: r.kind, value: r.value, unit: r.unit, threshold: threshold,
+                                        comparator: r.comparator == .none ? .lessOrEqual : r.comparator, samples: r.samples)
+                }
+            }
+            if rows.isEmpty {
+                rows.append(t.row(metric: "not_measured", kind: .count, value: 1, unit: "count", threshold: 0,
+                                  comparator: .lessOrEqual, samples: 0))
+            }
+            out += rows
+        }
+        return out
+    }
+}

@@ -1,0 +1,125 @@
+import FieldtestData
+import Foundation
+import MetricReports
+
+/// One case of a scenario: the scenario with sweep values applied and its seed.
+public struct ScenarioCase: Sendable {
+    /// Position in the expanded sweep (0 for a plain scenario).
+    public var index: Int
+    /// Scenario name plus the case's parameters, e.g. `micity-day[rate_limit=10]`.
+    public var label: String
+    /// The scenario to run.
+    public var scenario: Scenario
+}
+
+/// The rows and counters of one executed case.
+public struct CaseResult: Sendable {
+    public var scenarioCase: ScenarioCase
+    public var rows: [MetricRow]
+    /// Events dispatched by the simulation.
+    public var events: Int
+}
+
+/// Expands sweeps, runs cases (in parallel when asked) and gathers the rows.
+public enum ScenarioRunner {
+    /// The cases of `scenario`: the parameter matrix (in file order, last
+    /// parameter varying fastest) times the seeds; a plain scenario is one case.
+    public static func cases(of scenario: Scenario) -> [ScenarioCase] {
+        guard let sweep = scenario.sweep else {
+            return [ScenarioCase(index: 0, label: scenario.name, scenario: scenario)]
+        }
+        var combos: [[(String, LocatedValue)]] = [[]]
+        for p in sweep.parameters {
+            combos = combos.flatMap { c in p.values.map { c + [(p.name, $0)] } }
+        }
+        let seeds = sweep.seeds.isEmpty ? [scenario.seed] : sweep.seeds
+        var out: [ScenarioCase] = []
+        for combo in combos {
+            for seed in seeds {
+                var s = scenario
+                s.seed = seed
+                s.sweep = nil
+                for (name, value) in combo { apply(name, value, to: &s) }
+                let params = combo.map { "\($0.0)=\($0.1.scalarText ?? "?")" }
+                let label = params.isEmpty ? scenario.name : "\(scenario.name)[\(params.joined(separator: ","))]"
+                out.append(ScenarioCase(index: out.count, label: label, scenario: s))
+            }
+        }
+        return out
+    }
+
+    static func apply(_ name: String, _ value: LocatedValue, to s: inout Scenario) {
+        let parts = name.split(separator: ".").map(String.init)
+        if parts.count == 3, parts[0] == "devices", let i = s.devices.firstIndex(where: { $0.name == parts[1] }),
+           let text = value.scalarText {
+            switch parts[2] {
+            case "gps": s.devices[i].gps = text
+            case "network": s.devices[i].network = text
+            case "placement": s.devices[i].placement = text
+            default: break
+            }
+        } else {
+            s.parameters[name] = value
+        }
+    }
+
+    /// The cases of shard `index` of `count` (0-based): every case whose
+    /// position modulo `count` equals `index`. Deterministic, so a batch
+    /// system's array index picks a fixed slice.
+    public static func shard(_ cases: [ScenarioCase], index: Int, count: Int) -> [ScenarioCase] {
+        cases.filter { $0.index % count == index }
+    }
+
+    /// Runs one case to completion.
+    public static func run(_ c: ScenarioCase, runID: String, datasets: DatasetStore,
+                           driver makeDriver: AppDriverFactory) throws -> CaseResult {
+        let context = RunContext(scenario: c.scenario, datasets: datasets)
+        let driver = try makeDriver(c.scenario)
+        try driver.start(context)
+        context.simulation.run()
+        try driver.finish(context)
+        let template = MetricRow.Template(scenario: c.label, runID: runID, seed: c.scenario.seed, requirement: "")
+        let rows = context.metrics.rows(template: template, requirements: c.scenario.requirements)
+        return CaseResult(scenarioCase: c, rows: rows, events: context.simulation.dispatched)
+    }
+
+    /// Runs `cases` on up to `jobs` threads; results come back in case order
+    /// whatever the completion order. The first error is rethrown.
+    public static func run(_ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
+                           driver: AppDriverFactory) throws -> [CaseResult] {
+        let box = ResultBox(count: cases.count)
+        let workers = max(1, min(jobs, cases.count))
+        if workers == 1 {
+            return try cases.map { try run($0, runID: runID, datasets: datasets, driver: driver) }
+        }
+        let next = Counter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let i = next.take(below: cases.count) {
+                do {
+                    box.set(i, .success(try run(cases[i], runID: runID, datasets: datasets, driver: driver)))
+                } catch {
+                    box.set(i, .failure(error))
+                }
+            }
+        }
+        return try box.results.map { try $0!.get() }
+    }
+
+    final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var results: [Result<CaseResult, Error>?]
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ r: Result<CaseResult, Error>) { lock.lock(); results[i] = r; lock.unlock() }
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func take(below n: Int) -> Int? {
+            lock.lock(); defer { lock.unlock() }
+            guard value < n else { return nil }
+            value += 1
+            return value - 1
+        }
+    }
+}

@@ -1,0 +1,129 @@
+/// A parsed, validated scenario: what to replay, on which devices, what the
+/// users do, and which requirements to report.
+public struct Scenario: Sendable {
+    /// Schema version (1).
+    public var version: Int
+    /// Name, used in report paths.
+    public var name: String
+    /// Free description.
+    public var description: String
+    /// App driven (see `AppVocabulary`).
+    public var app: String
+    /// Root seed.
+    public var seed: UInt64
+    /// Virtual start, seconds since 1970 UTC.
+    public var start: Double
+    /// Virtual duration, seconds.
+    public var duration: Double
+    /// IANA zone of the users.
+    public var timeZone: String
+    /// Manifest names of the datasets replayed.
+    public var datasets: [String]
+    /// App parameters (after sweep substitution).
+    public var parameters: [String: LocatedValue]
+    /// Emulated devices.
+    public var devices: [DeviceSpec]
+    /// Users and their actions.
+    public var actors: [ActorSpec]
+    /// Background feeds.
+    public var feeds: [FeedSpec]
+    /// Requirements reported, in order.
+    public var requirements: [RequirementSpec]
+    /// The sweep, if any.
+    public var sweep: SweepSpec?
+    /// The file the scenario came from (for messages).
+    public var file: String
+
+    /// Virtual end, seconds since 1970 UTC.
+    public var end: Double { start + duration }
+}
+
+/// An emulated phone as the scenario describes it.
+public struct DeviceSpec: Sendable {
+    public var name: String
+    /// `open-sky`, `urban` or `indoor`.
+    public var gps: String
+    /// Network link preset.
+    public var network: String
+    /// `hand` or `pocket`.
+    public var placement: String
+    /// Starting latitude/longitude in degrees, if given.
+    public var position: (latitude: Double, longitude: Double)?
+    /// Connectivity changes: offset seconds → state.
+    public var connectivity: [(at: Double, state: String)]
+    /// Permission answers by name (`location`, `cellular`, `weather`).
+    public var permissions: [String: String]
+    /// Consent to location collection.
+    public var consent: Bool
+    /// Reboot offsets, seconds.
+    public var restarts: [Double]
+}
+
+/// A user and what they do.
+public struct ActorSpec: Sendable {
+    public var name: String
+    /// Device name.
+    public var device: String
+    /// Actions in file order.
+    public var actions: [ActionSpec]
+}
+
+/// One action of an actor, possibly repeated.
+public struct ActionSpec: Sendable {
+    /// The `do:` value.
+    public var kind: String
+    /// First occurrence, seconds from the start.
+    public var at: Double
+    /// Repeat period, seconds.
+    public var every: Double?
+    /// Last allowed offset, seconds.
+    public var until: Double?
+    /// Repetitions.
+    public var count: Int?
+    /// Every other key, validated against the action's schema.
+    public var parameters: LocatedValue
+    /// Where it is in the file.
+    public var line: Int
+
+    /// Offsets (seconds from start) at which the action happens, within `duration`.
+    public func offsets(duration: Double) -> [Double] {
+        guard let every, every > 0 else { return at <= duration ? [at] : [] }
+        var out: [Double] = []
+        let last = min(until ?? duration, duration)
+        var t = at
+        while t <= last {
+            out.append(t)
+            if let count, out.count >= count { break }
+            t = at + Double(out.count) * every
+        }
+        return out
+    }
+}
+
+/// A background feed.
+public struct FeedSpec: Sendable {
+    /// The `kind:` value.
+    public var kind: String
+    /// First delivery offset, seconds.
+    public var at: Double
+    /// Period, seconds.
+    public var every: Double
+    /// Every key, validated.
+    public var parameters: LocatedValue
+    public var line: Int
+}
+
+/// A requirement to report, with an optional threshold override.
+public struct RequirementSpec: Sendable, Equatable {
+    public var id: String
+    public var threshold: Double?
+    public var metric: String?
+}
+
+/// A parameter matrix × seeds.
+public struct SweepSpec: Sendable {
+    /// Parameter name → values, in file order.
+    public var parameters: [(name: String, values: [LocatedValue])]
+    /// Seeds of each case.
+    public var seeds: [UInt64]
+}

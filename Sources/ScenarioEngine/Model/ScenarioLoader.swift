@@ -1,0 +1,221 @@
+import FieldtestData
+import Foundation
+import MetricReports
+import Yams
+
+/// Reads scenario files: YAML → composed nodes (with positions) → schema
+/// validation → `Scenario`, then checks what the schema cannot: datasets exist
+/// in the manifest, requirement IDs exist and are measured by the app, actors
+/// name real devices, time zones exist.
+public struct ScenarioLoader: Sendable {
+    /// Names of the bundled datasets (from the manifest); nil skips the check.
+    public var datasetNames: Set<String>?
+
+    public init(datasetNames: Set<String>?) {
+        self.datasetNames = datasetNames
+    }
+
+    /// Loads and validates the file at `url`; `displayName` is used in messages.
+    public func load(_ url: URL, displayName: String? = nil) throws(ScenarioErrors) -> Scenario {
+        let name = displayName ?? url.path
+        guard let data = try? Data(contentsOf: url) else {
+            throw ScenarioErrors([ScenarioDiagnostic(file: name, line: 0, column: 0, message: "cannot read the file; check the path")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ScenarioErrors([ScenarioDiagnostic(file: name, line: 0, column: 0, message: "the file is not valid UTF-8")])
+        }
+        return try parse(text, file: name)
+    }
+
+    /// Parses scenario text.
+    public func parse(_ text: String, file: String) throws(ScenarioErrors) -> Scenario {
+        func fail(_ line: Int, _ column: Int, _ message: String) -> ScenarioErrors {
+            ScenarioErrors([ScenarioDiagnostic(file: file, line: line, column: column, message: message)])
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else { throw fail(0, 0, "the file is empty; start with 'version: 1'") }
+            root = node
+        } catch let error as ScenarioErrors {
+            throw error
+        } catch let error as YamlError {
+            throw Self.locate(error, file: file)
+        } catch {
+            throw fail(0, 0, "cannot parse YAML: \(error)")
+        }
+        guard case .mapping(let top) = root else {
+            throw fail(root.mark?.line ?? 0, root.mark?.column ?? 0, "a scenario is a mapping of keys (version, name, app, …)")
+        }
+        // The version is checked first, before anything else is interpreted.
+        guard let versionPair = top.first(where: { $0.key.string == "version" }) else {
+            throw fail(root.mark?.line ?? 1, root.mark?.column ?? 1,
+                       "missing required key 'version'; add 'version: 1' (supported: \(ScenarioSchema.supportedVersions.map(String.init).joined(separator: ", ")))")
+        }
+        guard let version = versionPair.value.int, ScenarioSchema.supportedVersions.contains(version) else {
+            let m = versionPair.value.mark
+            throw fail(m?.line ?? 0, m?.column ?? 0,
+                       "unsupported scenario version '\(versionPair.value.string ?? "?")'; this build reads version \(ScenarioSchema.supportedVersions.map(String.init).joined(separator: ", "))")
+        }
+        let appName = top.first(where: { $0.key.string == "app" })?.value.string
+        let app = appName.flatMap(AppVocabulary.app)
+        var validator = SchemaValidator(file: file)
+        let value = validator.validate(root, as: .object(ScenarioSchema.document(app: app)), path: "")
+        var diagnostics = validator.diagnostics
+        guard let value, diagnostics.isEmpty, let app else {
+            if diagnostics.isEmpty { diagnostics.append(ScenarioDiagnostic(file: file, line: 0, column: 0, message: "missing 'app'")) }
+            throw ScenarioErrors(diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
+        var builder = ScenarioBuilder(file: file, app: app, datasetNames: datasetNames)
+        let scenario = builder.build(value, version: version)
+        if !builder.diagnostics.isEmpty {
+            throw ScenarioErrors(builder.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        }
+        return scenario
+    }
+
+    /// Turns a YAML syntax error into a located diagnostic.
+    static func locate(_ error: YamlError, file: String) -> ScenarioErrors {
+        let (mark, problem): (Mark?, String)
+        switch error {
+        case .scanner(_, let p, let m, _), .parser(_, let p, let m, _), .composer(_, let p, let m, _):
+            (mark, problem) = (m, p)
+        case .reader(let p, _, _, _):
+            (mark, problem) = (nil, p)
+        case .duplicatedKeysInMapping(let duplicates, _):
+            (mark, problem) = (nil, "duplicated keys: \(duplicates.joined(separator: ", "))")
+        default:
+            (mark, problem) = (nil, "\(error)")
+        }
+        return ScenarioErrors([ScenarioDiagnostic(file: file, line: mark?.line ?? 0, column: mark?.column ?? 0,
+                                                  message: "invalid YAML: \(problem)")])
+    }
+}
+
+/// Builds the model from validated values and performs the semantic checks.
+struct ScenarioBuilder {
+    let file: String
+    let app: AppVocabulary
+    let datasetNames: Set<String>?
+    var diagnostics: [ScenarioDiagnostic] = []
+
+    mutating func error(_ at: LocatedValue?, _ message: String) {
+        diagnostics.append(ScenarioDiagnostic(file: file, line: at?.line ?? 0, column: at?.column ?? 0, message: message))
+    }
+
+    mutating func checkDataset(_ v: LocatedValue?, listed: [String]) {
+        guard let v, let name = v.string else { return }
+        if let datasetNames, !datasetNames.contains(name) {
+            error(v, "unknown dataset '\(name)'\(Suggest.hint(name, datasetNames.sorted())); run 'fieldtest datasets list' to see the names")
+        } else if !listed.contains(name) {
+            error(v, "dataset '\(name)' is not listed under 'datasets:'; add it there")
+        }
+    }
+
+    mutating func build(_ v: LocatedValue, version: Int) -> Scenario {
+        let time = v["time"]
+        let tz = time?["timezone"]
+        if let tz, let id = tz.string, TimeZone(identifier: id) == nil {
+            error(tz, "unknown time zone '\(id)'; use an IANA name such as 'Asia/Singapore' or 'UTC'")
+        }
+        let datasetValues = v["datasets"]?.array ?? []
+        let datasets = datasetValues.compactMap(\.string)
+        for d in datasetValues { checkDataset(d, listed: datasets) }
+        var seenDatasets = Set<String>()
+        for d in datasetValues where !seenDatasets.insert(d.string ?? "").inserted {
+            error(d, "dataset '\(d.string ?? "")' is listed twice")
+        }
+
+        var devices: [DeviceSpec] = []
+        for d in v["devices"]?.array ?? [] {
+            let name = d["name"]?.string ?? ""
+            if devices.contains(where: { $0.name == name }) { error(d["name"], "device name '\(name)' is used twice") }
+            let pos = d["position"].flatMap { p -> (Double, Double)? in
+                guard let la = p["latitude"]?.double, let lo = p["longitude"]?.double else { return nil }
+                return (la, lo)
+            }
+            var perms: [String: String] = [:]
+            for (k, pv) in d["permissions"]?.object ?? [] where k != "consent" { perms[k] = pv.string }
+            let changes = (d["connectivity"]?.array ?? []).map { c in (at: c["at"]?.double ?? 0, state: c["state"]?.string ?? "online") }
+            for (i, c) in changes.enumerated() where i > 0 && c.at < changes[i - 1].at {
+                error(d["connectivity"]?.array?[i], "connectivity changes must be in time order")
+            }
+            devices.append(DeviceSpec(
+                name: name, gps: d["gps"]?.string ?? "urban", network: d["network"]?.string ?? "lte",
+                placement: d["placement"]?.string ?? "hand", position: pos.map { (latitude: $0.0, longitude: $0.1) },
+                connectivity: changes, permissions: perms, consent: d["permissions"]?["consent"]?.bool ?? false,
+                restarts: (d["restarts"]?.array ?? []).compactMap(\.double)))
+        }
+
+        let duration = time?["duration"]?.double ?? 0
+        if duration <= 0 { error(time?["duration"], "'time.duration' must be longer than zero") }
+
+        var actors: [ActorSpec] = []
+        for a in v["actors"]?.array ?? [] {
+            let dev = a["device"]
+            if let name = dev?.string, !devices.contains(where: { $0.name == name }) {
+                error(dev, "unknown device '\(name)'\(Suggest.hint(name, devices.map(\.name))); declare it under 'devices:'")
+            }
+            var actions: [ActionSpec] = []
+            for act in a["actions"]?.array ?? [] {
+                if act["at"] == nil && act["every"] == nil { error(act, "action needs 'at' or 'every'") }
+                if let at = act["at"]?.double, at > duration { error(act["at"], "'at' is after the end of the scenario (\(Int(duration)) s)") }
+                for key in ["dataset"] { checkDataset(act[key], listed: datasets) }
+                actions.append(ActionSpec(kind: act["do"]?.string ?? "", at: act["at"]?.double ?? 0, every: act["every"]?.double,
+                                          until: act["until"]?.double, count: act["count"]?.int, parameters: act, line: act.line))
+            }
+            actors.append(ActorSpec(name: a["name"]?.string ?? "", device: dev?.string ?? "", actions: actions))
+        }
+
+        var feeds: [FeedSpec] = []
+        for f in v["feeds"]?.array ?? [] {
+            checkDataset(f["dataset"], listed: datasets)
+            if let every = f["every"]?.double, every <= 0 { error(f["every"], "'every' must be longer than zero") }
+            feeds.append(FeedSpec(kind: f["kind"]?.string ?? "", at: f["at"]?.double ?? 0, every: f["every"]?.double ?? 1,
+                                  parameters: f, line: f.line))
+        }
+
+        var requirements: [RequirementSpec] = []
+        for r in v["requirements"]?.array ?? [] {
+            let idValue = r.string != nil ? r : r["id"]
+            let id = idValue?.string ?? ""
+            if !RequirementCatalogue.contains(id) {
+                error(idValue, "unknown requirement '\(id)'\(Suggest.hint(id, RequirementCatalogue.all.map(\.id))); see the specs' REQUIREMENTS.md")
+            } else if !app.requirements.contains(id) {
+                error(idValue, "requirement '\(id)' is not measured by app '\(app.name)'; it measures \(app.requirements.joined(separator: ", "))")
+            }
+            if requirements.contains(where: { $0.id == id && $0.metric == r["metric"]?.string }) {
+                error(idValue, "requirement '\(id)' is listed twice")
+            }
+            requirements.append(RequirementSpec(id: id, threshold: r["threshold"]?.double, metric: r["metric"]?.string))
+        }
+
+        var parameters: [String: LocatedValue] = [:]
+        for (k, pv) in v["parameters"]?.object ?? [] { parameters[k] = pv }
+        if let campus = parameters["campus"] { checkDataset(campus, listed: datasets) }
+
+        var sweep: SweepSpec?
+        if let s = v["sweep"] {
+            var params: [(name: String, values: [LocatedValue])] = []
+            for (k, vals) in s["parameters"]?.object ?? [] {
+                let known = app.parameters.map(\.name)
+                let isDevice = k.hasPrefix("devices.")
+                if isDevice {
+                    let parts = k.split(separator: ".").map(String.init)
+                    if parts.count != 3 || !devices.contains(where: { $0.name == parts[1] }) || !["gps", "network", "placement"].contains(parts[2]) {
+                        error(vals, "sweep parameter '\(k)' must be devices.<device name>.<gps|network|placement>")
+                    }
+                } else if !known.contains(k) {
+                    error(vals, "unknown sweep parameter '\(k)'\(Suggest.hint(k, known)); app '\(app.name)' has \(known.joined(separator: ", "))")
+                }
+                params.append((k, vals.array ?? []))
+            }
+            let seeds = (s["seeds"]?.array ?? []).compactMap(\.int).map { UInt64($0) }
+            sweep = SweepSpec(parameters: params, seeds: seeds)
+        }
+
+        return Scenario(version: version, name: v["name"]?.string ?? "", description: v["description"]?.string ?? "",
+                        app: app.name, seed: UInt64(v["seed"]?.int ?? 0), start: time?["start"]?.double ?? 0,
+                        duration: duration, timeZone: tz?.string ?? "UTC", datasets: datasets, parameters: parameters,
+                        devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file)
+    }
+}

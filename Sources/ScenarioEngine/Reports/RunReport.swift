@@ -1,0 +1,126 @@
+import FieldtestData
+import Foundation
+import MetricReports
+
+/// What `run.json` records so two runs can be compared honestly.
+public struct RunRecord: Codable, Sendable {
+    public var tool: String
+    public var toolVersion: String
+    public var scenario: String
+    public var scenarioFile: String
+    public var scenarioSHA256: String
+    public var seed: UInt64
+    public var runID: String
+    public var startedAt: String
+    public var datasets: [String: String]
+    public var machine: [String: String]
+    public var cases: Int
+    public var shard: String?
+    public var events: Int
+    public var passed: Int
+    public var failed: Int
+    public var informational: Int
+
+    public init(tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
+                seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
+                cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int) {
+        self.tool = tool
+        self.toolVersion = toolVersion
+        self.scenario = scenario
+        self.scenarioFile = scenarioFile
+        self.scenarioSHA256 = scenarioSHA256
+        self.seed = seed
+        self.runID = runID
+        self.startedAt = startedAt
+        self.datasets = datasets
+        self.machine = machine
+        self.cases = cases
+        self.shard = shard
+        self.events = events
+        self.passed = passed
+        self.failed = failed
+        self.informational = informational
+    }
+}
+
+/// Writes a run's report folder atomically: `metrics.csv`, `run.json` and,
+/// when asked, JUnit XML.
+public enum RunReport {
+    /// A run identifier: UTC time to the second plus 8 random hex digits.
+    public static func makeRunID(now: Date = Date()) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        return f.string(from: now) + "-" + String(repeating: "0", count: 8 - suffix.count) + suffix
+    }
+
+    /// Machine facts for `run.json`.
+    public static func machine() -> [String: String] {
+        let p = ProcessInfo.processInfo
+        return ["host": p.hostName, "os": p.operatingSystemVersionString, "cores": String(p.activeProcessorCount),
+                "memory_bytes": String(p.physicalMemory)]
+    }
+
+    /// Writes the reports into `folder`.
+    public static func write(rows: [MetricRow], record: RunRecord, to folder: URL, junit: URL?) throws {
+        try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("metrics.csv"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        try AtomicFile.write(try encoder.encode(record), to: folder.appendingPathComponent("run.json"))
+        if let junit { try AtomicFile.write(JUnitReport.render(rows), to: junit) }
+    }
+
+    /// A human summary table of `rows` (one line per row).
+    public static func summary(_ rows: [MetricRow]) -> String {
+        let header = ["scenario", "requirement", "metric", "value", "threshold", "status"]
+        let body = rows.map { r in
+            [r.scenario, r.requirement, r.metric, "\(FieldtestNumber.format(r.value)) \(r.unit)",
+             r.threshold.map { "\(r.comparator.rawValue) \(FieldtestNumber.format($0))" } ?? "", r.status.rawValue.uppercased()]
+        }
+        return TextTableRenderer.render(header: header, rows: body)
+    }
+}
+
+/// Aligned plain-text tables.
+public enum TextTableRenderer {
+    /// Renders `rows` under `header`, columns separated by two spaces.
+    public static func render(header: [String], rows: [[String]]) -> String {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in
+                i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line))
+            .joined(separator: "\n") + "\n"
+    }
+}
+
+/// Combines the metrics files of a sweep's shards into one, in a
+/// deterministic order (by scenario label, then seed, keeping each file's
+/// row order), rejecting duplicate rows.
+public enum ShardMerge {
+    public static func merge(_ files: [(name: String, rows: [MetricRow])]) throws(DataError) -> [MetricRow] {
+        var seen = [String: String]()
+        var all: [(Int, MetricRow)] = []
+        for f in files {
+            for r in f.rows {
+                let key = "\(r.scenario)|\(r.seed)|\(r.requirement)|\(r.metric)"
+                if let other = seen[key] {
+                    throw .badLayout(file: f.name, line: 0, reason: "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also in \(other); merge each shard once")
+                }
+                seen[key] = f.name
+                all.append((all.count, r))
+            }
+        }
+        return all.sorted { a, b in
+            (a.1.scenario, a.1.seed, a.0) < (b.1.scenario, b.1.seed, b.0)
+        }.map(\.1)
+    }
+}

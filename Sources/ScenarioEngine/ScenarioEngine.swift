@@ -1,2 +1,0 @@
-/// Namespace of the ScenarioEngine module.
-public enum ScenarioEngineModule {}

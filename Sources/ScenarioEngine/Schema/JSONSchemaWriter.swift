@@ -1,0 +1,79 @@
+import Foundation
+
+/// Renders the scenario schema as JSON Schema (draft 2020-12) so editors can
+/// complete and validate scenario files. Generated from the same
+/// `SchemaType` description the validator uses, so the two cannot drift.
+public enum JSONSchemaWriter {
+    /// The schema document, pretty-printed with sorted keys.
+    public static func render() -> String {
+        var root = object(ScenarioSchema.document(app: nil))
+        root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        root["$id"] = "https://fieldtest.invalid/scenario.schema.json"
+        root["title"] = "Fieldtest scenario (version 1)"
+        let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
+        return (data.flatMap { String(data: $0, encoding: .utf8) } ?? "{}") + "\n"
+    }
+
+    static func object(_ schema: ObjectSchema) -> [String: Any] {
+        var props: [String: Any] = [:]
+        for f in schema.fields {
+            var p = json(f.type)
+            if !f.doc.isEmpty { p["description"] = f.doc }
+            props[f.name] = p
+        }
+        var out: [String: Any] = ["type": "object", "properties": props, "additionalProperties": false]
+        let required = schema.fields.filter(\.required).map(\.name)
+        if !required.isEmpty { out["required"] = required }
+        if !schema.doc.isEmpty { out["description"] = schema.doc }
+        return out
+    }
+
+    static let durationPattern = "^([0-9]+(\\.[0-9]+)?(ms|s|m|min|h|d))+$"
+
+    static func json(_ type: SchemaType) -> [String: Any] {
+        switch type {
+        case .string(let allowed):
+            return allowed.map { ["type": "string", "enum": $0] } ?? ["type": "string"]
+        case .integer(let lo, let hi):
+            var o: [String: Any] = ["type": "integer"]
+            if let lo { o["minimum"] = lo }
+            if let hi { o["maximum"] = hi }
+            return o
+        case .number(let lo, let hi):
+            var o: [String: Any] = ["type": "number"]
+            if let lo { o["minimum"] = lo }
+            if let hi { o["maximum"] = hi }
+            return o
+        case .boolean:
+            return ["type": "boolean"]
+        case .duration:
+            return ["oneOf": [["type": "number", "minimum": 0], ["type": "string", "pattern": durationPattern]]]
+        case .timestamp:
+            return ["type": "string", "format": "date-time"]
+        case .path:
+            return ["type": "string", "pattern": "^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$"]
+        case .scalar:
+            return ["type": ["string", "number", "boolean"]]
+        case .array(let item, let minItems):
+            var o: [String: Any] = ["type": "array", "items": json(item)]
+            if minItems > 0 { o["minItems"] = minItems }
+            return o
+        case .object(let schema):
+            return object(schema)
+        case .map(let value):
+            return ["type": "object", "additionalProperties": json(value)]
+        case .oneOf(let alternatives):
+            return ["oneOf": alternatives.map(json)]
+        case .tagged(let discriminator, let variants):
+            return ["oneOf": variants.map { name, schema -> [String: Any] in
+                var o = object(schema)
+                var props = o["properties"] as? [String: Any] ?? [:]
+                props[discriminator] = ["const": name]
+                o["properties"] = props
+                o["required"] = ((o["required"] as? [String]) ?? []) + [discriminator]
+                if !schema.doc.isEmpty { o["description"] = schema.doc }
+                return o
+            }]
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// The schema of a scenario file (version 1).
+public enum ScenarioSchema {
+    /// Scenario-file versions this build reads.
+    public static let supportedVersions = [1]
+
+    /// Network link presets a device may use.
+    public static let networkPresets = ["wifi", "lte", "3g", "edge", "very-bad-network", "100%-loss"]
+    /// Connectivity states.
+    public static let connectivityStates = ["online", "offline", "wifi-only", "cellular-only"]
+
+    static let device = ObjectSchema("an emulated phone", [
+        SchemaField("name", .string(), required: true, "referenced by actors"),
+        SchemaField("gps", .string(allowed: ["open-sky", "urban", "indoor"]), "GPS environment (default urban)"),
+        SchemaField("network", .string(allowed: networkPresets), "network link preset (default lte)"),
+        SchemaField("placement", .string(allowed: ["hand", "pocket"]), "where the phone is carried (default hand)"),
+        SchemaField("position", .object(ObjectSchema("starting position, degrees", [
+            SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
+            SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true),
+        ]))),
+        SchemaField("connectivity", .array(.object(ObjectSchema("a connectivity change", [
+            SchemaField("at", .duration, required: true, "offset from the scenario start"),
+            SchemaField("state", .string(allowed: connectivityStates), required: true),
+        ])))),
+        SchemaField("permissions", .object(ObjectSchema("what the user allowed", [
+            SchemaField("location", .string(allowed: ["granted", "denied"])),
+            SchemaField("cellular", .string(allowed: ["granted", "denied"])),
+            SchemaField("weather", .string(allowed: ["ask-allow", "ask-deny", "granted", "denied"])),
+            SchemaField("consent", .boolean, "consent to location collection (NAV-PR1)"),
+        ]))),
+        SchemaField("restarts", .array(.duration), "offsets at which the device reboots"),
+    ])
+
+    static let requirement: SchemaType = .oneOf([
+        .string(),
+        .object(ObjectSchema("a requirement with overrides", [
+            SchemaField("id", .string(), required: true, "requirement ID, e.g. SKY-P2"),
+            SchemaField("threshold", .number(), "replaces the default threshold of the requirement's checked metric"),
+            SchemaField("metric", .string(), "the metric the threshold applies to (default: the checked one)"),
+        ])),
+    ])
+
+    static let sweep = ObjectSchema("a parameter matrix run over several seeds", [
+        SchemaField("parameters", .map(.array(.scalar, minItems: 1)), "parameter name → values; device keys as devices.<name>.<key>"),
+        SchemaField("seeds", .array(.integer(minimum: 0), minItems: 1), "seeds of each case (default: the scenario seed)"),
+    ])
+
+    /// The top-level schema; with an app, actions and feeds are that app's.
+    public static func document(app: AppVocabulary?) -> ObjectSchema {
+        let apps = app.map { [$0] } ?? AppVocabulary.all
+        var actions: [(String, ObjectSchema)] = []
+        var feeds: [(String, ObjectSchema)] = []
+        for a in apps {
+            for x in a.actions where !actions.contains(where: { $0.0 == x.0 }) { actions.append(x) }
+            for x in a.feeds where !feeds.contains(where: { $0.0 == x.0 }) { feeds.append(x) }
+        }
+        var parameters: [SchemaField] = []
+        for a in apps { for p in a.parameters where !parameters.contains(where: { $0.name == p.name }) { parameters.append(p) } }
+        return ObjectSchema("A Fieldtest scenario", [
+            SchemaField("version", .integer(), required: true, "scenario schema version; this build reads 1"),
+            SchemaField("name", .string(), required: true, "scenario name, used in report paths"),
+            SchemaField("description", .string()),
+            SchemaField("app", .string(allowed: AppVocabulary.all.map(\.name)), required: true, "the app whose cores are exercised"),
+            SchemaField("seed", .integer(minimum: 0), required: true, "root seed; every component draws from a named sub-stream"),
+            SchemaField("time", .object(ObjectSchema("the virtual time span", [
+                SchemaField("start", .timestamp, required: true, "ISO 8601 with zone"),
+                SchemaField("duration", .duration, required: true, "length of the run in virtual time"),
+                SchemaField("timezone", .string(), required: true, "IANA time zone of the users, e.g. Asia/Singapore"),
+            ])), required: true),
+            SchemaField("datasets", .array(.string()), "manifest names of the datasets replayed"),
+            SchemaField("parameters", .object(ObjectSchema("app parameters", parameters))),
+            SchemaField("devices", .array(.object(device), minItems: 1), required: true),
+            SchemaField("actors", .array(.object(ObjectSchema("a user of the app", [
+                SchemaField("name", .string(), required: true),
+                SchemaField("device", .string(), required: true, "name of one of the devices"),
+                SchemaField("actions", .array(.tagged(discriminator: "do", variants: actions)), "what the user does, in time"),
+            ])))),
+            SchemaField("feeds", .array(.tagged(discriminator: "kind", variants: feeds)), "background data feeds"),
+            SchemaField("requirements", .array(requirement, minItems: 1), required: true, "requirement IDs reported, with optional threshold overrides"),
+            SchemaField("sweep", .object(sweep)),
+        ])
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import FieldtestData
+import Foundation
+import MetricReports
+import ScenarioEngine
+
+/// `fieldtest check`: compare a run's metrics with a baseline.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Compare a metrics.csv with a baseline row by row; exit 1 on a regression.",
+        discussion: """
+        Each metric knows which way is better (from its comparator; latency: lower). Default
+        tolerances: accuracy 1e-9 absolute, latency 25 % relative (floor 2 ms), count 0, rate 5 %.
+        Exit codes: 0 no regression, 1 regression, 2 bad input or missing baseline.
+        """)
+
+    @Argument(help: "The current run's metrics.csv.")
+    var current: String
+
+    @Option(name: .long, help: "The baseline metrics CSV.")
+    var baseline: String
+
+    @Option(name: .long, parsing: .singleValue, help: "Tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric).")
+    var tolerance: [String] = []
+
+    @Flag(name: .long, help: "Print only regressions.")
+    var quiet = false
+
+    func run() throws {
+        var tolerances = Tolerances()
+        for t in tolerance { try CommandSupport.guarded { try tolerances.apply(t) } }
+        guard FileManager.default.fileExists(atPath: baseline) else {
+            CommandSupport.printError("\(baseline): error: missing baseline; record one with 'fieldtest run --record-baseline DIR'")
+            throw CommandSupport.invalidInput
+        }
+        let cur = try CommandSupport.guarded { try MetricsCSV.read(URL(fileURLWithPath: current), displayName: current) }
+        let base = try CommandSupport.guarded { try MetricsCSV.read(URL(fileURLWithPath: baseline), displayName: baseline) }
+        if base.isEmpty {
+            CommandSupport.printError(CheckError.emptyBaseline(baseline).description)
+            throw CommandSupport.invalidInput
+        }
+        let report = BaselineCheck.compare(current: cur, baseline: base, tolerances: tolerances)
+        print(Self.render(report, quiet: quiet), terminator: "")
+        if report.hasRegression { throw CommandSupport.failed }
+    }
+
+    /// The regression/improvement table and a closing count line.
+    static func render(_ report: CheckReport, quiet: Bool) -> String {
+        let shown = report.comparisons.filter { quiet ? $0.verdict == .regression : ($0.verdict == .regression || $0.verdict == .improvement) }
+        var out = ""
+        if !shown.isEmpty {
+            let rows = shown.map { c -> [String] in
+                let r = c.current ?? c.baseline
+                return [c.verdict.rawValue.uppercased(), r?.scenario ?? "", r?.requirement ?? "", r?.metric ?? "",
+                        c.baseline.map { FieldtestNumber.format($0.value) } ?? "-",
+                        c.current.map { FieldtestNumber.format($0.value) } ?? "-", c.reason]
+            }
+            out += TextTableRenderer.render(header: ["verdict", "scenario", "requirement", "metric", "baseline", "current", "why"], rows: rows)
+        }
+        out += "check: \(report.regressions.count) regressions, \(report.improvements.count) improvements, \(report.comparisons.filter { $0.verdict == .unchanged }.count) unchanged\n"
+        return out
+    }
+}
+
+/// `fieldtest merge`: combine the shards of a sweep.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine the metrics.csv files of a sweep's shards into one, in a deterministic order.")
+
+    @Argument(help: "Shard metrics.csv files.")
+    var inputs: [String]
+
+    @Option(name: .long, help: "Output file (default: standard output).")
+    var output: String?
+
+    func run() throws {
+        let merged = try CommandSupport.guarded {
+            let files = try inputs.map { ($0, try MetricsCSV.read(URL(fileURLWithPath: $0), displayName: $0)) }
+            return try ShardMerge.merge(files.map { (name: $0.0, rows: $0.1) })
+        }
+        try CommandSupport.guarded { try CommandSupport.emit(MetricsCSV.render(merged), to: output) }
+        if merged.contains(where: { $0.status == .fail }) { throw CommandSupport.failed }
+    }
+}

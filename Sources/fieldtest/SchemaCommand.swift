@@ -1,0 +1,16 @@
+import ArgumentParser
+import ScenarioEngine
+
+/// `fieldtest schema`: print the scenario JSON Schema.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema of scenario files (the source of Scenarios/scenario.schema.json).")
+
+    @Option(name: .long, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        try CommandSupport.guarded { try CommandSupport.emit(JSONSchemaWriter.render(), to: output) }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import FieldtestData
+import Foundation
+import ScenarioEngine
+
+/// `fieldtest validate`: check scenario files without running them.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check scenario files (schema, datasets, requirement IDs) without running them; exit 2 on the first invalid file.")
+
+    @Argument(help: "Scenario files.")
+    var files: [String]
+
+    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
+    var datasets: String?
+
+    func run() throws {
+        let loader = try ScenarioFiles.loader(datasets: datasets)
+        var bad = 0
+        for file in files {
+            do {
+                let s = try loader.load(URL(fileURLWithPath: file), displayName: file)
+                let cases = ScenarioRunner.cases(of: s).count
+                print("ok    \(file) (\(s.app), \(s.requirements.count) requirements, \(cases) case\(cases == 1 ? "" : "s"))")
+            } catch {
+                bad += 1
+                CommandSupport.printError(error.description)
+            }
+        }
+        if bad > 0 { throw CommandSupport.invalidInput }
+    }
+}
+
+/// Shared scenario-file plumbing for `validate` and `run`.
+enum ScenarioFiles {
+    static func loader(datasets: String?) throws -> ScenarioLoader {
+        let manifest = try CommandSupport.guarded { try DatasetManifest(root: CommandSupport.datasetsRoot(datasets)) }
+        return ScenarioLoader(datasetNames: Set(manifest.entries.map(\.name)))
+    }
+}
