@@ -1,2 +1,0 @@
-/// Namespace of the Positioning module.
-public enum PositioningModule {}
