@@ -1,0 +1,235 @@
+import Foundation
+
+/// Wi-Fi fingerprinting by a cascade of weighted k-nearest-neighbour steps:
+/// building → floor (within that building) → coordinates (within that floor).
+///
+/// Method: RADAR-style k-NN (Bahl & Padmanabhan, INFOCOM 2000) with the
+/// positive/exponential RSSI representations and Euclidean distance of
+/// Torres-Sospedra et al. (ESWA 2015), and the hierarchical building/floor
+/// cascade common to the IPIN/EvAAL UJIIndoorLoc entries. Votes and position
+/// averages are weighted by 1/distance; neighbours at distance 0 take all the
+/// weight (as scikit-learn's `weights="distance"`).
+///
+/// Distances are exact Euclidean distances between feature vectors, computed
+/// sparsely: ‖q − t‖² = ‖q‖² + ‖t‖² − 2 q·t, with q·t accumulated through an
+/// inverted index over the access points the query detected. Complexity per
+/// query: O(Σ posting-list lengths of the query's APs + n·k) for n training
+/// fingerprints, instead of O(n·d) for d = 520 APs. Training: O(n·d).
+public struct FingerprintLocator: Sendable {
+    /// Tuning of the cascade.
+    public struct Configuration: Sendable, Equatable {
+        /// Feature representation of RSSI values.
+        public var representation: RSSIRepresentation
+        /// Neighbours voting for the building.
+        public var buildingNeighbours: Int
+        /// Neighbours (of the chosen building) voting for the floor.
+        public var floorNeighbours: Int
+        /// Neighbours (of the chosen building and floor) averaged for the coordinates.
+        public var positionNeighbours: Int
+
+        /// Creates a configuration; all neighbour counts must be ≥ 1.
+        public init(representation: RSSIRepresentation = .positive(), buildingNeighbours: Int = 5,
+                    floorNeighbours: Int = 5, positionNeighbours: Int = 5) {
+            self.representation = representation
+            self.buildingNeighbours = buildingNeighbours
+            self.floorNeighbours = floorNeighbours
+            self.positionNeighbours = positionNeighbours
+        }
+
+        /// Defaults chosen by leave-one-phone-out validation on the bundled training data.
+        public static let tuned = Configuration()
+    }
+
+    /// The configuration in use.
+    public let configuration: Configuration
+    /// Number of access points (RSSI values per fingerprint).
+    public let accessPointCount: Int
+    /// Number of training fingerprints.
+    public var trainingCount: Int { buildings.count }
+
+    let xs: [Double], ys: [Double], floors: [Int], buildings: [Int]
+    let squaredNorms: [Double]
+    /// CSR inverted index: for AP j, rows `postingRows[postingStart[j]..<postingStart[j+1]]` with features `postingValues`.
+    let postingStart: [Int]
+    let postingRows: [Int32]
+    let postingValues: [Double]
+
+    /// Builds the model from labelled samples. Throws for an empty set, a
+    /// fingerprint of the wrong length or a neighbour count below 1. O(n·d).
+    public init(training: [FingerprintSample], configuration: Configuration = .tuned) throws(PositioningError) {
+        guard let first = training.first else { throw .emptyTrainingSet }
+        for (name, k) in [("buildingNeighbours", configuration.buildingNeighbours),
+                          ("floorNeighbours", configuration.floorNeighbours),
+                          ("positionNeighbours", configuration.positionNeighbours)] where k < 1 {
+            throw .invalidParameter(name: name, reason: "must be at least 1 (got \(k))")
+        }
+        let d = first.rssi.count
+        self.configuration = configuration
+        self.accessPointCount = d
+        var counts = [Int](repeating: 0, count: d + 1)
+        for (i, s) in training.enumerated() {
+            guard s.rssi.count == d else { throw .wrongFingerprintLength(index: i, expected: d, found: s.rssi.count) }
+            for (j, v) in s.rssi.enumerated() where v != FingerprintSample.notDetected { counts[j + 1] += 1 }
+        }
+        for j in 0..<d { counts[j + 1] += counts[j] }
+        var fill = counts
+        var rows = [Int32](repeating: 0, count: counts[d])
+        var values = [Double](repeating: 0, count: counts[d])
+        var norms = [Double](repeating: 0, count: training.count)
+        let rep = configuration.representation
+        for (i, s) in training.enumerated() {
+            var norm = 0.0
+            for (j, v) in s.rssi.enumerated() where v != FingerprintSample.notDetected {
+                let f = rep.value(ujiRSSI: v)
+                rows[fill[j]] = Int32(i)
+                values[fill[j]] = f
+                fill[j] += 1
+                norm += f * f
+            }
+            norms[i] = norm
+        }
+        postingStart = counts
+        postingRows = rows
+        postingValues = values
+        squaredNorms = norms
+        xs = training.map(\.xMetres)
+        ys = training.map(\.yMetres)
+        floors = training.map(\.floor)
+        buildings = training.map(\.building)
+    }
+
+    /// Reusable per-query buffers so a batch allocates once.
+    public struct Workspace: Sendable {
+        var dot: [Double]
+        var touched: [Int32]
+        var squared: [Double]
+
+        /// Creates buffers for `locator`.
+        public init(for locator: FingerprintLocator) {
+            dot = [Double](repeating: 0, count: locator.trainingCount)
+            touched = []
+            squared = [Double](repeating: 0, count: locator.trainingCount)
+        }
+    }
+
+    /// Squared Euclidean feature distances from `rssi` to every training fingerprint, into `workspace.squared`.
+    /// Throws when `rssi` has the wrong length.
+    func squaredDistances(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) {
+        guard rssi.count == accessPointCount else {
+            throw .wrongFingerprintLength(index: 0, expected: accessPointCount, found: rssi.count)
+        }
+        let rep = configuration.representation
+        var qNorm = 0.0
+        workspace.touched.removeAll(keepingCapacity: true)
+        postingRows.withUnsafeBufferPointer { rows in
+            postingValues.withUnsafeBufferPointer { values in
+                workspace.dot.withUnsafeMutableBufferPointer { dot in
+                    for (j, v) in rssi.enumerated() where v != FingerprintSample.notDetected {
+                        let q = rep.value(ujiRSSI: v)
+                        qNorm += q * q
+                        for p in postingStart[j]..<postingStart[j + 1] {
+                            let r = Int(rows[p])
+                            if dot[r] == 0 { workspace.touched.append(rows[p]) }
+                            dot[r] += q * values[p]
+                        }
+                    }
+                }
+            }
+        }
+        squaredNorms.withUnsafeBufferPointer { norms in
+            workspace.squared.withUnsafeMutableBufferPointer { sq in
+                for i in 0..<sq.count { sq[i] = qNorm + norms[i] }
+                workspace.dot.withUnsafeMutableBufferPointer { dot in
+                    for r in workspace.touched {
+                        let i = Int(r)
+                        sq[i] = max(0, sq[i] - 2 * dot[i])
+                        dot[i] = 0
+                    }
+                }
+            }
+        }
+    }
+
+    /// Estimates building, floor and coordinates of one fingerprint (RSSI in dBm, +100 = not detected).
+    public func locate(_ rssi: [Int8]) throws(PositioningError) -> FingerprintEstimate {
+        var workspace = Workspace(for: self)
+        return try locate(rssi, workspace: &workspace)
+    }
+
+    /// As `locate(_:)`, reusing `workspace` between queries.
+    public func locate(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> FingerprintEstimate {
+        try squaredDistances(rssi, workspace: &workspace)
+        let c = configuration
+        return workspace.squared.withUnsafeBufferPointer { sq in
+            let nb = Self.nearest(c.buildingNeighbours, sq) { _ in true }
+            let building = Self.vote(nb, sq) { buildings[$0] }
+            let nf = Self.nearest(c.floorNeighbours, sq) { buildings[$0] == building }
+            let floor = Self.vote(nf, sq) { floors[$0] }
+            let np = Self.nearest(c.positionNeighbours, sq) { buildings[$0] == building && floors[$0] == floor }
+            let (x, y) = Self.average(np, sq, xs, ys)
+            return FingerprintEstimate(xMetres: x, yMetres: y, floor: floor, building: building)
+        }
+    }
+
+    /// Locates every fingerprint of `queries`, in order.
+    public func locateAll(_ queries: [[Int8]]) throws(PositioningError) -> [FingerprintEstimate] {
+        var workspace = Workspace(for: self)
+        var out: [FingerprintEstimate] = []
+        out.reserveCapacity(queries.count)
+        for (i, q) in queries.enumerated() {
+            do throws(PositioningError) {
+                out.append(try locate(q, workspace: &workspace))
+            } catch {
+                if case .wrongFingerprintLength(_, let e, let f) = error {
+                    throw .wrongFingerprintLength(index: i, expected: e, found: f)
+                }
+                throw error
+            }
+        }
+        return out
+    }
+
+    /// Indices of the `k` smallest `sq` among rows passing `keep`, nearest first;
+    /// ties broken by row index. O(n·k).
+    static func nearest(_ k: Int, _ sq: UnsafeBufferPointer<Double>, _ keep: (Int) -> Bool) -> [Int] {
+        var best: [Int] = []
+        best.reserveCapacity(k + 1)
+        for i in 0..<sq.count where keep(i) {
+            let d = sq[i]
+            if best.count == k, let last = best.last, sq[last] <= d { continue }
+            var pos = best.count
+            while pos > 0 && sq[best[pos - 1]] > d { pos -= 1 }
+            best.insert(i, at: pos)
+            if best.count > k { best.removeLast() }
+        }
+        return best
+    }
+
+    /// Weights 1/distance, or equal weights on the neighbours at distance 0 when there are any.
+    static func weights(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>) -> [Double] {
+        let exact = idx.contains { sq[$0] == 0 }
+        return idx.map { exact ? (sq[$0] == 0 ? 1 : 0) : 1 / sq[$0].squareRoot() }
+    }
+
+    /// The label with the largest summed weight; ties go to the label of the nearer neighbour.
+    static func vote(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>, _ label: (Int) -> Int) -> Int {
+        let w = weights(idx, sq)
+        var totals: [(label: Int, weight: Double)] = []
+        for (n, i) in idx.enumerated() {
+            let l = label(i)
+            if let t = totals.firstIndex(where: { $0.label == l }) { totals[t].weight += w[n] } else { totals.append((l, w[n])) }
+        }
+        var best = totals.first
+        for t in totals.dropFirst() where t.weight > (best?.weight ?? -1) { best = t }
+        return best?.label ?? 0
+    }
+
+    static func average(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>, _ xs: [Double], _ ys: [Double]) -> (Double, Double) {
+        let w = weights(idx, sq)
+        var sw = 0.0, sx = 0.0, sy = 0.0
+        for (n, i) in idx.enumerated() {
+            sw += w[n]; sx += w[n] * xs[i]; sy += w[n] * ys[i]
+        }
+        return sw > 0 ? (sx / sw, sy / sw) : (0, 0)
+    }
+}

@@ -1,0 +1,154 @@
+import FieldtestData
+import Foundation
+import Testing
+@testable import Positioning
+
+/// Paths to the bundled datasets, derived from this file's location.
+enum PositioningPaths {
+    static let datasets = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Datasets")
+}
+
+/// A small seeded generator (SplitMix64) for reproducible test inputs.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Wi-Fi fingerprinting")
+struct FingerprintLocatorTests {
+    /// Synthetic site: 2 buildings × 2 floors, APs on a grid, RSSI from a log-distance model.
+    static func synthetic() -> [FingerprintSample] {
+        var out: [FingerprintSample] = []
+        var aps: [(x: Double, y: Double, b: Int, f: Int)] = []
+        for i in 0..<16 {
+            let b = i >= 8 ? 1 : 0
+            let x = Double(i % 4) * 20 + Double(b) * 200
+            let y = Double((i / 4) % 2) * 20
+            aps.append((x, y, b, (i / 4) % 2))
+        }
+        for b in 0..<2 {
+            for f in 0..<2 {
+                for gx in 0..<7 {
+                    for gy in 0..<3 {
+                        let x = Double(gx) * 10 + Double(b) * 200, y = Double(gy) * 10
+                        let rssi: [Int8] = aps.map { ap in
+                            guard ap.b == b else { return FingerprintSample.notDetected }
+                            let d = max(1, hypot(ap.x - x, ap.y - y))
+                            let floorLoss = ap.f == f ? 0.0 : 15.0
+                            let v = -40 - 25 * log10(d) - floorLoss
+                            return v < -100 ? FingerprintSample.notDetected : Int8(v.rounded())
+                        }
+                        out.append(FingerprintSample(rssi: rssi, xMetres: x, yMetres: y, floor: f, building: b))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    @Test("a training fingerprint is located exactly at its own position (distance 0 takes all weight)")
+    func exactMatch() throws {
+        let samples = Self.synthetic()
+        let model = try FingerprintLocator(training: samples)
+        for s in [samples[3], samples[40], samples[77]] {
+            let e = try model.locate(s.rssi)
+            #expect(e.building == s.building)
+            #expect(e.floor == s.floor)
+            // Exact duplicates get all the weight: the estimate is the sample's own position.
+            #expect(abs(e.xMetres - s.xMetres) < 1e-9 && abs(e.yMetres - s.yMetres) < 1e-9)
+        }
+    }
+
+    @Test("sparse distances equal dense Euclidean distances", arguments: [
+        RSSIRepresentation.positive(), .exponential(), .powed(),
+    ])
+    func sparseEqualsDense(representation: RSSIRepresentation) throws {
+        var rng = SplitMix64(seed: 42)
+        func random() -> [Int8] {
+            (0..<30).map { _ in Bool.random(using: &rng) ? FingerprintSample.notDetected : Int8.random(in: -104...0, using: &rng) }
+        }
+        let training = (0..<50).map { i in FingerprintSample(rssi: random(), xMetres: Double(i), yMetres: 0, floor: 0, building: 0) }
+        let model = try FingerprintLocator(training: training, configuration: .init(representation: representation))
+        let q = random()
+        var ws = FingerprintLocator.Workspace(for: model)
+        try model.squaredDistances(q, workspace: &ws)
+        for (i, t) in training.enumerated() {
+            var dense = 0.0
+            for (a, b) in zip(q, t.rssi) {
+                let d = representation.value(ujiRSSI: a) - representation.value(ujiRSSI: b)
+                dense += d * d
+            }
+            // Expansion ‖q‖²+‖t‖²−2q·t loses a few ulps of the norms; 1e-9 relative is ample.
+            #expect(abs(ws.squared[i] - dense) <= 1e-9 * max(1, dense + 1))
+        }
+    }
+
+    @Test("between grid points the estimate lies between its neighbours, right building and floor")
+    func interpolates() throws {
+        let samples = Self.synthetic()
+        // Hold out the point (30, 10) of building 1, floor 0 and locate it.
+        let held = try #require(samples.firstIndex { $0.building == 1 && $0.floor == 0 && $0.xMetres == 230 && $0.yMetres == 10 })
+        var training = samples
+        let query = training.remove(at: held)
+        let model = try FingerprintLocator(training: training, configuration: .init(positionNeighbours: 4))
+        let e = try model.locate(query.rssi)
+        #expect(e.building == 1)
+        #expect(e.floor == 0)
+        // Its four grid neighbours are 10 m away; the weighted mean must fall within that ring.
+        #expect(hypot(e.xMetres - 230, e.yMetres - 10) < 10)
+    }
+
+    @Test("bad inputs are refused with a clear error")
+    func errors() throws {
+        #expect(throws: PositioningError.emptyTrainingSet) { try FingerprintLocator(training: []) }
+        let s = Self.synthetic()
+        #expect(throws: PositioningError.invalidParameter(name: "floorNeighbours", reason: "must be at least 1 (got 0)")) {
+            try FingerprintLocator(training: s, configuration: .init(floorNeighbours: 0))
+        }
+        let model = try FingerprintLocator(training: s)
+        #expect(throws: PositioningError.wrongFingerprintLength(index: 1, expected: 16, found: 3)) {
+            try model.locateAll([s[0].rssi, [1, 2, 3]])
+        }
+    }
+
+    @Test("real UJIIndoorLoc data: phone 23 held out from the first training half")
+    func realHeldOutPhone() throws {
+        let url = PositioningPaths.datasets.appendingPathComponent("positioning/ujiindoorloc_train_a.csv")
+        let records = try UJIIndoorLoc.load(url: url, displayName: "ujiindoorloc_train_a.csv").records
+        let samples = try FingerprintSample.fromUJIIndoorLoc(records)
+        let held = samples.filter { $0.phone == 23 }
+        let model = try FingerprintLocator(training: samples.filter { $0.phone != 23 })
+        let estimates = try model.locateAll(held.map(\.rssi))
+        let e = try #require(FingerprintEvaluation(estimates: estimates, truth: held))
+        #expect(e.count == held.count && e.count > 100)
+        // Measured: see the assertion values; bounds leave a margin only for platform rounding of ties.
+        #expect(e.buildingHitRate >= 0.99)
+        #expect(e.floorHitRate >= 0.80)
+        #expect(e.errors.meanMetres < 12)
+        #expect(e.errors.medianMetres <= e.errors.p95Metres)
+    }
+
+    @Test("batch output: 1-based rows, three-decimal metres, evaluation only with ground truth")
+    func batch() throws {
+        let s = Self.synthetic()
+        let csv = FingerprintBatch.csv([FingerprintEstimate(xMetres: -7541.2649, yMetres: 4864920.7805, floor: 2, building: 1)])
+        #expect(csv == "row,longitude,latitude,floor,building\n1,-7541.265,4864920.781,2,1\n")
+        #expect(FingerprintBatch.fixed(-0.0004) == "0.000")
+        #expect(FingerprintBatch.fixed(12.3456) == "12.346")
+        let model = try FingerprintLocator(training: s)
+        let estimates = try model.locateAll(s.map(\.rssi))
+        let e = try #require(FingerprintEvaluation(estimates: estimates, truth: s))
+        #expect(abs(e.buildingHitRate - 1) < 1e-12)
+        #expect(abs(e.floorHitRate - 1) < 1e-12)
+        #expect(e.errors.maxMetres < 1e-9)
+    }
+}
