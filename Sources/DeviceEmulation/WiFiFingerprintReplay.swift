@@ -13,6 +13,22 @@ public struct RecordedFingerprint: Sendable, Equatable, Codable {
         self.floor = floor
         self.readings = readings
     }
+
+    /// Builds a fingerprint from a dense row of RSSI values (dBm) aligned with `accessPointNames`, skipping
+    /// the dataset's "not detected" marker (UJIIndoorLoc uses +100) and any value above 0 dBm.
+    public init(
+        position: LocalPosition,
+        floor: Int?,
+        denseRSSI: [Int],
+        accessPointNames: [String],
+        notDetectedValue: Int = 100
+    ) {
+        var readings: [WiFiReading] = []
+        for (name, value) in zip(accessPointNames, denseRSSI) where value != notDetectedValue && value <= 0 {
+            readings.append(WiFiReading(bssid: name, rssiDbm: value))
+        }
+        self.init(position: position, floor: floor, readings: readings)
+    }
 }
 
 /// Replays recorded fingerprints as scans instead of synthesising RSSI.
