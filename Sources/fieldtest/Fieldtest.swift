@@ -19,6 +19,8 @@ struct Fieldtest: ParsableCommand {
             SchemaCommand.self,
             DatasetsCommand.self,
             LocateCommand.self,
+            TrainCommand.self,
+            ClassifyCommand.self,
         ]
     )
 }

@@ -3,7 +3,7 @@ import Foundation
 /// One VADER lexicon entry (Hutto & Gilbert 2014): a token with the mean of
 /// ten human valence ratings on −4 … 4.
 public struct VaderLexiconEntry: Sendable, Equatable {
-    /// The token (word, emoticon or acronym), as written.
+    /// The token (word, emoticon or acronym), as written; a few emoticons hold spaces (`( '}{' )`).
     public var token: String
     /// Mean valence, −4 … 4.
     public var meanValence: Double
@@ -37,8 +37,8 @@ public enum LexiconLoaders {
             (line: TextLine, f: [Substring]) throws(DataError) -> VaderLexiconEntry in
             let n = line.number
             let token = String(f[0])
-            guard !token.isEmpty, !token.contains(" ") else {
-                throw .invalidField(file: file, line: n, field: "token", value: token, reason: "token is empty or holds a space")
+            guard !token.allSatisfy(\.isWhitespace) else {
+                throw .invalidField(file: file, line: n, field: "token", value: token, reason: "token is empty")
             }
             let mean = try FieldParser.double(String(f[1]), field: "mean", in: -4...4, file: file, line: n)
             let sd = try FieldParser.double(String(f[2]), field: "sd", in: 0...8, file: file, line: n)

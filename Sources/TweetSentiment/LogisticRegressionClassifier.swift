@@ -1,0 +1,109 @@
+import FieldtestData
+import Foundation
+
+/// Multinomial (softmax) logistic regression over hashed n-grams and lexicon
+/// features, trained by stochastic gradient descent with AdaGrad step sizes
+/// (Duchi, Hazan & Singer 2011) and L2 regularisation applied to the weights a
+/// step touches (a standard sparse approximation). Examples carry weights, used
+/// to balance classes and sources. Training: O(epochs × total features × 3);
+/// prediction: O(features of the tweet).
+public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
+    /// The featurizer.
+    public var featurizer: SentimentFeaturizer
+    /// Weights, class-major: `[class * dimension + feature]`.
+    public var weights: [Float]
+    /// Per-class bias.
+    public var bias: [Double]
+    /// Weight of the lexicon compound in the score.
+    public var lexiconScoreWeight: Double
+
+    /// Creates a model from parameters.
+    public init(featurizer: SentimentFeaturizer, weights: [Float], bias: [Double], lexiconScoreWeight: Double) {
+        self.featurizer = featurizer
+        self.weights = weights
+        self.bias = bias
+        self.lexiconScoreWeight = lexiconScoreWeight
+    }
+
+    /// Hyper-parameters of training.
+    public struct Hyperparameters: Sendable, Equatable {
+        /// Passes over the data.
+        public var epochs: Int = 6
+        /// AdaGrad base learning rate.
+        public var learningRate: Double = 0.2
+        /// L2 penalty per example step.
+        public var l2: Double = 1e-6
+        /// Creates hyper-parameters.
+        public init(epochs: Int = 6, learningRate: Double = 0.2, l2: Double = 1e-6) {
+            self.epochs = epochs
+            self.learningRate = learningRate
+            self.l2 = l2
+        }
+    }
+
+    /// Trains on feature vectors with labels and weights; the visiting order of
+    /// each epoch is a shuffle drawn from `rng`, so the result is a pure function
+    /// of the inputs and the generator's state.
+    public static func train(featurizer: SentimentFeaturizer, examples: [SparseFeatures], labels: [SentimentLabel],
+                             weights exampleWeights: [Double], hyperparameters h: Hyperparameters = .init(),
+                             lexiconScoreWeight: Double = 0,
+                             using rng: inout some RandomNumberGenerator) -> LogisticRegressionClassifier {
+        let d = featurizer.dimension
+        var w = [Float](repeating: 0, count: 3 * d)
+        var g2 = [Float](repeating: 0, count: 3 * d)
+        var b = [Double](repeating: 0, count: 3)
+        var gb = [Double](repeating: 0, count: 3)
+        let n = min(examples.count, labels.count, exampleWeights.count)
+        var order = Array(0..<n)
+        let eta = Float(h.learningRate)
+        let l2 = Float(h.l2)
+        for _ in 0..<max(h.epochs, 0) {
+            order.shuffle(using: &rng)
+            w.withUnsafeMutableBufferPointer { W in
+                g2.withUnsafeMutableBufferPointer { G in
+                    for i in order {
+                        let f = examples[i]
+                        var z = b
+                        for (k, j) in f.indices.enumerated() where Int(j) < d {
+                            let v = f.values[k]
+                            let jj = Int(j)
+                            z[0] += Double(W[jj] * v); z[1] += Double(W[d + jj] * v); z[2] += Double(W[2 * d + jj] * v)
+                        }
+                        let p = softmax3(z[0], z[1], z[2])
+                        let y = labels[i].rawValue
+                        let ew = exampleWeights[i]
+                        for c in 0..<3 {
+                            let err = Float(((c == y ? 1 : 0) - p[c]) * ew)
+                            let gbias = Double(err)
+                            gb[c] += gbias * gbias
+                            b[c] += h.learningRate * gbias / (gb[c].squareRoot() + 1e-8)
+                            if err == 0 { continue }
+                            for (k, j) in f.indices.enumerated() where Int(j) < d {
+                                let at = c * d + Int(j)
+                                let grad = err * f.values[k] - l2 * W[at]
+                                G[at] += grad * grad
+                                W[at] += eta * grad / (G[at].squareRoot() + 1e-6)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return LogisticRegressionClassifier(featurizer: featurizer, weights: w, bias: b, lexiconScoreWeight: lexiconScoreWeight)
+    }
+
+    /// Softmax class probabilities.
+    public func probabilities(_ features: SparseFeatures) -> [Double] {
+        let d = featurizer.dimension
+        var z = bias.count == 3 ? bias : [0, 0, 0]
+        weights.withUnsafeBufferPointer { W in
+            guard W.count == 3 * d else { return }
+            for (k, j) in features.indices.enumerated() where Int(j) < d {
+                let v = features.values[k]
+                let jj = Int(j)
+                z[0] += Double(W[jj] * v); z[1] += Double(W[d + jj] * v); z[2] += Double(W[2 * d + jj] * v)
+            }
+        }
+        return softmax3(z[0], z[1], z[2])
+    }
+}

@@ -1,0 +1,134 @@
+import FieldtestData
+import Foundation
+
+/// Problems with training or model inputs, with what to do about them.
+public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An input file's layout could not be recognised.
+    case unknownInput(file: String)
+    /// A data file failed to load.
+    case data(DataError)
+    /// A model file is damaged or of another format or version.
+    case invalidModel(file: String, reason: String)
+    /// Nothing to train on.
+    case emptyCorpus
+
+    /// A compiler-style message.
+    public var description: String {
+        switch self {
+        case .unknownInput(let file):
+            return "\(file): error: unrecognised training input; use a Sentiment140 *_positive.txt/*_negative.txt, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER tweets_GroundTruth file, or a CSV with 'text' and 'label' columns"
+        case .data(let e):
+            return e.description
+        case .invalidModel(let file, let reason):
+            return "\(file): error: invalid sentiment model: \(reason)"
+        case .emptyCorpus:
+            return "error: no training examples; pass at least one --input file"
+        }
+    }
+}
+
+/// Reads training corpora and lexicons from files (the I/O edge of the module;
+/// the algorithms never touch files).
+public enum SentimentCorpusFiles {
+    /// Loads each input, recognising its layout by name and header:
+    /// `*positive*.txt` / `*negative*.txt` (Sentiment140 lines), a CSV with
+    /// `airline_sentiment` (airline tweets), `*_text.txt` (TweetEval; labels from
+    /// `*_labels.txt`), `*GroundTruth*` (VADER), or a CSV with `text,label`.
+    public static func load(_ inputs: [URL], displayName: (URL) -> String = { $0.path },
+                            policy: LoadPolicy = .strict) throws(SentimentError) -> TrainingCorpus {
+        var corpus = TrainingCorpus()
+        do throws(DataError) {
+            for url in inputs {
+                let name = url.lastPathComponent
+                let shown = displayName(url)
+                if name.lowercased().hasSuffix(".csv") {
+                    let bytes = try readFileBytes(url, displayName: shown)
+                    let table = try CSVTable(bytes: bytes, file: shown)
+                    if table.header.position(of: "airline_sentiment") != nil {
+                        corpus.add(try AirlineTweetsLoader.parse(bytes, file: shown, policy: policy).records.map(\.labelled), source: .airline)
+                    } else if table.header.position(of: "text") != nil, table.header.position(of: "label") != nil {
+                        let loaded = try table.load(policy: policy) { (row: CSVRow) throws(DataError) -> LabelledTweet? in
+                            guard let label = SentimentLabel(name: try row.string("label")) else {
+                                throw row.invalid("label", "expected negative, neutral or positive")
+                            }
+                            return LabelledTweet(text: try row.string("text"), label: label, line: row.line)
+                        }
+                        corpus.add(loaded.records, source: .labelledCSV)
+                    } else {
+                        throw DataError.badLayout(file: shown, line: 1, reason: Self.unknownLayout)
+                    }
+                } else if name.contains("GroundTruth") {
+                    corpus.add(vader: try VaderTweetsLoader.loadGroundTruth(url: url, displayName: shown, policy: policy).records)
+                } else if name.contains("_text"), let labels = TweetEvalLoader.labelsURL(forText: url) {
+                    corpus.add(try TweetEvalLoader.load(text: url, labels: labels, displayName: displayName, policy: policy).records,
+                               source: .tweetEval)
+                } else if let label = Sentiment140Loader.label(forFileName: name) {
+                    corpus.add(try Sentiment140Loader.load(url: url, label: label, displayName: shown, policy: policy).records,
+                               source: .sentiment140)
+                } else {
+                    throw DataError.badLayout(file: shown, line: 1, reason: Self.unknownLayout)
+                }
+            }
+        } catch {
+            throw .data(error)
+        }
+        return corpus
+    }
+
+    static let unknownLayout = "unrecognised training input; use a Sentiment140 *_positive.txt/*_negative.txt, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, or a CSV with 'text' and 'label' columns"
+
+    /// The training inputs bundled in a datasets folder (`tweets/…`).
+    public static func bundledInputs(datasets root: URL) -> [URL] {
+        ["sentiment140_positive.txt", "sentiment140_negative.txt", "airline_Tweets.csv", "tweeteval_val_text.txt",
+         "vader_tweets_GroundTruth.train.txt"].map { root.appendingPathComponent("tweets").appendingPathComponent($0) }
+    }
+
+    /// Loads the VADER lexicon, the VADER emoji lexicon and AFINN-165 plus the
+    /// AFINN emoticon list from `directory` (the bundled `lexicons/` layout).
+    public static func lexicon(directory: URL, displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> SentimentLexicon {
+        func file(_ n: String) -> URL { directory.appendingPathComponent(n) }
+        do throws(DataError) {
+            let vader = try LexiconLoaders.loadVader(url: file("vader_lexicon.txt"), displayName: displayName(file("vader_lexicon.txt")))
+            let emoji = try LexiconLoaders.loadEmoji(url: file("emoji_utf8_lexicon.txt"), displayName: displayName(file("emoji_utf8_lexicon.txt")))
+            let afinn = try LexiconLoaders.loadAFINN(url: file("AFINN-en-165.txt"), displayName: displayName(file("AFINN-en-165.txt")))
+            let emoticons = try LexiconLoaders.loadAFINN(url: file("AFINN-emoticon-8.txt"), displayName: displayName(file("AFINN-emoticon-8.txt")))
+            return SentimentLexicon(vader: vader.records, emoji: emoji.records, afinn: [afinn.records, emoticons.records])
+        } catch {
+            throw .data(error)
+        }
+    }
+}
+
+/// The outcome of `SentimentTraining.run`.
+public struct TrainingOutcome: Sendable {
+    /// The model trained on the training part.
+    public var model: SentimentModel
+    /// Evaluation on the development part (empty when there is none).
+    public var development: [SentimentModel.Evaluation]
+    /// Examples trained on.
+    public var trainingCount: Int
+}
+
+extension SentimentModel {
+    /// Per-source evaluation results.
+    public typealias Evaluation = SourceEvaluation
+}
+
+/// The training entry point used by `fieldtest train sentiment`.
+public enum SentimentTraining {
+    /// Loads `inputs` and the lexicons, splits off a seeded development part
+    /// (`developmentFraction` of every source × class stratum), trains and
+    /// evaluates. Same files + configuration + seed ⇒ identical model bytes.
+    public static func run(inputs: [URL], lexiconDirectory: URL, configuration: TrainingConfiguration, seed: UInt64,
+                           developmentFraction: Double, displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> TrainingOutcome {
+        let corpus = try SentimentCorpusFiles.load(inputs, displayName: displayName)
+        guard !corpus.examples.isEmpty else { throw .emptyCorpus }
+        let lexicon = try SentimentCorpusFiles.lexicon(directory: lexiconDirectory, displayName: displayName)
+        var rng = SeededGenerator(seed: seed)
+        let (train, dev) = corpus.split(developmentFraction: developmentFraction, using: &rng)
+        guard !train.examples.isEmpty else { throw .emptyCorpus }
+        let model = SentimentTrainer.train(corpus: train, lexicon: lexicon, configuration: configuration, using: &rng)
+        let evaluation = dev.examples.isEmpty ? [] : SentimentTrainer.evaluate(model, on: dev)
+        return TrainingOutcome(model: model, development: evaluation, trainingCount: train.examples.count)
+    }
+}

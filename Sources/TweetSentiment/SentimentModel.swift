@@ -1,0 +1,49 @@
+import FieldtestData
+
+/// The model families Fieldtest can train.
+public enum SentimentModelKind: String, Sendable, CaseIterable, Codable {
+    /// Multinomial Naive Bayes (`NaiveBayesClassifier`).
+    case naiveBayes = "nb"
+    /// Softmax logistic regression (`LogisticRegressionClassifier`).
+    case logisticRegression = "logreg"
+}
+
+/// A trained model of either family, usable wherever a `SentimentClassifier` is.
+public enum SentimentModel: SentimentClassifier, Equatable {
+    /// A Naive Bayes model.
+    case naiveBayes(NaiveBayesClassifier)
+    /// A logistic-regression model.
+    case logisticRegression(LogisticRegressionClassifier)
+
+    /// The family.
+    public var kind: SentimentModelKind {
+        switch self {
+        case .naiveBayes: return .naiveBayes
+        case .logisticRegression: return .logisticRegression
+        }
+    }
+
+    /// The featurizer of the wrapped model.
+    public var featurizer: SentimentFeaturizer {
+        switch self {
+        case .naiveBayes(let m): return m.featurizer
+        case .logisticRegression(let m): return m.featurizer
+        }
+    }
+
+    /// The score blend weight of the wrapped model.
+    public var lexiconScoreWeight: Double {
+        switch self {
+        case .naiveBayes(let m): return m.lexiconScoreWeight
+        case .logisticRegression(let m): return m.lexiconScoreWeight
+        }
+    }
+
+    /// Class probabilities from the wrapped model.
+    public func probabilities(_ features: SparseFeatures) -> [Double] {
+        switch self {
+        case .naiveBayes(let m): return m.probabilities(features)
+        case .logisticRegression(let m): return m.probabilities(features)
+        }
+    }
+}

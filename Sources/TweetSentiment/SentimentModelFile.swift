@@ -1,0 +1,51 @@
+import FieldtestData
+import Foundation
+
+/// Reading and writing model files, and finding the shipped default model.
+public enum SentimentModelFile {
+    /// File name of the shipped default model inside `Datasets/models/`.
+    public static let defaultFileName = "sentiment-default.ftsm"
+
+    /// Loads and validates a model file.
+    public static func load(_ url: URL, displayName: String? = nil) throws(SentimentError) -> SentimentModel {
+        let name = displayName ?? url.path
+        let bytes: [UInt8]
+        do throws(DataError) { bytes = try readFileBytes(url, displayName: name) } catch { throw .data(error) }
+        return try SentimentModelCodec.decode(bytes, file: name)
+    }
+
+    /// Writes a model atomically (never a half-written file).
+    public static func save(_ model: SentimentModel, to url: URL) throws(SentimentError) {
+        do throws(DataError) { try AtomicFile.write(Data(SentimentModelCodec.encode(model)), to: url) } catch { throw .data(error) }
+    }
+
+    /// The default model: `$FIELDTEST_DATASETS/models/…` when that variable is
+    /// set, else `Datasets/models/…` under `currentDirectory`.
+    public static func defaultLocation(environment: [String: String], currentDirectory: URL) -> URL {
+        if let root = environment["FIELDTEST_DATASETS"], !root.isEmpty {
+            return URL(fileURLWithPath: root).appendingPathComponent("models").appendingPathComponent(defaultFileName)
+        }
+        return currentDirectory.appendingPathComponent("Datasets/models").appendingPathComponent(defaultFileName)
+    }
+}
+
+/// Classifies an `id,text` CSV (RFC 4180, header required) into `id,label,score`.
+public enum SentimentCSV {
+    /// Classifies every row of `bytes`; a row without the two columns, or with
+    /// invalid UTF-8, is a located `DataError`. Scores have 4 decimals.
+    /// Complexity: O(total tokens).
+    public static func classify(_ bytes: [UInt8], file: String, model: some SentimentClassifier) throws(DataError) -> String {
+        let table = try CSVTable(bytes: bytes, file: file)
+        try table.require(["id", "text"])
+        let rows = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, String)? in
+            (try row.string("id"), try row.string("text"))
+        }
+        var w = CSVWriter()
+        w.row(["id", "label", "score"])
+        for (id, text) in rows.records {
+            let p = model.predict(text)
+            w.row([id, p.label.name, String(format: "%.4f", p.score)])
+        }
+        return w.text
+    }
+}

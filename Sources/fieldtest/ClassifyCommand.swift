@@ -1,0 +1,32 @@
+import ArgumentParser
+import FieldtestData
+import Foundation
+import TweetSentiment
+
+/// `fieldtest classify`: labels tweets with a sentiment model.
+struct ClassifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Classify tweets: input CSV 'id,text' → output CSV 'id,label,score' (score: polarity in [-1, 1]).",
+        discussion: "Without --model the shipped Datasets/models/\(SentimentModelFile.defaultFileName) is used (found under $FIELDTEST_DATASETS or ./Datasets)."
+    )
+
+    @Option(name: .long, help: "Model file (.ftsm).")
+    var model: String?
+    @Option(name: .long, help: "Input CSV with header and columns id,text (RFC 4180).")
+    var input: String
+    @Option(name: .long, help: "Output CSV (default: standard output).")
+    var output: String?
+
+    func run() throws {
+        let modelURL = model.map { URL(fileURLWithPath: $0) }
+            ?? SentimentModelFile.defaultLocation(environment: ProcessInfo.processInfo.environment,
+                                                  currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let text = try CommandSupport.guarded { () throws -> String in
+            let classifier = try SentimentModelFile.load(modelURL, displayName: model ?? modelURL.path)
+            let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
+            return try SentimentCSV.classify(bytes, file: input, model: classifier)
+        }
+        try CommandSupport.guarded { try CommandSupport.emit(text, to: output) }
+    }
+}
