@@ -2,7 +2,8 @@ import Foundation
 
 /// How a request is retried after a lost message.
 public struct RetryPolicy: Sendable, Equatable, Codable {
-    /// Seconds the client waits for a response before giving up on an attempt (> 0).
+    /// Seconds the client waits for the first byte of the response before giving up on an attempt (> 0);
+    /// an idle timeout like OkHttp's 10 s default read timeout, so a slow but flowing download is not cut.
     public var timeoutSeconds: Double
     /// Total number of attempts, first one included (≥ 1).
     public var maxAttempts: Int
@@ -43,8 +44,9 @@ public struct RequestOutcome: Sendable, Equatable {
 /// user allows cellular data, WXC-P1):
 /// `latency = uplinkDelay + downlinkDelay + J + 8·uploadBytes / uplink + 8·bytes / downlink`, with jitter
 /// J ~ LogNormal(ln jitterMedian, jitterSigma). The request and the response are each lost independently with
-/// the preset's loss probability p, so an attempt fails with probability 1 − (1 − p)²; a failed attempt
-/// costs `timeoutSeconds` and is retried (the bearer is chosen again at the new time) up to `maxAttempts`.
+/// the preset's loss probability p, so an attempt fails with probability 1 − (1 − p)²; a failed attempt, or
+/// one whose first byte (delays + jitter + upload) would come after `timeoutSeconds`, costs `timeoutSeconds`
+/// and is retried (the bearer is chosen again at the new time) up to `maxAttempts`.
 /// Draws per attempt: two words for the loss checks and two for the jitter, always, so streams stay aligned.
 public struct NetworkLink: Sendable, Equatable {
     /// Connectivity over time.
@@ -116,13 +118,14 @@ public struct NetworkLink: Sendable, Equatable {
                 elapsed += retry.timeoutSeconds
                 continue
             }
-            let transfer = Self.transferSeconds(bytes: uploadBytes, kilobitsPerSecond: preset.uplinkKilobitsPerSecond)
-                + Self.transferSeconds(bytes: bytes, kilobitsPerSecond: preset.downlinkKilobitsPerSecond)
-            let latency = preset.baseRoundTripSeconds + jitter + transfer
-            if latency > retry.timeoutSeconds {
+            let upload = Self.transferSeconds(bytes: uploadBytes, kilobitsPerSecond: preset.uplinkKilobitsPerSecond)
+            let firstByte = preset.baseRoundTripSeconds + jitter + upload
+            if firstByte > retry.timeoutSeconds {
                 elapsed += retry.timeoutSeconds
                 continue
             }
+            let latency = firstByte
+                + Self.transferSeconds(bytes: bytes, kilobitsPerSecond: preset.downlinkKilobitsPerSecond)
             return RequestOutcome(
                 delivered: true, latencySeconds: elapsed + latency, attempts: attempts, bearer: bearer, failure: nil)
         }
