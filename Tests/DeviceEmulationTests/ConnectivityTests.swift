@@ -143,6 +143,21 @@ struct NetworkLinkTests {
         #expect(abs(outcome.latencySeconds - 10) < 1e-9)
     }
 
+    @Test("the timeout bounds the first byte, not the transfer: GSM still delivers 20 kB; a too-short timeout fails")
+    func timeouts() throws {
+        var rng = RandomStream(seed: 31)
+        let gsm = try NetworkLink(schedule: .always(.cellularOnly), cellular: .gsm)
+        let outcome = gsm.request(bytes: 20_000, uploadBytes: 0, at: 0, using: &rng)
+        // 160 kbit at 14.4 kbit/s = 11.1 s of transfer after ≈ 0.35 s to the first byte.
+        #expect(outcome.delivered && outcome.attempts == 1)
+        #expect(outcome.latencySeconds > 11.26 && outcome.latencySeconds < 14)
+        // EDGE's 800 ms of fixed delay can never beat a 0.5 s first-byte timeout: 2 attempts × 0.5 s.
+        let impatient = try NetworkLink(
+            schedule: .always(.cellularOnly), cellular: .edge, retry: RetryPolicy(timeoutSeconds: 0.5, maxAttempts: 2))
+        let failed = impatient.request(bytes: 100, at: 0, using: &rng)
+        #expect(failed == RequestOutcome(delivered: false, latencySeconds: 1.0, attempts: 2, bearer: .cellular, failure: .lost))
+    }
+
     @Test("same seed gives the same latencies")
     func determinism() throws {
         let link = try NetworkLink(cellular: .edge)
