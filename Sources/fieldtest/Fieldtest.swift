@@ -21,6 +21,7 @@ struct Fieldtest: ParsableCommand {
             LocateCommand.self,
             TrainCommand.self,
             ClassifyCommand.self,
+            RouteCommand.self,
         ]
     )
 }

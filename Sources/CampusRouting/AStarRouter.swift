@@ -1,0 +1,135 @@
+/// Reusable A* search state over a `CampusGraph` (Hart, Nilsson & Raphael 1968) with a binary heap.
+///
+/// Edge cost is `lengthMetres × slowdown[edge]` (slowdown ≥ 1, from congestion; 1 without), and the
+/// heuristic is the haversine distance to the target, which never exceeds the cost of any path (a shape's
+/// haversine sum is at least the great-circle distance of its ends), so the heuristic is admissible and
+/// consistent and the first time the target is settled its cost is optimal. With no congestion the
+/// route is therefore a shortest-length path on the profile's graph.
+///
+/// Complexity: O((V + E) log V) per query in the worst case, usually far less. Scratch arrays are
+/// stamped per query so a search does not clear O(V) memory.
+public struct AStarRouter: Sendable {
+    var cost: [Double] = []
+    var parentArc: [Int32] = []
+    var stamp: [UInt32] = []
+    var closed: [UInt32] = []
+    var generation: UInt32 = 0
+    var heap = BinaryHeap()
+    /// Vertices settled by the last query (for benchmarks and tests).
+    public private(set) var settledCount = 0
+
+    /// Creates an empty router; it sizes itself to the graph on first use.
+    public init() {}
+
+    /// Snaps both ends to the profile's graph (within `snapMetres`) and returns the cheapest route.
+    /// `slowdown`, when given, holds one factor ≥ 1 per edge (see `WeidmannSpeed.slowdown`).
+    public mutating func route(in graph: CampusGraph, from: GeoPoint, to: GeoPoint, profile p: Int,
+                               slowdown: [Double]? = nil, snapMetres: Double = 200) -> Route {
+        let name = graph.profiles[p].name
+        guard let s = graph.snap(from, profile: p, maxMetres: snapMetres),
+              let t = graph.snap(to, profile: p, maxMetres: snapMetres) else {
+            return .failed(.noSnap, profile: name)
+        }
+        return route(in: graph, fromVertex: s.vertex, toVertex: t.vertex, profile: p, slowdown: slowdown)
+    }
+
+    /// The cheapest route between two vertices under profile `p`.
+    public mutating func route(in graph: CampusGraph, fromVertex s: Int32, toVertex t: Int32, profile p: Int,
+                               slowdown: [Double]? = nil) -> Route {
+        let name = graph.profiles[p].name
+        guard let steps = search(graph, s, t, p, slowdown) else { return .failed(.noRoute, profile: name, from: s, to: t) }
+        return Self.assemble(graph, steps: steps, from: s, to: t, profile: p, slowdown: slowdown)
+    }
+
+    /// Runs A*; returns the steps from `s` to `t`, or nil when unreachable.
+    mutating func search(_ g: CampusGraph, _ s: Int32, _ t: Int32, _ p: Int, _ slowdown: [Double]?) -> [RouteStep]? {
+        let n = g.vertices.count
+        if cost.count != n {
+            cost = [Double](repeating: 0, count: n)
+            parentArc = [Int32](repeating: -1, count: n)
+            stamp = [UInt32](repeating: 0, count: n)
+            closed = [UInt32](repeating: 0, count: n)
+            generation = 0
+        }
+        generation &+= 1
+        if generation == 0 {
+            for i in 0..<n { stamp[i] = 0; closed[i] = 0 }
+            generation = 1
+        }
+        let gen = generation
+        heap.removeAll()
+        settledCount = 0
+        let target = g.vertices[Int(t)].location
+        // Slightly shrunk so floating-point rounding can never make the heuristic overestimate.
+        let hScale = 1 - 1e-9
+        let access = g.access[p]
+        cost[Int(s)] = 0
+        parentArc[Int(s)] = -1
+        stamp[Int(s)] = gen
+        heap.push(Geodesy.haversineMetres(g.vertices[Int(s)].location, target) * hScale, s)
+        var found = false
+        while let (_, v32) = heap.pop() {
+            let v = Int(v32)
+            if closed[v] == gen { continue }
+            closed[v] = gen
+            settledCount += 1
+            if v32 == t { found = true; break }
+            let base = cost[v]
+            let lo = Int(g.arcOffsets[v]), hi = Int(g.arcOffsets[v + 1])
+            var a = lo
+            while a < hi {
+                let e = Int(g.arcEdge[a])
+                let fwd = g.arcForward[a]
+                let bits = access[e]
+                if bits & (fwd ? CampusGraph.forwardBit : CampusGraph.backwardBit) != 0 {
+                    let w = Int(g.arcTarget[a])
+                    if closed[w] != gen {
+                        var c = g.edges[e].lengthMetres
+                        if let slowdown { c *= slowdown[e] }
+                        let nc = base + c
+                        if stamp[w] != gen || nc < cost[w] {
+                            stamp[w] = gen
+                            cost[w] = nc
+                            parentArc[w] = Int32(a)
+                            heap.push(nc + Geodesy.haversineMetres(g.vertices[w].location, target) * hScale, Int32(w))
+                        }
+                    }
+                }
+                a += 1
+            }
+        }
+        guard found else { return nil }
+        var steps: [RouteStep] = []
+        var v = Int(t)
+        while v != Int(s) {
+            let a = Int(parentArc[v])
+            guard a >= 0 else { return nil }
+            steps.append(RouteStep(edge: g.arcEdge[a], forward: g.arcForward[a]))
+            let e = g.edges[Int(g.arcEdge[a])]
+            v = Int(g.arcForward[a] ? e.from : e.to)
+        }
+        return steps.reversed()
+    }
+
+    /// Expands steps into node ids and points; length is the haversine sum along the points.
+    static func assemble(_ g: CampusGraph, steps: [RouteStep], from s: Int32, to t: Int32, profile p: Int,
+                         slowdown: [Double]?) -> Route {
+        var ids: [Int64] = []
+        var pts: [GeoPoint] = []
+        let start = g.vertices[Int(s)]
+        if let id = start.osmID { ids.append(id) }
+        pts.append(start.location)
+        var duration = 0.0
+        let speed = g.profiles[p].speedMetresPerSecond
+        for step in steps {
+            let e = g.edges[Int(step.edge)]
+            let shape = step.forward ? e.shape : e.shape.reversed()
+            let nodes = step.forward ? e.nodeIDs : e.nodeIDs.reversed()
+            pts.append(contentsOf: shape.dropFirst())
+            ids.append(contentsOf: nodes.dropFirst())
+            duration += e.lengthMetres * (slowdown?[Int(step.edge)] ?? 1) / speed
+        }
+        return Route(status: .ok, profile: g.profiles[p].name, fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
+                     points: pts, lengthMetres: Geodesy.pathLengthMetres(pts), durationSeconds: duration)
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+
+/// A routable pedestrian graph built from map ways under a set of routing profiles.
+///
+/// Vertices are the map points at the ends of routable ways or shared by more than one routable
+/// way position (junctions); edges are the way pieces between consecutive vertices and keep their
+/// full shape (intermediate node ids and coordinates). Edge length is the haversine sum along the
+/// shape (R = 6,371,008.8 m). A way is routable when at least one profile accepts it; each edge stores,
+/// per profile, the directions it may be used in — zero when the profile rejects the way or when any
+/// node on the edge is impassable for the profile (so a blocked junction removes all its edges).
+///
+/// Build: O(points + way positions). Memory: O(way positions).
+public struct CampusGraph: Sendable {
+    /// A graph vertex.
+    public struct Vertex: Sendable, Equatable {
+        /// OSM node id, or nil for GeoJSON input.
+        public var osmID: Int64?
+        /// Position in degrees.
+        public var location: GeoPoint
+    }
+
+    /// An undirected edge between two vertices, with the way piece's shape.
+    public struct Edge: Sendable, Equatable {
+        /// Vertex at the start of the shape.
+        public var from: Int32
+        /// Vertex at the end of the shape.
+        public var to: Int32
+        /// The way the piece comes from, when known.
+        public var wayID: Int64?
+        /// OSM ids of every node along the shape, ends included (empty for GeoJSON).
+        public var nodeIDs: [Int64]
+        /// Positions along the shape, ends included.
+        public var shape: [GeoPoint]
+        /// Haversine length of the shape in metres.
+        public var lengthMetres: Double
+        /// The way's tags (highway, wheelchair, incline, surface, lit, indoor, level, name, ...).
+        public var tags: [String: String]
+        /// Tags of the nodes along the shape that have any, keyed by position in `shape`.
+        public var nodeTags: [Int: [String: String]]
+
+        /// The way's `name`, if any.
+        public var name: String? { tags["name"] }
+    }
+
+    /// Direction bit: usable from `from` to `to`.
+    public static let forwardBit: UInt8 = 1
+    /// Direction bit: usable from `to` to `from`.
+    public static let backwardBit: UInt8 = 2
+
+    /// Display name of the map.
+    public let file: String
+    /// The profiles, in index order.
+    public let profiles: [RoutingProfile]
+    /// Vertices.
+    public let vertices: [Vertex]
+    /// Edges.
+    public let edges: [Edge]
+    /// Per profile, per edge: direction bits (`forwardBit`, `backwardBit`).
+    public let access: [[UInt8]]
+    /// CSR adjacency: arcs of vertex v are `arcOffsets[v]..<arcOffsets[v+1]`.
+    let arcOffsets: [Int32]
+    /// Edge of each arc.
+    let arcEdge: [Int32]
+    /// Far vertex of each arc.
+    let arcTarget: [Int32]
+    /// Whether the arc runs along the edge's shape (from → to).
+    let arcForward: [Bool]
+    /// Per profile, per vertex: whether it has any usable arc (in or out).
+    let usable: [[Bool]]
+    /// Vertex index.
+    let vertexGrid: SpatialGrid
+    /// Edge index (by segment bounding boxes).
+    let edgeGrid: SpatialGrid
+    /// Way references to points missing from the source (clipped extract).
+    public let missingNodeRefs: Int
+
+    /// Builds the graph of `source` for `profiles`. Throws `.emptyGraph` when no way is routable.
+    public init(source: MapSource, profiles: RoutingProfiles = .builtIn) throws(RoutingError) {
+        let profs = profiles.profiles
+        let points = source.points
+        // 1. Which ways are routable, and how, per profile.
+        var wayDirs: [[TravelDirections?]] = []
+        var included: [Int] = []
+        for (i, w) in source.ways.enumerated() {
+            let dirs = profs.map { $0.directions(wayTags: w.tags) }
+            if dirs.contains(where: { $0 != nil }) && w.points.allSatisfy({ $0 >= 0 && $0 < points.count }) {
+                included.append(i)
+                wayDirs.append(dirs)
+            }
+        }
+        // 2. Vertices: way ends and positions used more than once.
+        var uses = [UInt8](repeating: 0, count: points.count)
+        var isVertex = [Bool](repeating: false, count: points.count)
+        for i in included {
+            let w = source.ways[i]
+            for p in w.points { uses[p] = uses[p] == 255 ? 255 : uses[p] + 1 }
+            if let f = w.points.first { isVertex[f] = true }
+            if let l = w.points.last { isVertex[l] = true }
+        }
+        var vertexOf = [Int32](repeating: -1, count: points.count)
+        var vertices: [Vertex] = []
+        for p in 0..<points.count where isVertex[p] || uses[p] >= 2 {
+            vertexOf[p] = Int32(vertices.count)
+            vertices.append(Vertex(osmID: points[p].osmID, location: points[p].location))
+        }
+        // 3. Edges between consecutive vertices along each way, with per-profile access.
+        var edges: [Edge] = []
+        var access = [[UInt8]](repeating: [], count: profs.count)
+        for (k, i) in included.enumerated() {
+            let w = source.ways[i]
+            var start = 0
+            for j in 1..<w.points.count where vertexOf[w.points[j]] >= 0 {
+                let piece = Array(w.points[start...j])
+                let shape = piece.map { points[$0].location }
+                var nodeTags: [Int: [String: String]] = [:]
+                for (pos, p) in piece.enumerated() where !points[p].tags.isEmpty { nodeTags[pos] = points[p].tags }
+                edges.append(Edge(from: vertexOf[w.points[start]], to: vertexOf[w.points[j]], wayID: w.osmID,
+                                  nodeIDs: piece.compactMap { points[$0].osmID }, shape: shape,
+                                  lengthMetres: Geodesy.pathLengthMetres(shape), tags: w.tags, nodeTags: nodeTags))
+                for (pi, profile) in profs.enumerated() {
+                    var bits: UInt8 = 0
+                    if let d = wayDirs[k][pi] {
+                        let blocked = nodeTags.values.contains { profile.blocks(nodeTags: $0) }
+                        if !blocked { bits = (d.forward ? Self.forwardBit : 0) | (d.backward ? Self.backwardBit : 0) }
+                    }
+                    access[pi].append(bits)
+                }
+                start = j
+            }
+        }
+        guard !edges.isEmpty else { throw .emptyGraph(file: source.file) }
+        self.init(file: source.file, profiles: profs, vertices: vertices, edges: edges, access: access,
+                  missingNodeRefs: source.missingNodeRefs)
+    }
+
+    /// Assembles a graph from vertices, edges and per-profile access bits (used by the builders and
+    /// by synthetic benchmark graphs). Builds the CSR adjacency and spatial indexes. O(V + E).
+    public init(file: String, profiles: [RoutingProfile], vertices: [Vertex], edges: [Edge], access: [[UInt8]],
+                missingNodeRefs: Int = 0) {
+        self.file = file
+        self.profiles = profiles
+        self.vertices = vertices
+        self.edges = edges
+        self.access = access
+        self.missingNodeRefs = missingNodeRefs
+        var degree = [Int32](repeating: 0, count: vertices.count + 1)
+        for e in edges { degree[Int(e.from)] += 1; degree[Int(e.to)] += 1 }
+        var offsets = [Int32](repeating: 0, count: vertices.count + 1)
+        for v in 0..<vertices.count { offsets[v + 1] = offsets[v] + degree[v] }
+        var fill = offsets
+        var arcEdge = [Int32](repeating: 0, count: edges.count * 2)
+        var arcTarget = [Int32](repeating: 0, count: edges.count * 2)
+        var arcForward = [Bool](repeating: true, count: edges.count * 2)
+        for (i, e) in edges.enumerated() {
+            let a = Int(fill[Int(e.from)]); fill[Int(e.from)] += 1
+            arcEdge[a] = Int32(i); arcTarget[a] = e.to; arcForward[a] = true
+            let b = Int(fill[Int(e.to)]); fill[Int(e.to)] += 1
+            arcEdge[b] = Int32(i); arcTarget[b] = e.from; arcForward[b] = false
+        }
+        self.arcOffsets = offsets
+        self.arcEdge = arcEdge
+        self.arcTarget = arcTarget
+        self.arcForward = arcForward
+        var usable = [[Bool]](repeating: [Bool](repeating: false, count: vertices.count), count: profiles.count)
+        for p in 0..<profiles.count {
+            for (i, e) in edges.enumerated() where i < access[p].count && access[p][i] != 0 {
+                usable[p][Int(e.from)] = true
+                usable[p][Int(e.to)] = true
+            }
+        }
+        self.usable = usable
+        let refLat = vertices.isEmpty ? 0 : vertices.reduce(0) { $0 + $1.location.latitude } / Double(vertices.count)
+        var vg = SpatialGrid(cellMetres: 100, referenceLatitude: refLat)
+        for (i, v) in vertices.enumerated() { vg.insert(Int32(i), at: v.location) }
+        var eg = SpatialGrid(cellMetres: 100, referenceLatitude: refLat)
+        for (i, e) in edges.enumerated() {
+            for s in 1..<max(2, e.shape.count) where s < e.shape.count {
+                eg.insert(Int32(i), segmentFrom: e.shape[s - 1], to: e.shape[s])
+            }
+        }
+        self.vertexGrid = vg
+        self.edgeGrid = eg
+    }
+
+    /// Index of the profile named `name`.
+    public func profileIndex(named name: String) throws(RoutingError) -> Int {
+        guard let i = profiles.firstIndex(where: { $0.name == name }) else {
+            throw .unknownProfile(name: name, known: profiles.map(\.name))
+        }
+        return i
+    }
+
+    /// Number of directed arcs usable by profile `p`.
+    public func usableArcCount(profile p: Int) -> Int {
+        access[p].reduce(0) { $0 + ($1 & Self.forwardBit != 0 ? 1 : 0) + ($1 & Self.backwardBit != 0 ? 1 : 0) }
+    }
+
+    /// The nearest vertex to `point` usable by profile `p` within `maxMetres` (haversine), with its distance.
+    /// Ties go to the lower vertex index. O(vertices within the radius).
+    public func snap(_ point: GeoPoint, profile p: Int, maxMetres: Double = 200) -> (vertex: Int32, metres: Double)? {
+        var best: (vertex: Int32, metres: Double)?
+        vertexGrid.forEachCandidate(near: point, radiusMetres: maxMetres) { v in
+            guard usable[p][Int(v)] else { return }
+            let d = Geodesy.haversineMetres(point, vertices[Int(v)].location)
+            guard d <= maxMetres else { return }
+            if let b = best, d > b.metres || (d == b.metres && v > b.vertex) { return }
+            best = (v, d)
+        }
+        return best
+    }
+
+    /// The edge nearest to `point` within `maxMetres` (any profile), with the distance in metres.
+    /// O(edges near the point × their shape length).
+    public func nearestEdge(to point: GeoPoint, maxMetres: Double) -> (edge: Int32, metres: Double)? {
+        var best: (edge: Int32, metres: Double)?
+        edgeGrid.forEachCandidate(near: point, radiusMetres: maxMetres) { e in
+            if let b = best, b.edge == e { return }
+            let d = Geodesy.distanceToPolyline(point, edges[Int(e)].shape).metres
+            guard d <= maxMetres else { return }
+            if let b = best, d > b.metres || (d == b.metres && e > b.edge) { return }
+            best = (e, d)
+        }
+        return best
+    }
+
+    /// Edges with any part within `metres` of `point`. O(edges near the point).
+    public func edges(near point: GeoPoint, within metres: Double) -> [Int32] {
+        var found = Set<Int32>()
+        edgeGrid.forEachCandidate(near: point, radiusMetres: metres) { e in
+            if !found.contains(e), Geodesy.distanceToPolyline(point, edges[Int(e)].shape).metres <= metres { found.insert(e) }
+        }
+        return found.sorted()
+    }
+}

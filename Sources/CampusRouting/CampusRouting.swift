@@ -1,2 +1,0 @@
-/// Namespace of the CampusRouting module.
-public enum CampusRoutingModule {}

@@ -1,0 +1,37 @@
+import FieldtestData
+import Foundation
+
+/// Loads a map file for routing: OSM XML (`.osm`, `.xml`) or GeoJSON (`.geojson`, `.json`).
+public struct MapFile: Sendable {
+    /// Routing content.
+    public var source: MapSource
+    /// The full OSM data when the file is OSM XML (for venues and POIs).
+    public var osm: OSMData?
+
+    /// Creates a map from parts.
+    public init(source: MapSource, osm: OSMData?) {
+        self.source = source
+        self.osm = osm
+    }
+
+    /// Reads `url`, choosing the format by extension; errors are located.
+    public static func load(url: URL, displayName: String? = nil) throws(RoutingError) -> MapFile {
+        let name = displayName ?? url.path
+        let ext = url.pathExtension.lowercased()
+        switch ext {
+        case "osm", "xml":
+            do throws(DataError) {
+                let osm = try OSMXMLLoader.load(url: url, displayName: name, policy: .strict)
+                return MapFile(source: MapSource(osm: osm, file: name), osm: osm)
+            } catch {
+                throw .data(error)
+            }
+        case "geojson", "json":
+            let bytes: [UInt8]
+            do throws(DataError) { bytes = try readFileBytes(url, displayName: name) } catch { throw .data(error) }
+            return MapFile(source: try MapSource(geoJSON: Data(bytes), file: name), osm: nil)
+        default:
+            throw .data(.badLayout(file: name, line: 1, reason: "unknown map format '.\(ext)'; use .osm (OSM XML) or .geojson"))
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+extension MapSource {
+    /// Reads a GeoJSON FeatureCollection (RFC 7946) of `LineString` / `MultiLineString` features.
+    /// Feature `properties` become way tags (numbers and booleans as text); a feature without
+    /// `highway` is taken as `highway=footway`. Line ends and shared positions become graph vertices:
+    /// positions are identified when equal to 1e-7 degrees (~1 cm). Other geometry types are ignored.
+    /// Coordinates are `[longitude, latitude]` in degrees. O(positions).
+    public init(geoJSON data: Data, file: String) throws(RoutingError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw .invalidGeoJSON(file: file, reason: "not valid JSON (\(error.localizedDescription))")
+        }
+        guard let root = object as? [String: Any] else { throw .invalidGeoJSON(file: file, reason: "the top level is not an object") }
+        let features: [[String: Any]]
+        switch root["type"] as? String {
+        case "FeatureCollection":
+            guard let f = root["features"] as? [[String: Any]] else {
+                throw .invalidGeoJSON(file: file, reason: "'features' is missing or not a list of objects")
+            }
+            features = f
+        case "Feature":
+            features = [root]
+        default:
+            throw .invalidGeoJSON(file: file, reason: "'type' is '\(root["type"] as? String ?? "missing")'")
+        }
+        var points: [Point] = []
+        var index: [Int64: [Int]] = [:]
+        var ways: [Way] = []
+        func pointIndex(_ pos: Any, feature: Int) throws(RoutingError) -> Int {
+            guard let pair = pos as? [Any], pair.count >= 2,
+                  let lon = (pair[0] as? NSNumber)?.doubleValue, let lat = (pair[1] as? NSNumber)?.doubleValue,
+                  lon.isFinite, lat.isFinite, (-180...180).contains(lon), (-90...90).contains(lat) else {
+                throw .invalidGeoJSON(file: file, reason: "feature \(feature): a position is not [longitude, latitude] in degrees")
+            }
+            let key = Int64((lat * 1e7).rounded()) &* 4_000_000_000 &+ Int64((lon * 1e7).rounded())
+            let loc = GeoPoint(latitude: lat, longitude: lon)
+            if let candidates = index[key] {
+                for c in candidates where abs(points[c].location.latitude - lat) < 5e-8 && abs(points[c].location.longitude - lon) < 5e-8 {
+                    return c
+                }
+            }
+            points.append(Point(osmID: nil, location: loc))
+            index[key, default: []].append(points.count - 1)
+            return points.count - 1
+        }
+        for (n, feature) in features.enumerated() {
+            guard let geometry = feature["geometry"] as? [String: Any] else { continue }
+            var tags: [String: String] = [:]
+            if let props = feature["properties"] as? [String: Any] {
+                for (k, v) in props {
+                    switch v {
+                    case let s as String: tags[k] = s
+                    case let num as NSNumber: tags[k] = num.stringValue
+                    default: break
+                    }
+                }
+            }
+            if tags["highway"] == nil { tags["highway"] = "footway" }
+            let id = (feature["id"] as? NSNumber)?.int64Value
+            let lines: [Any]
+            switch geometry["type"] as? String {
+            case "LineString": lines = [geometry["coordinates"] as Any]
+            case "MultiLineString": lines = geometry["coordinates"] as? [Any] ?? []
+            default: continue
+            }
+            for line in lines {
+                guard let coords = line as? [Any] else {
+                    throw .invalidGeoJSON(file: file, reason: "feature \(n): 'coordinates' is not a list of positions")
+                }
+                var run: [Int] = []
+                for c in coords { run.append(try pointIndex(c, feature: n)) }
+                if run.count >= 2 { ways.append(Way(osmID: id, points: run, tags: tags)) }
+            }
+        }
+        self.init(file: file, points: points, ways: ways)
+    }
+}

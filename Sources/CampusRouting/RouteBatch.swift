@@ -1,0 +1,106 @@
+import FieldtestData
+import Foundation
+
+/// The `fieldtest route` batch: queries CSV in, routes CSV out.
+///
+/// Queries: `id,from_lat,from_lon,to_lat,to_lon,profile` (degrees). Output columns, in order:
+/// `id,status,length_m,duration_s,node_ids,path` — `node_ids` every OSM node passed (shape nodes
+/// included) separated by `;` (empty for GeoJSON maps), `path` the same points as `lat lon` pairs
+/// separated by `;`, `length_m` the haversine sum along the path, `duration_s` the travel time at the
+/// profile speed slowed by congestion. Failed queries have empty numbers and paths.
+public enum RouteBatch {
+    /// One query row.
+    public struct Query: Sendable, Equatable {
+        /// Caller's id, echoed in the output.
+        public var id: String
+        /// Start in degrees.
+        public var from: GeoPoint
+        /// End in degrees.
+        public var to: GeoPoint
+        /// Profile name.
+        public var profile: String
+        /// 1-based line in the queries file.
+        public var line: Int
+    }
+
+    /// Output header.
+    public static let header = ["id", "status", "length_m", "duration_s", "node_ids", "path"]
+
+    /// Parses a queries CSV. Every coordinate is validated; errors are located.
+    public static func parseQueries(_ bytes: [UInt8], file: String) throws(RoutingError) -> [Query] {
+        do throws(DataError) {
+            let table = try CSVTable(bytes: bytes, file: file)
+            try table.require(["id", "from_lat", "from_lon", "to_lat", "to_lon", "profile"])
+            return try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> Query? in
+                let profile = try row.string("profile").trimmingCharacters(in: .whitespaces)
+                guard !profile.isEmpty else { throw row.invalid("profile", "value is missing; use walk or wheelchair") }
+                return Query(id: try row.string("id"),
+                             from: GeoPoint(latitude: try row.latitude("from_lat"), longitude: try row.longitude("from_lon")),
+                             to: GeoPoint(latitude: try row.latitude("to_lat"), longitude: try row.longitude("to_lon")),
+                             profile: profile, line: row.line)
+            }.records
+        } catch {
+            throw .data(error)
+        }
+    }
+
+    /// Parses a congestion CSV `latitude,longitude,density_per_m2` into per-edge slowdowns: each row
+    /// sets the density of the edge nearest to its point (within `matchMetres`), the largest density
+    /// winning; rows farther than that from every edge are ignored. Density is persons per m², 0…5.4.
+    public static func parseCongestion(_ bytes: [UInt8], file: String, graph: CampusGraph,
+                                       matchMetres: Double = 30) throws(RoutingError) -> [Double] {
+        var density = [Double](repeating: 0, count: graph.edges.count)
+        do throws(DataError) {
+            let table = try CSVTable(bytes: bytes, file: file)
+            try table.require(["latitude", "longitude", "density_per_m2"])
+            _ = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> Int? in
+                let p = GeoPoint(latitude: try row.latitude(), longitude: try row.longitude())
+                let d = try row.double("density_per_m2", in: 0...WeidmannSpeed.jamDensity)
+                if let e = graph.nearestEdge(to: p, maxMetres: matchMetres) {
+                    density[Int(e.edge)] = max(density[Int(e.edge)], d)
+                }
+                return nil
+            }
+        } catch {
+            throw .data(error)
+        }
+        return WeidmannSpeed.slowdowns(densities: density)
+    }
+
+    /// Routes every query (profiles are checked first, so an unknown profile fails the whole batch
+    /// with its line). O(queries × search).
+    public static func run(graph: CampusGraph, queries: [Query], queriesFile: String = "queries", slowdown: [Double]? = nil,
+                           snapMetres: Double = 200) throws(RoutingError) -> [Route] {
+        var indices: [Int] = []
+        for q in queries {
+            do throws(RoutingError) {
+                indices.append(try graph.profileIndex(named: q.profile))
+            } catch {
+                throw .data(.invalidField(file: queriesFile, line: q.line, field: "profile", value: q.profile,
+                                          reason: "unknown profile; known: \(graph.profiles.map(\.name).joined(separator: ", "))"))
+            }
+        }
+        var router = AStarRouter()
+        return zip(queries, indices).map { q, p in
+            router.route(in: graph, from: q.from, to: q.to, profile: p, slowdown: slowdown, snapMetres: snapMetres)
+        }
+    }
+
+    /// Renders the output CSV.
+    public static func csv(queries: [Query], routes: [Route]) -> String {
+        var w = CSVWriter()
+        w.row(header)
+        for (q, r) in zip(queries, routes) {
+            guard r.status == .ok else {
+                w.row([q.id, r.status.rawValue, "", "", "", ""])
+                continue
+            }
+            w.row([q.id, r.status.rawValue,
+                   CSVWriter.number(r.lengthMetres, significantDigits: 12),
+                   CSVWriter.number(r.durationSeconds, significantDigits: 12),
+                   r.nodeIDs.map(String.init).joined(separator: ";"),
+                   r.points.map { "\($0.latitude) \($0.longitude)" }.joined(separator: ";")])
+        }
+        return w.text
+    }
+}

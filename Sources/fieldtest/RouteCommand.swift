@@ -1,0 +1,60 @@
+import ArgumentParser
+import CampusRouting
+import FieldtestData
+import Foundation
+
+/// `fieldtest route`: batch routing over an OSM XML or GeoJSON map.
+struct RouteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Route a batch of queries (id,from_lat,from_lon,to_lat,to_lon,profile) over a campus map.",
+        discussion: """
+        Output columns: id,status,length_m,duration_s,node_ids,path. status is ok, no_route or no_snap \
+        (no routable vertex within 200 m). Profiles: walk, wheelchair and the others of the built-in \
+        profile YAML (see --print-profiles), or your own with --profiles.
+        """
+    )
+
+    @Option(name: .long, help: "Map: OSM XML (.osm) or GeoJSON LineStrings (.geojson).")
+    var graph: String?
+    @Option(name: .long, help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.")
+    var queries: String?
+    @Option(name: .long, help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m², matched to the nearest edge).")
+    var congestion: String?
+    @Option(name: .long, help: "Output CSV (default: standard output).")
+    var output: String?
+    @Option(name: .long, help: "Profiles YAML replacing the built-in ones.")
+    var profiles: String?
+    @Flag(name: .long, help: "Print the built-in profiles YAML (the documented schema) and exit.")
+    var printProfiles = false
+
+    func run() throws {
+        if printProfiles {
+            print(RoutingProfiles.defaultYAML)
+            return
+        }
+        guard let graph, let queries else {
+            CommandSupport.printError("error: --graph and --queries are required")
+            throw CommandSupport.invalidInput
+        }
+        let text = try CommandSupport.guarded { () throws -> String in
+            let set: RoutingProfiles
+            if let profiles {
+                let bytes = try readFileBytes(URL(fileURLWithPath: profiles), displayName: profiles)
+                set = try RoutingProfiles(yaml: String(decoding: bytes, as: UTF8.self), file: profiles)
+            } else {
+                set = .builtIn
+            }
+            let map = try MapFile.load(url: URL(fileURLWithPath: graph), displayName: graph)
+            let g = try CampusGraph(source: map.source, profiles: set)
+            let qs = try RouteBatch.parseQueries(try readFileBytes(URL(fileURLWithPath: queries), displayName: queries), file: queries)
+            var slowdown: [Double]?
+            if let congestion {
+                slowdown = try RouteBatch.parseCongestion(
+                    try readFileBytes(URL(fileURLWithPath: congestion), displayName: congestion), file: congestion, graph: g)
+            }
+            return RouteBatch.csv(queries: qs, routes: try RouteBatch.run(graph: g, queries: qs, queriesFile: queries, slowdown: slowdown))
+        }
+        try CommandSupport.guarded { try CommandSupport.emit(text, to: output) }
+    }
+}

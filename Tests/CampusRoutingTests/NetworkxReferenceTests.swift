@@ -1,0 +1,49 @@
+import CampusRouting
+import FieldtestData
+import Foundation
+import Testing
+
+/// Paths of the bundled maps and committed fixtures, from this file's location.
+enum RoutingFixtures {
+    static let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let datasets = here.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Datasets")
+    static func campus(_ name: String) -> URL { datasets.appendingPathComponent("maps/\(name)") }
+    static let montgomery = campus("montgomery_college_rockville_campus.osm")
+    static let quito = campus("universidad_central_del_ecuador_campus.osm")
+    static func fixture(_ name: String) -> URL { here.appendingPathComponent("Fixtures/\(name)") }
+
+    static func graph(_ url: URL) throws -> CampusGraph {
+        try CampusGraph(source: try MapFile.load(url: url).source)
+    }
+}
+
+@Suite("Routes match networkx Dijkstra exactly")
+struct NetworkxReferenceTests {
+    @Test("reference queries", arguments: [("montgomery", RoutingFixtures.montgomery), ("quito", RoutingFixtures.quito)])
+    func reference(name: String, map: URL) throws {
+        let graph = try RoutingFixtures.graph(map)
+        let table = try CSVTable(url: RoutingFixtures.fixture("reference_\(name).csv"))
+        let expected = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, Double?) in
+            (try row.string("status"), try row.optionalDouble("length_m"))
+        }.records
+        let bytes = try readFileBytes(RoutingFixtures.fixture("reference_\(name).csv"))
+        let queries = try RouteBatch.parseQueries(bytes, file: "reference_\(name).csv")
+        #expect(queries.count == 200)
+        let routes = try RouteBatch.run(graph: graph, queries: queries)
+        var okCount = 0
+        for (q, (r, e)) in zip(queries, zip(routes, expected)) {
+            #expect(r.status.rawValue == e.0, "query \(q.id)")
+            if r.status == .ok, let want = e.1 {
+                okCount += 1
+                // networkx sums the same haversine terms in a different order: relative 1e-6 is generous.
+                #expect(abs(r.lengthMetres - want) <= 1e-6 * max(1, want), "query \(q.id): \(r.lengthMetres) vs \(want)")
+                // The path is continuous and node ids match the points.
+                #expect(r.nodeIDs.count == r.points.count)
+                // A profile's duration is its length at its speed when there is no congestion (1e-9 relative).
+                let speed = q.profile == "walk" ? 1.4 : 1.0
+                #expect(abs(r.durationSeconds - r.lengthMetres / speed) <= 1e-9 * max(1, r.durationSeconds))
+            }
+        }
+        #expect(okCount > 100)
+    }
+}
