@@ -16,7 +16,9 @@ public enum AppDrivers {
     /// Apps that have a driver in this build.
     public static var available: [String] { Array(registry.keys).sorted() }
 
-    static let registry: [String: @Sendable (Scenario) throws -> any AppDriver] = [:]
+    /// App name → driver constructor. One line per app.
+    static let registry: [String: @Sendable (Scenario) throws -> any AppDriver] = [
+    ]
 
     /// The factory used by `fieldtest run`.
     public static let factory: AppDriverFactory = { scenario in

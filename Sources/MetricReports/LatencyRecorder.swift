@@ -80,7 +80,7 @@ extension MetricRow {
 
         /// A row for this requirement.
         public func row(metric: String, kind: MetricKind, value: Double, unit: String, threshold: Double?,
-                        comparator: Comparator, samples: Int) -> MetricRow {
+                        comparator: ThresholdComparator, samples: Int) -> MetricRow {
             MetricRow(scenario: scenario, runID: runID, seed: seed, requirement: requirement, metric: metric,
                       kind: kind, value: value, unit: unit, threshold: threshold, comparator: comparator,
                       samples: samples)

@@ -13,7 +13,7 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// How a value is compared with its threshold. `none` marks an informational row.
-public enum Comparator: String, Sendable, Codable, CaseIterable {
+public enum ThresholdComparator: String, Sendable, Codable, CaseIterable {
     /// Passes when value ≤ threshold (lower is better).
     case lessOrEqual = "<="
     /// Passes when value ≥ threshold (higher is better).
@@ -67,14 +67,14 @@ public struct MetricRow: Sendable, Equatable, Codable {
     /// The threshold, when the row is checked.
     public var threshold: Double?
     /// How `value` is compared with `threshold`.
-    public var comparator: Comparator
+    public var comparator: ThresholdComparator
     /// Verdict.
     public var status: MetricStatus
     /// How many samples the value summarises.
     public var samples: Int
 
     public init(scenario: String, runID: String, seed: UInt64, requirement: String, metric: String,
-                kind: MetricKind, value: Double, unit: String, threshold: Double?, comparator: Comparator,
+                kind: MetricKind, value: Double, unit: String, threshold: Double?, comparator: ThresholdComparator,
                 status: MetricStatus? = nil, samples: Int) {
         self.scenario = scenario
         self.runID = runID

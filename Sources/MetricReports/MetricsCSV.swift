@@ -31,7 +31,7 @@ public enum MetricsCSV {
             guard let kind = MetricKind(rawValue: try row.string("kind")) else {
                 throw row.invalid("kind", "expected one of \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            guard let comparator = Comparator(rawValue: try row.string("comparator")) else {
+            guard let comparator = ThresholdComparator(rawValue: try row.string("comparator")) else {
                 throw row.invalid("comparator", "expected <=, >=, == or empty")
             }
             guard let status = MetricStatus(rawValue: try row.string("status")) else {

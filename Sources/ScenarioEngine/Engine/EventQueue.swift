@@ -2,9 +2,9 @@
 /// events at the same virtual time leave in the order they were scheduled, so
 /// a run is fully deterministic (a plain heap gives equal keys in no
 /// particular order). Binary heap; push and pop are O(log n).
-public struct EventQueue<Payload>: Sendable where Payload: Sendable {
+public struct EventQueue<Payload> {
     @usableFromInline
-    struct Entry: Sendable {
+    struct Entry {
         @usableFromInline var time: Double
         @usableFromInline var sequence: UInt64
         @usableFromInline var payload: Payload

@@ -10,7 +10,7 @@ public final class MetricCollector {
         var value: Double
         var unit: String
         var threshold: Double?
-        var comparator: Comparator
+        var comparator: ThresholdComparator
         var samples: Int
         var status: MetricStatus?
     }
@@ -53,7 +53,7 @@ public final class MetricCollector {
 
     /// Records a single measured value.
     public func value(_ requirement: String, _ metric: String, kind: MetricKind, _ value: Double, unit: String,
-                      threshold: Double? = nil, comparator: Comparator = .none, samples: Int, status: MetricStatus? = nil) {
+                      threshold: Double? = nil, comparator: ThresholdComparator = .none, samples: Int, status: MetricStatus? = nil) {
         entries.append(Entry(requirement: requirement, metric: metric, kind: kind, value: value, unit: unit,
                              threshold: threshold, comparator: comparator, samples: samples, status: status))
     }

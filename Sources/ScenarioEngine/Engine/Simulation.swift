@@ -14,7 +14,7 @@ public final class Simulation {
     private var queue = EventQueue<Action>()
 
     /// An event's work.
-    public typealias Action = @Sendable (Simulation) -> Void
+    public typealias Action = (Simulation) -> Void
 
     public init(start: Double, end: Double) {
         self.start = start

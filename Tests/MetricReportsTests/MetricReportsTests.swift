@@ -1,0 +1,119 @@
+import FieldtestData
+import Foundation
+import Testing
+@testable import MetricReports
+
+func row(_ metric: String, _ kind: MetricKind, _ value: Double, threshold: Double? = nil,
+         _ comparator: ThresholdComparator = .none, scenario: String = "s", requirement: String = "SKY-P2") -> MetricRow {
+    MetricRow(scenario: scenario, runID: "r1", seed: 1, requirement: requirement, metric: metric, kind: kind, value: value,
+              unit: "s", threshold: threshold, comparator: comparator, samples: 10)
+}
+
+@Suite("metrics.csv")
+struct MetricsCSVTests {
+    @Test func quotesFieldsAndRoundTrips() throws {
+        let rows = [
+            row("plain", .accuracy, 12.5, threshold: 300, .lessOrEqual),
+            row("with,comma", .count, 3, scenario: "a \"quoted\" name"),
+            row("multi\nline", .rate, 0.000123456789012),
+        ]
+        let text = MetricsCSV.render(rows)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples")
+        #expect(lines[1] == "s,r1,1,SKY-P2,plain,accuracy,12.5,s,300,<=,pass,10")
+        #expect(lines[2] == "\"a \"\"quoted\"\" name\",r1,1,SKY-P2,\"with,comma\",count,3,s,,,info,10")
+        #expect(text.contains("\"multi\nline\",rate,0.000123456789,s,,,info,10"))
+        let back = try MetricsCSV.parse(bytes: Array(text.utf8), file: "m.csv")
+        #expect(back == rows.map { var r = $0; r.value = Double(CSVWriter.number($0.value))!; return r })
+    }
+
+    @Test func statusFollowsComparator() {
+        #expect(row("a", .accuracy, 301, threshold: 300, .lessOrEqual).status == .fail)
+        #expect(row("a", .accuracy, 300, threshold: 300, .lessOrEqual).status == .pass)
+        #expect(row("a", .accuracy, 0.94, threshold: 0.95, .greaterOrEqual).status == .fail)
+        #expect(row("a", .count, 0, threshold: 0, .equal).status == .pass)
+        #expect(row("a", .accuracy, .nan, threshold: 1, .lessOrEqual).status == .fail)
+        #expect(row("a", .accuracy, 5).status == .info)
+    }
+
+    @Test func badFilesGiveLocatedErrors() {
+        let wrongHeader = "scenario,run_id\ns,r\n"
+        #expect(throws: DataError.badLayout(file: "m.csv", line: 1, reason: "header must be exactly '\(MetricsCSV.columns.joined(separator: ","))'")) {
+            try MetricsCSV.parse(bytes: Array(wrongHeader.utf8), file: "m.csv")
+        }
+        let badKind = MetricsCSV.columns.joined(separator: ",") + "\ns,r,1,SKY-P2,m,speed,1,s,,,info,1\n"
+        #expect(throws: DataError.invalidField(file: "m.csv", line: 2, field: "kind", value: "speed",
+                                               reason: "expected one of accuracy, latency, count, rate")) {
+            try MetricsCSV.parse(bytes: Array(badKind.utf8), file: "m.csv")
+        }
+    }
+
+    @Test func latencyPercentilesFromHistogram() {
+        var rec = LatencyRecorder()
+        for i in 1...1000 { rec.record(seconds: Double(i) / 1000) }
+        // HDR histogram with 3 significant digits: within 0.1 % of the exact order statistic.
+        #expect(abs(rec.seconds(atPercentile: 50) - 0.5) <= 0.0005)
+        #expect(abs(rec.seconds(atPercentile: 95) - 0.95) <= 0.001)
+        #expect(abs(rec.seconds(atPercentile: 99) - 0.99) <= 0.001)
+        #expect(rec.maximumSeconds == 1.0)
+        let rows = rec.rows(base: .init(scenario: "s", runID: "r", seed: 1, requirement: "SKY-P1"), metric: "q", threshold: 0.9)
+        #expect(rows.map(\.metric) == ["q_p50", "q_p95", "q_p99", "q_max"])
+        #expect(rows.map(\.status) == [.info, .fail, .info, .info])
+    }
+
+    @Test func junitNamesValueAndThreshold() {
+        let xml = JUnitReport.render([row("err<max>", .accuracy, 301, threshold: 300, .lessOrEqual), row("ok", .count, 1)])
+        #expect(xml.contains("<testsuite name=\"s\" tests=\"2\" failures=\"1\""))
+        #expect(xml.contains("message=\"SKY-P2 err&lt;max&gt; = 301 s, required &lt;= 300 s\""))
+    }
+}
+
+@Suite("Baseline check")
+struct BaselineCheckTests {
+    let baseline = [
+        row("sunrise_error_max", .accuracy, 12, threshold: 300, .lessOrEqual),
+        row("hit_rate", .accuracy, 0.97, threshold: 0.95, .greaterOrEqual, requirement: "WXC-D1"),
+        row("query_p95", .latency, 0.100, threshold: 5, .lessOrEqual, requirement: "SKY-P1"),
+        row("lost", .count, 0, threshold: 0, .lessOrEqual, requirement: "BTD-S1"),
+    ]
+
+    @Test func equalRunPasses() {
+        let report = BaselineCheck.compare(current: baseline, baseline: baseline)
+        #expect(!report.hasRegression)
+        #expect(report.comparisons.allSatisfy { $0.verdict == .unchanged })
+    }
+
+    @Test func worseRunIsARegressionInEachDirection() {
+        var cur = baseline
+        cur[0].value = 13               // lower is better
+        cur[1].value = 0.96             // higher is better
+        cur[2].value = 0.2              // latency +100 %
+        let report = BaselineCheck.compare(current: cur, baseline: baseline)
+        #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "hit_rate", "query_p95"])
+    }
+
+    @Test func toleranceAndImprovements() throws {
+        var cur = baseline
+        cur[2].value = 0.120            // +20 %: inside the default 25 %
+        cur[0].value = 10               // better
+        var report = BaselineCheck.compare(current: cur, baseline: baseline)
+        #expect(!report.hasRegression)
+        #expect(report.improvements.map { $0.current?.metric } == ["sunrise_error_max"])
+        var tight = Tolerances()
+        try tight.apply("latency=0.1")
+        report = BaselineCheck.compare(current: cur, baseline: baseline, tolerances: tight)
+        #expect(report.regressions.map { $0.current?.metric } == ["query_p95"])
+        var loose = Tolerances()
+        try loose.apply("SKY-P2=2")
+        cur[0].value = 13.5
+        #expect(!BaselineCheck.compare(current: cur, baseline: baseline, tolerances: loose).hasRegression)
+        #expect(throws: CheckError.badTolerance("latency")) { try loose.apply("latency") }
+    }
+
+    @Test func passToFailAndMissingRowsRegress() {
+        var cur = Array(baseline.dropLast())
+        cur[0] = row("sunrise_error_max", .accuracy, 400, threshold: 300, .lessOrEqual)
+        let report = BaselineCheck.compare(current: cur, baseline: baseline)
+        #expect(report.regressions.map(\.reason) == ["now fails its threshold", "checked metric missing from this run"])
+    }
+}
