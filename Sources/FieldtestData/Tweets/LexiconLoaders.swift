@@ -11,6 +11,14 @@ public struct VaderLexiconEntry: Sendable, Equatable {
     public var standardDeviation: Double
     /// The individual ratings, each −4 … 4.
     public var ratings: [Int]
+
+    /// Creates an entry.
+    public init(token: String, meanValence: Double, standardDeviation: Double, ratings: [Int]) {
+        self.token = token
+        self.meanValence = meanValence
+        self.standardDeviation = standardDeviation
+        self.ratings = ratings
+    }
 }
 
 /// One VADER emoji lexicon entry: an emoji sequence and its English description.
@@ -19,6 +27,12 @@ public struct EmojiLexiconEntry: Sendable, Equatable {
     public var emoji: String
     /// Its description, e.g. `face with tears of joy`.
     public var description: String
+
+    /// Creates an entry.
+    public init(emoji: String, description: String) {
+        self.emoji = emoji
+        self.description = description
+    }
 }
 
 /// One AFINN entry (Nielsen 2011): a term, possibly several words, and an integer valence −5 … 5.
@@ -27,6 +41,12 @@ public struct AFINNEntry: Sendable, Equatable {
     public var term: String
     /// Integer valence, −5 … 5.
     public var valence: Int
+
+    /// Creates an entry.
+    public init(term: String, valence: Int) {
+        self.term = term
+        self.valence = valence
+    }
 }
 
 /// Loaders of the VADER lexicon, the VADER emoji lexicon and the AFINN lists.

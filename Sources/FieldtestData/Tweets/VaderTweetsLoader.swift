@@ -12,6 +12,14 @@ public struct VaderTweet: Sendable, Equatable {
     /// 1-based line in the file.
     public var line: Int
 
+    /// Creates a tweet.
+    public init(id: Int, meanRating: Double, text: String, line: Int) {
+        self.id = id
+        self.meanRating = meanRating
+        self.text = text
+        self.line = line
+    }
+
     /// The mapping of mean ratings to classes used by Fieldtest:
     /// `mean ≤ −threshold` → negative, `mean ≥ threshold` → positive, else
     /// neutral. The default threshold 0.5 (one eighth of the half-scale) puts

@@ -1,0 +1,173 @@
+import FieldtestData
+import Foundation
+import Testing
+@testable import TweetSentiment
+
+/// A small labelled corpus built in code.
+func smallCorpus() -> TrainingCorpus {
+    let positive = ["I love this so much", "great day with friends :)", "awesome game tonight!", "happy happy joy",
+                    "best coffee ever", "what a wonderful morning", "love love love it", "so excited for the trip",
+                    "thank you, amazing service", "beautiful sunset tonight"]
+    let negative = ["I hate mondays", "worst flight ever :(", "so sad and tired", "this is terrible",
+                    "awful service, never again", "my phone broke, horrible day", "I am so angry right now",
+                    "lost my bag again, ugh", "bad news today", "feeling sick and miserable"]
+    let neutral = ["the bus leaves at 8", "meeting moved to room 4", "new episode airs thursday", "flight 123 to boston",
+                   "the store opens at noon", "reading the news", "train schedule for today", "weather update for the city",
+                   "lunch menu posted", "conference starts next week"]
+    var c = TrainingCorpus()
+    for (texts, label) in [(positive, SentimentLabel.positive), (negative, .negative), (neutral, .neutral)] {
+        c.add(texts.enumerated().map { LabelledTweet(text: $1, label: label, line: $0 + 1) }, source: .labelledCSV)
+    }
+    return c
+}
+
+/// A tiny lexicon built in code.
+let smallLexicon = SentimentLexicon(
+    vader: [VaderLexiconEntry(token: "love", meanValence: 3.2, standardDeviation: 0.4, ratings: []),
+            VaderLexiconEntry(token: "hate", meanValence: -2.7, standardDeviation: 0.6, ratings: []),
+            VaderLexiconEntry(token: "good", meanValence: 1.9, standardDeviation: 0.9, ratings: []),
+            VaderLexiconEntry(token: ":)", meanValence: 2.0, standardDeviation: 1.2, ratings: [])],
+    emoji: [EmojiLexiconEntry(emoji: "😍", description: "smiling face with heart-eyes love")],
+    afinn: [[AFINNEntry(term: "bad luck", valence: -2), AFINNEntry(term: "great", valence: 3)]])
+
+func trainSmall(_ kind: SentimentModelKind, seed: UInt64 = 9, bits: Int = 12) -> SentimentModel {
+    var c = TrainingConfiguration()
+    c.kind = kind
+    c.hashBits = bits
+    c.logisticRegression.epochs = 20
+    var rng = SeededGenerator(seed: seed)
+    return SentimentTrainer.train(corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng)
+}
+
+@Suite("Lexicon features")
+struct LexiconFeatureTests {
+    let featurizer = SentimentFeaturizer(hashBits: 8, lexicon: smallLexicon)
+
+    @Test func negationFlipsAndDampsValence() {
+        let plain = featurizer.lexiconScores(TweetTokenizer().tokenize("good"))
+        let negated = featurizer.lexiconScores(TweetTokenizer().tokenize("not good"))
+        // Tolerance 1e-12: products of the listed constants.
+        #expect(abs(plain.vaderPositive - 1.9) < 1e-12)
+        #expect(abs(negated.vaderNegative - 1.9 * 0.74) < 1e-12)
+        #expect(negated.vaderPositive == 0)
+        #expect(negated.negatedHits == 1)
+    }
+
+    @Test func afinnPhrasesAndEmoji() {
+        let s = featurizer.lexiconScores(TweetTokenizer().tokenize("such bad luck 😍"))
+        #expect(abs(s.afinnNegative - 2) < 1e-12)
+        #expect(abs(s.vaderPositive - 3.2) < 1e-12)   // emoji → "love" via its description
+    }
+
+    @Test func featuresAreSortedAndUnique() {
+        let f = featurizer.features("love love love it :)")
+        #expect(f.indices == f.indices.sorted())
+        #expect(Set(f.indices).count == f.indices.count)
+        #expect(f.indices.count == f.values.count)
+        #expect(f.indices.contains(Int32(1 << 8)))   // first lexicon feature
+    }
+}
+
+@Suite("Sentiment models")
+struct SentimentModelTests {
+    @Test(arguments: [SentimentModelKind.naiveBayes, .logisticRegression])
+    func fitsTheTrainingSet(kind: SentimentModelKind) {
+        let model = trainSmall(kind)
+        let corpus = smallCorpus()
+        let eval = SentimentTrainer.evaluate(model, on: corpus)
+        #expect(eval.count == 1)
+        #expect((eval.first?.confusion.accuracy ?? 0) >= 0.9)
+        let p = model.predict("love it, great day :)")
+        #expect(p.label == .positive)
+        #expect(p.score > 0 && p.score <= 1)
+        #expect(abs(p.probabilities.reduce(0, +) - 1) < 1e-9)
+        #expect(model.predict("hate this terrible day").score < 0)
+    }
+
+    @Test func trainingIsReproducible() {
+        let a = SentimentModelCodec.encode(trainSmall(.logisticRegression, seed: 5))
+        let b = SentimentModelCodec.encode(trainSmall(.logisticRegression, seed: 5))
+        let c = SentimentModelCodec.encode(trainSmall(.logisticRegression, seed: 6))
+        #expect(a == b)
+        #expect(a != c)
+    }
+
+    @Test func classBalancingEqualisesTotals() {
+        var corpus = smallCorpus()
+        corpus.add([LabelledTweet(text: "extra happy", label: .positive, line: 1)], source: .sentiment140)
+        let w = SentimentTrainer.weights(for: corpus, configuration: TrainingConfiguration())
+        var totals = [0.0, 0.0, 0.0]
+        for (i, e) in corpus.examples.enumerated() { totals[e.label.rawValue] += w[i] }
+        #expect(abs(totals[0] - totals[1]) < 1e-9 && abs(totals[1] - totals[2]) < 1e-9)
+    }
+
+    @Test func developmentSplitIsStratifiedAndSeeded() {
+        var r1 = SeededGenerator(seed: 3), r2 = SeededGenerator(seed: 3)
+        let (t1, d1) = smallCorpus().split(developmentFraction: 0.2, using: &r1)
+        let (_, d2) = smallCorpus().split(developmentFraction: 0.2, using: &r2)
+        #expect(d1 == d2)
+        #expect(d1.examples.count == 6 && t1.examples.count == 24)
+        for label in SentimentLabel.allCases { #expect(d1.examples.filter { $0.label == label }.count == 2) }
+    }
+}
+
+@Suite("Model file")
+struct SentimentModelCodecTests {
+    @Test(arguments: [SentimentModelKind.naiveBayes, .logisticRegression])
+    func roundTrips(kind: SentimentModelKind) throws {
+        let model = trainSmall(kind)
+        let decoded = try SentimentModelCodec.decode(SentimentModelCodec.encode(model), file: "m.ftsm")
+        #expect(decoded == model)
+    }
+
+    @Test func wrongVersionIsRejected() {
+        var bytes = SentimentModelCodec.encode(trainSmall(.naiveBayes))
+        bytes[8] = 2
+        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "format version 2 is not supported (this build reads version 1); retrain the model with this build")) {
+            try SentimentModelCodec.decode(bytes, file: "m.ftsm")
+        }
+    }
+
+    @Test func corruptionIsDetected() {
+        var bytes = SentimentModelCodec.encode(trainSmall(.logisticRegression))
+        bytes[bytes.count / 2] ^= 0x40
+        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "checksum mismatch: the file is corrupted; re-copy or retrain it")) {
+            try SentimentModelCodec.decode(bytes, file: "m.ftsm")
+        }
+    }
+
+    @Test func truncationAndBadMagicAreDetected() {
+        let bytes = SentimentModelCodec.encode(trainSmall(.logisticRegression))
+        #expect(throws: SentimentError.self) { try SentimentModelCodec.decode(Array(bytes.dropLast(3)), file: "m") }
+        #expect(throws: SentimentError.invalidModel(file: "m", reason: "not a Fieldtest sentiment model (bad magic); train one with 'fieldtest train sentiment'")) {
+            try SentimentModelCodec.decode(Array("id,text\n1,hi\n".utf8), file: "m")
+        }
+    }
+
+    @Test func saveAndLoadThroughAFile() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ftsm-\(UUID().uuidString).ftsm")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let model = trainSmall(.logisticRegression)
+        try SentimentModelFile.save(model, to: url)
+        #expect(try SentimentModelFile.load(url) == model)
+    }
+}
+
+@Suite("CSV classification")
+struct SentimentCSVTests {
+    @Test func classifiesQuotedRows() throws {
+        let input = "id,text\n1,\"I love it, great day :)\"\n2,\"hate this\nterrible\"\n"
+        let out = try SentimentCSV.classify(Array(input.utf8), file: "in.csv", model: trainSmall(.logisticRegression))
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0] == "id,label,score")
+        #expect(lines[1].hasPrefix("1,positive,"))
+        #expect(lines[2].hasPrefix("2,negative,-"))
+    }
+
+    @Test func missingColumnIsAnError() {
+        #expect(throws: DataError.missingColumn(file: "in.csv", column: "text")) {
+            try SentimentCSV.classify(Array("id,tweet\n1,hi\n".utf8), file: "in.csv", model: trainSmall(.naiveBayes))
+        }
+    }
+}
