@@ -11,11 +11,14 @@ public enum AtomicFile {
             try fm.createDirectory(at: dir, withIntermediateDirectories: true)
             let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
             try data.write(to: tmp)
-            if fm.fileExists(atPath: url.path) {
-                _ = try fm.replaceItemAt(url, withItemAt: tmp)
-            } else {
-                try fm.moveItem(at: tmp, to: url)
+            // rename(2) replaces the target atomically within one file system.
+            if rename(tmp.path, url.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                try? fm.removeItem(at: tmp)
+                throw DataError.unreadable(file: url.path, reason: "cannot write: \(reason)")
             }
+        } catch let error as DataError {
+            throw error
         } catch {
             throw .unreadable(file: url.path, reason: "cannot write: \(error.localizedDescription)")
         }

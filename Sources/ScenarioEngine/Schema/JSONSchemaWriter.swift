@@ -10,7 +10,7 @@ public enum JSONSchemaWriter {
         root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         root["$id"] = "https://fieldtest.invalid/scenario.schema.json"
         root["title"] = "Fieldtest scenario (version 1)"
-        let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
+        let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return (data.flatMap { String(data: $0, encoding: .utf8) } ?? "{}") + "\n"
     }
 
