@@ -1,0 +1,119 @@
+import Foundation
+
+/// A proleptic-Gregorian calendar date without a time zone (e.g. a local date).
+///
+/// Conversions use Howard Hinnant's `days_from_civil` algorithm
+/// (<https://howardhinnant.github.io/date_algorithms.html>), O(1), exact for
+/// every representable year.
+public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Year (e.g. 2024).
+    public var year: Int
+    /// Month, 1…12.
+    public var month: Int
+    /// Day of month, 1…31.
+    public var day: Int
+
+    /// Creates a date; returns nil when the day does not exist (e.g. 2023-02-29).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else {
+            return nil
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The date `daysSinceEpoch` days after 1970-01-01.
+    public init(daysSinceEpoch z0: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        month = m
+        day = d
+    }
+
+    /// Parses `YYYY-MM-DD` (or with `/` separators); nil when malformed or nonexistent.
+    public init?(iso text: Substring) {
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "/" })
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    /// Days since 1970-01-01 (negative before).
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The date `n` days later (earlier when negative).
+    public func adding(days n: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + n) }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        let y = String(year)
+        let pad = String(repeating: "0", count: max(0, 4 - y.count))
+        return pad + y + "-" + (month < 10 ? "0" : "") + String(month) + "-" + (day < 10 ? "0" : "") + String(day)
+    }
+
+    /// Number of days in `month` of `year`.
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Whether `year` is a Gregorian leap year.
+    public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    public static func < (a: CivilDate, b: CivilDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+}
+
+/// Parsing of local wall-clock timestamps and conversion to UTC seconds.
+public enum CivilTime {
+    /// Seconds since 1970-01-01T00:00:00 of the wall-clock time `date hh:mm:ss`
+    /// read as if it were UTC. Subtract the UTC offset to get true UTC.
+    public static func epochSeconds(_ date: CivilDate, hour: Int, minute: Int, second: Int = 0) -> Int {
+        date.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM[:SS]` (optionally ending in `Z`) into wall-clock epoch seconds.
+    public static func parseISODateTime(_ text: String) -> Int? {
+        var s = Substring(text.trimmingCharacters(in: .whitespaces))
+        if s.hasSuffix("Z") { s = s.dropLast() }
+        let halves = s.split(separator: "T", omittingEmptySubsequences: false)
+        guard halves.count == 2, let date = CivilDate(iso: halves[0]) else { return nil }
+        let hms = halves[1].split(separator: ":", omittingEmptySubsequences: false)
+        guard hms.count == 2 || hms.count == 3,
+              hms.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let h = Int(hms[0]), let m = Int(hms[1]) else { return nil }
+        let sec = hms.count == 3 ? Int(hms[2]) ?? -1 : 0
+        guard (0...23).contains(h), (0...59).contains(m), (0...60).contains(sec) else { return nil }
+        return epochSeconds(date, hour: h, minute: m, second: sec)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` for UTC epoch seconds.
+    public static func isoUTC(_ seconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+        let rem = seconds - days * 86_400
+        let d = CivilDate(daysSinceEpoch: days)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(d)T\(two(rem / 3600)):\(two(rem / 60 % 60)):\(two(rem % 60))Z"
+    }
+}
