@@ -1,0 +1,81 @@
+import FieldtestData
+import Foundation
+
+/// The `fieldtest sun` batch: one CSV of location-days in, one CSV of solar events out.
+///
+/// Input columns `id,latitude,longitude,date,timezone` (date `YYYY-MM-DD`, IANA zone).
+/// Output columns `SunBatch.outputColumns`, times as UTC ISO 8601 with whole seconds
+/// and `Z` (rounded to the nearest second), empty when the event does not happen that
+/// local date. O(n) in rows.
+public enum SunBatch {
+    /// Output header, in order.
+    public static let outputColumns = [
+        "id", "date", "sunrise", "sunset", "solar_noon", "day_length_s", "civil_dawn", "civil_dusk",
+        "golden_hour_morning_start", "golden_hour_morning_end", "golden_hour_evening_start",
+        "golden_hour_evening_end", "note",
+    ]
+
+    /// One validated input row.
+    public struct Request: Sendable {
+        /// Caller's id, copied to the output.
+        public var id: String
+        /// Latitude, degrees.
+        public var latitude: Double
+        /// Longitude, degrees east.
+        public var longitude: Double
+        /// Local date.
+        public var date: CivilDate
+        /// IANA time zone.
+        public var zone: TimeZone
+    }
+
+    /// Parses and validates the input table; any bad row is a located `DataError`
+    /// (unknown time zone, nonexistent date, latitude/longitude out of range).
+    public static func parse(bytes: [UInt8], file: String) throws(DataError) -> [Request] {
+        let table = try CSVTable(bytes: bytes, file: file)
+        try table.require(["id", "latitude", "longitude", "date", "timezone"])
+        var zones: [String: TimeZone] = [:]
+        return try table.load(policy: .strict) { (row) throws(DataError) -> Request? in
+            let dateText = try row.string("date").trimmingCharacters(in: .whitespaces)
+            guard dateText.count == 10, let date = CivilDate(iso: Substring(dateText)) else {
+                throw row.invalid("date", "expected an existing date YYYY-MM-DD")
+            }
+            let name = try row.string("timezone").trimmingCharacters(in: .whitespaces)
+            let zone: TimeZone
+            if let z = zones[name] { zone = z } else {
+                guard !name.isEmpty, let z = TimeZone(identifier: name) else {
+                    throw row.invalid("timezone", "unknown IANA time zone (e.g. Europe/Paris, Asia/Kolkata)")
+                }
+                zones[name] = z
+                zone = z
+            }
+            return Request(id: try row.string("id"), latitude: try row.latitude(), longitude: try row.longitude(),
+                           date: date, zone: zone)
+        }.records
+    }
+
+    /// Computes every row's solar day.
+    public static func compute(_ requests: [Request], calculator: SolarCalculator = SolarCalculator()) -> [SolarDay] {
+        requests.map { calculator.day(date: $0.date, latitude: $0.latitude, longitude: $0.longitude, zone: $0.zone) }
+    }
+
+    /// Renders the output CSV.
+    public static func render(_ requests: [Request], _ days: [SolarDay]) -> String {
+        var w = CSVWriter()
+        w.row(outputColumns)
+        for (r, d) in zip(requests, days) {
+            func t(_ v: Double?) -> String { v.map { CivilTime.isoUTC(Int($0.rounded())) } ?? "" }
+            w.row([r.id, r.date.description, t(d.sunrise), t(d.sunset), t(d.solarNoon),
+                   d.dayLengthSeconds.map { String(Int($0.rounded())) } ?? "", t(d.civilDawn), t(d.civilDusk),
+                   t(d.goldenMorning.start), t(d.goldenMorning.end), t(d.goldenEvening.start), t(d.goldenEvening.end),
+                   d.note.rawValue])
+        }
+        return w.text
+    }
+
+    /// Parse, compute and render in one call.
+    public static func run(bytes: [UInt8], file: String) throws(DataError) -> String {
+        let requests = try parse(bytes: bytes, file: file)
+        return render(requests, compute(requests))
+    }
+}
