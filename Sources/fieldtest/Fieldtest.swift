@@ -18,6 +18,7 @@ struct Fieldtest: ParsableCommand {
             MergeCommand.self,
             SchemaCommand.self,
             DatasetsCommand.self,
+            SunCommand.self,
             LocateCommand.self,
             TrainCommand.self,
             ClassifyCommand.self,
