@@ -130,9 +130,9 @@ struct FingerprintLocatorTests {
         let estimates = try model.locateAll(held.map(\.rssi))
         let e = try #require(FingerprintEvaluation(estimates: estimates, truth: held))
         #expect(e.count == held.count && e.count > 100)
-        // Measured: see the assertion values; bounds leave a margin only for platform rounding of ties.
+        // Measured (seed-free, deterministic): 712 fingerprints, building 100 %, floor 90.6 %, mean 10.9 m, median 5.3 m.
         #expect(e.buildingHitRate >= 0.99)
-        #expect(e.floorHitRate >= 0.80)
+        #expect(e.floorHitRate >= 0.88)
         #expect(e.errors.meanMetres < 12)
         #expect(e.errors.medianMetres <= e.errors.p95Metres)
     }
