@@ -69,7 +69,8 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case .unknownUser(let id):
             return "No account with user ID '\(id)'; check the identifier or create the account first."
         case .keyUnavailable(let reason):
-            return "The account encryption key is unavailable: \(reason). Provide a 32-byte key as 64 hex digits in the key file or environment variable."
+            let cause = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+            return "The account encryption key is unavailable: \(cause). Provide a 32-byte key as 64 hex digits in the key file or environment variable."
         case .storageCorrupted(let reason):
             return "Stored account data cannot be read: \(reason). Check that the same encryption key is used and that the database was not modified."
         case .accessDenied(let role, let action, let resource):

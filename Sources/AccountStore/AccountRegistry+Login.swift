@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+extension AccountRegistry {
+    /// Signs in with a username or email address and a password (SkyScape LOG1,
+    /// BeenThereDoneThat 5.2.2.3–5.2.2.5).
+    ///
+    /// Any failure — unknown account, wrong password, empty field, unreadable stored hash —
+    /// throws ``AccountStoreError/incorrectCredentials``, whose message is exactly
+    /// "Incorrect username or password. Please try again." (LOG1-AF-S1/S2). For an unknown
+    /// account the key derivation still runs against a dummy hash, so the response time
+    /// does not tell whether the account exists. Repeated failures for one identifier are
+    /// throttled (``LoginThrottlePolicy``), keyed by an HMAC of the identifier whether or not
+    /// it exists. A success records `now` as the last sign-in and upgrades a hash made with
+    /// weaker parameters.
+    public func login(
+        identifier: String, password: String, now: Date, using rng: inout some RandomNumberGenerator
+    ) throws(AccountStoreError) -> UserAccount {
+        let normalised = Self.usernameKey(identifier)
+        let throttleKey = index.digest(normalised, purpose: "login")
+        let policy = configuration.throttle
+        let state: LoginThrottleState = try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM login_throttle WHERE identifier_index = ?",
+                                             arguments: [throttleKey]) else { return LoginThrottleState() }
+            let locked: Double? = row["locked_until"]
+            return LoginThrottleState(failures: row["failures"], windowStart: Date(timeIntervalSince1970: row["window_start"]),
+                                      lockedUntil: locked.map(Date.init(timeIntervalSince1970:)))
+        }
+        try state.admit(now: now)
+
+        let emailKey = emailIndex(identifier)
+        let found: (id: String, hash: String)? = try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT id, password_hash FROM users WHERE username_key = ?", arguments: [normalised])
+                ?? Row.fetchOne(db, sql: "SELECT id, password_hash FROM users WHERE email_index = ?", arguments: [emailKey])
+            return row.map { ($0["id"], $0["password_hash"]) }
+        }
+        let matches: Bool
+        if let found, !password.isEmpty {
+            matches = (try? hasher.verify(password, against: found.hash)) ?? false
+        } else {
+            matches = hasher.verifyAgainstDummy(password)
+        }
+        guard matches, let found else {
+            var next = state
+            next.recordFailure(now: now, policy: policy)
+            try write { db in
+                try db.execute(sql: """
+                    INSERT INTO login_throttle (identifier_index, failures, window_start, locked_until) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(identifier_index) DO UPDATE SET failures = excluded.failures,
+                        window_start = excluded.window_start, locked_until = excluded.locked_until
+                    """, arguments: [throttleKey, next.failures, next.windowStart.timeIntervalSince1970,
+                                     next.lockedUntil?.timeIntervalSince1970])
+            }
+            throw .incorrectCredentials
+        }
+        let upgraded = hasher.needsRehash(found.hash) ? try hasher.hash(password, using: &rng) : nil
+        return try write { db in
+            try db.execute(sql: "DELETE FROM login_throttle WHERE identifier_index = ?", arguments: [throttleKey])
+            try db.execute(sql: "UPDATE users SET last_sign_in_at = ? WHERE id = ?",
+                           arguments: [now.timeIntervalSince1970, found.id])
+            if let upgraded {
+                try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [upgraded, found.id])
+            }
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [found.id]) else {
+                throw AccountStoreError.unknownUser(found.id)
+            }
+            return try decodeAccount(row)
+        }
+    }
+
+    // MARK: Roles (NAV-F26)
+
+    /// Throws ``AccountStoreError/accessDenied(role:action:resource:)`` unless the account's
+    /// role may perform `action` on `resource` under the configured ``AccessPolicy``.
+    public func authorize(userID: String, _ action: AccessAction, _ resource: ProtectedResource) throws(AccountStoreError) {
+        let role = try account(id: userID).role
+        try configuration.access.authorize(role, action, resource)
+    }
+
+    /// Changes the role of `userID` to `role`; `actorID` must be allowed to write user roles.
+    public func setRole(of userID: String, to role: Role, by actorID: String) throws(AccountStoreError) {
+        try authorize(userID: actorID, .write, .userRoles)
+        _ = try account(id: userID)
+        try write { db in
+            try db.execute(sql: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Crypto
+import Foundation
+
+/// The account store's master key, loaded from OUTSIDE the database (SKY-SEC).
+///
+/// The key is 32 random bytes written as 64 hexadecimal digits, either in a key file
+/// (``fromKeyFile(_:)``, created by ``makeKeyFile(at:using:)`` with owner-only permissions)
+/// or in the environment variable ``environmentVariable`` (``fromEnvironment(_:environment:)``).
+/// It is never written to the database; the database holds only a key check value (an HMAC
+/// of a constant), so opening it with the wrong key fails with a clear error instead of
+/// garbage. Two subkeys are derived with HKDF-SHA256 (RFC 5869): one for AES-GCM field
+/// encryption and one for the HMAC blind indexes, so neither use weakens the other.
+public struct KeyProvider: Sendable {
+    /// The environment variable read by ``fromEnvironment(_:environment:)``.
+    public static let environmentVariable = "FIELDTEST_ACCOUNT_KEY"
+
+    /// AES-256-GCM key for encrypted columns.
+    let fieldEncryptionKey: SymmetricKey
+    /// HMAC-SHA256 key for blind indexes and verification-code digests.
+    let indexKey: SymmetricKey
+    /// 16 bytes identifying the key without revealing it (stored in the database).
+    let keyCheckValue: [UInt8]
+
+    /// A provider for the given 32 key bytes.
+    /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` unless there are exactly 32 bytes.
+    public init(keyBytes: [UInt8]) throws(AccountStoreError) {
+        guard keyBytes.count == 32 else {
+            throw .keyUnavailable("the key has \(keyBytes.count) bytes, not 32")
+        }
+        let master = SymmetricKey(data: keyBytes)
+        fieldEncryptionKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: master, info: Array("fieldtest.accounts.field-encryption.v1".utf8), outputByteCount: 32)
+        indexKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: master, info: Array("fieldtest.accounts.blind-index.v1".utf8), outputByteCount: 32)
+        let check = HMAC<SHA256>.authenticationCode(for: Array("fieldtest.accounts.key-check.v1".utf8), using: master)
+        keyCheckValue = Array(check.prefix(16))
+    }
+
+    /// Parses 64 hexadecimal digits (surrounding white space ignored) from `source`.
+    public static func parse(_ text: String, source: String) throws(AccountStoreError) -> KeyProvider {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.utf8.count == 64 else {
+            throw .keyUnavailable("\(source) holds \(trimmed.utf8.count) characters, expected 64 hex digits")
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(32)
+        var index = trimmed.startIndex
+        while index < trimmed.endIndex {
+            let next = trimmed.index(index, offsetBy: 2)
+            guard let byte = UInt8(trimmed[index..<next], radix: 16) else {
+                throw .keyUnavailable("\(source) holds a non-hexadecimal character")
+            }
+            bytes.append(byte)
+            index = next
+        }
+        return try KeyProvider(keyBytes: bytes)
+    }
+
+    /// Loads the key from the environment variable `name`.
+    public static func fromEnvironment(
+        _ name: String = environmentVariable,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(AccountStoreError) -> KeyProvider {
+        guard let value = environment[name] else {
+            throw .keyUnavailable("environment variable \(name) is not set")
+        }
+        return try parse(value, source: "environment variable \(name)")
+    }
+
+    /// Loads the key from the key file at `url`.
+    public static func fromKeyFile(_ url: URL) throws(AccountStoreError) -> KeyProvider {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw .keyUnavailable("cannot read key file \(url.path): \(error.localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .keyUnavailable("key file \(url.path) is not text")
+        }
+        return try parse(text, source: "key file \(url.path)")
+    }
+
+    /// Creates a new key file at `url` with permissions 0600 holding a fresh key from `rng`
+    /// (pass `SystemRandomNumberGenerator` for real keys), and returns its provider.
+    /// Refuses to overwrite an existing file.
+    public static func makeKeyFile(at url: URL, using rng: inout some RandomNumberGenerator) throws(AccountStoreError) -> KeyProvider {
+        let bytes = AccountRandomness.bytes(32, using: &rng)
+        let text = bytes.map { String(format: "%02x", $0) }.joined() + "\n"
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw .keyUnavailable("key file \(url.path) already exists; remove it or load it instead")
+        }
+        let created = FileManager.default.createFile(
+            atPath: url.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        guard created else { throw .keyUnavailable("cannot create key file \(url.path)") }
+        return try KeyProvider(keyBytes: bytes)
+    }
+}

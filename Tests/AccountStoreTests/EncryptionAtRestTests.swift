@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import Testing
+@testable import AccountStore
+
+@Suite("Encryption at rest (SKY-SEC)")
+struct EncryptionAtRestTests {
+    let t0 = Fixture.t0
+
+    /// Every byte SQLite wrote for the database: the main file and any journal or WAL.
+    static func rawBytes(of path: String) -> [UInt8] {
+        ["", "-journal", "-wal", "-shm"].flatMap { suffix -> [UInt8] in
+            (FileManager.default.contents(atPath: path + suffix)).map { [UInt8]($0) } ?? []
+        }
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard !n.isEmpty, haystack.count >= n.count else { return false }
+        for start in 0...(haystack.count - n.count) where haystack[start] == n[0] {
+            if haystack[start..<(start + n.count)].elementsEqual(n) { return true }
+        }
+        return false
+    }
+
+    @Test("The SQLite file holds no plaintext email, password, location or key")
+    func noPlaintextInFile() throws {
+        var rng = SeededGenerator(seed: 31)
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("accounts.sqlite").path
+        let keyText = (0..<32).map { String(format: "%02x", UInt8($0 * 7 + 3)) }.joined()
+        let keys = try KeyProvider.parse(keyText, source: "test")
+        let registry = try Fixture.registry(.skyScapeRegistration, path: path, keys: keys)
+        let email = "Alice.Sunset@Example.org"
+        let password = "Golden#Hour2024"
+        let form = RegistrationForm(username: "alice", email: email, password: password, passwordConfirmation: password)
+        guard case .pendingVerification(let d) = try registry.register(form, now: t0, using: &rng) else {
+            Issue.record("expected a pending verification"); return
+        }
+        let user = try registry.verifyEmail(pendingID: d.pendingID, code: d.code, now: t0)
+        try registry.grantLocationConsent(userID: user.id, policyVersion: "v1", now: t0)
+        try registry.recordLocation(LocationSample(recordedAt: t0, latitudeDegrees: 1.2903, longitudeDegrees: 103.8519,
+                                                   horizontalAccuracyMetres: 3), userID: user.id, using: &rng)
+        _ = try registry.login(identifier: email, password: password, now: t0, using: &rng)
+        #expect(throws: AccountStoreError.incorrectCredentials) {
+            try registry.login(identifier: "alice", password: "Wrong#Guess1", now: t0, using: &rng)
+        }
+
+        let bytes = Self.rawBytes(of: path)
+        #expect(bytes.count > 4096)
+        #expect(Self.contains(bytes, "alice"))  // control: the scan does find stored plaintext (the public username)
+        for secret in [email, email.lowercased(), "Alice.Sunset", "alice.sunset", "Example.org", "example.org",
+                       password, "Wrong#Guess1", keyText] {
+            #expect(!Self.contains(bytes, secret), "plaintext '\(secret)' found in the database file")
+        }
+        // Neither the raw key, the location's coordinates as doubles, nor the derived subkeys appear.
+        let keyBytes = (0..<32).map { UInt8($0 * 7 + 3) }
+        let lat = withUnsafeBytes(of: (1.2903).bitPattern.littleEndian) { Array($0) }
+        for needle in [keyBytes, lat, keys.fieldEncryptionKey.withUnsafeBytes { Array($0) }, keys.indexKey.withUnsafeBytes { Array($0) }] {
+            let found = bytes.indices.dropLast(needle.count).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+            #expect(!found)
+        }
+        // The application still reads everything back with the key.
+        #expect(try registry.account(id: user.id).email == email)
+        #expect(try registry.locationHistory(userID: user.id).count == 1)
+    }
+
+    @Test("Opening the database with another key fails clearly; tampered ciphertext is detected")
+    func wrongKeyAndTampering() throws {
+        var rng = SeededGenerator(seed: 32)
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("accounts.sqlite").path
+        let registry = try Fixture.registry(.beenThereDoneThat, path: path)
+        guard case .created(let a) = try registry.register(RegistrationForm(email: "a@example.org", password: "journaling"),
+                                                           now: t0, using: &rng),
+              case .created(let b) = try registry.register(RegistrationForm(email: "b@example.org", password: "journaling"),
+                                                           now: t0, using: &rng) else { return }
+        let other = try KeyProvider(keyBytes: [UInt8](repeating: 9, count: 32))
+        #expect(throws: AccountStoreError.keyUnavailable("the database was created with a different key")) {
+            try Fixture.registry(.beenThereDoneThat, path: path, keys: other)
+        }
+        // Copying b's ciphertext into a's row fails authentication (bound to the row by AAD).
+        try registry.write { db in
+            try db.execute(sql: "UPDATE users SET email_cipher = (SELECT email_cipher FROM users WHERE id = ?) WHERE id = ?",
+                           arguments: [b.id, a.id])
+        }
+        #expect(throws: AccountStoreError.self) { try registry.account(id: a.id) }
+        #expect(try registry.account(id: b.id).email == "b@example.org")
+    }
+
+    @Test("Keys come from a key file or the environment, never from the database")
+    func keyProvider() throws {
+        var rng = SeededGenerator(seed: 33)
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("account.key")
+        let made = try KeyProvider.makeKeyFile(at: url, using: &rng)
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let loaded = try KeyProvider.fromKeyFile(url)
+        #expect(loaded.keyCheckValue == made.keyCheckValue)
+        #expect(throws: AccountStoreError.self) { try KeyProvider.makeKeyFile(at: url, using: &rng) }
+
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let fromEnv = try KeyProvider.fromEnvironment(environment: [KeyProvider.environmentVariable: text])
+        #expect(fromEnv.keyCheckValue == made.keyCheckValue)
+        #expect(throws: AccountStoreError.keyUnavailable("environment variable FIELDTEST_ACCOUNT_KEY is not set")) {
+            try KeyProvider.fromEnvironment(environment: [:])
+        }
+        #expect(throws: AccountStoreError.keyUnavailable("test holds 6 characters, expected 64 hex digits")) {
+            try KeyProvider.parse("abcdef", source: "test")
+        }
+        #expect(throws: AccountStoreError.keyUnavailable("test holds a non-hexadecimal character")) {
+            try KeyProvider.parse(String(repeating: "zz", count: 32), source: "test")
+        }
+        do {
+            _ = try KeyProvider.fromKeyFile(URL(fileURLWithPath: "/nonexistent/key"))
+            Issue.record("a missing key file must be reported")
+        } catch {
+            // Foundation's wording of the cause differs between platforms; check our part.
+            #expect(error.description.hasPrefix("The account encryption key is unavailable: cannot read key file /nonexistent/key: "))
+            #expect(!error.description.contains(".."))
+        }
+    }
+}
