@@ -132,3 +132,27 @@ public enum SentimentTraining {
         return TrainingOutcome(model: model, development: evaluation, trainingCount: train.examples.count)
     }
 }
+
+/// Builds the benchmark input: the bundled tweet texts cycled to a given count.
+public enum SentimentBenchmarkInput {
+    /// `count` tweets made by repeating `corpus`'s texts in order; line breaks
+    /// inside a text become spaces so each tweet is one line for the baselines.
+    public static func replicate(_ corpus: TrainingCorpus, count: Int) -> [String] {
+        let texts = corpus.examples.map { $0.text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
+        guard !texts.isEmpty else { return [] }
+        return (0..<max(count, 0)).map { texts[$0 % texts.count] }
+    }
+
+    /// Classifies every tweet and returns a checksum of the labels and scores
+    /// (so the work cannot be optimised away and runs can be compared).
+    public static func classifyAll(_ tweets: [String], model: some SentimentClassifier) -> (labels: [Int], scoreSum: Double) {
+        var labels = [0, 0, 0]
+        var sum = 0.0
+        for t in tweets {
+            let p = model.predict(t)
+            labels[p.label.rawValue] += 1
+            sum += p.score
+        }
+        return (labels, sum)
+    }
+}

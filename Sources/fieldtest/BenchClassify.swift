@@ -1,0 +1,149 @@
+import ArgumentParser
+import FieldtestData
+import Foundation
+import TweetSentiment
+
+/// `fieldtest bench classify`: tweet classification throughput on 1 million
+/// tweets (the bundled tweets repeated) beside VADER (`vaderSentiment`) and
+/// scikit-learn (`HashingVectorizer` with 2^18 features, unigrams + bigrams,
+/// + `SGDClassifier(loss="log_loss")` trained on the same bundled tweets) on
+/// the same tweets in the same run, single-threaded; plus training time on the
+/// full bundled data. Goals: ≥ 100× VADER, ≥ 3× scikit-learn, training < 60 s.
+struct BenchClassify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify", abstract: "Tweets classified per second beside VADER and scikit-learn; training time.")
+
+    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).") var datasets: String?
+    @Option(help: "Model file (default: the shipped default model).") var model: String?
+    @Option(help: "Tweets to classify.") var tweets = 1_000_000
+    @Option(help: "Tweets given to VADER (default: all; VADER needs minutes per million).") var vaderTweets: Int?
+    @Flag(help: "Skip timing the training run.") var skipTraining = false
+
+    static let vaderScript = """
+    import sys, time
+    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+    path, n = sys.argv[1], int(sys.argv[2])
+    with open(path, encoding='utf-8') as f: tweets = f.read().split('\\n')[:n]
+    a = SentimentIntensityAnalyzer()
+    t0 = time.perf_counter()
+    s = 0.0
+    for t in tweets: s += a.polarity_scores(t)['compound']
+    print(len(tweets) / (time.perf_counter() - t0))
+    """
+
+    static let sklearnScript = """
+    import sys, time, os
+    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.linear_model import SGDClassifier
+    path, train_path = sys.argv[1], sys.argv[2]
+    with open(path, encoding='utf-8') as f: tweets = f.read().split('\\n')
+    texts, labels = [], []
+    with open(train_path, encoding='utf-8') as f:
+        for line in f.read().split('\\n'):
+            if '\\t' in line:
+                y, x = line.split('\\t', 1); labels.append(int(y)); texts.append(x)
+    v = HashingVectorizer(n_features=2**18, ngram_range=(1, 2), alternate_sign=False, norm=None, binary=True)
+    t0 = time.perf_counter()
+    clf = SGDClassifier(loss='log_loss', alpha=1e-5, max_iter=6, tol=None, random_state=42).fit(v.transform(texts), labels)
+    train = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    n = 0
+    for i in range(0, len(tweets), 100000):
+        chunk = tweets[i:i + 100000]
+        clf.predict_proba(v.transform(chunk)); n += len(chunk)
+    print(n / (time.perf_counter() - t0)); print(train)
+    """
+
+    func run() throws {
+        let root = CommandSupport.datasetsRoot(datasets)
+        let modelURL = model.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName)
+        let clock = ContinuousClock()
+        let classifier = try CommandSupport.guarded { try SentimentModelFile.load(modelURL, displayName: modelURL.path) }
+        let corpus = try CommandSupport.guarded { try SentimentCorpusFiles.load(SentimentCorpusFiles.bundledInputs(datasets: root)) }
+        let input = SentimentBenchmarkInput.replicate(corpus, count: tweets)
+
+        let start = clock.now
+        let result = SentimentBenchmarkInput.classifyAll(input, model: classifier)
+        let seconds = Self.seconds(clock.now - start)
+        let rate = Double(input.count) / seconds
+        CommandSupport.printError(String(format: "classified %d tweets in %.2f s (negative %d, neutral %d, positive %d)",
+                                         input.count, seconds, result.labels[0], result.labels[1], result.labels[2]))
+
+        // Inputs for the Python baselines: the same tweets, and the same labelled training tweets.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-classify-\(ProcessInfo.processInfo.processIdentifier)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tweetsURL = dir.appendingPathComponent("tweets.txt"), trainURL = dir.appendingPathComponent("train.tsv")
+        try CommandSupport.guarded {
+            try AtomicFile.write(input.joined(separator: "\n"), to: tweetsURL)
+            try AtomicFile.write(corpus.examples.map { "\($0.label.rawValue)\t" + $0.text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ") }.joined(separator: "\n"), to: trainURL)
+        }
+        setenv("OMP_NUM_THREADS", "1", 1)
+        setenv("OPENBLAS_NUM_THREADS", "1", 1)
+        let vaderCount = min(vaderTweets ?? input.count, input.count)
+        let vader = SentimentPython.run(Self.vaderScript, arguments: [tweetsURL.path, String(vaderCount)], needs: ["vaderSentiment"])
+            .flatMap { Double($0.split(separator: "\n").first.map(String.init) ?? "") }
+        let sk = SentimentPython.run(Self.sklearnScript, arguments: [tweetsURL.path, trainURL.path], needs: ["sklearn"])
+        let skLines = sk?.split(separator: "\n").compactMap { Double($0) } ?? []
+
+        print("tweets: \(input.count) (bundled tweets repeated); VADER timed on the first \(vaderCount)")
+        SentimentPython.report(name: "classify vs VADER", unit: "tweets", fieldtest: rate, baseline: vader, baselineName: "VADER", goal: 100)
+        SentimentPython.report(name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
+                              baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
+        if !skipTraining {
+            var configuration = TrainingConfiguration()
+            configuration.kind = classifier.kind
+            let trainStart = clock.now
+            let outcome = try CommandSupport.guarded {
+                try SentimentTraining.run(inputs: SentimentCorpusFiles.bundledInputs(datasets: root),
+                                          lexiconDirectory: root.appendingPathComponent("lexicons"),
+                                          configuration: configuration, seed: 42, developmentFraction: 0)
+            }
+            let trainSeconds = Self.seconds(clock.now - trainStart)
+            print(String(format: "training (%@, %d tweets, load + featurize + fit): %.1f s (goal < 60 s: %@)",
+                         classifier.kind.rawValue, outcome.trainingCount, trainSeconds, trainSeconds < 60 ? "met" : "NOT met"))
+            if skLines.count > 1 { print(String(format: "scikit-learn SGDClassifier fit on the same tweets: %.1f s", skLines[1])) }
+        }
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+/// Runs the Python baselines of `bench classify` (kept here so this file does
+/// not depend on other benchmarks' helpers).
+enum SentimentPython {
+    /// Runs `script` with `python3 -` and `arguments`; its standard output, or nil
+    /// (with a note on stderr) when Python or a module is missing or the script fails.
+    static func run(_ script: String, arguments: [String], needs modules: [String]) -> String? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", modules.map { "import \($0)" }.joined(separator: "; ") + "\nexec(open(0).read())"] + arguments
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        do { try p.run() } catch {
+            CommandSupport.printError("note: python3 not found; the baseline is skipped")
+            return nil
+        }
+        input.fileHandleForWriting.write(Data(script.utf8))
+        try? input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            CommandSupport.printError("note: the \(modules.joined(separator: ", ")) baseline failed; install with: pip install \(modules.map { $0 == "sklearn" ? "scikit-learn" : $0 }.joined(separator: " "))")
+            return nil
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Prints Fieldtest's throughput, the baseline's and their ratio against `goal`.
+    static func report(name: String, unit: String, fieldtest: Double, baseline: Double?, baselineName: String, goal: Double?) {
+        print(String(format: "%@: fieldtest %.0f %@/s", name, fieldtest, unit))
+        if let baseline, baseline > 0 {
+            let ratio = fieldtest / baseline
+            let verdict = goal.map { ratio >= $0 ? " (goal ≥ \(Int($0))×: met)" : " (goal ≥ \(Int($0))×: NOT met)" } ?? ""
+            print(String(format: "%@: %@ %.0f %@/s; ratio %.1f×", name, baselineName, baseline, unit, ratio) + verdict)
+        }
+    }
+}
