@@ -92,6 +92,7 @@ let package = Package(
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 

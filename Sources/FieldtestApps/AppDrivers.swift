@@ -16,6 +16,7 @@ public enum AppDrivers {
     /// The driver for `scenario`'s app, or nil when this build has none. One case per app.
     static func make(_ scenario: Scenario) throws -> (any AppDriver)? {
         switch scenario.app {
+        case "micity": return MiCityDriver()
         default: return nil
         }
     }

@@ -1,0 +1,80 @@
+import FieldtestData
+import Foundation
+import MetricReports
+import ScenarioEngine
+import TweetSentiment
+
+extension MiCityDriver {
+    /// Records the run's summary rows and removes the run's files.
+    public func finish(_ run: RunContext) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        if let failure { throw failure }
+        let m = run.metrics
+        let feed = run.scenario.feeds.first { $0.kind == "tweet-batch" }
+        let period = feed?.every ?? 80
+
+        // MIC-12: batch size, period between fetches, no tweet lost or fetched twice.
+        m.exact("MIC-12", "batches_not_\(requestedSize)", failures: batchSizes.filter { $0 != requestedSize }.count,
+                checks: batchSizes.count)
+        let indices = classified.map(\.tweet.index).sorted()
+        let gaps = indices.enumerated().filter { $0.offset != $0.element }.count
+        m.exact("MIC-12", "tweets_skipped_or_duplicated", failures: gaps, checks: indices.count)
+        let periods = zip(fetchStarts.dropFirst(), fetchStarts).map { $0 - $1 }.sorted()
+        if !periods.isEmpty {
+            m.value("MIC-12", "fetch_period_p50", kind: .count, periods[periods.count / 2], unit: "s",
+                    threshold: period, comparator: .lessOrEqual, samples: periods.count)
+            m.value("MIC-12", "fetch_period_max", kind: .count, periods[periods.count - 1], unit: "s", samples: periods.count)
+        }
+        m.value("MIC-12", "tweets_classified", kind: .count, Double(classified.count), unit: "count", samples: batchSizes.count)
+
+        // MIC-14: the shipped model on the replayed labelled tweets.
+        if binaryTotal > 0 {
+            m.value("MIC-14", "posneg_accuracy", kind: .accuracy, Double(binaryRight) / Double(binaryTotal), unit: "ratio",
+                    threshold: 0.83, comparator: .greaterOrEqual, samples: binaryTotal)
+        }
+        if confusion.total > 0 {
+            m.value("MIC-14", "accuracy", kind: .accuracy, confusion.accuracy, unit: "ratio", samples: confusion.total)
+            m.value("MIC-14", "macro_f1", kind: .accuracy, confusion.macroF1, unit: "ratio", samples: confusion.total)
+            m.value("MIC-14", "macro_recall", kind: .accuracy, confusion.macroRecall, unit: "ratio", samples: confusion.total)
+        }
+
+        for (req, metric) in [("MIC-15", "mood_mismatches"), ("MIC-16", "word_cloud_mismatches"), ("MIC-25", "listing_mismatches"),
+                              ("MIC-30", "weather_fields_missing"), ("MIC-34", "favourites_mismatches"),
+                              ("MIC-55", "difficulty_mismatches")] {
+            if let c = checks[req] { m.exact(req, metric, failures: c.failures, checks: c.checks) }
+        }
+        if let c = checks["MIC-16"] {
+            m.value("MIC-16", "distinct_terms_checked", kind: .count, Double(cloudTerms), unit: "count", samples: c.checks)
+        }
+        // MIC-55: the documented mapping is monotone over the whole mood range.
+        var violations = 0
+        var previous = CityMood.difficulty(score: -1)
+        for i in 1...200 {
+            let level = CityMood.difficulty(score: -1 + Double(i) / 100)
+            if level < previous { violations += 1 }
+            previous = level
+        }
+        m.exact("MIC-55", "difficulty_not_monotone", failures: violations, checks: 200)
+
+        // MIC-NF1: p95 with the ingest running vs without it.
+        m.value("MIC-NF1", "actions_during_ingest", kind: .count, Double(actionsDuringIngest), unit: "count", samples: userActions)
+        let with = latencyWith.seconds(atPercentile: 95), without = latencyWithout.seconds(atPercentile: 95)
+        if without > 0 {
+            m.value("MIC-NF1", "p95_ratio_with_vs_without", kind: .latency, with / without, unit: "ratio",
+                    threshold: 1.10, comparator: .lessOrEqual, samples: userActions)
+        }
+        m.declareLatency("MIC-NF4", "query", threshold: 0.010)
+
+        // MIC-NF6: attempts received by the API per window, against the limit.
+        if let api {
+            m.value("MIC-NF6", "max_requests_per_window", kind: .count, Double(api.maxPerWindow), unit: "count",
+                    threshold: Double(api.limit), comparator: .lessOrEqual, samples: api.received.count)
+            m.value("MIC-NF6", "answers_429", kind: .count, Double(api.refused), unit: "count", threshold: 0,
+                    comparator: .lessOrEqual, samples: api.received.values.reduce(0, +))
+            m.value("MIC-NF6", "fetches_deferred", kind: .count, Double(fetchesDeferred), unit: "count", samples: fetchStarts.count)
+            m.value("MIC-NF6", "burst_requests_refused", kind: .count, Double(burstDenied), unit: "count", samples: fetchStarts.count)
+            m.value("MIC-NF6", "fetches_offline", kind: .count, Double(fetchesOffline), unit: "count", samples: fetchStarts.count)
+            m.value("MIC-NF6", "fetches_lost", kind: .count, Double(fetchesLost), unit: "count", samples: fetchStarts.count)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import FieldtestData
+import Foundation
+import GRDB
+
+/// A favourite place as the miCity "Add To Favorites" page saves it (Func_36–40).
+struct FavouritePlace: Equatable, Sendable {
+    /// Place name (unique in the favourites).
+    var name: String
+    /// Latitude, degrees.
+    var latitude: Double
+    /// Longitude, degrees.
+    var longitude: Double
+    /// User-edited note.
+    var note: String
+    /// When it was saved, seconds since 1970 UTC (virtual time).
+    var savedAt: Double
+}
+
+/// One classified tweet as stored for the "twitter emotion" page.
+struct StoredTweet: Equatable, Sendable {
+    var index: Int
+    var text: String
+    var label: SentimentLabel
+    var classifiedAt: Double
+}
+
+/// The miCity app's on-device SQLite database (GRDB): classified tweets with
+/// their emotion terms (for listing by class or word, Func_25–28) and
+/// favourite places (Func_34–45). All SQL is parameterised.
+final class MiCityStore {
+    let queue: DatabaseQueue
+
+    /// Opens (creating) the database at `path`.
+    init(path: String) throws {
+        queue = try DatabaseQueue(path: path)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE tweet (idx INTEGER PRIMARY KEY NOT NULL, text TEXT NOT NULL, label INTEGER NOT NULL,
+                                    classified_at REAL NOT NULL);
+                CREATE INDEX tweet_label ON tweet(label, idx);
+                CREATE TABLE tweet_word (word TEXT NOT NULL, idx INTEGER NOT NULL, PRIMARY KEY (word, idx)) WITHOUT ROWID;
+                CREATE TABLE place (name TEXT PRIMARY KEY NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
+                                    note TEXT NOT NULL, saved_at REAL NOT NULL);
+                """)
+        }
+        try migrator.migrate(queue)
+    }
+
+    /// Stores a classified batch with each tweet's distinct words, in one transaction.
+    func insert(_ tweets: [StoredTweet], words: [[String]]) throws {
+        try queue.write { db in
+            let tweet = try db.cachedStatement(sql: "INSERT OR REPLACE INTO tweet (idx, text, label, classified_at) VALUES (?, ?, ?, ?)")
+            let word = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tweet_word (word, idx) VALUES (?, ?)")
+            for (i, t) in tweets.enumerated() {
+                try tweet.execute(arguments: [t.index, t.text, t.label.rawValue, t.classifiedAt])
+                for w in i < words.count ? words[i] : [] {
+                    try word.execute(arguments: [w, t.index])
+                }
+            }
+        }
+    }
+
+    /// Stream positions of the tweets of class `label`, ascending.
+    func tweets(label: SentimentLabel) throws -> [Int] {
+        try queue.read { db in
+            try Int.fetchAll(db, sql: "SELECT idx FROM tweet WHERE label = ? ORDER BY idx", arguments: [label.rawValue])
+        }
+    }
+
+    /// Stream positions of the tweets containing `word`, ascending.
+    func tweets(word: String) throws -> [Int] {
+        try queue.read { db in
+            try Int.fetchAll(db, sql: "SELECT idx FROM tweet_word WHERE word = ? ORDER BY idx", arguments: [word])
+        }
+    }
+
+    /// Tweets per class (negative, neutral, positive) classified strictly after `time`.
+    func classCounts(after time: Double) throws -> [Int] {
+        try queue.read { db in
+            var counts = [0, 0, 0]
+            for row in try Row.fetchAll(db, sql: "SELECT label, COUNT(*) AS n FROM tweet WHERE classified_at > ? GROUP BY label",
+                                        arguments: [time]) {
+                let label: Int = row["label"]
+                if counts.indices.contains(label) { counts[label] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    /// Text and class of the tweets classified strictly after `time`, by stream position.
+    func recentTweets(after time: Double) throws -> [(text: String, label: SentimentLabel)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT text, label FROM tweet WHERE classified_at > ? ORDER BY idx", arguments: [time])
+                .map { (text: $0["text"], label: SentimentLabel(rawValue: $0["label"]) ?? .neutral) }
+        }
+    }
+
+    /// Saves (or edits) a favourite.
+    func save(_ p: FavouritePlace) throws {
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO place (name, latitude, longitude, note, saved_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
+                    note = excluded.note, saved_at = excluded.saved_at
+                """, arguments: [p.name, p.latitude, p.longitude, p.note, p.savedAt])
+        }
+    }
+
+    /// Deletes a favourite; returns whether it existed.
+    func delete(name: String) throws -> Bool {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM place WHERE name = ?", arguments: [name])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Every favourite, by name.
+    func favourites() throws -> [FavouritePlace] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, latitude, longitude, note, saved_at FROM place ORDER BY name").map {
+                FavouritePlace(name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"],
+                               note: $0["note"], savedAt: $0["saved_at"])
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import DeviceEmulation
+import FieldtestData
+import Foundation
+import MetricReports
+import ScenarioEngine
+import TweetSentiment
+
+/// Drives miCity (micity-srs.txt) through a scenario: every `tweet-batch`
+/// delivery fetches a batch from an emulated, rate-limited tweet API replaying a
+/// recorded labelled stream, classifies it with the shipped default sentiment
+/// model, stores it in the app's SQLite database and updates the city mood and
+/// word cloud; users view the mood, the word cloud, tweet lists, nearby places,
+/// favourites, the weather (replayed NOAA LCD observations) and the game.
+///
+/// Reports MIC-12, MIC-14, MIC-15, MIC-16, MIC-25, MIC-30, MIC-34, MIC-55,
+/// MIC-NF1, MIC-NF4 and MIC-NF6. Ingest is asynchronous (classification off the
+/// main thread): a user action waits only while the main thread merges a
+/// classified batch. MIC-NF1 compares each action's latency with the ingest
+/// running against the same action without it (same network draw, the action's
+/// compute measured again without any wait).
+public final class MiCityDriver: AppDriver {
+    /// Default tweets per request (Func_12).
+    static let defaultBatchSize = 100
+    /// Default API budget: Twitter API v1.1 search, 15 requests per 15 minutes... scaled by the scenario.
+    static let defaultRateLimit = 15
+    static let defaultRateWindow = 900.0
+    static let defaultMoodWindow = 3600.0
+    /// Cached weather answers live this long, seconds.
+    static let weatherTimeToLive = 600.0
+    /// Bytes of one tweet in an API answer (JSON with metadata), for the emulated download.
+    static let bytesPerTweet = 2_500
+
+    var folder = EmulatedDevices.temporaryFolder()
+    var devices: [String: Device] = [:]
+    var store: MiCityStore?
+    var model: SentimentModel?
+    var api: ReplayTweetAPI?
+    var rateGuard: WindowRateGuard?
+    var aggregator = MoodAggregator(window: defaultMoodWindow)
+    var mood: CityMood?
+    var weather: RecordedWeatherProvider?
+    var places: [Place] = []
+    var failure: Error?
+
+    // Ingest state.
+    var nextOffset = 0
+    var missingPages: [Int] = []
+    var fetchStarts: [Double] = []
+    var batchSizes: [Int] = []
+    var requestedSize = defaultBatchSize
+    var confusion = ConfusionMatrix()
+    var binaryRight = 0
+    var binaryTotal = 0
+    var classified: [(tweet: StoredTweet, tokens: Set<String>)] = []
+    var fetchesDeferred = 0
+    var fetchesOffline = 0
+    var fetchesLost = 0
+    var burstDenied = 0
+    var pendingRegular = false
+    var inFlight: [(start: Double, end: Double)] = []
+    var mainBusyUntil = -Double.infinity
+
+    // Checks: requirement → (failures, checks).
+    var checks: [String: (failures: Int, checks: Int)] = [:]
+    var actionsDuringIngest = 0
+    var userActions = 0
+    var gameLevels: [Int] = []
+    var cloudTerms = 0
+    var latencyWith = LatencyRecorder()
+    var latencyWithout = LatencyRecorder()
+
+    // User state.
+    var lastNearby: [Place] = []
+    var favourites: [String: FavouritePlace] = [:]
+    var shownWeather: MiCityWeather?
+
+    public init() {}
+
+    func check(_ requirement: String, _ ok: Bool) {
+        var c = checks[requirement] ?? (0, 0)
+        c.checks += 1
+        if !ok { c.failures += 1 }
+        checks[requirement] = c
+    }
+
+    /// Runs `body` inside an event, keeping the first error for `finish`.
+    func guarded(_ body: () throws -> Void) {
+        guard failure == nil else { return }
+        do { try body() } catch { failure = error }
+    }
+
+    // MARK: Start
+
+    public func start(_ run: RunContext) throws {
+        let s = run.scenario
+        devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
+        for spec in s.devices {
+            for offset in spec.restarts {
+                run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
+                    self.guarded { try self.devices[spec.name]?.restart(at: sim.now) }
+                }
+            }
+        }
+        store = try MiCityStore(path: folder.appendingPathComponent("micity.sqlite").path)
+        let modelURL = run.datasets.url(path: "models/" + SentimentModelFile.defaultFileName)
+        model = try run.datasets.cached("micity-model") {
+            try SentimentModelFile.load(modelURL, displayName: "Datasets/models/" + SentimentModelFile.defaultFileName)
+        }
+        aggregator = MoodAggregator(window: run.number("mood_window", default: Self.defaultMoodWindow))
+        for name in s.datasets where name == "us-cities" || name == "world-cities" {
+            let url = try run.datasets.url(name)
+            places = try run.datasets.cached("places-" + name) {
+                name == "us-cities" ? try PlacesLoader.loadUSCities(url: url, displayName: "Datasets/" + name).records
+                    : try PlacesLoader.loadWorldCities(url: url, displayName: "Datasets/" + name).records
+            }
+        }
+        let limit = Int(run.number("rate_limit", default: Double(Self.defaultRateLimit)))
+        let window = run.number("rate_window", default: Self.defaultRateWindow)
+        guard let feedDevice = s.devices.first.flatMap({ devices[$0.name] }) else {
+            throw EmulatedDevices.BuildError(description: "\(s.file): error: miCity needs a device")
+        }
+        for feed in s.feeds {
+            switch feed.kind {
+            case "tweet-batch":
+                let dataset = feed.parameters["dataset"]?.string ?? "airline-tweets"
+                let stream = try Self.loadStream(dataset, run: run)
+                api = ReplayTweetAPI(stream: stream, limit: limit, window: window, origin: s.start)
+                rateGuard = WindowRateGuard(limit: limit, window: window, origin: s.start,
+                                            maxAttempts: feedDevice.profile.retry.maxAttempts)
+                requestedSize = feed.parameters["size"]?.int ?? Self.defaultBatchSize
+                let burst = feed.parameters["burst"]?.int ?? 0
+                var t = s.start + feed.at
+                while t <= s.end {
+                    run.simulation.schedule(at: t) { [unowned self] sim in
+                        self.guarded { try self.deliver(run, device: feedDevice, burst: burst, at: sim.now) }
+                    }
+                    t += feed.every
+                }
+            case "weather-refresh":
+                guard let dataset = feed.parameters["dataset"]?.string else { continue }
+                let url = try run.datasets.url(dataset)
+                let offset = Self.utcOffset(zone: s.timeZone, at: s.start)
+                weather = try run.datasets.cached("lcd-\(dataset)-\(offset)") {
+                    try RecordedWeatherProvider.load(url: url, name: dataset, utcOffsetSeconds: offset)
+                }
+                let position = s.devices.first?.position.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
+                var t = s.start + feed.at
+                while t <= s.end {
+                    run.simulation.schedule(at: t) { [unowned self] sim in
+                        self.guarded { try self.refreshWeather(device: feedDevice, position: position, at: sim.now) }
+                    }
+                    t += feed.every
+                }
+            default:
+                continue
+            }
+        }
+        for actor in s.actors {
+            guard let device = devices[actor.device] else {
+                throw EmulatedDevices.BuildError(description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
+            }
+            let spec = s.devices.first { $0.name == actor.device }
+            for action in actor.actions {
+                for offset in action.offsets(duration: s.duration) {
+                    run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
+                        self.guarded { try self.perform(action, run: run, device: device, spec: spec, at: sim.now) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The zone's standard UTC offset (seconds east) at `time` (LCD dates are local standard time).
+    static func utcOffset(zone: String, at time: Double) -> Int {
+        guard let tz = TimeZone(identifier: zone) else { return 0 }
+        let date = Date(timeIntervalSince1970: time)
+        return tz.secondsFromGMT(for: date) - Int(tz.daylightSavingTimeOffset(for: date))
+    }
+
+    /// The recorded stream of a labelled tweet dataset, in file order.
+    static func loadStream(_ name: String, run: RunContext) throws -> [ReplayedTweet] {
+        let url = try run.datasets.url(name)
+        return try run.datasets.cached("micity-stream-" + name) {
+            let labelled: [LabelledTweet]
+            switch name {
+            case "airline-tweets":
+                labelled = try AirlineTweetsLoader.load(url: url, displayName: "Datasets/" + name).records.map(\.labelled)
+            case "tweeteval-val-text":
+                guard let labels = TweetEvalLoader.labelsURL(forText: url) else {
+                    throw EmulatedDevices.BuildError(description: "\(name): error: no labels file beside the TweetEval texts")
+                }
+                labelled = try TweetEvalLoader.load(text: url, labels: labels, displayName: { "Datasets/" + $0.lastPathComponent }).records
+            default:
+                throw EmulatedDevices.BuildError(description: "\(run.scenario.file): error: tweet-batch dataset '\(name)' is not a labelled tweet stream; use airline-tweets or tweeteval-val-text")
+            }
+            return labelled.enumerated().map { ReplayedTweet(index: $0.offset, text: $0.element.text, label: $0.element.label) }
+        }
+    }
+}
