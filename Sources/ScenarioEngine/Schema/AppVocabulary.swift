@@ -103,9 +103,11 @@ public struct AppVocabulary: Sendable {
                     SchemaField("to", .string(), required: true, "venue name or 'lat,lon'"),
                     SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
                 action("random-routes", "request routes between seeded random venues", [
-                    SchemaField("count", .integer(minimum: 1), required: true),
+                    SchemaField("routes", .integer(minimum: 1), required: true, "routes per occurrence"),
                     SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
-                action("search-venue", "search a venue", [SchemaField("query", .string(), required: true)]),
+                action("search-venue", "search a venue: one typed query, or `queries` seeded prefix/misspelt queries of random venues", [
+                    SchemaField("query", .string(), "text typed; the venue whose name it was taken from is the expected answer"),
+                    SchemaField("queries", .integer(minimum: 1), "number of seeded queries (prefixes and one-typo names of random venues)")]),
                 action("emergency", "route to the nearest exit or assembly point", [
                     SchemaField("from", .string(), required: true), SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
                 action("walk", "walk with the phone", [
@@ -117,11 +119,15 @@ public struct AppVocabulary: Sendable {
                 action("consent", "grant or withdraw consent to location collection", [SchemaField("granted", .boolean, required: true)]),
                 action("write-congestion", "try to write congestion data", [SchemaField("role", .string(allowed: ["mobile", "agent", "admin"]), required: true)]),
                 action("set-goal", "set a step goal", [SchemaField("steps", .integer(minimum: 1), required: true)]),
+                action("set-preferences", "save preferred event categories and a reminder lead time", [
+                    SchemaField("categories", .array(.string(), minItems: 1), required: true),
+                    SchemaField("lead", .duration, "reminder before an event starts (default 15m)")]),
             ],
             feeds: [
                 feed("crowd-pings", "crowd-sourced pedestrian pings from the mobility model", [
                     SchemaField("people", .integer(minimum: 1), required: true),
-                    SchemaField("dataset", .string(), "GeoLife trajectories used to calibrate walking speed")]),
+                    SchemaField("dataset", .string(), "GeoLife trajectories used to calibrate walking speed"),
+                    SchemaField("gps", .string(allowed: ["open-sky", "urban", "indoor"]), "GPS environment of the crowd's phones (default urban)")]),
                 feed("campus-events", "timetabled events with expiry", [SchemaField("count", .integer(minimum: 1))]),
             ],
             requirements: ["NAV-F2", "NAV-F3", "NAV-F4", "NAV-F5", "NAV-F7", "NAV-F9", "NAV-F15", "NAV-F18", "NAV-F19",
@@ -129,6 +135,9 @@ public struct AppVocabulary: Sendable {
             parameters: [
                 SchemaField("campus", .string(), "manifest name of the campus OSM extract"),
                 SchemaField("class_change_period", .duration, "time between timetabled class changes"),
+                SchemaField("ping_retention", .duration, "how long crowd pings are kept (default 1h)"),
+                SchemaField("fingerprint_train", .string(), "manifest name of the UJIIndoorLoc rows the Wi-Fi locator is trained on"),
+                SchemaField("fingerprint_test", .string(), "manifest name of the UJIIndoorLoc rows located (rows of phones absent from training)"),
             ]),
         AppVocabulary(
             name: "micity", doc: "miCity city mood (micity-srs.txt)",

@@ -1,0 +1,91 @@
+import AccountStore
+import CampusRouting
+import DeviceEmulation
+import Foundation
+import ScenarioEngine
+
+/// Crowd pings, published congestion, consent and access rights (NAV-F7, NAV-F26, NAV-PR1).
+extension NavUPDriver {
+    /// One delivery of crowd pings: walkers and consenting actors' phones ping; the agent publishes the
+    /// density snapshot of the last `window` seconds; estimated and true densities are compared.
+    func crowdTick(at time: Double, window: Double, _ run: RunContext) {
+        guard let campus, let estimator else { return }
+        for ping in crowd?.pings(at: time) ?? [] { store.submit(ping) }
+        for a in actors {
+            guard let device = devices[a.device] else { continue }
+            let truth = GeoCoordinate(latitude: a.location.latitude, longitude: a.location.longitude)
+            // The app sends a ping only when the phone stored it, i.e. after consent (NAV-PR1).
+            if device.collectLocation(userID: a.name, at: time, truePosition: truth), let last = device.consent.records.last {
+                store.submit(CrowdPing(device: a.device, time: time,
+                                       location: GeoPoint(latitude: last.latitude, longitude: last.longitude), accuracyMetres: 10))
+            }
+        }
+        store.prune(now: time)
+        let snapshot = estimator.snapshot(pings: store.pings, at: time, windowSeconds: window)
+        store.publish(snapshot, by: .agent)
+        checkPrivacy(at: time)
+        guard let crowd else { return }
+        let truth = crowd.trueDensities(at: time, estimator: estimator)
+        guard truth.contains(where: { $0 > 0 }) else { return }
+        for e in 0..<truth.count where truth[e] > 0 || snapshot.densities[e] > 0 {
+            densityPairs.append((truth[e], snapshot.densities[e]))
+        }
+        let walkers = crowd.walkers(at: time).map {
+            CrowdPing(device: "crowd-\($0.person)", time: time, location: $0.point, accuracyMetres: 0)
+        }
+        let trueMap = CrowdHeatmap(pings: walkers, origin: campus.origin, cellMetres: 50, at: time, windowSeconds: window)
+        let estMap = CrowdHeatmap(pings: store.pings.filter { $0.device.hasPrefix("crowd-") }, origin: campus.origin,
+                                  cellMetres: 50, at: time, windowSeconds: window)
+        var cells: [[Int]: (Double, Double)] = [:]
+        for c in trueMap.cells { cells[[c.row, c.column], default: (0, 0)].0 = Double(c.devices) }
+        for c in estMap.cells { cells[[c.row, c.column], default: (0, 0)].1 = Double(c.devices) }
+        for k in cells.keys.sorted(by: { ($0[0], $0[1]) < ($1[0], $1[1]) }) {
+            if let v = cells[k] { cellPairs.append(v) }
+        }
+    }
+
+    func grantConsent(device: String, at time: Double) {
+        store.grantConsent(device)
+        devices[device]?.consent.give(at: time)
+        consentSince[device] = time
+    }
+
+    /// Withdrawal deletes the user's identifiable data on the server and on the phone; checks none is left.
+    func withdrawConsent(device: String, at time: Double) {
+        store.withdrawConsent(device)
+        _ = devices[device]?.consent.withdrawAndDelete(at: time)
+        consentSince[device] = nil
+        withdrawals += 1
+        privacyChecks += 1
+        let left = store.pings.filter { $0.device == device }.count + (devices[device]?.consent.records.count ?? 0)
+        if left > 0 { dataLeft += 1 }
+    }
+
+    /// NAV-PR1 at `time`: no stored ping of a device taken before its consent, none past retention.
+    func checkPrivacy(at time: Double) {
+        for name in devices.keys.sorted() {
+            privacyChecks += 1
+            let mine = store.pings.filter { $0.device == name }
+            let since = consentSince[name]
+            if mine.contains(where: { since == nil || $0.time < since ?? 0 }) { pingsWithoutConsent += 1 }
+        }
+        privacyChecks += 1
+        if store.pings.contains(where: { $0.time < time - store.retentionSeconds }) { pastRetention += 1 }
+    }
+
+    /// NAV-F26: a congestion write by `role`; the store and the account policy must both refuse mobile
+    /// users and accept agents and administrators; every role may read.
+    func writeCongestion(role name: String, _ run: RunContext) {
+        guard let estimator else { return }
+        let role = CrowdRole(rawValue: name) ?? .mobile
+        let accountRole: Role = role == .mobile ? .mobileUser : (role == .agent ? .agent : .admin)
+        let snapshot = estimator.snapshot(pings: store.pings, at: run.now, windowSeconds: 300)
+        let accepted = store.publish(snapshot, by: role)
+        let allowed = AccessPolicy.navUP.allows(accountRole, .write, .congestionData)
+        let canRead = AccessPolicy.navUP.allows(accountRole, .read, .congestionData) && store.congestion(for: role) != nil
+        let expected = role != .mobile
+        writeChecks += 1
+        if role == .mobile { mobileWrites += 1 }
+        if accepted != expected || allowed != expected || !canRead { writeFailures += 1 }
+    }
+}

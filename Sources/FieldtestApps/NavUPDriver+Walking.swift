@@ -1,0 +1,188 @@
+import CampusRouting
+import DeviceEmulation
+import FieldtestData
+import Foundation
+import Positioning
+import ScenarioEngine
+
+/// Walks: step counting and distance (NAV-F22), place history (NAV-F21), goals and ranking (NAV-F29),
+/// outdoor GPS + PDR positioning and indoor Wi-Fi fingerprinting (NAV-L1), preferences and reminders (NAV-F19).
+extension NavUPDriver {
+    /// Walks `seconds` at `pace` to a seeded random venue: the phone's IMU trace goes through the step
+    /// detector; the arrival is appended to the place history kept in the phone's offline cache.
+    func walk(actor i: Int, seconds: Double, pace: WalkingPace, _ run: RunContext) throws {
+        guard let campus, let device = devices[actors[i].device] else { return }
+        let trace = try device.walk(startTime: run.now, segments: [WalkingSegment(durationSeconds: seconds, pace: pace)])
+        let steps = try StepDetector().detect(timesSeconds: trace.accelerometer.map(\.time), x: trace.accelerometer.map(\.x),
+                                              y: trace.accelerometer.map(\.y), z: trace.accelerometer.map(\.z))
+        let truth = trace.trueStepCount
+        stepErrors.append(truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0)
+        actors[i].walks.append((steps.count, truth))
+        if let goal = actors[i].goal, actors[i].notices.count < 1 {
+            let done = actors[i].walks.reduce(0) { $0 + $1.detected } - goal.since
+            if done >= goal.steps { actors[i].notices.append(actors[i].walks.count - 1) }
+        }
+        let rng = stream(run, "walk-destinations")
+        let v = rng.uniformInt(below: campus.venues.count)
+        actors[i].venue = v
+        actors[i].location = campus.venues[v].location
+        let name = campus.venues[v].name
+        actors[i].history.append(name)
+        if let cache = device.cache {
+            let key = "navup-history-\(actors[i].name)"
+            var lines = try cache.entry(forKey: key).map { String(decoding: $0.payload, as: UTF8.self) } ?? ""
+            lines += name + "\n"
+            try cache.store(CacheEntry(key: key, payload: Data(lines.utf8), fetchedAt: run.now + seconds,
+                                       timeToLiveSeconds: 365 * 86400))
+        }
+    }
+
+    /// NAV-L1 outdoors: a straight walk of `seconds` from the actor's place on a seeded heading; GPS fixes
+    /// every second from the phone's receiver, fused with detected steps (length from the pace, heading
+    /// from the compass with 0.1 rad noise) by the Kalman filter; errors of the fused and GPS-only tracks.
+    func locateOutdoor(actor i: Int, seconds: Double, _ run: RunContext) throws {
+        guard let device = devices[actors[i].device] else { return }
+        let rng = stream(run, "outdoor")
+        let heading = rng.uniform() * 2 * Double.pi
+        let t0 = run.now
+        let trace = try device.walk(startTime: t0, segments: [WalkingSegment(durationSeconds: seconds, pace: .normal)],
+                                    initialHeadingRadians: heading)
+        var east = [0.0], north = [0.0], times = [t0]
+        for (k, t) in trace.trueStepTimes.enumerated() {
+            let l = trace.trueStepLengthsMetres[k], h = trace.trueStepHeadingsRadians[k]
+            east.append((east.last ?? 0) + l * sin(h))
+            north.append((north.last ?? 0) + l * cos(h))
+            times.append(t)
+        }
+        func truth(at t: Double) -> (Double, Double) {
+            var k = 0
+            while k + 1 < times.count && times[k + 1] <= t { k += 1 }
+            guard k + 1 < times.count else { return (east[k], north[k]) }
+            let f = (t - times[k]) / max(1e-9, times[k + 1] - times[k])
+            return (east[k] + f * (east[k + 1] - east[k]), north[k] + f * (north[k + 1] - north[k]))
+        }
+        let origin = GeoCoordinate(latitude: actors[i].location.latitude, longitude: actors[i].location.longitude)
+        let steps = try StepDetector().detect(timesSeconds: trace.accelerometer.map(\.time), x: trace.accelerometer.map(\.x),
+                                              y: trace.accelerometer.map(\.y), z: trace.accelerometer.map(\.z))
+        let stepLength = WalkingPace.normal.stepLengthMetres
+        var filter: GPSDeadReckoningFilter?
+        var last = t0, stepIndex = 0, previousStep = t0
+        var t = t0 + 1
+        let rad = Double.pi / 180
+        while t < t0 + seconds {
+            while stepIndex < steps.count && steps[stepIndex] <= t {
+                let st = steps[stepIndex]
+                if var f = filter {
+                    f.predict(dtSeconds: st - last)
+                    let k = trace.trueStepTimes.lastIndex { $0 <= st } ?? 0
+                    let h = (trace.trueStepHeadingsRadians.indices.contains(k) ? trace.trueStepHeadingsRadians[k] : heading)
+                        + rng.gaussian(standardDeviation: 0.1)
+                    f.updateStep(lengthMetres: stepLength, headingRadians: h, durationSeconds: max(0.2, st - previousStep))
+                    filter = f
+                    last = st
+                }
+                previousStep = st
+                stepIndex += 1
+            }
+            let (te, tn) = truth(at: t)
+            let here = origin.offset(eastMetres: te, northMetres: tn)
+            if let fix = device.position(at: t, truePosition: here) {
+                let fe = (fix.coordinate.longitude - origin.longitude) * rad * cos(origin.latitude * rad) * GeoCoordinate.earthRadiusMetres
+                let fn = (fix.coordinate.latitude - origin.latitude) * rad * GeoCoordinate.earthRadiusMetres
+                if var f = filter {
+                    f.predict(dtSeconds: t - last)
+                    f.updateGPS(east: fe, north: fn, sigmaMetres: max(1, fix.horizontalAccuracyMetres))
+                    filter = f
+                } else {
+                    filter = GPSDeadReckoningFilter(east: fe, north: fn, positionSigma: max(1, fix.horizontalAccuracyMetres))
+                }
+                last = t
+                outdoorGPS.append(((fe - te) * (fe - te) + (fn - tn) * (fn - tn)).squareRoot())
+            }
+            if var f = filter {
+                f.predict(dtSeconds: t - last)
+                last = t
+                filter = f
+                outdoorFused.append(((f.east - te) * (f.east - te) + (f.north - tn) * (f.north - tn)).squareRoot())
+            }
+            t += 1
+        }
+    }
+
+    /// The Wi-Fi locator trained on `fingerprint_train`, and the rows of `fingerprint_test` whose phones
+    /// are absent from training (held out by device), both cached across sweep cases.
+    func fingerprintData(_ run: RunContext) throws -> (FingerprintLocator, [FingerprintSample]) {
+        let trainName = run.text("fingerprint_train", default: "ujiindoorloc-train-a")
+        let testName = run.text("fingerprint_test", default: "ujiindoorloc-train-b")
+        let trainURL = try run.datasets.url(trainName), testURL = try run.datasets.url(testName)
+        let train = try run.datasets.cached("navup-fp-train-\(trainName)") {
+            try FingerprintSample.fromUJIIndoorLoc(UJIIndoorLoc.load(url: trainURL, displayName: trainName).records)
+        }
+        let locator = try run.datasets.cached("navup-fp-locator-\(trainName)") { try FingerprintLocator(training: train) }
+        let phones = Set(train.map(\.phone))
+        let test = try run.datasets.cached("navup-fp-test-\(testName)-\(trainName)") {
+            try FingerprintSample.fromUJIIndoorLoc(UJIIndoorLoc.load(url: testURL, displayName: testName).records)
+                .filter { !phones.contains($0.phone) }
+        }
+        return (locator, test)
+    }
+
+    /// NAV-L1 indoors: `samples` seeded held-out fingerprints located by the phone.
+    func locateIndoor(samples: Int, _ run: RunContext) throws {
+        let (locator, test) = try fingerprintData(run)
+        guard !test.isEmpty else {
+            throw NavUPDriverError(description: "no held-out fingerprints: every phone of 'fingerprint_test' is in 'fingerprint_train'")
+        }
+        let rng = stream(run, "indoor")
+        for _ in 0..<samples {
+            let q = test[rng.uniformInt(below: test.count)]
+            let (estimate, seconds) = try ComputeTimer.measure { try locator.locate(q.rssi) }
+            run.metrics.latency("NAV-L1", "indoor_locate_latency", seconds: seconds)
+            indoorEstimates.append(estimate)
+            indoorTruth.append(q)
+        }
+    }
+
+    /// NAV-F19: the upcoming events of the actor's preferred categories; every one listed must be
+    /// upcoming and of a preferred category, and none such may be missing.
+    func listPreferred(actor i: Int, _ run: RunContext) {
+        guard let categories = actors[i].categories else { return }
+        let now = run.now
+        var byCategory: [String: [Int]] = [:]
+        for e in events { byCategory[e.category, default: []].append(e.id) }
+        let listed = Set(categories.sorted().flatMap { byCategory[$0] ?? [] }.filter { events[$0].start > now })
+        let expected = Set(events.filter { categories.contains($0.category) && $0.start > now }.map(\.id))
+        preferenceListings += 1
+        if listed != expected { preferenceListingFailures += 1 }
+    }
+
+    /// Schedules one reminder per upcoming preferred event at `start − lead` (if still in the future).
+    func scheduleReminders(_ run: RunContext) {
+        for i in actors.indices {
+            guard let categories = actors[i].categories else { continue }
+            for e in events where categories.contains(e.category) && !actors[i].reminded.contains(e.id) {
+                let at = e.start - actors[i].lead
+                guard at >= run.now else { continue }
+                actors[i].reminded.insert(e.id)
+                let id = e.id
+                run.simulation.schedule(at: at) { [weak self] sim in self?.reminderLog.append((i, id, sim.now)) }
+            }
+        }
+    }
+
+    /// Reminder and goal checks against an independent recount.
+    func checkRemindersAndGoals(_ run: RunContext) {
+        for (i, a) in actors.enumerated() {
+            guard let categories = a.categories else { continue }
+            for e in events where categories.contains(e.category) {
+                let due = e.start - a.lead
+                let shouldFire = due >= max(e.created, a.preferencesSince) && due <= run.scenario.end
+                let fired = reminderLog.filter { $0.actor == i && $0.event == e.id }
+                reminderChecks += 1
+                if shouldFire ? (fired.count != 1 || abs((fired.first?.time ?? 0) - due) > 1e-6) : !fired.isEmpty {
+                    reminderFailures += 1
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,252 @@
+import AccountStore
+import CampusRouting
+import DeviceEmulation
+import FieldtestData
+import FieldtestGSL
+import Foundation
+import MetricReports
+import Positioning
+import ScenarioEngine
+
+/// Errors of the NavUP driver, located in the scenario file.
+public struct NavUPDriverError: Error, CustomStringConvertible {
+    /// The message: what is wrong and how to fix it.
+    public var description: String
+}
+
+/// Drives the NavUP campus navigation app (navup-srs.txt): the campus graph, congestion and venues of
+/// `CampusRouting`, the positioning and step estimators of `Positioning`, emulated phones of
+/// `DeviceEmulation` and the access rules of `AccountStore`, on the scenario's virtual clock.
+///
+/// The campus (`campus` parameter, a manifest name) is loaded once per dataset store and shared by sweep
+/// cases. Routing runs on the phone (the map is offline-capable, NAV-F2); congestion comes from the server
+/// when the phone is online and from its cached snapshot, with its age, when offline (NAV-F4). Route latency
+/// is the on-device compute time; the network time of the congestion download is reported beside it.
+public final class NavUPDriver: AppDriver {
+    /// What one user has done, for the checks.
+    struct ActorState {
+        var name: String
+        var device: String
+        var location: GeoPoint
+        var venue: Int?
+        var history: [String] = []
+        var walks: [(detected: Int, truth: Int)] = []
+        var goal: (steps: Int, since: Int)?
+        var notices: [Int] = []
+        var categories: Set<String>?
+        var lead = 900.0
+        var preferencesSince = 0.0
+        var reminded = Set<Int>()
+    }
+    /// A timetabled campus event.
+    struct CampusEvent {
+        var id: Int
+        var venue: Int
+        var category: String
+        var start: Double
+        var end: Double
+        var created: Double
+    }
+
+    var campus: NavUPCampus?
+    var search: NavUPVenueSearch?
+    var devices: [String: Device] = [:]
+    var cacheFolder: URL?
+    var router = AStarRouter()
+    var store = CrowdPingStore(retentionSeconds: 3600)
+    var crowd: NavUPCrowd?
+    var estimator: CrowdDensityEstimator?
+    var congestionCaches: [String: CongestionCache] = [:]
+    var actors: [ActorState] = []
+    var events: [CampusEvent] = []
+    var consentSince: [String: Double] = [:]
+    var failure: String?
+    var streams: [String: RandomStream] = [:]
+    var adjacency: [Int: [[(to: Int32, edge: Int32)]]] = [:]
+
+    // Measurements.
+    var regretOnline: [Double] = [], regretOffline: [Double] = [], cachedAges: [Double] = []
+    var offlineChecks = 0, offlineFailures = 0
+    var searchQueries = 0, searchHits = 0, offlineSearches = 0
+    var eventChecks = 0, expiredShown = 0, listingMismatches = 0, poisListed = 0
+    var densityPairs: [(truth: Double, estimate: Double)] = []
+    var cellPairs: [(truth: Double, estimate: Double)] = []
+    var emergencyChecks = 0, emergencyFailures = 0, wheelchairEvacuations = 0, wheelchairEvacuationFailures = 0
+    var alertsSent = 0, alertsUndelivered = 0
+    var wheelchairRoutes = 0, wheelchairSteps = 0, forbiddenUsed = 0, wheelchairNoRoute = 0
+    var writeChecks = 0, writeFailures = 0, mobileWrites = 0
+    var privacyChecks = 0, pingsWithoutConsent = 0, dataLeft = 0, pastRetention = 0, withdrawals = 0
+    var stepErrors: [Double] = []
+    var reminderFailures = 0, reminderChecks = 0, reminderLog: [(actor: Int, event: Int, time: Double)] = []
+    var preferenceListings = 0, preferenceListingFailures = 0
+    var indoorEstimates: [FingerprintEstimate] = [], indoorTruth: [FingerprintSample] = []
+    var outdoorFused: [Double] = [], outdoorGPS: [Double] = []
+
+    /// Creates a driver; all state is built in `start`.
+    public init() {}
+
+    func stream(_ run: RunContext, _ name: String) -> RandomStream {
+        if let s = streams[name] { return s }
+        let s = run.stream("navup-" + name)
+        streams[name] = s
+        return s
+    }
+
+    func fail(_ message: String) { if failure == nil { failure = message } }
+
+    /// Loads the campus, builds the phones, schedules feeds and actions.
+    public func start(_ run: RunContext) throws {
+        let s = run.scenario
+        let campusName = run.text("campus", default: "campus-montgomery")
+        let url = try run.datasets.url(campusName)
+        let campus = try run.datasets.cached("navup-campus-\(campusName)") {
+            try NavUPCampus(url: url, displayName: "Datasets/" + url.pathComponents.suffix(2).joined(separator: "/"))
+        }
+        guard campus.venues.count >= 2 else {
+            throw NavUPDriverError(description: "\(s.file): error: campus '\(campusName)' has fewer than two named venues near its paths; choose another campus")
+        }
+        self.campus = campus
+        search = NavUPVenueSearch(venues: campus.venues)
+        estimator = CrowdDensityEstimator(graph: campus.graph)
+        store = CrowdPingStore(retentionSeconds: run.number("ping_retention", default: 3600))
+        let folder = EmulatedDevices.temporaryFolder()
+        cacheFolder = folder
+        devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
+        for spec in s.devices {
+            for r in spec.restarts {
+                run.simulation.schedule(at: s.start + r) { [weak self] sim in
+                    do { try self?.devices[spec.name]?.restart(at: sim.now) } catch { self?.fail("\(s.file): error: restart of '\(spec.name)': \(error)") }
+                }
+            }
+            if spec.consent { grantConsent(device: spec.name, at: s.start) }
+            congestionCaches[spec.name] = CongestionCache()
+        }
+        let placement = stream(run, "placement")
+        for a in s.actors {
+            let spec = s.devices.first { $0.name == a.device }
+            var state = ActorState(name: a.name, device: a.device, location: campus.venues[0].location, venue: 0)
+            if let p = spec?.position {
+                state.location = GeoPoint(latitude: p.latitude, longitude: p.longitude)
+                state.venue = nil
+            } else {
+                let v = placement.uniformInt(below: campus.venues.count)
+                state.location = campus.venues[v].location
+                state.venue = v
+            }
+            actors.append(state)
+        }
+        for feed in s.feeds { try scheduleFeed(feed, run) }
+        for (i, a) in s.actors.enumerated() {
+            for action in a.actions {
+                for offset in action.offsets(duration: s.duration) {
+                    run.simulation.schedule(at: s.start + offset) { [weak self] _ in
+                        guard let self else { return }
+                        do { try self.perform(action, actor: i, run) } catch {
+                            self.fail("\(s.file):\(action.line): error: '\(action.kind)' failed: \(error)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func scheduleFeed(_ feed: FeedSpec, _ run: RunContext) throws {
+        let s = run.scenario
+        guard let campus else { return }
+        var times: [Double] = []
+        var t = s.start + feed.at
+        while t <= s.end { times.append(t); t += feed.every }
+        switch feed.kind {
+        case "crowd-pings":
+            let people = feed.parameters["people"]?.int ?? 100
+            var speed = (mean: 1.34, sd: 0.26)
+            if let name = feed.parameters["dataset"]?.string {
+                let url = try run.datasets.url(name)
+                let fixes = try run.datasets.cached("navup-geolife-\(name)") {
+                    try GeoLifeLoaders.loadPLT(url: url, displayName: "Datasets/" + url.pathComponents.suffix(2).joined(separator: "/")).records
+                }
+                guard let calibrated = NavUPCrowd.walkingSpeed(fixes: fixes) else {
+                    throw NavUPDriverError(description: "\(s.file):\(feed.line): error: dataset '\(name)' has fewer than 20 walking-speed fix pairs; use a GeoLife .plt trajectory with timestamps")
+                }
+                speed = calibrated
+            }
+            let gps = try GPSEnvironment.named(feed.parameters["gps"]?.string ?? "urban")
+            let crowd = try NavUPCrowd(campus: campus, people: people, start: s.start, end: s.end,
+                                       period: run.number("class_change_period", default: 3600), speed: speed, gps: gps,
+                                       stream: stream(run, "crowd"), gpsStream: stream(run, "crowd-gps"))
+            self.crowd = crowd
+            for p in 0..<people { store.grantConsent("crowd-\(p)") }
+            for time in times {
+                run.simulation.schedule(at: time) { [weak self] sim in self?.crowdTick(at: sim.now, window: feed.every, run) }
+            }
+        case "campus-events":
+            let count = feed.parameters["count"]?.int ?? 5
+            for time in times {
+                run.simulation.schedule(at: time) { [weak self] sim in self?.eventsTick(at: sim.now, count: count, run) }
+            }
+        default:
+            throw NavUPDriverError(description: "\(s.file):\(feed.line): error: feed '\(feed.kind)' is not a NavUP feed; use crowd-pings or campus-events")
+        }
+    }
+
+    func perform(_ action: ActionSpec, actor i: Int, _ run: RunContext) throws {
+        let p = action.parameters
+        switch action.kind {
+        case "route":
+            guard let campus, let from = campus.place(p["from"]?.string ?? ""), let to = campus.place(p["to"]?.string ?? "") else {
+                throw NavUPDriverError(description: "unknown place in 'from'/'to'; give a venue name of the campus or 'lat,lon'")
+            }
+            try route(actor: i, from: from, to: to, profile: p["profile"]?.string ?? "walk", run)
+        case "random-routes":
+            guard let campus else { return }
+            let rng = stream(run, "routes")
+            for _ in 0..<(p["routes"]?.int ?? 1) {
+                let a = rng.uniformInt(below: campus.venues.count)
+                let b = (a + 1 + rng.uniformInt(below: campus.venues.count - 1)) % campus.venues.count
+                try route(actor: i, from: campus.venues[a].location, to: campus.venues[b].location,
+                          profile: p["profile"]?.string ?? "walk", run)
+            }
+        case "search-venue": searchVenue(actor: i, query: p["query"]?.string, count: p["queries"]?.int, run)
+        case "emergency":
+            guard let campus, let from = campus.place(p["from"]?.string ?? "") else {
+                throw NavUPDriverError(description: "unknown place in 'from'; give a venue name of the campus or 'lat,lon'")
+            }
+            try emergency(from: from, profile: p["profile"]?.string ?? "walk", run)
+        case "walk":
+            let pace = WalkingPace(rawValue: p["pace"]?.string ?? "normal") ?? .normal
+            try walk(actor: i, seconds: p["duration"]?.double ?? 600, pace: pace, run)
+        case "locate":
+            if p["environment"]?.string == "indoor" {
+                try locateIndoor(samples: p["samples"]?.int ?? 20, run)
+            } else {
+                try locateOutdoor(actor: i, seconds: Double(p["samples"]?.int ?? 120), run)
+            }
+        case "consent":
+            let device = actors[i].device
+            if p["granted"]?.bool == true {
+                grantConsent(device: device, at: run.now)
+            } else {
+                withdrawConsent(device: device, at: run.now)
+            }
+        case "write-congestion": writeCongestion(role: p["role"]?.string ?? "mobile", run)
+        case "set-goal":
+            let done = actors[i].walks.reduce(0) { $0 + $1.detected }
+            actors[i].goal = (p["steps"]?.int ?? 1000, done)
+        case "set-preferences":
+            actors[i].categories = Set((p["categories"]?.array ?? []).compactMap(\.string))
+            actors[i].lead = p["lead"]?.double ?? 900
+            actors[i].preferencesSince = run.now
+            listPreferred(actor: i, run)
+            scheduleReminders(run)
+        default:
+            throw NavUPDriverError(description: "action '\(action.kind)' is not a NavUP action")
+        }
+    }
+
+    /// Records the metrics of every requirement the scenario lists and removes the phones' databases.
+    public func finish(_ run: RunContext) throws {
+        defer { if let cacheFolder { try? FileManager.default.removeItem(at: cacheFolder) } }
+        if let failure { throw NavUPDriverError(description: failure) }
+        recordMetrics(run)
+    }
+}
