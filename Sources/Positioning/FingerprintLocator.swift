@@ -4,15 +4,18 @@ import Foundation
 /// building → floor (within that building) → coordinates (within that floor).
 ///
 /// Method: RADAR-style k-NN (Bahl & Padmanabhan, INFOCOM 2000) with the
-/// positive/exponential RSSI representations and Euclidean distance of
-/// Torres-Sospedra et al. (ESWA 2015), and the hierarchical building/floor
+/// RSSI representations and distances of Torres-Sospedra et al. (ESWA 2015):
+/// by default the *powed* representation with the Sørensen (Bray–Curtis)
+/// distance, which they found best on UJIIndoorLoc, and the hierarchical building/floor
 /// cascade common to the IPIN/EvAAL UJIIndoorLoc entries. Votes and position
 /// averages are weighted by 1/distance; neighbours at distance 0 take all the
 /// weight (as scikit-learn's `weights="distance"`).
 ///
-/// Distances are exact Euclidean distances between feature vectors, computed
-/// sparsely: ‖q − t‖² = ‖q‖² + ‖t‖² − 2 q·t, with q·t accumulated through an
-/// inverted index over the access points the query detected. Complexity per
+/// Distances are exact, computed sparsely through an inverted index over the
+/// access points the query detected (non-detected APs have feature 0):
+/// Euclidean ‖q − t‖² = ‖q‖² + ‖t‖² − 2 Σ qⱼtⱼ; Sørensen
+/// Σ|qⱼ − tⱼ| / Σ(qⱼ + tⱼ) = 1 − 2 Σ min(qⱼ, tⱼ) / (Σqⱼ + Σtⱼ), the sums over
+/// APs both detected. Complexity per
 /// query: O(Σ posting-list lengths of the query's APs + n·k) for n training
 /// fingerprints, instead of O(n·d) for d = 520 APs. Training: O(n·d).
 public struct FingerprintLocator: Sendable {
@@ -20,6 +23,8 @@ public struct FingerprintLocator: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Feature representation of RSSI values.
         public var representation: RSSIRepresentation
+        /// Distance between feature vectors.
+        public var distance: FingerprintDistance
         /// Neighbours voting for the building.
         public var buildingNeighbours: Int
         /// Neighbours (of the chosen building) voting for the floor.
@@ -28,9 +33,10 @@ public struct FingerprintLocator: Sendable {
         public var positionNeighbours: Int
 
         /// Creates a configuration; all neighbour counts must be ≥ 1.
-        public init(representation: RSSIRepresentation = .positive(), buildingNeighbours: Int = 5,
-                    floorNeighbours: Int = 5, positionNeighbours: Int = 5) {
+        public init(representation: RSSIRepresentation = .powed(), distance: FingerprintDistance = .sorensen,
+                    buildingNeighbours: Int = 5, floorNeighbours: Int = 5, positionNeighbours: Int = 5) {
             self.representation = representation
+            self.distance = distance
             self.buildingNeighbours = buildingNeighbours
             self.floorNeighbours = floorNeighbours
             self.positionNeighbours = positionNeighbours
@@ -48,7 +54,8 @@ public struct FingerprintLocator: Sendable {
     public var trainingCount: Int { buildings.count }
 
     let xs: [Double], ys: [Double], floors: [Int], buildings: [Int]
-    let squaredNorms: [Double]
+    /// Per training row: ‖t‖² (Euclidean) or Σtⱼ (Sørensen).
+    let norms: [Double]
     /// CSR inverted index: for AP j, rows `postingRows[postingStart[j]..<postingStart[j+1]]` with features `postingValues`.
     let postingStart: [Int]
     let postingRows: [Int32]
@@ -84,14 +91,14 @@ public struct FingerprintLocator: Sendable {
                 rows[fill[j]] = Int32(i)
                 values[fill[j]] = f
                 fill[j] += 1
-                norm += f * f
+                norm += configuration.distance == .euclidean ? f * f : f
             }
             norms[i] = norm
         }
         postingStart = counts
         postingRows = rows
         postingValues = values
-        squaredNorms = norms
+        self.norms = norms
         xs = training.map(\.xMetres)
         ys = training.map(\.yMetres)
         floors = training.map(\.floor)
@@ -112,37 +119,60 @@ public struct FingerprintLocator: Sendable {
         }
     }
 
-    /// Squared Euclidean feature distances from `rssi` to every training fingerprint, into `workspace.squared`.
-    /// Throws when `rssi` has the wrong length.
+    /// Ranking keys from `rssi` to every training fingerprint into `workspace.squared`: squared
+    /// Euclidean distance, or the Sørensen distance. Throws when `rssi` has the wrong length.
     func squaredDistances(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) {
         guard rssi.count == accessPointCount else {
             throw .wrongFingerprintLength(index: 0, expected: accessPointCount, found: rssi.count)
         }
         let rep = configuration.representation
         var qNorm = 0.0
+        let euclidean = configuration.distance == .euclidean
         workspace.touched.removeAll(keepingCapacity: true)
         postingRows.withUnsafeBufferPointer { rows in
             postingValues.withUnsafeBufferPointer { values in
                 workspace.dot.withUnsafeMutableBufferPointer { dot in
                     for (j, v) in rssi.enumerated() where v != FingerprintSample.notDetected {
                         let q = rep.value(ujiRSSI: v)
-                        qNorm += q * q
-                        for p in postingStart[j]..<postingStart[j + 1] {
-                            let r = Int(rows[p])
-                            if dot[r] == 0 { workspace.touched.append(rows[p]) }
-                            dot[r] += q * values[p]
+                        if euclidean {
+                            qNorm += q * q
+                            for p in postingStart[j]..<postingStart[j + 1] {
+                                let r = Int(rows[p])
+                                if dot[r] == 0 { workspace.touched.append(rows[p]) }
+                                dot[r] += q * values[p]
+                            }
+                        } else {
+                            qNorm += q
+                            for p in postingStart[j]..<postingStart[j + 1] {
+                                let r = Int(rows[p])
+                                if dot[r] == 0 { workspace.touched.append(rows[p]) }
+                                dot[r] += min(q, values[p])
+                            }
                         }
                     }
                 }
             }
         }
-        squaredNorms.withUnsafeBufferPointer { norms in
+        norms.withUnsafeBufferPointer { norms in
             workspace.squared.withUnsafeMutableBufferPointer { sq in
-                for i in 0..<sq.count { sq[i] = qNorm + norms[i] }
+                if euclidean {
+                    for i in 0..<sq.count { sq[i] = qNorm + norms[i] }
+                } else {
+                    // Sørensen with no common AP: Σ|q − t| / Σ(q + t) = 1 (0 when both are empty).
+                    for i in 0..<sq.count { sq[i] = qNorm + norms[i] > 0 ? 1 : 0 }
+                }
                 workspace.dot.withUnsafeMutableBufferPointer { dot in
                     for r in workspace.touched {
                         let i = Int(r)
-                        sq[i] = max(0, sq[i] - 2 * dot[i])
+                        // A row can be listed twice when its first contributions were 0; rows whose
+                        // products sum to 0 already hold the right value from the loop above.
+                        guard dot[i] != 0 else { continue }
+                        if euclidean {
+                            sq[i] = max(0, qNorm + norms[i] - 2 * dot[i])
+                        } else {
+                            let total = qNorm + norms[i]
+                            sq[i] = total > 0 ? max(0, 1 - 2 * dot[i] / total) : 0
+                        }
                         dot[i] = 0
                     }
                 }
@@ -160,14 +190,31 @@ public struct FingerprintLocator: Sendable {
     public func locate(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> FingerprintEstimate {
         try squaredDistances(rssi, workspace: &workspace)
         let c = configuration
+        let squared = c.distance == .euclidean
         return workspace.squared.withUnsafeBufferPointer { sq in
             let nb = Self.nearest(c.buildingNeighbours, sq) { _ in true }
-            let building = Self.vote(nb, sq) { buildings[$0] }
+            let building = Self.vote(nb, sq, squared: squared) { buildings[$0] }
             let nf = Self.nearest(c.floorNeighbours, sq) { buildings[$0] == building }
-            let floor = Self.vote(nf, sq) { floors[$0] }
+            let floor = Self.vote(nf, sq, squared: squared) { floors[$0] }
             let np = Self.nearest(c.positionNeighbours, sq) { buildings[$0] == building && floors[$0] == floor }
-            let (x, y) = Self.average(np, sq, xs, ys)
+            let (x, y) = Self.average(np, sq, squared: squared, xs, ys)
             return FingerprintEstimate(xMetres: x, yMetres: y, floor: floor, building: building)
+        }
+    }
+
+    /// Plain weighted k-NN regression of the coordinates over all training
+    /// fingerprints (no building/floor cascade), with `positionNeighbours`
+    /// neighbours: the estimator of scikit-learn's
+    /// `KNeighborsRegressor(weights="distance")` on the same features, used as a
+    /// like-for-like baseline. Returns (x, y) in metres.
+    public func regressCoordinates(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> (xMetres: Double, yMetres: Double) {
+        try squaredDistances(rssi, workspace: &workspace)
+        let k = configuration.positionNeighbours
+        let squared = configuration.distance == .euclidean
+        return workspace.squared.withUnsafeBufferPointer { sq in
+            let idx = Self.nearest(k, sq) { _ in true }
+            let (x, y) = Self.average(idx, sq, squared: squared, xs, ys)
+            return (x, y)
         }
     }
 
@@ -206,14 +253,15 @@ public struct FingerprintLocator: Sendable {
     }
 
     /// Weights 1/distance, or equal weights on the neighbours at distance 0 when there are any.
-    static func weights(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>) -> [Double] {
-        let exact = idx.contains { sq[$0] == 0 }
-        return idx.map { exact ? (sq[$0] == 0 ? 1 : 0) : 1 / sq[$0].squareRoot() }
+    /// `squared` tells whether the keys are squared distances.
+    static func weights(_ idx: [Int], _ key: UnsafeBufferPointer<Double>, squared: Bool) -> [Double] {
+        let exact = idx.contains { key[$0] == 0 }
+        return idx.map { exact ? (key[$0] == 0 ? 1 : 0) : 1 / (squared ? key[$0].squareRoot() : key[$0]) }
     }
 
     /// The label with the largest summed weight; ties go to the label of the nearer neighbour.
-    static func vote(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>, _ label: (Int) -> Int) -> Int {
-        let w = weights(idx, sq)
+    static func vote(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>, squared: Bool, _ label: (Int) -> Int) -> Int {
+        let w = weights(idx, sq, squared: squared)
         var totals: [(label: Int, weight: Double)] = []
         for (n, i) in idx.enumerated() {
             let l = label(i)
@@ -224,8 +272,9 @@ public struct FingerprintLocator: Sendable {
         return best?.label ?? 0
     }
 
-    static func average(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>, _ xs: [Double], _ ys: [Double]) -> (Double, Double) {
-        let w = weights(idx, sq)
+    static func average(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>, squared: Bool,
+                        _ xs: [Double], _ ys: [Double]) -> (Double, Double) {
+        let w = weights(idx, sq, squared: squared)
         var sw = 0.0, sx = 0.0, sy = 0.0
         for (n, i) in idx.enumerated() {
             sw += w[n]; sx += w[n] * xs[i]; sy += w[n] * ys[i]

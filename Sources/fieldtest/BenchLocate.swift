@@ -1,0 +1,106 @@
+import ArgumentParser
+import FieldtestData
+import Foundation
+import Positioning
+
+/// `fieldtest bench locate`: Wi-Fi fingerprint queries per second beside
+/// scikit-learn's `KNeighborsRegressor` (brute force, `weights="distance"`, same
+/// k, and the same features and distance as the tuned model: powed RSSI
+/// ((RSSI + 104)/104)^e with the Sørensen = Bray–Curtis distance) in the same run.
+///
+/// Queries: a validation-sized set (1,111 rows, the size of the official
+/// UJIIndoorLoc validation split) taken at evenly spaced rows of the bundled
+/// training data; the model is trained on the remaining rows. Both sides time
+/// only the queries (best of `repeats`); the outputs of the like-for-like
+/// regression are compared to show the distance measure is the same.
+struct BenchLocate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locate", abstract: "Fingerprint queries per second beside scikit-learn KNeighborsRegressor.")
+
+    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).") var datasets: String?
+    @Option(help: "Number of query fingerprints.") var queries = 1111
+    @Option(help: "Timed repetitions (best is reported).") var repeats = 3
+
+    static let sklearn = """
+    import sys, time, numpy as np
+    from sklearn.neighbors import KNeighborsRegressor
+    paths, q, k, repeats = sys.argv[1:3], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    d = np.vstack([np.loadtxt(p, delimiter=',', skiprows=1) for p in paths])
+    n = len(d)
+    qi = np.array([i * n // q for i in range(q)])
+    mask = np.zeros(n, bool); mask[qi] = True
+    W = d[:, :520]
+    F = np.where(W != 100, ((W + 104.0) / 104.0) ** np.e, 0.0)
+    model = KNeighborsRegressor(n_neighbors=k, weights='distance', metric='braycurtis', algorithm='brute')
+    model.fit(F[~mask], d[~mask][:, 520:522])
+    best = float('inf')
+    for _ in range(repeats):
+        t0 = time.perf_counter(); pred = model.predict(F[mask]); best = min(best, time.perf_counter() - t0)
+    print(best)
+    for x, y in pred: print(f"{float(x)!r},{float(y)!r}")
+    """
+
+    func run() throws {
+        let root = CommandSupport.datasetsRoot(datasets).appendingPathComponent("positioning")
+        let paths = ["ujiindoorloc_train_a.csv", "ujiindoorloc_train_b.csv"].map { root.appendingPathComponent($0).path }
+        let clock = ContinuousClock()
+        let loadStart = clock.now
+        let samples = try CommandSupport.guarded {
+            try FingerprintSample.fromUJIIndoorLoc(try paths.flatMap { p in
+                try UJIIndoorLoc.load(url: URL(fileURLWithPath: p), displayName: p).records
+            })
+        }
+        let loadSeconds = Self.seconds(clock.now - loadStart)
+        let split = FingerprintBenchmarkSplit(samples, queryCount: queries)
+        let trainStart = clock.now
+        let model = try CommandSupport.guarded { try FingerprintLocator(training: split.training, configuration: .tuned) }
+        guard model.configuration.representation == .powed(), model.configuration.distance == .sorensen else {
+            CommandSupport.printError("error: the baseline script mirrors powed RSSI with the Sørensen distance; update it with the tuned configuration")
+            throw CommandSupport.failed
+        }
+        let trainSeconds = Self.seconds(clock.now - trainStart)
+        let rssi = split.queries.map(\.rssi)
+
+        var bestCascade = Double.infinity, bestRegression = Double.infinity
+        var estimates: [FingerprintEstimate] = []
+        var regression: [(xMetres: Double, yMetres: Double)] = []
+        for _ in 0..<max(1, repeats) {
+            let t0 = clock.now
+            estimates = try CommandSupport.guarded { try model.locateAll(rssi) }
+            bestCascade = min(bestCascade, Self.seconds(clock.now - t0))
+            var ws = FingerprintLocator.Workspace(for: model)
+            let t1 = clock.now
+            regression = try CommandSupport.guarded { try rssi.map { q in try model.regressCoordinates(q, workspace: &ws) } }
+            bestRegression = min(bestRegression, Self.seconds(clock.now - t1))
+        }
+        print(String(format: "load %d fingerprints: %.3f s; train on %d: %.3f s; %d queries",
+                     samples.count, loadSeconds, split.training.count, trainSeconds, rssi.count))
+        if let e = FingerprintEvaluation(estimates: estimates, truth: split.queries) {
+            print("cascade accuracy (evenly spaced hold-out, same phones): " + LocateCommand.describe(e))
+        }
+        let k = model.configuration.positionNeighbours
+        let baseline = PythonBaseline.run(Self.sklearn, arguments: paths + [String(rssi.count), String(k), String(max(1, repeats))],
+                                          needs: ["numpy", "sklearn"])
+        var baselineRate: Double? = nil
+        if let out = baseline?.split(separator: "\n"), let first = out.first, let t = Double(first), t > 0 {
+            baselineRate = Double(rssi.count) / t
+            let predictions = out.dropFirst().compactMap { line -> (Double, Double)? in
+                let parts = line.split(separator: ",")
+                guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) else { return nil }
+                return (x, y)
+            }
+            if predictions.count == regression.count {
+                let same = zip(predictions, regression).filter { abs($0.0 - $1.xMetres) < 1e-6 && abs($0.1 - $1.yMetres) < 1e-6 }.count
+                print("same-distance check: \(same) of \(regression.count) k-NN regression outputs equal scikit-learn's within 1e-6 m")
+            }
+        }
+        PythonBaseline.report(name: "locate k-NN regression (like for like)", unit: "queries", fieldtest: Double(rssi.count) / bestRegression,
+                              baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
+        PythonBaseline.report(name: "locate cascade (building→floor→coordinates)", unit: "queries", fieldtest: Double(rssi.count) / bestCascade,
+                              baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+}
