@@ -1,0 +1,58 @@
+/// An accessibility audit of a route: what a wheelchair user should know about it (NAV-F15).
+public struct RouteAudit: Sendable, Equatable {
+    /// Edges tagged `highway=steps`.
+    public var stepsEdges = 0
+    /// Nodes passed with `kerb=raised`.
+    public var raisedKerbs = 0
+    /// Nodes passed with `barrier=stile|turnstile|kissing_gate`.
+    public var barriers = 0
+    /// Edges or nodes tagged `wheelchair=no`.
+    public var wheelchairNo = 0
+    /// Edges without a `wheelchair` tag (unknown accessibility), and their length in metres.
+    public var unknownAccessibilityEdges = 0
+    /// Length of unknown-accessibility edges in metres.
+    public var unknownAccessibilityMetres = 0.0
+    /// Steepest numeric incline in percent (absolute), if any edge states one.
+    public var maxInclinePercent: Double?
+    /// Edges whose numeric incline exceeds 8 %.
+    public var steepEdges = 0
+    /// Distinct `surface` values met, sorted.
+    public var surfaces: [String] = []
+    /// Length in metres of edges tagged `lit=no`.
+    public var unlitMetres = 0.0
+
+    /// Whether the route has nothing a wheelchair cannot pass (steps, raised kerbs, barriers, wheelchair=no, > 8 %).
+    public var isWheelchairPassable: Bool {
+        stepsEdges == 0 && raisedKerbs == 0 && barriers == 0 && wheelchairNo == 0 && steepEdges == 0
+    }
+
+    /// Audits `route` on `graph`. Junction nodes are counted once. O(route points).
+    public init(route: Route, graph: CampusGraph) {
+        var surfaces = Set<String>()
+        for (i, step) in route.steps.enumerated() {
+            let e = graph.edges[Int(step.edge)]
+            if e.tags["highway"] == "steps" { stepsEdges += 1 }
+            if e.tags["wheelchair"] == "no" { wheelchairNo += 1 }
+            if e.tags["wheelchair"] == nil {
+                unknownAccessibilityEdges += 1
+                unknownAccessibilityMetres += e.lengthMetres
+            }
+            if let raw = e.tags["incline"], let g = RoutingProfile.inclinePercent(raw) {
+                maxInclinePercent = max(maxInclinePercent ?? 0, abs(g))
+                if abs(g) > 8 { steepEdges += 1 }
+            }
+            if let s = e.tags["surface"] { surfaces.insert(s) }
+            if e.tags["lit"] == "no" { unlitMetres += e.lengthMetres }
+            // Count each node once: skip the edge's first node except on the first step.
+            let lastIndex = e.shape.count - 1
+            for (pos, tags) in e.nodeTags {
+                let entering = step.forward ? pos == 0 : pos == lastIndex
+                if entering && i > 0 { continue }
+                if tags["kerb"] == "raised" { raisedKerbs += 1 }
+                if let b = tags["barrier"], ["stile", "turnstile", "kissing_gate"].contains(b) { barriers += 1 }
+                if tags["wheelchair"] == "no" { wheelchairNo += 1 }
+            }
+        }
+        self.surfaces = surfaces.sorted()
+    }
+}
