@@ -15,10 +15,15 @@ extension MiCityDriver {
     /// One request for the next page of the stream. Pages are explicit offsets:
     /// a page whose answer is lost goes back to the front of the queue, so no
     /// tweet is skipped and none is fetched twice. A regular fetch the guard
-    /// refuses is deferred to the next allowed time; a refused burst is dropped.
+    /// refuses is deferred to the next allowed time, one that comes before its pacing
+    /// interval is skipped (the next delivery tries again); a refused burst is dropped.
     func fetch(_ run: RunContext, device: Device, regular: Bool, at time: Double) throws {
-        guard let api, rateGuard != nil else { return }
-        guard rateGuard?.mayRequest(at: time) == true else {
+        guard let api, let pacing = rateGuard?.minimumInterval else { return }
+        if regular, let last = lastRegularStart, time - last < pacing - 1e-9 {
+            fetchesPaced += 1
+            return
+        }
+        guard rateGuard?.mayRequest(at: time, keepingRoomFor: regular ? 0 : 1) == true else {
             if regular {
                 if !pendingRegular, let next = rateGuard?.nextAllowed(after: time), next <= run.scenario.end {
                     pendingRegular = true
@@ -42,6 +47,7 @@ extension MiCityDriver {
             return
         }
         rateGuard?.record(attempts: outcome.attempts, at: time)
+        if regular { lastRegularStart = time }
         let answer = api.answer(cursor: page, count: requestedSize, attempts: outcome.attempts, at: time)
         guard outcome.delivered else {
             fetchesLost += 1
@@ -54,7 +60,7 @@ extension MiCityDriver {
             requeue(page)
         case .tweets(let tweets, let remaining, _):
             rateGuard?.sync(remaining: remaining, at: time)
-            fetchStarts.append(time)
+            if regular { fetchStarts.append(time) }
             let arrival = time + outcome.latencySeconds
             inFlight.append((time, arrival))
             run.simulation.schedule(at: arrival) { [unowned self] sim in

@@ -72,6 +72,7 @@ extension MiCityDriver {
             m.value("MIC-NF6", "answers_429", kind: .count, Double(api.refused), unit: "count", threshold: 0,
                     comparator: .lessOrEqual, samples: api.received.values.reduce(0, +))
             m.value("MIC-NF6", "fetches_deferred", kind: .count, Double(fetchesDeferred), unit: "count", samples: fetchStarts.count)
+            m.value("MIC-NF6", "fetches_paced", kind: .count, Double(fetchesPaced), unit: "count", samples: fetchStarts.count)
             m.value("MIC-NF6", "burst_requests_refused", kind: .count, Double(burstDenied), unit: "count", samples: fetchStarts.count)
             m.value("MIC-NF6", "fetches_offline", kind: .count, Double(fetchesOffline), unit: "count", samples: fetchStarts.count)
             m.value("MIC-NF6", "fetches_lost", kind: .count, Double(fetchesLost), unit: "count", samples: fetchStarts.count)

@@ -74,7 +74,8 @@ final class ReplayTweetAPI {
 /// `remaining`/`reset` answers, and a 429 blocks all requests until the reset.
 ///
 /// This keeps the attempts received by the API in any window at or below the
-/// limit whatever the retries. O(1) per call.
+/// limit whatever the retries. Scheduled requests are paced (`minimumInterval`)
+/// and extra requests only use budget the schedule does not need. O(1) per call.
 struct WindowRateGuard {
     let limit: Int
     let window: Double
@@ -96,11 +97,18 @@ struct WindowRateGuard {
         if w != windowIndex { windowIndex = w; used = 0 }
     }
 
-    /// Whether a request may start at `time`.
-    mutating func mayRequest(at time: Double) -> Bool {
+    /// Whether a request may start at `time` and still leave room for `reserved`
+    /// more worst-case requests in the window (a user's extra refresh keeps room
+    /// for the next scheduled fetch).
+    mutating func mayRequest(at time: Double, keepingRoomFor reserved: Int = 0) -> Bool {
         roll(time)
-        return time >= blockedUntil && used + maxAttempts <= limit
+        return time >= blockedUntil && used + maxAttempts * (1 + reserved) <= limit
     }
+
+    /// Pacing of scheduled requests, seconds: the window divided by the number of
+    /// worst-case requests that always fit in it, so the budget is spread over the
+    /// window instead of spent at its start.
+    var minimumInterval: Double { window / Double(max(1, limit - maxAttempts + 1)) }
 
     /// Earliest time at or after `time` when a request may start.
     mutating func nextAllowed(after time: Double) -> Double {
