@@ -5,8 +5,10 @@ import Positioning
 
 /// `fieldtest bench locate`: Wi-Fi fingerprint queries per second beside
 /// scikit-learn's `KNeighborsRegressor` (brute force, `weights="distance"`, same
-/// k, and the same features and distance as the tuned model: powed RSSI
-/// ((RSSI + 104)/104)^e with the Sørensen = Bray–Curtis distance) in the same run.
+/// k, same features and distance) in the same run. `--distance sorensen` (the
+/// tuned model): powed RSSI ((RSSI + 104)/104)^e with Sørensen = Bray–Curtis;
+/// `--distance euclidean`: positive RSSI (RSSI + 105) with Euclidean distance,
+/// where scikit-learn uses BLAS matrix products.
 ///
 /// Queries: a validation-sized set (1,111 rows, the size of the official
 /// UJIIndoorLoc validation split) taken at evenly spaced rows of the bundled
@@ -20,18 +22,23 @@ struct BenchLocate: ParsableCommand {
     @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).") var datasets: String?
     @Option(help: "Number of query fingerprints.") var queries = 1111
     @Option(help: "Timed repetitions (best is reported).") var repeats = 3
+    @Option(help: "Distance: sorensen (tuned model, powed RSSI) or euclidean (positive RSSI).")
+    var distance: FingerprintDistance = .sorensen
 
     static let sklearn = """
     import sys, time, numpy as np
     from sklearn.neighbors import KNeighborsRegressor
-    paths, q, k, repeats = sys.argv[1:3], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    paths, q, k, repeats, metric = sys.argv[1:3], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
     d = np.vstack([np.loadtxt(p, delimiter=',', skiprows=1) for p in paths])
     n = len(d)
     qi = np.array([i * n // q for i in range(q)])
     mask = np.zeros(n, bool); mask[qi] = True
     W = d[:, :520]
-    F = np.where(W != 100, ((W + 104.0) / 104.0) ** np.e, 0.0)
-    model = KNeighborsRegressor(n_neighbors=k, weights='distance', metric='braycurtis', algorithm='brute')
+    if metric == 'braycurtis':
+        F = np.where(W != 100, ((W + 104.0) / 104.0) ** np.e, 0.0)
+    else:
+        F = np.where(W != 100, W + 105.0, 0.0)
+    model = KNeighborsRegressor(n_neighbors=k, weights='distance', metric=metric, algorithm='brute')
     model.fit(F[~mask], d[~mask][:, 520:522])
     best = float('inf')
     for _ in range(repeats):
@@ -53,11 +60,17 @@ struct BenchLocate: ParsableCommand {
         let loadSeconds = Self.seconds(clock.now - loadStart)
         let split = FingerprintBenchmarkSplit(samples, queryCount: queries)
         let trainStart = clock.now
-        let model = try CommandSupport.guarded { try FingerprintLocator(training: split.training, configuration: .tuned) }
-        guard model.configuration.representation == .powed(), model.configuration.distance == .sorensen else {
-            CommandSupport.printError("error: the baseline script mirrors powed RSSI with the Sørensen distance; update it with the tuned configuration")
+        var configuration = FingerprintLocator.Configuration.tuned
+        if distance == .euclidean {
+            configuration.representation = .positive()
+            configuration.distance = .euclidean
+        }
+        guard configuration.distance == distance,
+              configuration.representation == (distance == .sorensen ? .powed() : .positive()) else {
+            CommandSupport.printError("error: the baseline script mirrors powed RSSI + Sørensen or positive RSSI + Euclidean; update it with the tuned configuration")
             throw CommandSupport.failed
         }
+        let model = try CommandSupport.guarded { try FingerprintLocator(training: split.training, configuration: configuration) }
         let trainSeconds = Self.seconds(clock.now - trainStart)
         let rssi = split.queries.map(\.rssi)
 
@@ -73,13 +86,15 @@ struct BenchLocate: ParsableCommand {
             regression = try CommandSupport.guarded { try rssi.map { q in try model.regressCoordinates(q, workspace: &ws) } }
             bestRegression = min(bestRegression, Self.seconds(clock.now - t1))
         }
+        print("distance: \(distance.rawValue)")
         print(String(format: "load %d fingerprints: %.3f s; train on %d: %.3f s; %d queries",
                      samples.count, loadSeconds, split.training.count, trainSeconds, rssi.count))
         if let e = FingerprintEvaluation(estimates: estimates, truth: split.queries) {
             print("cascade accuracy (evenly spaced hold-out, same phones): " + LocateCommand.describe(e))
         }
         let k = model.configuration.positionNeighbours
-        let baseline = PythonBaseline.run(Self.sklearn, arguments: paths + [String(rssi.count), String(k), String(max(1, repeats))],
+        let baseline = PythonBaseline.run(Self.sklearn, arguments: paths + [String(rssi.count), String(k), String(max(1, repeats)),
+                                                       distance == .sorensen ? "braycurtis" : "euclidean"],
                                           needs: ["numpy", "sklearn"])
         var baselineRate: Double? = nil
         if let out = baseline?.split(separator: "\n"), let first = out.first, let t = Double(first), t > 0 {
@@ -104,3 +119,5 @@ struct BenchLocate: ParsableCommand {
         Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 }
+
+extension FingerprintDistance: ExpressibleByArgument {}
