@@ -19,6 +19,7 @@ struct Fieldtest: ParsableCommand {
             SchemaCommand.self,
             DatasetsCommand.self,
             SunCommand.self,
+            ScoreCommand.self,
             LocateCommand.self,
             TrainCommand.self,
             ClassifyCommand.self,

@@ -1,0 +1,114 @@
+import FieldtestData
+import Foundation
+
+/// The `fieldtest score` batch: hourly weather per location in, one quality row per
+/// sunrise/sunset out.
+///
+/// Input columns `location_id,latitude,longitude,time` (UTC ISO 8601) and any of
+/// `cloud_low_pct,cloud_mid_pct,cloud_high_pct,cloud_total_pct,humidity_pct,
+/// precip_probability_pct,visibility_km,pm25_ugm3` (blank = unknown). Output columns
+/// `location_id,event,event_time,quality_pct` and one column per `QualityTerms` term, plus the
+/// window-mean inputs. Events are every sunrise and sunset (−0.833°) falling within the span of
+/// the location's rows; each is scored on `SkyConditions.window` around it.
+/// O(n log n + e·w) for n rows, e events and window size w.
+public enum ScoreBatch {
+    /// Optional weather columns and the fields they fill.
+    static var inputColumns: [(String, WritableKeyPath<SkyConditions, Double?>, ClosedRange<Double>)] { [
+        ("cloud_low_pct", \.cloudLowPct, 0...100), ("cloud_mid_pct", \.cloudMidPct, 0...100),
+        ("cloud_high_pct", \.cloudHighPct, 0...100), ("cloud_total_pct", \.cloudTotalPct, 0...100),
+        ("humidity_pct", \.humidityPct, 0...100), ("precip_probability_pct", \.precipProbabilityPct, 0...100),
+        ("visibility_km", \.visibilityKm, 0...500), ("pm25_ugm3", \.pm25, 0...2000),
+    ] }
+
+    /// One location's samples.
+    public struct Location: Sendable {
+        /// Caller's id.
+        public var id: String
+        /// Latitude, degrees.
+        public var latitude: Double
+        /// Longitude, degrees east.
+        public var longitude: Double
+        /// Samples sorted by time.
+        public var samples: [SkySample]
+    }
+
+    /// One scored event.
+    public struct ScoredEvent: Sendable {
+        /// Location id.
+        public var locationID: String
+        /// `sunrise` or `sunset`.
+        public var event: String
+        /// Event time, UTC seconds.
+        public var timeUTC: Double
+        /// Window-mean conditions used.
+        public var conditions: SkyConditions
+        /// The score and its terms.
+        public var terms: QualityTerms
+    }
+
+    /// Parses the input (located `DataError` for any bad row); locations keep first-seen order.
+    public static func parse(bytes: [UInt8], file: String) throws(DataError) -> [Location] {
+        let table = try CSVTable(bytes: bytes, file: file)
+        try table.require(["location_id", "latitude", "longitude", "time"])
+        var order: [String] = []
+        var byID: [String: Location] = [:]
+        let rows = try table.load(policy: .strict) { (row) throws(DataError) -> (String, Double, Double, SkySample)? in
+            let id = try row.string("location_id")
+            guard !id.isEmpty else { throw row.invalid("location_id", "location id is empty") }
+            guard let t = CivilTime.parseISODateTime(try row.string("time")),
+                  try row.string("time").trimmingCharacters(in: .whitespaces).hasSuffix("Z") else {
+                throw row.invalid("time", "expected UTC ISO 8601 YYYY-MM-DDTHH:MM:SSZ")
+            }
+            var c = SkyConditions()
+            for (name, path, range) in inputColumns where row.header.position(of: name) != nil {
+                c[keyPath: path] = try row.optionalDouble(name, in: range)
+            }
+            return (id, try row.latitude(), try row.longitude(), SkySample(timeUTC: Double(t), conditions: c))
+        }
+        for (id, lat, lon, s) in rows.records {
+            if byID[id] == nil { order.append(id); byID[id] = Location(id: id, latitude: lat, longitude: lon, samples: []) }
+            byID[id]?.samples.append(s)
+        }
+        return order.compactMap { id in
+            byID[id].map { var l = $0; l.samples.sort { $0.timeUTC < $1.timeUTC }; return l }
+        }
+    }
+
+    /// Scores every sunrise and sunset within each location's data span.
+    public static func score(_ locations: [Location], model: GoldenHourQuality = GoldenHourQuality(),
+                             calculator: SolarCalculator = SolarCalculator()) -> [ScoredEvent] {
+        let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+        var out: [ScoredEvent] = []
+        for loc in locations {
+            guard let first = loc.samples.first?.timeUTC, let last = loc.samples.last?.timeUTC else { continue }
+            let d0 = Int((first / 86_400).rounded(.down)), d1 = Int((last / 86_400).rounded(.down))
+            for day in d0...d1 {
+                let s = calculator.day(date: CivilDate(daysSinceEpoch: day), latitude: loc.latitude,
+                                       longitude: loc.longitude, zone: utc)
+                for (name, t) in [("sunrise", s.sunrise), ("sunset", s.sunset)] {
+                    guard let t, t >= first, t <= last, let c = SkyConditions.window(loc.samples, around: t) else { continue }
+                    out.append(ScoredEvent(locationID: loc.id, event: name, timeUTC: t, conditions: c, terms: model.score(c)))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Renders the output CSV.
+    public static func render(_ events: [ScoredEvent]) -> String {
+        var w = CSVWriter()
+        w.row(["location_id", "event", "event_time", "quality_pct"] + QualityTerms.columnNames
+              + inputColumns.map { "window_" + $0.0 })
+        func n(_ v: Double) -> String { CSVWriter.number((v * 1000).rounded() / 1000) }
+        for e in events {
+            w.row([e.locationID, e.event, CivilTime.isoUTC(Int(e.timeUTC.rounded())), n(e.terms.qualityPct)]
+                  + e.terms.columnValues.map(n) + inputColumns.map { e.conditions[keyPath: $0.1].map(n) ?? "" })
+        }
+        return w.text
+    }
+
+    /// Parse, score and render in one call.
+    public static func run(bytes: [UInt8], file: String) throws(DataError) -> String {
+        render(score(try parse(bytes: bytes, file: file)))
+    }
+}

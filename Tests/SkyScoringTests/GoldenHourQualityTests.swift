@@ -1,0 +1,182 @@
+import FieldtestData
+import Foundation
+import Testing
+@testable import SkyScoring
+
+/// Deterministic generator for property tests (SplitMix64, Steele et al. 2014).
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Golden-hour quality properties")
+struct GoldenHourQualityTests {
+    let model = GoldenHourQuality()
+
+    /// Random conditions with every field present, within physical ranges.
+    func random(_ rng: inout SplitMix64) -> SkyConditions {
+        SkyConditions(cloudLowPct: .random(in: 0...100, using: &rng), cloudMidPct: .random(in: 0...100, using: &rng),
+                      cloudHighPct: .random(in: 0...100, using: &rng), cloudTotalPct: nil,
+                      humidityPct: .random(in: 10...100, using: &rng),
+                      precipProbabilityPct: .random(in: 0...100, using: &rng),
+                      visibilityKm: .random(in: 0.1...50, using: &rng), pm25: .random(in: 0...300, using: &rng))
+    }
+
+    @Test func moreLowCloudNeverRaisesTheScore() {
+        var rng = SplitMix64(state: 1)
+        for _ in 0..<2000 {
+            var c = random(&rng)
+            let a = model.score(c).qualityPct
+            c.cloudLowPct = min(100, (c.cloudLowPct ?? 0) + .random(in: 0...50, using: &rng))
+            #expect(model.score(c).qualityPct <= a + 1e-9)
+        }
+    }
+
+    @Test func fullLowOvercastScoresBelowFifteen() {
+        var rng = SplitMix64(state: 2)
+        for _ in 0..<2000 {
+            var c = random(&rng)
+            c.cloudLowPct = 100
+            #expect(model.score(c).qualityPct < 15)
+        }
+    }
+
+    @Test func nearCertainRainScoresBelowTwenty() {
+        var rng = SplitMix64(state: 3)
+        for _ in 0..<2000 {
+            var c = random(&rng)
+            c.precipProbabilityPct = .random(in: 95...100, using: &rng)
+            #expect(model.score(c).qualityPct < 20)
+        }
+    }
+
+    @Test func clearSkyIsMiddling() {
+        var rng = SplitMix64(state: 4)
+        for _ in 0..<2000 {
+            let c = SkyConditions(cloudLowPct: 0, cloudMidPct: 0, cloudHighPct: 0, humidityPct: .random(in: 10...100, using: &rng),
+                                  precipProbabilityPct: 0, visibilityKm: .random(in: 10...50, using: &rng),
+                                  pm25: .random(in: 0...35, using: &rng))
+            let q = model.score(c).qualityPct
+            #expect(q >= 30 && q <= 60)
+        }
+    }
+
+    @Test func midHighCanvasOverClearLowSkyScoresSeventyPlus() {
+        var rng = SplitMix64(state: 5)
+        for _ in 0..<2000 {
+            let c = SkyConditions(cloudLowPct: 0, cloudMidPct: .random(in: 30...70, using: &rng),
+                                  cloudHighPct: .random(in: 30...70, using: &rng), humidityPct: .random(in: 10...100, using: &rng),
+                                  precipProbabilityPct: 0, visibilityKm: .random(in: 10...50, using: &rng),
+                                  pm25: .random(in: 0...35, using: &rng))
+            #expect(model.score(c).qualityPct >= 70)
+        }
+    }
+
+    @Test func heavyPM25CapsTheScore() {
+        var rng = SplitMix64(state: 6)
+        for _ in 0..<2000 {
+            var c = random(&rng)
+            c.pm25 = .random(in: 75.01...600, using: &rng)
+            let t = model.score(c)
+            #expect(t.qualityPct <= model.heavyAerosolCap)
+            #expect(abs(t.aerosolCap - 40) < 1e-12)
+        }
+        // The best canvas with heavy haze is capped, though it would score 90 otherwise.
+        let best = SkyConditions(cloudLowPct: 0, cloudMidPct: 50, cloudHighPct: 50, precipProbabilityPct: 0, pm25: 150)
+        #expect(abs(model.score(best).qualityPct - 40) < 1e-9)
+    }
+
+    @Test func scoresStayInRangeAndUnknownIsNeutral() {
+        var rng = SplitMix64(state: 7)
+        for _ in 0..<2000 {
+            let q = model.score(random(&rng)).qualityPct
+            #expect(q >= 0 && q <= 100)
+        }
+        #expect(abs(model.score(SkyConditions()).qualityPct - 45) < 1e-9)
+    }
+
+    @Test func tmyOpaqueCloudCountsAsLow() {
+        let overcast = SkyConditions.fromTMY(totalTenths: 10, opaqueTenths: 10)
+        #expect(model.score(overcast).qualityPct < 15)
+        let thin = SkyConditions.fromTMY(totalTenths: 5, opaqueTenths: 0)
+        #expect(model.score(thin).qualityPct >= 70)
+    }
+
+    @Test func windowAveragesAroundTheEvent() throws {
+        // Low cloud ramps 0 → 100 % from t = 0 to t = 4 h; the window ±1 h around 2 h averages 50 %.
+        let samples = (0...4).map { h in
+            SkySample(timeUTC: Double(h * 3600), conditions: SkyConditions(cloudLowPct: Double(h) * 25))
+        }
+        let w = try #require(SkyConditions.window(samples, around: 7200))
+        #expect(abs((w.cloudLowPct ?? .nan) - 50) < 1e-9)
+        #expect(w.humidityPct == nil)
+        #expect(SkyConditions.window(samples, around: 30 * 3600) == nil)  // no data within 3 h
+    }
+
+    @Test func scoreBatchEndToEnd() throws {
+        // Singapore, 2024-03-20, hourly rows 20:00Z (19th) … 14:00Z; sunrise ≈ 23:04Z, sunset ≈ 11:12Z.
+        var text = "location_id,latitude,longitude,time,cloud_low_pct,cloud_mid_pct,cloud_high_pct,humidity_pct,precip_probability_pct,visibility_km\n"
+        for h in 0...18 {
+            let t = 1_710_878_400 + h * 3600
+            text += "sg,1.3521,103.8198,\(CivilTime.isoUTC(t)),0,50,40,70,0,20\n"
+        }
+        let out = try ScoreBatch.run(bytes: Array(text.utf8), file: "w.csv")
+        let lines = out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("location_id,event,event_time,quality_pct,base,canvas_bonus,") == true)
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("sg,sunrise,2024-03-19T23:0"))
+        #expect(lines[2].hasPrefix("sg,sunset,2024-03-20T11:1"))
+        let q = try #require(Double(lines[1].split(separator: ",")[3]))
+        #expect(abs(q - 85.5) < 1e-6)  // (45 + 45) × humidity factor 0.95
+    }
+
+    @Test func scoreBatchRejectsBadRows() {
+        let text = "location_id,latitude,longitude,time,cloud_low_pct\nsg,1.35,103.8,2024-03-20T00:00:00Z,140\n"
+        #expect(throws: DataError.invalidField(file: "w.csv", line: 2, field: "cloud_low_pct", value: "140", reason: "outside 0…100")) {
+            try ScoreBatch.run(bytes: Array(text.utf8), file: "w.csv")
+        }
+        let local = "location_id,latitude,longitude,time\nsg,1.35,103.8,2024-03-20T00:00:00\n"
+        #expect(throws: DataError.invalidField(file: "w.csv", line: 2, field: "time", value: "2024-03-20T00:00:00",
+                                               reason: "expected UTC ISO 8601 YYYY-MM-DDTHH:MM:SSZ")) {
+            try ScoreBatch.run(bytes: Array(local.utf8), file: "w.csv")
+        }
+    }
+}
+
+@Suite("sun batch")
+struct SunBatchTests {
+    @Test func rendersTheSpecifiedColumns() throws {
+        let text = "id,latitude,longitude,date,timezone\ntromso,69.6492,18.9553,2024-06-21,Europe/Oslo\nsg,1.3521,103.8198,2024-03-20,Asia/Singapore\n"
+        let out = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv")
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "id,date,sunrise,sunset,solar_noon,day_length_s,civil_dawn,civil_dusk,golden_hour_morning_start,golden_hour_morning_end,golden_hour_evening_start,golden_hour_evening_end,note")
+        let polar = lines[1].split(separator: ",", omittingEmptySubsequences: false)
+        #expect(polar.count == 13)
+        #expect(polar[2] == "" && polar[3] == "" && polar[12] == "polar_day")
+        let sg = lines[2].split(separator: ",", omittingEmptySubsequences: false)
+        #expect(sg[2].hasSuffix("Z") && sg[2].count == 20)
+        #expect(sg[12] == "")
+    }
+
+    @Test(arguments: [
+        ("x,10,10,2024-01-01,Mars/Base", "timezone", "unknown IANA time zone (e.g. Europe/Paris, Asia/Kolkata)"),
+        ("x,10,10,2023-02-29,UTC", "date", "expected an existing date YYYY-MM-DD"),
+        ("x,91,10,2024-01-01,UTC", "latitude", "outside -90…90"),
+    ])
+    func badRowsAreLocated(_ row: String, _ field: String, _ reason: String) {
+        let text = "id,latitude,longitude,date,timezone\nok,1,1,2024-01-01,UTC\n\(row)\n"
+        #expect(throws: DataError.self) { try SunBatch.run(bytes: Array(text.utf8), file: "in.csv") }
+        do {
+            _ = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv")
+        } catch {
+            guard case .invalidField(let file, let line, let f, _, let r) = error else { Issue.record("\(error)"); return }
+            #expect(file == "in.csv" && line == 3 && f == field && r == reason)
+        }
+    }
+}
