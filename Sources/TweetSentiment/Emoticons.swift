@@ -36,6 +36,20 @@ enum Emoticons {
         return d
     }()
 
+    /// Cheap pre-check: whether any emoticon starts with `c`.
+    @inline(__always)
+    static func mayStart(_ c: Unicode.Scalar) -> Bool {
+        guard c.value < 128 else { return false }
+        return firstTable[Int(c.value)]
+    }
+
+    /// ASCII first scalars of emoticons.
+    static let firstTable: [Bool] = {
+        var t = [Bool](repeating: false, count: 128)
+        for e in all { if let f = e.first, f.value < 128 { t[Int(f.value)] = true } }
+        return t
+    }()
+
     /// The emoticon starting at `s[i]` and the index after it (and after any repeated mouth).
     static func match(_ s: [Unicode.Scalar], at i: Int) -> (String, Int)? {
         let first = s[i]

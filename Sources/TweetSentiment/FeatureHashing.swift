@@ -21,6 +21,26 @@ public enum FeatureHashing {
         return h
     }
 
+    /// FNV-1a of `token`'s UTF-8 bytes after the first `skip` bytes, continuing from `state`.
+    @inline(__always)
+    public static func fnv1a(_ token: String, droppingFirst skip: Int, state: UInt64 = FeatureHashing.offset) -> UInt64 {
+        var h = state
+        var copy = token
+        copy.withUTF8 { bytes in
+            var i = skip
+            while i < bytes.count {
+                h ^= UInt64(bytes[i])
+                h = h &* prime
+                i += 1
+            }
+        }
+        return h
+    }
+
+    /// Bigram hash state after `first` (the separator mixed in); continue with `fnv1a(_:state:)`.
+    @inline(__always)
+    public static func bigramState(_ first: UInt64) -> UInt64 { (first ^ 0x1F) &* prime }
+
     /// Hash of a unigram.
     @inline(__always)
     public static func unigram(_ token: String) -> UInt64 { fnv1a(token) }

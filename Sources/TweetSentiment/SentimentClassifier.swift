@@ -37,9 +37,9 @@ extension SentimentClassifier {
 
     /// Classifies an already tokenized tweet.
     public func predict(tokens: [String]) -> SentimentPrediction {
-        let f = featurizer.features(tokens: tokens)
+        let (f, scores) = featurizer.analyze(tokens: tokens)
         let p = probabilities(f)
-        let compound = lexiconScoreWeight == 0 ? 0 : featurizer.lexiconScores(tokens).compound
+        let compound = lexiconScoreWeight == 0 ? 0 : scores.compound
         return Self.prediction(probabilities: p, compound: compound, weight: lexiconScoreWeight)
     }
 

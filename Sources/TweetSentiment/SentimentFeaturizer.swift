@@ -59,11 +59,15 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     /// Scale applied to valences inside a negation scope (VADER's `N_SCALAR`).
     public static let negationScale = -0.74
 
+    /// The lexicon keyed by FNV-1a hashes (derived from `lexicon`).
+    let table: LexiconHashTable
+
     /// Creates a featurizer.
     public init(hashBits: Int = 18, usesBigrams: Bool = true, lexicon: SentimentLexicon) {
         self.hashBits = hashBits
         self.usesBigrams = usesBigrams
         self.lexicon = lexicon
+        self.table = LexiconHashTable(lexicon)
     }
 
     /// Total feature dimension.
@@ -71,51 +75,75 @@ public struct SentimentFeaturizer: Sendable, Equatable {
 
     /// Lexicon scores of a token list (a `not_` prefix flips and damps a valence).
     public func lexiconScores(_ tokens: [String]) -> LexiconScores {
+        analyze(tokens: tokens, wantsFeatures: false).scores
+    }
+
+    /// The feature vector of `tokens`.
+    public func features(tokens: [String]) -> SparseFeatures {
+        analyze(tokens: tokens, wantsFeatures: true).features
+    }
+
+    /// Features and lexicon scores in one pass over the tokens. Lexicon look-ups
+    /// go through `table`, keyed by the same FNV-1a hashes as the n-grams.
+    public func analyze(tokens: [String], wantsFeatures: Bool = true) -> (features: SparseFeatures, scores: LexiconScores) {
         var s = LexiconScores()
-        var previousBase: String? = nil
-        for token in tokens {
-            if token == "!" { s.exclamations += 1; previousBase = nil; continue }
-            let negated = token.hasPrefix(TweetTokenizer.negationPrefix)
-            let base = negated ? String(token.dropFirst(TweetTokenizer.negationPrefix.count)) : token
+        var idx: [Int32] = []
+        if wantsFeatures { idx.reserveCapacity(tokens.count * 2 + Self.lexiconFeatureCount) }
+        var previous: UInt64? = nil
+        var previousBase: UInt64? = nil
+        let prefixCount = TweetTokenizer.negationPrefix.utf8.count
+        for t in tokens {
+            // One pass over the bytes: full hash, `not_` prefix test, hash of the base, `!` test.
+            var h = FeatureHashing.offset
+            var baseHash = FeatureHashing.offset
+            var negated = false
+            var isBang = false
+            var copy = t
+            copy.withUTF8 { b in
+                for x in b { h ^= UInt64(x); h = h &* FeatureHashing.prime }
+                isBang = b.count == 1 && b[0] == 0x21
+                negated = b.count > prefixCount && b[0] == 0x6E && b[1] == 0x6F && b[2] == 0x74 && b[3] == 0x5F
+                if negated {
+                    for x in b[prefixCount...] { baseHash ^= UInt64(x); baseHash = baseHash &* FeatureHashing.prime }
+                } else {
+                    baseHash = h
+                }
+            }
+            if wantsFeatures {
+                idx.append(Int32(FeatureHashing.bucket(h, bits: hashBits)))
+                if usesBigrams, let p = previous {
+                    idx.append(Int32(FeatureHashing.bucket(FeatureHashing.bigram(p, t), bits: hashBits)))
+                }
+            }
+            previous = h
+            if isBang { s.exclamations += 1; previousBase = nil; continue }
             let scale = negated ? Self.negationScale : 1
             var hit = false
-            if let v = lexicon.vader[base] {
+            let entry = table.lookup(baseHash)
+            if let v = entry?.vader {
                 let x = v * scale
                 if x > 0 { s.vaderPositive += x } else { s.vaderNegative -= x }
                 hit = true
             }
-            var a = lexicon.afinn[base]
-            if let p = previousBase, let phrase = lexicon.afinnPhrases[p + " " + base] { a = phrase }
+            var a = entry?.afinn
+            if let p = previousBase, table.hasPhrases {
+                let phraseHash = FeatureHashing.fnv1a(t, droppingFirst: negated ? prefixCount : 0, state: FeatureHashing.bigramState(p))
+                if let phrase = table.lookup(phraseHash)?.phrase { a = phrase }
+            }
             if let a {
                 let x = a * scale
                 if x > 0 { s.afinnPositive += x } else { s.afinnNegative -= x }
                 hit = true
             }
             if hit && negated { s.negatedHits += 1 }
-            previousBase = base
+            previousBase = baseHash
         }
-        return s
-    }
-
-    /// The feature vector of `tokens`.
-    public func features(tokens: [String]) -> SparseFeatures {
-        var idx: [Int32] = []
-        idx.reserveCapacity(tokens.count * 2)
-        var previous: UInt64? = nil
-        for t in tokens {
-            let h = FeatureHashing.unigram(t)
-            idx.append(Int32(FeatureHashing.bucket(h, bits: hashBits)))
-            if usesBigrams, let p = previous {
-                idx.append(Int32(FeatureHashing.bucket(FeatureHashing.bigram(p, t), bits: hashBits)))
-            }
-            previous = h
-        }
+        guard wantsFeatures else { return (SparseFeatures(indices: [], values: []), s) }
         idx.sort()
         var unique: [Int32] = []
         unique.reserveCapacity(idx.count + Self.lexiconFeatureCount)
         for i in idx where unique.last != i { unique.append(i) }
         var values = [Float](repeating: 1, count: unique.count)
-        let s = lexiconScores(tokens)
         let dense: [Double] = [
             log1p(s.vaderPositive), log1p(s.vaderNegative),
             log1p(s.afinnPositive), log1p(s.afinnNegative),
@@ -128,7 +156,7 @@ public struct SentimentFeaturizer: Sendable, Equatable {
             unique.append(base + Int32(k))
             values.append(Float(v))
         }
-        return SparseFeatures(indices: unique, values: values)
+        return (SparseFeatures(indices: unique, values: values), s)
     }
 
     /// The feature vector of `text`.
@@ -137,3 +165,57 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     }
 }
 
+
+/// Open-addressing table from 64-bit FNV-1a token hashes to lexicon valences,
+/// so a look-up costs one multiply-free probe instead of hashing a `String`.
+/// Two different tokens with equal 64-bit hashes would share an entry; with
+/// ~11,000 keys the chance is about 10⁻¹¹. O(1) expected per look-up.
+struct LexiconHashTable: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
+        var vader: Double?
+        var afinn: Double?
+        var phrase: Double?
+    }
+    private var keys: [UInt64]
+    private var entries: [Entry]
+    private var used: [Bool]
+    private let mask: Int
+    /// Whether any two-token phrase is present.
+    let hasPhrases: Bool
+
+    init(_ lexicon: SentimentLexicon) {
+        var all: [UInt64: Entry] = [:]
+        for (k, v) in lexicon.vader { all[FeatureHashing.unigram(k), default: Entry()].vader = v }
+        for (k, v) in lexicon.afinn { all[FeatureHashing.unigram(k), default: Entry()].afinn = v }
+        for (k, v) in lexicon.afinnPhrases {
+            let parts = k.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            let h = FeatureHashing.bigram(FeatureHashing.unigram(parts[0]), parts[1])
+            all[h, default: Entry()].phrase = v
+        }
+        var size = 16
+        while size < all.count * 2 { size <<= 1 }
+        mask = size - 1
+        keys = [UInt64](repeating: 0, count: size)
+        entries = [Entry](repeating: Entry(), count: size)
+        used = [Bool](repeating: false, count: size)
+        hasPhrases = !lexicon.afinnPhrases.isEmpty
+        for k in all.keys.sorted() {
+            var i = Int(truncatingIfNeeded: (k ^ (k >> 32))) & mask
+            while used[i] { i = (i + 1) & mask }
+            used[i] = true
+            keys[i] = k
+            entries[i] = all[k] ?? Entry()
+        }
+    }
+
+    @inline(__always)
+    func lookup(_ key: UInt64) -> Entry? {
+        var i = Int(truncatingIfNeeded: (key ^ (key >> 32))) & mask
+        while used[i] {
+            if keys[i] == key { return entries[i] }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+}

@@ -78,7 +78,7 @@ public struct TweetTokenizer: Sendable {
             let c = s[i]
             if Self.isSpace(c) { i += 1; continue }
             let atBoundary = i == 0 || !Self.isWordScalar(s[i - 1])
-            if atBoundary, let end = Self.urlEnd(s, i) {
+            if atBoundary, c == "h" || c == "H" || c == "w" || c == "W", let end = Self.urlEnd(s, i) {
                 out.append(Self.urlToken); i = end; continue
             }
             if c == "@", atBoundary, i + 1 < n, Self.isHandleScalar(s[i + 1]) {
@@ -86,7 +86,7 @@ public struct TweetTokenizer: Sendable {
                 while j < n, Self.isHandleScalar(s[j]) { j += 1 }
                 out.append(Self.userToken); i = j; continue
             }
-            if let (emoticon, end) = Emoticons.match(s, at: i) {
+            if Emoticons.mayStart(c), let (emoticon, end) = Emoticons.match(s, at: i) {
                 out.append(emoticon); i = end; continue
             }
             if Self.isEmojiScalar(c) {
@@ -212,21 +212,41 @@ public struct TweetTokenizer: Sendable {
     }
 
     static func isNegator(_ word: String) -> Bool {
-        negators.contains(word) || word.hasSuffix("n't")
+        // Cheap byte tests first: every negator is 2–8 bytes starting with one of
+        // a c d h i m n s w, or ends in "n't".
+        var copy = word
+        return copy.withUTF8 { b -> Bool in
+            guard let first = b.first, let last = b.last else { return false }
+            if last == 0x74, b.count >= 3, b[b.count - 2] == 0x27, b[b.count - 3] == 0x6E { return true }
+            guard b.count >= 2, b.count <= 8 else { return false }
+            switch first {
+            case 0x61, 0x63, 0x64, 0x68, 0x69, 0x6D, 0x6E, 0x73, 0x77: return negators.contains(word)
+            default: return false
+            }
+        }
     }
 
     /// Lower-cases, maps `’` to `'`, and keeps at most two of any repeated character.
     static func normalizeWord(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        var lowered: String
-        if scalars.allSatisfy(\.isASCII) {
-            var view = String.UnicodeScalarView()
-            for c in scalars { view.append(("A"..."Z").contains(c) ? Unicode.Scalar(c.value + 32) ?? c : c) }
-            lowered = String(view)
-        } else {
-            var view = String.UnicodeScalarView()
-            for c in scalars { view.append(c == "\u{2019}" ? "'" : c) }
-            lowered = String(view).lowercased()
+        var ascii = true
+        for c in scalars where !c.isASCII { ascii = false; break }
+        if ascii {
+            // Fast path: lower-case and shorten runs in one pass over bytes.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(scalars.count)
+            var previous: UInt8 = 0
+            var run = 0
+            for c in scalars {
+                var b = UInt8(truncatingIfNeeded: c.value)
+                if b >= 65 && b <= 90 { b += 32 }
+                if b == previous { run += 1 } else { run = 1; previous = b }
+                if run <= 2 { bytes.append(b) }
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
+        var view = String.UnicodeScalarView()
+        for c in scalars { view.append(c == "\u{2019}" ? "'" : c) }
+        let lowered = String(view).lowercased()
         var out = String.UnicodeScalarView()
         var previous: Unicode.Scalar? = nil
         var run = 0
@@ -234,8 +254,7 @@ public struct TweetTokenizer: Sendable {
             if c == previous { run += 1 } else { run = 1; previous = c }
             if run <= 2 { out.append(c) }
         }
-        lowered = String(out)
-        return lowered
+        return String(out)
     }
 
     /// Splits a hashtag body at `_` and at lower→upper case changes.
