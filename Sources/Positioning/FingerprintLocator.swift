@@ -31,10 +31,14 @@ public struct FingerprintLocator: Sendable {
         public var floorNeighbours: Int
         /// Neighbours (of the chosen building and floor) averaged for the coordinates.
         public var positionNeighbours: Int
+        /// Representation used for the coordinate step only (same distance); nil = `representation`.
+        public var positionRepresentation: RSSIRepresentation?
 
         /// Creates a configuration; all neighbour counts must be ≥ 1.
         public init(representation: RSSIRepresentation = .powed(), distance: FingerprintDistance = .sorensen,
-                    buildingNeighbours: Int = 5, floorNeighbours: Int = 5, positionNeighbours: Int = 5) {
+                    buildingNeighbours: Int = 5, floorNeighbours: Int = 5, positionNeighbours: Int = 5,
+                    positionRepresentation: RSSIRepresentation? = nil) {
+            self.positionRepresentation = positionRepresentation
             self.representation = representation
             self.distance = distance
             self.buildingNeighbours = buildingNeighbours
@@ -54,6 +58,8 @@ public struct FingerprintLocator: Sendable {
     public var trainingCount: Int { buildings.count }
 
     let xs: [Double], ys: [Double], floors: [Int], buildings: [Int]
+    /// The coordinate-step model when `positionRepresentation` differs (0 or 1 element).
+    let positionStage: [FingerprintLocator]
     /// Per training row: ‖t‖² (Euclidean) or Σtⱼ (Sørensen).
     let norms: [Double]
     /// CSR inverted index: for AP j, rows `postingRows[postingStart[j]..<postingStart[j+1]]` with features `postingValues`.
@@ -99,6 +105,14 @@ public struct FingerprintLocator: Sendable {
         postingRows = rows
         postingValues = values
         self.norms = norms
+        if let other = configuration.positionRepresentation, other != configuration.representation {
+            var inner = configuration
+            inner.representation = other
+            inner.positionRepresentation = nil
+            positionStage = [try FingerprintLocator(training: training, configuration: inner)]
+        } else {
+            positionStage = []
+        }
         xs = training.map(\.xMetres)
         ys = training.map(\.yMetres)
         floors = training.map(\.floor)
@@ -110,12 +124,14 @@ public struct FingerprintLocator: Sendable {
         var dot: [Double]
         var touched: [Int32]
         var squared: [Double]
+        var inner: [Workspace]
 
         /// Creates buffers for `locator`.
         public init(for locator: FingerprintLocator) {
             dot = [Double](repeating: 0, count: locator.trainingCount)
             touched = []
             squared = [Double](repeating: 0, count: locator.trainingCount)
+            inner = locator.positionStage.map { Workspace(for: $0) }
         }
     }
 
@@ -191,11 +207,17 @@ public struct FingerprintLocator: Sendable {
         try squaredDistances(rssi, workspace: &workspace)
         let c = configuration
         let squared = c.distance == .euclidean
-        return workspace.squared.withUnsafeBufferPointer { sq in
+        let (building, floor) = workspace.squared.withUnsafeBufferPointer { sq in
             let nb = Self.nearest(c.buildingNeighbours, sq) { _ in true }
             let building = Self.vote(nb, sq, squared: squared) { buildings[$0] }
             let nf = Self.nearest(c.floorNeighbours, sq) { buildings[$0] == building }
-            let floor = Self.vote(nf, sq, squared: squared) { floors[$0] }
+            return (building, Self.vote(nf, sq, squared: squared) { floors[$0] })
+        }
+        if let stage = positionStage.first, !workspace.inner.isEmpty {
+            try stage.squaredDistances(rssi, workspace: &workspace.inner[0])
+        }
+        let positionKeys = positionStage.isEmpty ? workspace.squared : workspace.inner[0].squared
+        return positionKeys.withUnsafeBufferPointer { sq in
             let np = Self.nearest(c.positionNeighbours, sq) { buildings[$0] == building && floors[$0] == floor }
             let (x, y) = Self.average(np, sq, squared: squared, xs, ys)
             return FingerprintEstimate(xMetres: x, yMetres: y, floor: floor, building: building)

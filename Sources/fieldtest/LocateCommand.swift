@@ -26,8 +26,15 @@ struct LocateCommand: ParsableCommand {
     var crossValidate: FingerprintCrossValidation.Grouping?
 
     func validate() throws {
-        if train.isEmpty { throw ValidationError("give at least one --train file") }
-        if input == nil && crossValidate == nil { throw ValidationError("give --input FILE.csv (or --cross-validate phone|user)") }
+        // Usage errors exit 2 (invalid input or usage), like bad files.
+        if train.isEmpty {
+            CommandSupport.printError("error: give at least one --train FILE.csv (UJIIndoorLoc layout)")
+            throw CommandSupport.invalidInput
+        }
+        if input == nil && crossValidate == nil {
+            CommandSupport.printError("error: give --input FILE.csv to locate, or --cross-validate phone|user")
+            throw CommandSupport.invalidInput
+        }
     }
 
     func run() throws {

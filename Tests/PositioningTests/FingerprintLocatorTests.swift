@@ -55,10 +55,13 @@ struct FingerprintLocatorTests {
         return out
     }
 
-    @Test("a training fingerprint is located exactly at its own position (distance 0 takes all weight)")
-    func exactMatch() throws {
+    @Test("a training fingerprint is located exactly at its own position (distance 0 takes all weight)",
+          arguments: [nil, RSSIRepresentation.positive()])
+    func exactMatch(positionRepresentation: RSSIRepresentation?) throws {
         let samples = Self.synthetic()
-        let model = try FingerprintLocator(training: samples)
+        let model = try FingerprintLocator(training: samples,
+                                           configuration: .init(positionRepresentation: positionRepresentation))
+        #expect(model.positionStage.count == (positionRepresentation == nil ? 0 : 1))
         for s in [samples[3], samples[40], samples[77]] {
             let e = try model.locate(s.rssi)
             #expect(e.building == s.building)
