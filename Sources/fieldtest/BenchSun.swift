@@ -1,0 +1,86 @@
+import ArgumentParser
+import FieldtestData
+import Foundation
+import SkyScoring
+
+/// `fieldtest bench sun`: location-days per second through `SolarCalculator` (all 11 events of
+/// `fieldtest sun` per row) beside pvlib's NREL SPA (`pvlib.spa.transit_sunrise_sunset`, numpy,
+/// vectorised over all rows: transit, sunrise, sunset) and astral 3 (`astral.sun.sun`: dawn, sunrise,
+/// noon, sunset, dusk, one row at a time) on the same seeded input in the same run. Single core.
+struct BenchSun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sun", abstract: "Solar-event throughput beside pvlib SPA and astral (same input, same run).")
+
+    @Option(help: "Number of location-days.") var rows = 100_000
+    @Option(help: "Seed of the generated input.") var seed: UInt64 = 20_240_621
+
+    static let python = """
+    import sys, time, csv, datetime as dt, numpy as np
+    import pvlib.spa as spa, astral, astral.sun
+    path = sys.argv[1]
+    lat, lon, days = [], [], []
+    for r in csv.DictReader(open(path)):
+        lat.append(float(r['latitude'])); lon.append(float(r['longitude']))
+        days.append(dt.date.fromisoformat(r['date']))
+    lat, lon = np.array(lat), np.array(lon)
+    ut = np.array([(d - dt.date(1970, 1, 1)).days * 86400.0 for d in days])
+    t0 = time.perf_counter(); spa.transit_sunrise_sunset(ut, lat, lon, 67.0, 1); t_spa = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for a, b, d in zip(lat, lon, days):
+        try: astral.sun.sun(astral.Observer(a, b), d)
+        except ValueError: pass
+    t_astral = time.perf_counter() - t0
+    print(t_spa); print(t_astral)
+    """
+
+    func run() throws {
+        let zones = ["UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Australia/Adelaide",
+                     "Pacific/Kiritimati", "America/St_Johns"]
+        var rng = SplitMixBench(state: seed)
+        var text = "id,latitude,longitude,date,timezone\n"
+        for i in 0..<rows {
+            let lat = Double(rng.next() % 130_000) / 1000 - 65
+            let lon = Double(rng.next() % 360_000) / 1000 - 180
+            let day = CivilDate(daysSinceEpoch: 10_957 + Int(rng.next() % 11_000))
+            text += "r\(i),\(lat),\(lon),\(day),\(zones[Int(rng.next() % UInt64(zones.count))])\n"
+        }
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-sun-\(seed).csv")
+        try AtomicFile.write(text, to: tmp)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let requests = try CommandSupport.guarded { try SunBatch.parse(bytes: Array(text.utf8), file: tmp.path) }
+        let clock = ContinuousClock()
+        var best = Double.infinity
+        var days: [SolarDay] = []
+        for _ in 0..<3 {
+            let start = clock.now
+            days = SunBatch.compute(requests)
+            let d = clock.now - start
+            best = min(best, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+        }
+        let polar = days.filter { $0.note != .none }.count
+        print("bench sun: \(rows) location-days (|lat| ≤ 65°, 2000–2030, 8 zones), \(polar) polar")
+        let ours = Double(rows) / best
+        guard let out = PythonBaseline.run(Self.python, arguments: [tmp.path], needs: ["pvlib", "astral", "numpy"]) else {
+            PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: nil, baselineName: "", goal: nil)
+            return
+        }
+        let times = out.split(separator: "\n").compactMap { Double($0) }
+        guard times.count == 2 else { throw CommandSupport.failed }
+        PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: Double(rows) / times[0],
+                              baselineName: "pvlib SPA (numpy, vectorised)", goal: 10)
+        PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: Double(rows) / times[1],
+                              baselineName: "astral 3 sun()", goal: 100)
+    }
+}
+
+/// SplitMix64 for the generated benchmark input.
+struct SplitMixBench: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
