@@ -28,7 +28,8 @@ public struct NavUPExit: Sendable, Equatable {
 ///
 /// Venues: ways or nodes with a `name` and a `building`, `amenity` or `leisure` tag, located at their
 /// first node tagged `entrance` when they have one (the dataset notes that entrances are sparse), else at
-/// the mean of their outline's nodes; venues farther than 200 m from the walk graph are dropped.
+/// the mean of their outline's nodes; whole-campus outlines (`amenity=university|college|school`) are not
+/// venues; venues farther than 200 m from the walk graph are dropped.
 /// Exits: every node tagged `entrance` or `emergency=assembly_point` within 50 m of a profile's graph,
 /// and the centres of `amenity=parking` and `leisure=pitch|park` areas (open assembly areas) within 200 m.
 public final class NavUPCampus: @unchecked Sendable {
@@ -87,7 +88,8 @@ public final class NavUPCampus: @unchecked Sendable {
                                            vertices: exitVertices(centre, within: 200)))
                 }
                 guard way.tags["highway"] == nil, let name = way.tags["name"],
-                      let kind = way.tags["building"] ?? way.tags["amenity"] ?? way.tags["leisure"] else { continue }
+                      let kind = way.tags["building"] ?? way.tags["amenity"] ?? way.tags["leisure"],
+                      !Self.campusOutlines.contains(way.tags["amenity"] ?? "") else { continue }
                 let entrance = points.first { $0.tags["entrance"] != nil }
                 let location = entrance.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) } ?? centre
                 venues.append(NavUPVenue(name: name, location: location, kind: kind))
@@ -102,6 +104,9 @@ public final class NavUPCampus: @unchecked Sendable {
         origin = GeoPoint(latitude: ((lats.min() ?? 0) + (lats.max() ?? 0)) / 2,
                           longitude: ((lons.min() ?? 0) + (lons.max() ?? 0)) / 2)
     }
+
+    /// `amenity` values of whole-campus outlines, which are not venues of their own.
+    static let campusOutlines: Set<String> = ["university", "college", "school"]
 
     /// The venue called exactly `name` (first in name order), if any.
     public func venue(named name: String) -> NavUPVenue? { venues.first { $0.name == name } }

@@ -98,29 +98,35 @@ extension NavUPDriver {
             let truth = actors.reduce(0) { $0 + $1.walks.reduce(0) { $0 + $1.truth } }
             m.value("NAV-F22", "steps_detected_total", kind: .count, Double(detected), unit: "steps", samples: stepErrors.count)
             m.value("NAV-F22", "steps_true_total", kind: .count, Double(truth), unit: "steps", samples: stepErrors.count)
+            let stats = StepStatistics(events: actors.flatMap(\.steps), periodSeconds: 3600)
+            m.value("NAV-F22", "distance_walked", kind: .accuracy, stats.totalDistanceMetres, unit: "m", samples: stats.periods.count)
+            m.exact("NAV-F22", "statistics_step_mismatch", failures: stats.totalSteps == detected ? 0 : 1, checks: 1)
         }
         // NAV-F26
         m.exact("NAV-F26", "write_rights_errors", failures: writeFailures, checks: writeChecks)
         m.value("NAV-F26", "mobile_writes_denied", kind: .count, Double(store.deniedWrites), unit: "count",
                 threshold: Double(mobileWrites), comparator: .equal, samples: mobileWrites)
-        // NAV-F29: a goal notice exactly at the first walk that reaches the goal (recounted), ranking by steps.
+        // NAV-F29: the core's goal notices (`StepGoals.notices`) against a recount of the detected steps, and
+        // the ranking by steps (`StepGoals.rank`) against the totals.
         var goalChecks = 0, goalFailures = 0
-        for a in actors {
-            guard let goal = a.goal else { continue }
-            goalChecks += 1
-            var total = 0, expected: Int?
-            for (k, w) in a.walks.enumerated() {
-                total += w.detected
-                if expected == nil, total - goal.since >= goal.steps, k >= 0 { expected = k }
+        for a in actors where !a.goals.isEmpty {
+            let notices = StepGoals.notices(goals: a.goals, events: a.steps)
+            for g in a.goals {
+                goalChecks += 1
+                let times = a.steps.map(\.timeSeconds).filter { $0 >= g.startSeconds && $0 < g.endSeconds }.sorted()
+                let k = Int(g.target.rounded(.up))
+                let expected: Double? = k >= 1 && k <= times.count ? times[k - 1] : nil
+                let got = notices.filter { $0.goalID == g.id }.map(\.timeSeconds)
+                if got != (expected.map { [$0] } ?? []) { goalFailures += 1 }
             }
-            if a.notices != (expected.map { [$0] } ?? []) { goalFailures += 1 }
         }
         m.exact("NAV-F29", "goal_notice_errors", failures: goalFailures, checks: goalChecks)
-        let ranking = actors.indices.sorted {
-            (-actors[$0].walks.reduce(0) { $0 + $1.detected }, actors[$0].name) < (-actors[$1].walks.reduce(0) { $0 + $1.detected }, actors[$1].name)
+        let ranked = StepGoals.rank(actors.map { StepGoals.Entry(user: $0.name, score: Double($0.steps.count)) }, by: .score)
+        var rankErrors = 0
+        for (a, b) in zip(ranked, ranked.dropFirst()) where a.score < b.score || (a.score == b.score && a.rank != b.rank) {
+            rankErrors += 1
         }
-        let totals = ranking.map { actors[$0].walks.reduce(0) { $0 + $1.detected } }
-        m.exact("NAV-F29", "ranking_errors", failures: zip(totals, totals.dropFirst()).filter { $0 < $1 }.count, checks: max(0, totals.count - 1))
+        m.exact("NAV-F29", "ranking_errors", failures: rankErrors, checks: max(0, ranked.count - 1))
         // NAV-L1
         if let ev = FingerprintEvaluation(estimates: indoorEstimates, truth: indoorTruth) {
             m.value("NAV-L1", "indoor_building_hit_rate", kind: .rate, ev.buildingHitRate, unit: "ratio", threshold: 1.0,

@@ -18,10 +18,7 @@ extension NavUPDriver {
         let truth = trace.trueStepCount
         stepErrors.append(truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0)
         actors[i].walks.append((steps.count, truth))
-        if let goal = actors[i].goal, actors[i].notices.count < 1 {
-            let done = actors[i].walks.reduce(0) { $0 + $1.detected } - goal.since
-            if done >= goal.steps { actors[i].notices.append(actors[i].walks.count - 1) }
-        }
+        actors[i].steps += steps.map { StepEvent(timeSeconds: $0, lengthMetres: pace.stepLengthMetres) }
         let rng = stream(run, "walk-destinations")
         let v = rng.uniformInt(below: campus.venues.count)
         actors[i].venue = v
@@ -143,29 +140,34 @@ extension NavUPDriver {
         }
     }
 
-    /// NAV-F19: the upcoming events of the actor's preferred categories; every one listed must be
-    /// upcoming and of a preferred category, and none such may be missing.
+    /// The campus events as the positioning core sees them.
+    var coreEvents: [Positioning.CampusEvent] {
+        events.map { Positioning.CampusEvent(id: String($0.id), category: $0.category, placeID: String($0.venue),
+                                              startSeconds: $0.start, endSeconds: $0.end) }
+    }
+
+    /// NAV-F19: the app's list of preferred events of the next day (`EventReminders.upcoming`), checked
+    /// against a scan of every event: preferred category, not over, starting within the horizon.
     func listPreferred(actor i: Int, _ run: RunContext) {
         guard let categories = actors[i].categories else { return }
         let now = run.now
-        var byCategory: [String: [Int]] = [:]
-        for e in events { byCategory[e.category, default: []].append(e.id) }
-        let listed = Set(categories.sorted().flatMap { byCategory[$0] ?? [] }.filter { events[$0].start > now })
-        let expected = Set(events.filter { categories.contains($0.category) && $0.start > now }.map(\.id))
+        let prefs = UserPreferences(categories: categories, reminderLeadSeconds: actors[i].lead)
+        let listed = Set(EventReminders.upcoming(coreEvents, preferences: prefs, nowSeconds: now, horizonSeconds: 86400).map(\.id))
+        let expected = Set(events.filter { categories.contains($0.category) && $0.end > now && $0.start < now + 86400 }
+            .map { String($0.id) })
         preferenceListings += 1
         if listed != expected { preferenceListingFailures += 1 }
     }
 
-    /// Schedules one reminder per upcoming preferred event at `start − lead` (if still in the future).
+    /// Schedules the reminders `EventReminders.reminders` asks for, once per event and actor.
     func scheduleReminders(_ run: RunContext) {
+        let all = coreEvents
         for i in actors.indices {
             guard let categories = actors[i].categories else { continue }
-            for e in events where categories.contains(e.category) && !actors[i].reminded.contains(e.id) {
-                let at = e.start - actors[i].lead
-                guard at >= run.now else { continue }
-                actors[i].reminded.insert(e.id)
-                let id = e.id
-                run.simulation.schedule(at: at) { [weak self] sim in self?.reminderLog.append((i, id, sim.now)) }
+            let prefs = UserPreferences(categories: categories, reminderLeadSeconds: actors[i].lead)
+            for r in EventReminders.reminders(all, preferences: prefs, nowSeconds: run.now) {
+                guard let id = Int(r.eventID), actors[i].reminded.insert(id).inserted else { continue }
+                run.simulation.schedule(at: r.dueSeconds) { [weak self] sim in self?.reminderLog.append((i, id, sim.now)) }
             }
         }
     }
@@ -175,8 +177,10 @@ extension NavUPDriver {
         for (i, a) in actors.enumerated() {
             guard let categories = a.categories else { continue }
             for e in events where categories.contains(e.category) {
-                let due = e.start - a.lead
-                let shouldFire = due >= max(e.created, a.preferencesSince) && due <= run.scenario.end
+                // Known to the app from max(creation, preferences); reminded then at once if the lead time has passed.
+                let known = max(e.created, a.preferencesSince)
+                let due = max(known, e.start - a.lead)
+                let shouldFire = e.start > known && due <= run.scenario.end
                 let fired = reminderLog.filter { $0.actor == i && $0.event == e.id }
                 reminderChecks += 1
                 if shouldFire ? (fired.count != 1 || abs((fired.first?.time ?? 0) - due) > 1e-6) : !fired.isEmpty {

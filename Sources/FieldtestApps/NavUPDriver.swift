@@ -31,8 +31,8 @@ public final class NavUPDriver: AppDriver {
         var venue: Int?
         var history: [String] = []
         var walks: [(detected: Int, truth: Int)] = []
-        var goal: (steps: Int, since: Int)?
-        var notices: [Int] = []
+        var steps: [StepEvent] = []
+        var goals: [StepGoal] = []
         var categories: Set<String>?
         var lead = 900.0
         var preferencesSince = 0.0
@@ -230,8 +230,9 @@ public final class NavUPDriver: AppDriver {
             }
         case "write-congestion": writeCongestion(role: p["role"]?.string ?? "mobile", run)
         case "set-goal":
-            let done = actors[i].walks.reduce(0) { $0 + $1.detected }
-            actors[i].goal = (p["steps"]?.int ?? 1000, done)
+            actors[i].goals.append(StepGoal(id: "\(actors[i].name)-\(actors[i].goals.count + 1)", measure: .steps,
+                                            target: Double(p["steps"]?.int ?? 1000), startSeconds: run.now,
+                                            endSeconds: run.scenario.end))
         case "set-preferences":
             actors[i].categories = Set((p["categories"]?.array ?? []).compactMap(\.string))
             actors[i].lead = p["lead"]?.double ?? 900
