@@ -63,6 +63,7 @@ public struct AStarRouter: Sendable {
         // Slightly shrunk so floating-point rounding can never make the heuristic overestimate.
         let hScale = 1 - 1e-9
         let access = g.access[p]
+        let arcOffsets = g.arcOffsets, arcEdge = g.arcEdge, arcForward = g.arcForward, arcTarget = g.arcTarget
         cost[Int(s)] = 0
         parentArc[Int(s)] = -1
         stamp[Int(s)] = gen
@@ -75,23 +76,23 @@ public struct AStarRouter: Sendable {
             settledCount += 1
             if v32 == t { found = true; break }
             let base = cost[v]
-            let lo = Int(g.arcOffsets[v]), hi = Int(g.arcOffsets[v + 1])
+            let lo = Int(arcOffsets[v]), hi = Int(arcOffsets[v + 1])
             var a = lo
             while a < hi {
-                let e = Int(g.arcEdge[a])
-                let fwd = g.arcForward[a]
+                let e = Int(arcEdge[a])
+                let fwd = arcForward[a]
                 let bits = access[e]
                 if bits & (fwd ? CampusGraph.forwardBit : CampusGraph.backwardBit) != 0 {
-                    let w = Int(g.arcTarget[a])
+                    let w = Int(arcTarget[a])
                     if closed[w] != gen {
-                        var c = g.edges[e].lengthMetres
+                        var c = g.edgeLengths[e]
                         if let slowdown { c *= slowdown[e] }
                         let nc = base + c
                         if stamp[w] != gen || nc < cost[w] {
                             stamp[w] = gen
                             cost[w] = nc
                             parentArc[w] = Int32(a)
-                            heap.push(nc + Geodesy.haversineMetres(g.vertices[w].location, target) * hScale, Int32(w))
+                            heap.push(nc + Geodesy.haversineMetres(g.vertexLocations[w], target) * hScale, Int32(w))
                         }
                     }
                 }

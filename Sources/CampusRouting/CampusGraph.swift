@@ -17,6 +17,12 @@ public struct CampusGraph: Sendable {
         public var osmID: Int64?
         /// Position in degrees.
         public var location: GeoPoint
+
+        /// Creates a vertex.
+        public init(osmID: Int64?, location: GeoPoint) {
+            self.osmID = osmID
+            self.location = location
+        }
     }
 
     /// An undirected edge between two vertices, with the way piece's shape.
@@ -40,6 +46,19 @@ public struct CampusGraph: Sendable {
 
         /// The way's `name`, if any.
         public var name: String? { tags["name"] }
+
+        /// Creates an edge.
+        public init(from: Int32, to: Int32, wayID: Int64?, nodeIDs: [Int64], shape: [GeoPoint], lengthMetres: Double,
+                    tags: [String: String], nodeTags: [Int: [String: String]]) {
+            self.from = from
+            self.to = to
+            self.wayID = wayID
+            self.nodeIDs = nodeIDs
+            self.shape = shape
+            self.lengthMetres = lengthMetres
+            self.tags = tags
+            self.nodeTags = nodeTags
+        }
     }
 
     /// Direction bit: usable from `from` to `to`.
@@ -67,6 +86,10 @@ public struct CampusGraph: Sendable {
     let arcForward: [Bool]
     /// Per profile, per vertex: whether it has any usable arc (in or out).
     let usable: [[Bool]]
+    /// Edge lengths in metres, flat for the search loop.
+    let edgeLengths: [Double]
+    /// Vertex positions, flat for the search loop.
+    let vertexLocations: [GeoPoint]
     /// Vertex index.
     let vertexGrid: SpatialGrid
     /// Edge index (by segment bounding boxes).
@@ -169,6 +192,8 @@ public struct CampusGraph: Sendable {
             }
         }
         self.usable = usable
+        self.edgeLengths = edges.map(\.lengthMetres)
+        self.vertexLocations = vertices.map(\.location)
         let refLat = vertices.isEmpty ? 0 : vertices.reduce(0) { $0 + $1.location.latitude } / Double(vertices.count)
         var vg = SpatialGrid(cellMetres: 100, referenceLatitude: refLat)
         for (i, v) in vertices.enumerated() { vg.insert(Int32(i), at: v.location) }

@@ -63,7 +63,7 @@ extension AStarRouter {
                 guard access[e] & (g.arcForward[a] ? CampusGraph.forwardBit : CampusGraph.backwardBit) != 0 else { continue }
                 let w = Int(g.arcTarget[a])
                 guard closed[w] != gen else { continue }
-                let nc = cost[v] + g.edges[e].lengthMetres * (slowdown?[e] ?? 1)
+                let nc = cost[v] + g.edgeLengths[e] * (slowdown?[e] ?? 1)
                 if stamp[w] != gen || nc < cost[w] {
                     stamp[w] = gen
                     cost[w] = nc

@@ -1,0 +1,155 @@
+import ArgumentParser
+import CampusRouting
+import FieldtestData
+import Foundation
+
+/// `fieldtest bench route`: route queries per second on the bundled campus graphs, Helsinki and a
+/// city-sized synthetic grid (≥ 100k edges), beside networkx's Dijkstra (`nx.dijkstra_path`) on the same
+/// directed graph (the walk profile's usable arcs, haversine metres) and the same vertex pairs, in
+/// the same run. Both sides time only the queries (best of `repeats`) and print the sum of route
+/// lengths, which must agree.
+///
+/// Synthetic grid: `gridSide × gridSide` vertices 50 m apart around 60.17° N 24.94° E, each moved by a
+/// seeded uniform jitter of ±10 m, joined to their 4 neighbours by footways (2·n·(n−1) edges;
+/// 124,500 at the default n = 250).
+struct BenchRoute: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route", abstract: "Route queries per second beside networkx Dijkstra, campus to city scale.")
+
+    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).") var datasets: String?
+    @Option(help: "Queries per map graph.") var queries = 1000
+    @Option(help: "Queries on the synthetic city grid.") var gridQueries = 100
+    @Option(help: "Vertices per side of the synthetic grid.") var gridSide = 250
+    @Option(help: "Timed repetitions (best is reported).") var repeats = 3
+    @Option(help: "Seed for query pairs and grid jitter.") var seed: UInt64 = 42
+
+    static let networkx = """
+    import sys, time, networkx as nx
+    edges, pairs, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    g = nx.DiGraph()
+    with open(edges) as f:
+        for line in f:
+            u, v, w = line.split()
+            u, v, w = int(u), int(v), float(w)
+            if not g.has_edge(u, v) or g[u][v]['weight'] > w:
+                g.add_edge(u, v, weight=w)
+    qs = [tuple(map(int, l.split())) for l in open(pairs)]
+    best, total = float('inf'), 0.0
+    for _ in range(repeats):
+        t0 = time.perf_counter(); total = 0.0
+        for s, t in qs:
+            try:
+                p = nx.dijkstra_path(g, s, t, weight='weight')
+                total += sum(g[a][b]['weight'] for a, b in zip(p, p[1:]))
+            except nx.NetworkXNoPath:
+                pass
+        best = min(best, time.perf_counter() - t0)
+    print(best); print(repr(total))
+    """
+
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func run() throws {
+        let root = CommandSupport.datasetsRoot(datasets).appendingPathComponent("maps")
+        var rng = SplitMix64(state: seed)
+        let maps = [("campus-montgomery", "montgomery_college_rockville_campus.osm"),
+                    ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
+                    ("city-helsinki", "helsinki_centre.osm")]
+        for (name, file) in maps {
+            let graph = try CommandSupport.guarded {
+                try CampusGraph(source: try MapFile.load(url: root.appendingPathComponent(file), displayName: file).source)
+            }
+            try bench(name: name, graph: graph, count: queries, rng: &rng)
+        }
+        try bench(name: "synthetic-grid-\(gridSide)", graph: Self.grid(side: gridSide, rng: &rng), count: gridQueries, rng: &rng)
+    }
+
+    /// The documented synthetic city grid.
+    static func grid(side n: Int, rng: inout SplitMix64) -> CampusGraph {
+        let origin = GeoPoint(latitude: 60.17, longitude: 24.94)
+        let degPerMetre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
+        let lonPerMetre = degPerMetre / cos(origin.latitude * .pi / 180)
+        var vertices: [CampusGraph.Vertex] = []
+        vertices.reserveCapacity(n * n)
+        for r in 0..<n {
+            for c in 0..<n {
+                let y = Double(r) * 50 + Double.random(in: -10...10, using: &rng)
+                let x = Double(c) * 50 + Double.random(in: -10...10, using: &rng)
+                vertices.append(CampusGraph.Vertex(osmID: Int64(r * n + c), location: GeoPoint(
+                    latitude: origin.latitude + y * degPerMetre, longitude: origin.longitude + x * lonPerMetre)))
+            }
+        }
+        var edges: [CampusGraph.Edge] = []
+        edges.reserveCapacity(2 * n * (n - 1))
+        func add(_ a: Int, _ b: Int) {
+            let shape = [vertices[a].location, vertices[b].location]
+            edges.append(CampusGraph.Edge(from: Int32(a), to: Int32(b), wayID: nil, nodeIDs: [Int64(a), Int64(b)], shape: shape,
+                                          lengthMetres: Geodesy.pathLengthMetres(shape), tags: ["highway": "footway"], nodeTags: [:]))
+        }
+        for r in 0..<n {
+            for c in 0..<n {
+                if c + 1 < n { add(r * n + c, r * n + c + 1) }
+                if r + 1 < n { add(r * n + c, (r + 1) * n + c) }
+            }
+        }
+        let walk = RoutingProfiles.builtIn.profiles.filter { $0.name == "walk" }
+        return CampusGraph(file: "synthetic grid", profiles: walk, vertices: vertices, edges: edges,
+                           access: [[UInt8](repeating: 3, count: edges.count)])
+    }
+
+    func bench(name: String, graph: CampusGraph, count: Int, rng: inout SplitMix64) throws {
+        let p = try CommandSupport.guarded { try graph.profileIndex(named: "walk") }
+        // Vertices with a usable arc, in index order; query pairs drawn uniformly among them.
+        let usable = (0..<graph.vertices.count).filter { v in graph.snap(graph.vertices[v].location, profile: p, maxMetres: 0.001)?.vertex == Int32(v) }
+        guard usable.count >= 2 else { return }
+        let pairs = (0..<count).map { _ in (Int32(usable[Int.random(in: 0..<usable.count, using: &rng)]),
+                                            Int32(usable[Int.random(in: 0..<usable.count, using: &rng)])) }
+        var router = AStarRouter()
+        let clock = ContinuousClock()
+        var best = Double.infinity
+        var total = 0.0
+        for _ in 0..<max(1, repeats) {
+            total = 0
+            let start = clock.now
+            for (s, t) in pairs {
+                let r = router.route(in: graph, fromVertex: s, toVertex: t, profile: p)
+                if r.status == .ok { total += r.lengthMetres }
+            }
+            let d = clock.now - start
+            best = min(best, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+        }
+        print("\(name): \(graph.vertices.count) vertices, \(graph.edges.count) edges, \(graph.usableArcCount(profile: p)) walk arcs, \(pairs.count) queries")
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-route-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        var edgeText = ""
+        edgeText.reserveCapacity(graph.edges.count * 40)
+        for (i, e) in graph.edges.enumerated() {
+            let bits = graph.access[p][i]
+            if bits & CampusGraph.forwardBit != 0 { edgeText += "\(e.from) \(e.to) \(e.lengthMetres)\n" }
+            if bits & CampusGraph.backwardBit != 0 { edgeText += "\(e.to) \(e.from) \(e.lengthMetres)\n" }
+        }
+        let edgesURL = tmp.appendingPathComponent("edges.txt"), pairsURL = tmp.appendingPathComponent("pairs.txt")
+        try CommandSupport.guarded {
+            try AtomicFile.write(edgeText, to: edgesURL)
+            try AtomicFile.write(pairs.map { "\($0.0) \($0.1)\n" }.joined(), to: pairsURL)
+        }
+        let out = PythonBaseline.run(Self.networkx, arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))], needs: ["networkx"])
+        let lines = out?.split(separator: "\n").map(String.init) ?? []
+        let pySeconds = lines.first.flatMap(Double.init)
+        let pyTotal = lines.count > 1 ? Double(lines[1]) : nil
+        print(String(format: "%@: route length sum fieldtest %.3f m", name, total)
+              + (pyTotal.map { String(format: ", networkx %.3f m (relative difference %.1e)", $0, abs($0 - total) / max(1, total)) } ?? ""))
+        PythonBaseline.report(name: name, unit: "queries", fieldtest: Double(pairs.count) / best,
+                              baseline: pySeconds.map { Double(pairs.count) / $0 }, baselineName: "networkx dijkstra_path", goal: 50)
+    }
+}
