@@ -17,6 +17,7 @@ public enum AppDrivers {
     static func make(_ scenario: Scenario) throws -> (any AppDriver)? {
         switch scenario.app {
         case "micity": return MiCityDriver()
+        case "journal": return JournalDriver()
         case "navup": return NavUPDriver()
         default: return nil
         }

@@ -1,0 +1,134 @@
+import AccountStore
+import Foundation
+import ScenarioEngine
+
+extension JournalDriver {
+    /// The outcome of an account operation as a value.
+    static func attempt<T>(_ body: () throws(AccountStoreError) -> T) -> Result<T, AccountStoreError> {
+        do throws(AccountStoreError) { return .success(try body()) } catch { return .failure(error) }
+    }
+
+    /// Performs one user action at `time`.
+    func perform(_ action: ActionSpec, run: RunContext, device name: String, at time: Double) throws {
+        let q = action.parameters
+        let now = Date(timeIntervalSince1970: time)
+        guard let registry, var rng = accountRNG, var phone = phones[name] else { return }
+        switch action.kind {
+        case "sign-up":
+            let username = q["username"]?.string ?? ""
+            let password = q["password"]?.string ?? ""
+            let email = q["email"]?.string
+            let form = RegistrationForm(username: username, email: email, password: password,
+                                        passwordConfirmation: q["confirm"]?.string ?? password)
+            let expectAccept = q["expect"]?.string != "reject"
+            let outcome: RegistrationOutcome
+            switch Self.attempt({ () throws(AccountStoreError) in try registry.register(form, now: now, using: &rng) }) {
+            case .success(let o):
+                outcome = o
+            case .failure(let error):
+                if case .registrationRejected = error { check("BTD-A1", !expectAccept); return }
+                throw error
+            }
+            do {
+                guard case .created(let account) = outcome else { check("BTD-A1", false); return }
+                // A unique user ID, the email, the creation date, no sign-in yet; stored as returned.
+                let stored = try registry.account(id: account.id)
+                check("BTD-A1", expectAccept && !userIDs.contains(account.id) && account.email == email
+                      && account.createdAt == now && account.lastSignInAt == nil && stored == account)
+                userIDs.insert(account.id)
+                users[username] = (account.id, email)
+            }
+        case "login":
+            let username = q["username"]?.string ?? ""
+            let password = q["password"]?.string ?? ""
+            let expectAccept = q["expect"]?.string != "reject"
+            let request = phone.device.request(bytes: 1_000, uploadBytes: 600, at: time)
+            guard request.delivered else { return }
+            let (result, seconds) = ComputeTimer.measure {
+                Self.attempt({ () throws(AccountStoreError) in
+                    try registry.login(identifier: username, password: password, now: now, using: &rng)
+                })
+            }
+            // Verification (the key derivation and the lookups) is checked against 0.5 s; the end-to-end
+            // time adds the emulated request, where a lost packet costs the 10 s timeout.
+            run.metrics.latency("BTD-A2", "login_verification", seconds: seconds, threshold: 0.5)
+            run.metrics.latency("BTD-A2", "login_end_to_end", seconds: request.latencySeconds + seconds)
+            switch result {
+            case .success(let account):
+                check("BTD-A2", expectAccept)
+                // The last sign-in is recorded (BTD-A1).
+                let known = users[username]?.id ?? users.values.first { $0.email?.lowercased() == username.lowercased() }?.id
+                check("BTD-A1", account.id == known && account.lastSignInAt == now)
+                currentUser[name] = account.id
+            case .failure(let error):
+                check("BTD-A2", !expectAccept && error == .incorrectCredentials && error.description == Self.loginFailureMessage)
+            }
+        case "post-entries":
+            guard let user = currentUser[name] else {
+                throw EmulatedDevices.BuildError(description: "\(run.scenario.file):\(action.line): error: post-entries before a successful login on device '\(name)'")
+            }
+            try post(count: q["entries"]?.int ?? 1, category: q["category"]?.string, type: q["type"]?.string,
+                     user: user, phone: &phone, run: run, at: time)
+            phones[name] = phone
+            try sync(name, run: run, at: time)
+        case "filter-entries":
+            guard let user = currentUser[name] else { return }
+            let type = q["type"]?.string.flatMap(EntryType.init(rawValue:))
+            let category = q["category"]?.string
+            let from = q["days"]?.int.map { now.addingTimeInterval(-Double($0) * 86_400) }
+            let filter = JournalFilter(type: type, category: category, savedFrom: from)
+            let store = phone.store
+            let (found, seconds) = try ComputeTimer.measure { try store.entries(userID: user, filter: filter) }
+            run.metrics.latency("BTD-J3", "filter_latency", seconds: seconds)
+            let expected = savedOrder.compactMap { saved[$0] }.filter {
+                $0.userID == user && (type == nil || $0.type == type) && (category == nil || $0.category == category)
+                    && (from == nil || $0.savedAt >= from ?? now)
+            }.sorted { $0.savedAt != $1.savedAt ? $0.savedAt > $1.savedAt : $0.id.uuidString < $1.id.uuidString }
+            check("BTD-J3", found.map(\.id) == expected.map(\.id) && found == expected)
+        case "browse-prompts":
+            let catalogue = PromptCatalogue.bundled
+            check("BTD-P1", !catalogue.groups.isEmpty && Set(catalogue.categories).count == catalogue.categories.count)
+            for group in catalogue.groups {
+                let recommended = catalogue.recommended(in: group.category, count: 3, using: &rng)
+                check("BTD-P1", !group.prompts.isEmpty && group.prompts.allSatisfy { catalogue.category(of: $0) == group.category }
+                      && recommended.count == min(3, group.prompts.count) && Set(recommended).count == recommended.count
+                      && recommended.allSatisfy { group.prompts.contains($0) })
+            }
+        case "crash":
+            phone.transport.crashArmed = true
+            phones[name] = phone
+        default:
+            break
+        }
+    }
+
+    /// Writes `count` entries, one second apart, each committed locally at once
+    /// (BTD-J2, measured) and read back (BTD-J1), and queues them for sync.
+    func post(count: Int, category: String?, type: String?, user: String, phone: inout Phone, run: RunContext,
+              at time: Double) throws {
+        guard var rng = entryRNG else { return }
+        let catalogue = PromptCatalogue.bundled
+        for i in 0..<count {
+            let n = saved.count
+            let body = bodies.isEmpty ? "Entry \(n)" : bodies[n % bodies.count]
+            let title = body.split(separator: " ").prefix(6).joined(separator: " ")
+            let cat = category ?? catalogue.categories[n % max(1, catalogue.categories.count)]
+            let kind = type.flatMap(EntryType.init(rawValue:)) ?? (n % 3 == 0 ? .pictureDiary : .journal)
+            let prompt = catalogue.recommended(in: cat, count: 1, using: &rng).first
+            let savedAt = Date(timeIntervalSince1970: time + Double(i))
+            let entry = JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: user, title: title, body: body,
+                                     savedAt: savedAt, category: cat, prompt: prompt, type: kind,
+                                     photoReference: kind == .pictureDiary ? "photos/\(n).jpg" : nil)
+            let store = phone.store
+            let (stored, seconds) = try ComputeTimer.measure { try store.save(entry) }
+            run.metrics.latency("BTD-J2", "local_commit", seconds: seconds, threshold: 0.05)
+            let readBack = try store.entry(id: entry.id)
+            var expected = entry
+            expected.revision = 1
+            check("BTD-J1", stored == expected && readBack == expected)
+            saved[entry.id] = stored
+            savedOrder.append(entry.id)
+            phone.client.noteLocalChange(now: savedAt)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import AccountStore
+import Foundation
+import ScenarioEngine
+
+extension JournalDriver {
+    /// Compares the server with what the phones saved (BTD-S1) and records the exact checks.
+    public func finish(_ run: RunContext) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        if let failure { throw failure }
+        let m = run.metrics
+        for (req, metric) in [("BTD-A1", "account_record_mismatches"), ("BTD-A2", "login_outcome_mismatches"),
+                              ("BTD-J1", "entry_record_mismatches"), ("BTD-J3", "filter_result_mismatches"),
+                              ("BTD-P1", "prompt_group_mismatches")] {
+            if let c = checks[req] { m.exact(req, metric, failures: c.failures, checks: c.checks) }
+        }
+        guard let server else { return }
+        let onServer = try server.allEntries()
+        let stats = try server.statistics()
+        var byID: [UUID: JournalEntry] = [:]
+        for e in onServer { byID[e.id] = e }
+        // Lost: saved on a phone but absent from the server, or arrived altered.
+        let lost = savedOrder.filter { id in byID[id] != saved[id] }.count
+        // Duplicated: extra rows for one ID, or the same entry stored under two IDs.
+        var seen: [String: Int] = [:]
+        for e in onServer {
+            seen["\(e.userID)\u{1F}\(e.savedAt.timeIntervalSince1970)\u{1F}\(e.title)\u{1F}\(e.body)", default: 0] += 1
+        }
+        let duplicated = (stats.rows - stats.distinctIDs) + seen.values.reduce(0) { $0 + max(0, $1 - 1) }
+            + max(0, onServer.count - savedOrder.count)
+        m.exact("BTD-S1", "entries_lost", failures: lost, checks: savedOrder.count)
+        m.exact("BTD-S1", "entries_duplicated", failures: duplicated, checks: savedOrder.count)
+        var outbox = 0
+        var crashes = 0
+        var counts: [String: Int] = [:]
+        for name in phones.keys.sorted() {
+            guard let p = phones[name] else { continue }
+            outbox += try p.store.outboxCount()
+            crashes += p.crashes
+            for (k, v) in p.transport.counts { counts[k, default: 0] += v }
+        }
+        m.value("BTD-S1", "outbox_left", kind: .count, Double(outbox), unit: "count", threshold: 0, comparator: .lessOrEqual,
+                samples: savedOrder.count)
+        m.value("BTD-S1", "resent_deliveries", kind: .count, Double(stats.deliveries - stats.distinctIDs), unit: "count",
+                samples: stats.deliveries)
+        m.value("BTD-S1", "crashes_between_send_and_ack", kind: .count, Double(crashes), unit: "count", samples: stats.deliveries)
+        for key in ["offline", "requestLost", "responseLost", "delivered"] {
+            m.value("BTD-S1", "pushes_\(key)", kind: .count, Double(counts[key, default: 0]), unit: "count",
+                    samples: counts.values.reduce(0, +))
+        }
+        // Sync latency: from the local save to the server's first receipt (virtual time).
+        for id in savedOrder {
+            guard let e = saved[id], let first = stats.firstReceived[id] else { continue }
+            m.latency("BTD-J2", "sync_latency", seconds: max(0, first.timeIntervalSince(e.savedAt)))
+        }
+    }
+}

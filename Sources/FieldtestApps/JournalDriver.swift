@@ -1,0 +1,172 @@
+import AccountStore
+import DeviceEmulation
+import FieldtestData
+import FieldtestGSL
+import Foundation
+import MetricReports
+import ScenarioEngine
+
+/// Drives BeenThereDoneThat (beentheredonethat-srs.txt) through a scenario:
+/// accounts in an encrypted SQLite registry with the real PBKDF2 cost, journal
+/// entries committed to the phone's SQLite store at once and synchronised to an
+/// emulated server over the phone's flaky link, with crashes between send and
+/// acknowledgement.
+///
+/// Entry bodies are real recorded texts (Sentiment140 tweets: emoji, quotes,
+/// HTML entities), titles their first words, categories and prompts from the
+/// bundled prompt catalogue. Reports BTD-A1, BTD-A2, BTD-J1, BTD-J2, BTD-J3,
+/// BTD-P1 and BTD-S1.
+public final class JournalDriver: AppDriver {
+    /// Login failure message of the specifications (SkyScape LOG1, BTD 5.2.2.5).
+    static let loginFailureMessage = "Incorrect username or password. Please try again."
+    /// Entries per sync push.
+    static let syncBatch = 50
+
+    struct Phone {
+        var device: Device
+        var path: String
+        var store: JournalStore
+        var client: JournalSyncClient
+        var transport: DeviceJournalTransport
+        var crashes = 0
+    }
+
+    var folder = EmulatedDevices.temporaryFolder()
+    var registry: AccountRegistry?
+    var server: EmulatedJournalServer?
+    var phones: [String: Phone] = [:]
+    var accountRNG: RandomStream?
+    var entryRNG: RandomStream?
+    var backoffRNG: RandomStream?
+    var bodies: [String] = []
+    var failure: Error?
+
+    var checks: [String: (failures: Int, checks: Int)] = [:]
+    /// Users by username: (id, email).
+    var users: [String: (id: String, email: String?)] = [:]
+    var userIDs = Set<String>()
+    var currentUser: [String: String] = [:]  // device → user ID
+    /// Every entry saved, by ID, as the app saved it.
+    var saved: [UUID: JournalEntry] = [:]
+    var savedOrder: [UUID] = []
+
+    public init() {}
+
+    func check(_ requirement: String, _ ok: Bool) {
+        var c = checks[requirement] ?? (0, 0)
+        c.checks += 1
+        if !ok { c.failures += 1 }
+        checks[requirement] = c
+    }
+
+    func guarded(_ body: () throws -> Void) {
+        guard failure == nil else { return }
+        do { try body() } catch { failure = error }
+    }
+
+    public func start(_ run: RunContext) throws {
+        let s = run.scenario
+        let devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
+        let keyStream = run.stream("journal-key")
+        var keyBytes: [UInt8] = []
+        for _ in 0..<4 { withUnsafeBytes(of: keyStream.next().littleEndian) { keyBytes += $0 } }
+        let iterations = Int(run.number("kdf_iterations", default: Double(PasswordHashingParameters.productionMinimumIterations)))
+        registry = try AccountRegistry(
+            path: folder.appendingPathComponent("accounts.sqlite").path, keys: try KeyProvider(keyBytes: keyBytes),
+            configuration: AccountRegistryConfiguration(policy: .beenThereDoneThat,
+                                                        hashing: try PasswordHashingParameters(iterations: iterations)))
+        let server = try EmulatedJournalServer()
+        self.server = server
+        accountRNG = run.stream("journal-accounts")
+        entryRNG = run.stream("journal-entries")
+        backoffRNG = run.stream("journal-backoff")
+        let bodyDataset = s.datasets.first { $0.hasPrefix("sentiment140") } ?? "sentiment140-positive"
+        let bodyURL = try run.datasets.url(bodyDataset)
+        bodies = try run.datasets.cached("journal-bodies-" + bodyDataset) {
+            try Sentiment140Loader.load(url: bodyURL, label: .positive, displayName: "Datasets/" + bodyDataset).records.map(\.text)
+        }
+        for spec in s.devices {
+            guard let device = devices[spec.name] else { continue }
+            let path = folder.appendingPathComponent("\(spec.name)-journal.sqlite").path
+            let store = try JournalStore(path: path)
+            let now = Date(timeIntervalSince1970: s.start)
+            phones[spec.name] = Phone(
+                device: device, path: path, store: store,
+                client: try JournalSyncClient(store: store, now: now, batchSize: Self.syncBatch),
+                transport: DeviceJournalTransport(server: server, device: device, rng: run.stream("journal-transport-\(spec.name)")))
+            for offset in spec.restarts {
+                run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
+                    self.guarded { try self.reopen(spec.name, at: sim.now, crash: false) }
+                }
+            }
+            // Connectivity returning cuts the back-off short.
+            for change in spec.connectivity where change.state != "offline" {
+                run.simulation.schedule(at: s.start + change.at) { [unowned self] sim in
+                    self.guarded {
+                        self.phones[spec.name]?.client.connectivityRestored(now: Date(timeIntervalSince1970: sim.now))
+                        try self.sync(spec.name, run: run, at: sim.now)
+                    }
+                }
+            }
+        }
+        for feed in s.feeds where feed.kind == "sync" {
+            var t = s.start + feed.at
+            while t <= s.end {
+                run.simulation.schedule(at: t) { [unowned self] sim in
+                    self.guarded { for name in self.phones.keys.sorted() { try self.sync(name, run: run, at: sim.now) } }
+                }
+                t += feed.every
+            }
+        }
+        for actor in s.actors {
+            guard phones[actor.device] != nil else {
+                throw EmulatedDevices.BuildError(description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
+            }
+            for action in actor.actions {
+                for offset in action.offsets(duration: s.duration) {
+                    run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
+                        self.guarded { try self.perform(action, run: run, device: actor.device, at: sim.now) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Emulated app death (or reboot): the store is reopened from its file and a new sync client made.
+    func reopen(_ name: String, at time: Double, crash: Bool) throws {
+        guard var phone = phones[name] else { return }
+        phone.store = try JournalStore(path: phone.path)
+        phone.client = try JournalSyncClient(store: phone.store, now: Date(timeIntervalSince1970: time), batchSize: Self.syncBatch)
+        if crash { phone.crashes += 1 }
+        phones[name] = phone
+    }
+
+    /// Pushes due batches (at most 100 per call) until the outbox is empty or a push fails.
+    func sync(_ name: String, run: RunContext, at time: Double) throws {
+        guard var rng = backoffRNG else { return }
+        let now = Date(timeIntervalSince1970: time)
+        for _ in 0..<100 {
+            guard var phone = phones[name] else { return }
+            let outcome = try phone.client.step(now: now, transport: &phone.transport, using: &rng)
+            phones[name] = phone
+            switch outcome {
+            case .idle:
+                return
+            case .acknowledged(_, let remaining):
+                if remaining == 0 { return }
+            case .failed(_, let retryAt):
+                run.simulation.schedule(at: retryAt.timeIntervalSince1970) { [unowned self] sim in
+                    self.guarded { try self.sync(name, run: run, at: sim.now) }
+                }
+                return
+            case .crashed:
+                try reopen(name, at: time, crash: true)
+                // The restarted app finds its outbox non-empty and pushes again a few seconds later.
+                run.simulation.schedule(at: time + 5) { [unowned self] sim in
+                    self.guarded { try self.sync(name, run: run, at: sim.now) }
+                }
+                return
+            }
+        }
+    }
+}
