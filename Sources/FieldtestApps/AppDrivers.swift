@@ -19,6 +19,7 @@ public enum AppDrivers {
         case "micity": return MiCityDriver()
         case "journal": return JournalDriver()
         case "navup": return NavUPDriver()
+        case "skyscape": return SkyScapeDriver(scenario: scenario)
         default: return nil
         }
     }
