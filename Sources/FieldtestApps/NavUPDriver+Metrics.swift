@@ -138,6 +138,12 @@ extension NavUPDriver {
             m.value("NAV-L1", "indoor_error_p50", kind: .accuracy, ev.errors.medianMetres, unit: "m", samples: ev.count)
             m.value("NAV-L1", "indoor_error_p95", kind: .accuracy, ev.errors.p95Metres, unit: "m", samples: ev.count)
         }
+        if let ev = FingerprintEvaluation(estimates: newPhoneEstimates, truth: newPhoneTruth) {
+            m.value("NAV-L1", "indoor_new_phone_building_hit_rate", kind: .rate, ev.buildingHitRate, unit: "ratio", samples: ev.count)
+            m.value("NAV-L1", "indoor_new_phone_floor_hit_rate", kind: .rate, ev.floorHitRate, unit: "ratio", samples: ev.count)
+            m.value("NAV-L1", "indoor_new_phone_error_mean", kind: .accuracy, ev.errors.meanMetres, unit: "m", samples: ev.count)
+            m.value("NAV-L1", "indoor_new_phone_error_p95", kind: .accuracy, ev.errors.p95Metres, unit: "m", samples: ev.count)
+        }
         if let fused = HorizontalErrorSummary(errorsMetres: outdoorFused), let gps = HorizontalErrorSummary(errorsMetres: outdoorGPS) {
             m.value("NAV-L1", "outdoor_fused_error_p50", kind: .accuracy, fused.medianMetres, unit: "m", samples: fused.count)
             m.value("NAV-L1", "outdoor_fused_error_p95", kind: .accuracy, fused.p95Metres, unit: "m",

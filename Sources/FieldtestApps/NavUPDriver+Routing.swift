@@ -146,7 +146,15 @@ extension NavUPDriver {
             if r.status == .ok, best.map({ r.lengthMetres < $0.lengthMetres }) ?? true { best = r }
         }
         var ok = false
-        if let r = best, let s = r.fromVertex, let t = r.toVertex {
+        let source = campus.graph.snap(from, profile: p)
+        let reachable = source.map { s in
+            let dist = dijkstra(from: s.vertex, profile: p)
+            return targets.contains { dist[Int($0)].isFinite }
+        } ?? false
+        if best == nil && !reachable {
+            // No exit is reachable in this profile's graph: "no route" is the correct answer.
+            ok = true
+        } else if let r = best, let s = r.fromVertex, let t = r.toVertex {
             let dist = dijkstra(from: s, profile: p)
             let nearest = targets.map { dist[Int($0)] }.min() ?? .infinity
             var contiguous = true

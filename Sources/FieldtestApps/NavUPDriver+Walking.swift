@@ -108,7 +108,7 @@ extension NavUPDriver {
 
     /// The Wi-Fi locator trained on `fingerprint_train`, and the rows of `fingerprint_test` whose phones
     /// are absent from training (held out by device), both cached across sweep cases.
-    func fingerprintData(_ run: RunContext) throws -> (FingerprintLocator, [FingerprintSample]) {
+    func fingerprintData(_ run: RunContext) throws -> (FingerprintLocator, seen: [FingerprintSample], unseen: [FingerprintSample]) {
         let trainName = run.text("fingerprint_train", default: "ujiindoorloc-train-a")
         let testName = run.text("fingerprint_test", default: "ujiindoorloc-train-b")
         let trainURL = try run.datasets.url(trainName), testURL = try run.datasets.url(testName)
@@ -117,26 +117,30 @@ extension NavUPDriver {
         }
         let locator = try run.datasets.cached("navup-fp-locator-\(trainName)") { try FingerprintLocator(training: train) }
         let phones = Set(train.map(\.phone))
-        let test = try run.datasets.cached("navup-fp-test-\(testName)-\(trainName)") {
+        let test = try run.datasets.cached("navup-fp-test-\(testName)") {
             try FingerprintSample.fromUJIIndoorLoc(UJIIndoorLoc.load(url: testURL, displayName: testName).records)
-                .filter { !phones.contains($0.phone) }
         }
-        return (locator, test)
+        return (locator, test.filter { phones.contains($0.phone) }, test.filter { !phones.contains($0.phone) })
     }
 
-    /// NAV-L1 indoors: `samples` seeded held-out fingerprints located by the phone.
+    /// NAV-L1 indoors: `samples` seeded held-out rows recorded by phones that are also in the training set
+    /// (other rows, other moments: the checked set), and as many rows of phones absent from training
+    /// (a new device: reported beside it).
     func locateIndoor(samples: Int, _ run: RunContext) throws {
-        let (locator, test) = try fingerprintData(run)
-        guard !test.isEmpty else {
-            throw NavUPDriverError(description: "no held-out fingerprints: every phone of 'fingerprint_test' is in 'fingerprint_train'")
+        let (locator, seen, unseen) = try fingerprintData(run)
+        guard !seen.isEmpty, !unseen.isEmpty else {
+            throw NavUPDriverError(description: "'fingerprint_test' needs rows of phones both in and absent from 'fingerprint_train'")
         }
         let rng = stream(run, "indoor")
         for _ in 0..<samples {
-            let q = test[rng.uniformInt(below: test.count)]
+            let q = seen[rng.uniformInt(below: seen.count)]
             let (estimate, seconds) = try ComputeTimer.measure { try locator.locate(q.rssi) }
             run.metrics.latency("NAV-L1", "indoor_locate_latency", seconds: seconds)
             indoorEstimates.append(estimate)
             indoorTruth.append(q)
+            let u = unseen[rng.uniformInt(below: unseen.count)]
+            newPhoneEstimates.append(try locator.locate(u.rssi))
+            newPhoneTruth.append(u)
         }
     }
 

@@ -80,6 +80,7 @@ public final class NavUPDriver: AppDriver {
     var reminderFailures = 0, reminderChecks = 0, reminderLog: [(actor: Int, event: Int, time: Double)] = []
     var preferenceListings = 0, preferenceListingFailures = 0
     var indoorEstimates: [FingerprintEstimate] = [], indoorTruth: [FingerprintSample] = []
+    var newPhoneEstimates: [FingerprintEstimate] = [], newPhoneTruth: [FingerprintSample] = []
     var outdoorFused: [Double] = [], outdoorGPS: [Double] = []
 
     /// Creates a driver; all state is built in `start`.
