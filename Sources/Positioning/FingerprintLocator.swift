@@ -46,8 +46,12 @@ public struct FingerprintLocator: Sendable {
             self.positionNeighbours = positionNeighbours
         }
 
-        /// Defaults chosen by leave-one-phone-out validation on the bundled training data.
-        public static let tuned = Configuration()
+        /// Chosen by leave-one-phone-out validation on the bundled 13,000 training rows
+        /// (`fieldtest locate --cross-validate phone`): powed RSSI with the Sørensen distance
+        /// and k = 5 for building and floor, the exponential representation for the
+        /// coordinates (k = 5). Measured: building 99.6 %, floor 91.2 %, mean 2-D error
+        /// 8.4 m (powed throughout: 9.0 m; positive RSSI with Euclidean: 85.5 % floor, 11.4 m).
+        public static let tuned = Configuration(positionRepresentation: .exponential())
     }
 
     /// The configuration in use.

@@ -64,6 +64,7 @@ struct BenchLocate: ParsableCommand {
         if distance == .euclidean {
             configuration.representation = .positive()
             configuration.distance = .euclidean
+            configuration.positionRepresentation = nil
         }
         guard configuration.distance == distance,
               configuration.representation == (distance == .sorensen ? .powed() : .positive()) else {
