@@ -120,7 +120,7 @@ public struct JournalStore: Sendable {
     /// Saves a new entry or a new version of an existing one and queues it for sync.
     ///
     /// A new entry is stored with revision 1; saving an existing ID stores revision + 1
-    /// (the `revision` passed in is ignored). Returns the entry as stored.
+    /// (the `revision` passed in is ignored). Returns the entry as read back from the store.
     /// - Throws: ``AccountStoreError/textTooLong(field:byteCount:limitBytes:)`` or
     ///   ``AccountStoreError/invalidText(field:reason:)`` for oversize or malformed fields.
     @discardableResult
@@ -140,7 +140,13 @@ public struct JournalStore: Sendable {
                 INSERT INTO outbox (entry_id, revision) VALUES (?, ?)
                 ON CONFLICT(entry_id) DO UPDATE SET revision = excluded.revision
                 """, arguments: [stored.id.uuidString, stored.revision])
-            return stored
+            // Return the entry as stored: the time goes through a REAL column, and `Date`
+            // conversions to and from 1970-based seconds may move it by one ulp.
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?",
+                                             arguments: [stored.id.uuidString]) else {
+                throw AccountStoreError.unknownEntry(stored.id)
+            }
+            return try JournalCodec.decode(row)
         }
     }
 
