@@ -41,6 +41,9 @@ public enum SentimentCorpusFiles {
             for url in inputs {
                 let name = url.lastPathComponent
                 let shown = displayName(url)
+                guard FileManager.default.isReadableFile(atPath: url.path) else {
+                    throw DataError.unreadable(file: shown, reason: "no such file or not readable")
+                }
                 if name.lowercased().hasSuffix(".csv") {
                     let bytes = try readFileBytes(url, displayName: shown)
                     let table = try CSVTable(bytes: bytes, file: shown)

@@ -41,9 +41,13 @@ struct TrainCommand: ParsableCommand {
         var datasets: String?
 
         func validate() throws {
-            guard !input.isEmpty else { throw ValidationError("give at least one --input file") }
-            guard SentimentModelKind(rawValue: model) != nil else { throw ValidationError("--model must be 'nb' or 'logreg'") }
-            guard (0..<1).contains(devFraction) else { throw ValidationError("--dev-fraction must be in [0, 1)") }
+            func usage(_ message: String) throws -> Never {
+                CommandSupport.printError("error: \(message)")
+                throw CommandSupport.invalidInput
+            }
+            if input.isEmpty { try usage("give at least one --input file") }
+            if SentimentModelKind(rawValue: model) == nil { try usage("--model must be 'nb' or 'logreg'") }
+            if !(0..<1).contains(devFraction) { try usage("--dev-fraction must be in [0, 1)") }
         }
 
         func run() throws {
