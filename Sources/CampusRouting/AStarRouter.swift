@@ -1,9 +1,10 @@
 /// Reusable A* search state over a `CampusGraph` (Hart, Nilsson & Raphael 1968) with a binary heap.
 ///
 /// Edge cost is `lengthMetres × slowdown[edge]` (slowdown ≥ 1, from congestion; 1 without), and the
-/// heuristic is the haversine distance to the target, which never exceeds the cost of any path (a shape's
-/// haversine sum is at least the great-circle distance of its ends), so the heuristic is admissible and
-/// consistent and the first time the target is settled its cost is optimal. With no congestion the
+/// heuristic is the straight chord through the Earth to the target, R·|p − t| on the sphere, which is
+/// never longer than the great-circle distance and so never exceeds the cost of any path (a shape's
+/// haversine sum is at least the great-circle distance of its ends); it is a metric, so the heuristic is
+/// admissible and consistent (and needs one square root instead of haversine's trigonometry) and the first time the target is settled its cost is optimal. With no congestion the
 /// route is therefore a shortest-length path on the profile's graph.
 ///
 /// Complexity: O((V + E) log V) per query in the worst case, usually far less. Scratch arrays are
@@ -59,15 +60,22 @@ public struct AStarRouter: Sendable {
         let gen = generation
         heap.removeAll()
         settledCount = 0
-        let target = g.vertices[Int(t)].location
         // Slightly shrunk so floating-point rounding can never make the heuristic overestimate.
         let hScale = 1 - 1e-9
+        let xyz = g.vertexXYZ
+        let ti = Int(t) * 3
+        let tx = xyz[ti], ty = xyz[ti + 1], tz = xyz[ti + 2]
+        let radius = Geodesy.earthRadiusMetres
+        @inline(__always) func h(_ v: Int) -> Double {
+            let dx = xyz[3 * v] - tx, dy = xyz[3 * v + 1] - ty, dz = xyz[3 * v + 2] - tz
+            return radius * (dx * dx + dy * dy + dz * dz).squareRoot() * hScale
+        }
         let access = g.access[p]
         let arcOffsets = g.arcOffsets, arcEdge = g.arcEdge, arcForward = g.arcForward, arcTarget = g.arcTarget
         cost[Int(s)] = 0
         parentArc[Int(s)] = -1
         stamp[Int(s)] = gen
-        heap.push(Geodesy.haversineMetres(g.vertices[Int(s)].location, target) * hScale, s)
+        heap.push(h(Int(s)), s)
         var found = false
         while let (_, v32) = heap.pop() {
             let v = Int(v32)
@@ -92,7 +100,7 @@ public struct AStarRouter: Sendable {
                             stamp[w] = gen
                             cost[w] = nc
                             parentArc[w] = Int32(a)
-                            heap.push(nc + Geodesy.haversineMetres(g.vertexLocations[w], target) * hScale, Int32(w))
+                            heap.push(nc + h(w), Int32(w))
                         }
                     }
                 }

@@ -90,6 +90,8 @@ public struct CampusGraph: Sendable {
     let edgeLengths: [Double]
     /// Vertex positions, flat for the search loop.
     let vertexLocations: [GeoPoint]
+    /// Unit-sphere Cartesian coordinates of each vertex (x, y, z interleaved), for the chord heuristic.
+    let vertexXYZ: [Double]
     /// Vertex index.
     let vertexGrid: SpatialGrid
     /// Edge index (by segment bounding boxes).
@@ -194,6 +196,7 @@ public struct CampusGraph: Sendable {
         self.usable = usable
         self.edgeLengths = edges.map(\.lengthMetres)
         self.vertexLocations = vertices.map(\.location)
+        self.vertexXYZ = vertices.flatMap { Self.unitVector($0.location) }
         let refLat = vertices.isEmpty ? 0 : vertices.reduce(0) { $0 + $1.location.latitude } / Double(vertices.count)
         var vg = SpatialGrid(cellMetres: 100, referenceLatitude: refLat)
         for (i, v) in vertices.enumerated() { vg.insert(Int32(i), at: v.location) }
@@ -205,6 +208,12 @@ public struct CampusGraph: Sendable {
         }
         self.vertexGrid = vg
         self.edgeGrid = eg
+    }
+
+    /// The unit vector of `p` on the sphere: [x, y, z].
+    static func unitVector(_ p: GeoPoint) -> [Double] {
+        let lat = p.latitude * .pi / 180, lon = p.longitude * .pi / 180
+        return [cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat)]
     }
 
     /// Index of the profile named `name`.
