@@ -65,7 +65,7 @@ struct NOAALCDLoaderTests {
         #expect(abs((o.relativeHumidityPct ?? .nan) - 94) < tol)
         #expect(abs((o.sky?.cover.lowPct ?? .nan) - 25) < tol)
         #expect(f.observations[4].windDirectionDeg == nil)  // VRB
-        #expect(f.observations[0].sky == nil)               // blank cell
+        #expect(f.observations[0].sky?.layers.isEmpty ?? true)  // blank cell: no layers
     }
 
     @Test func v2MetricRowsKeepUnitsAndCoordinates() throws {

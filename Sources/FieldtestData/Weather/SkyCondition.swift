@@ -120,7 +120,7 @@ public struct SkyCondition: Sendable, Equatable {
             }
             layers.append(SkyLayer(code: code, oktas: oktas, baseFeet: base, suspect: suspect))
         }
-        return SkyCondition(layers: layers)
+        return layers.isEmpty ? nil : SkyCondition(layers: layers)
     }
 }
 
