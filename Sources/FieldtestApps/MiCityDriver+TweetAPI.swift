@@ -112,9 +112,11 @@ struct WindowRateGuard {
 
     /// Earliest time at or after `time` when a request may start.
     mutating func nextAllowed(after time: Double) -> Double {
-        if mayRequest(at: time) { return time }
-        let reset = origin + (Double(Int(((time - origin) / window).rounded(.down))) + 1) * window
-        return max(reset, blockedUntil)
+        roll(time)
+        let candidate = max(time, blockedUntil)
+        let w = Int(((candidate - origin) / window).rounded(.down))
+        guard w == windowIndex, used + maxAttempts > limit else { return candidate }
+        return origin + Double(w + 1) * window
     }
 
     /// Records a request started at `time` that made `attempts` attempts.
