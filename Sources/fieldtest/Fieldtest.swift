@@ -18,6 +18,7 @@ struct Fieldtest: ParsableCommand {
             MergeCommand.self,
             SchemaCommand.self,
             DatasetsCommand.self,
+            BenchCommand.self,
             SunCommand.self,
             ScoreCommand.self,
             LocateCommand.self,

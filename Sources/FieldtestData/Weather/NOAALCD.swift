@@ -54,6 +54,11 @@ public struct LCDObservation: Sendable, Equatable {
     public var presentWeather: String?
     /// Whether any used value carried NOAA's suspect flag `s`.
     public var hasSuspectValue: Bool
+    /// Whether the METAR (`REM`) said CAVOK: no cloud below 5,000 ft, no cumulonimbus and
+    /// visibility 10 km or more. LCD leaves sky and visibility blank then; the loader records
+    /// an empty (clear) sky and 10 km, which is how such reports are read here. Reports with
+    /// NSC (no significant cloud) likewise get an empty sky, keeping their visibility.
+    public var cavok: Bool = false
 
     /// Whether present weather reports liquid/frozen precipitation (RA, DZ, SN, SH, TS…).
     public var reportsPrecipitation: Bool {
@@ -159,11 +164,18 @@ public enum NOAALCDLoader {
                 throw row.invalid("HourlySkyConditions", error.reason)
             }
             if sky?.layers.contains(where: \.suspect) == true { suspect = true }
-            return LCDObservation(
+            let remark = sky == nil ? (row.optionalString("REM") ?? "") : ""
+            let cavok = remark.contains(" CAVOK")
+            // NSC: "no significant cloud" (nothing below 5,000 ft or the minimum sector altitude).
+            let noSignificantCloud = cavok || remark.contains(" NSC")
+            var observation = LCDObservation(
                 station: st, timeUTC: local - utcOffsetSeconds, reportType: type,
-                temperatureC: temp, dewPointC: dew, relativeHumidityPct: rh, visibilityKm: vis,
+                temperatureC: temp, dewPointC: dew, relativeHumidityPct: rh, visibilityKm: vis ?? (cavok ? 10 : nil),
                 precipitationMm: precip, precipitationTrace: trace, windSpeedMps: wind, windDirectionDeg: dir,
-                sky: sky, presentWeather: row.optionalString("HourlyPresentWeatherType"), hasSuspectValue: suspect)
+                sky: noSignificantCloud ? SkyCondition(layers: []) : sky, presentWeather: row.optionalString("HourlyPresentWeatherType"),
+                hasSuspectValue: suspect)
+            observation.cavok = cavok
+            return observation
         }
         return LCDFile(layout: layout, station: station, coordinate: coordinate.map { (latitude: $0.0, longitude: $0.1) },
                        observations: loaded.records, summaryRows: summaries, report: loaded.report,

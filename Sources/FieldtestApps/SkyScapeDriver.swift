@@ -1,0 +1,386 @@
+import AccountStore
+import DeviceEmulation
+import FieldtestData
+import FieldtestGSL
+import Foundation
+import MetricReports
+import ScenarioEngine
+import SkyScoring
+
+/// Drives the SkyScape app (skyscape-srs.txt): city search, favourites, sort,
+/// location details with weather replayed from a recording, the quality
+/// calendar, reminders and accounts, on emulated phones.
+///
+/// Accuracy references: sunrise/sunset against NREL SPA (pvlib) for the
+/// scenario's places (`Datasets/reference/spa_sun_times.csv`); spec messages
+/// checked exactly; at-rest secrets checked on the raw SQLite bytes.
+final class SkyScapeDriver: AppDriver {
+    let scenario: Scenario
+    var devices: [String: Device] = [:]
+    var cacheFolder = EmulatedDevices.temporaryFolder()
+    var search: CitySearch?
+    var weather: (any WeatherProvider)?
+    var samples: [SkySample] = []
+    var reference: SunReference?
+    var favourites = Favourites()
+    var positions: [String: GeoCoordinate] = [:]
+    let quality = GoldenHourQuality()
+    let solar = SolarCalculator()
+    var zone = TimeZone(identifier: "UTC")!
+    var forecastStream: RandomStream?
+    var accounts: AccountRegistry?
+    var accountRNG: RandomStream?
+    var accountDB = ""
+
+    // Measurements.
+    var failures: [String: (failed: Int, checks: Int)] = [:]
+    var detailAges: [Double] = []
+    var missingFields = 0
+    var missingByField: [String: Int] = [:]
+    var detailViews = 0
+    var reminderErrors: [Double] = []
+    var restartRecoveries: [Double] = []
+    var scoresOutOfRange = 0
+    var scores: [Double] = []
+    var providerGaps = 0
+    var providerChecks = 0
+
+    init(scenario: Scenario) { self.scenario = scenario }
+
+    func check(_ requirement: String, _ ok: Bool) {
+        var f = failures[requirement] ?? (0, 0)
+        f.checks += 1
+        if !ok { f.failed += 1 }
+        failures[requirement] = f
+    }
+
+    func start(_ run: RunContext) throws {
+        zone = TimeZone(identifier: scenario.timeZone) ?? zone
+        devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
+        let store = run.datasets
+        let places = try store.cached("places:world+us") { () throws -> [Place] in
+            var all = try PlacesLoader.loadWorldCities(url: try store.url("world-cities"), displayName: "Datasets/places/world_cities_geonames_cities15000.csv").records
+            all += try PlacesLoader.loadUSCities(url: try store.url("us-cities"), displayName: "Datasets/places/us_cities_geonames_cities500.csv").records
+            return all
+        }
+        search = try store.cached("citysearch:world+us") { CitySearch(places: places) }
+        reference = try store.cached("spa-reference") { try SunReference(url: store.url(path: "reference/spa_sun_times.csv")) }
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
+        if let feed = scenario.feeds.first(where: { $0.kind == "weather-refresh" }), let name = feed.parameters["dataset"]?.string {
+            weather = try WeatherProviders.load(name, store: store, year: year)
+            samples = weather?.skySamples ?? []
+        }
+        forecastStream = run.stream("forecast-error")
+        accountRNG = run.stream("accounts")
+        accountDB = cacheFolder.appendingPathComponent("accounts.sqlite").path
+        let key = try KeyProvider(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &accountRNG!) })
+        accounts = try AccountRegistry(path: accountDB, keys: key, configuration: AccountRegistryConfiguration(policy: .skyScapeRegistration))
+
+        for spec in scenario.devices {
+            positions[spec.name] = spec.position.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
+            for offset in spec.restarts {
+                run.simulation.schedule(at: scenario.start + offset) { [unowned self] sim in self.restart(spec.name, at: sim.now, run) }
+            }
+        }
+        for actor in scenario.actors {
+            for action in actor.actions {
+                for offset in action.offsets(duration: scenario.duration) {
+                    run.simulation.schedule(at: scenario.start + offset) { [unowned self] sim in
+                        self.perform(action, device: actor.device, at: sim.now, run)
+                    }
+                }
+            }
+        }
+        for feed in scenario.feeds where feed.kind == "weather-refresh" {
+            var t = scenario.start + feed.at
+            while t <= scenario.end {
+                run.simulation.schedule(at: t) { [unowned self] sim in self.refreshAll(at: sim.now, run) }
+                t += feed.every
+            }
+        }
+    }
+
+    // MARK: Places and weather
+
+    func place(_ name: String) -> SavedLocation? {
+        search?.search(name, limit: 1).first.map(SavedLocation.init(place:))
+    }
+
+    func localDate(_ t: Double) -> CivilDate {
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: t))
+        return CivilDate(daysSinceEpoch: Int(((t + Double(offset)) / 86_400).rounded(.down)))
+    }
+
+    /// Quality of the sunset (or sunrise) of `date` at `loc`; forecasts beyond now carry a
+    /// seeded cloud error growing with lead time.
+    func qualityPct(_ loc: SavedLocation, date: CivilDate, sunrise: Bool, now: Double, run: RunContext) -> Double? {
+        let tz = TimeZone(identifier: loc.timeZone) ?? zone
+        let day = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz)
+        guard let event = sunrise ? day.sunrise : day.sunset else { return nil }
+        guard var sky = SkyConditions.window(samples, around: event) else { return nil }
+        let leadDays = (event - now) / 86_400
+        if leadDays > 0, let rng = forecastStream {
+            let sd = run.number("forecast_error_growth", default: 8) * leadDays
+            for f in [\SkyConditions.cloudLowPct, \SkyConditions.cloudMidPct, \SkyConditions.cloudHighPct] {
+                if let v = sky[keyPath: f] { sky[keyPath: f] = min(100, max(0, v + rng.gaussian(standardDeviation: sd))) }
+            }
+        }
+        let q = quality.score(sky).qualityPct
+        scores.append(q)
+        if !(0...100).contains(q) { scoresOutOfRange += 1 }
+        return q
+    }
+
+    /// The details screen's payload: every SKY-D2 field, or nil for a missing one.
+    func details(_ loc: SavedLocation, at t: Double, run: RunContext) -> [String: Double?] {
+        let tz = TimeZone(identifier: loc.timeZone) ?? zone
+        let day = solar.day(date: localDate(t), latitude: loc.latitude, longitude: loc.longitude, zone: tz)
+        let obs = weather?.observation(at: t)
+        let sky = obs?.sky
+        // On a polar day or night there is no sunrise, sunset or golden hour to show: the
+        // details show the polar note instead, which counts as the field being present.
+        let polar = day.note != .none
+        let haze: Double? = sky?.pm25 ?? obs?.aerosolOpticalDepth ?? sky?.visibilityKm.map { min(100, max(0, 100 - 10 * $0)) }
+        return [
+            "sunrise": polar ? 0 : day.sunrise, "sunset": polar ? 0 : day.sunset, "cloud_low": sky?.cloudLowPct, "cloud_mid": sky?.cloudMidPct,
+            "cloud_high": sky?.cloudHighPct, "rain_probability": sky?.precipProbabilityPct, "humidity": sky?.humidityPct,
+            "air_quality": haze, "wind": obs?.windSpeedMps,
+            "quality": polar ? 0 : qualityPct(loc, date: localDate(t), sunrise: false, now: t, run: run),
+        ]
+    }
+
+    // MARK: Actions
+
+    func perform(_ action: ActionSpec, device name: String, at t: Double, _ run: RunContext) {
+        guard let device = devices[name] else { return }
+        let p = action.parameters
+        var network = 0.0
+        let (_, compute) = ComputeTimer.measure { () -> Void in
+            switch action.kind {
+            case "search":
+                let query = p["query"]?.string ?? ""
+                let hits = search?.search(query, limit: 10) ?? []
+                let message = hits.isEmpty ? SkyMessage.noResults : nil
+                let known = search?.search(query, limit: 1).first.map { CitySearch.fold($0.name) == CitySearch.fold(query) } ?? false
+                check("SKY-F1", hits.isEmpty ? message == "No results found" : true)
+                if known { check("SKY-F1", !hits.isEmpty) }
+            case "add-favourite":
+                guard let loc = place(p["place"]?.string ?? "") else { check("SKY-F1", false); return }
+                let already = favourites.locations.contains(loc)
+                let message = favourites.add(loc)
+                check("SKY-F1", already ? message == "Location already added!" : message == nil)
+            case "remove-favourites":
+                let ids = Set((p["places"]?.array ?? []).compactMap { $0.string.flatMap(place)?.id })
+                let present = favourites.locations.filter { ids.contains($0.id) }.count
+                let removed = favourites.remove(ids: ids)
+                check("SKY-F1", removed == present && favourites.locations.allSatisfy { !ids.contains($0.id) })
+            case "sort-favourites":
+                sortFavourites(by: p["by"]?.string ?? "quality", device: device, deviceName: name, at: t, run: run)
+            case "view-details", "open-calendar", "set-reminder":
+                guard let loc = place(p["place"]?.string ?? "") else { check("SKY-F1", false); return }
+                if action.kind == "view-details" {
+                    network = viewDetails(loc, device: device, at: t, run: run)
+                } else if action.kind == "open-calendar" {
+                    openCalendar(loc, day: p["day"]?.int ?? 0, at: t, run: run)
+                } else {
+                    setReminder(loc, sunrise: p["event"]?.string == "sunrise", day: p["day"]?.int ?? 0, at: t, run: run)
+                }
+            case "register", "login":
+                account(action.kind, p, at: t)
+            case "move":
+                if let la = p["latitude"]?.double, let lo = p["longitude"]?.double { positions[name] = GeoCoordinate(latitude: la, longitude: lo) }
+            default:
+                break
+            }
+        }
+        run.metrics.latency("SKY-P3", "user_action_latency", seconds: compute + network, threshold: 3)
+    }
+
+    func viewDetails(_ loc: SavedLocation, device: Device, at t: Double, run: RunContext) -> Double {
+        let (fields, compute) = ComputeTimer.measure { details(loc, at: t, run: run) }
+        var network = 0.0
+        do {
+            let outcome = try device.fetch(key: "details-\(loc.id)", bytes: 24_000, timeToLiveSeconds: 300, at: t) {
+                Data(fields.keys.sorted().joined(separator: ",").utf8)
+            }
+            network = outcome.networkSeconds
+            if device.isOnline(at: t), let age = outcome.ageSeconds { detailAges.append(age) }
+        } catch {
+            check("SKY-P1", false)
+        }
+        detailViews += 1
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) where value == nil {
+            missingFields += 1
+            missingByField[name, default: 0] += 1
+        }
+        run.metrics.latency("SKY-P1", "location_query_latency", seconds: compute + network, threshold: 5)
+        return network
+    }
+
+    func refreshAll(at t: Double, _ run: RunContext) {
+        for (_, device) in devices.sorted(by: { $0.key < $1.key }) where device.isOnline(at: t) {
+            for loc in favourites.locations {
+                providerChecks += 1
+                let fields = details(loc, at: t, run: run)
+                if fields["cloud_low"] == nil && fields["humidity"] == nil { providerGaps += 1 }
+                _ = try? device.fetch(key: "details-\(loc.id)", bytes: 24_000, timeToLiveSeconds: 300, at: t) {
+                    Data(fields.keys.sorted().joined(separator: ",").utf8)
+                }
+            }
+        }
+    }
+
+    func restart(_ name: String, at t: Double, _ run: RunContext) {
+        guard let device = devices[name] else { return }
+        do { try device.restart(at: t) } catch { check("SKY-R1", false); return }
+        // The first request after the reboot: details of the first favourite, from the cache.
+        guard let loc = favourites.locations.first else { return }
+        let (fields, compute) = ComputeTimer.measure { details(loc, at: t, run: run) }
+        let outcome = try? device.fetch(key: "details-\(loc.id)", bytes: 24_000, timeToLiveSeconds: 300, at: t) {
+            Data(fields.keys.sorted().joined(separator: ",").utf8)
+        }
+        let served = outcome?.payload != nil
+        check("SKY-R1", served)
+        if served { restartRecoveries.append(compute + (outcome?.networkSeconds ?? 0)) }
+    }
+
+    func sortFavourites(by key: String, device: Device, deviceName: String, at t: Double, run: RunContext) {
+        let order: FavouriteSort
+        var qualities: [Int: Double] = [:]
+        if key == "distance" {
+            let here = positions[deviceName].flatMap { device.position(at: t, truePosition: $0)?.coordinate }
+            guard let here else { check("SKY-S1", true); return }   // no position: sorting by distance is unavailable
+            order = .distance(latitude: here.latitude, longitude: here.longitude)
+        } else {
+            for loc in favourites.locations { qualities[loc.id] = qualityPct(loc, date: localDate(t), sunrise: false, now: t, run: run) }
+            order = .quality
+        }
+        switch favourites.sorted(by: order, quality: qualities) {
+        case .message(let m):
+            let expected = favourites.locations.isEmpty ? "No location to be sorted!" : "Please save at least 2 locations before sorting."
+            check("SKY-S1", m == expected)
+        case .sorted(let list):
+            // Independent check of the order: keys non-decreasing, ties alphabetical.
+            func keyOf(_ l: SavedLocation) -> Double {
+                if case .distance(let la, let lo) = order { return PlacesLoader.greatCircleMetres(la, lo, l.latitude, l.longitude) }
+                return -(qualities[l.id] ?? -1)
+            }
+            let ok = zip(list, list.dropFirst()).allSatisfy { a, b in keyOf(a) < keyOf(b) || (keyOf(a) == keyOf(b) && a.name <= b.name) }
+            check("SKY-S1", ok && list.count == favourites.locations.count)
+        }
+    }
+
+    func openCalendar(_ loc: SavedLocation, day: Int, at t: Double, run: RunContext) {
+        let date = localDate(t).adding(days: day)
+        let expected: String? = day > 7 ? "No predictions for the selected date yet!" : (day < -30 ? "Information expired." : nil)
+        let shown: String?
+        if day > 7 { shown = SkyMessage.noPredictionsYet } else if day < -30 { shown = SkyMessage.informationExpired } else {
+            let tz = TimeZone(identifier: loc.timeZone) ?? zone
+            let hasSunset = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz).sunset != nil
+            let q = qualityPct(loc, date: date, sunrise: false, now: t, run: run)
+            shown = hasSunset && q == nil && !samples.isEmpty ? "missing" : nil
+        }
+        check("SKY-C1", shown == expected)
+    }
+
+    func setReminder(_ loc: SavedLocation, sunrise: Bool, day: Int, at t: Double, run: RunContext) {
+        let tz = TimeZone(identifier: loc.timeZone) ?? zone
+        let date = localDate(t).adding(days: day)
+        let solarDay = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz)
+        guard let event = sunrise ? solarDay.sunrise : solarDay.sunset else { return }
+        let threshold = run.number("low_quality_threshold", default: quality.lowQualityThreshold)
+        let q = qualityPct(loc, date: date, sunrise: sunrise, now: t, run: run)
+        let warns = (q ?? 0) < threshold
+        check("SKY-M1", warns == ((q ?? 0) < threshold))
+        let fire = event - 1800
+        let bounds = SolarCalculator.localDayBounds(date, zone: tz)
+        let ref = reference?.events(latitude: loc.latitude, longitude: loc.longitude, sunrise: sunrise,
+                                    from: Double(bounds.start), to: Double(bounds.end))?.first
+        run.simulation.schedule(at: fire) { [unowned self] sim in
+            if let ref { self.reminderErrors.append(abs(sim.now - (ref - 1800))) }
+        }
+    }
+
+    func account(_ kind: String, _ p: LocatedValue, at t: Double) {
+        guard let accounts, var rng = accountRNG else { return }
+        let username = p["username"]?.string ?? "", password = p["password"]?.string ?? ""
+        let expectAccept = p["expect"]?.string != "reject"
+        let now = Date(timeIntervalSince1970: t)
+        if kind == "register" {
+            let form = RegistrationForm(username: username, email: p["email"]?.string, password: password,
+                                        passwordConfirmation: p["confirm"]?.string ?? password)
+            do {
+                let outcome = try accounts.register(form, now: now, using: &rng)
+                if case .pendingVerification(let delivery) = outcome {
+                    _ = try accounts.verifyEmail(pendingID: delivery.pendingID, code: delivery.code, now: now)
+                }
+                check("SKY-A1", expectAccept)
+            } catch {
+                if case .registrationRejected(let v) = error { check("SKY-A1", !expectAccept && !v.isEmpty) } else { check("SKY-A1", false) }
+            }
+        } else {
+            do {
+                _ = try accounts.login(identifier: username, password: password, now: now, using: &rng)
+                check("SKY-A2", expectAccept)
+            } catch {
+                check("SKY-A2", !expectAccept && error.description == "Incorrect username or password. Please try again.")
+            }
+        }
+    }
+
+    // MARK: Summary
+
+    func finish(_ run: RunContext) throws {
+        defer { try? FileManager.default.removeItem(at: cacheFolder) }
+        let m = run.metrics
+        // SKY-P2: sunrise/sunset of every scenario day at every favourite and searched place vs SPA.
+        var errors: [Double] = []
+        var existenceMismatches = 0, compared = 0
+        let locations = Set(favourites.locations).union(scenario.actors.flatMap(\.actions).compactMap { $0.parameters["place"]?.string.flatMap(place) })
+        let firstDay = localDate(scenario.start), days = Int((scenario.duration / 86_400).rounded(.up))
+        for loc in locations.sorted(by: { $0.id < $1.id }) {
+            let tz = TimeZone(identifier: loc.timeZone) ?? zone
+            for k in 0...max(0, days) {
+                let date = firstDay.adding(days: k)
+                let b = SolarCalculator.localDayBounds(date, zone: tz)
+                let ours = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz)
+                for (isRise, value) in [(true, ours.sunrise), (false, ours.sunset)] {
+                    guard let ref = reference?.events(latitude: loc.latitude, longitude: loc.longitude, sunrise: isRise,
+                                                      from: Double(b.start), to: Double(b.end)) else { continue }
+                    compared += 1
+                    if let value, let r = ref.first { errors.append(abs(value - r)) } else if (value == nil) != ref.isEmpty { existenceMismatches += 1 }
+                }
+            }
+        }
+        m.value("SKY-P2", "sun_event_abs_error_max", kind: .accuracy, errors.max() ?? .nan, unit: "s", threshold: 300, comparator: .lessOrEqual, samples: errors.count)
+        m.value("SKY-P2", "sun_event_abs_error_mean", kind: .accuracy, errors.isEmpty ? .nan : errors.reduce(0, +) / Double(errors.count), unit: "s", samples: errors.count)
+        m.exact("SKY-P2", "polar_event_mismatches", failures: existenceMismatches, checks: compared)
+        m.declareLatency("SKY-P1", "location_query_latency", threshold: 5)
+        m.value("SKY-R1", "restart_to_served_max", kind: .latency, restartRecoveries.max() ?? .nan, unit: "s", threshold: 120, comparator: .lessOrEqual, samples: restartRecoveries.count)
+        if let f = failures["SKY-R1"] { m.exact("SKY-R1", "restart_requests_not_served", failures: f.failed, checks: f.checks) }
+        m.value("SKY-D1", "weather_age_online_max", kind: .accuracy, detailAges.max() ?? .nan, unit: "s", threshold: 300, comparator: .lessOrEqual, samples: detailAges.count)
+        m.exact("SKY-D2", "detail_fields_missing", failures: missingFields, checks: detailViews * 10)
+        for (name, count) in missingByField.sorted(by: { $0.key < $1.key }) {
+            m.value("SKY-D2", "missing_\(name)", kind: .count, Double(count), unit: "count", samples: detailViews)
+        }
+        m.exact("SKY-Q1", "quality_out_of_range", failures: scoresOutOfRange, checks: scores.count)
+        m.value("SKY-Q1", "quality_mean", kind: .accuracy, scores.isEmpty ? .nan : scores.reduce(0, +) / Double(scores.count), unit: "%", samples: scores.count)
+        m.value("SKY-M1", "reminder_abs_error_max", kind: .accuracy, reminderErrors.max() ?? .nan, unit: "s", threshold: 60, comparator: .lessOrEqual, samples: reminderErrors.count)
+        m.exact("SKY-X1", "weather_unserved_refreshes", failures: providerGaps + (weather == nil ? 1 : 0), checks: max(providerChecks, 1))
+        for id in ["SKY-S1", "SKY-F1", "SKY-C1", "SKY-M1", "SKY-A1", "SKY-A2"] {
+            if let f = failures[id] { m.exact(id, "behaviour_mismatches", failures: f.failed, checks: f.checks) }
+        }
+        // SKY-SEC: no plaintext email or password in the account database file.
+        if run.reports("SKY-SEC") {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: accountDB))) ?? Data()
+            var leaks = 0, probes = 0
+            for action in scenario.actors.flatMap(\.actions) where action.kind == "register" {
+                for secret in [action.parameters["email"]?.string, action.parameters["password"]?.string].compactMap({ $0 }) where !secret.isEmpty {
+                    probes += 1
+                    if bytes.range(of: Data(secret.utf8)) != nil { leaks += 1 }
+                }
+            }
+            m.exact("SKY-SEC", "plaintext_secrets_at_rest", failures: bytes.isEmpty ? 1 : leaks, checks: probes)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import FieldtestData
+
+@Suite("RFC 4180 reader")
+struct CSVReaderTests {
+    func read(_ text: String) throws(DataError) -> [CSVRecord] {
+        try CSVReader(fileName: "t.csv").records(Array(text.utf8))
+    }
+
+    @Test func quotedFieldsSeparatorsAndLineBreaks() throws {
+        let recs = try read("a,b,c\r\n1,\"x, y\",\"say \"\"hi\"\"\"\n2,\"two\nlines\",3\n\n4,,\n")
+        #expect(recs.map(\.fields) == [["a", "b", "c"], ["1", "x, y", "say \"hi\""], ["2", "two\nlines", "3"], ["4", "", ""]])
+        // Line numbers are where each record starts; the blank line 5 is skipped.
+        #expect(recs.map(\.line) == [1, 2, 3, 6])
+    }
+
+    @Test func lastLineWithoutNewlineAndBOM() throws {
+        let recs = try read("\u{FEFF}id,text\n1,ok")
+        #expect(recs.map(\.fields) == [["id", "text"], ["1", "ok"]])
+    }
+
+    @Test func invalidUTF8IsLocated() {
+        var bytes = Array("id,text\n1,fine\n2,".utf8)
+        bytes += [0xC3, 0x28]
+        bytes += Array("\n".utf8)
+        #expect(throws: DataError.invalidUTF8(file: "t.csv", line: 3, field: "#2")) {
+            try CSVReader(fileName: "t.csv").records(bytes)
+        }
+    }
+
+    @Test func unterminatedQuote() {
+        #expect(throws: DataError.unterminatedQuote(file: "t.csv", line: 2)) { try read("a,b\n1,\"open\n") }
+    }
+
+    @Test func tabSeparatedWithoutQuoting() throws {
+        let recs = try CSVReader(fileName: "t.tsv", separator: "\t", quoting: false).records(Array("\"quoted\"\t1.5\n".utf8))
+        #expect(recs.first?.fields == ["\"quoted\"", "1.5"])
+    }
+}
+
+@Suite("Typed rows")
+struct CSVTableTests {
+    let text = "id,latitude,longitude,count\nA,1.5,103.8,3\nB,95.0,10,1\nC,nan,10,1\nD,1,2\nE,1,2,x\n"
+
+    @Test func strictStopsAtTheFirstBadRowWithLocation() {
+        #expect(throws: DataError.invalidField(file: "p.csv", line: 3, field: "latitude", value: "95.0", reason: "outside -90…90")) {
+            let t = try CSVTable(bytes: Array(text.utf8), file: "p.csv")
+            _ = try t.load(policy: .strict) { (r: CSVRow) throws(DataError) -> String? in
+                _ = try r.latitude(); _ = try r.longitude(); _ = try r.int("count")
+                return try r.string("id")
+            }
+        }
+    }
+
+    @Test func lenientSkipsAndCountsEveryKindOfBadRow() throws {
+        let t = try CSVTable(bytes: Array(text.utf8), file: "p.csv")
+        let loaded = try t.load(policy: .lenient) { (r: CSVRow) throws(DataError) -> String? in
+            _ = try r.latitude(); _ = try r.longitude(); _ = try r.int("count")
+            return try r.string("id")
+        }
+        #expect(loaded.records == ["A"])
+        #expect(loaded.report.rowsLoaded == 1)
+        #expect(loaded.report.rowsSkipped == 4)
+        #expect(loaded.report.issues.map(\.description) == [
+            "p.csv:3: error: field 'latitude': outside -90…90 (value '95.0')",
+            "p.csv:4: error: field 'latitude': not a finite number (value 'nan')",
+            "p.csv:5: error: expected 4 fields, found 3; check quoting and separators",
+            "p.csv:6: error: field 'count': not an integer (value 'x')",
+        ])
+    }
+
+    @Test func missingColumnIsFatalEvenWhenLenient() throws {
+        let t = try CSVTable(bytes: Array("id,lat\nA,1\n".utf8), file: "p.csv")
+        #expect(throws: DataError.missingColumn(file: "p.csv", column: "latitude")) {
+            _ = try t.load(policy: .lenient) { (r: CSVRow) throws(DataError) -> Double? in try r.latitude() }
+        }
+    }
+
+    @Test func emptyFile() {
+        #expect(throws: DataError.empty(file: "e.csv")) { try CSVTable(bytes: [], file: "e.csv") }
+    }
+}
+
+@Suite("Writing")
+struct WritingTests {
+    @Test func csvWriterQuotesOnlyWhenNeeded() {
+        var w = CSVWriter()
+        w.row(["plain", "a,b", "q\"uote", "line\nbreak", ""])
+        #expect(w.text == "plain,\"a,b\",\"q\"\"uote\",\"line\nbreak\",\n")
+    }
+
+    @Test func numbersAreLocaleFreeAndShort() {
+        #expect(CSVWriter.number(3) == "3")
+        #expect(CSVWriter.number(-0.25) == "-0.25")
+        #expect(CSVWriter.number(1.0 / 3.0) == "0.3333333333")
+        #expect(CSVWriter.number(.nan) == "nan")
+        #expect(CSVWriter.number(1e-12) == "1e-12")
+    }
+
+    @Test func atomicWriteReplacesAndLeavesNoTemporaryFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        let url = dir.appendingPathComponent("out.csv")
+        try AtomicFile.write("first\n", to: url)
+        try AtomicFile.write("second\n", to: url)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "second\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.csv"])
+        try? FileManager.default.removeItem(at: dir)
+    }
+}
+
+@Suite("Manifest")
+struct DatasetManifestTests {
+    func folder(_ manifest: String, files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try manifest.write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: true, encoding: .utf8)
+        for (name, text) in files {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return dir
+    }
+
+    let header = "name,file,format,core,rows,sha256,license,origin\n"
+    let mapping = "0 negative\n1 neutral\n2 positive\n"
+
+    @Test func verifyDetectsHashAndRowMismatches() throws {
+        let actual = try DatasetManifest.sha256(of: try folder("", files: ["m.txt": mapping]).appendingPathComponent("m.txt"))
+        let good = header + "map,m.txt,tweeteval-mapping,classification,3,\(actual),MIT,test\n"
+        let dir = try folder(good, files: ["m.txt": mapping])
+        let m = try DatasetManifest(root: dir)
+        let checks = m.verify()
+        #expect(checks.count == 1 && checks.allSatisfy { $0.passed })
+        let badRows = try folder(header + "map,m.txt,tweeteval-mapping,classification,4,\(actual),MIT,test\n", files: ["m.txt": mapping])
+        let check = try DatasetManifest(root: badRows).verify()[0]
+        #expect(!check.passed)
+        #expect(check.problem == "3 rows, manifest says 4")
+        let badHash = try folder(header + "map,m.txt,tweeteval-mapping,classification,3,\(String(repeating: "0", count: 64)),MIT,test\n", files: ["m.txt": mapping])
+        #expect(try DatasetManifest(root: badHash).verify()[0].problem.hasPrefix("sha256 \(actual) does not match"))
+        let missing = try folder(header + "map,gone.txt,tweeteval-mapping,classification,3,\(actual),MIT,test\n", files: [:])
+        #expect(try DatasetManifest(root: missing).verify()[0].error != nil)
+    }
+
+    @Test func manifestRowsAreValidated() throws {
+        let dir = try folder(header + "x,../etc/passwd,json,scoring,1,\(String(repeating: "a", count: 64)),MIT,o\n", files: [:])
+        #expect(throws: DataError.self) { try DatasetManifest(root: dir) }
+        let unknown = try folder(header + "x,a.txt,parquet,scoring,1,\(String(repeating: "a", count: 64)),MIT,o\n", files: [:])
+        do {
+            _ = try DatasetManifest(root: unknown)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("MANIFEST.csv:2: error: field 'format': unknown format"))
+        }
+    }
+
+    @Test func bundledManifestListsEveryFileInDatasets() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Datasets")
+        let m = try DatasetManifest(root: root)
+        #expect(m.entries.count >= 30)
+        for e in m.entries { #expect(FileManager.default.fileExists(atPath: m.url(of: e).path), "\(e.file) is missing") }
+    }
+}
