@@ -20,6 +20,7 @@ public enum AppDrivers {
         case "journal": return JournalDriver()
         case "navup": return NavUPDriver()
         case "skyscape": return SkyScapeDriver(scenario: scenario)
+        case "weather-cities": return WeatherCitiesDriver(scenario: scenario)
         default: return nil
         }
     }

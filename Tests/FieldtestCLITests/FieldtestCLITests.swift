@@ -85,16 +85,16 @@ struct FieldtestCLITests {
 
     @Test func datasetsVerifyFailsOnATamperedFile() throws {
         let dir = try temporaryFolder()
-        let mapping = "0 negative\n1 neutral\n2 positive\n"
+        let mapping = "0\tnegative\n1\tneutral\n2\tpositive\n"
         try mapping.write(to: dir.appendingPathComponent("m.txt"), atomically: true, encoding: .utf8)
         let good = "name,file,format,core,rows,sha256,license,origin\nmap,m.txt,tweeteval-mapping,classification,3,"
-        // sha256 of the three lines above (sha256sum).
-        let sha = "01c8c6b7aba353da9dec94ca6eb29d38fb05978784f69293fbca49d43b43c500"
+        // sha256 of `mapping` (sha256sum).
+        let sha = "c0572796fbe261d8ea5fd16c5061076fbba49bc69fc865d6abccaf60daacee24"
         try (good + sha + ",MIT,test\n").write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: true, encoding: .utf8)
         let ok = try run(["datasets", "verify", "--datasets", dir.path])
         #expect(ok.status == 0)
         #expect(ok.stdout.contains("1 of 1 datasets verified"))
-        try (mapping + "3 unknown\n").write(to: dir.appendingPathComponent("m.txt"), atomically: true, encoding: .utf8)
+        try (mapping + "3\tunknown\n").write(to: dir.appendingPathComponent("m.txt"), atomically: true, encoding: .utf8)
         let r = try run(["datasets", "verify", "--datasets", dir.path])
         #expect(r.status == 1)
         #expect(r.stdout.contains("FAIL  map:"))

@@ -124,7 +124,7 @@ struct DatasetManifestTests {
     }
 
     let header = "name,file,format,core,rows,sha256,license,origin\n"
-    let mapping = "0 negative\n1 neutral\n2 positive\n"
+    let mapping = "0\tnegative\n1\tneutral\n2\tpositive\n"
 
     @Test func verifyDetectsHashAndRowMismatches() throws {
         let actual = try DatasetManifest.sha256(of: try folder("", files: ["m.txt": mapping]).appendingPathComponent("m.txt"))

@@ -1,0 +1,231 @@
+import AccountStore
+import DeviceEmulation
+import FieldtestData
+import FieldtestGSL
+import Foundation
+import MetricReports
+import ScenarioEngine
+import SkyScoring
+
+/// A weather summary for display: symbol, description and temperature
+/// (MIC-30, WXC-W1), derived from a replayed observation.
+struct WeatherSummary: Equatable {
+    var symbol: String
+    var description: String
+    var temperatureC: Double?
+
+    /// Rain when present weather reports it; otherwise by total cloud cover
+    /// (WMO oktas bands: ≤ 2/8 clear, ≤ 4/8 partly cloudy, ≤ 7/8 cloudy, 8/8 overcast).
+    init?(_ o: WeatherObservation?) {
+        guard let o else { return nil }
+        if (o.sky.precipProbabilityPct ?? 0) >= 50 {
+            (symbol, description) = ("rain", "Rain")
+        } else if let c = o.sky.cloudTotalPct ?? o.sky.cloudLowPct {
+            switch c {
+            case ..<25.1: (symbol, description) = ("clear", "Clear")
+            case ..<50.1: (symbol, description) = ("partly-cloudy", "Partly cloudy")
+            case ..<87.6: (symbol, description) = ("cloudy", "Cloudy")
+            default: (symbol, description) = ("overcast", "Overcast")
+            }
+        } else {
+            return nil
+        }
+        temperatureC = o.temperatureC
+        guard temperatureC != nil else { return nil }
+    }
+}
+
+/// Drives the weather-by-city favourites app (weather-cities-usecases.txt):
+/// US city search, favourites, weather and map per favourite, the two-hour
+/// weather layer, per-location weather permission and network permissions.
+final class WeatherCitiesDriver: AppDriver {
+    let scenario: Scenario
+    var devices: [String: Device] = [:]
+    let cacheFolder = EmulatedDevices.temporaryFolder()
+    var search: CitySearch?
+    var places: [Place] = []
+    var weather: (any WeatherProvider)?
+    var favourites: [Place] = []
+    var failures: [String: (failed: Int, checks: Int)] = [:]
+    var exactHits = 0, exactQueries = 0, misspeltHits = 0, misspeltTop5 = 0, misspeltQueries = 0
+    var missingWeatherFields = 0, weatherViews = 0
+    var layerHorizons: [Double] = []
+    var accounts: AccountRegistry?
+    var accountRNG: RandomStream?
+    var sampleStream: RandomStream?
+
+    init(scenario: Scenario) { self.scenario = scenario }
+
+    func check(_ requirement: String, _ ok: Bool) {
+        var f = failures[requirement] ?? (0, 0)
+        f.checks += 1
+        if !ok { f.failed += 1 }
+        failures[requirement] = f
+    }
+
+    func start(_ run: RunContext) throws {
+        devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
+        let store = run.datasets
+        places = try store.cached("places:us") {
+            try PlacesLoader.loadUSCities(url: try store.url("us-cities"), displayName: "Datasets/places/us_cities_geonames_cities500.csv").records
+        }
+        search = try store.cached("citysearch:us") { CitySearch(places: places) }
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
+        if let name = scenario.feeds.first(where: { $0.kind == "weather-refresh" })?.parameters["dataset"]?.string {
+            weather = try WeatherProviders.load(name, store: store, year: year)
+        }
+        accountRNG = run.stream("accounts")
+        sampleStream = run.stream("search-sample")
+        let key = try KeyProvider(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &accountRNG!) })
+        accounts = try AccountRegistry(path: cacheFolder.appendingPathComponent("accounts.sqlite").path, keys: key,
+                                       configuration: AccountRegistryConfiguration(policy: .weatherCities))
+        for actor in scenario.actors {
+            for action in actor.actions {
+                for offset in action.offsets(duration: scenario.duration) {
+                    run.simulation.schedule(at: scenario.start + offset) { [unowned self] sim in
+                        self.perform(action, device: actor.device, at: sim.now, run)
+                    }
+                }
+            }
+        }
+    }
+
+    func city(_ name: String) -> Place? { search?.search(name, limit: 1).first }
+
+    func perform(_ action: ActionSpec, device name: String, at t: Double, _ run: RunContext) {
+        guard let device = devices[name] else { return }
+        let p = action.parameters
+        let threshold = run.number("search_latency_ms", default: 100) / 1000
+        switch action.kind {
+        case "search-city":
+            let query = p["query"]?.string ?? ""
+            let (hits, seconds) = ComputeTimer.measure { search?.search(query, limit: 10) ?? [] }
+            run.metrics.latency("WXC-D1", "search_latency", seconds: seconds, threshold: threshold)
+            if let expected = p["expect"]?.string { check("WXC-D1", hits.first?.name == expected) }
+        case "search-sample":
+            searchSample(size: p["size"]?.int ?? 100, threshold: threshold, run: run)
+        case "add-city":
+            guard let c = city(p["city"]?.string ?? "") else { check("WXC-D1", false); return }
+            let before = favourites.count
+            if !favourites.contains(c) { favourites.append(c) }
+            check("WXC-D1", favourites.count == before + (favourites.dropLast().contains(c) ? 0 : 1) || favourites.contains(c))
+        case "remove-city":
+            guard let c = city(p["city"]?.string ?? "") else { check("WXC-D1", false); return }
+            favourites.removeAll { $0 == c }
+            check("WXC-D1", !favourites.contains(c))
+        case "answer-weather-permission":
+            guard let c = city(p["city"]?.string ?? "") else { return }
+            let allow = p["allow"]?.bool ?? true
+            let arrival = device.weatherService.arrive(at: String(c.geonameID)) { allow }
+            // WXC-P2: asked once per new location; the answer decides whether weather is shown there.
+            check("WXC-P2", arrival.enabled == allow)
+        case "view-city":
+            guard let c = city(p["city"]?.string ?? "") else { check("WXC-W1", false); return }
+            viewCity(c, device: device, at: t, run: run)
+        case "view-weather-layer":
+            guard let c = city(p["city"]?.string ?? "") else { return }
+            // The layer shows the next two hours from the replay. Each hourly report stands for the
+            // hour after it; the horizon is how far ahead the reports cover [t, …) without a gap
+            // longer than 90 min (capped at 3 h).
+            let times = (weather?.observations ?? []).map(\.timeUTC).filter { $0 >= t - 3600 && $0 <= t + 10_800 }
+            var covered = t
+            if let first = times.first, first <= t {
+                covered = first
+                for time in times.dropFirst() where time - covered <= 5400 { covered = time }
+            }
+            layerHorizons.append(times.first.map { $0 <= t } == true ? min(covered + 3600, t + 10_800) - t : 0)
+            _ = c
+        case "register":
+            register(p, at: t)
+        default:
+            break
+        }
+    }
+
+    func searchSample(size: Int, threshold: Double, run: RunContext) {
+        guard let search, let rng = sampleStream, !places.isEmpty else { return }
+        // Most populous place per name: the right answer to an exact-name query.
+        var best: [String: Place] = [:]
+        for p in places where best[p.name].map({ p.population > $0.population }) ?? true { best[p.name] = p }
+        let names = best.keys.sorted()
+        for _ in 0..<size {
+            let name = names[rng.uniformInt(below: names.count)]
+            let expected = best[name]!
+            let (hits, seconds) = ComputeTimer.measure { search.search(name, limit: 5) }
+            run.metrics.latency("WXC-D1", "search_latency", seconds: seconds, threshold: threshold)
+            exactQueries += 1
+            if hits.first?.geonameID == expected.geonameID || (hits.first?.name == name && hits.first?.population == expected.population) { exactHits += 1 }
+            // One seeded typing error (deletion, substitution or transposition) in names of 5+ letters.
+            var chars = Array(name)
+            guard chars.count >= 5 else { continue }
+            let i = 1 + rng.uniformInt(below: chars.count - 2)
+            switch rng.uniformInt(below: 3) {
+            case 0: chars.remove(at: i)
+            case 1: chars[i] = chars[i] == "e" ? "a" : "e"
+            default: chars.swapAt(i, i + 1)
+            }
+            let typo = String(chars)
+            let (fuzzy, fuzzySeconds) = ComputeTimer.measure { search.search(typo, limit: 5) }
+            run.metrics.latency("WXC-D1", "search_latency", seconds: fuzzySeconds, threshold: threshold)
+            misspeltQueries += 1
+            if fuzzy.first?.name == name { misspeltHits += 1 }
+            if fuzzy.contains(where: { $0.name == name }) { misspeltTop5 += 1 }
+        }
+    }
+
+    func viewCity(_ c: Place, device: Device, at t: Double, run: RunContext) {
+        weatherViews += 1
+        // WXC-P1: location refused → no device position; cellular refused → only Wi-Fi carries data.
+        let position = device.position(at: t, truePosition: GeoCoordinate(latitude: c.latitude, longitude: c.longitude))
+        check("WXC-P1", device.permissions.mayReadDevicePosition || position == nil)
+        let bearer = device.network.bearer(at: t)
+        check("WXC-P1", device.permissions.mayUseCellularData || bearer != .cellular)
+        // WXC-P2: weather only where the user allowed it.
+        let id = String(c.geonameID)
+        let enabled = !device.weatherService.hasAnswered(for: id) || device.weatherService.isEnabled(at: id)
+        let summary = enabled ? WeatherSummary(weather?.observation(at: t)) : nil
+        if device.weatherService.hasAnswered(for: id) { check("WXC-P2", (summary != nil) == device.weatherService.isEnabled(at: id) || weather?.observation(at: t) == nil) }
+        if enabled {
+            // WXC-W1 and MIC-30: symbol, description, temperature and the map location are shown.
+            let fields: [Any?] = [summary?.symbol, summary?.description, summary?.temperatureC, c.latitude, c.longitude]
+            missingWeatherFields += fields.filter { $0 == nil }.count
+        }
+        let outcome = device.request(bytes: 8_000, at: t)
+        run.metrics.latency("WXC-W1", "city_view_latency", seconds: outcome.latencySeconds)
+    }
+
+    func register(_ p: LocatedValue, at t: Double) {
+        guard let accounts, var rng = accountRNG else { return }
+        let password = p["password"]?.string ?? ""
+        let form = RegistrationForm(username: p["username"]?.string, email: p["email"]?.string, password: password,
+                                    passwordConfirmation: p["confirm"]?.string ?? password)
+        let expectAccept = p["expect"]?.string != "reject"
+        let result = Result { () throws(AccountStoreError) -> RegistrationOutcome in
+            try accounts.register(form, now: Date(timeIntervalSince1970: t), using: &rng)
+        }
+        switch result {
+        case .success: check("WXC-A1", expectAccept)
+        case .failure(let e):
+            if case .registrationRejected = e { check("WXC-A1", !expectAccept) } else { check("WXC-A1", false) }
+        }
+    }
+
+    func finish(_ run: RunContext) throws {
+        defer { try? FileManager.default.removeItem(at: cacheFolder) }
+        let m = run.metrics
+        m.value("WXC-D1", "exact_name_top1_hit_rate", kind: .accuracy, exactQueries == 0 ? .nan : Double(exactHits) / Double(exactQueries),
+                unit: "ratio", threshold: 0.95, comparator: .greaterOrEqual, samples: exactQueries)
+        m.value("WXC-D1", "misspelt_name_top1_hit_rate", kind: .accuracy, misspeltQueries == 0 ? .nan : Double(misspeltHits) / Double(misspeltQueries),
+                unit: "ratio", samples: misspeltQueries)
+        m.value("WXC-D1", "misspelt_name_top5_hit_rate", kind: .accuracy, misspeltQueries == 0 ? .nan : Double(misspeltTop5) / Double(misspeltQueries),
+                unit: "ratio", samples: misspeltQueries)
+        m.declareLatency("WXC-D1", "search_latency", threshold: run.number("search_latency_ms", default: 100) / 1000)
+        m.exact("WXC-W1", "weather_fields_missing", failures: missingWeatherFields, checks: weatherViews * 5)
+        m.exact("MIC-30", "weather_fields_missing", failures: missingWeatherFields, checks: weatherViews * 5)
+        m.value("WXC-M1", "weather_layer_horizon_min", kind: .accuracy, layerHorizons.min() ?? .nan, unit: "s",
+                threshold: 7200, comparator: .greaterOrEqual, samples: layerHorizons.count)
+        for id in ["WXC-A1", "WXC-D1", "WXC-P1", "WXC-P2"] {
+            if let f = failures[id] { m.exact(id, "behaviour_mismatches", failures: f.failed, checks: f.checks) }
+        }
+    }
+}
