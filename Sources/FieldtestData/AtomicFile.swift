@@ -50,6 +50,15 @@ public struct CSVWriter: Sendable {
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// Locale-independent number text that reads back to exactly the same Double
+    /// (the shortest round-trip form; integers without a fraction). Used where
+    /// values are compared later, such as metric reports and baselines.
+    public static func exactNumber(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
     /// Locale-independent number text with at most `significantDigits` digits,
     /// no exponent for ordinary magnitudes, and no trailing zeros.
     public static func number(_ value: Double, significantDigits: Int = 10) -> String {

@@ -2,7 +2,9 @@ import FieldtestData
 import Foundation
 
 /// Reads and writes `metrics.csv`: RFC 4180, fixed column order, numbers with a
-/// `.` decimal separator whatever the locale, no wall-clock time in rows.
+/// `.` decimal separator whatever the locale, written in their shortest form that
+/// reads back to the same Double (so a baseline compares exactly), no wall-clock
+/// time in rows.
 public enum MetricsCSV {
     /// The columns, in order.
     public static let columns = ["scenario", "run_id", "seed", "requirement", "metric", "kind", "value", "unit",
@@ -14,7 +16,7 @@ public enum MetricsCSV {
         writer.row(columns)
         for r in rows {
             writer.row([r.scenario, r.runID, String(r.seed), r.requirement, r.metric, r.kind.rawValue,
-                        CSVWriter.number(r.value), r.unit, r.threshold.map { CSVWriter.number($0) } ?? "",
+                        CSVWriter.exactNumber(r.value), r.unit, r.threshold.map { CSVWriter.exactNumber($0) } ?? "",
                         r.comparator.rawValue, r.status.rawValue, String(r.samples)])
         }
         return writer.text

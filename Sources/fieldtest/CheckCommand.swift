@@ -11,7 +11,7 @@ struct CheckCommand: ParsableCommand {
         abstract: "Compare a metrics.csv with a baseline row by row; exit 1 on a regression.",
         discussion: """
         Each metric knows which way is better (from its comparator; latency: lower). Default
-        tolerances: accuracy 1e-9 absolute, latency 25 % relative (floor 2 ms), count 0, rate 5 %.
+        tolerances: accuracy 1e-9 absolute, latency 50 % relative (floor 5 ms), count 0, rate 5 %.
         Exit codes: 0 no regression, 1 regression, 2 bad input or missing baseline.
         """)
 
