@@ -40,13 +40,16 @@ public struct CSVWriter: Sendable {
 
     /// Appends one record.
     public mutating func row(_ fields: [String]) {
-        text += fields.map(Self.escape).joined(separator: ",")
-        text += "\n"
+        for (i, field) in fields.enumerated() {
+            if i > 0 { text.append(",") }
+            text.append(Self.escape(field))
+        }
+        text.append("\n")
     }
 
     /// Quotes `field` when it holds a separator, quote or line break.
     public static func escape(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -50,7 +50,7 @@ public struct CSVRow: Sendable {
     /// The text of `column`, or nil when the column is absent or the field blank.
     public func optionalString(_ column: String) -> String? {
         guard let i = header.position(of: column), i < fields.count else { return nil }
-        let s = fields[i].trimmingCharacters(in: .whitespaces)
+        let s = fields[i].trimmedOfWhitespace
         return s.isEmpty ? nil : s
     }
 
@@ -94,7 +94,7 @@ public enum FieldParser {
     /// Parses a finite decimal number (`.` separator) within `range`.
     public static func double(_ raw: String, field: String, in range: ClosedRange<Double>?,
                               file: String, line: Int) throws(DataError) -> Double {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmedOfWhitespace
         guard !s.isEmpty else {
             throw .invalidField(file: file, line: line, field: field, value: raw, reason: "value is missing")
         }
@@ -114,7 +114,7 @@ public enum FieldParser {
     /// Parses a base-10 integer within `range`.
     public static func int(_ raw: String, field: String, in range: ClosedRange<Int>?,
                            file: String, line: Int) throws(DataError) -> Int {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmedOfWhitespace
         guard let v = Int(s) else {
             throw .invalidField(file: file, line: line, field: field, value: raw,
                                 reason: s.isEmpty ? "value is missing" : "not an integer")

@@ -50,3 +50,15 @@ public enum TextLines {
             .filter { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
     }
 }
+
+extension String {
+    /// The string without leading and trailing whitespace (`CharacterSet.whitespaces`).
+    /// Fields that start and end with a visible ASCII character — nearly all of them — are
+    /// returned as they are without a call into Foundation. O(1) on that path.
+    public var trimmedOfWhitespace: String {
+        let bytes = utf8
+        guard let first = bytes.first, let last = bytes.last else { return self }
+        if (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last) { return self }
+        return trimmingCharacters(in: .whitespaces)
+    }
+}

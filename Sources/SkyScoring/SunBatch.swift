@@ -25,8 +25,10 @@ public enum SunBatch {
         public var longitude: Double
         /// Local date.
         public var date: CivilDate
+        /// IANA time zone, with its offset table.
+        public var offsets: ZoneOffsets
         /// IANA time zone.
-        public var zone: TimeZone
+        public var zone: TimeZone { offsets.zone }
     }
 
     /// Parses and validates the input table; any bad row is a located `DataError`
@@ -34,29 +36,29 @@ public enum SunBatch {
     public static func parse(bytes: [UInt8], file: String) throws(DataError) -> [Request] {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(["id", "latitude", "longitude", "date", "timezone"])
-        var zones: [String: TimeZone] = [:]
+        var zones: [String: ZoneOffsets] = [:]
         return try table.load(policy: .strict) { (row) throws(DataError) -> Request? in
-            let dateText = try row.string("date").trimmingCharacters(in: .whitespaces)
-            guard dateText.count == 10, let date = CivilDate(iso: Substring(dateText)) else {
+            let dateText = try row.string("date").trimmedOfWhitespace
+            guard dateText.utf8.count == 10, let date = CivilDate(iso: Substring(dateText)) else {
                 throw row.invalid("date", "expected an existing date YYYY-MM-DD")
             }
-            let name = try row.string("timezone").trimmingCharacters(in: .whitespaces)
-            let zone: TimeZone
+            let name = try row.string("timezone").trimmedOfWhitespace
+            let zone: ZoneOffsets
             if let z = zones[name] { zone = z } else {
                 guard !name.isEmpty, let z = TimeZone(identifier: name) else {
                     throw row.invalid("timezone", "unknown IANA time zone (e.g. Europe/Paris, Asia/Kolkata)")
                 }
-                zones[name] = z
-                zone = z
+                zone = ZoneOffsets.shared(for: z)
+                zones[name] = zone
             }
             return Request(id: try row.string("id"), latitude: try row.latitude(), longitude: try row.longitude(),
-                           date: date, zone: zone)
+                           date: date, offsets: zone)
         }.records
     }
 
     /// Computes every row's solar day.
     public static func compute(_ requests: [Request], calculator: SolarCalculator = SolarCalculator()) -> [SolarDay] {
-        requests.map { calculator.day(date: $0.date, latitude: $0.latitude, longitude: $0.longitude, zone: $0.zone) }
+        requests.map { calculator.day(date: $0.date, latitude: $0.latitude, longitude: $0.longitude, offsets: $0.offsets) }
     }
 
     /// Renders the output CSV.

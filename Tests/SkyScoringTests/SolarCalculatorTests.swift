@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestGSL
 import Foundation
 import Testing
 @testable import SkyScoring
@@ -114,5 +115,81 @@ struct SolarCalculatorTests {
         #expect(abs(p.altitudeDeg - 6) < 0.01)
         let q = SolarPosition(utcSeconds: d.sunrise ?? 0, latitude: 48.8566, longitude: 2.3522)
         #expect(abs(q.altitudeDeg + 0.833) < 0.01)
+    }
+
+    /// At Tromsø the last sunset before the 2021 polar day is at 00:06 local on 17 May; on
+    /// 18 May the Sun only grazes the horizon. NREL SPA's A.2 routine reports a sunset at
+    /// 2021-05-17T22:40:02Z, but the full SPA position never goes below −0.8133° that night
+    /// (minimum at 22:40Z), so 18 May is a polar day — as reported here.
+    @Test func polarDayBeginsWhereTheSunStopsSetting() throws {
+        let oslo = try zone("Europe/Oslo")
+        let may17 = calc.day(date: try date(2021, 5, 17), latitude: 69.6492, longitude: 18.9553, zone: oslo)
+        // SPA (refined on the full position): sunrise 2021-05-16T23:13:49.8Z.
+        #expect(abs((may17.sunrise ?? 0) - 1_621_206_829.8) < 30)
+        #expect(iso(may17.sunset).hasPrefix("2021-05-16T22:0"))  // 00:0x local, the previous solar day's sunset
+        #expect(may17.note == .none && may17.dayLengthSeconds == nil)  // the sunset comes before the sunrise
+        let may18 = calc.day(date: try date(2021, 5, 18), latitude: 69.6492, longitude: 18.9553, zone: oslo)
+        #expect(may18.note == .polarDay && may18.sunset == nil && may18.sunrise == nil)
+        // The end of the polar day: SPA sunrise 2021-07-26T23:32:19.3Z, sunset 2021-07-27T21:56:35.6Z.
+        let jul27 = calc.day(date: try date(2021, 7, 27), latitude: 69.6492, longitude: 18.9553, zone: oslo)
+        #expect(abs((jul27.sunrise ?? 0) - 1_627_342_339.3) < 30)
+        #expect(abs((jul27.sunset ?? 0) - 1_627_422_995.6) < 30)
+        #expect(jul27.note == .none)
+    }
+
+    /// The interpolated daily terms reproduce the direct solar position: altitude within
+    /// 0.001° at 2,000 seeded random instants and places, 1950–2050.
+    @Test func interpolatedTermsMatchTheDirectPosition() {
+        let rng = RandomStream(seed: 42)
+        var worst = 0.0
+        for _ in 0..<2000 {
+            let t = -631_152_000 + Double(rng.next() % 3_155_760_000)
+            let lat = Double(rng.next() % 180_000) / 1000 - 90, lon = Double(rng.next() % 360_000) / 1000 - 180
+            let builder = SolarDayBuilder(table: .standard, latitude: lat, longitude: lon, start: t, end: t + 86_400)
+            let sinAlt = builder.sinAltitudeAndRate(at: t).value
+            let direct = SolarPosition(utcSeconds: t, latitude: lat, longitude: lon).altitudeDeg
+            worst = max(worst, abs(asin(max(-1, min(1, sinAlt))) * 180 / .pi - direct))
+        }
+        #expect(worst < 0.001, "max altitude difference \(worst)°")
+    }
+
+    /// The transition table gives the same offset as the time-zone database at 5,000 seeded
+    /// random instants (1900–2100) in zones with DST, half-hour and 45-minute offsets, and
+    /// standard-offset changes (Kiritimati skipped 31 Dec 1994; Moscow changed in 2011 and 2014).
+    @Test func zoneOffsetTableMatchesTheDatabase() throws {
+        let rng = RandomStream(seed: 7)
+        for id in ["Europe/Oslo", "America/New_York", "Australia/Adelaide", "Asia/Kathmandu", "Pacific/Kiritimati",
+                   "Europe/Moscow", "America/St_Johns", "Pacific/Chatham", "Africa/Casablanca", "UTC"] {
+            let z = try zone(id)
+            let table = ZoneOffsets(zone: z)
+            for _ in 0..<500 {
+                let t = -2_208_988_800 + Int(rng.next() % 6_342_969_600)
+                #expect(table.secondsFromGMT(at: t) == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))),
+                        "\(id) at \(t)")
+            }
+            // Around each year's turn and midyear (catches a transition the table missed).
+            for year in stride(from: 1_900, through: 2_099, by: 1) {
+                for dayOfYear in [0, 182] {
+                    let t = (try date(year, 1, 1)).daysSinceEpoch * 86_400 + dayOfYear * 86_400
+                    #expect(table.secondsFromGMT(at: t) == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))),
+                            "\(id) at \(t)")
+                }
+            }
+            // Right before and after each transition.
+            for (i, tr) in table.transitions.enumerated() {
+                #expect(table.secondsFromGMT(at: tr) == table.offsets[i + 1])
+                #expect(table.secondsFromGMT(at: tr - 1) == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(tr - 1))))
+            }
+        }
+    }
+
+    /// Dates outside the standard table (1900–2100) use a table built for the call.
+    @Test func datesOutsideTheStandardTable() throws {
+        let paris = try zone("Europe/Paris")
+        let d = calc.day(date: try date(2150, 6, 21), latitude: 48.8566, longitude: 2.3522, zone: paris)
+        // Midsummer in Paris: sunrise ≈ 03:47Z, sunset ≈ 19:58Z (same as any recent year within minutes).
+        let recent = calc.day(date: try date(2024, 6, 21), latitude: 48.8566, longitude: 2.3522, zone: paris)
+        #expect(abs(((d.sunrise ?? 0) - (recent.sunrise ?? 0)).truncatingRemainder(dividingBy: 86_400)) < 300)
+        #expect(abs((d.dayLengthSeconds ?? 0) - (recent.dayLengthSeconds ?? 0)) < 120)
     }
 }

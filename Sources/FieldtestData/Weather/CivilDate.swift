@@ -40,11 +40,25 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Parses `YYYY-MM-DD` (or with `/` separators); nil when malformed or nonexistent.
     public init?(iso text: Substring) {
-        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "/" })
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-        self.init(year: y, month: m, day: d)
+        // Exactly ten ASCII bytes, read without splitting (this runs once per row of large inputs).
+        let bytes = text.utf8
+        guard bytes.count == 10 else { return nil }
+        var digits = (0, 0, 0)
+        var index = 0
+        for b in bytes {
+            switch index {
+            case 4, 7:
+                guard b == 0x2D || b == 0x2F else { return nil }
+            default:
+                guard (0x30...0x39).contains(b) else { return nil }
+                let v = Int(b - 0x30)
+                if index < 4 { digits.0 = digits.0 * 10 + v } else if index < 7 { digits.1 = digits.1 * 10 + v } else {
+                    digits.2 = digits.2 * 10 + v
+                }
+            }
+            index += 1
+        }
+        self.init(year: digits.0, month: digits.1, day: digits.2)
     }
 
     /// Days since 1970-01-01 (negative before).
@@ -63,6 +77,12 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `YYYY-MM-DD`.
     public var description: String {
+        if (0...9999).contains(year) {
+            return String(unsafeUninitializedCapacity: 10) { buffer in
+                CivilTime.writeDate(year: year, month: month, day: day, into: buffer)
+                return 10
+            }
+        }
         let y = String(year)
         let pad = String(repeating: "0", count: max(0, 4 - y.count))
         return pad + y + "-" + (month < 10 ? "0" : "") + String(month) + "-" + (day < 10 ? "0" : "") + String(day)
@@ -113,7 +133,38 @@ public enum CivilTime {
         let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
         let rem = seconds - days * 86_400
         let d = CivilDate(daysSinceEpoch: days)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(d)T\(two(rem / 3600)):\(two(rem / 60 % 60)):\(two(rem % 60))Z"
+        guard (0...9999).contains(d.year) else {
+            func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+            return "\(d)T\(two(rem / 3600)):\(two(rem / 60 % 60)):\(two(rem % 60))Z"
+        }
+        return String(unsafeUninitializedCapacity: 20) { b in
+            writeDate(year: d.year, month: d.month, day: d.day, into: b)
+            func two(_ v: Int, at i: Int) {
+                b[i] = UInt8(0x30 + v / 10)
+                b[i + 1] = UInt8(0x30 + v % 10)
+            }
+            b[10] = 0x54  // T
+            two(rem / 3600, at: 11)
+            b[13] = 0x3A
+            two(rem / 60 % 60, at: 14)
+            b[16] = 0x3A
+            two(rem % 60, at: 17)
+            b[19] = 0x5A  // Z
+            return 20
+        }
+    }
+
+    /// Writes `YYYY-MM-DD` (year 0…9999) into the first 10 bytes of `b`.
+    static func writeDate(year: Int, month: Int, day: Int, into b: UnsafeMutableBufferPointer<UInt8>) {
+        b[0] = UInt8(0x30 + year / 1000)
+        b[1] = UInt8(0x30 + year / 100 % 10)
+        b[2] = UInt8(0x30 + year / 10 % 10)
+        b[3] = UInt8(0x30 + year % 10)
+        b[4] = 0x2D
+        b[5] = UInt8(0x30 + month / 10)
+        b[6] = UInt8(0x30 + month % 10)
+        b[7] = 0x2D
+        b[8] = UInt8(0x30 + day / 10)
+        b[9] = UInt8(0x30 + day % 10)
     }
 }

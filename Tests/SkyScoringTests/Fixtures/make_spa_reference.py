@@ -60,6 +60,10 @@ def refine(times, lat, lon, target=-0.8333):
     for _ in range(5):
         y, d = f(x), (f(x + 30) - f(x - 30)) / 60
         x = x - y / d
+    # Near a polar day or night the A.2 routine can report an event the Sun never reaches
+    # (e.g. Tromso 2021-05-17 22:40Z: the full-SPA minimum is -0.8133 deg); Newton then
+    # stalls at the extremum. Such events are dropped.
+    x = np.where(np.abs(f(x)) < 1e-4, x, np.nan)
     t[ok] = x
     return t
 
@@ -104,7 +108,9 @@ def check(n, fieldtest, seed=7):
             raw = [r[j] for r in ref if r[j] == r[j]]
             kinds = [("SPA A.2 routine", raw)]
             if j:
-                kinds.append(("SPA position, refined", list(refine(raw, lat, lon))))
+                refined = [c for c in refine(raw, lat, lon) if c == c]
+                if refined:
+                    kinds.append(("SPA position, refined", refined))
             compared += 1
             for kind, cands in kinds:
                 err = min(abs(t - c) for c in cands)
