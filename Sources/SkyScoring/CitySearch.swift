@@ -4,35 +4,88 @@ import Foundation
 /// City search over GeoNames places: prefix match, then misspelling-tolerant match, ranked by
 /// population (WXC-D1, SKY-F1).
 ///
-/// Names are folded (case, diacritics, punctuation removed). Candidates: exact folded name, then
-/// names starting with the query, then names within a bounded Damerau–Levenshtein distance (1 for
-/// queries of 4–7 characters, 2 for longer) among names sharing the first letter. Within each tier,
-/// larger population first. Index build O(n log n); a query is O(log n + m) for prefixes (binary
-/// search over sorted folded names) plus O(b·k²) for the fuzzy tier over the b names of the bucket
-/// with the same first letter and similar length.
+/// Names are folded (case, diacritics, punctuation removed). Tiers, best first: exact folded
+/// name, names starting with the query, then names within a bounded optimal-string-alignment
+/// (restricted Damerau–Levenshtein) distance — 1 for queries of 4–7 characters, 2 for longer.
+/// Within a tier, larger population first (fuzzy: smaller distance first).
+///
+/// Index: folded names sorted bytewise (prefix tiers by binary search, O(log n + matches)) and
+/// an inverted index of padded character bigrams. The fuzzy tier only verifies names that share
+/// enough bigrams with the query: one edit changes at most three padded bigrams (a
+/// transposition), so a name within distance k shares at least |bigrams(q)| − 3k distinct
+/// bigrams with q (the q-gram lemma, Ukkonen 1992). Cost: the query's posting lists plus one
+/// bounded distance computation per surviving candidate; no typo position is privileged (a
+/// wrong first letter is found too). Build O(n·L) for n names of length L.
 public struct CitySearch: Sendable {
-    struct Entry: Sendable {
-        var key: String
-        var keyBytes: [UInt8]
-        var place: Place
-    }
-    let entries: [Entry]                  // sorted by key, then population descending
-    let byFirstByte: [UInt8: [Int]]       // indices into entries
+    /// Folded names, bytewise sorted (ties: larger population first).
+    let keys: [[UInt8]]
+    /// Places, parallel to `keys`.
+    let places: [Place]
+    /// Bigram postings in CSR form: names containing bigram b are
+    /// `postings[postingStart[b] ..< postingStart[b + 1]]` (each name once per bigram).
+    let postingStart: [Int32]
+    let postings: [Int32]
 
     /// Builds the index over `places`.
     public init(places: [Place]) {
-        let e = places.map { Entry(key: CitySearch.fold($0.name), keyBytes: Array(CitySearch.fold($0.name).utf8), place: $0) }
+        let folded = places.map { (key: Array(CitySearch.fold($0.name).utf8), place: $0) }
             .filter { !$0.key.isEmpty }
-            .sorted { $0.key != $1.key ? $0.key < $1.key : $0.place.population > $1.place.population }
-        entries = e
-        var buckets: [UInt8: [Int]] = [:]
-        for (i, x) in e.enumerated() { if let b = x.keyBytes.first { buckets[b, default: []].append(i) } }
-        byFirstByte = buckets
+            .sorted { $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : $0.place.population > $1.place.population }
+        keys = folded.map(\.key)
+        self.places = folded.map(\.place)
+        var counts = [Int32](repeating: 0, count: 65_537)
+        var scratch: [Int] = []
+        for key in keys {
+            Self.distinctBigrams(key, into: &scratch)
+            for b in scratch { counts[b + 1] += 1 }
+        }
+        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+        var fill = counts
+        var postings = [Int32](repeating: 0, count: Int(counts[65_536]))
+        for (i, key) in keys.enumerated() {
+            Self.distinctBigrams(key, into: &scratch)
+            for b in scratch {
+                postings[Int(fill[b])] = Int32(i)
+                fill[b] += 1
+            }
+        }
+        postingStart = counts
+        self.postings = postings
     }
 
-    /// Lower-case ASCII letters, digits and single spaces (diacritics stripped).
+    /// The distinct bigrams of `key` padded with a start (0x01) and end (0x02) marker, as
+    /// 16-bit codes, written to `out`.
+    static func distinctBigrams(_ key: [UInt8], into out: inout [Int]) {
+        out.removeAll(keepingCapacity: true)
+        var previous: UInt8 = 0x01
+        for byte in key + [0x02] {
+            let code = Int(previous) << 8 | Int(byte)
+            if !out.contains(code) { out.append(code) }
+            previous = byte
+        }
+    }
+
+    /// Lower-case letters, digits and single spaces (diacritics stripped). ASCII text is
+    /// folded byte by byte; other text goes through Foundation's diacritic folding first.
     public static func fold(_ s: String) -> String {
-        let plain = s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            out.reserveCapacity(s.utf8.count)
+            var space = false
+            for b in s.utf8 {
+                let lower = (0x41...0x5A).contains(b) ? b + 0x20 : b
+                if (0x61...0x7A).contains(lower) || (0x30...0x39).contains(lower) {
+                    if space && !out.isEmpty { out.append(0x20) }
+                    space = false
+                    out.append(lower)
+                } else {
+                    space = true
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        let plain = s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive],
+                              locale: Locale(identifier: "en_US_POSIX"))
         var out = ""
         var space = false
         for u in plain.unicodeScalars {
@@ -49,50 +102,98 @@ public struct CitySearch: Sendable {
 
     /// Up to `limit` places for `query`, best first; empty when nothing matches (show `SkyMessage.noResults`).
     public func search(_ query: String, limit: Int = 10) -> [Place] {
-        let q = CitySearch.fold(query)
-        guard !q.isEmpty else { return [] }
-        let qb = Array(q.utf8)
-        var seen = Set<Int>()
-        var exact: [Entry] = [], prefix: [Entry] = []
-        var lo = 0, hi = entries.count
-        while lo < hi { let m = (lo + hi) / 2; if entries[m].key < q { lo = m + 1 } else { hi = m } }
+        let q = Array(CitySearch.fold(query).utf8)
+        guard !q.isEmpty, limit > 0 else { return [] }
+        // Exact and prefix tiers: the sorted range of names starting with q.
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let m = (lo + hi) / 2
+            if keys[m].lexicographicallyPrecedes(q) { lo = m + 1 } else { hi = m }
+        }
+        var exact: [Int] = [], prefix: [Int] = []
         var i = lo
-        while i < entries.count, entries[i].keyBytes.starts(with: qb) {
-            if entries[i].keyBytes == qb { exact.append(entries[i]) } else { prefix.append(entries[i]) }
-            seen.insert(entries[i].place.geonameID)
+        while i < keys.count, keys[i].starts(with: q) {
+            if keys[i].count == q.count { exact.append(i) } else { prefix.append(i) }
             i += 1
         }
-        let byPop: (Entry, Entry) -> Bool = { $0.place.population > $1.place.population }
-        var result = exact.sorted(by: byPop) + prefix.sorted(by: byPop)
-        if result.count < limit, qb.count >= 4, let first = qb.first {
-            let maxD = qb.count >= 8 ? 2 : 1
-            var fuzzy: [(Int, Entry)] = []
-            var candidates = byFirstByte[first] ?? []
-            // A first-letter typo: also scan buckets of other letters for short queries' neighbours is too slow;
-            // instead allow it via the second letter for queries of 6+ characters.
-            if qb.count >= 6 { candidates += byFirstByte.filter { $0.key != first }.flatMap(\.value) }
-            for idx in candidates {
-                let e = entries[idx]
-                guard !seen.contains(e.place.geonameID), abs(e.keyBytes.count - qb.count) <= maxD else { continue }
-                if let d = CitySearch.distance(qb, e.keyBytes, limit: maxD) { fuzzy.append((d, e)) }
-            }
-            fuzzy.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.place.population > $1.1.place.population }
-            result += fuzzy.map(\.1)
+        let byPopulation: (Int, Int) -> Bool = { places[$0].population > places[$1].population }
+        var result = exact.sorted(by: byPopulation) + prefix.sorted(by: byPopulation)
+        let prefixRange = lo..<i
+        if result.count < limit, q.count >= 4 {
+            let maxDistance = q.count >= 8 ? 2 : 1
+            let fuzzy = fuzzyMatches(q, maxDistance: maxDistance, excluding: prefixRange)
+            result += fuzzy
         }
-        return result.prefix(limit).map(\.place)
+        var seen = Set<Int>()
+        var out: [Place] = []
+        for index in result where out.count < limit {
+            if seen.insert(places[index].geonameID).inserted { out.append(places[index]) }
+        }
+        return out
+    }
+
+    /// Names within `maxDistance` of `q` outside `excluded`, by distance then population.
+    func fuzzyMatches(_ q: [UInt8], maxDistance: Int, excluding excluded: Range<Int>) -> [Int] {
+        var bigrams: [Int] = []
+        Self.distinctBigrams(q, into: &bigrams)
+        let needed = max(1, bigrams.count - 3 * maxDistance)
+        var shared = [UInt8](repeating: 0, count: keys.count)
+        var touched: [Int32] = []
+        for b in bigrams {
+            for p in Int(postingStart[b])..<Int(postingStart[b + 1]) {
+                let name = Int(postings[p])
+                if shared[name] == 0 { touched.append(postings[p]) }
+                shared[name] &+= 1
+            }
+        }
+        var matches: [(distance: Int, index: Int)] = []
+        var rows = DistanceRows(capacity: q.count + maxDistance + 1)
+        for t in touched {
+            let name = Int(t)
+            guard Int(shared[name]) >= needed, !excluded.contains(name),
+                  abs(keys[name].count - q.count) <= maxDistance,
+                  let d = rows.distance(q, keys[name], limit: maxDistance) else { continue }
+            matches.append((d, name))
+        }
+        matches.sort {
+            $0.distance != $1.distance ? $0.distance < $1.distance
+                : places[$0.index].population != places[$1.index].population
+                ? places[$0.index].population > places[$1.index].population : $0.index < $1.index
+        }
+        return matches.map(\.index)
     }
 
     /// Optimal-string-alignment (restricted Damerau–Levenshtein) distance, or nil when above `limit`.
     static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
+        var rows = DistanceRows(capacity: max(a.count, b.count) + 1)
+        return rows.distance(a, b, limit: limit)
+    }
+}
+
+/// Three reusable dynamic-programming rows for bounded OSA distances.
+struct DistanceRows {
+    var prev2: [Int]
+    var prev: [Int]
+    var cur: [Int]
+
+    init(capacity: Int) {
+        prev2 = [Int](repeating: 0, count: capacity + 1)
+        prev = prev2
+        cur = prev2
+    }
+
+    /// OSA distance of `a` and `b`, or nil when above `limit`. O(|a|·|b|), stops early
+    /// once a whole row exceeds `limit`.
+    mutating func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
         let n = a.count, m = b.count
         if abs(n - m) > limit { return nil }
-        var prev2 = [Int](repeating: 0, count: m + 1)
-        var prev = Array(0...m)
-        var cur = [Int](repeating: 0, count: m + 1)
-        for i in 1...max(n, 1) where n > 0 {
+        if n == 0 || m == 0 { return max(n, m) <= limit ? max(n, m) : nil }
+        if prev.count < m + 1 { self = DistanceRows(capacity: m + 1) }
+        for j in 0...m { prev[j] = j }
+        for i in 1...n {
             cur[0] = i
-            var rowMin = cur[0]
-            for j in 1...max(m, 1) where m > 0 {
+            var rowMin = i
+            for j in 1...m {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 var v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
                 if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { v = min(v, prev2[j - 2] + 1) }
@@ -100,9 +201,9 @@ public struct CitySearch: Sendable {
                 rowMin = min(rowMin, v)
             }
             if rowMin > limit { return nil }
-            (prev2, prev, cur) = (prev, cur, prev2)
+            swap(&prev2, &prev)
+            swap(&prev, &cur)
         }
-        let d = n == 0 ? m : (m == 0 ? n : prev[m])
-        return d <= limit ? d : nil
+        return prev[m] <= limit ? prev[m] : nil
     }
 }
