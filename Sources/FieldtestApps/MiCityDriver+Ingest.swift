@@ -2,6 +2,7 @@ import DeviceEmulation
 import FieldtestData
 import Foundation
 import ScenarioEngine
+import SkyScoring
 import TweetSentiment
 
 extension MiCityDriver {
@@ -140,7 +141,7 @@ extension MiCityDriver {
 
     /// Weather for a point through the device's cache-first fetch; returns what
     /// was served and the emulated network seconds.
-    func fetchWeather(device: Device, latitude: Double, longitude: Double, at time: Double) throws -> (MiCityWeather?, Double) {
+    func fetchWeather(device: Device, latitude: Double, longitude: Double, at time: Double) throws -> (WeatherReport?, Double) {
         guard let weather else { return (nil, 0) }
         let key = String(format: "weather:%.2f,%.2f", latitude, longitude)
         let outcome = try device.fetch(key: key, bytes: 1_200, timeToLiveSeconds: Self.weatherTimeToLive, at: time) {
@@ -148,7 +149,7 @@ extension MiCityDriver {
             encoder.outputFormatting = .sortedKeys
             return (try? encoder.encode(weather.weather(at: time))) ?? Data()
         }
-        let served = outcome.payload.flatMap { try? JSONDecoder().decode(MiCityWeather.self, from: $0) }
+        let served = outcome.payload.flatMap { try? JSONDecoder().decode(WeatherReport.self, from: $0) }
         return (served, outcome.networkSeconds)
     }
 }

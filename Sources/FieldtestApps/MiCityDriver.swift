@@ -3,6 +3,7 @@ import FieldtestData
 import Foundation
 import MetricReports
 import ScenarioEngine
+import SkyScoring
 import TweetSentiment
 
 /// Drives miCity (micity-srs.txt) through a scenario: every `tweet-batch`
@@ -74,7 +75,7 @@ public final class MiCityDriver: AppDriver {
     // User state.
     var lastNearby: [Place] = []
     var favourites: [String: FavouritePlace] = [:]
-    var shownWeather: MiCityWeather?
+    var shownWeather: WeatherReport?
 
     public init() {}
 

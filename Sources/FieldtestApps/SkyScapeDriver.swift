@@ -27,7 +27,7 @@ final class SkyScapeDriver: AppDriver {
     let quality = GoldenHourQuality()
     let solar = SolarCalculator()
     var zone = TimeZone(identifier: "UTC")!
-    var forecastStream: RandomStream?
+    var forecast: WeatherForecast?
     var accounts: AccountRegistry?
     var accountRNG: RandomStream?
     var accountDB = ""
@@ -70,7 +70,11 @@ final class SkyScapeDriver: AppDriver {
             weather = try WeatherProviders.load(name, store: store, year: year)
             samples = weather?.skySamples ?? []
         }
-        forecastStream = run.stream("forecast-error")
+        if let weather {
+            let seedStream = run.stream("forecast-error")
+            forecast = WeatherForecast(truth: weather, growthPctPerDay: run.number("forecast_error_growth", default: 8),
+                                       seed: seedStream.next())
+        }
         accountRNG = run.stream("accounts")
         accountDB = cacheFolder.appendingPathComponent("accounts.sqlite").path
         let key = try KeyProvider(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &accountRNG!) })
@@ -119,12 +123,7 @@ final class SkyScapeDriver: AppDriver {
         guard let event = sunrise ? day.sunrise : day.sunset else { return nil }
         guard var sky = SkyConditions.window(samples, around: event) else { return nil }
         let leadDays = (event - now) / 86_400
-        if leadDays > 0, let rng = forecastStream {
-            let sd = run.number("forecast_error_growth", default: 8) * leadDays
-            for f in [\SkyConditions.cloudLowPct, \SkyConditions.cloudMidPct, \SkyConditions.cloudHighPct] {
-                if let v = sky[keyPath: f] { sky[keyPath: f] = min(100, max(0, v + rng.gaussian(standardDeviation: sd))) }
-            }
-        }
+        if leadDays > 0, let forecast { sky = forecast.conditions(sky, at: event, issuedAt: now) }
         let q = quality.score(sky).qualityPct
         scores.append(q)
         if !(0...100).contains(q) { scoresOutOfRange += 1 }

@@ -7,34 +7,6 @@ import MetricReports
 import ScenarioEngine
 import SkyScoring
 
-/// A weather summary for display: symbol, description and temperature
-/// (MIC-30, WXC-W1), derived from a replayed observation.
-struct WeatherSummary: Equatable {
-    var symbol: String
-    var description: String
-    var temperatureC: Double?
-
-    /// Rain when present weather reports it; otherwise by total cloud cover
-    /// (WMO oktas bands: ≤ 2/8 clear, ≤ 4/8 partly cloudy, ≤ 7/8 cloudy, 8/8 overcast).
-    init?(_ o: WeatherObservation?) {
-        guard let o else { return nil }
-        if (o.sky.precipProbabilityPct ?? 0) >= 50 {
-            (symbol, description) = ("rain", "Rain")
-        } else if let c = o.sky.cloudTotalPct ?? o.sky.cloudLowPct {
-            switch c {
-            case ..<25.1: (symbol, description) = ("clear", "Clear")
-            case ..<50.1: (symbol, description) = ("partly-cloudy", "Partly cloudy")
-            case ..<87.6: (symbol, description) = ("cloudy", "Cloudy")
-            default: (symbol, description) = ("overcast", "Overcast")
-            }
-        } else {
-            return nil
-        }
-        temperatureC = o.temperatureC
-        guard temperatureC != nil else { return nil }
-    }
-}
-
 /// Drives the weather-by-city favourites app (weather-cities-usecases.txt):
 /// US city search, favourites, weather and map per favourite, the two-hour
 /// weather layer, per-location weather permission and network permissions.
@@ -183,7 +155,7 @@ final class WeatherCitiesDriver: AppDriver {
         // WXC-P2: weather only where the user allowed it.
         let id = String(c.geonameID)
         let enabled = !device.weatherService.hasAnswered(for: id) || device.weatherService.isEnabled(at: id)
-        let summary = enabled ? WeatherSummary(weather?.observation(at: t)) : nil
+        let summary = enabled ? weather?.report(latitude: c.latitude, longitude: c.longitude, at: t) : nil
         if device.weatherService.hasAnswered(for: id) { check("WXC-P2", (summary != nil) == device.weatherService.isEnabled(at: id) || weather?.observation(at: t) == nil) }
         if enabled {
             // WXC-W1 and MIC-30: symbol, description, temperature and the map location are shown.

@@ -1,0 +1,35 @@
+import FieldtestData
+import Foundation
+
+/// NOAA LCD hourly observations (routine and special reports) replayed as recorded: cloud
+/// layers from the METAR sky condition, rain from present weather.
+public struct LCDWeatherProvider: WeatherProvider {
+    /// `noaa-lcd`.
+    public let name = "noaa-lcd"
+    /// Observations sorted by time.
+    public let observations: [WeatherObservation]
+    /// Station position when the file has LATITUDE/LONGITUDE columns.
+    public let station: (latitude: Double, longitude: Double)?
+
+    /// Loads the file; `utcOffsetSeconds` is the station's standard-time offset (LCD local
+    /// times are local standard time all year).
+    public init(url: URL, displayName: String, utcOffsetSeconds: Int) throws(DataError) {
+        let file = try NOAALCDLoader.load(url: url, displayName: displayName, utcOffsetSeconds: utcOffsetSeconds)
+        self.init(file: file)
+    }
+
+    /// Wraps a loaded LCD file.
+    public init(file: LCDFile) {
+        station = file.coordinate
+        observations = file.observations.map { o in
+            let cover = o.sky?.cover
+            return WeatherObservation(
+                timeUTC: Double(o.timeUTC),
+                sky: SkyConditions(cloudLowPct: cover?.lowPct, cloudMidPct: cover?.midPct, cloudHighPct: cover?.highPct,
+                                   cloudTotalPct: cover?.totalPct, humidityPct: o.relativeHumidityPct,
+                                   precipProbabilityPct: o.reportsPrecipitation ? 100 : 0, visibilityKm: o.visibilityKm),
+                temperatureC: o.temperatureC, windSpeedMps: o.windSpeedMps, aerosolOpticalDepth: nil,
+                presentWeather: o.presentWeather)
+        }.sorted { $0.timeUTC < $1.timeUTC }
+    }
+}

@@ -1,0 +1,104 @@
+import FieldtestData
+import Foundation
+import Testing
+@testable import SkyScoring
+
+/// A provider over hand-made observations.
+struct FixedProvider: WeatherProvider {
+    let name = "fixed"
+    let observations: [WeatherObservation]
+    let station: (latitude: Double, longitude: Double)? = (40.85, -96.75)
+}
+
+private let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../Datasets").standardizedFileURL
+
+@Suite("Replayed weather (SKY-X1, SKY-D2, MIC-30)")
+struct WeatherProviderTests {
+    let t0 = 1_674_223_200.0  // 2023-01-20T14:00:00Z
+
+    func provider() -> FixedProvider {
+        FixedProvider(observations: [
+            WeatherObservation(timeUTC: t0, sky: SkyConditions(cloudLowPct: 20, humidityPct: 60, precipProbabilityPct: 100),
+                               temperatureC: -2, presentWeather: "-SN"),
+            WeatherObservation(timeUTC: t0 + 3600, sky: SkyConditions(cloudLowPct: 80, precipProbabilityPct: 0),
+                               temperatureC: 2),
+        ])
+    }
+
+    @Test func continuousFieldsAreInterpolatedAndEventsHeld() throws {
+        let o = try #require(provider().observation(at: t0 + 900))
+        #expect(abs((o.sky.cloudLowPct ?? 0) - 35) < 1e-9)       // 20 + 60 × 0.25
+        #expect(abs((o.temperatureC ?? 0) - -1) < 1e-9)          // −2 + 4 × 0.25
+        #expect(o.sky.humidityPct == 60)                          // no later humidity: held
+        #expect(o.sky.precipProbabilityPct == 100)                // events are held, not blended
+        #expect(o.presentWeather == "-SN")
+        #expect(o.timeUTC == t0 + 900)
+        let later = try #require(provider().observation(at: t0 + 3600))
+        #expect(later.sky.cloudLowPct == 80 && later.sky.precipProbabilityPct == 0)
+    }
+
+    @Test func outsideTheRecordingThereIsNoWeather() {
+        #expect(provider().observation(at: t0 - 1) == nil)
+        #expect(provider().observation(at: t0 + 3600 + 3 * 3600 + 1) == nil)  // more than 3 h after the last
+        #expect(provider().observation(at: t0 + 3600 + 3 * 3600) != nil)
+    }
+
+    @Test func reportUsesOpenWeatherMapVocabulary() throws {
+        let snow = try #require(provider().report(latitude: 0, longitude: 0, at: t0 + 60))
+        #expect(snow.symbol == "13d" && snow.description == "light snow")  // 14:00Z is 08:00 in Nebraska: day
+        #expect(snow.isComplete)
+        let clouds = WeatherReport(WeatherObservation(timeUTC: t0 + 12 * 3600, sky: SkyConditions(cloudTotalPct: 50),
+                                                      temperatureC: 1), latitude: 40.85, longitude: -96.75)
+        #expect(clouds.symbol == "03n" && clouds.description == "scattered clouds")  // 02:00Z: night
+        let unknownSky = WeatherReport(WeatherObservation(timeUTC: t0, sky: SkyConditions()), latitude: 0, longitude: 0)
+        #expect(unknownSky.symbol == nil && !unknownSky.isComplete)
+        let tmyRain = WeatherReport(WeatherObservation(timeUTC: t0, sky: SkyConditions(cloudTotalPct: 100, precipProbabilityPct: 100),
+                                                       temperatureC: 5), latitude: 40.85, longitude: -96.75)
+        #expect(tmyRain.symbol == "10d" && tmyRain.description == "rain")
+    }
+
+    @Test func twoSourceFormatsBehindOneProtocol() throws {
+        let lcd = try LCDWeatherProvider(url: datasets.appendingPathComponent("weather/LCD_USW00014939_Lincoln_2023JanFeb.csv"),
+                                         displayName: "lincoln.csv", utcOffsetSeconds: -21_600)
+        let tmy = TMYWeatherProvider(file: try TMY3Loader.load(url: datasets.appendingPathComponent("weather/703165TY.csv"),
+                                                               displayName: "703165TY.csv"), format: "tmy3", year: 2021)
+        let providers: [any WeatherProvider] = [lcd, tmy]
+        for p in providers {
+            #expect(zip(p.observations, p.observations.dropFirst()).allSatisfy { $0.timeUTC <= $1.timeUTC })
+            #expect(p.station != nil)
+        }
+        #expect(tmy.observations.count == 8760)
+        let first = try #require(tmy.observations.first), last = try #require(tmy.observations.last)
+        #expect(CivilTime.isoUTC(Int(first.timeUTC)).hasPrefix("2021-01-01"))
+        #expect(CivilTime.isoUTC(Int(last.timeUTC)).hasPrefix("2022-01-01") || CivilTime.isoUTC(Int(last.timeUTC)).hasPrefix("2021-12-31"))
+        // Lincoln, 2023-01-20 14:00Z: the LCD report gives every field miCity shows.
+        let r = try #require(lcd.report(latitude: 40.81, longitude: -96.70, at: t0))
+        #expect(r.isComplete)
+    }
+
+    @Test func forecastErrorGrowsWithLeadTimeAndIsRepeatable() throws {
+        // A flat 50 % sky for ten days, hourly.
+        let flat = FixedProvider(observations: (0..<240).map {
+            WeatherObservation(timeUTC: t0 + Double($0) * 3600, sky: SkyConditions(cloudLowPct: 50, cloudMidPct: 50))
+        })
+        let forecast = WeatherForecast(truth: flat, growthPctPerDay: 8, seed: 11)
+        let issued = t0
+        #expect(forecast.observation(at: t0 + 3600, issuedAt: t0 + 7200)?.sky.cloudLowPct == 50)  // past: the truth
+        func spread(leadDays: Double) -> Double {
+            let errors = (0..<100).compactMap { k -> Double? in
+                let issue = issued + Double(k) * 3600  // a new forecast each hour, same lead
+                return forecast.observation(at: issue + leadDays * 86_400, issuedAt: issue)
+                    .flatMap { $0.sky.cloudLowPct }.map { $0 - 50 }
+            }
+            return (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
+        }
+        let oneDay = spread(leadDays: 1), threeDays = spread(leadDays: 3)
+        #expect(oneDay > 6 && oneDay < 10, "1-day spread \(oneDay) (model: 8)")
+        #expect(threeDays > 19 && threeDays < 29, "3-day spread \(threeDays) (model: 24)")
+        let a = forecast.observation(at: t0 + 2 * 86_400, issuedAt: t0)
+        let b = forecast.observation(at: t0 + 2 * 86_400, issuedAt: t0)
+        #expect(a == b)
+        #expect(WeatherForecast(truth: flat, seed: 12).observation(at: t0 + 2 * 86_400, issuedAt: t0) != a)
+    }
+}
