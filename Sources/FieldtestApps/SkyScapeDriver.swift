@@ -130,22 +130,13 @@ final class SkyScapeDriver: AppDriver {
         return q
     }
 
-    /// The details screen's payload: every SKY-D2 field, or nil for a missing one.
-    func details(_ loc: SavedLocation, at t: Double, run: RunContext) -> [String: Double?] {
+    /// The details screen (SKY-D2) of `loc` at `t`.
+    func details(_ loc: SavedLocation, at t: Double, run: RunContext) -> LocationDetails {
         let tz = TimeZone(identifier: loc.timeZone) ?? zone
-        let day = solar.day(date: localDate(t), latitude: loc.latitude, longitude: loc.longitude, zone: tz)
-        let obs = weather?.observation(at: t)
-        let sky = obs?.sky
-        // On a polar day or night there is no sunrise, sunset or golden hour to show: the
-        // details show the polar note instead, which counts as the field being present.
-        let polar = day.note != .none
-        let haze: Double? = sky?.pm25 ?? obs?.aerosolOpticalDepth ?? sky?.visibilityKm.map { min(100, max(0, 100 - 10 * $0)) }
-        return [
-            "sunrise": polar ? 0 : day.sunrise, "sunset": polar ? 0 : day.sunset, "cloud_low": sky?.cloudLowPct, "cloud_mid": sky?.cloudMidPct,
-            "cloud_high": sky?.cloudHighPct, "rain_probability": sky?.precipProbabilityPct, "humidity": sky?.humidityPct,
-            "air_quality": haze, "wind": obs?.windSpeedMps,
-            "quality": polar ? 0 : qualityPct(loc, date: localDate(t), sunrise: false, now: t, run: run),
-        ]
+        let date = localDate(t)
+        let day = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz)
+        let quality = day.note == .none ? qualityPct(loc, date: date, sunrise: false, now: t, run: run) : nil
+        return LocationDetails(day: day, weather: weather?.observation(at: t), qualityPct: quality)
     }
 
     // MARK: Actions
@@ -200,7 +191,7 @@ final class SkyScapeDriver: AppDriver {
         var network = 0.0
         do {
             let outcome = try device.fetch(key: "details-\(loc.id)", bytes: 24_000, timeToLiveSeconds: 300, at: t) {
-                Data(fields.keys.sorted().joined(separator: ",").utf8)
+                (try? JSONEncoder().encode(fields)) ?? Data()
             }
             network = outcome.networkSeconds
             if device.isOnline(at: t), let age = outcome.ageSeconds { detailAges.append(age) }
@@ -208,7 +199,7 @@ final class SkyScapeDriver: AppDriver {
             check("SKY-P1", false)
         }
         detailViews += 1
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) where value == nil {
+        for name in fields.missingFields {
             missingFields += 1
             missingByField[name, default: 0] += 1
         }
@@ -221,9 +212,9 @@ final class SkyScapeDriver: AppDriver {
             for loc in favourites.locations {
                 providerChecks += 1
                 let fields = details(loc, at: t, run: run)
-                if fields["cloud_low"] == nil && fields["humidity"] == nil { providerGaps += 1 }
+                if fields.cloudLowPct == nil && fields.humidityPct == nil { providerGaps += 1 }
                 _ = try? device.fetch(key: "details-\(loc.id)", bytes: 24_000, timeToLiveSeconds: 300, at: t) {
-                    Data(fields.keys.sorted().joined(separator: ",").utf8)
+                    (try? JSONEncoder().encode(fields)) ?? Data()
                 }
             }
         }
@@ -236,7 +227,7 @@ final class SkyScapeDriver: AppDriver {
         guard let loc = favourites.locations.first else { return }
         let (fields, compute) = ComputeTimer.measure { details(loc, at: t, run: run) }
         let outcome = try? device.fetch(key: "details-\(loc.id)", bytes: 24_000, timeToLiveSeconds: 300, at: t) {
-            Data(fields.keys.sorted().joined(separator: ",").utf8)
+            (try? JSONEncoder().encode(fields)) ?? Data()
         }
         let served = outcome?.payload != nil
         check("SKY-R1", served)

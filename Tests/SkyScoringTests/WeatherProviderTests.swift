@@ -101,4 +101,21 @@ struct WeatherProviderTests {
         #expect(a == b)
         #expect(WeatherForecast(truth: flat, seed: 12).observation(at: t0 + 2 * 86_400, issuedAt: t0) != a)
     }
+
+    @Test func locationDetailsListWhatIsMissing() throws {
+        let d = try #require(CivilDate(year: 2023, month: 1, day: 20))
+        let day = SolarCalculator().day(date: d, latitude: 40.81, longitude: -96.70, zone: try #require(TimeZone(identifier: "America/Chicago")))
+        let full = WeatherObservation(timeUTC: t0, sky: SkyConditions(cloudLowPct: 10, cloudMidPct: 20, cloudHighPct: 30,
+                                                                     humidityPct: 70, precipProbabilityPct: 0, visibilityKm: 16),
+                                      temperatureC: -3, windSpeedMps: 4)
+        let complete = LocationDetails(day: day, weather: full, qualityPct: 55)
+        #expect(complete.missingFields.isEmpty)
+        #expect(abs((complete.airQuality ?? -1) - 0) < 1e-9)  // 16 km visibility: no haze
+        let noWeather = LocationDetails(day: day, weather: nil, qualityPct: nil)
+        #expect(noWeather.missingFields == ["cloud_low", "cloud_mid", "cloud_high", "rain_probability", "humidity",
+                                            "air_quality", "wind", "quality"])
+        let polar = SolarCalculator().day(date: try #require(CivilDate(year: 2024, month: 6, day: 21)), latitude: 69.65,
+                                          longitude: 18.96, zone: try #require(TimeZone(identifier: "Europe/Oslo")))
+        #expect(LocationDetails(day: polar, weather: full, qualityPct: nil).missingFields.isEmpty)
+    }
 }
