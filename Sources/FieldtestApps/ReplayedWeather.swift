@@ -4,10 +4,13 @@ import Foundation
 import ScenarioEngine
 import SkyScoring
 
-/// Loads the provider for a manifest dataset (NOAA LCD, TMY3 or TMY2).
+/// Loads the provider for a manifest dataset (NOAA LCD, TMY3, TMY2 or Beijing PM2.5).
 public enum WeatherProviders {
     /// Errors choosing a provider.
-    public struct ProviderError: Error, CustomStringConvertible { public var description: String }
+    public struct ProviderError: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
 
     /// Standard-time offsets of the bundled LCD stations, seconds east of UTC.
     static let lcdOffsets = ["noaa-lcd-rota-2018": 3600, "noaa-lcd-lincoln-2023": -21_600]
@@ -30,8 +33,12 @@ public enum WeatherProviders {
             return try store.cached("tmy2:\(dataset):\(year)") {
                 TMYWeatherProvider(file: try TMY2Loader.load(url: url, displayName: display), format: "tmy2", year: year)
             }
+        case .beijingPM25:
+            return try store.cached("beijing:\(dataset)") {
+                BeijingAirQualityProvider(hours: try BeijingPM25Loader.load(url: url, displayName: display).records)
+            }
         default:
-            throw ProviderError(description: "dataset '\(dataset)' is not a weather recording (NOAA LCD, TMY3 or TMY2)")
+            throw ProviderError(description: "dataset '\(dataset)' is not a weather recording (NOAA LCD, TMY3, TMY2 or Beijing PM2.5)")
         }
     }
 }

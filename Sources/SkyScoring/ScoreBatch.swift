@@ -30,6 +30,14 @@ public enum ScoreBatch {
         public var longitude: Double
         /// Samples sorted by time.
         public var samples: [SkySample]
+
+        /// Creates a location with its samples (sorted here by time).
+        public init(id: String, latitude: Double, longitude: Double, samples: [SkySample]) {
+            self.id = id
+            self.latitude = latitude
+            self.longitude = longitude
+            self.samples = samples.sorted { $0.timeUTC < $1.timeUTC }
+        }
     }
 
     /// One scored event.

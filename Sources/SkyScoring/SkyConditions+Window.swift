@@ -12,11 +12,18 @@ extension SkyConditions {
     /// Mean conditions over [t − 1 h, t + 1 h] around `eventUTC`, each field linearly interpolated
     /// (GSL linear interpolation) between the samples that report it, evaluated every 15 min.
     /// A field is nil when no sample within 3 h of the window reports it. `samples` must be sorted
-    /// by time. O(n + k log n) for n samples and k fields.
+    /// by time. O(log n + m·k) for n samples, m of them near the window, and k fields.
     public static func window(_ samples: [SkySample], around eventUTC: Double) -> SkyConditions? {
         let lo = eventUTC - windowHalfWidthSeconds - maximumGapSeconds
         let hi = eventUTC + windowHalfWidthSeconds + maximumGapSeconds
-        let near = samples.filter { $0.timeUTC >= lo && $0.timeUTC <= hi }
+        var first = 0, last = samples.count
+        while first < last {
+            let mid = (first + last) / 2
+            if samples[mid].timeUTC < lo { first = mid + 1 } else { last = mid }
+        }
+        var end = first
+        while end < samples.count, samples[end].timeUTC <= hi { end += 1 }
+        let near = samples[first..<end]
         guard !near.isEmpty else { return nil }
         let steps = Int(2 * windowHalfWidthSeconds / windowStepSeconds)
         let times = (0...steps).map { eventUTC - windowHalfWidthSeconds + Double($0) * windowStepSeconds }

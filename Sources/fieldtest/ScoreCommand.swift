@@ -1,25 +1,58 @@
 import ArgumentParser
+import FieldtestApps
 import FieldtestData
 import Foundation
+import ScenarioEngine
 import SkyScoring
 
-/// `fieldtest score`: golden-hour quality for every sunrise and sunset in a weather CSV.
+/// `fieldtest score`: golden-hour quality for every sunrise and sunset in a weather CSV, or in a
+/// bundled weather recording replayed at its station.
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
         abstract: "Golden-hour quality (0–100) per location and sunrise/sunset from hourly weather.",
-        discussion: "Input: location_id,latitude,longitude,time (UTC) and any of cloud_low_pct, cloud_mid_pct, cloud_high_pct, cloud_total_pct, humidity_pct, precip_probability_pct, visibility_km, pm25_ugm3.")
+        discussion: """
+        Input (--weather): location_id,latitude,longitude,time (UTC) and any of cloud_low_pct, cloud_mid_pct, \
+        cloud_high_pct, cloud_total_pct, humidity_pct, precip_probability_pct, visibility_km, pm25_ugm3.
+        Or --dataset NAME: a bundled weather recording (NOAA LCD, TMY3, TMY2, Beijing PM2.5; see \
+        `fieldtest datasets list`) scored at its station.
+        """)
 
     @Option(help: "Hourly weather CSV.")
-    var weather: String
+    var weather: String?
+
+    @Option(help: "A bundled weather dataset to score instead of a CSV (e.g. noaa-lcd-lincoln-2023, beijing-pm25).")
+    var dataset: String?
+
+    @Option(help: "Year a typical-year (TMY) dataset is replayed in.")
+    var year = 2021
+
+    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
+    var datasets: String?
 
     @Option(help: "Output CSV (default: standard output).")
     var output: String?
 
+    func validate() throws {
+        if (weather == nil) == (dataset == nil) { throw ValidationError("give exactly one of --weather FILE.csv or --dataset NAME") }
+    }
+
     func run() throws {
         try CommandSupport.guarded {
-            let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
-            try CommandSupport.emit(try ScoreBatch.run(bytes: bytes, file: weather), to: output)
+            if let weather {
+                let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
+                try CommandSupport.emit(try ScoreBatch.run(bytes: bytes, file: weather), to: output)
+                return
+            }
+            let name = dataset ?? ""
+            let store = DatasetStore(manifest: try DatasetManifest(root: CommandSupport.datasetsRoot(datasets)))
+            let provider = try WeatherProviders.load(name, store: store, year: year)
+            guard let station = provider.station else {
+                throw WeatherProviders.ProviderError(description: "\(name): error: the recording has no station position")
+            }
+            let location = ScoreBatch.Location(id: name, latitude: station.latitude, longitude: station.longitude,
+                                               samples: provider.skySamples)
+            try CommandSupport.emit(ScoreBatch.render(ScoreBatch.score([location])), to: output)
         }
     }
 }

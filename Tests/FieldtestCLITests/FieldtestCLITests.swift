@@ -51,6 +51,32 @@ struct FieldtestCLITests {
         }
     }
 
+    /// `score --dataset` replays a bundled recording at its station: the Beijing PM2.5 record
+    /// (five years, two events a day) shows the haze cap on real aerosol data.
+    @Test func scoreABundledRecording() throws {
+        let r = try run(["score", "--dataset", "beijing-pm25"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("location_id,event,event_time,quality_pct,") == true)
+        #expect(lines.count > 3600 && lines.count < 3700)  // 1,826 days × sunrise and sunset (+ header)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let quality = try #require(header.firstIndex(of: "quality_pct")), pm = try #require(header.firstIndex(of: "window_pm25_ugm3"))
+        var hazy: [Double] = [], clean: [Double] = []
+        for line in lines.dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard let q = Double(f[quality]), let p = Double(f[pm]) else { continue }
+            if p > 150 { hazy.append(q) } else if p < 35 { clean.append(q) }
+        }
+        #expect(hazy.count > 100 && clean.count > 100)
+        let worstHaze: Double = hazy.max() ?? 100
+        #expect(worstHaze <= 40)  // heavy PM2.5 caps the score
+        let hazyMean: Double = hazy.reduce(0, +) / Double(max(1, hazy.count))
+        let cleanMean: Double = clean.reduce(0, +) / Double(max(1, clean.count))
+        #expect(hazyMean < cleanMean)
+        let wrong = try run(["score", "--dataset", "us-cities"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("not a weather recording"))
+    }
+
     @Test func validateReportsLocatedErrorsWithExitCode2() throws {
         let dir = try temporaryFolder()
         let file = dir.appendingPathComponent("bad.yaml")
