@@ -71,6 +71,7 @@ public struct AStarRouter: Sendable {
         heap.removeAll()
         let adjacency = g.profileAdjacency[p]
         if let slowdown, slowdown.count < g.edges.count { return nil }
+        if adjacency.component[Int(s)] != adjacency.component[Int(t)] { settledCount = 0; return nil }
         // Slightly shrunk so floating-point rounding can never make the heuristic overestimate.
         let scale = Geodesy.earthRadiusMetres * (1 - 1e-9)
         var settled = 0
