@@ -1,4 +1,4 @@
-/// Reusable A* search state over a `CampusGraph` (Hart, Nilsson & Raphael 1968) with a binary heap.
+/// Reusable A* search state over a `CampusGraph` (Hart, Nilsson & Raphael 1968) with a 4-ary heap.
 ///
 /// Edge cost is `lengthMetres × slowdown[edge]` (slowdown ≥ 1, from congestion; 1 without), and the
 /// heuristic is the straight chord through the Earth to the target, R·|p − t| on the sphere, which is
@@ -15,7 +15,7 @@ public struct AStarRouter: Sendable {
     var stamp: [UInt32] = []
     var closed: [UInt32] = []
     var generation: UInt32 = 0
-    var heap = BinaryHeap()
+    var heap = QuaternaryHeap()
     /// Vertices settled by the last query (for benchmarks and tests).
     public private(set) var settledCount = 0
 
@@ -43,8 +43,14 @@ public struct AStarRouter: Sendable {
     }
 
     /// Runs A*; returns the steps from `s` to `t`, or nil when unreachable.
+    ///
+    /// The loop runs over the profile's compact adjacency (`CampusGraph.ProfileAdjacency`) through
+    /// unsafe buffer pointers (indices come from the graph's own CSR arrays, built and checked at
+    /// graph construction), with a 4-ary heap and generation-stamped scratch arrays: no allocation,
+    /// reference counting or clearing per query once the buffers have grown.
     mutating func search(_ g: CampusGraph, _ s: Int32, _ t: Int32, _ p: Int, _ slowdown: [Double]?) -> [RouteStep]? {
         let n = g.vertices.count
+        guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profileAdjacency.count else { return nil }
         if cost.count != n {
             cost = [Double](repeating: 0, count: n)
             parentArc = [Int32](repeating: -1, count: n)
@@ -58,55 +64,66 @@ public struct AStarRouter: Sendable {
             generation = 1
         }
         let gen = generation
+        // The heap is moved out for the loop so no access to `self` overlaps the scratch buffers' accesses.
+        var heap = QuaternaryHeap()
+        swap(&heap, &self.heap)
+        defer { swap(&heap, &self.heap) }
         heap.removeAll()
-        settledCount = 0
+        let adjacency = g.profileAdjacency[p]
+        if let slowdown, slowdown.count < g.edges.count { return nil }
+        if adjacency.component[Int(s)] != adjacency.component[Int(t)] { settledCount = 0; return nil }
         // Slightly shrunk so floating-point rounding can never make the heuristic overestimate.
-        let hScale = 1 - 1e-9
-        let xyz = g.vertexXYZ
-        let ti = Int(t) * 3
-        let tx = xyz[ti], ty = xyz[ti + 1], tz = xyz[ti + 2]
-        let radius = Geodesy.earthRadiusMetres
-        @inline(__always) func h(_ v: Int) -> Double {
-            let dx = xyz[3 * v] - tx, dy = xyz[3 * v + 1] - ty, dz = xyz[3 * v + 2] - tz
-            return radius * (dx * dx + dy * dy + dz * dz).squareRoot() * hScale
-        }
-        let access = g.access[p]
-        let arcOffsets = g.arcOffsets, arcEdge = g.arcEdge, arcForward = g.arcForward, arcTarget = g.arcTarget
-        cost[Int(s)] = 0
-        parentArc[Int(s)] = -1
-        stamp[Int(s)] = gen
-        heap.push(h(Int(s)), s)
+        let scale = Geodesy.earthRadiusMetres * (1 - 1e-9)
+        var settled = 0
         var found = false
-        while let (_, v32) = heap.pop() {
-            let v = Int(v32)
-            if closed[v] == gen { continue }
-            closed[v] = gen
-            settledCount += 1
-            if v32 == t { found = true; break }
-            let base = cost[v]
-            let lo = Int(arcOffsets[v]), hi = Int(arcOffsets[v + 1])
-            var a = lo
-            while a < hi {
-                let e = Int(arcEdge[a])
-                let fwd = arcForward[a]
-                let bits = access[e]
-                if bits & (fwd ? CampusGraph.forwardBit : CampusGraph.backwardBit) != 0 {
-                    let w = Int(arcTarget[a])
+        g.vertexXYZ.withUnsafeBufferPointer { xyz in
+        adjacency.offsets.withUnsafeBufferPointer { offsets in
+        adjacency.targets.withUnsafeBufferPointer { targets in
+        adjacency.lengths.withUnsafeBufferPointer { lengths in
+        adjacency.arcs.withUnsafeBufferPointer { arcs in
+        adjacency.edges.withUnsafeBufferPointer { arcEdges in
+        cost.withUnsafeMutableBufferPointer { cost in
+        parentArc.withUnsafeMutableBufferPointer { parent in
+        stamp.withUnsafeMutableBufferPointer { stamp in
+        closed.withUnsafeMutableBufferPointer { closed in
+            let ti = Int(t) * 3
+            let tx = xyz[ti], ty = xyz[ti + 1], tz = xyz[ti + 2]
+            @inline(__always) func h(_ v: Int) -> Double {
+                let dx = xyz[3 * v] - tx, dy = xyz[3 * v + 1] - ty, dz = xyz[3 * v + 2] - tz
+                return scale * (dx * dx + dy * dy + dz * dz).squareRoot()
+            }
+            let si = Int(s)
+            cost[si] = 0
+            parent[si] = -1
+            stamp[si] = gen
+            heap.push(h(si), s)
+            while let (_, v32) = heap.pop() {
+                let v = Int(v32)
+                if closed[v] == gen { continue }
+                closed[v] = gen
+                settled += 1
+                if v32 == t { found = true; break }
+                let base = cost[v]
+                var a = Int(offsets[v])
+                let hi = Int(offsets[v + 1])
+                while a < hi {
+                    let w = Int(targets[a])
                     if closed[w] != gen {
-                        var c = g.edgeLengths[e]
-                        if let slowdown { c *= slowdown[e] }
+                        var c = lengths[a]
+                        if let slowdown { c *= slowdown[Int(arcEdges[a])] }
                         let nc = base + c
                         if stamp[w] != gen || nc < cost[w] {
                             stamp[w] = gen
                             cost[w] = nc
-                            parentArc[w] = Int32(a)
-                            heap.push(nc + h(w), Int32(w))
+                            parent[w] = arcs[a]
+                            heap.push(nc + h(w), Int32(truncatingIfNeeded: w))
                         }
                     }
+                    a += 1
                 }
-                a += 1
             }
-        }
+        }}}}}}}}}}
+        settledCount = settled
         guard found else { return nil }
         var steps: [RouteStep] = []
         var v = Int(t)
@@ -125,6 +142,9 @@ public struct AStarRouter: Sendable {
                          slowdown: [Double]?) -> Route {
         var ids: [Int64] = []
         var pts: [GeoPoint] = []
+        let shapePoints = steps.reduce(1) { $0 + g.edges[Int($1.edge)].shape.count - 1 }
+        ids.reserveCapacity(shapePoints)
+        pts.reserveCapacity(shapePoints)
         let start = g.vertices[Int(s)]
         if let id = start.osmID { ids.append(id) }
         pts.append(start.location)
@@ -132,10 +152,13 @@ public struct AStarRouter: Sendable {
         let speed = g.profiles[p].speedMetresPerSecond
         for step in steps {
             let e = g.edges[Int(step.edge)]
-            let shape = step.forward ? e.shape : e.shape.reversed()
-            let nodes = step.forward ? e.nodeIDs : e.nodeIDs.reversed()
-            pts.append(contentsOf: shape.dropFirst())
-            ids.append(contentsOf: nodes.dropFirst())
+            if step.forward {
+                pts.append(contentsOf: e.shape.dropFirst())
+                ids.append(contentsOf: e.nodeIDs.dropFirst())
+            } else {
+                pts.append(contentsOf: e.shape.reversed().dropFirst())
+                ids.append(contentsOf: e.nodeIDs.reversed().dropFirst())
+            }
             duration += e.lengthMetres * (slowdown?[Int(step.edge)] ?? 1) / speed
         }
         return Route(status: .ok, profile: g.profiles[p].name, fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,

@@ -88,6 +88,8 @@ public struct CampusGraph: Sendable {
     let usable: [[Bool]]
     /// Edge lengths in metres, flat for the search loop.
     let edgeLengths: [Double]
+    /// Per profile: the usable arcs as a compact adjacency for the search loop.
+    let profileAdjacency: [ProfileAdjacency]
     /// Vertex positions, flat for the search loop.
     let vertexLocations: [GeoPoint]
     /// Unit-sphere Cartesian coordinates of each vertex (x, y, z interleaved), for the chord heuristic.
@@ -194,7 +196,12 @@ public struct CampusGraph: Sendable {
             }
         }
         self.usable = usable
-        self.edgeLengths = edges.map(\.lengthMetres)
+        let lengths = edges.map(\.lengthMetres)
+        self.edgeLengths = lengths
+        self.profileAdjacency = (0..<profiles.count).map { p in
+            ProfileAdjacency(vertexCount: vertices.count, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
+                             arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
+        }
         self.vertexLocations = vertices.map(\.location)
         self.vertexXYZ = vertices.flatMap { Self.unitVector($0.location) }
         let refLat = vertices.isEmpty ? 0 : vertices.reduce(0) { $0 + $1.location.latitude } / Double(vertices.count)

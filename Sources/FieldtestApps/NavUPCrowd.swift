@@ -8,13 +8,17 @@ import Foundation
 /// the congestion estimate (NAV-F7) and of route regret (NAV-F4).
 ///
 /// Model: `people` students start in seeded random venues. Classes change every `period` seconds at
-/// `start + (k + ½)·period`; a class ends ten minutes before the change, and at each change every student
-/// leaves with probability `moveProbability`, at a uniform time in the first five minutes after the class
-/// ended, for a uniformly drawn other venue, along the free-flow shortest walking route, at a personal
+/// `start + (k + ½)·period`; a class ends ten minutes before the change. At each change the timetable
+/// holds the next classes in `lectureVenues` seeded venues (lecture halls; 0 = every venue), and every
+/// student leaves with probability `moveProbability`, at a uniform time in the first `exitSeconds`
+/// after the class ended (a lecture hall empties within a couple of minutes), for a uniformly drawn
+/// lecture venue other than the current one, along the free-flow shortest walking route, at a personal
 /// speed drawn once from a normal distribution (mean and standard deviation calibrated from real GeoLife
 /// fixes when a trajectory is given, else Weidmann's free speed 1.34 m/s with 0.26 m/s), truncated to
-/// 0.6–2.0 m/s. Walkers ping their GPS position (each phone has its own Gauss–Markov receiver of the
-/// chosen environment) at every feed delivery; students inside buildings do not ping.
+/// 0.6–2.0 m/s. With hundreds of students per lecture hall the paths into and out of the halls carry
+/// crowds of 1–2 persons/m² for a few minutes, where Weidmann's relation slows walking markedly.
+/// Walkers ping their GPS position (each phone has its own Gauss–Markov receiver of the chosen
+/// environment) at every feed delivery; students inside buildings do not ping.
 /// Cost: O(trips) per delivery, one A* search per distinct venue pair.
 final class NavUPCrowd {
     struct Trip {
@@ -39,7 +43,7 @@ final class NavUPCrowd {
     let people: Int
 
     init(campus: NavUPCampus, people: Int, start: Double, end: Double, period: Double, moveProbability: Double = 0.8,
-         speed: (mean: Double, sd: Double), gps: GPSEnvironment, stream: RandomStream, gpsStream: RandomStream) throws {
+         lectureVenues: Int = 0, exitSeconds: Double = 300, speed: (mean: Double, sd: Double), gps: GPSEnvironment, stream: RandomStream, gpsStream: RandomStream) throws {
         self.campus = campus
         self.people = people
         speedMean = speed.mean
@@ -54,11 +58,25 @@ final class NavUPCrowd {
         var router = AStarRouter()
         var change = start + period / 2
         while change - 600 < end {
+            // This change's lecture venues: a seeded partial shuffle, or every venue.
+            var halls = Array(0..<n)
+            let hallCount = lectureVenues > 0 ? min(max(2, lectureVenues), n) : n
+            if hallCount < n {
+                for i in 0..<hallCount { halls.swapAt(i, i + stream.uniformInt(below: n - i)) }
+                halls = Array(halls.prefix(hallCount))
+            }
             for p in 0..<people {
                 let moves = stream.uniform() < moveProbability
-                let leave = change - 600 + stream.uniform() * 300
-                let dest = (at[p] + 1 + stream.uniformInt(below: n - 1)) % n
-                guard moves else { continue }
+                let leave = change - 600 + stream.uniform() * exitSeconds
+                var dest: Int
+                if hallCount == n {
+                    dest = (at[p] + 1 + stream.uniformInt(below: n - 1)) % n
+                } else {
+                    let h = stream.uniformInt(below: hallCount)
+                    dest = halls[h]
+                    if dest == at[p] { dest = halls[(h + 1) % hallCount] }
+                }
+                guard moves, dest != at[p] else { continue }
                 let key = at[p] * n + dest
                 if pairIndex[key] == nil {
                     let r = router.route(in: campus.graph, from: campus.venues[at[p]].location, to: campus.venues[dest].location,

@@ -50,6 +50,8 @@ extension NavUPDriver {
         if !regretOffline.isEmpty {
             m.value("NAV-F4", "regret_offline_p95", kind: .accuracy, Self.quantile(regretOffline, 0.95), unit: "ratio",
                     samples: regretOffline.count)
+            m.value("NAV-F4", "regret_offline_mean", kind: .accuracy, regretOffline.reduce(0, +) / Double(regretOffline.count),
+                    unit: "ratio", samples: regretOffline.count)
         }
         if !cachedAges.isEmpty {
             m.value("NAV-F4", "cached_congestion_age_max", kind: .accuracy, cachedAges.max() ?? 0, unit: "s", samples: cachedAges.count)

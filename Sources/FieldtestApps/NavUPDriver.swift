@@ -173,7 +173,9 @@ public final class NavUPDriver: AppDriver {
             }
             let gps = try GPSEnvironment.named(feed.parameters["gps"]?.string ?? "urban")
             let crowd = try NavUPCrowd(campus: campus, people: people, start: s.start, end: s.end,
-                                       period: run.number("class_change_period", default: 3600), speed: speed, gps: gps,
+                                       period: run.number("class_change_period", default: 3600),
+                                       lectureVenues: feed.parameters["lecture_venues"]?.int ?? 0,
+                                       exitSeconds: feed.parameters["exit_window"]?.double ?? 300, speed: speed, gps: gps,
                                        stream: stream(run, "crowd"), gpsStream: stream(run, "crowd-gps"))
             self.crowd = crowd
             for p in 0..<people { store.grantConsent("crowd-\(p)") }

@@ -143,7 +143,7 @@ struct BenchRoute: ParsableCommand {
             try AtomicFile.write(edgeText, to: edgesURL)
             try AtomicFile.write(pairs.map { "\($0.0) \($0.1)\n" }.joined(), to: pairsURL)
         }
-        let out = Self.python(Self.networkx, arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))])
+        let out = PythonBaseline.run(Self.networkx, arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))], needs: ["networkx"])
         let lines = out?.split(separator: "\n").map(String.init) ?? []
         let pySeconds = lines.first.flatMap(Double.init)
         let pyTotal = lines.count > 1 ? Double(lines[1]) : nil
@@ -156,28 +156,5 @@ struct BenchRoute: ParsableCommand {
             print(String(format: "%@: networkx dijkstra_path %.1f queries/s; ratio %.1f× (goal ≥ 50×: %@)",
                          name, theirs, ours / theirs, ours / theirs >= 50 ? "met" : "NOT met"))
         }
-    }
-
-    /// Runs `script` with `python3 -`; its standard output, or nil (noted on stderr) when Python or networkx is missing.
-    static func python(_ script: String, arguments: [String]) -> String? {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-"] + arguments
-        let input = Pipe(), output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        do { try p.run() } catch {
-            CommandSupport.printError("note: python3 not found; the networkx baseline is skipped")
-            return nil
-        }
-        input.fileHandleForWriting.write(Data(script.utf8))
-        try? input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            CommandSupport.printError("note: the networkx baseline failed (pip install networkx); skipped")
-            return nil
-        }
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -127,7 +127,9 @@ public struct AppVocabulary: Sendable {
                 feed("crowd-pings", "crowd-sourced pedestrian pings from the mobility model", [
                     SchemaField("people", .integer(minimum: 1), required: true),
                     SchemaField("dataset", .string(), "GeoLife trajectories used to calibrate walking speed"),
-                    SchemaField("gps", .string(allowed: ["open-sky", "urban", "indoor"]), "GPS environment of the crowd's phones (default urban)")]),
+                    SchemaField("gps", .string(allowed: ["open-sky", "urban", "indoor"]), "GPS environment of the crowd's phones (default urban)"),
+                    SchemaField("lecture_venues", .integer(minimum: 2), "venues holding the next classes at each change (default: every venue)"),
+                    SchemaField("exit_window", .duration, "time over which a class leaves its room after it ends (default 5m)")]),
                 feed("campus-events", "timetabled events with expiry", [SchemaField("count", .integer(minimum: 1))]),
             ],
             requirements: ["NAV-F2", "NAV-F3", "NAV-F4", "NAV-F5", "NAV-F7", "NAV-F9", "NAV-F15", "NAV-F18", "NAV-F19",

@@ -1,0 +1,62 @@
+extension CampusGraph {
+    /// The arcs one profile may use, as a compact CSR (compressed sparse row) adjacency with
+    /// contiguous arrays, so the search loop reads target, length and edge of each usable arc
+    /// sequentially and never tests access bits or follows the edge records.
+    ///
+    /// Arcs of vertex v are `offsets[v]..<offsets[v+1]`, in the order of the full adjacency
+    /// (so searches settle and break ties exactly as over the full graph). Build O((V + E)·α(V)).
+    struct ProfileAdjacency: Sendable {
+        /// Start of each vertex's arcs; V + 1 entries.
+        let offsets: [Int32]
+        /// Far vertex of each usable arc.
+        let targets: [Int32]
+        /// Edge length in metres of each usable arc.
+        let lengths: [Double]
+        /// Index of each usable arc in the full adjacency (`arcEdge`, `arcForward`).
+        let arcs: [Int32]
+        /// Edge index of each usable arc (for per-edge congestion factors).
+        let edges: [Int32]
+        /// Weakly connected component of each vertex over the usable arcs (smallest vertex index in it).
+        /// No path joins vertices of different components, so a search between them can stop at once
+        /// instead of exhausting the start's component.
+        let component: [Int32]
+
+        /// The arcs of the full adjacency whose direction bit is set in `access`.
+        init(vertexCount: Int, arcOffsets: [Int32], arcEdge: [Int32], arcTarget: [Int32], arcForward: [Bool],
+             access: [UInt8], edgeLengths: [Double]) {
+            var offsets = [Int32](repeating: 0, count: vertexCount + 1)
+            var targets: [Int32] = [], lengths: [Double] = [], arcs: [Int32] = [], edges: [Int32] = []
+            for v in 0..<vertexCount {
+                for a in Int(arcOffsets[v])..<Int(arcOffsets[v + 1]) {
+                    let e = Int(arcEdge[a])
+                    let bit = arcForward[a] ? CampusGraph.forwardBit : CampusGraph.backwardBit
+                    guard e < access.count, access[e] & bit != 0 else { continue }
+                    targets.append(arcTarget[a])
+                    lengths.append(edgeLengths[e])
+                    arcs.append(Int32(a))
+                    edges.append(Int32(e))
+                }
+                offsets[v + 1] = Int32(targets.count)
+            }
+            // Union–find with path halving (Tarjan 1975); the root is the component's smallest vertex.
+            var parent = (0..<vertexCount).map { Int32($0) }
+            func find(_ x: Int) -> Int {
+                var x = x
+                while Int(parent[x]) != x { parent[x] = parent[Int(parent[x])]; x = Int(parent[x]) }
+                return x
+            }
+            for v in 0..<vertexCount {
+                for a in Int(offsets[v])..<Int(offsets[v + 1]) {
+                    let ra = find(v), rb = find(Int(targets[a]))
+                    if ra != rb { parent[max(ra, rb)] = Int32(min(ra, rb)) }
+                }
+            }
+            self.component = (0..<vertexCount).map { Int32(find($0)) }
+            self.offsets = offsets
+            self.targets = targets
+            self.lengths = lengths
+            self.arcs = arcs
+            self.edges = edges
+        }
+    }
+}
