@@ -262,10 +262,14 @@ struct SolarDayBuilder {
     /// middle solar day when it falls in the date, else the earlier of the neighbours'.
     mutating func event(altitudeDeg: Double, rising: Bool) -> Double? {
         let target = sin(altitudeDeg * .pi / 180)
-        if let t = crossing(target: target, rising: rising, solarDay: 1), t >= start, t < end { return t }
+        let middle = crossing(target: target, rising: rising, solarDay: 1)
+        if let t = middle, t >= start, t < end { return t }
         prepareNeighbours()
+        // Same-kind events are about a day apart: when the middle one falls before the date only
+        // the next solar day's can fall in it, when after only the previous one's.
+        let candidates = middle.map { $0 < start ? [2] : [0] } ?? [0, 2]
         var found: Double?
-        for k in [0, 2] {
+        for k in candidates {
             if let t = crossing(target: target, rising: rising, solarDay: k), t >= start, t < end,
                found.map({ t < $0 }) ?? true {
                 found = t
