@@ -178,14 +178,14 @@ public struct SentimentFeaturizer: Sendable, Equatable {
             previousBase = baseHash
         }
         guard wantsFeatures else { return (SparseFeatures(indices: [], values: []), s) }
-        idx.sort()
+        IndexSort.sort(&idx)
         var unique: [Int32] = []
         unique.reserveCapacity(idx.count + charIdx.count + Self.lexiconFeatureCount)
         for i in idx where unique.last != i { unique.append(i) }
         let wordCount = unique.count
         var values = [Float](repeating: normalizesGrams && wordCount > 0 ? 1 / Float(wordCount).squareRoot() : 1, count: wordCount)
         if usesChars {
-            charIdx.sort()
+            IndexSort.sort(&charIdx)
             for i in charIdx where unique.last != i { unique.append(i) }
             let charCount = unique.count - wordCount
             values.append(contentsOf: repeatElement(normalizesGrams && charCount > 0 ? 1 / Float(charCount).squareRoot() : 1, count: charCount))

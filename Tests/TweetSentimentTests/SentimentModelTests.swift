@@ -207,3 +207,20 @@ struct SentimentCSVTests {
         }
     }
 }
+
+@Suite("Index sort")
+struct IndexSortTests {
+    @Test(arguments: [0, 1, 2, 23, 24, 25, 100, 1_000])
+    func matchesTheStandardSort(count: Int) {
+        var rng = SeededGenerator(seed: UInt64(count) + 1)
+        for range in [Int32(0)...3, Int32(0)...1_000_000] {
+            var a = (0..<count).map { _ in Int32.random(in: range, using: &rng) }
+            let expected = a.sorted()
+            IndexSort.sort(&a)
+            #expect(a == expected)
+        }
+        var descending = (0..<Int32(count)).reversed().map { $0 }
+        IndexSort.sort(&descending)
+        #expect(descending == (0..<Int32(count)).map { $0 })
+    }
+}
