@@ -10,7 +10,8 @@ import Foundation
 public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
     /// The featurizer.
     public var featurizer: SentimentFeaturizer
-    /// Weights, class-major: `[class * dimension + feature]`.
+    /// Weights, feature-major: `[feature * 3 + class]`, so the three class
+    /// weights of a feature share a cache line.
     public var weights: [Float]
     /// Per-class bias.
     public var bias: [Double]
@@ -66,8 +67,8 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
                         var z = b
                         for (k, j) in f.indices.enumerated() where Int(j) < d {
                             let v = f.values[k]
-                            let jj = Int(j)
-                            z[0] += Double(W[jj] * v); z[1] += Double(W[d + jj] * v); z[2] += Double(W[2 * d + jj] * v)
+                            let jj = 3 * Int(j)
+                            z[0] += Double(W[jj] * v); z[1] += Double(W[jj + 1] * v); z[2] += Double(W[jj + 2] * v)
                         }
                         let p = softmax3(z[0], z[1], z[2])
                         let y = labels[i].rawValue
@@ -79,7 +80,7 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
                             b[c] += h.learningRate * gbias / (gb[c].squareRoot() + 1e-8)
                             if err == 0 { continue }
                             for (k, j) in f.indices.enumerated() where Int(j) < d {
-                                let at = c * d + Int(j)
+                                let at = 3 * Int(j) + c
                                 let grad = err * f.values[k] - l2 * W[at]
                                 G[at] += grad * grad
                                 W[at] += eta * grad / (G[at].squareRoot() + 1e-6)
@@ -100,8 +101,8 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
             guard W.count == 3 * d else { return }
             for (k, j) in features.indices.enumerated() where Int(j) < d {
                 let v = features.values[k]
-                let jj = Int(j)
-                z[0] += Double(W[jj] * v); z[1] += Double(W[d + jj] * v); z[2] += Double(W[2 * d + jj] * v)
+                let jj = 3 * Int(j)
+                z[0] += Double(W[jj] * v); z[1] += Double(W[jj + 1] * v); z[2] += Double(W[jj + 2] * v)
             }
         }
         return softmax3(z[0], z[1], z[2])

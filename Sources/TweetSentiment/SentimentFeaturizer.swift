@@ -41,14 +41,26 @@ public struct LexiconScores: Sendable, Equatable {
 /// features (Mohammad, Kiritchenko & Zhu 2013, "NRC-Canada: Building the
 /// State-of-the-Art in Sentiment Analysis of Tweets", use the same mix).
 ///
-/// Indices `0 ..< 2^hashBits` are n-gram buckets (value 1, binary presence);
-/// indices from `2^hashBits` on are the `lexiconFeatureCount` lexicon features.
-/// Complexity: O(tokens).
+/// Indices `0 ..< 2^hashBits` are word n-gram buckets; when `charBits > 0`, the
+/// next `2^charBits` indices are buckets of character n-grams (lengths
+/// `charGramLengths`, over each word's UTF-8 bytes padded with a space on both
+/// sides, the `not_` prefix left out — scikit-learn's `char_wb` analyser; they
+/// catch misspellings, inflections and hashtag fragments, Kiritchenko, Zhu &
+/// Mohammad 2014); the last `lexiconFeatureCount` indices are lexicon features.
+/// N-gram indicators are binary; with `normalizesGrams` each group (words,
+/// characters) is scaled to unit Euclidean length, so long tweets do not
+/// outweigh short ones. Complexity: O(tokens + bytes × max gram length).
 public struct SentimentFeaturizer: Sendable, Equatable {
     /// log2 of the number of n-gram buckets.
     public var hashBits: Int
     /// Whether adjacent-token bigrams are added.
     public var usesBigrams: Bool
+    /// log2 of the number of character n-gram buckets (0 = no character n-grams).
+    public var charBits: Int
+    /// Lengths of the character n-grams, in bytes.
+    public var charGramLengths: ClosedRange<Int>
+    /// Whether the word and character groups are each scaled to unit length.
+    public var normalizesGrams: Bool
     /// The lexicon behind the dense features.
     public var lexicon: SentimentLexicon
     /// The tokenizer (negation marking on).
@@ -63,15 +75,22 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     let table: LexiconHashTable
 
     /// Creates a featurizer.
-    public init(hashBits: Int = 18, usesBigrams: Bool = true, lexicon: SentimentLexicon) {
+    public init(hashBits: Int = 18, usesBigrams: Bool = true, charBits: Int = 0, charGramLengths: ClosedRange<Int> = 2...5,
+                normalizesGrams: Bool = false, lexicon: SentimentLexicon) {
         self.hashBits = hashBits
         self.usesBigrams = usesBigrams
+        self.charBits = charBits
+        self.charGramLengths = charGramLengths
+        self.normalizesGrams = normalizesGrams
         self.lexicon = lexicon
         self.table = LexiconHashTable(lexicon)
     }
 
     /// Total feature dimension.
-    public var dimension: Int { (1 << hashBits) + Self.lexiconFeatureCount }
+    public var dimension: Int { lexiconBase + Self.lexiconFeatureCount }
+
+    /// Index of the first lexicon feature.
+    public var lexiconBase: Int { (1 << hashBits) + (charBits > 0 ? 1 << charBits : 0) }
 
     /// Lexicon scores of a token list (a `not_` prefix flips and damps a valence).
     public func lexiconScores(_ tokens: [String]) -> LexiconScores {
@@ -88,7 +107,12 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     public func analyze(tokens: [String], wantsFeatures: Bool = true) -> (features: SparseFeatures, scores: LexiconScores) {
         var s = LexiconScores()
         var idx: [Int32] = []
+        var charIdx: [Int32] = []
+        let usesChars = wantsFeatures && charBits > 0
+        let charOffset = Int32(1 << hashBits)
+        let minGram = max(charGramLengths.lowerBound, 1), maxGram = max(charGramLengths.upperBound, minGram)
         if wantsFeatures { idx.reserveCapacity(tokens.count * 2 + Self.lexiconFeatureCount) }
+        if usesChars { charIdx.reserveCapacity(tokens.count * 24) }
         var previous: UInt64? = nil
         var previousBase: UInt64? = nil
         let prefixCount = TweetTokenizer.negationPrefix.utf8.count
@@ -107,6 +131,21 @@ public struct SentimentFeaturizer: Sendable, Equatable {
                     for x in b[prefixCount...] { baseHash ^= UInt64(x); baseHash = baseHash &* FeatureHashing.prime }
                 } else {
                     baseHash = h
+                }
+                // Character n-grams of " word " (placeholders such as <url> excluded).
+                if usesChars, let first = b.first, first != 0x3C || b.count < 3 {
+                    let start = negated ? prefixCount : 0
+                    let count = b.count - start + 2
+                    @inline(__always) func byte(_ k: Int) -> UInt8 { k == 0 || k == count - 1 ? 0x20 : b[start + k - 1] }
+                    for i in 0..<count {
+                        var g: UInt64 = (FeatureHashing.offset ^ 0x02) &* FeatureHashing.prime
+                        var j = i
+                        while j < count, j - i < maxGram {
+                            g ^= UInt64(byte(j)); g = g &* FeatureHashing.prime
+                            j += 1
+                            if j - i >= minGram { charIdx.append(charOffset + Int32(FeatureHashing.bucket(g, bits: charBits))) }
+                        }
+                    }
                 }
             }
             if wantsFeatures {
@@ -139,11 +178,18 @@ public struct SentimentFeaturizer: Sendable, Equatable {
             previousBase = baseHash
         }
         guard wantsFeatures else { return (SparseFeatures(indices: [], values: []), s) }
-        idx.sort()
+        IndexSort.sort(&idx)
         var unique: [Int32] = []
-        unique.reserveCapacity(idx.count + Self.lexiconFeatureCount)
+        unique.reserveCapacity(idx.count + charIdx.count + Self.lexiconFeatureCount)
         for i in idx where unique.last != i { unique.append(i) }
-        var values = [Float](repeating: 1, count: unique.count)
+        let wordCount = unique.count
+        var values = [Float](repeating: normalizesGrams && wordCount > 0 ? 1 / Float(wordCount).squareRoot() : 1, count: wordCount)
+        if usesChars {
+            IndexSort.sort(&charIdx)
+            for i in charIdx where unique.last != i { unique.append(i) }
+            let charCount = unique.count - wordCount
+            values.append(contentsOf: repeatElement(normalizesGrams && charCount > 0 ? 1 / Float(charCount).squareRoot() : 1, count: charCount))
+        }
         let dense: [Double] = [
             log1p(s.vaderPositive), log1p(s.vaderNegative),
             log1p(s.afinnPositive), log1p(s.afinnNegative),
@@ -151,7 +197,7 @@ public struct SentimentFeaturizer: Sendable, Equatable {
             Double(min(s.exclamations, 3)) / 3,
             (s.vaderPositive == 0 && s.vaderNegative == 0 && s.afinnPositive == 0 && s.afinnNegative == 0) ? 1 : 0,
         ]
-        let base = Int32(1 << hashBits)
+        let base = Int32(lexiconBase)
         for (k, v) in dense.enumerated() where v != 0 {
             unique.append(base + Int32(k))
             values.append(Float(v))

@@ -5,12 +5,13 @@ import FieldtestData
 /// | bytes | content |
 /// |---|---|
 /// | 8 | magic `FTSENTIM` |
-/// | 4 | format version (UInt32, currently 1) |
+/// | 4 | format version (UInt32, currently 2) |
 /// | 8 | payload length in bytes (UInt64) |
 /// | n | payload |
 /// | 8 | FNV-1a 64 checksum of the payload |
 ///
-/// The payload holds the model kind, featurizer settings, the score blend
+/// Version 2 added character n-gram settings and stores logistic-regression
+/// weights feature-major. The payload holds the model kind, featurizer settings, the score blend
 /// weight, the lexicon tables (keys sorted, so equal models give equal bytes)
 /// and the parameters as IEEE-754 bit patterns. Loading checks magic, version,
 /// length, checksum and every count before building the model.
@@ -18,7 +19,7 @@ public enum SentimentModelCodec {
     /// The file magic.
     public static let magic: [UInt8] = Array("FTSENTIM".utf8)
     /// The format version this build writes and reads.
-    public static let formatVersion: UInt32 = 1
+    public static let formatVersion: UInt32 = 2
     /// The conventional file extension.
     public static let fileExtension = "ftsm"
 
@@ -29,6 +30,10 @@ public enum SentimentModelCodec {
         p.u8(model.kind == .naiveBayes ? 0 : 1)
         p.u8(UInt8(clamping: f.hashBits))
         p.u8(f.usesBigrams ? 1 : 0)
+        p.u8(UInt8(clamping: f.charBits))
+        p.u8(UInt8(clamping: f.charGramLengths.lowerBound))
+        p.u8(UInt8(clamping: f.charGramLengths.upperBound))
+        p.u8(f.normalizesGrams ? 1 : 0)
         p.f64(model.lexiconScoreWeight)
         for table in [f.lexicon.vader, f.lexicon.afinn, f.lexicon.afinnPhrases] {
             p.u32(UInt32(table.count))
@@ -82,6 +87,8 @@ public enum SentimentModelCodec {
         }
         var p = ByteReader(bytes: payload, position: 0)
         guard let kind = p.u8(), kind <= 1, let bits = p.u8(), (4...26).contains(bits), let bigrams = p.u8(),
+              let charBits = p.u8(), charBits == 0 || (4...26).contains(charBits), let minGram = p.u8(), let maxGram = p.u8(),
+              minGram >= 1, minGram <= maxGram, maxGram <= 16, let normalizes = p.u8(), normalizes <= 1,
               let blend = p.f64(), blend.isFinite, (0...1).contains(blend) else { throw bad("invalid settings block") }
         var tables: [[String: Double]] = []
         for _ in 0..<3 {
@@ -95,7 +102,9 @@ public enum SentimentModelCodec {
             tables.append(t)
         }
         let lexicon = SentimentLexicon(vader: tables[0], afinn: tables[1], afinnPhrases: tables[2])
-        let featurizer = SentimentFeaturizer(hashBits: Int(bits), usesBigrams: bigrams == 1, lexicon: lexicon)
+        let featurizer = SentimentFeaturizer(hashBits: Int(bits), usesBigrams: bigrams == 1, charBits: Int(charBits),
+                                             charGramLengths: Int(minGram)...Int(maxGram), normalizesGrams: normalizes == 1,
+                                             lexicon: lexicon)
         guard let a = p.f64(), let b = p.f64(), let c = p.f64(), let params = p.floats() else { throw bad("truncated parameters") }
         guard p.position == payload.count else { throw bad("unexpected bytes after the parameters") }
         if kind == 0 {

@@ -15,6 +15,12 @@ public struct TrainingConfiguration: Sendable, Equatable {
     public var hashBits: Int = 18
     /// Whether bigrams are used.
     public var usesBigrams: Bool = true
+    /// log2 of the number of hashed character n-gram buckets (0 = none).
+    public var charBits: Int = 18
+    /// Character n-gram lengths in bytes.
+    public var charGramLengths: ClosedRange<Int> = 2...5
+    /// Whether word and character n-gram groups are scaled to unit length.
+    public var normalizesGrams: Bool = true
     /// Weight of each example of a source (before class balancing).
     public var sourceWeights: [CorpusSource: Double] = [
         .sentiment140: 0.1, .airline: 1, .tweetEval: 5, .vader: 1.5, .labelledCSV: 1,
@@ -22,7 +28,7 @@ public struct TrainingConfiguration: Sendable, Equatable {
     /// Whether the classes are re-weighted to equal total weight.
     public var balancesClasses: Bool = true
     /// Logistic-regression hyper-parameters.
-    public var logisticRegression = LogisticRegressionClassifier.Hyperparameters(epochs: 6, learningRate: 0.2, l2: 1e-4)
+    public var logisticRegression = LogisticRegressionClassifier.Hyperparameters(epochs: 6, learningRate: 0.02, l2: 1e-5)
     /// Naive Bayes smoothing pseudo-count.
     public var naiveBayesAlpha: Double = 0.5
     /// Weight of the lexicon compound in the polarity score.
@@ -67,7 +73,8 @@ public enum SentimentTrainer {
     /// generator state ⇒ identical parameters. Complexity: O(epochs × features).
     public static func train(corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
                              using rng: inout some RandomNumberGenerator) -> SentimentModel {
-        let featurizer = SentimentFeaturizer(hashBits: c.hashBits, usesBigrams: c.usesBigrams, lexicon: lexicon)
+        let featurizer = SentimentFeaturizer(hashBits: c.hashBits, usesBigrams: c.usesBigrams, charBits: c.charBits,
+                                             charGramLengths: c.charGramLengths, normalizesGrams: c.normalizesGrams, lexicon: lexicon)
         let tokenizer = featurizer.tokenizer
         let features = corpus.examples.map { featurizer.features(tokens: tokenizer.tokenize($0.text)) }
         let labels = corpus.examples.map(\.label)

@@ -80,14 +80,14 @@ struct BenchClassify: ParsableCommand {
         setenv("OMP_NUM_THREADS", "1", 1)
         setenv("OPENBLAS_NUM_THREADS", "1", 1)
         let vaderCount = min(vaderTweets ?? input.count, input.count)
-        let vader = SentimentPython.run(Self.vaderScript, arguments: [tweetsURL.path, String(vaderCount)], needs: ["vaderSentiment"])
+        let vader = PythonBaseline.run(Self.vaderScript, arguments: [tweetsURL.path, String(vaderCount)], needs: ["vaderSentiment"])
             .flatMap { Double($0.split(separator: "\n").first.map(String.init) ?? "") }
-        let sk = SentimentPython.run(Self.sklearnScript, arguments: [tweetsURL.path, trainURL.path], needs: ["sklearn"])
+        let sk = PythonBaseline.run(Self.sklearnScript, arguments: [tweetsURL.path, trainURL.path], needs: ["sklearn"])
         let skLines = sk?.split(separator: "\n").compactMap { Double($0) } ?? []
 
         print("tweets: \(input.count) (bundled tweets repeated); VADER timed on the first \(vaderCount)")
-        SentimentPython.report(name: "classify vs VADER", unit: "tweets", fieldtest: rate, baseline: vader, baselineName: "VADER", goal: 100)
-        SentimentPython.report(name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
+        PythonBaseline.report(name: "classify vs VADER", unit: "tweets", fieldtest: rate, baseline: vader, baselineName: "VADER", goal: 100)
+        PythonBaseline.report(name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
                               baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
         if !skipTraining {
             var configuration = TrainingConfiguration()
@@ -107,43 +107,5 @@ struct BenchClassify: ParsableCommand {
 
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
-}
-
-/// Runs the Python baselines of `bench classify` (kept here so this file does
-/// not depend on other benchmarks' helpers).
-enum SentimentPython {
-    /// Runs `script` with `python3 -` and `arguments`; its standard output, or nil
-    /// (with a note on stderr) when Python or a module is missing or the script fails.
-    static func run(_ script: String, arguments: [String], needs modules: [String]) -> String? {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", modules.map { "import \($0)" }.joined(separator: "; ") + "\nexec(open(0).read())"] + arguments
-        let input = Pipe(), output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        do { try p.run() } catch {
-            CommandSupport.printError("note: python3 not found; the baseline is skipped")
-            return nil
-        }
-        input.fileHandleForWriting.write(Data(script.utf8))
-        try? input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            CommandSupport.printError("note: the \(modules.joined(separator: ", ")) baseline failed; install with: pip install \(modules.map { $0 == "sklearn" ? "scikit-learn" : $0 }.joined(separator: " "))")
-            return nil
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Prints Fieldtest's throughput, the baseline's and their ratio against `goal`.
-    static func report(name: String, unit: String, fieldtest: Double, baseline: Double?, baselineName: String, goal: Double?) {
-        print(String(format: "%@: fieldtest %.0f %@/s", name, fieldtest, unit))
-        if let baseline, baseline > 0 {
-            let ratio = fieldtest / baseline
-            let verdict = goal.map { ratio >= $0 ? " (goal ≥ \(Int($0))×: met)" : " (goal ≥ \(Int($0))×: NOT met)" } ?? ""
-            print(String(format: "%@: %@ %.0f %@/s; ratio %.1f×", name, baselineName, baseline, unit, ratio) + verdict)
-        }
     }
 }

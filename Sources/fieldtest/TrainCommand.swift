@@ -35,6 +35,16 @@ struct TrainCommand: ParsableCommand {
         var model: String = "logreg"
         @Option(name: .long, help: "Fraction of each source held out for the development report (0 = train on all).")
         var devFraction: Double = 0.2
+        @Option(name: .long, help: "Logistic regression: passes over the data.")
+        var epochs: Int?
+        @Option(name: .long, help: "Logistic regression: L2 penalty per example step.")
+        var l2: Double?
+        @Option(name: .long, help: "Logistic regression: AdaGrad base learning rate.")
+        var learningRate: Double?
+        @Option(name: .long, help: "log2 of the character n-gram buckets (0 = no character n-grams).")
+        var charBits: Int?
+        @Option(name: .long, parsing: .upToNextOption, help: "Source weights before class balancing, e.g. tweetEval=5 sentiment140=0.1.")
+        var sourceWeight: [String] = []
         @Option(name: .long, help: "Lexicon folder (default: <datasets>/lexicons).")
         var lexicons: String?
         @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
@@ -48,11 +58,32 @@ struct TrainCommand: ParsableCommand {
             if input.isEmpty { try usage("give at least one --input file") }
             if SentimentModelKind(rawValue: model) == nil { try usage("--model must be 'nb' or 'logreg'") }
             if !(0..<1).contains(devFraction) { try usage("--dev-fraction must be in [0, 1)") }
+            if let epochs, epochs < 1 { try usage("--epochs must be at least 1") }
+            if let l2, !(l2 >= 0 && l2.isFinite) { try usage("--l2 must be a finite number ≥ 0") }
+            if let learningRate, !(learningRate > 0 && learningRate.isFinite) { try usage("--learning-rate must be a finite number > 0") }
+            if let charBits, charBits != 0 && !(4...26).contains(charBits) { try usage("--char-bits must be 0 or in 4...26") }
+            if sourceWeights == nil { try usage("--source-weight takes SOURCE=WEIGHT with SOURCE one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", ")) and WEIGHT ≥ 0") }
+        }
+
+        /// The parsed `--source-weight` pairs (nil when one is malformed).
+        var sourceWeights: [CorpusSource: Double]? {
+            var out: [CorpusSource: Double] = [:]
+            for item in sourceWeight {
+                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let source = CorpusSource(rawValue: parts[0]), let w = Double(parts[1]), w >= 0, w.isFinite else { return nil }
+                out[source] = w
+            }
+            return out
         }
 
         func run() throws {
             var configuration = TrainingConfiguration()
             configuration.kind = SentimentModelKind(rawValue: model) ?? .logisticRegression
+            if let epochs { configuration.logisticRegression.epochs = epochs }
+            if let l2 { configuration.logisticRegression.l2 = l2 }
+            if let learningRate { configuration.logisticRegression.learningRate = learningRate }
+            if let charBits { configuration.charBits = charBits }
+            for (source, w) in sourceWeights ?? [:] { configuration.sourceWeights[source] = w }
             let lexiconDirectory = lexicons.map { URL(fileURLWithPath: $0) }
                 ?? CommandSupport.datasetsRoot(datasets).appendingPathComponent("lexicons")
             let start = Date()

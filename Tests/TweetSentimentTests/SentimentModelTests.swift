@@ -68,6 +68,42 @@ struct LexiconFeatureTests {
     }
 }
 
+@Suite("Character n-grams")
+struct CharacterGramTests {
+    let featurizer = SentimentFeaturizer(hashBits: 8, charBits: 10, charGramLengths: 2...5, normalizesGrams: true, lexicon: smallLexicon)
+
+    func groups(_ f: SparseFeatures) -> (words: [(Int32, Float)], chars: [(Int32, Float)]) {
+        let pairs = Array(zip(f.indices, f.values))
+        return (pairs.filter { $0.0 < 256 }, pairs.filter { $0.0 >= 256 && $0.0 < 256 + 1024 })
+    }
+
+    @Test func gramsOfOneShortWord() {
+        // " ab " has 3 two-grams, 2 three-grams, 1 four-gram: 6 grams, fewer if two share a bucket.
+        let (words, chars) = groups(featurizer.features("ab"))
+        #expect(words.count == 1)
+        #expect(chars.count >= 5 && chars.count <= 6)
+    }
+
+    @Test func eachGroupHasUnitLength() {
+        let (words, chars) = groups(featurizer.features("loving the new phone, sooo good"))
+        // Tolerance 1e-5: sums of a few dozen Float squares.
+        #expect(abs(words.reduce(0) { $0 + $1.1 * $1.1 } - 1) < 1e-5)
+        #expect(abs(chars.reduce(0) { $0 + $1.1 * $1.1 } - 1) < 1e-5)
+        #expect(featurizer.dimension == 256 + 1024 + SentimentFeaturizer.lexiconFeatureCount)
+    }
+
+    @Test func negatedWordsShareTheirCharacterGrams() {
+        let plain = groups(featurizer.features("never good")).chars.map(\.0)
+        let tokens = TweetTokenizer().tokenize("never good")
+        #expect(tokens == ["never", "not_good"])
+        #expect(plain == groups(featurizer.features(tokens: ["never", "good"])).chars.map(\.0))
+    }
+
+    @Test func placeholdersHaveNoCharacterGrams() {
+        #expect(groups(featurizer.features("@someone http://x.io")).chars.isEmpty)
+    }
+}
+
 @Suite("Sentiment models")
 struct SentimentModelTests {
     @Test(arguments: [SentimentModelKind.naiveBayes, .logisticRegression])
@@ -122,8 +158,8 @@ struct SentimentModelCodecTests {
 
     @Test func wrongVersionIsRejected() {
         var bytes = SentimentModelCodec.encode(trainSmall(.naiveBayes))
-        bytes[8] = 2
-        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "format version 2 is not supported (this build reads version 1); retrain the model with this build")) {
+        bytes[8] = 3
+        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "format version 3 is not supported (this build reads version 2); retrain the model with this build")) {
             try SentimentModelCodec.decode(bytes, file: "m.ftsm")
         }
     }
@@ -169,5 +205,22 @@ struct SentimentCSVTests {
         #expect(throws: DataError.missingColumn(file: "in.csv", column: "text")) {
             try SentimentCSV.classify(Array("id,tweet\n1,hi\n".utf8), file: "in.csv", model: trainSmall(.naiveBayes))
         }
+    }
+}
+
+@Suite("Index sort")
+struct IndexSortTests {
+    @Test(arguments: [0, 1, 2, 23, 24, 25, 100, 1_000])
+    func matchesTheStandardSort(count: Int) {
+        var rng = SeededGenerator(seed: UInt64(count) + 1)
+        for range in [Int32(0)...3, Int32(0)...1_000_000] {
+            var a = (0..<count).map { _ in Int32.random(in: range, using: &rng) }
+            let expected = a.sorted()
+            IndexSort.sort(&a)
+            #expect(a == expected)
+        }
+        var descending = (0..<Int32(count)).reversed().map { $0 }
+        IndexSort.sort(&descending)
+        #expect(descending == (0..<Int32(count)).map { $0 })
     }
 }
