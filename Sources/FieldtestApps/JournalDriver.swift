@@ -16,7 +16,7 @@ import ScenarioEngine
 /// HTML entities), titles their first words, categories and prompts from the
 /// bundled prompt catalogue. Reports BTD-A1, BTD-A2, BTD-J1, BTD-J2, BTD-J3,
 /// BTD-P1 and BTD-S1.
-public final class JournalDriver: AppDriver {
+public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeeping {
     /// Login failure message of the specifications (SkyScape LOG1, BTD 5.2.2.5).
     static let loginFailureMessage = "Incorrect username or password. Please try again."
     /// Entries per sync push.
@@ -39,7 +39,7 @@ public final class JournalDriver: AppDriver {
     var entryRNG: RandomStream?
     var backoffRNG: RandomStream?
     var bodies: [String] = []
-    var failure: Error?
+    var failure: (any Error)?
 
     var checks: [String: (failures: Int, checks: Int)] = [:]
     /// Users by username: (id, email).
@@ -52,17 +52,6 @@ public final class JournalDriver: AppDriver {
 
     public init() {}
 
-    func check(_ requirement: String, _ ok: Bool) {
-        var c = checks[requirement] ?? (0, 0)
-        c.checks += 1
-        if !ok { c.failures += 1 }
-        checks[requirement] = c
-    }
-
-    func guarded(_ body: () throws -> Void) {
-        guard failure == nil else { return }
-        do { try body() } catch { failure = error }
-    }
 
     public func start(_ run: RunContext) throws {
         let s = run.scenario

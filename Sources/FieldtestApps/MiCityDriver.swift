@@ -19,7 +19,7 @@ import TweetSentiment
 /// thread merges a classified batch. MIC-NF1 compares each action's latency with
 /// the ingest running (network + wait for the main thread + measured compute)
 /// against the same action without it (the same network draw and compute, no wait).
-public final class MiCityDriver: AppDriver {
+public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping {
     /// Default tweets per request (Func_12).
     static let defaultBatchSize = 100
     /// Default API budget: Twitter API v1.1 search, 15 requests per 15 minutes... scaled by the scenario.
@@ -41,7 +41,7 @@ public final class MiCityDriver: AppDriver {
     var mood: CityMood?
     var weather: RecordedWeatherProvider?
     var places: [Place] = []
-    var failure: Error?
+    var failure: (any Error)?
 
     // Ingest state.
     var nextOffset = 0
@@ -79,18 +79,6 @@ public final class MiCityDriver: AppDriver {
 
     public init() {}
 
-    func check(_ requirement: String, _ ok: Bool) {
-        var c = checks[requirement] ?? (0, 0)
-        c.checks += 1
-        if !ok { c.failures += 1 }
-        checks[requirement] = c
-    }
-
-    /// Runs `body` inside an event, keeping the first error for `finish`.
-    func guarded(_ body: () throws -> Void) {
-        guard failure == nil else { return }
-        do { try body() } catch { failure = error }
-    }
 
     // MARK: Start
 

@@ -14,7 +14,7 @@ import SkyScoring
 /// Accuracy references: sunrise/sunset against NREL SPA (pvlib) for the
 /// scenario's places (`Datasets/reference/spa_sun_times.csv`); spec messages
 /// checked exactly; at-rest secrets checked on the raw SQLite bytes.
-final class SkyScapeDriver: AppDriver {
+final class SkyScapeDriver: AppDriver, BehaviourChecking {
     let scenario: Scenario
     var devices: [String: Device] = [:]
     var cacheFolder = EmulatedDevices.temporaryFolder()
@@ -33,7 +33,7 @@ final class SkyScapeDriver: AppDriver {
     var accountDB = ""
 
     // Measurements.
-    var failures: [String: (failed: Int, checks: Int)] = [:]
+    var checks: [String: (failures: Int, checks: Int)] = [:]
     var detailAges: [Double] = []
     var missingFields = 0
     var missingByField: [String: Int] = [:]
@@ -47,12 +47,6 @@ final class SkyScapeDriver: AppDriver {
 
     init(scenario: Scenario) { self.scenario = scenario }
 
-    func check(_ requirement: String, _ ok: Bool) {
-        var f = failures[requirement] ?? (0, 0)
-        f.checks += 1
-        if !ok { f.failed += 1 }
-        failures[requirement] = f
-    }
 
     func start(_ run: RunContext) throws {
         zone = TimeZone(identifier: scenario.timeZone) ?? zone
@@ -347,7 +341,7 @@ final class SkyScapeDriver: AppDriver {
         m.exact("SKY-P2", "polar_event_mismatches", failures: existenceMismatches, checks: compared)
         m.declareLatency("SKY-P1", "location_query_latency", threshold: 5)
         m.value("SKY-R1", "restart_to_served_max", kind: .latency, restartRecoveries.max() ?? .nan, unit: "s", threshold: 120, comparator: .lessOrEqual, samples: restartRecoveries.count)
-        if let f = failures["SKY-R1"] { m.exact("SKY-R1", "restart_requests_not_served", failures: f.failed, checks: f.checks) }
+        if let f = checks["SKY-R1"] { m.exact("SKY-R1", "restart_requests_not_served", failures: f.failures, checks: f.checks) }
         m.value("SKY-D1", "weather_age_online_max", kind: .accuracy, detailAges.max() ?? .nan, unit: "s", threshold: 300, comparator: .lessOrEqual, samples: detailAges.count)
         m.exact("SKY-D2", "detail_fields_missing", failures: missingFields, checks: detailViews * 10)
         for (name, count) in missingByField.sorted(by: { $0.key < $1.key }) {
@@ -358,7 +352,7 @@ final class SkyScapeDriver: AppDriver {
         m.value("SKY-M1", "reminder_abs_error_max", kind: .accuracy, reminderErrors.max() ?? .nan, unit: "s", threshold: 60, comparator: .lessOrEqual, samples: reminderErrors.count)
         m.exact("SKY-X1", "weather_unserved_refreshes", failures: providerGaps + (weather == nil ? 1 : 0), checks: max(providerChecks, 1))
         for id in ["SKY-S1", "SKY-F1", "SKY-C1", "SKY-M1", "SKY-A1", "SKY-A2"] {
-            if let f = failures[id] { m.exact(id, "behaviour_mismatches", failures: f.failed, checks: f.checks) }
+            if let f = checks[id] { m.exact(id, "behaviour_mismatches", failures: f.failures, checks: f.checks) }
         }
         // SKY-SEC: no plaintext email or password in the account database file.
         if run.reports("SKY-SEC") {

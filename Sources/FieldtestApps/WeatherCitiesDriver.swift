@@ -10,7 +10,7 @@ import SkyScoring
 /// Drives the weather-by-city favourites app (weather-cities-usecases.txt):
 /// US city search, favourites, weather and map per favourite, the two-hour
 /// weather layer, per-location weather permission and network permissions.
-final class WeatherCitiesDriver: AppDriver {
+final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
     let scenario: Scenario
     var devices: [String: Device] = [:]
     let cacheFolder = EmulatedDevices.temporaryFolder()
@@ -18,7 +18,7 @@ final class WeatherCitiesDriver: AppDriver {
     var places: [Place] = []
     var weather: (any WeatherProvider)?
     var favourites: [Place] = []
-    var failures: [String: (failed: Int, checks: Int)] = [:]
+    var checks: [String: (failures: Int, checks: Int)] = [:]
     var exactHits = 0, exactQueries = 0, misspeltHits = 0, misspeltTop5 = 0, misspeltQueries = 0
     var missingWeatherFields = 0, weatherViews = 0
     var layerHorizons: [Double] = []
@@ -28,12 +28,6 @@ final class WeatherCitiesDriver: AppDriver {
 
     init(scenario: Scenario) { self.scenario = scenario }
 
-    func check(_ requirement: String, _ ok: Bool) {
-        var f = failures[requirement] ?? (0, 0)
-        f.checks += 1
-        if !ok { f.failed += 1 }
-        failures[requirement] = f
-    }
 
     func start(_ run: RunContext) throws {
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
@@ -197,7 +191,7 @@ final class WeatherCitiesDriver: AppDriver {
         m.value("WXC-M1", "weather_layer_horizon_min", kind: .accuracy, layerHorizons.min() ?? .nan, unit: "s",
                 threshold: 7200, comparator: .greaterOrEqual, samples: layerHorizons.count)
         for id in ["WXC-A1", "WXC-D1", "WXC-P1", "WXC-P2"] {
-            if let f = failures[id] { m.exact(id, "behaviour_mismatches", failures: f.failed, checks: f.checks) }
+            if let f = checks[id] { m.exact(id, "behaviour_mismatches", failures: f.failures, checks: f.checks) }
         }
     }
 }
