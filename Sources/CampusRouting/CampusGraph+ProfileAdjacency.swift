@@ -20,6 +20,18 @@ extension CampusGraph {
         /// No path joins vertices of different components, so a search between them can stop at once
         /// instead of exhausting the start's component.
         let component: [Int32]
+        /// Reverse CSR: the usable arcs u→v grouped by their head v (`reverseOffsets[v]..<reverseOffsets[v+1]`),
+        /// for a backward search from the target. `reverseTargets` holds the tail u; lengths, full-adjacency
+        /// arc indices and edge indices are those of the forward arc u→v.
+        let reverseOffsets: [Int32]
+        /// Tail vertex of each reverse arc.
+        let reverseTargets: [Int32]
+        /// Edge length in metres of each reverse arc.
+        let reverseLengths: [Double]
+        /// Index in the full adjacency of the forward arc each reverse arc mirrors.
+        let reverseArcs: [Int32]
+        /// Edge index of each reverse arc.
+        let reverseEdges: [Int32]
 
         /// The arcs of the full adjacency whose direction bit is set in `access`.
         init(vertexCount: Int, arcOffsets: [Int32], arcEdge: [Int32], arcTarget: [Int32], arcForward: [Bool],
@@ -52,6 +64,27 @@ extension CampusGraph {
                 }
             }
             self.component = (0..<vertexCount).map { Int32(find($0)) }
+            // Counting sort of the usable arcs by head vertex; within a head, tails in increasing order.
+            var rOffsets = [Int32](repeating: 0, count: vertexCount + 1)
+            for w in targets { rOffsets[Int(w) + 1] += 1 }
+            for v in 0..<vertexCount { rOffsets[v + 1] += rOffsets[v] }
+            var fill = rOffsets
+            let m = targets.count
+            var rTargets = [Int32](repeating: 0, count: m), rLengths = [Double](repeating: 0, count: m)
+            var rArcs = [Int32](repeating: 0, count: m), rEdges = [Int32](repeating: 0, count: m)
+            for v in 0..<vertexCount {
+                for a in Int(offsets[v])..<Int(offsets[v + 1]) {
+                    let w = Int(targets[a])
+                    let slot = Int(fill[w])
+                    fill[w] += 1
+                    rTargets[slot] = Int32(v); rLengths[slot] = lengths[a]; rArcs[slot] = arcs[a]; rEdges[slot] = edges[a]
+                }
+            }
+            self.reverseOffsets = rOffsets
+            self.reverseTargets = rTargets
+            self.reverseLengths = rLengths
+            self.reverseArcs = rArcs
+            self.reverseEdges = rEdges
             self.offsets = offsets
             self.targets = targets
             self.lengths = lengths

@@ -25,6 +25,9 @@ public struct QuaternaryHeap: Sendable {
     /// Whether the heap is empty.
     @inlinable public var isEmpty: Bool { entries.isEmpty }
 
+    /// The smallest key, or nil when empty. O(1).
+    @inlinable public var minKey: Double? { entries.first?.key }
+
     /// Removes every entry, keeping capacity.
     @inlinable public mutating func removeAll() { entries.removeAll(keepingCapacity: true) }
 

@@ -113,20 +113,30 @@ struct BenchRoute: ParsableCommand {
         guard usable.count >= 2 else { return }
         let pairs = (0..<count).map { _ in (Int32(usable[Int.random(in: 0..<usable.count, using: &rng)]),
                                             Int32(usable[Int.random(in: 0..<usable.count, using: &rng)])) }
-        var router = AStarRouter()
+        // Both searches are timed, interleaved per repetition; the ratio is that of the router's default.
+        var best: [AStarRouter.Algorithm: Double] = [:]
+        var settled: [AStarRouter.Algorithm: Int] = [:]
+        var totals: [AStarRouter.Algorithm: Double] = [:]
         let clock = ContinuousClock()
-        var best = Double.infinity
-        var total = 0.0
         for _ in 0..<max(1, repeats) {
-            total = 0
-            let start = clock.now
-            for (s, t) in pairs {
-                let r = router.route(in: graph, fromVertex: s, toVertex: t, profile: p)
-                if r.status == .ok { total += r.lengthMetres }
+            for algorithm in [AStarRouter.Algorithm.unidirectional, .bidirectional] {
+                var router = AStarRouter()
+                router.algorithm = algorithm
+                var sum = 0.0, count = 0
+                let start = clock.now
+                for (s, t) in pairs {
+                    let r = router.route(in: graph, fromVertex: s, toVertex: t, profile: p)
+                    if r.status == .ok { sum += r.lengthMetres }
+                    count += router.settledCount
+                }
+                let d = clock.now - start
+                best[algorithm] = min(best[algorithm] ?? .infinity, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+                settled[algorithm] = count
+                totals[algorithm] = sum
             }
-            let d = clock.now - start
-            best = min(best, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
         }
+        let chosen = AStarRouter().algorithm
+        let total = totals[chosen] ?? 0
         print("\(name): \(graph.vertices.count) vertices, \(graph.edges.count) edges, \(graph.usableArcCount(profile: p)) walk arcs, \(pairs.count) queries")
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-route-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
@@ -149,8 +159,12 @@ struct BenchRoute: ParsableCommand {
         let pyTotal = lines.count > 1 ? Double(lines[1]) : nil
         print(String(format: "%@: route length sum fieldtest %.3f m", name, total)
               + (pyTotal.map { String(format: ", networkx %.3f m (relative difference %.1e)", $0, abs($0 - total) / max(1, total)) } ?? ""))
-        let ours = Double(pairs.count) / best
-        print(String(format: "%@: fieldtest %.0f queries/s", name, ours))
+        let ours = Double(pairs.count) / (best[chosen] ?? .infinity)
+        for algorithm in [AStarRouter.Algorithm.unidirectional, .bidirectional] {
+            print(String(format: "%@: fieldtest %@ A* %.0f queries/s, %.1f vertices settled per query, length sum %.3f m%@", name,
+                         "\(algorithm)", Double(pairs.count) / (best[algorithm] ?? .infinity),
+                         Double(settled[algorithm] ?? 0) / Double(pairs.count), totals[algorithm] ?? 0, algorithm == chosen ? " (router default)" : ""))
+        }
         if let pySeconds, pySeconds > 0 {
             let theirs = Double(pairs.count) / pySeconds
             print(String(format: "%@: networkx dijkstra_path %.1f queries/s; ratio %.1f× (goal ≥ 50×: %@)",
