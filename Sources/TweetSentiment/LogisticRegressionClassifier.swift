@@ -96,15 +96,23 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
     /// Softmax class probabilities.
     public func probabilities(_ features: SparseFeatures) -> [Double] {
         let d = featurizer.dimension
-        var z = bias.count == 3 ? bias : [0, 0, 0]
+        var z0 = 0.0, z1 = 0.0, z2 = 0.0
+        if bias.count == 3 { z0 = bias[0]; z1 = bias[1]; z2 = bias[2] }
         weights.withUnsafeBufferPointer { W in
             guard W.count == 3 * d else { return }
-            for (k, j) in features.indices.enumerated() where Int(j) < d {
-                let v = features.values[k]
-                let jj = 3 * Int(j)
-                z[0] += Double(W[jj] * v); z[1] += Double(W[jj + 1] * v); z[2] += Double(W[jj + 2] * v)
+            features.indices.withUnsafeBufferPointer { I in
+                features.values.withUnsafeBufferPointer { V in
+                    let n = min(I.count, V.count)
+                    for k in 0..<n {
+                        let j = Int(I[k])
+                        guard j >= 0, j < d else { continue }
+                        let v = V[k]
+                        let jj = 3 * j
+                        z0 += Double(W[jj] * v); z1 += Double(W[jj + 1] * v); z2 += Double(W[jj + 2] * v)
+                    }
+                }
             }
         }
-        return softmax3(z[0], z[1], z[2])
+        return softmax3(z0, z1, z2)
     }
 }

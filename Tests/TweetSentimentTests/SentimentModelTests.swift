@@ -210,10 +210,10 @@ struct SentimentCSVTests {
 
 @Suite("Index sort")
 struct IndexSortTests {
-    @Test(arguments: [0, 1, 2, 23, 24, 25, 100, 1_000])
+    @Test(arguments: [0, 1, 2, 23, 24, 25, 63, 64, 65, 100, 300, 1_000, 5_000])
     func matchesTheStandardSort(count: Int) {
         var rng = SeededGenerator(seed: UInt64(count) + 1)
-        for range in [Int32(0)...3, Int32(0)...1_000_000] {
+        for range in [Int32(0)...3, Int32(0)...1_000_000, Int32(7)...7, Int32(262_144)...524_287, Int32(0)...Int32.max, Int32(-5)...300] {
             var a = (0..<count).map { _ in Int32.random(in: range, using: &rng) }
             let expected = a.sorted()
             IndexSort.sort(&a)
