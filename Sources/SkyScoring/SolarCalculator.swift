@@ -314,16 +314,23 @@ struct SolarDayBuilder {
         let tr = transit(k), low = lower(rising ? k : k + 1)
         guard low.sinAlt < target, tr.sinAlt > target else { return nil }
         (lo, hi) = rising ? (low.t, tr.t) : (tr.t, low.t)
-        // Spherical-triangle estimate, twice: with the declination at the transit, then with
-        // the declination at that first estimate (error then a few seconds at most).
+        // Fixed-point iteration on the hour angle: at t the event's hour angle is ∓acos(c(δ(t)))
+        // and the Sun's is H(t); step by their difference at the Sun's rate (2π per day). The
+        // declination drifts slowly, so each pass gains about three digits; no sine or cosine
+        // is needed. Accepted when a pass moves t by under 0.05 s inside the bracket; otherwise
+        // (near the polar circles, where acos is ill-conditioned) safeguarded Newton on
+        // sin(altitude) below finishes from the best estimate.
         let left = min(lo, hi), right = max(lo, hi)
         var t = tr.t
-        for _ in 0..<2 {
+        for pass in 0..<4 {
             let s = table.terms(at: t)
             let cosH0 = (target - sinPhi * s.sinDec) / (cosPhi * s.cosDec)
             guard cosH0.isFinite, cosH0 > -1, cosH0 < 1 else { t = (lo + hi) / 2; break }
-            t = tr.t - sign * acos(cosH0) * Self.secondsPerRadian
-            if !(t > left && t < right) { t = (lo + hi) / 2; break }
+            let step = Self.wrap(-sign * acos(cosH0) - hourAngle(s)) * Self.secondsPerRadian
+            let next = t + step
+            guard next > left && next < right else { t = pass == 0 ? (lo + hi) / 2 : t; break }
+            t = next
+            if pass > 0 && abs(step) < 0.05 { return t }
         }
         for _ in 0..<60 {
             let (value, rate) = sinAltitudeAndRate(at: t)
