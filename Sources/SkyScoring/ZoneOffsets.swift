@@ -56,6 +56,21 @@ public struct ZoneOffsets: Sendable {
         return offsets[lo]
     }
 
+    /// The constant-offset interval containing UTC instant `t`: its offset (seconds east of
+    /// UTC) and its bounds [from, until) in UTC seconds (unbounded ends are `Int.min` /
+    /// `Int.max`); nil outside the table's span. O(log transitions).
+    @inline(__always)
+    public func interval(containing t: Int) -> (offset: Int, from: Int, until: Int)? {
+        guard span.contains(t) else { return nil }
+        var lo = 0, hi = transitions.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if transitions[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return (offsets[lo], lo == 0 ? span.lowerBound : transitions[lo - 1],
+                lo == transitions.count ? span.upperBound : transitions[lo])
+    }
+
     private static let cache = Mutex<[String: ZoneOffsets]>([:])
 
     /// The process-wide table of `zone`, built on first use.
