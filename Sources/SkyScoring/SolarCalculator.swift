@@ -338,9 +338,10 @@ struct SolarDayBuilder {
     /// The crossings of solar day `k` (0, 1, 2) for the events whose bit is set in `wanted`,
     /// NaN where the altitude is not crossed, by two Newton steps on the hour angle (see
     /// `crossing`): the first, from the transit, is shared by each rising/setting pair; the
-    /// second, for all of them at once, must move under 1 s. The chains are independent, so
+    /// second, for all of them at once, must move under 0.5 s. The chains are independent, so
     /// the processor overlaps them. An event whose step was ill-conditioned, left the
-    /// bracket or did not settle is finished by `crossing`.
+    /// bracket or did not settle is finished by `crossing`. A time more than 10 minutes
+    /// outside the local date may be left at the first step's estimate (within seconds).
     func crossings(solarDay k: Int, wanted: UInt8) -> EventTimes {
         var (times, slow) = fastCrossings(solarDay: k, wanted: wanted)
         if slow != 0 {
@@ -354,7 +355,7 @@ struct SolarDayBuilder {
     func fastCrossings(solarDay k: Int, wanted: UInt8) -> (times: EventTimes, slow: UInt8) {
         var times = EventTimes(repeating: .nan)
         var inverseSlopes = EventTimes(repeating: 0)
-        var slow: UInt8 = 0
+        var slow: UInt8 = 0, approximate: UInt8 = 0
         let targets = Self.targets
         let (tr, trAlt) = transit(k)
         let (lowerBefore, sinAltBefore) = lower(k), (lowerAfter, sinAltAfter) = lower(k + 1)
@@ -382,6 +383,10 @@ struct SolarDayBuilder {
                 if slope > 0.5 * sunRate, side == 0 ? (t > lowerBefore && t < tr) : (t > tr && t < lowerAfter) {
                     times[j] = t
                     inverseSlopes[j] = inverse
+                    // Well-conditioned (the event's hour angle drifts at under 5 % of the Sun's
+                    // rate, so this step is within seconds) and 10 minutes clear of the date:
+                    // only its side of the date matters, so it is not refined.
+                    if abs(rate) < 0.05 * sunRate, t < start - 600 || t > end + 600 { approximate |= 1 << j }
                 } else {
                     slow |= 1 << j
                 }
@@ -390,7 +395,7 @@ struct SolarDayBuilder {
         // The second step reuses the first step's slope (a chord step: no square root or
         // division); it must move under 0.5 s, which leaves an error below a millisecond (the
         // slope changes by well under 1 % over the step's reach).
-        for j in 0..<8 {
+        for j in 0..<8 where approximate & (1 << j) == 0 {
             let t = times[j]
             guard !t.isNaN else { continue }
             let sign: Double = j & 1 == 0 ? 1 : -1
