@@ -134,7 +134,9 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 api = EmulatedTweetAPI(stream: stream.enumerated().map { RecordedTweet(id: String($0.offset), text: $0.element.text) },
                                        requestLimit: limit, windowSeconds: window, windowOriginSeconds: s.start, loops: false)
                 deliveryPeriod = feed.every
-                client = RateLimitedClient(bucket: Self.bucket(limit: limit, windowSeconds: window, period: feed.every, at: s.start))
+                // The limit the client assumes: the API's unless a scenario sets a wrong one to exercise the back-off.
+                let assumed = Int(run.number("client_rate_limit", default: Double(limit)))
+                client = RateLimitedClient(bucket: Self.bucket(limit: assumed, windowSeconds: window, period: feed.every, at: s.start))
                 var link = feedDevice.network
                 link.retry.maxAttempts = 1
                 tweetLink = link

@@ -84,6 +84,30 @@ struct MiCityDriverTests {
         #expect(rows.filter { $0.kind != .latency }.allSatisfy { $0.status != .fail })
     }
 
+    @Test func clientAssumingTooHighALimitBacksOffAfterEach429() throws {
+        // The client believes in 12 requests per window, the API allows 6: the 7th request of a
+        // window is refused, and the client waits for the window's reset before trying again.
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-rate-limit.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "  rate_limit: 6\n", with: "  rate_limit: 6\n  client_rate_limit: 12\n")
+        #expect(text.contains("client_rate_limit: 12"))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("micity-backoff-\(getpid()).yaml")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var s = try ScenarioLoader(datasetNames: nil).load(url)
+        s.duration = 45 * 60
+        s.devices[0].connectivity = []
+        let rows = try run(s)
+        // Windows [0, 15m), [15m, 30m), [30m, 45m): each gets 6 answered requests and one refused,
+        // plus one more refusal for each 429 answer lost on the 10 %-loss link (the client never saw it).
+        let refused = try #require(value(rows, "MIC-NF6", "answers_429"))
+        let lost = try #require(value(rows, "MIC-NF6", "fetches_lost"))
+        #expect(refused >= 3 && refused <= 3 + lost)
+        let perWindow = try #require(value(rows, "MIC-NF6", "max_requests_per_window"))
+        #expect(perWindow >= 7 && perWindow <= 7 + lost)
+        #expect(value(rows, "MIC-12", "tweets_skipped_or_duplicated") == 0)
+        #expect(value(rows, "MIC-15", "mood_mismatches") == 0)
+    }
+
     @Test func bucketSustainsTheFeedWhenTheLimitAllowsIt() {
         // Tolerance 1e-12: small exact ratios.
         let day = MiCityDriver.bucket(limit: 15, windowSeconds: 900, period: 80, at: 0)
