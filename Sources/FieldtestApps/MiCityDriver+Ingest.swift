@@ -6,66 +6,72 @@ import SkyScoring
 import TweetSentiment
 
 extension MiCityDriver {
-    /// One `tweet-batch` delivery: the regular fetch plus `burst` extra attempts
-    /// (a user pulling to refresh), all through the client's rate guard.
+    /// One `tweet-batch` delivery: the regular fetch plus `burst` extra requests
+    /// (a user pulling to refresh), all through the client's token bucket.
     func deliver(_ run: RunContext, device: Device, burst: Int, at time: Double) throws {
         try fetch(run, device: device, regular: true, at: time)
         for _ in 0..<burst { try fetch(run, device: device, regular: false, at: time) }
     }
 
-    /// One request for the next page of the stream. Pages are explicit offsets:
-    /// a page whose answer is lost goes back to the front of the queue, so no
-    /// tweet is skipped and none is fetched twice. A regular fetch the guard
-    /// refuses is deferred to the next allowed time, one that comes before its pacing
-    /// interval is skipped (the next delivery tries again); a refused burst is dropped.
+    /// One request for the next page of the stream (MIC-12, MIC-NF6).
+    ///
+    /// Pages are explicit stream offsets: a page whose answer is lost or refused goes
+    /// back to the front of the queue, so no tweet is skipped and none is fetched
+    /// twice. A regular fetch without a token is deferred to the token's time when
+    /// that comes before the next delivery, else left to the next delivery (paced);
+    /// a pull-to-refresh only spends a token when one stays for the next regular
+    /// fetch, and is dropped otherwise. Offline, nothing is sent and no token spent.
+    /// A "too many requests" answer makes the client back off (`RateLimitedClient`).
     func fetch(_ run: RunContext, device: Device, regular: Bool, at time: Double) throws {
-        guard let api, let pacing = rateGuard?.minimumInterval else { return }
-        if regular, let last = lastRegularStart, time - last < pacing - 1e-9 {
-            fetchesPaced += 1
-            return
-        }
-        guard rateGuard?.mayRequest(at: time, keepingRoomFor: regular ? 0 : 1) == true else {
-            if regular {
-                if !pendingRegular, let next = rateGuard?.nextAllowed(after: time), next <= run.scenario.end {
+        guard api != nil, var client, let tweetLink, var rng = tweetRNG else { return }
+        if regular {
+            guard !pendingRegular, client.availableTokens(at: time) >= 1 - 1e-9 else {
+                let next = client.nextAllowedSeconds(at: time)
+                if !pendingRegular, next < time + deliveryPeriod, next <= run.scenario.end {
                     pendingRegular = true
                     fetchesDeferred += 1
                     run.simulation.schedule(at: next) { [unowned self] sim in
                         self.pendingRegular = false
                         self.guarded { try self.fetch(run, device: device, regular: true, at: sim.now) }
                     }
+                } else {
+                    fetchesPaced += 1
                 }
-            } else {
-                burstDenied += 1
+                return
             }
+        } else if client.availableTokens(at: time) < 2 - 1e-9 {
+            burstDenied += 1
             return
         }
+        guard device.isOnline(at: time) else {
+            fetchesOffline += 1
+            return
+        }
+        guard client.acquire(at: time) else { return }
+        self.client = client
         let page = missingPages.isEmpty ? nextOffset : missingPages.removeFirst()
         if page == nextOffset { nextOffset += requestedSize }
-        let outcome = device.request(bytes: requestedSize * Self.bytesPerTweet, uploadBytes: 600, at: time)
-        guard outcome.attempts > 0 else {
-            fetchesOffline += 1
-            requeue(page)
-            return
-        }
-        rateGuard?.record(attempts: outcome.attempts, at: time)
-        if regular { lastRegularStart = time }
-        let answer = api.answer(cursor: page, count: requestedSize, attempts: outcome.attempts, at: time)
+        let outcome = tweetLink.request(bytes: requestedSize * Self.bytesPerTweet, uploadBytes: 600, at: time, using: &rng)
+        // Every attempt is counted by the API, even one whose request may have been lost on the way.
+        let answer = api?.fetch(from: page, count: requestedSize, at: time) ?? .unavailable
         guard outcome.delivered else {
             fetchesLost += 1
             requeue(page)
             return
         }
         switch answer {
-        case .tooManyRequests(let reset):
-            rateGuard?.tooManyRequests(resetAt: reset)
+        case .tooManyRequests(let retryAfter):
+            self.client?.recordTooManyRequests(at: time, retryAfterSeconds: retryAfter)
             requeue(page)
-        case .tweets(let tweets, let remaining, _):
-            rateGuard?.sync(remaining: remaining, at: time)
+        case .unavailable:
+            requeue(page)
+        case .tweets(let tweets):
+            self.client?.recordSuccess()
             if regular { fetchStarts.append(time) }
             let arrival = time + outcome.latencySeconds
             inFlight.append((time, arrival))
             run.simulation.schedule(at: arrival) { [unowned self] sim in
-                self.guarded { try self.classify(run, tweets, network: outcome.latencySeconds, at: sim.now) }
+                self.guarded { try self.classify(run, tweets, from: page, network: outcome.latencySeconds, at: sim.now) }
             }
         }
     }
@@ -75,59 +81,55 @@ extension MiCityDriver {
         missingPages.sort()
     }
 
-    /// Classifies a delivered batch off the main thread, then merges it on the
-    /// main thread (database, mood, word cloud) and checks the mood (MIC-15).
-    func classify(_ run: RunContext, _ tweets: [ReplayedTweet], network: Double, at time: Double) throws {
+    /// Moves the rolling window to `time`: the mood and the word cloud drop the tweets that left it.
+    func advanceWindow(to time: Double) {
+        cloud.remove(mood.evict(at: time))
+    }
+
+    /// Classifies a delivered batch (stream positions `first…`) off the main thread, then
+    /// merges it on the main thread (database, mood, word cloud) and checks the mood (MIC-15).
+    func classify(_ run: RunContext, _ tweets: [RecordedTweet], from first: Int, network: Double, at time: Double) throws {
         guard let model, let store else { return }
-        let lexicon = model.featurizer.lexicon
         let tokenizer = model.featurizer.tokenizer
-        let (predictions, classifySeconds) = ComputeTimer.measure {
-            tweets.map { t -> (SentimentPrediction, [String]) in
+        let (results, classifySeconds) = ComputeTimer.measure {
+            tweets.map { t -> (ClassifiedTweet, SentimentPrediction) in
                 let tokens = tokenizer.tokenize(t.text)
-                return (model.predict(tokens: tokens), tokens)
+                let p = model.predict(tokens: tokens)
+                return (ClassifiedTweet(id: t.id, text: t.text, tokens: tokens, label: p.label, score: p.score, timeSeconds: time), p)
             }
         }
-        let (newMood, mergeSeconds) = try ComputeTimer.measure { () throws -> CityMood in
-            var rows: [StoredTweet] = []
-            var words: [[String]] = []
-            var batch: [(label: SentimentLabel, terms: [String])] = []
-            for (t, (p, tokens)) in zip(tweets, predictions) {
-                rows.append(StoredTweet(index: t.index, text: t.text, label: p.label, classifiedAt: time))
-                words.append(Self.words(tokens))
-                batch.append((p.label, MoodAggregator.emotionTerms(tokens, lexicon: lexicon)))
-            }
-            try store.insert(rows, words: words)
-            return aggregator.add(batch, at: time)
+        let batch = results.map(\.0)
+        let (reading, mergeSeconds) = try ComputeTimer.measure { () throws -> MoodReading in
+            let rows = batch.enumerated().map { StoredTweet(index: first + $0.offset, text: $0.element.text, label: $0.element.label,
+                                                            classifiedAt: time) }
+            try store.insert(rows, words: batch.map { TweetListing.searchWords($0.tokens) })
+            let evicted = mood.update(with: batch, at: time)
+            cloud.add(batch)
+            cloud.remove(evicted)
+            return mood.reading
         }
-        mood = newMood
         mainBusyUntil = time + classifySeconds + mergeSeconds
         batchSizes.append(tweets.count)
         run.metrics.latency("MIC-12", "batch_latency", seconds: network + classifySeconds + mergeSeconds,
                             threshold: run.scenario.feeds.first { $0.kind == "tweet-batch" }?.every)
         run.metrics.latency("MIC-12", "classify_100_compute", seconds: classifySeconds)
-        for (t, (p, tokens)) in zip(tweets, predictions) {
-            confusion.add(actual: t.label, predicted: p.label)
-            if t.label != .neutral {
+        for (offset, (_, p)) in results.enumerated() {
+            let position = first + offset
+            guard streamLabels.indices.contains(position) else { continue }
+            let actual = streamLabels[position]
+            confusion.add(actual: actual, predicted: p.label)
+            if actual != .neutral {
                 binaryTotal += 1
-                if (p.probabilities[2] >= p.probabilities[0]) == (t.label == .positive) { binaryRight += 1 }
+                if p.probabilities.count == 3, (p.probabilities[2] >= p.probabilities[0]) == (actual == .positive) { binaryRight += 1 }
             }
-            classified.append((StoredTweet(index: t.index, text: t.text, label: p.label, classifiedAt: time), Set(Self.words(tokens))))
         }
+        classified += batch
         // MIC-15: the mood after this batch equals a recount from the database.
-        let counts = try store.classCounts(after: time - aggregator.window)
-        check("MIC-15", newMood == CityMood(counts: counts, at: time) && newMood.updatedAt == time)
-    }
-
-    /// The distinct searchable words of a token list (negation prefix removed, placeholders dropped).
-    static func words(_ tokens: [String]) -> [String] {
-        var seen = Set<String>()
-        var out: [String] = []
-        for t in tokens {
-            let base = t.hasPrefix(TweetTokenizer.negationPrefix) ? String(t.dropFirst(TweetTokenizer.negationPrefix.count)) : t
-            if base.hasPrefix("<") && base.hasSuffix(">") { continue }
-            if seen.insert(base).inserted { out.append(base) }
-        }
-        return out
+        let counts = try store.classCounts(after: time - mood.windowSeconds)
+        let recount = MoodReading(counts: counts, scoreSum: 0)
+        // Tolerance 1e-12: ratios of the same integers computed the same way.
+        check("MIC-15", reading.counts == recount.counts && reading.label == recount.label
+            && abs(reading.confidence - recount.confidence) < 1e-12 && abs(reading.netPolarity - recount.netPolarity) < 1e-12)
     }
 
     /// A `weather-refresh` delivery: fetch the weather at the device (cache first).

@@ -16,7 +16,7 @@ extension MiCityDriver {
         // MIC-12: batch size, period between fetches, no tweet lost or fetched twice.
         m.exact("MIC-12", "batches_not_\(requestedSize)", failures: batchSizes.filter { $0 != requestedSize }.count,
                 checks: batchSizes.count)
-        let indices = classified.map(\.tweet.index).sorted()
+        let indices = classified.compactMap { Int($0.id) }.sorted()
         let gaps = indices.enumerated().filter { $0.offset != $0.element }.count
         m.exact("MIC-12", "tweets_skipped_or_duplicated", failures: gaps, checks: indices.count)
         let periods = zip(fetchStarts.dropFirst(), fetchStarts).map { $0 - $1 }.sorted()
@@ -46,13 +46,16 @@ extension MiCityDriver {
         if let c = checks["MIC-16"] {
             m.value("MIC-16", "distinct_terms_checked", kind: .count, Double(cloudTerms), unit: "count", samples: c.checks)
         }
-        // MIC-55: the documented mapping is monotone over the whole mood range.
+        // MIC-55: the documented mapping is monotone over the whole mood range: a happier
+        // city (higher net polarity) gives a strictly easier game and a strictly larger
+        // points multiplier (GameDifficulty).
         var violations = 0
-        var previous = CityMood.difficulty(score: -1)
+        var previous = (GameDifficulty.difficulty(netPolarity: -1), GameDifficulty.pointsMultiplier(netPolarity: -1))
         for i in 1...200 {
-            let level = CityMood.difficulty(score: -1 + Double(i) / 100)
-            if level < previous { violations += 1 }
-            previous = level
+            let p = -1 + Double(i) / 100
+            let current = (GameDifficulty.difficulty(netPolarity: p), GameDifficulty.pointsMultiplier(netPolarity: p))
+            if !(current.0 < previous.0 && current.1 > previous.1) { violations += 1 }
+            previous = current
         }
         m.exact("MIC-55", "difficulty_not_monotone", failures: violations, checks: 200)
 
@@ -65,12 +68,15 @@ extension MiCityDriver {
         }
         m.declareLatency("MIC-NF4", "query", threshold: 0.010)
 
-        // MIC-NF6: attempts received by the API per window, against the limit.
+        // MIC-NF6: requests received by the API per window (answered or refused), against the limit.
         if let api {
-            m.value("MIC-NF6", "max_requests_per_window", kind: .count, Double(api.maxPerWindow), unit: "count",
-                    threshold: Double(api.limit), comparator: .lessOrEqual, samples: api.received.count)
-            m.value("MIC-NF6", "answers_429", kind: .count, Double(api.refused), unit: "count", threshold: 0,
-                    comparator: .lessOrEqual, samples: api.received.values.reduce(0, +))
+            let windows = api.requestsPerWindow.count
+            let requests = api.requestsPerWindow.values.reduce(0, +)
+            let refused = api.rejectionsPerWindow.values.reduce(0, +)
+            m.value("MIC-NF6", "max_requests_per_window", kind: .count, Double(api.maxRequestsInAnyWindow), unit: "count",
+                    threshold: Double(api.requestLimit), comparator: .lessOrEqual, samples: windows)
+            m.value("MIC-NF6", "answers_429", kind: .count, Double(refused), unit: "count", threshold: 0,
+                    comparator: .lessOrEqual, samples: requests)
             m.value("MIC-NF6", "fetches_deferred", kind: .count, Double(fetchesDeferred), unit: "count", samples: fetchStarts.count)
             m.value("MIC-NF6", "fetches_paced", kind: .count, Double(fetchesPaced), unit: "count", samples: fetchStarts.count)
             m.value("MIC-NF6", "burst_requests_refused", kind: .count, Double(burstDenied), unit: "count", samples: fetchStarts.count)

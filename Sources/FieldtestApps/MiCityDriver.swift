@@ -1,5 +1,6 @@
 import DeviceEmulation
 import FieldtestData
+import FieldtestGSL
 import Foundation
 import MetricReports
 import ScenarioEngine
@@ -7,11 +8,14 @@ import SkyScoring
 import TweetSentiment
 
 /// Drives miCity (micity-srs.txt) through a scenario: every `tweet-batch`
-/// delivery fetches a batch from an emulated, rate-limited tweet API replaying a
-/// recorded labelled stream, classifies it with the shipped default sentiment
-/// model, stores it in the app's SQLite database and updates the city mood and
-/// word cloud; users view the mood, the word cloud, tweet lists, nearby places,
-/// favourites, the weather (replayed NOAA LCD observations) and the game.
+/// delivery fetches a batch from the core's `EmulatedTweetAPI` replaying a
+/// recorded labelled stream with a request limit per window, through a
+/// `RateLimitedClient` (token bucket, back-off on "too many requests");
+/// classifies it with the shipped default sentiment model, stores it in the
+/// app's SQLite database and updates the core's `CityMood` and
+/// `EmotionWordCloud` over a rolling window; users view the mood, the word
+/// cloud, tweet lists (`TweetListing`), nearby places, favourites, the weather
+/// (replayed NOAA LCD observations) and the game (`GameDifficulty`).
 ///
 /// Reports MIC-12, MIC-14, MIC-15, MIC-16, MIC-25, MIC-30, MIC-34, MIC-55,
 /// MIC-NF1, MIC-NF4 and MIC-NF6. Ingest is asynchronous (fetch and
@@ -19,10 +23,15 @@ import TweetSentiment
 /// thread merges a classified batch. MIC-NF1 compares each action's latency with
 /// the ingest running (network + wait for the main thread + measured compute)
 /// against the same action without it (the same network draw and compute, no wait).
+///
+/// Tweet requests make one attempt each (no transport-level retry): a lost
+/// request is retried by the next fetch, through the token bucket, so every
+/// attempt that can reach the API has spent a token and the API never receives
+/// more than its limit in any window.
 public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping {
     /// Default tweets per request (Func_12).
     static let defaultBatchSize = 100
-    /// Default API budget: Twitter API v1.1 search, 15 requests per 15 minutes... scaled by the scenario.
+    /// Default API budget: Twitter API v1.1 search, 15 requests per 15-minute window.
     static let defaultRateLimit = 15
     static let defaultRateWindow = 900.0
     static let defaultMoodWindow = 3600.0
@@ -35,10 +44,15 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     var devices: [String: Device] = [:]
     var store: MiCityStore?
     var model: SentimentModel?
-    var api: ReplayTweetAPI?
-    var rateGuard: WindowRateGuard?
-    var aggregator = MoodAggregator(window: defaultMoodWindow)
-    var mood: CityMood?
+    var api: EmulatedTweetAPI?
+    var client: RateLimitedClient?
+    /// Human labels of the replayed stream, by stream position.
+    var streamLabels: [SentimentLabel] = []
+    /// The device's network with single-attempt requests, and its own draws, for the tweet API.
+    var tweetLink: NetworkLink?
+    var tweetRNG: RandomStream?
+    var mood = CityMood(windowSeconds: defaultMoodWindow)
+    var cloud = EmotionWordCloud(lexicon: .empty)
     var weather: RecordedWeatherProvider?
     var places: [Place] = []
     var failure: (any Error)?
@@ -49,16 +63,17 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     var fetchStarts: [Double] = []
     var batchSizes: [Int] = []
     var requestedSize = defaultBatchSize
+    var deliveryPeriod = 80.0
     var confusion = ConfusionMatrix()
     var binaryRight = 0
     var binaryTotal = 0
-    var classified: [(tweet: StoredTweet, tokens: Set<String>)] = []
+    /// Every classified tweet (id = stream position), in classification order.
+    var classified: [ClassifiedTweet] = []
     var fetchesDeferred = 0
     var fetchesOffline = 0
     var fetchesLost = 0
     var burstDenied = 0
     var pendingRegular = false
-    var lastRegularStart: Double?
     var fetchesPaced = 0
     var inFlight: [(start: Double, end: Double)] = []
     var mainBusyUntil = -Double.infinity
@@ -67,7 +82,6 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     var checks: [String: (failures: Int, checks: Int)] = [:]
     var actionsDuringIngest = 0
     var userActions = 0
-    var gameLevels: [Int] = []
     var cloudTerms = 0
     var latencyWith = LatencyRecorder()
     var latencyWithout = LatencyRecorder()
@@ -97,7 +111,8 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         model = try run.datasets.cached("micity-model") {
             try SentimentModelFile.load(modelURL, displayName: "Datasets/models/" + SentimentModelFile.defaultFileName)
         }
-        aggregator = MoodAggregator(window: run.number("mood_window", default: Self.defaultMoodWindow))
+        mood = CityMood(windowSeconds: run.number("mood_window", default: Self.defaultMoodWindow))
+        cloud = EmotionWordCloud(lexicon: model?.featurizer.lexicon ?? .empty)
         for name in s.datasets where name == "us-cities" || name == "world-cities" {
             let url = try run.datasets.url(name)
             places = try run.datasets.cached("places-" + name) {
@@ -115,9 +130,17 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             case "tweet-batch":
                 let dataset = feed.parameters["dataset"]?.string ?? "airline-tweets"
                 let stream = try Self.loadStream(dataset, run: run)
-                api = ReplayTweetAPI(stream: stream, limit: limit, window: window, origin: s.start)
-                rateGuard = WindowRateGuard(limit: limit, window: window, origin: s.start,
-                                            maxAttempts: feedDevice.profile.retry.maxAttempts)
+                streamLabels = stream.map(\.label)
+                api = EmulatedTweetAPI(stream: stream.enumerated().map { RecordedTweet(id: String($0.offset), text: $0.element.text) },
+                                       requestLimit: limit, windowSeconds: window, windowOriginSeconds: s.start, loops: false)
+                deliveryPeriod = feed.every
+                // The limit the client assumes: the API's unless a scenario sets a wrong one to exercise the back-off.
+                let assumed = Int(run.number("client_rate_limit", default: Double(limit)))
+                client = RateLimitedClient(bucket: Self.bucket(limit: assumed, windowSeconds: window, period: feed.every, at: s.start))
+                var link = feedDevice.network
+                link.retry.maxAttempts = 1
+                tweetLink = link
+                tweetRNG = run.stream("micity-tweet-api")
                 requestedSize = feed.parameters["size"]?.int ?? Self.defaultBatchSize
                 let burst = feed.parameters["burst"]?.int ?? 0
                 var t = s.start + feed.at
@@ -168,8 +191,18 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         return tz.secondsFromGMT(for: date) - Int(tz.daylightSavingTimeOffset(for: date))
     }
 
+    /// The client's token bucket: never more than `limit` requests in any interval of
+    /// `windowSeconds`, with the largest sustained rate that still covers one request
+    /// per delivery `period` when the limit allows it (burst `limit − ⌈window/period⌉`,
+    /// at least 1). City day: 15 per 900 s, one per 80 s → burst 3, one token per 75 s;
+    /// rate-limit squeeze: 6 per 900 s → burst 1, one token per 180 s.
+    static func bucket(limit: Int, windowSeconds: Double, period: Double, at start: Double) -> TokenBucket {
+        let needed = period > 0 ? Int((windowSeconds / period).rounded(.up)) : limit
+        return TokenBucket.never(exceeding: limit, perWindowOf: windowSeconds, burst: max(1, limit - needed), startSeconds: start)
+    }
+
     /// The recorded stream of a labelled tweet dataset, in file order.
-    static func loadStream(_ name: String, run: RunContext) throws -> [ReplayedTweet] {
+    static func loadStream(_ name: String, run: RunContext) throws -> [LabelledTweet] {
         let url = try run.datasets.url(name)
         return try run.datasets.cached("micity-stream-" + name) {
             let labelled: [LabelledTweet]
@@ -184,7 +217,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             default:
                 throw EmulatedDevices.BuildError(description: "\(run.scenario.file): error: tweet-batch dataset '\(name)' is not a labelled tweet stream; use airline-tweets or tweeteval-val-text")
             }
-            return labelled.enumerated().map { ReplayedTweet(index: $0.offset, text: $0.element.text, label: $0.element.label) }
+            return labelled
         }
     }
 }

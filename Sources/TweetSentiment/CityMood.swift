@@ -1,117 +1,116 @@
 import FieldtestData
 
-/// A tweet after classification, stamped with virtual time.
-public struct ClassifiedTweet: Sendable, Equatable {
-    /// Tweet identifier.
-    public var id: String
-    /// The text.
-    public var text: String
-    /// Tokens from `TweetTokenizer` (kept for the word cloud and word queries).
-    public var tokens: [String]
-    /// The predicted class.
-    public var label: SentimentLabel
-    /// Polarity in [−1, 1].
-    public var score: Double
-    /// Virtual time of classification, seconds since the scenario start.
-    public var timeSeconds: Double
-
-    /// Creates a classified tweet.
-    public init(id: String, text: String, tokens: [String], label: SentimentLabel, score: Double, timeSeconds: Double) {
-        self.id = id
-        self.text = text
-        self.tokens = tokens
-        self.label = label
-        self.score = score
-        self.timeSeconds = timeSeconds
-    }
-
-    /// Classifies `text` with `model` at virtual time `timeSeconds`.
-    public static func classify(id: String, text: String, model: some SentimentClassifier, at timeSeconds: Double) -> ClassifiedTweet {
-        let tokens = model.featurizer.tokenizer.tokenize(text)
-        let p = model.predict(tokens: tokens)
-        return ClassifiedTweet(id: id, text: text, tokens: tokens, label: p.label, score: p.score, timeSeconds: timeSeconds)
-    }
-}
-
-/// The city's emotion at one moment (MIC-15, MIC-20).
+/// The city's emotion at one moment (MIC-15, MIC-20): the prevailing class with a confidence.
 public struct MoodReading: Sendable, Equatable {
-    /// The majority class in the window (ties go to neutral, then to the
-    /// lower `SentimentLabel` raw value); neutral when the window is empty.
+    /// The majority class in the window. Ties: neutral wins any tie it is part of; a
+    /// negative–positive tie goes to negative. Neutral when the window is empty.
     public var label: SentimentLabel
     /// Share of the window's tweets that carry `label`, 0 … 1 (0 when empty).
     public var confidence: Double
-    /// Tweets per class in the window, indexed by `SentimentLabel.rawValue`.
+    /// Tweets per class in the window, indexed by `SentimentLabel.rawValue` (negative, neutral, positive).
     public var counts: [Int]
-    /// (positive − negative) / total, −1 … 1 (0 when empty).
+    /// (positive − negative) / total, −1 … 1 (0 when empty). The input of `GameDifficulty`.
     public var netPolarity: Double
     /// Mean classifier score of the window's tweets, −1 … 1 (0 when empty).
     public var meanScore: Double
+
+    /// The reading of a window holding `counts` tweets per class (negative, neutral, positive;
+    /// missing entries count 0) whose classifier scores sum to `scoreSum`.
+    public init(counts: [Int], scoreSum: Double) {
+        let c = (0..<3).map { $0 < counts.count ? max(0, counts[$0]) : 0 }
+        self.counts = c
+        let total = c[0] + c[1] + c[2]
+        guard total > 0 else {
+            label = .neutral
+            confidence = 0
+            netPolarity = 0
+            meanScore = 0
+            return
+        }
+        var best = SentimentLabel.neutral
+        for l in [SentimentLabel.negative, .positive] where c[l.rawValue] > c[best.rawValue] { best = l }
+        label = best
+        confidence = Double(c[best.rawValue]) / Double(total)
+        netPolarity = Double(c[SentimentLabel.positive.rawValue] - c[SentimentLabel.negative.rawValue]) / Double(total)
+        meanScore = max(-1, min(1, scoreSum / Double(total)))
+    }
 }
 
 /// The city's mood over a rolling window of virtual time, updated with every
-/// classified batch. Adding is O(batch); eviction is amortised O(1) per tweet.
+/// classified batch (MIC-15, MIC-20): the tweets classified in
+/// `(now − windowSeconds, now]`, their class counts and score sum.
+///
+/// Counts are kept incrementally: adding a batch is O(batch) (O(window) only when
+/// a batch arrives out of time order), eviction is amortised O(1) per tweet, and
+/// `reading` is O(1). The score sum is a running sum, so `meanScore` may differ
+/// from a fresh sum by rounding (about 1e-15 per tweet that passed through).
 public struct CityMood: Sendable, Equatable {
-    /// Window length in seconds; tweets older than `now − windowSeconds` drop out.
-    public var windowSeconds: Double
-    /// Tweets inside the window, oldest first.
-    public private(set) var tweets: [ClassifiedTweet] = []
+    /// Window length in seconds; tweets with `timeSeconds ≤ now − windowSeconds` drop out.
+    public let windowSeconds: Double
+    /// Storage; the window is `storage[head...]`, oldest first.
+    private var storage: [ClassifiedTweet] = []
+    private var head = 0
+    private var counts = [0, 0, 0]
+    private var scoreSum = 0.0
 
-    /// An empty mood with the given window (e.g. 3,600 s).
+    /// An empty mood with the given window, seconds (e.g. 3,600).
     public init(windowSeconds: Double) {
         self.windowSeconds = windowSeconds
     }
 
-    /// Adds a batch classified at `nowSeconds` and evicts expired tweets.
-    public mutating func update(with batch: [ClassifiedTweet], at nowSeconds: Double) {
-        tweets += batch
-        tweets.sort { $0.timeSeconds < $1.timeSeconds }
-        evict(at: nowSeconds)
-    }
+    /// Tweets inside the window, oldest first.
+    public var tweets: ArraySlice<ClassifiedTweet> { storage[head...] }
 
-    /// Drops tweets with `timeSeconds ≤ nowSeconds − windowSeconds`.
-    public mutating func evict(at nowSeconds: Double) {
-        let cutoff = nowSeconds - windowSeconds
-        if let keep = tweets.firstIndex(where: { $0.timeSeconds > cutoff }) {
-            if keep > 0 { tweets.removeFirst(keep) }
-        } else {
-            tweets.removeAll()
+    /// Adds a batch classified at `nowSeconds` and evicts expired tweets; returns
+    /// the evicted tweets (oldest first) so that a companion `EmotionWordCloud` can
+    /// drop them too. Tweets of the batch that are already outside the window are
+    /// returned among the evicted ones.
+    @discardableResult
+    public mutating func update(with batch: [ClassifiedTweet], at nowSeconds: Double) -> [ClassifiedTweet] {
+        let inOrder = (storage.last.map { last in batch.allSatisfy { $0.timeSeconds >= last.timeSeconds } } ?? true)
+            && zip(batch, batch.dropFirst()).allSatisfy { $0.timeSeconds <= $1.timeSeconds }
+        storage += batch
+        if !inOrder {
+            var window = Array(storage[head...])
+            window.sort { $0.timeSeconds < $1.timeSeconds }
+            storage = window
+            head = 0
         }
+        for t in batch {
+            counts[t.label.rawValue] += 1
+            scoreSum += t.score
+        }
+        return evict(at: nowSeconds)
     }
 
-    /// The reading over the current window.
-    public var reading: MoodReading {
-        var counts = [0, 0, 0]
-        var sum = 0.0
-        for t in tweets { counts[t.label.rawValue] += 1; sum += t.score }
-        let total = tweets.count
-        guard total > 0 else { return MoodReading(label: .neutral, confidence: 0, counts: counts, netPolarity: 0, meanScore: 0) }
-        var best = SentimentLabel.neutral
-        for label in [SentimentLabel.negative, .positive] where counts[label.rawValue] > counts[best.rawValue] { best = label }
-        return MoodReading(label: best, confidence: Double(counts[best.rawValue]) / Double(total), counts: counts,
-                           netPolarity: Double(counts[2] - counts[0]) / Double(total), meanScore: sum / Double(total))
-    }
-}
-
-/// Game difficulty as a function of the city's mood (MIC-55, miCity Racer:
-/// "the happier the city, the more points you can score").
-///
-/// `difficulty = 1.5 − 0.5 · netPolarity`, so it runs from 1 (all tweets
-/// positive) to 2 (all negative) and is strictly decreasing in the mood's net
-/// polarity; `pointsMultiplier = 1.5 + 0.5 · netPolarity` rises from 1 to 2.
-/// The game scales traffic density by `difficulty`.
-public enum GameDifficulty {
-    /// Difficulty factor in [1, 2] for a net polarity in [−1, 1] (clamped).
-    public static func difficulty(netPolarity: Double) -> Double {
-        1.5 - 0.5 * max(-1, min(1, netPolarity))
+    /// Drops tweets with `timeSeconds ≤ nowSeconds − windowSeconds`; returns them, oldest first.
+    @discardableResult
+    public mutating func evict(at nowSeconds: Double) -> [ClassifiedTweet] {
+        let cutoff = nowSeconds - windowSeconds
+        let start = head
+        while head < storage.count, storage[head].timeSeconds <= cutoff {
+            let t = storage[head]
+            counts[t.label.rawValue] -= 1
+            scoreSum -= t.score
+            head += 1
+        }
+        let evicted = Array(storage[start..<head])
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+            scoreSum = 0
+        } else if head > 1_024, head * 2 > storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        return evicted
     }
 
-    /// Points multiplier in [1, 2] for a net polarity in [−1, 1] (clamped).
-    public static func pointsMultiplier(netPolarity: Double) -> Double {
-        1.5 + 0.5 * max(-1, min(1, netPolarity))
-    }
+    /// The reading over the current window. O(1).
+    public var reading: MoodReading { MoodReading(counts: counts, scoreSum: scoreSum) }
 
-    /// Difficulty for a mood reading.
-    public static func difficulty(for reading: MoodReading) -> Double {
-        difficulty(netPolarity: reading.netPolarity)
+    /// Equal when the windows hold the same tweets (storage layout aside).
+    public static func == (a: CityMood, b: CityMood) -> Bool {
+        a.windowSeconds == b.windowSeconds && a.tweets.elementsEqual(b.tweets)
     }
 }

@@ -23,10 +23,16 @@ public enum TweetFetchResponse: Sendable, Equatable {
 }
 
 /// An emulated tweet search API that replays a recorded stream in order and
-/// enforces a request limit per fixed window (`[k·W, (k+1)·W)` of virtual time),
-/// like Twitter's v1.1 "15-minute windows". Every request that reaches it is
+/// enforces a request limit per fixed window (`[origin + k·W, origin + (k+1)·W)` of
+/// virtual time), like Twitter's v1.1 "15-minute windows" (15 search requests per
+/// window, HTTP 429 "too many requests" beyond). Every request that reaches it is
 /// counted in its window, answered or rejected, so a scenario can report
-/// requests per window against the limit (MIC-NF6). O(1) per request.
+/// requests per window against the limit (MIC-NF6).
+///
+/// Requests either continue from the API's own cursor (`fetch(count:at:)`) or name
+/// the stream position to start from (`fetch(from:count:at:)`, like a `since_id`), so
+/// a client whose answer was lost can ask for the same page again.
+/// O(1) per request plus O(count) for the answer.
 public struct EmulatedTweetAPI: Sendable, Equatable {
     /// The stream being replayed.
     public let stream: [RecordedTweet]
@@ -44,41 +50,66 @@ public struct EmulatedTweetAPI: Sendable, Equatable {
     public private(set) var requestsPerWindow: [Int: Int] = [:]
     /// Requests rejected with "too many requests" per window index.
     public private(set) var rejectionsPerWindow: [Int: Int] = [:]
+    /// Start of window 0, seconds (windows are `[origin + k·W, origin + (k+1)·W)`).
+    public let windowOriginSeconds: Double
 
-    /// Creates an API over `stream`.
-    public init(stream: [RecordedTweet], requestLimit: Int, windowSeconds: Double, loops: Bool = true) {
+    /// Creates an API over `stream` allowing `requestLimit` requests per window of
+    /// `windowSeconds` (> 0) aligned on `windowOriginSeconds`.
+    public init(stream: [RecordedTweet], requestLimit: Int, windowSeconds: Double, windowOriginSeconds: Double = 0,
+                loops: Bool = true) {
         self.stream = stream
         self.requestLimit = requestLimit
         self.windowSeconds = windowSeconds
+        self.windowOriginSeconds = windowOriginSeconds
         self.loops = loops
     }
 
     /// The window index of a time.
     public func window(at seconds: Double) -> Int {
-        Int((seconds / windowSeconds).rounded(.down))
+        Int(((seconds - windowOriginSeconds) / windowSeconds).rounded(.down))
     }
 
-    /// Handles one request for `count` tweets at `nowSeconds`.
+    /// Handles one request for `count` tweets at `nowSeconds`, continuing from the API's cursor.
     public mutating func fetch(count: Int, at nowSeconds: Double) -> TweetFetchResponse {
+        let response = fetch(from: cursor, count: count, at: nowSeconds)
+        if case .tweets(let out) = response {
+            cursor += out.count
+            if loops, !stream.isEmpty { cursor %= stream.count }
+        }
+        return response
+    }
+
+    /// Handles one request at `nowSeconds` for up to `count` tweets starting at stream
+    /// position `offset` (≥ 0; with `loops`, positions wrap around the stream). Counted in
+    /// its window whether answered or rejected; not counted when disconnected.
+    public mutating func fetch(from offset: Int, count: Int, at nowSeconds: Double) -> TweetFetchResponse {
         guard isConnected else { return .unavailable }
         let w = window(at: nowSeconds)
         let used = requestsPerWindow[w, default: 0]
         requestsPerWindow[w] = used + 1
         guard used < requestLimit else {
             rejectionsPerWindow[w, default: 0] += 1
-            return .tooManyRequests(retryAfterSeconds: Double(w + 1) * windowSeconds - nowSeconds)
+            return .tooManyRequests(retryAfterSeconds: windowOriginSeconds + Double(w + 1) * windowSeconds - nowSeconds)
         }
         var out: [RecordedTweet] = []
-        out.reserveCapacity(max(count, 0))
-        while out.count < count, !stream.isEmpty {
-            if cursor >= stream.count {
+        guard !stream.isEmpty, count > 0 else { return .tweets(out) }
+        out.reserveCapacity(count)
+        var position = max(offset, 0)
+        if loops { position %= stream.count }
+        while out.count < count {
+            if position >= stream.count {
                 guard loops else { break }
-                cursor = 0
+                position = 0
             }
-            out.append(stream[cursor])
-            cursor += 1
+            out.append(stream[position])
+            position += 1
         }
         return .tweets(out)
+    }
+
+    /// Requests received in the window containing `seconds`.
+    public func requests(inWindowAt seconds: Double) -> Int {
+        requestsPerWindow[window(at: seconds), default: 0]
     }
 
     /// The most requests received in any window (0 before the first request).

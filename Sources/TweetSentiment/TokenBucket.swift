@@ -21,12 +21,29 @@ public struct TokenBucket: Sendable, Equatable {
     }
 
     /// A bucket that can never send more than `limit` requests in any interval
-    /// of `windowSeconds`: burst `⌊limit/2⌋` plus refill `(limit − burst)/window`,
-    /// since at most `capacity + refill·window` tokens can be spent in such an interval.
+    /// of `windowSeconds` (so neither in any fixed window of that length): burst
+    /// `⌊limit/2⌋` plus refill `(limit − burst)/window`, since at most
+    /// `capacity + refill·window` tokens can be spent in such an interval.
     public static func never(exceeding limit: Int, perWindowOf windowSeconds: Double, startSeconds: Double = 0) -> TokenBucket {
-        let burst = Double(max(limit, 0) / 2)
-        return TokenBucket(capacity: burst, refillPerSecond: (Double(max(limit, 0)) - burst) / max(windowSeconds, 1e-9),
-                           startSeconds: startSeconds)
+        never(exceeding: limit, perWindowOf: windowSeconds, burst: max(limit, 0) / 2, startSeconds: startSeconds)
+    }
+
+    /// The same guarantee with a chosen burst: capacity `burst` (clamped to
+    /// 0…limit) and refill `(limit − burst)/window` tokens per second. A smaller
+    /// burst gives a higher sustained rate; `burst = limit − ⌈window / period⌉`
+    /// sustains one request per `period` seconds whenever the limit allows it.
+    public static func never(exceeding limit: Int, perWindowOf windowSeconds: Double, burst: Int,
+                             startSeconds: Double = 0) -> TokenBucket {
+        let l = max(limit, 0)
+        let b = Double(min(max(burst, 0), l))
+        return TokenBucket(capacity: b, refillPerSecond: (Double(l) - b) / max(windowSeconds, 1e-9), startSeconds: startSeconds)
+    }
+
+    /// Tokens available at `nowSeconds` (after refill), 0 … capacity.
+    public func available(at nowSeconds: Double) -> Double {
+        var copy = self
+        copy.refill(to: nowSeconds)
+        return copy.tokens
     }
 
     mutating func refill(to nowSeconds: Double) {
@@ -35,11 +52,16 @@ public struct TokenBucket: Sendable, Equatable {
         lastUpdateSeconds = nowSeconds
     }
 
+    /// Rounding allowance when comparing tokens with 1 (a refill computed for the
+    /// instant `nextAvailableSeconds` returns may land a few ulps short of a whole
+    /// token). Far below one token, so the spending bound is unchanged.
+    static let tolerance = 1e-9
+
     /// Takes a token at `nowSeconds` if one is available.
     public mutating func tryTake(at nowSeconds: Double) -> Bool {
         refill(to: nowSeconds)
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        guard tokens >= 1 - Self.tolerance else { return false }
+        tokens = max(0, tokens - 1)
         return true
     }
 
@@ -48,7 +70,7 @@ public struct TokenBucket: Sendable, Equatable {
     public func nextAvailableSeconds(at nowSeconds: Double) -> Double {
         var copy = self
         copy.refill(to: nowSeconds)
-        if copy.tokens >= 1 { return max(nowSeconds, copy.lastUpdateSeconds) }
+        if copy.tokens >= 1 - Self.tolerance { return max(nowSeconds, copy.lastUpdateSeconds) }
         guard refillPerSecond > 0 else { return .infinity }
         return max(nowSeconds, copy.lastUpdateSeconds) + (1 - copy.tokens) / refillPerSecond
     }
@@ -80,6 +102,11 @@ public struct RateLimitedClient: Sendable, Equatable {
     public mutating func acquire(at nowSeconds: Double) -> Bool {
         guard nowSeconds >= blockedUntilSeconds else { return false }
         return bucket.tryTake(at: nowSeconds)
+    }
+
+    /// Tokens the bucket holds at `nowSeconds` (0 while backing off).
+    public func availableTokens(at nowSeconds: Double) -> Double {
+        nowSeconds >= blockedUntilSeconds ? bucket.available(at: nowSeconds) : 0
     }
 
     /// The earliest time a request could be sent.

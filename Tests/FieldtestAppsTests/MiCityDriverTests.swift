@@ -63,34 +63,63 @@ struct MiCityDriverTests {
         #expect(a.contains("MIC-15,mood_mismatches"))
     }
 
-    @Test func rateGuardNeverLetsABurstExceedTheWindow() {
-        var guardian = WindowRateGuard(limit: 5, window: 900, origin: 0, maxAttempts: 2)
-        var sent: [Double] = []
-        for i in 0..<40 {
-            let t = Double(i) * 30
-            for _ in 0..<3 where guardian.mayRequest(at: t) {
-                guardian.record(attempts: 2, at: t)
-                sent.append(t)
-            }
-        }
-        // Room for two 2-attempt requests per 900 s window (4 ≤ 5 < 6).
-        let perWindow = Dictionary(grouping: sent) { Int($0 / 900) }.mapValues(\.count)
-        #expect(perWindow.values.allSatisfy { $0 == 2 })
-        #expect(perWindow.count == 2)
-        guardian.tooManyRequests(resetAt: 2_000)
-        let blocked = !guardian.mayRequest(at: 1_900)
-        let next = guardian.nextAllowed(after: 1_900)
-        #expect(blocked)
-        #expect(next == 2_000)
+    @Test func rateLimitSqueezeStaysUnderTheLimitWithoutA429() throws {
+        // 6 requests per 15 min, a fetch wanted every 80 s plus 2 pulls to refresh each time,
+        // 10 % packet loss and a 7-minute drop at 20 min.
+        let s = try scenario("micity-rate-limit.yaml", minutes: 45)
+        let rows = try run(s)
+        let perWindow = try #require(value(rows, "MIC-NF6", "max_requests_per_window"))
+        #expect(perWindow >= 5 && perWindow <= 6)
+        #expect(value(rows, "MIC-NF6", "answers_429") == 0)
+        // Burst 1 (6 − ⌈900/80⌉ < 1): a pull to refresh would always take the next fetch's token.
+        let refused = try #require(value(rows, "MIC-NF6", "burst_requests_refused"))
+        #expect(refused >= 2 * 30)
+        #expect(try #require(value(rows, "MIC-NF6", "fetches_offline")) > 0)
+        // One token per 180 s: regular fetches 180 s apart (a lost answer doubles one gap).
+        let p50 = try #require(value(rows, "MIC-12", "fetch_period_p50"))
+        #expect(abs(p50 - 180) < 1e-6)
+        #expect(value(rows, "MIC-12", "tweets_skipped_or_duplicated") == 0)
+        #expect(value(rows, "MIC-12", "batches_not_100") == 0)
+        #expect(value(rows, "MIC-15", "mood_mismatches") == 0)
+        #expect(rows.filter { $0.kind != .latency }.allSatisfy { $0.status != .fail })
     }
 
-    @Test func difficultyIsMonotoneAndMoodTiesGoToNeutral() {
-        #expect(CityMood.difficulty(score: -1) == 1)
-        #expect(CityMood.difficulty(score: 0) == 3)
-        #expect(CityMood.difficulty(score: 1) == 5)
-        let mood = CityMood(counts: [4, 4, 2], at: 0)
-        #expect(mood.label == .neutral)
-        #expect(abs(mood.confidence - 0.4) < 1e-12)
-        #expect(abs(mood.score - (-0.2)) < 1e-12)
+    @Test func clientAssumingTooHighALimitBacksOffAfterEach429() throws {
+        // The client believes in 12 requests per window, the API allows 6: the 7th request of a
+        // window is refused, and the client waits for the window's reset before trying again.
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-rate-limit.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "  rate_limit: 6\n", with: "  rate_limit: 6\n  client_rate_limit: 12\n")
+        #expect(text.contains("client_rate_limit: 12"))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("micity-backoff-\(getpid()).yaml")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var s = try ScenarioLoader(datasetNames: nil).load(url)
+        s.duration = 45 * 60
+        s.devices[0].connectivity = []
+        let rows = try run(s)
+        // Windows [0, 15m), [15m, 30m), [30m, 45m): each gets 6 answered requests and one refused,
+        // plus one more refusal for each 429 answer lost on the 10 %-loss link (the client never saw it).
+        let refused = try #require(value(rows, "MIC-NF6", "answers_429"))
+        let lost = try #require(value(rows, "MIC-NF6", "fetches_lost"))
+        #expect(refused >= 3 && refused <= 3 + lost)
+        let perWindow = try #require(value(rows, "MIC-NF6", "max_requests_per_window"))
+        #expect(perWindow >= 7 && perWindow <= 7 + lost)
+        #expect(value(rows, "MIC-12", "tweets_skipped_or_duplicated") == 0)
+        #expect(value(rows, "MIC-15", "mood_mismatches") == 0)
+    }
+
+    @Test func bucketSustainsTheFeedWhenTheLimitAllowsIt() {
+        // Tolerance 1e-12: small exact ratios.
+        let day = MiCityDriver.bucket(limit: 15, windowSeconds: 900, period: 80, at: 0)
+        #expect(abs(day.capacity - 3) < 1e-12)
+        #expect(abs(day.refillPerSecond * 900 - 12) < 1e-12)
+        let squeeze = MiCityDriver.bucket(limit: 6, windowSeconds: 900, period: 80, at: 0)
+        #expect(abs(squeeze.capacity - 1) < 1e-12)
+        #expect(abs(1 / squeeze.refillPerSecond - 180) < 1e-9)
+        // Whatever the bucket, capacity + refill · window equals the limit.
+        for (limit, period) in [(15, 80.0), (6, 80.0), (180, 5.0), (2, 900.0)] {
+            let b = MiCityDriver.bucket(limit: limit, windowSeconds: 900, period: period, at: 0)
+            #expect(abs(b.capacity + b.refillPerSecond * 900 - Double(limit)) < 1e-9)
+        }
     }
 }

@@ -165,7 +165,9 @@ public struct AppVocabulary: Sendable {
             requirements: ["MIC-12", "MIC-14", "MIC-15", "MIC-16", "MIC-25", "MIC-30", "MIC-34", "MIC-55", "MIC-NF1",
                            "MIC-NF4", "MIC-NF6"],
             parameters: [
-                SchemaField("rate_limit", .integer(minimum: 1), "API requests allowed per window (default 15)"),
+                SchemaField("rate_limit", .integer(minimum: 2), "API requests allowed per window (default 15, at least 2)"),
+                SchemaField("client_rate_limit", .integer(minimum: 2),
+                            "requests per window the client assumes (default rate_limit; above it, 429s and back-off)"),
                 SchemaField("rate_window", .duration, "API rate window (default 15m)"),
                 SchemaField("mood_window", .duration, "rolling window of the city mood (default 1h)"),
             ]),
