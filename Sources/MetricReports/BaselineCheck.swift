@@ -15,6 +15,10 @@ public struct Tolerances: Sendable, Equatable {
     public var countAbsolute = 0.0
     /// Relative slack for `rate` rows. Default 0.05.
     public var rateRelative = 0.05
+    /// Whether latency rows are compared by their movement. When false (the baseline was
+    /// measured on another machine, see `MachineIdentity`), a latency row regresses only by
+    /// going from pass to fail against its own threshold.
+    public var comparesLatency = true
     /// Per-requirement or per-metric overrides (`SKY-P1` or `sunrise_abs_error_max`), in
     /// the same sense as the row kind's default (absolute or relative).
     public var overrides: [String: Double] = [:]
@@ -142,6 +146,9 @@ public enum BaselineCheck {
             return result(c.value.isNaN ? .regression : .improvement, c.value.isNaN ? "value became NaN" : "value no longer NaN")
         }
         if c.value.isNaN { return result(.unchanged, "both NaN") }
+        if c.kind == .latency && !tolerances.comparesLatency {
+            return result(.unchanged, "latency checked against its threshold only (baseline from another machine)")
+        }
         let slack = tolerances.slack(for: b)
         let delta = c.value - b.value
         switch c.direction {

@@ -24,6 +24,9 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: "Tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric).")
     var tolerance: [String] = []
 
+    @Option(name: .long, help: "Compare latency rows: same-machine (only when the baseline folder's machine.json names the machine in the run's run.json), always or never.")
+    var compareLatency: LatencyComparison = .sameMachine
+
     @Flag(name: .long, help: "Print only regressions.")
     var quiet = false
 
@@ -40,9 +43,25 @@ struct CheckCommand: ParsableCommand {
             CommandSupport.printError(CheckError.emptyBaseline(baseline).description)
             throw CommandSupport.invalidInput
         }
+        let recorded = MachineIdentity.recorded(in: URL(fileURLWithPath: baseline).deletingLastPathComponent())
+        let measured = Self.runMachine(besides: URL(fileURLWithPath: current))
+        tolerances.comparesLatency = compareLatency == .always
+            || (compareLatency == .sameMachine && recorded != nil && recorded == measured)
+        if !tolerances.comparesLatency && compareLatency == .sameMachine {
+            CommandSupport.printError("note: the run and the baseline are not known to come from the same machine; latency rows are checked against their thresholds only (--compare-latency always compares them anyway)")
+        }
         let report = BaselineCheck.compare(current: cur, baseline: base, tolerances: tolerances)
         print(Self.render(report, quiet: quiet), terminator: "")
         if report.hasRegression { throw CommandSupport.failed }
+    }
+
+    /// The machine recorded in the `run.json` beside a run's `metrics.csv`, if any.
+    static func runMachine(besides metrics: URL) -> MachineIdentity? {
+        struct Record: Decodable { var machine: [String: String]? }
+        guard let data = try? Data(contentsOf: metrics.deletingLastPathComponent().appendingPathComponent("run.json")),
+              let m = (try? JSONDecoder().decode(Record.self, from: data))?.machine,
+              let host = m["host"], let cpu = m["cpu"], let cores = m["cores"].flatMap(Int.init) else { return nil }
+        return MachineIdentity(host: host, cpu: cpu, cores: cores)
     }
 
     /// The regression/improvement table and a closing count line.
@@ -84,3 +103,5 @@ struct MergeCommand: ParsableCommand {
         if merged.contains(where: { $0.status == .fail }) { throw CommandSupport.failed }
     }
 }
+
+extension LatencyComparison: ExpressibleByArgument {}

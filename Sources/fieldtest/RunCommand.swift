@@ -43,6 +43,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: "Baseline tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric).")
     var tolerance: [String] = []
 
+    @Option(name: .long, help: "Compare latency rows with the baseline: same-machine (only when the baseline's machine.json names this machine), always or never.")
+    var compareLatency: LatencyComparison = .sameMachine
+
     @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
     var datasets: String?
 
@@ -75,6 +78,14 @@ struct RunCommand: ParsableCommand {
             scenarios.append(s)
         }
         let baselines = try scenarios.map { try baselineRows(for: $0) }
+        if let baseline {
+            let here = MachineIdentity.current()
+            let recorded = MachineIdentity.recorded(in: Self.baselineFolder(baseline))
+            tolerances.comparesLatency = compareLatency.compares(baseline: recorded, current: here)
+            if !tolerances.comparesLatency && compareLatency == .sameMachine {
+                CommandSupport.printError("note: the baseline was recorded on \(recorded.map(\.description) ?? "an unrecorded machine"), not on \(here); latency rows are checked against their thresholds only (--compare-latency always compares them anyway)")
+            }
+        }
         let store = DatasetStore(manifest: manifest)
         let interactive = isatty(STDERR_FILENO) == 1
         var anyFailed = false
@@ -96,7 +107,9 @@ struct RunCommand: ParsableCommand {
             try CommandSupport.guarded {
                 try RunReport.write(rows: rows, record: record, to: folder, junit: junit.map { URL(fileURLWithPath: $0) })
                 if let recordBaseline {
-                    try AtomicFile.write(MetricsCSV.render(rows), to: URL(fileURLWithPath: recordBaseline).appendingPathComponent("\(s.name).csv"))
+                    let folder = URL(fileURLWithPath: recordBaseline)
+                    try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("\(s.name).csv"))
+                    try MachineIdentity.current().write(into: folder)
                 }
             }
             let shown = quiet ? rows.filter { $0.status == .fail } : rows
@@ -111,6 +124,14 @@ struct RunCommand: ParsableCommand {
             }
         }
         if anyFailed || anyRegression { throw CommandSupport.failed }
+    }
+
+    /// The folder holding `baseline` (itself when it is a folder), where `machine.json` lives.
+    static func baselineFolder(_ baseline: String) -> URL {
+        let url = URL(fileURLWithPath: baseline)
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue { return url }
+        return url.deletingLastPathComponent()
     }
 
     func baselineRows(for s: Scenario) throws -> [MetricRow]? {

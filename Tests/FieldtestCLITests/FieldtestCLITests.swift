@@ -109,6 +109,25 @@ struct FieldtestCLITests {
         #expect(bad.stderr.contains("bad.csv:1: error: header must be exactly"))
     }
 
+    /// Latency movement counts only against a baseline from the same machine (or when asked).
+    @Test func checkComparesLatencyOnlyOnTheBaselinesMachine() throws {
+        let dir = try temporaryFolder()
+        let header = "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples\n"
+        try (header + "s,a,1,SKY-P1,query_p95,latency,0.1,s,5,<=,pass,100\n")
+            .write(to: dir.appendingPathComponent("base.csv"), atomically: true, encoding: .utf8)
+        try (header + "s,b,1,SKY-P1,query_p95,latency,0.9,s,5,<=,pass,100\n")
+            .write(to: dir.appendingPathComponent("slow.csv"), atomically: true, encoding: .utf8)
+        let args = ["check", dir.appendingPathComponent("slow.csv").path, "--baseline", dir.appendingPathComponent("base.csv").path]
+        let unknown = try run(args)
+        #expect(unknown.status == 0)
+        #expect(unknown.stderr.contains("latency rows are checked against their thresholds only"))
+        let always = try run(args + ["--compare-latency", "always"])
+        #expect(always.status == 1)
+        #expect(always.stdout.contains("REGRESSION"))
+        let bad = try run(args + ["--compare-latency", "sometimes"])
+        #expect(bad.status == 64 || bad.status == 2)
+    }
+
     @Test func datasetsVerifyFailsOnATamperedFile() throws {
         let dir = try temporaryFolder()
         let mapping = "0\tnegative\n1\tneutral\n2\tpositive\n"

@@ -111,6 +111,39 @@ struct BaselineCheckTests {
         #expect(throws: CheckError.badTolerance("latency")) { try loose.apply("latency") }
     }
 
+    /// With a baseline from another machine, latency movement is not compared, but a latency
+    /// row that starts failing its own threshold still regresses; accuracy is always compared.
+    @Test func latencyFromAnotherMachineIsCheckedByThresholdOnly() {
+        var cur = baseline
+        cur[2].value = 0.9              // 9× slower, still under its 5 s threshold
+        var other = Tolerances()
+        other.comparesLatency = false
+        #expect(!BaselineCheck.compare(current: cur, baseline: baseline, tolerances: other).hasRegression)
+        #expect(BaselineCheck.compare(current: cur, baseline: baseline).regressions.map { $0.current?.metric } == ["query_p95"])
+        cur[2] = row("query_p95", .latency, 6, threshold: 5, .lessOrEqual, requirement: "SKY-P1")
+        cur[0].value = 13               // accuracy worse
+        let report = BaselineCheck.compare(current: cur, baseline: baseline, tolerances: other)
+        #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "query_p95"])
+    }
+
+    /// `machine.json` round-trips, and only an identical machine compares latency by default.
+    @Test func machineIdentityDecidesLatencyComparison() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-machine-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(MachineIdentity.recorded(in: folder) == nil)
+        let here = MachineIdentity(host: "ci-1", cpu: "Example CPU @ 3.0GHz", cores: 2)
+        try here.write(into: folder)
+        #expect(MachineIdentity.recorded(in: folder) == here)
+        let elsewhere = MachineIdentity(host: "ci-2", cpu: "Example CPU @ 3.0GHz", cores: 2)
+        #expect(LatencyComparison.sameMachine.compares(baseline: here, current: here))
+        #expect(!LatencyComparison.sameMachine.compares(baseline: here, current: elsewhere))
+        #expect(!LatencyComparison.sameMachine.compares(baseline: nil, current: here))
+        #expect(LatencyComparison.always.compares(baseline: nil, current: here))
+        #expect(!LatencyComparison.never.compares(baseline: here, current: here))
+        #expect(MachineIdentity.current().cores >= 1)
+    }
+
     @Test func passToFailAndMissingRowsRegress() {
         var cur = Array(baseline.dropLast())
         cur[0] = row("sunrise_error_max", .accuracy, 400, threshold: 300, .lessOrEqual)

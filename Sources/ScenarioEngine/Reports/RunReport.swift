@@ -58,8 +58,8 @@ public enum RunReport {
 
     /// Machine facts for `run.json`.
     public static func machine() -> [String: String] {
-        let p = ProcessInfo.processInfo
-        return ["host": p.hostName, "os": p.operatingSystemVersionString, "cores": String(p.activeProcessorCount),
+        let p = ProcessInfo.processInfo, id = MachineIdentity.current()
+        return ["host": id.host, "cpu": id.cpu, "os": p.operatingSystemVersionString, "cores": String(id.cores),
                 "memory_bytes": String(p.physicalMemory)]
     }
 
