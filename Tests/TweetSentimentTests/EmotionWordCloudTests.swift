@@ -2,14 +2,17 @@ import FieldtestData
 import Testing
 @testable import TweetSentiment
 
+/// Two positive tweets, one negative, one neutral (shared by the cloud and listing suites).
+let fourTweets = [
+    tweet("1", .positive, 0.9, at: 0, "love love this, good day"),
+    tweet("2", .negative, -0.7, at: 0, "I hate it, not good"),
+    tweet("3", .positive, 0.5, at: 0, "good vibes :)"),
+    tweet("4", .neutral, 0, at: 0, "bus at 8"),
+]
+
 @Suite("Word cloud and listing")
 struct WordCloudTests {
-    let tweets = [
-        tweet("1", .positive, 0.9, at: 0, "love love this, good day"),
-        tweet("2", .negative, -0.7, at: 0, "I hate it, not good"),
-        tweet("3", .positive, 0.5, at: 0, "good vibes :)"),
-        tweet("4", .neutral, 0, at: 0, "bus at 8"),
-    ]
+    let tweets = fourTweets
 
     @Test func countsLexiconTermsPerClass() {
         let cloud = EmotionWordCloud(tweets: tweets, lexicon: smallLexicon)
@@ -52,12 +55,7 @@ struct WordCloudTests {
 
 @Suite("Tweet listing")
 struct TweetListingTests {
-    let tweets = [
-        tweet("1", .positive, 0.9, at: 0, "love love this, good day"),
-        tweet("2", .negative, -0.7, at: 0, "I hate it, not good"),
-        tweet("3", .positive, 0.5, at: 0, "good vibes :)"),
-        tweet("4", .neutral, 0, at: 0, "bus at 8"),
-    ]
+    let tweets = fourTweets
 
     @Test func listsByClassAndWord() {
         #expect(TweetListing.tweets(tweets, in: .positive).map(\.id) == ["1", "3"])
