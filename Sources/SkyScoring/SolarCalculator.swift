@@ -214,14 +214,15 @@ struct SolarDayBuilder {
         return t
     }
 
-    /// `x` wrapped into (−π, π].
+    /// `x` wrapped into [−π, π] (either end at an exact odd multiple of π).
     @inline(__always)
     static func wrap(_ x: Double) -> Double {
-        // x − 2π·⌈(x + π)/2π⌉ + 2π, with the ceiling taken by truncating a positive number
-        // (no libm call); |x| stays far below 10⁶ turns.
-        let turns = (x + .pi) * (1 / (2 * .pi))
-        let ceiling = 1_000_000 - Int(1_000_000 - turns)
-        return x - 2 * .pi * Double(ceiling) + 2 * .pi
+        // x − 2π·round(x/2π), rounding by adding and subtracting 1.5·2⁵² (the sum's last bit
+        // is the units place, so the FPU rounds to the nearest integer): no conversion, branch
+        // or libm call. Exact for |x/2π| < 2⁵¹.
+        let magic = 6_755_399_441_055_744.0
+        let turns = (x * (1 / (2 * .pi)) + magic) - magic
+        return x - 2 * .pi * turns
     }
 
     /// sin(altitude) at an upper (`upper`) or lower culmination at `t`, where cos H = ±1.
