@@ -1,0 +1,232 @@
+/// Classifies tweet after tweet with one model, reusing its buffers and
+/// remembering what it worked out for each distinct token.
+///
+/// For logistic regression the featurizer's groups are additive over tokens
+/// (word n-grams up to de-duplication, character n-gram counts, lexicon sums),
+/// so the character n-gram share of the class scores (`Σ w[gram, class]` over a
+/// token's 2–5-grams) and the token's lexicon entry are computed once per
+/// distinct token and kept in a bounded memo (`WordMemo`): a tweet then costs
+/// one memo probe per token and a few weight reads for its word n-grams instead
+/// of hundreds of scattered character-gram weight reads. Memo hits and misses
+/// give bit-identical results (entries are pure functions of the token's bytes,
+/// summed in token order), so predictions do not depend on what was classified
+/// before. A scorer is a value owned by one task; give each task its own.
+/// Complexity per tweet: O(bytes) to tokenize and hash, O(bytes × max gram length)
+/// for each token not yet in the memo.
+public struct SentimentScorer {
+    /// The model.
+    public let model: SentimentModel
+    var tokens = TweetTokens()
+    var buckets: [Int32] = []
+    var memo: WordMemo
+
+    /// Default bound on remembered tokens (the bundled 120,000 tweets hold about 100,000 distinct tokens).
+    public static let defaultMemoCapacity = 1 << 18
+
+    /// A scorer for `model` remembering up to `memoCapacity` distinct tokens
+    /// (0 = none; when full, the memo starts over).
+    public init(model: SentimentModel, memoCapacity: Int = SentimentScorer.defaultMemoCapacity) {
+        self.model = model
+        self.memo = WordMemo(capacity: memoCapacity)
+        buckets.reserveCapacity(128)
+    }
+
+    /// Classifies `text` (same result as `model.predict(text)`).
+    public mutating func predict(_ text: String) -> SentimentPrediction {
+        model.featurizer.tokenizer.tokenize(text, into: &tokens)
+        return predict(tokens: tokens)
+    }
+
+    /// Classifies already tokenized text.
+    public mutating func predict(tokens: TweetTokens) -> SentimentPrediction {
+        switch model {
+        case .logisticRegression(let m):
+            return m.predict(tokens, memo: &memo, buckets: &buckets)
+        case .naiveBayes(let m):
+            let (f, scores) = m.featurizer.analyze(tokens)
+            return NaiveBayesClassifier.prediction(probabilities: m.probabilities(f), compound: m.lexiconScoreWeight == 0 ? 0 : scores.compound,
+                                                   weight: m.lexiconScoreWeight)
+        }
+    }
+}
+
+/// What a logistic-regression model needs to know about one token.
+struct WordEntry {
+    /// FNV-1a of the token's bytes.
+    var hash: UInt64
+    /// FNV-1a of the token without its `not_` prefix.
+    var baseHash: UInt64
+    /// Per-class sums of the weights of the token's character n-grams.
+    var char0: Double, char1: Double, char2: Double
+    /// The lexicon entry of the base.
+    var lexicon: LexiconHashTable.Entry?
+    /// Number of character n-grams.
+    var gramCount: Int32
+    /// Word unigram bucket.
+    var unigram: Int32
+    /// Where the token's bytes are kept in the memo's arena.
+    var keyStart: Int32, keyLength: Int32
+    /// Byte offset of the base (4 when negated, else 0).
+    var baseStart: Int8
+    var negated: Bool
+    var isBang: Bool
+}
+
+/// A bounded open-addressing memo from token bytes to `WordEntry`, keyed by
+/// the full bytes (the 64-bit hash only picks the slot), so two tokens never
+/// share an entry. O(token length) per probe.
+struct WordMemo {
+    let capacity: Int
+    private var slots: [Int32] = []
+    private var mask = 0
+    private(set) var entries: [WordEntry] = []
+    private var arena: [UInt8] = []
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 0)
+    }
+
+    /// The entry of `token` (hash `hash`), computed by `make` when absent.
+    @inline(__always)
+    mutating func entry(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, make: () -> WordEntry) -> WordEntry {
+        guard capacity > 0 else { return make() }
+        if slots.isEmpty {
+            var size = 16
+            while size < 2 * capacity { size <<= 1 }
+            slots = [Int32](repeating: 0, count: size)
+            mask = size - 1
+            entries.reserveCapacity(min(capacity, 1 << 16))
+        }
+        var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+        while true {
+            let slot = slots[i]
+            if slot == 0 { break }
+            let e = entries[Int(slot) - 1]
+            if e.hash == hash, Int(e.keyLength) == token.count, equalKey(e, token) { return e }
+            i = (i + 1) & mask
+        }
+        if entries.count >= capacity {
+            // Full: start over (results never depend on the memo's contents).
+            for k in slots.indices { slots[k] = 0 }
+            entries.removeAll(keepingCapacity: true)
+            arena.removeAll(keepingCapacity: true)
+            i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+        }
+        var e = make()
+        e.keyStart = Int32(arena.count)
+        e.keyLength = Int32(token.count)
+        arena.append(contentsOf: token)
+        entries.append(e)
+        slots[i] = Int32(entries.count)
+        return e
+    }
+
+    @inline(__always)
+    private func equalKey(_ e: WordEntry, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        arena.withUnsafeBufferPointer { a in
+            let start = Int(e.keyStart)
+            for k in 0..<token.count where a[start + k] != token[k] { return false }
+            return true
+        }
+    }
+}
+
+extension LogisticRegressionClassifier {
+    /// Classifies `text` through the same arithmetic as `SentimentScorer` (without a memo).
+    /// The score is `(1 − w)·(P(pos) − P(neg)) + w·compound` (see `SentimentClassifier`). O(bytes × max gram length).
+    public func predict(_ text: String) -> SentimentPrediction {
+        var tokens = TweetTokens()
+        featurizer.tokenizer.tokenize(text, into: &tokens)
+        var memo = WordMemo(capacity: 0)
+        var buckets: [Int32] = []
+        return predict(tokens, memo: &memo, buckets: &buckets)
+    }
+
+    /// Classifies an already tokenized tweet (as `predict(_:)`).
+    public func predict(tokens: [String]) -> SentimentPrediction {
+        var memo = WordMemo(capacity: 0)
+        var buckets: [Int32] = []
+        return predict(TweetTokens(tokens), memo: &memo, buckets: &buckets)
+    }
+
+    /// Classifies a tokenized tweet with the per-token memo (see `SentimentScorer`).
+    func predict(_ tokens: TweetTokens, memo: inout WordMemo, buckets: inout [Int32]) -> SentimentPrediction {
+        let f = featurizer
+        let d = f.dimension
+        guard weights.count == 3 * d, bias.count == 3 else {
+            let (features, scores) = f.analyze(tokens)
+            return Self.prediction(probabilities: probabilities(features), compound: scores.compound, weight: lexiconScoreWeight)
+        }
+        var s = LexiconScores()
+        var z0 = bias[0], z1 = bias[1], z2 = bias[2]
+        var c0 = 0.0, c1 = 0.0, c2 = 0.0
+        var grams = 0
+        buckets.removeAll(keepingCapacity: true)
+        let usesChars = f.charBits > 0
+        let charOffset = 1 << f.hashBits
+        weights.withUnsafeBufferPointer { W in
+            tokens.bytes.withUnsafeBufferPointer { all in
+                var previous: UInt64? = nil
+                var previousBase: UInt64? = nil
+                for k in 0..<tokens.count {
+                    let b = UnsafeBufferPointer(rebasing: all[tokens.range(k)])
+                    let h = FeatureHashing.fnv1a(b)
+                    let e = memo.entry(b, hash: h) {
+                        let t = SentimentFeaturizer.TokenFacts(b)
+                        var e = WordEntry(hash: t.hash, baseHash: t.baseHash, char0: 0, char1: 0, char2: 0,
+                                          lexicon: f.table.lookup(t.baseHash), gramCount: 0,
+                                          unigram: Int32(FeatureHashing.bucket(t.hash, bits: f.hashBits)),
+                                          keyStart: 0, keyLength: 0, baseStart: Int8(t.baseStart), negated: t.negated, isBang: t.isBang)
+                        if usesChars {
+                            var a0 = 0.0, a1 = 0.0, a2 = 0.0
+                            var n: Int32 = 0
+                            f.forEachCharGram(b, start: t.baseStart) { g in
+                                let at = 3 * (charOffset + FeatureHashing.bucket(g, bits: f.charBits))
+                                a0 += Double(W[at]); a1 += Double(W[at + 1]); a2 += Double(W[at + 2])
+                                n += 1
+                            }
+                            e.char0 = a0; e.char1 = a1; e.char2 = a2; e.gramCount = n
+                        }
+                        return e
+                    }
+                    buckets.append(e.unigram)
+                    if f.usesBigrams, let p = previous {
+                        buckets.append(Int32(FeatureHashing.bucket(FeatureHashing.fnv1a(b, state: FeatureHashing.bigramState(p)), bits: f.hashBits)))
+                    }
+                    previous = h
+                    c0 += e.char0; c1 += e.char1; c2 += e.char2
+                    grams += Int(e.gramCount)
+                    let t = SentimentFeaturizer.TokenFacts(hash: e.hash, baseHash: e.baseHash, baseStart: Int(e.baseStart),
+                                                           negated: e.negated, isBang: e.isBang)
+                    f.accumulateLexicon(t, entry: e.lexicon, b, previousBase: &previousBase, into: &s)
+                }
+            }
+            // Word n-grams: binary, de-duplicated, scaled to unit length.
+            IndexSort.sort(&buckets)
+            var w0 = 0.0, w1 = 0.0, w2 = 0.0
+            var unique = 0
+            var last: Int32 = -1
+            for j in buckets where j != last {
+                last = j
+                unique += 1
+                let at = 3 * Int(j)
+                w0 += Double(W[at]); w1 += Double(W[at + 1]); w2 += Double(W[at + 2])
+            }
+            if unique > 0 {
+                let scale = f.normalizesGrams ? 1 / Double(Float(unique).squareRoot()) : 1
+                z0 += w0 * scale; z1 += w1 * scale; z2 += w2 * scale
+            }
+            if grams > 0 {
+                let scale = f.normalizesGrams ? 1 / Double(grams).squareRoot() : 1
+                z0 += c0 * scale; z1 += c1 * scale; z2 += c2 * scale
+            }
+            let base = f.lexiconBase
+            SentimentFeaturizer.forEachDenseFeature(s) { k, v in
+                let at = 3 * (base + k)
+                let x = Float(v)
+                z0 += Double(W[at] * x); z1 += Double(W[at + 1] * x); z2 += Double(W[at + 2] * x)
+            }
+        }
+        return Self.prediction(probabilities: softmax3(z0, z1, z2), compound: lexiconScoreWeight == 0 ? 0 : s.compound, weight: lexiconScoreWeight)
+    }
+}
