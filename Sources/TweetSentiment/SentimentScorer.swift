@@ -17,7 +17,7 @@ public struct SentimentScorer {
     /// The model.
     public let model: SentimentModel
     var tokens = TweetTokens()
-    var buckets: [Int32] = []
+    var scratch = ScoringScratch()
     var memo: WordMemo
 
     /// Default bound on remembered tokens (the bundled 120,000 tweets hold about 100,000 distinct tokens).
@@ -28,7 +28,6 @@ public struct SentimentScorer {
     public init(model: SentimentModel, memoCapacity: Int = SentimentScorer.defaultMemoCapacity) {
         self.model = model
         self.memo = WordMemo(capacity: memoCapacity)
-        buckets.reserveCapacity(128)
     }
 
     /// Classifies `text` (same result as `model.predict(text)`).
@@ -41,7 +40,7 @@ public struct SentimentScorer {
     public mutating func predict(tokens: TweetTokens) -> SentimentPrediction {
         switch model {
         case .logisticRegression(let m):
-            return m.predict(tokens, memo: &memo, buckets: &buckets)
+            return m.predict(tokens, memo: &memo, scratch: &scratch)
         case .naiveBayes(let m):
             let (f, scores) = m.featurizer.analyze(tokens)
             return NaiveBayesClassifier.prediction(probabilities: m.probabilities(f), compound: m.lexiconScoreWeight == 0 ? 0 : scores.compound,
@@ -138,19 +137,19 @@ extension LogisticRegressionClassifier {
         var tokens = TweetTokens()
         featurizer.tokenizer.tokenize(text, into: &tokens)
         var memo = WordMemo(capacity: 0)
-        var buckets: [Int32] = []
-        return predict(tokens, memo: &memo, buckets: &buckets)
+        var scratch = ScoringScratch()
+        return predict(tokens, memo: &memo, scratch: &scratch)
     }
 
     /// Classifies an already tokenized tweet (as `predict(_:)`).
     public func predict(tokens: [String]) -> SentimentPrediction {
         var memo = WordMemo(capacity: 0)
-        var buckets: [Int32] = []
-        return predict(TweetTokens(tokens), memo: &memo, buckets: &buckets)
+        var scratch = ScoringScratch()
+        return predict(TweetTokens(tokens), memo: &memo, scratch: &scratch)
     }
 
     /// Classifies a tokenized tweet with the per-token memo (see `SentimentScorer`).
-    func predict(_ tokens: TweetTokens, memo: inout WordMemo, buckets: inout [Int32]) -> SentimentPrediction {
+    func predict(_ tokens: TweetTokens, memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
         let f = featurizer
         let d = f.dimension
         guard weights.count == 3 * d, bias.count == 3 else {
@@ -161,7 +160,7 @@ extension LogisticRegressionClassifier {
         var z0 = bias[0], z1 = bias[1], z2 = bias[2]
         var c0 = 0.0, c1 = 0.0, c2 = 0.0
         var grams = 0
-        buckets.removeAll(keepingCapacity: true)
+        scratch.buckets.removeAll(keepingCapacity: true)
         let usesChars = f.charBits > 0
         let charOffset = 1 << f.hashBits
         weights.withUnsafeBufferPointer { W in
@@ -189,9 +188,9 @@ extension LogisticRegressionClassifier {
                         }
                         return e
                     }
-                    buckets.append(e.unigram)
+                    scratch.buckets.append(e.unigram)
                     if f.usesBigrams, let p = previous {
-                        buckets.append(Int32(FeatureHashing.bucket(FeatureHashing.fnv1a(b, state: FeatureHashing.bigramState(p)), bits: f.hashBits)))
+                        scratch.buckets.append(Int32(FeatureHashing.bucket(FeatureHashing.fnv1a(b, state: FeatureHashing.bigramState(p)), bits: f.hashBits)))
                     }
                     previous = h
                     c0 += e.char0; c1 += e.char1; c2 += e.char2
@@ -202,12 +201,9 @@ extension LogisticRegressionClassifier {
                 }
             }
             // Word n-grams: binary, de-duplicated, scaled to unit length.
-            IndexSort.sort(&buckets)
             var w0 = 0.0, w1 = 0.0, w2 = 0.0
             var unique = 0
-            var last: Int32 = -1
-            for j in buckets where j != last {
-                last = j
+            scratch.forEachDistinctBucket { j in
                 unique += 1
                 let at = 3 * Int(j)
                 w0 += Double(W[at]); w1 += Double(W[at + 1]); w2 += Double(W[at + 2])
@@ -228,5 +224,46 @@ extension LogisticRegressionClassifier {
             }
         }
         return Self.prediction(probabilities: softmax3(z0, z1, z2), compound: lexiconScoreWeight == 0 ? 0 : s.compound, weight: lexiconScoreWeight)
+    }
+}
+
+/// Per-tweet scratch space: the word n-gram buckets and a small stamped hash set
+/// that finds the distinct ones in O(n) (sorting beyond its size).
+struct ScoringScratch {
+    var buckets: [Int32] = []
+    private var keys = [Int32](repeating: 0, count: ScoringScratch.setSize)
+    private var stamps = [UInt32](repeating: 0, count: ScoringScratch.setSize)
+    private var stamp: UInt32 = 0
+    static let setSize = 256
+
+    init() { buckets.reserveCapacity(128) }
+
+    /// Calls `body` once per distinct value in `buckets`, in first-seen order
+    /// (ascending when there are more than half the set's size).
+    @inline(__always)
+    mutating func forEachDistinctBucket(_ body: (Int32) -> Void) {
+        guard buckets.count <= Self.setSize / 2 else {
+            IndexSort.sort(&buckets)
+            var last: Int32 = -1
+            for j in buckets where j != last { last = j; body(j) }
+            return
+        }
+        stamp &+= 1
+        if stamp == 0 {
+            for k in stamps.indices { stamps[k] = 0 }
+            stamp = 1
+        }
+        let mask = Self.setSize - 1
+        for j in buckets {
+            var i = Int((UInt32(bitPattern: j) &* 0x9E37_79B1) >> 24) & mask
+            while stamps[i] == stamp {
+                if keys[i] == j { break }
+                i = (i + 1) & mask
+            }
+            if stamps[i] == stamp { continue }
+            stamps[i] = stamp
+            keys[i] = j
+            body(j)
+        }
     }
 }

@@ -63,8 +63,15 @@ public struct TweetTokenizer: Sendable {
     /// No allocation per token once `tokens` has grown to the tweet's size.
     public func tokenize(_ text: String, into tokens: inout TweetTokens) {
         tokens.removeAll()
-        var decoded = HTMLEntities.decode(text)
-        decoded.withUTF8 { scan($0, into: &tokens) }
+        var text = text
+        text.withUTF8 { raw in
+            guard raw.contains(0x26) else { return scan(raw, into: &tokens) }
+            var decoded = tokens.scratch
+            tokens.scratch = []
+            HTMLEntities.decode(raw, into: &decoded)
+            decoded.withUnsafeBufferPointer { scan($0, into: &tokens) }
+            tokens.scratch = decoded
+        }
     }
 
     /// The scanner behind `tokenize`: steps 2–7 of the type's description over valid UTF-8.

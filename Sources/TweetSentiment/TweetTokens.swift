@@ -1,11 +1,13 @@
 /// The tokens of one tweet as UTF-8 byte ranges in one reusable buffer, so the
 /// classifier's hot path allocates nothing per token. Fill it with
 /// `TweetTokenizer.tokenize(_:into:)`; `removeAll()` keeps the capacity.
-public struct TweetTokens: Sendable, Equatable {
+public struct TweetTokens: Sendable {
     /// The tokens' bytes, concatenated.
     public internal(set) var bytes: [UInt8] = []
     /// End offset in `bytes` of each token (token `k` spans `ends[k-1] ..< ends[k]`, the first starts at 0).
     public internal(set) var ends: [Int32] = []
+    /// Scratch space for the tokenizer (the text with HTML references decoded).
+    var scratch: [UInt8] = []
 
     /// An empty buffer.
     public init() {
