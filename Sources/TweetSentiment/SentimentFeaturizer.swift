@@ -247,7 +247,7 @@ public struct SentimentFeaturizer: Sendable, Equatable {
             hit = true
         }
         var a = entry?.afinn
-        if let p = previousBase, table.hasPhrases {
+        if let p = previousBase, entry?.endsPhrase == true {
             let phraseHash = FeatureHashing.fnv1a(UnsafeBufferPointer(rebasing: b[t.baseStart...]), state: FeatureHashing.bigramState(p))
             if let phrase = table.lookup(phraseHash)?.phrase { a = phrase }
         }
@@ -278,6 +278,8 @@ struct LexiconHashTable: Sendable, Equatable {
         var vader: Double?
         var afinn: Double?
         var phrase: Double?
+        /// Whether the token is the second word of some two-word phrase.
+        var endsPhrase = false
     }
     private var keys: [UInt64]
     private var entries: [Entry]
@@ -295,6 +297,7 @@ struct LexiconHashTable: Sendable, Equatable {
             guard parts.count == 2 else { continue }
             let h = FeatureHashing.bigram(FeatureHashing.unigram(parts[0]), parts[1])
             all[h, default: Entry()].phrase = v
+            all[FeatureHashing.unigram(parts[1]), default: Entry()].endsPhrase = true
         }
         var size = 16
         while size < all.count * 2 { size <<= 1 }
