@@ -169,7 +169,14 @@ extension LogisticRegressionClassifier {
                 var previousBase: UInt64? = nil
                 for k in 0..<tokens.count {
                     let b = UnsafeBufferPointer(rebasing: all[tokens.range(k)])
-                    let h = FeatureHashing.fnv1a(b)
+                    // The token's hash and its bigram hash with the previous token in one pass
+                    // (two independent multiply chains).
+                    var h = FeatureHashing.offset
+                    var g = FeatureHashing.bigramState(previous ?? 0)
+                    for x in b {
+                        h ^= UInt64(x); h = h &* FeatureHashing.prime
+                        g ^= UInt64(x); g = g &* FeatureHashing.prime
+                    }
                     let e = memo.entry(b, hash: h) {
                         let t = SentimentFeaturizer.TokenFacts(b)
                         var e = WordEntry(hash: t.hash, baseHash: t.baseHash, char0: 0, char1: 0, char2: 0,
@@ -189,8 +196,8 @@ extension LogisticRegressionClassifier {
                         return e
                     }
                     scratch.buckets.append(e.unigram)
-                    if f.usesBigrams, let p = previous {
-                        scratch.buckets.append(Int32(FeatureHashing.bucket(FeatureHashing.fnv1a(b, state: FeatureHashing.bigramState(p)), bits: f.hashBits)))
+                    if f.usesBigrams, previous != nil {
+                        scratch.buckets.append(Int32(FeatureHashing.bucket(g, bits: f.hashBits)))
                     }
                     previous = h
                     c0 += e.char0; c1 += e.char1; c2 += e.char2
