@@ -20,8 +20,8 @@ public struct SentimentScorer {
     var scratch = ScoringScratch()
     var memo: WordMemo
 
-    /// Default bound on remembered tokens (the bundled 120,000 tweets hold about 100,000 distinct tokens).
-    public static let defaultMemoCapacity = 1 << 18
+    /// Default bound on remembered tokens (the bundled 120,000 tweets hold 69,820 distinct tokens; the memo then takes 24 MiB).
+    public static let defaultMemoCapacity = 1 << 17
 
     /// A scorer for `model` remembering up to `memoCapacity` distinct tokens
     /// (0 = none; when full, the memo starts over).
@@ -49,81 +49,136 @@ public struct SentimentScorer {
     }
 }
 
-/// What a logistic-regression model needs to know about one token.
+/// What a logistic-regression model needs to know about one token (96 bytes).
 struct WordEntry {
     /// FNV-1a of the token's bytes.
     var hash: UInt64
     /// FNV-1a of the token without its `not_` prefix.
     var baseHash: UInt64
+    /// The token's first 16 bytes, zero-padded (the whole key when `keyLength` ≤ 16).
+    var key0: UInt64 = 0, key1: UInt64 = 0
     /// Per-class sums of the weights of the token's character n-grams.
-    var char0: Double, char1: Double, char2: Double
-    /// The lexicon entry of the base.
-    var lexicon: LexiconHashTable.Entry?
+    var char0: Double = 0, char1: Double = 0, char2: Double = 0
+    /// VADER and AFINN valences of the base (NaN: none).
+    var vader: Double, afinn: Double
     /// Number of character n-grams.
-    var gramCount: Int32
+    var gramCount: Int32 = 0
     /// Word unigram bucket.
     var unigram: Int32
-    /// Where the token's bytes are kept in the memo's arena.
-    var keyStart: Int32, keyLength: Int32
+    /// Where a key longer than 16 bytes is kept in the memo's arena.
+    var keyStart: Int32 = 0
+    /// Key length in bytes (0: empty slot).
+    var keyLength: Int32 = 0
     /// Byte offset of the base (4 when negated, else 0).
     var baseStart: Int8
     var negated: Bool
     var isBang: Bool
+    /// Whether the base has a lexicon entry, and whether it ends a two-word phrase.
+    var hasLexicon: Bool, endsPhrase: Bool
+
+    init(facts t: SentimentFeaturizer.TokenFacts, lexicon: LexiconHashTable.Entry?, unigram: Int32) {
+        hash = t.hash
+        baseHash = t.baseHash
+        vader = lexicon?.vader ?? .nan
+        afinn = lexicon?.afinn ?? .nan
+        hasLexicon = lexicon != nil
+        endsPhrase = lexicon?.endsPhrase ?? false
+        self.unigram = unigram
+        baseStart = Int8(t.baseStart)
+        negated = t.negated
+        isBang = t.isBang
+    }
+
+    /// The lexicon entry as looked up (same values as `LexiconHashTable.lookup`).
+    var lexicon: LexiconHashTable.Entry? {
+        guard hasLexicon else { return nil }
+        var e = LexiconHashTable.Entry()
+        if !vader.isNaN { e.vader = vader }
+        if !afinn.isNaN { e.afinn = afinn }
+        e.endsPhrase = endsPhrase
+        return e
+    }
+
+    /// The facts `accumulateLexicon` needs.
+    var facts: SentimentFeaturizer.TokenFacts {
+        SentimentFeaturizer.TokenFacts(hash: hash, baseHash: baseHash, baseStart: Int(baseStart), negated: negated, isBang: isBang)
+    }
 }
 
 /// A bounded open-addressing memo from token bytes to `WordEntry`, keyed by
 /// the full bytes (the 64-bit hash only picks the slot), so two tokens never
-/// share an entry. O(token length) per probe.
+/// share an entry. Entries sit in the table itself and keys up to 16 bytes
+/// inside the entry, so a hit usually touches one or two adjacent cache lines.
+/// O(token length) per probe.
 struct WordMemo {
     let capacity: Int
-    private var slots: [Int32] = []
+    private var table: [WordEntry] = []
     private var mask = 0
-    private(set) var entries: [WordEntry] = []
+    private var filled = 0
     private var arena: [UInt8] = []
 
     init(capacity: Int) {
         self.capacity = max(capacity, 0)
     }
 
+    /// The first 16 bytes of `token`, zero-padded, as two little-endian words.
+    @inline(__always)
+    static func inlineKey(_ token: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        var k0: UInt64 = 0, k1: UInt64 = 0
+        let n = min(token.count, 16)
+        for k in 0..<min(n, 8) { k0 |= UInt64(token[k]) << (8 * UInt64(k)) }
+        if n > 8 { for k in 8..<n { k1 |= UInt64(token[k]) << (8 * UInt64(k - 8)) } }
+        return (k0, k1)
+    }
+
     /// The entry of `token` (hash `hash`), computed by `make` when absent.
     @inline(__always)
     mutating func entry(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, make: () -> WordEntry) -> WordEntry {
-        guard capacity > 0 else { return make() }
-        if slots.isEmpty {
+        guard capacity > 0, token.count > 0 else { return make() }
+        if table.isEmpty {
             var size = 16
             while size < 2 * capacity { size <<= 1 }
-            slots = [Int32](repeating: 0, count: size)
+            let empty = WordEntry(facts: SentimentFeaturizer.TokenFacts(hash: 0, baseHash: 0, baseStart: 0, negated: false, isBang: false),
+                                  lexicon: nil, unigram: 0)
+            table = [WordEntry](repeating: empty, count: size)
             mask = size - 1
-            entries.reserveCapacity(min(capacity, 1 << 16))
         }
+        let (k0, k1) = Self.inlineKey(token)
         var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
-        while true {
-            let slot = slots[i]
-            if slot == 0 { break }
-            let e = entries[Int(slot) - 1]
-            if e.hash == hash, Int(e.keyLength) == token.count, equalKey(e, token) { return e }
-            i = (i + 1) & mask
+        let found: WordEntry? = table.withUnsafeBufferPointer { T in
+            while true {
+                let e = T[i]
+                if e.keyLength == 0 { return nil }
+                if e.hash == hash, Int(e.keyLength) == token.count, e.key0 == k0, e.key1 == k1,
+                   token.count <= 16 || equalLongKey(e, token) { return e }
+                i = (i + 1) & mask
+            }
         }
-        if entries.count >= capacity {
+        if let found { return found }
+        if filled >= capacity {
             // Full: start over (results never depend on the memo's contents).
-            for k in slots.indices { slots[k] = 0 }
-            entries.removeAll(keepingCapacity: true)
+            table.withUnsafeMutableBufferPointer { T in for k in T.indices { T[k].keyLength = 0 } }
+            filled = 0
             arena.removeAll(keepingCapacity: true)
             i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
         }
         var e = make()
-        e.keyStart = Int32(arena.count)
+        e.key0 = k0
+        e.key1 = k1
         e.keyLength = Int32(token.count)
-        arena.append(contentsOf: token)
-        entries.append(e)
-        slots[i] = Int32(entries.count)
+        if token.count > 16 {
+            e.keyStart = Int32(arena.count)
+            arena.append(contentsOf: token)
+        }
+        table[i] = e
+        filled += 1
         return e
     }
 
-    @inline(__always)
-    private func equalKey(_ e: WordEntry, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+    private func equalLongKey(_ e: WordEntry, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
         arena.withUnsafeBufferPointer { a in
             let start = Int(e.keyStart)
+            guard start + token.count <= a.count else { return false }
             for k in 0..<token.count where a[start + k] != token[k] { return false }
             return true
         }
@@ -179,10 +234,8 @@ extension LogisticRegressionClassifier {
                     }
                     let e = memo.entry(b, hash: h) {
                         let t = SentimentFeaturizer.TokenFacts(b)
-                        var e = WordEntry(hash: t.hash, baseHash: t.baseHash, char0: 0, char1: 0, char2: 0,
-                                          lexicon: f.table.lookup(t.baseHash), gramCount: 0,
-                                          unigram: Int32(FeatureHashing.bucket(t.hash, bits: f.hashBits)),
-                                          keyStart: 0, keyLength: 0, baseStart: Int8(t.baseStart), negated: t.negated, isBang: t.isBang)
+                        var e = WordEntry(facts: t, lexicon: f.table.lookup(t.baseHash),
+                                          unigram: Int32(FeatureHashing.bucket(t.hash, bits: f.hashBits)))
                         if usesChars {
                             var a0 = 0.0, a1 = 0.0, a2 = 0.0
                             var n: Int32 = 0
@@ -202,9 +255,7 @@ extension LogisticRegressionClassifier {
                     previous = h
                     c0 += e.char0; c1 += e.char1; c2 += e.char2
                     grams += Int(e.gramCount)
-                    let t = SentimentFeaturizer.TokenFacts(hash: e.hash, baseHash: e.baseHash, baseStart: Int(e.baseStart),
-                                                           negated: e.negated, isBang: e.isBang)
-                    f.accumulateLexicon(t, entry: e.lexicon, b, previousBase: &previousBase, into: &s)
+                    f.accumulateLexicon(e.facts, entry: e.lexicon, b, previousBase: &previousBase, into: &s)
                 }
             }
             // Word n-grams: binary, de-duplicated, scaled to unit length.

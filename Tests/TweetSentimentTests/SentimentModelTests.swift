@@ -238,7 +238,8 @@ struct IndexSortTests {
 @Suite("Scorer")
 struct SentimentScorerTests {
     let texts = ["I love this so much!!", "worst flight ever :( not good", "the bus leaves at 8", "#NotHappy with @bob http://x.co",
-                 "Café ÜBER 😍😍 soooo good", "never again... bad luck", "", "love love love it", "I don't like it, at all"]
+                 "Café ÜBER 😍😍 soooo good", "never again... bad luck", "", "love love love it", "I don't like it, at all",
+                 "not supercalifragilisticexpialidocious, supercalifragilisticexpialidocious! 👨‍👩‍👧 abcdefghijklmnop abcdefghijklmnoq"]
 
     @Test func scorerMatchesPlainPredictionExactly() {
         let model = trainSmall(.logisticRegression)
