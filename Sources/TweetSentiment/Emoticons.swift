@@ -29,43 +29,45 @@ enum Emoticons {
         return set.map { Array($0.unicodeScalars) }.sorted { $0.count != $1.count ? $0.count > $1.count : String(String.UnicodeScalarView($0)) < String(String.UnicodeScalarView($1)) }
     }()
 
-    /// Emoticons grouped by first scalar, longest first within each group.
-    static let byFirst: [Unicode.Scalar: [[Unicode.Scalar]]] = {
-        var d: [Unicode.Scalar: [[Unicode.Scalar]]] = [:]
-        for e in all { if let f = e.first { d[f, default: []].append(e) } }
-        return d
-    }()
-
-    /// Cheap pre-check: whether any emoticon starts with `c`.
-    @inline(__always)
-    static func mayStart(_ c: Unicode.Scalar) -> Bool {
-        guard c.value < 128 else { return false }
-        return firstTable[Int(c.value)]
-    }
-
-    /// ASCII first scalars of emoticons.
-    static let firstTable: [Bool] = {
-        var t = [Bool](repeating: false, count: 128)
-        for e in all { if let f = e.first, f.value < 128 { t[Int(f.value)] = true } }
+    /// Emoticons as UTF-8 bytes (all ASCII) grouped by first byte, longest first within each group.
+    static let byFirst: [[[UInt8]]] = {
+        var t = [[[UInt8]]](repeating: [], count: 128)
+        for e in all {
+            let bytes = e.map { UInt8(truncatingIfNeeded: $0.value) }
+            if let f = bytes.first, f < 128 { t[Int(f)].append(bytes) }
+        }
         return t
     }()
 
-    /// The emoticon starting at `s[i]` and the index after it (and after any repeated mouth).
-    static func match(_ s: [Unicode.Scalar], at i: Int) -> (String, Int)? {
+    /// Cheap pre-check: whether any emoticon starts with byte `b`.
+    @inline(__always)
+    static func mayStart(_ b: UInt8) -> Bool {
+        b < 128 && firstTable[Int(b)]
+    }
+
+    /// ASCII first bytes of emoticons.
+    static let firstTable: [Bool] = byFirst.map { !$0.isEmpty }
+
+    /// The emoticon starting at byte `i` of valid UTF-8 `s`: its length in bytes
+    /// and the offset after it (and after any repeated mouth).
+    static func match(_ s: UnsafeBufferPointer<UInt8>, at i: Int) -> (Int, Int)? {
         let first = s[i]
-        guard let candidates = byFirst[first] else { return nil }
+        guard first < 128 else { return nil }
+        let candidates = byFirst[Int(first)]
+        guard !candidates.isEmpty else { return nil }
         // Eyes-first emoticons may follow a word (`thanks:)`); the rest need white space or the start before them.
-        if !(first == ":" || first == ";" || first == "="), i > 0, !TweetTokenizer.isSpace(s[i - 1]) { return nil }
-        for e in candidates where i + e.count <= s.count {
+        if !(first == 0x3A || first == 0x3B || first == 0x3D), i > 0, !TweetTokenizer.isSpace(TweetTokenizer.scalar(before: i, in: s)) { return nil }
+        let n = s.count
+        for e in candidates where i + e.count <= n {
             var ok = true
             for k in 0..<e.count where s[i + k] != e[k] { ok = false; break }
             guard ok else { continue }
             var end = i + e.count
-            if let mouth = e.last, !TweetTokenizer.isWordScalar(mouth) {
-                while end < s.count, s[end] == mouth { end += 1 }
+            if let mouth = e.last, !TweetTokenizer.isAlnumByte(mouth) {
+                while end < n, s[end] == mouth { end += 1 }
             }
-            if end < s.count, TweetTokenizer.isWordScalar(s[end]) { continue }
-            return (String(String.UnicodeScalarView(e)), end)
+            if end < n, TweetTokenizer.isWordScalar(at: s, end) { continue }
+            return (e.count, end)
         }
         return nil
     }

@@ -37,6 +37,17 @@ public enum FeatureHashing {
         return h
     }
 
+    /// FNV-1a of `bytes`, continuing from `state`.
+    @inline(__always)
+    public static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>, state: UInt64 = FeatureHashing.offset) -> UInt64 {
+        var h = state
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* prime
+        }
+        return h
+    }
+
     /// Bigram hash state after `first` (the separator mixed in); continue with `fnv1a(_:state:)`.
     @inline(__always)
     public static func bigramState(_ first: UInt64) -> UInt64 { (first ^ 0x1F) &* prime }

@@ -25,6 +25,10 @@ public protocol SentimentClassifier: Sendable {
     func probabilities(_ features: SparseFeatures) -> [Double]
     /// Weight of the lexicon compound score in `score` (0 = probabilities only).
     var lexiconScoreWeight: Double { get }
+    /// Classifies `text` (see the extension for the score's definition).
+    func predict(_ text: String) -> SentimentPrediction
+    /// Classifies an already tokenized tweet.
+    func predict(tokens: [String]) -> SentimentPrediction
 }
 
 extension SentimentClassifier {
@@ -32,12 +36,19 @@ extension SentimentClassifier {
     /// where `compound` is the VADER-normalised lexicon sum and `w` is
     /// `lexiconScoreWeight`; it always lies in [−1, 1]. Complexity: O(tokens).
     public func predict(_ text: String) -> SentimentPrediction {
-        predict(tokens: featurizer.tokenizer.tokenize(text))
+        var tokens = TweetTokens()
+        featurizer.tokenizer.tokenize(text, into: &tokens)
+        return prediction(of: tokens)
     }
 
     /// Classifies an already tokenized tweet.
     public func predict(tokens: [String]) -> SentimentPrediction {
-        let (f, scores) = featurizer.analyze(tokens: tokens)
+        prediction(of: TweetTokens(tokens))
+    }
+
+    /// Classifies a token buffer through `analyze` and `probabilities`.
+    func prediction(of tokens: TweetTokens) -> SentimentPrediction {
+        let (f, scores) = featurizer.analyze(tokens)
         let p = probabilities(f)
         let compound = lexiconScoreWeight == 0 ? 0 : scores.compound
         return Self.prediction(probabilities: p, compound: compound, weight: lexiconScoreWeight)

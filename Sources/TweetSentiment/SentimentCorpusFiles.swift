@@ -148,11 +148,12 @@ public enum SentimentBenchmarkInput {
 
     /// Classifies every tweet and returns a checksum of the labels and scores
     /// (so the work cannot be optimised away and runs can be compared).
-    public static func classifyAll(_ tweets: [String], model: some SentimentClassifier) -> (labels: [Int], scoreSum: Double) {
+    public static func classifyAll(_ tweets: [String], model: SentimentModel) -> (labels: [Int], scoreSum: Double) {
         var labels = [0, 0, 0]
         var sum = 0.0
+        var scorer = SentimentScorer(model: model)
         for t in tweets {
-            let p = model.predict(t)
+            let p = scorer.predict(t)
             labels[p.label.rawValue] += 1
             sum += p.score
         }

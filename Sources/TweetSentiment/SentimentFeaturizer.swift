@@ -47,9 +47,12 @@ public struct LexiconScores: Sendable, Equatable {
 /// sides, the `not_` prefix left out — scikit-learn's `char_wb` analyser; they
 /// catch misspellings, inflections and hashtag fragments, Kiritchenko, Zhu &
 /// Mohammad 2014); the last `lexiconFeatureCount` indices are lexicon features.
-/// N-gram indicators are binary; with `normalizesGrams` each group (words,
-/// characters) is scaled to unit Euclidean length, so long tweets do not
-/// outweigh short ones. Complexity: O(tokens + bytes × max gram length).
+/// Word n-gram indicators are binary; character n-grams are counts (a gram
+/// met twice in the tweet counts twice), so a tweet's character features are
+/// the sum of its words' — which lets `SentimentScorer` cache each word's share.
+/// With `normalizesGrams` the word group is scaled to unit Euclidean length and
+/// the character group by 1/√(number of character n-grams in the tweet), so
+/// long tweets do not outweigh short ones. Complexity: O(tokens + bytes × max gram length).
 public struct SentimentFeaturizer: Sendable, Equatable {
     /// log2 of the number of n-gram buckets.
     public var hashBits: Int
@@ -59,7 +62,7 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     public var charBits: Int
     /// Lengths of the character n-grams, in bytes.
     public var charGramLengths: ClosedRange<Int>
-    /// Whether the word and character groups are each scaled to unit length.
+    /// Whether the word group is scaled to unit length and the character group by 1/√(gram count).
     public var normalizesGrams: Bool
     /// The lexicon behind the dense features.
     public var lexicon: SentimentLexicon
@@ -102,80 +105,39 @@ public struct SentimentFeaturizer: Sendable, Equatable {
         analyze(tokens: tokens, wantsFeatures: true).features
     }
 
+    /// Features and lexicon scores of `String` tokens (see `analyze(_:wantsFeatures:)`).
+    public func analyze(tokens: [String], wantsFeatures: Bool = true) -> (features: SparseFeatures, scores: LexiconScores) {
+        analyze(TweetTokens(tokens), wantsFeatures: wantsFeatures)
+    }
+
     /// Features and lexicon scores in one pass over the tokens. Lexicon look-ups
     /// go through `table`, keyed by the same FNV-1a hashes as the n-grams.
-    public func analyze(tokens: [String], wantsFeatures: Bool = true) -> (features: SparseFeatures, scores: LexiconScores) {
+    public func analyze(_ tokens: TweetTokens, wantsFeatures: Bool = true) -> (features: SparseFeatures, scores: LexiconScores) {
         var s = LexiconScores()
         var idx: [Int32] = []
         var charIdx: [Int32] = []
         let usesChars = wantsFeatures && charBits > 0
         let charOffset = Int32(1 << hashBits)
-        let minGram = max(charGramLengths.lowerBound, 1), maxGram = max(charGramLengths.upperBound, minGram)
         if wantsFeatures { idx.reserveCapacity(tokens.count * 2 + Self.lexiconFeatureCount) }
         if usesChars { charIdx.reserveCapacity(tokens.count * 24) }
         var previous: UInt64? = nil
         var previousBase: UInt64? = nil
-        let prefixCount = TweetTokenizer.negationPrefix.utf8.count
-        for t in tokens {
-            // One pass over the bytes: full hash, `not_` prefix test, hash of the base, `!` test.
-            var h = FeatureHashing.offset
-            var baseHash = FeatureHashing.offset
-            var negated = false
-            var isBang = false
-            var copy = t
-            copy.withUTF8 { b in
-                for x in b { h ^= UInt64(x); h = h &* FeatureHashing.prime }
-                isBang = b.count == 1 && b[0] == 0x21
-                negated = b.count > prefixCount && b[0] == 0x6E && b[1] == 0x6F && b[2] == 0x74 && b[3] == 0x5F
-                if negated {
-                    for x in b[prefixCount...] { baseHash ^= UInt64(x); baseHash = baseHash &* FeatureHashing.prime }
-                } else {
-                    baseHash = h
+        tokens.bytes.withUnsafeBufferPointer { all in
+            for k in 0..<tokens.count {
+                let b = UnsafeBufferPointer(rebasing: all[tokens.range(k)])
+                let t = TokenFacts(b)
+                if usesChars {
+                    forEachCharGram(b, start: t.baseStart) { charIdx.append(charOffset + Int32(FeatureHashing.bucket($0, bits: charBits))) }
                 }
-                // Character n-grams of " word " (placeholders such as <url> excluded).
-                if usesChars, let first = b.first, first != 0x3C || b.count < 3 {
-                    let start = negated ? prefixCount : 0
-                    let count = b.count - start + 2
-                    @inline(__always) func byte(_ k: Int) -> UInt8 { k == 0 || k == count - 1 ? 0x20 : b[start + k - 1] }
-                    for i in 0..<count {
-                        var g: UInt64 = (FeatureHashing.offset ^ 0x02) &* FeatureHashing.prime
-                        var j = i
-                        while j < count, j - i < maxGram {
-                            g ^= UInt64(byte(j)); g = g &* FeatureHashing.prime
-                            j += 1
-                            if j - i >= minGram { charIdx.append(charOffset + Int32(FeatureHashing.bucket(g, bits: charBits))) }
-                        }
+                if wantsFeatures {
+                    idx.append(Int32(FeatureHashing.bucket(t.hash, bits: hashBits)))
+                    if usesBigrams, let p = previous {
+                        idx.append(Int32(FeatureHashing.bucket(FeatureHashing.fnv1a(b, state: FeatureHashing.bigramState(p)), bits: hashBits)))
                     }
                 }
+                previous = t.hash
+                accumulateLexicon(t, entry: table.lookup(t.baseHash), b, previousBase: &previousBase, into: &s)
             }
-            if wantsFeatures {
-                idx.append(Int32(FeatureHashing.bucket(h, bits: hashBits)))
-                if usesBigrams, let p = previous {
-                    idx.append(Int32(FeatureHashing.bucket(FeatureHashing.bigram(p, t), bits: hashBits)))
-                }
-            }
-            previous = h
-            if isBang { s.exclamations += 1; previousBase = nil; continue }
-            let scale = negated ? Self.negationScale : 1
-            var hit = false
-            let entry = table.lookup(baseHash)
-            if let v = entry?.vader {
-                let x = v * scale
-                if x > 0 { s.vaderPositive += x } else { s.vaderNegative -= x }
-                hit = true
-            }
-            var a = entry?.afinn
-            if let p = previousBase, table.hasPhrases {
-                let phraseHash = FeatureHashing.fnv1a(t, droppingFirst: negated ? prefixCount : 0, state: FeatureHashing.bigramState(p))
-                if let phrase = table.lookup(phraseHash)?.phrase { a = phrase }
-            }
-            if let a {
-                let x = a * scale
-                if x > 0 { s.afinnPositive += x } else { s.afinnNegative -= x }
-                hit = true
-            }
-            if hit && negated { s.negatedHits += 1 }
-            previousBase = baseHash
         }
         guard wantsFeatures else { return (SparseFeatures(indices: [], values: []), s) }
         IndexSort.sort(&idx)
@@ -184,30 +146,125 @@ public struct SentimentFeaturizer: Sendable, Equatable {
         for i in idx where unique.last != i { unique.append(i) }
         let wordCount = unique.count
         var values = [Float](repeating: normalizesGrams && wordCount > 0 ? 1 / Float(wordCount).squareRoot() : 1, count: wordCount)
-        if usesChars {
+        if usesChars && !charIdx.isEmpty {
+            // Counts (a gram twice in the tweet counts twice), scaled by 1/√(number of grams).
             IndexSort.sort(&charIdx)
-            for i in charIdx where unique.last != i { unique.append(i) }
-            let charCount = unique.count - wordCount
-            values.append(contentsOf: repeatElement(normalizesGrams && charCount > 0 ? 1 / Float(charCount).squareRoot() : 1, count: charCount))
+            let scale = normalizesGrams ? 1 / Double(charIdx.count).squareRoot() : 1
+            var run = 0
+            for (k, i) in charIdx.enumerated() {
+                run += 1
+                if k + 1 == charIdx.count || charIdx[k + 1] != i {
+                    unique.append(i)
+                    values.append(Float(Double(run) * scale))
+                    run = 0
+                }
+            }
         }
-        let dense: [Double] = [
-            log1p(s.vaderPositive), log1p(s.vaderNegative),
-            log1p(s.afinnPositive), log1p(s.afinnNegative),
-            s.compound, Double(min(s.negatedHits, 3)) / 3,
-            Double(min(s.exclamations, 3)) / 3,
-            (s.vaderPositive == 0 && s.vaderNegative == 0 && s.afinnPositive == 0 && s.afinnNegative == 0) ? 1 : 0,
-        ]
         let base = Int32(lexiconBase)
-        for (k, v) in dense.enumerated() where v != 0 {
+        Self.forEachDenseFeature(s) { k, v in
             unique.append(base + Int32(k))
             values.append(Float(v))
         }
         return (SparseFeatures(indices: unique, values: values), s)
     }
 
+    /// Calls `body` with the index (0 ..< `lexiconFeatureCount`) and value of each
+    /// non-zero dense lexicon feature of `s`, in index order.
+    @inline(__always)
+    static func forEachDenseFeature(_ s: LexiconScores, _ body: (Int, Double) -> Void) {
+        let noHit = s.vaderPositive == 0 && s.vaderNegative == 0 && s.afinnPositive == 0 && s.afinnNegative == 0
+        if s.vaderPositive != 0 { body(0, log1p(s.vaderPositive)) }
+        if s.vaderNegative != 0 { body(1, log1p(s.vaderNegative)) }
+        if s.afinnPositive != 0 { body(2, log1p(s.afinnPositive)) }
+        if s.afinnNegative != 0 { body(3, log1p(s.afinnNegative)) }
+        let compound = s.compound
+        if compound != 0 { body(4, compound) }
+        if s.negatedHits > 0 { body(5, Double(min(s.negatedHits, 3)) / 3) }
+        if s.exclamations > 0 { body(6, Double(min(s.exclamations, 3)) / 3) }
+        if noHit { body(7, 1) }
+    }
+
+    /// Hashes of a token needed by the features: the full FNV-1a hash, the hash of
+    /// its base (without a `not_` prefix), whether it is negated or a `!`.
+    struct TokenFacts {
+        var hash: UInt64
+        var baseHash: UInt64
+        var baseStart: Int
+        var negated: Bool
+        var isBang: Bool
+
+        init(hash: UInt64, baseHash: UInt64, baseStart: Int, negated: Bool, isBang: Bool) {
+            self.hash = hash
+            self.baseHash = baseHash
+            self.baseStart = baseStart
+            self.negated = negated
+            self.isBang = isBang
+        }
+
+        @inline(__always)
+        init(_ b: UnsafeBufferPointer<UInt8>) {
+            let prefixCount = 4
+            negated = b.count > prefixCount && b[0] == 0x6E && b[1] == 0x6F && b[2] == 0x74 && b[3] == 0x5F
+            isBang = b.count == 1 && b[0] == 0x21
+            baseStart = negated ? prefixCount : 0
+            hash = FeatureHashing.fnv1a(b)
+            baseHash = negated ? FeatureHashing.fnv1a(UnsafeBufferPointer(rebasing: b[prefixCount...])) : hash
+        }
+    }
+
+    /// Calls `body` with the hash of every character n-gram of the token `b`
+    /// (from byte `start`, padded with a space on both sides; none for `<…>`
+    /// placeholders), in order of start position, then length.
+    @inline(__always)
+    func forEachCharGram(_ b: UnsafeBufferPointer<UInt8>, start: Int, _ body: (UInt64) -> Void) {
+        guard let first = b.first, first != 0x3C || b.count < 3 else { return }
+        let minGram = max(charGramLengths.lowerBound, 1), maxGram = max(charGramLengths.upperBound, minGram)
+        let count = b.count - start + 2
+        @inline(__always) func byte(_ k: Int) -> UInt8 { k == 0 || k == count - 1 ? 0x20 : b[start + k - 1] }
+        let seed = (FeatureHashing.offset ^ 0x02) &* FeatureHashing.prime
+        for i in 0..<count {
+            var g = seed
+            var j = i
+            while j < count, j - i < maxGram {
+                g ^= UInt64(byte(j)); g = g &* FeatureHashing.prime
+                j += 1
+                if j - i >= minGram { body(g) }
+            }
+        }
+    }
+
+    /// Adds token `t`'s lexicon evidence (`entry`, the look-up of its base) to `s` (VADER and AFINN valences, flipped
+    /// and damped when negated; AFINN two-word phrases with the previous base).
+    @inline(__always)
+    func accumulateLexicon(_ t: TokenFacts, entry: LexiconHashTable.Entry?, _ b: UnsafeBufferPointer<UInt8>,
+                           previousBase: inout UInt64?, into s: inout LexiconScores) {
+        if t.isBang { s.exclamations += 1; previousBase = nil; return }
+        let scale = t.negated ? Self.negationScale : 1
+        var hit = false
+        if let v = entry?.vader {
+            let x = v * scale
+            if x > 0 { s.vaderPositive += x } else { s.vaderNegative -= x }
+            hit = true
+        }
+        var a = entry?.afinn
+        if let p = previousBase, entry?.endsPhrase == true {
+            let phraseHash = FeatureHashing.fnv1a(UnsafeBufferPointer(rebasing: b[t.baseStart...]), state: FeatureHashing.bigramState(p))
+            if let phrase = table.lookup(phraseHash)?.phrase { a = phrase }
+        }
+        if let a {
+            let x = a * scale
+            if x > 0 { s.afinnPositive += x } else { s.afinnNegative -= x }
+            hit = true
+        }
+        if hit && t.negated { s.negatedHits += 1 }
+        previousBase = t.baseHash
+    }
+
     /// The feature vector of `text`.
     public func features(_ text: String) -> SparseFeatures {
-        features(tokens: tokenizer.tokenize(text))
+        var tokens = TweetTokens()
+        tokenizer.tokenize(text, into: &tokens)
+        return analyze(tokens).features
     }
 }
 
@@ -221,6 +278,8 @@ struct LexiconHashTable: Sendable, Equatable {
         var vader: Double?
         var afinn: Double?
         var phrase: Double?
+        /// Whether the token is the second word of some two-word phrase.
+        var endsPhrase = false
     }
     private var keys: [UInt64]
     private var entries: [Entry]
@@ -238,6 +297,7 @@ struct LexiconHashTable: Sendable, Equatable {
             guard parts.count == 2 else { continue }
             let h = FeatureHashing.bigram(FeatureHashing.unigram(parts[0]), parts[1])
             all[h, default: Entry()].phrase = v
+            all[FeatureHashing.unigram(parts[1]), default: Entry()].endsPhrase = true
         }
         var size = 16
         while size < all.count * 2 { size <<= 1 }

@@ -39,6 +39,22 @@ public enum SentimentModel: SentimentClassifier, Equatable {
         }
     }
 
+    /// Classifies `text` with the wrapped model.
+    public func predict(_ text: String) -> SentimentPrediction {
+        switch self {
+        case .naiveBayes(let m): return m.predict(text)
+        case .logisticRegression(let m): return m.predict(text)
+        }
+    }
+
+    /// Classifies a tokenized tweet with the wrapped model.
+    public func predict(tokens: [String]) -> SentimentPrediction {
+        switch self {
+        case .naiveBayes(let m): return m.predict(tokens: tokens)
+        case .logisticRegression(let m): return m.predict(tokens: tokens)
+        }
+    }
+
     /// Class probabilities from the wrapped model.
     public func probabilities(_ features: SparseFeatures) -> [Double] {
         switch self {

@@ -34,7 +34,7 @@ public enum SentimentCSV {
     /// Classifies every row of `bytes`; a row without the two columns, or with
     /// invalid UTF-8, is a located `DataError`. Scores have 4 decimals.
     /// Complexity: O(total tokens).
-    public static func classify(_ bytes: [UInt8], file: String, model: some SentimentClassifier) throws(DataError) -> String {
+    public static func classify(_ bytes: [UInt8], file: String, model: SentimentModel) throws(DataError) -> String {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(["id", "text"])
         let rows = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, String)? in
@@ -42,8 +42,9 @@ public enum SentimentCSV {
         }
         var w = CSVWriter()
         w.row(["id", "label", "score"])
+        var scorer = SentimentScorer(model: model)
         for (id, text) in rows.records {
-            let p = model.predict(text)
+            let p = scorer.predict(text)
             w.row([id, p.label.name, String(format: "%.4f", p.score)])
         }
         return w.text

@@ -75,8 +75,7 @@ public enum SentimentTrainer {
                              using rng: inout some RandomNumberGenerator) -> SentimentModel {
         let featurizer = SentimentFeaturizer(hashBits: c.hashBits, usesBigrams: c.usesBigrams, charBits: c.charBits,
                                              charGramLengths: c.charGramLengths, normalizesGrams: c.normalizesGrams, lexicon: lexicon)
-        let tokenizer = featurizer.tokenizer
-        let features = corpus.examples.map { featurizer.features(tokens: tokenizer.tokenize($0.text)) }
+        let features = corpus.examples.map { featurizer.features($0.text) }
         let labels = corpus.examples.map(\.label)
         let w = weights(for: corpus, configuration: c)
         switch c.kind {
@@ -93,8 +92,9 @@ public enum SentimentTrainer {
     /// Evaluates `model` on `corpus`, one result per source present.
     public static func evaluate(_ model: some SentimentClassifier, on corpus: TrainingCorpus) -> [SourceEvaluation] {
         var bySource: [CorpusSource: (ConfusionMatrix, Int, Int, [Double], [Double])] = [:]
+        var scorer = (model as? SentimentModel).map { SentimentScorer(model: $0) }
         for e in corpus.examples {
-            let p = model.predict(e.text)
+            let p = scorer?.predict(e.text) ?? model.predict(e.text)
             var entry = bySource[e.source] ?? (ConfusionMatrix(), 0, 0, [], [])
             entry.0.add(actual: e.label, predicted: p.label)
             if e.label != .neutral {

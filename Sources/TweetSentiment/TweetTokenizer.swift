@@ -20,7 +20,7 @@
 ///
 /// Any `String` is valid Unicode, so the tokenizer is safe on any input; raw bytes
 /// go through `tokenize(bytes:)`, which repairs invalid UTF-8 with U+FFFD.
-/// Complexity: O(n) in the text's Unicode scalars.
+/// Complexity: O(n) in the text's UTF-8 bytes.
 public struct TweetTokenizer: Sendable {
     /// Token standing for any URL.
     public static let urlToken = "<url>"
@@ -53,78 +53,324 @@ public struct TweetTokenizer: Sendable {
 
     /// Tokens of `text`, in order.
     public func tokenize(_ text: String) -> [String] {
-        let s = Array(HTMLEntities.decode(text).unicodeScalars)
-        let n = s.count
-        var out: [String] = []
-        out.reserveCapacity(n / 4 + 1)
-        var negating = false
+        var tokens = TweetTokens()
+        tokenize(text, into: &tokens)
+        return tokens.strings
+    }
 
-        func emitWord(_ scalars: ArraySlice<Unicode.Scalar>) {
-            let word = Self.normalizeWord(scalars)
-            guard !word.isEmpty else { return }
-            if Self.isNumber(scalars) { out.append(Self.numberToken); return }
-            if Self.isNegator(word) {
-                out.append(word)
-                negating = marksNegation
-            } else if negating {
-                out.append(Self.negationPrefix + word)
-            } else {
-                out.append(word)
-            }
+    /// Tokenizes `text` into `tokens` (emptied first), working on UTF-8 bytes:
+    /// ASCII is classified by byte tests, other scalars are decoded where met.
+    /// No allocation per token once `tokens` has grown to the tweet's size.
+    public func tokenize(_ text: String, into tokens: inout TweetTokens) {
+        tokens.removeAll()
+        var text = text
+        text.withUTF8 { raw in
+            guard raw.contains(0x26) else { return scan(raw, into: &tokens) }
+            var decoded = tokens.scratch
+            tokens.scratch = []
+            HTMLEntities.decode(raw, into: &decoded)
+            decoded.withUnsafeBufferPointer { scan($0, into: &tokens) }
+            tokens.scratch = decoded
         }
+    }
 
+    /// The scanner behind `tokenize`: steps 2–7 of the type's description over valid UTF-8.
+    func scan(_ s: UnsafeBufferPointer<UInt8>, into out: inout TweetTokens) {
+        let n = s.count
+        var negating = false
         var i = 0
         while i < n {
-            let c = s[i]
-            if Self.isSpace(c) { i += 1; continue }
-            let atBoundary = i == 0 || !Self.isWordScalar(s[i - 1])
-            if atBoundary, c == "h" || c == "H" || c == "w" || c == "W", let end = Self.urlEnd(s, i) {
-                out.append(Self.urlToken); i = end; continue
-            }
-            if c == "@", atBoundary, i + 1 < n, Self.isHandleScalar(s[i + 1]) {
-                var j = i + 1
-                while j < n, Self.isHandleScalar(s[j]) { j += 1 }
-                out.append(Self.userToken); i = j; continue
-            }
-            if Emoticons.mayStart(c), let (emoticon, end) = Emoticons.match(s, at: i) {
-                out.append(emoticon); i = end; continue
-            }
-            if Self.isEmojiScalar(c) {
-                let end = Self.emojiEnd(s, i)
-                var view = String.UnicodeScalarView()
-                for k in i..<end where s[k].value != 0xFE0F && s[k].value != 0xFE0E { view.append(s[k]) }
-                out.append(String(view)); i = end; continue
-            }
-            if c == "#", i + 1 < n, Self.isWordScalar(s[i + 1]) || s[i + 1] == "_" {
-                var j = i + 1
-                while j < n, Self.isWordScalar(s[j]) || s[j] == "_" { j += 1 }
-                for part in Self.hashtagParts(s[(i + 1)..<j]) { emitWord(part) }
-                i = j; continue
-            }
-            if Self.isWordScalar(c) {
-                var j = i + 1
-                while j < n {
-                    let d = s[j]
-                    if Self.isWordScalar(d) { j += 1; continue }
-                    // Apostrophes inside words (don't, you’ve) and separators inside numbers (3.5, 10:30, 1,000).
-                    if j + 1 < n, (d == "'" || d == "\u{2019}"), Self.isLetter(s[j - 1]), Self.isLetter(s[j + 1]) { j += 2; continue }
-                    if j + 1 < n, (d == "." || d == "," || d == ":"), Self.isDigit(s[j - 1]), Self.isDigit(s[j + 1]) { j += 2; continue }
-                    break
+            let b = s[i]
+            if b < 0x80 {
+                if Self.isSpaceByte(b) { i += 1; continue }
+                if b == 0x68 || b == 0x48 || b == 0x77 || b == 0x57, Self.atBoundary(s, i), let end = Self.urlEnd(s, i) {
+                    out.push("<url>"); out.finish(); i = end; continue
                 }
-                emitWord(s[i..<j])
-                i = j; continue
+                if b == 0x40, i + 1 < n, Self.isHandleByte(s[i + 1]), Self.atBoundary(s, i) {
+                    var j = i + 1
+                    while j < n, Self.isHandleByte(s[j]) { j += 1 }
+                    out.push("<user>"); out.finish(); i = j; continue
+                }
+                if Emoticons.mayStart(b), let (length, end) = Emoticons.match(s, at: i) {
+                    out.push(UnsafeBufferPointer(rebasing: s[i..<(i + length)])); out.finish(); i = end; continue
+                }
+                if b == 0x23, i + 1 < n, s[i + 1] == 0x5F || Self.isWordScalar(at: s, i + 1) {
+                    var j = i + 1
+                    while j < n {
+                        if s[j] == 0x5F { j += 1; continue }
+                        let (c, l) = Self.decode(s, j)
+                        guard Self.isWordScalar(c) else { break }
+                        j += l
+                    }
+                    hashtag(s, i + 1, j, into: &out, negating: &negating)
+                    i = j; continue
+                }
+                if Self.isAlnumByte(b) {
+                    let j = Self.wordEnd(s, i, firstLength: 1)
+                    emitWord(s, i, j, into: &out, negating: &negating)
+                    i = j; continue
+                }
+                if b == 0x21 || b == 0x3F {
+                    var j = i + 1
+                    while j < n, s[j] == b { j += 1 }
+                    out.push(b); out.finish()
+                    negating = false
+                    i = j; continue
+                }
+                if b == 0x2E || b == 0x2C || b == 0x3B || b == 0x3A { negating = false }
+                i += 1
+            } else {
+                let (c, length) = Self.decode(s, i)
+                if Self.isSpace(c) { i += length; continue }
+                if Self.isEmojiScalar(c) {
+                    let end = Self.emojiEnd(s, i)
+                    var k = i
+                    while k < end {
+                        let (d, l) = Self.decode(s, k)
+                        if d.value != 0xFE0F && d.value != 0xFE0E { out.push(UnsafeBufferPointer(rebasing: s[k..<(k + l)])) }
+                        k += l
+                    }
+                    out.finish()
+                    i = end; continue
+                }
+                if Self.isWordScalar(c) {
+                    let j = Self.wordEnd(s, i, firstLength: length)
+                    emitWord(s, i, j, into: &out, negating: &negating)
+                    i = j; continue
+                }
+                i += length
             }
-            if c == "!" || c == "?" {
-                var j = i + 1
-                while j < n, s[j] == c { j += 1 }
-                out.append(c == "!" ? "!" : "?")
-                negating = false
-                i = j; continue
-            }
-            if c == "." || c == "," || c == ";" || c == ":" { negating = false }
-            i += 1
         }
-        return out
+    }
+
+    /// Appends the word `s[lo..<hi]`: `<num>` for numbers; otherwise normalised,
+    /// opening a negation scope if it is a negator, else prefixed inside one.
+    func emitWord(_ s: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, into out: inout TweetTokens, negating: inout Bool) {
+        guard lo < hi else { return }
+        if Self.isNumber(s, lo, hi) { out.push("<num>"); out.finish(); return }
+        let start = out.pendingStart
+        var ascii = true
+        for k in lo..<hi where s[k] >= 0x80 { ascii = false; break }
+        if ascii {
+            // Lower-case and shorten runs in one pass over the bytes.
+            var previous: UInt8 = 0
+            var run = 0
+            for k in lo..<hi {
+                var b = s[k]
+                if b >= 65 && b <= 90 { b += 32 }
+                if b == previous { run += 1 } else { run = 1; previous = b }
+                if run <= 2 { out.push(b) }
+            }
+        } else {
+            var scalars: [Unicode.Scalar] = []
+            var k = lo
+            while k < hi { let (c, l) = Self.decode(s, k); scalars.append(c); k += l }
+            out.bytes.append(contentsOf: Self.normalizeWord(scalars[...]).utf8)
+        }
+        if Self.isNegator(out.bytes, start, out.bytes.count) {
+            negating = marksNegation
+        } else if negating {
+            out.insertPrefix(Self.negationPrefixBytes, at: start)
+        }
+        out.finish()
+    }
+
+    /// Splits the hashtag body `s[lo..<hi]` at `_` and at lower→upper case changes, emitting each part as a word.
+    func hashtag(_ s: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, into out: inout TweetTokens, negating: inout Bool) {
+        var start = lo, k = lo
+        var previousIsLower = false
+        while k < hi {
+            let (c, l) = Self.decode(s, k)
+            if c == "_" {
+                if k > start { emitWord(s, start, k, into: &out, negating: &negating) }
+                start = k + 1
+            } else if k > start, previousIsLower, Self.isUppercase(c) {
+                emitWord(s, start, k, into: &out, negating: &negating)
+                start = k
+            }
+            previousIsLower = Self.isLowercase(c)
+            k += l
+        }
+        if start < hi { emitWord(s, start, hi, into: &out, negating: &negating) }
+    }
+
+    // MARK: Byte-level helpers
+
+    /// `not_` as bytes.
+    static let negationPrefixBytes: [UInt8] = Array(negationPrefix.utf8)
+
+    /// The scalar starting at byte `i` and its length in bytes (U+FFFD, 1 on a malformed sequence).
+    @inline(__always)
+    static func decode(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> (Unicode.Scalar, Int) {
+        let b0 = s[i]
+        if b0 < 0x80 { return (Unicode.Scalar(b0), 1) }
+        var v: UInt32
+        let length: Int
+        if b0 & 0xE0 == 0xC0 { length = 2; v = UInt32(b0 & 0x1F) }
+        else if b0 & 0xF0 == 0xE0 { length = 3; v = UInt32(b0 & 0x0F) }
+        else if b0 & 0xF8 == 0xF0 { length = 4; v = UInt32(b0 & 0x07) }
+        else { return ("\u{FFFD}", 1) }
+        guard i + length <= s.count else { return ("\u{FFFD}", 1) }
+        for k in 1..<length {
+            let c = s[i + k]
+            guard c & 0xC0 == 0x80 else { return ("\u{FFFD}", 1) }
+            v = v << 6 | UInt32(c & 0x3F)
+        }
+        return (Unicode.Scalar(v) ?? "\u{FFFD}", length)
+    }
+
+    /// The scalar ending just before byte `i` (i > 0).
+    @inline(__always)
+    static func scalar(before i: Int, in s: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        var j = i - 1
+        while j > 0, s[j] & 0xC0 == 0x80, i - j < 4 { j -= 1 }
+        return decode(s, j).0
+    }
+
+    @inline(__always)
+    static func isSpaceByte(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+
+    @inline(__always)
+    static func isAlnumByte(_ b: UInt8) -> Bool { (b &- 0x30) < 10 || ((b | 0x20) &- 0x61) < 26 }
+
+    @inline(__always)
+    static func isHandleByte(_ b: UInt8) -> Bool { isAlnumByte(b) || b == 0x5F }
+
+    @inline(__always)
+    static func isWordScalar(at s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        let b = s[i]
+        return b < 0x80 ? isAlnumByte(b) : isWordScalar(decode(s, i).0)
+    }
+
+    /// Whether a token may start at `i`: the start, or after a non-word scalar.
+    @inline(__always)
+    static func atBoundary(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        i == 0 || !isWordScalar(scalar(before: i, in: s))
+    }
+
+    static func isUppercase(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? (c.value &- 0x41) < 26 : c.properties.isUppercase
+    }
+
+    static func isLowercase(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? (c.value &- 0x61) < 26 : c.properties.isLowercase
+    }
+
+    /// End of the word starting at `i` (whose first scalar is `firstLength` bytes).
+    static func wordEnd(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, firstLength: Int) -> Int {
+        let n = s.count
+        var j = i + firstLength
+        while j < n {
+            let b = s[j]
+            if b < 0x80 {
+                if isAlnumByte(b) { j += 1; continue }
+                // Apostrophes inside words (don't) and separators inside numbers (3.5, 10:30, 1,000).
+                if j + 1 < n, b == 0x27, isLetter(scalar(before: j, in: s)) {
+                    let (next, l) = decode(s, j + 1)
+                    if isLetter(next) { j += 1 + l; continue }
+                }
+                if j + 1 < n, b == 0x2E || b == 0x2C || b == 0x3A, isDigit(scalar(before: j, in: s)) {
+                    let (next, l) = decode(s, j + 1)
+                    if isDigit(next) { j += 1 + l; continue }
+                }
+                break
+            }
+            let (d, dl) = decode(s, j)
+            if isWordScalar(d) { j += dl; continue }
+            if d == "\u{2019}", j + dl < n, isLetter(scalar(before: j, in: s)) {
+                let (next, l) = decode(s, j + dl)
+                if isLetter(next) { j += dl + l; continue }
+            }
+            break
+        }
+        return j
+    }
+
+    /// Whether `s[lo..<hi]` is a number: a decimal digit, then digits and `.` `,` `:`.
+    static func isNumber(_ s: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) -> Bool {
+        var k = lo
+        while k < hi {
+            let (c, l) = decode(s, k)
+            if k == lo { guard isDigit(c) else { return false } }
+            guard isDigit(c) || c == "." || c == "," || c == ":" else { return false }
+            k += l
+        }
+        return true
+    }
+
+    /// Negators as bytes, grouped by first byte.
+    static let negatorsByFirst: [[[UInt8]]] = {
+        var t = [[[UInt8]]](repeating: [], count: 256)
+        for w in negators.sorted() { if let f = w.utf8.first { t[Int(f)].append(Array(w.utf8)) } }
+        return t
+    }()
+
+    /// Whether `b[lo..<hi]` is a negator (a listed word, or ending in `n't`).
+    static func isNegator(_ b: [UInt8], _ lo: Int, _ hi: Int) -> Bool {
+        let count = hi - lo
+        guard count > 0 else { return false }
+        if count >= 3, b[hi - 1] == 0x74, b[hi - 2] == 0x27, b[hi - 3] == 0x6E { return true }
+        guard count >= 2, count <= 8 else { return false }
+        for w in negatorsByFirst[Int(b[lo])] where w.count == count {
+            var same = true
+            for k in 0..<count where w[k] != b[lo + k] { same = false; break }
+            if same { return true }
+        }
+        return false
+    }
+
+    /// End of the emoji sequence starting at byte `i` (modifiers, ZWJ chains, flags, keycaps, tags).
+    static func emojiEnd(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        let n = s.count
+        let (first, firstLength) = decode(s, i)
+        var j = i + firstLength
+        let isRegional: (Unicode.Scalar) -> Bool = { (0x1F1E6...0x1F1FF).contains($0.value) }
+        if isRegional(first) {
+            if j < n {
+                let (d, l) = decode(s, j)
+                if isRegional(d) { j += l }
+            }
+            return j
+        }
+        while j < n {
+            let (d, l) = decode(s, j)
+            let v = d.value
+            if v == 0xFE0F || v == 0xFE0E || (0x1F3FB...0x1F3FF).contains(v) || v == 0x20E3 || (0xE0020...0xE007F).contains(v) {
+                j += l
+            } else if v == 0x200D, j + l < n, isEmojiScalar(decode(s, j + l).0) {
+                j += l + decode(s, j + l).1
+            } else {
+                break
+            }
+        }
+        return j
+    }
+
+    /// End of a URL starting at byte `i`, if one starts there.
+    static func urlEnd(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        let n = s.count
+        func has(_ prefix: StaticString) -> Bool {
+            var k = i
+            let matched = prefix.withUTF8Buffer { p -> Bool in
+                for x in p {
+                    guard k < n else { return false }
+                    var c = s[k]
+                    if (c &- 0x41) < 26 { c += 32 }
+                    guard c == x else { return false }
+                    k += 1
+                }
+                return true
+            }
+            return matched && k < n && !isSpace(decode(s, k).0)
+        }
+        guard has("http://") || has("https://") || has("www.") else { return nil }
+        var j = i
+        while j < n {
+            let (c, l) = decode(s, j)
+            if isSpace(c) { break }
+            j += l
+        }
+        return j
     }
 
     // MARK: Scalar classes
@@ -163,68 +409,7 @@ public struct TweetTokenizer: Sendable {
         return p.isEmojiPresentation || (p.isEmoji && !p.isAlphabetic)
     }
 
-    /// End of the emoji sequence starting at `i` (modifiers, ZWJ chains, flags, keycaps, tags).
-    static func emojiEnd(_ s: [Unicode.Scalar], _ i: Int) -> Int {
-        let n = s.count
-        var j = i + 1
-        let isRegional: (Unicode.Scalar) -> Bool = { (0x1F1E6...0x1F1FF).contains($0.value) }
-        if isRegional(s[i]) {
-            if j < n, isRegional(s[j]) { j += 1 }
-            return j
-        }
-        while j < n {
-            let v = s[j].value
-            if v == 0xFE0F || v == 0xFE0E || (0x1F3FB...0x1F3FF).contains(v) || v == 0x20E3 || (0xE0020...0xE007F).contains(v) {
-                j += 1
-            } else if v == 0x200D, j + 1 < n, isEmojiScalar(s[j + 1]) {
-                j += 2
-            } else {
-                break
-            }
-        }
-        return j
-    }
-
-    /// End of a URL starting at `i`, if one starts there.
-    static func urlEnd(_ s: [Unicode.Scalar], _ i: Int) -> Int? {
-        func has(_ prefix: String) -> Bool {
-            var k = i
-            for p in prefix.unicodeScalars {
-                guard k < s.count else { return false }
-                let c = s[k]
-                let lower = ("A"..."Z").contains(c) ? Unicode.Scalar(c.value + 32) ?? c : c
-                guard lower == p else { return false }
-                k += 1
-            }
-            return k < s.count && !isSpace(s[k])
-        }
-        guard has("http://") || has("https://") || has("www.") else { return nil }
-        var j = i
-        while j < s.count, !isSpace(s[j]) { j += 1 }
-        return j
-    }
-
     // MARK: Words
-
-    static func isNumber(_ scalars: ArraySlice<Unicode.Scalar>) -> Bool {
-        guard let first = scalars.first, isDigit(first) else { return false }
-        return scalars.allSatisfy { isDigit($0) || $0 == "." || $0 == "," || $0 == ":" }
-    }
-
-    static func isNegator(_ word: String) -> Bool {
-        // Cheap byte tests first: every negator is 2–8 bytes starting with one of
-        // a c d h i m n s w, or ends in "n't".
-        var copy = word
-        return copy.withUTF8 { b -> Bool in
-            guard let first = b.first, let last = b.last else { return false }
-            if last == 0x74, b.count >= 3, b[b.count - 2] == 0x27, b[b.count - 3] == 0x6E { return true }
-            guard b.count >= 2, b.count <= 8 else { return false }
-            switch first {
-            case 0x61, 0x63, 0x64, 0x68, 0x69, 0x6D, 0x6E, 0x73, 0x77: return negators.contains(word)
-            default: return false
-            }
-        }
-    }
 
     /// Lower-cases, maps `’` to `'`, and keeps at most two of any repeated character.
     static func normalizeWord(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
@@ -257,23 +442,5 @@ public struct TweetTokenizer: Sendable {
         return String(out)
     }
 
-    /// Splits a hashtag body at `_` and at lower→upper case changes.
-    static func hashtagParts(_ body: ArraySlice<Unicode.Scalar>) -> [ArraySlice<Unicode.Scalar>] {
-        var parts: [ArraySlice<Unicode.Scalar>] = []
-        var start = body.startIndex
-        var k = body.startIndex
-        while k < body.endIndex {
-            let c = body[k]
-            if c == "_" {
-                if k > start { parts.append(body[start..<k]) }
-                start = k + 1
-            } else if k > start, c.properties.isUppercase, body[k - 1].properties.isLowercase {
-                parts.append(body[start..<k])
-                start = k
-            }
-            k += 1
-        }
-        if start < body.endIndex { parts.append(body[start..<body.endIndex]) }
-        return parts
-    }
+
 }

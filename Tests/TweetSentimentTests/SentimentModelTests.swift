@@ -84,12 +84,22 @@ struct CharacterGramTests {
         #expect(chars.count >= 5 && chars.count <= 6)
     }
 
-    @Test func eachGroupHasUnitLength() {
+    @Test func wordsHaveUnitLengthAndCharactersCountOverRootOfTotal() {
         let (words, chars) = groups(featurizer.features("loving the new phone, sooo good"))
-        // Tolerance 1e-5: sums of a few dozen Float squares.
+        // Grams of a word of n bytes (n + 2 with padding): Σ_{k=2…5} max(0, n + 3 − k).
+        // loving 6 → 7+6+5+4 = 22; the, new, soo 3 → 4+3+2+1 = 10 each; phone 5 → 18; good 4 → 14: 84 in all.
+        // Values are count/√84, so they sum to 84/√84 = √84. Tolerance 1e-4: Float sums.
         #expect(abs(words.reduce(0) { $0 + $1.1 * $1.1 } - 1) < 1e-5)
-        #expect(abs(chars.reduce(0) { $0 + $1.1 * $1.1 } - 1) < 1e-5)
+        #expect(abs(chars.reduce(0) { $0 + $1.1 } - Float(84).squareRoot()) < 1e-4)
         #expect(featurizer.dimension == 256 + 1024 + SentimentFeaturizer.lexiconFeatureCount)
+    }
+
+    @Test func repeatedWordsCountTwice() {
+        // " ab " has 6 grams; "ab ab" has 12, each bucket twice (barring collisions): 2/√12.
+        let (_, chars) = groups(featurizer.features("ab ab"))
+        let total = chars.reduce(0) { $0 + $1.1 }
+        #expect(abs(total - 12 / Float(12).squareRoot()) < 1e-5)
+        for (_, v) in chars { #expect(abs(v - 2 / Float(12).squareRoot()) < 1e-5 || abs(v - 4 / Float(12).squareRoot()) < 1e-5) }
     }
 
     @Test func negatedWordsShareTheirCharacterGrams() {
@@ -158,8 +168,8 @@ struct SentimentModelCodecTests {
 
     @Test func wrongVersionIsRejected() {
         var bytes = SentimentModelCodec.encode(trainSmall(.naiveBayes))
-        bytes[8] = 3
-        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "format version 3 is not supported (this build reads version 2); retrain the model with this build")) {
+        bytes[8] = 2
+        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "format version 2 is not supported (this build reads version 3); retrain the model with this build")) {
             try SentimentModelCodec.decode(bytes, file: "m.ftsm")
         }
     }
@@ -222,5 +232,41 @@ struct IndexSortTests {
         var descending = (0..<Int32(count)).reversed().map { $0 }
         IndexSort.sort(&descending)
         #expect(descending == (0..<Int32(count)).map { $0 })
+    }
+}
+
+@Suite("Scorer")
+struct SentimentScorerTests {
+    let texts = ["I love this so much!!", "worst flight ever :( not good", "the bus leaves at 8", "#NotHappy with @bob http://x.co",
+                 "Café ÜBER 😍😍 soooo good", "never again... bad luck", "", "love love love it", "I don't like it, at all",
+                 "not supercalifragilisticexpialidocious, supercalifragilisticexpialidocious! 👨‍👩‍👧 abcdefghijklmnop abcdefghijklmnoq"]
+
+    @Test func scorerMatchesPlainPredictionExactly() {
+        let model = trainSmall(.logisticRegression)
+        for capacity in [0, 3, 1 << 10] {
+            var scorer = SentimentScorer(model: model, memoCapacity: capacity)
+            for _ in 0..<3 {
+                for t in texts { #expect(scorer.predict(t) == model.predict(t)) }
+            }
+        }
+    }
+
+    @Test func scorerAgreesWithTheFeatureVectorPath() {
+        guard case .logisticRegression(let m) = trainSmall(.logisticRegression) else { return }
+        for t in texts {
+            let fast = m.predict(t).probabilities
+            let slow = m.probabilities(m.featurizer.features(t))
+            // Tolerance 1e-5: the same sums in another order, with Float weights.
+            for c in 0..<3 { #expect(abs(fast[c] - slow[c]) < 1e-5) }
+        }
+    }
+
+    @Test func tokenBufferRoundTrips() {
+        let tokens = TweetTokenizer().tokenize("I don't like it 😍 #SoHappy")
+        #expect(TweetTokens(tokens).strings == tokens)
+        var buffer = TweetTokens()
+        TweetTokenizer().tokenize("I don't like it 😍 #SoHappy", into: &buffer)
+        #expect(buffer.strings == tokens)
+        #expect(buffer.count == tokens.count)
     }
 }

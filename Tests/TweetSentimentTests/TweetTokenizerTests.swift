@@ -65,8 +65,12 @@ struct HTMLEntitiesTests {
     @Test(arguments: [
         ("a &amp; b", "a & b"), ("&lt;3", "<3"), ("&#39;x&#x27;", "'x'"), ("&amp;amp;", "&amp;"),
         ("&bogus; & &#xZZ;", "&bogus; & &#xZZ;"), ("&#128512;", "😀"), ("&#0;", "&#0;"),
+        ("é&amp;ü &hearts;", "é&ü ♥"), ("&abcdefghijkl;", "&abcdefghijkl;"), ("x&", "x&"),
     ])
     func decodes(input: String, expected: String) {
         #expect(HTMLEntities.decode(input) == expected)
+        var bytes: [UInt8] = []
+        Array(input.utf8).withUnsafeBufferPointer { HTMLEntities.decode($0, into: &bytes) }
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
     }
 }
