@@ -63,9 +63,9 @@ struct BenchClassify: ParsableCommand {
         let input = SentimentBenchmarkInput.replicate(corpus, count: tweets)
 
         let start = clock.now
-        let cpuStart = Self.cpuSeconds()
+        let cpuStart = PythonBaseline.cpuSeconds()
         let result = SentimentBenchmarkInput.classifyAll(input, model: classifier)
-        let cpuRate = Double(input.count) / max(Self.cpuSeconds() - cpuStart, 1e-9)
+        let cpuRate = Double(input.count) / max(PythonBaseline.cpuSeconds() - cpuStart, 1e-9)
         let seconds = Self.seconds(clock.now - start)
         let rate = Double(input.count) / seconds
         CommandSupport.printError(String(format: "classified %d tweets in %.2f s (negative %d, neutral %d, positive %d)",
@@ -111,13 +111,6 @@ struct BenchClassify: ParsableCommand {
                          classifier.kind.rawValue, outcome.trainingCount, trainSeconds, trainSeconds < 60 ? "met" : "NOT met"))
             if skLines.count > 1 { print(String(format: "scikit-learn SGDClassifier fit on the same tweets: %.1f s", skLines[1])) }
         }
-    }
-
-    /// CPU time of the calling thread, in seconds.
-    static func cpuSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     static func seconds(_ d: Duration) -> Double {

@@ -60,6 +60,14 @@ enum PythonBaseline {
     }
 
     /// Formats a throughput line and the ratio against the baseline.
+    /// CPU time of the calling thread, in seconds (per-core rates, robust to other load on the machine;
+    /// compared with the Python side's `time.process_time()`).
+    static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
     static func report(name: String, unit: String, fieldtest: Double, baseline: Double?, baselineName: String, goal: Double?) {
         print(String(format: "%@: fieldtest %.0f %@/s", name, fieldtest, unit))
         if let baseline, baseline > 0 {
