@@ -84,6 +84,17 @@ public struct SolarEphemerisTable: Sendable {
     }
 }
 
+extension SolarEphemerisTable {
+    /// Second derivatives per day² of tan δ, sec δ and the equation of time at UTC instant `t`
+    /// (constant over each UTC day's quadratic); the caller guarantees coverage.
+    @inline(__always)
+    func curvature(at t: Double) -> (tanDec: Double, secDec: Double, eot: Double) {
+        let nearest = Int(t * (1 / 86_400) + 1_000_000.5) - 1_000_000
+        let i = (nearest - firstDay) * 9
+        return coefficients.withUnsafeBufferPointer { c in (2 * c[i + 2], 2 * c[i + 5], 2 * c[i + 8]) }
+    }
+}
+
 /// tan δ, sec δ and the equation of time at one instant, with their derivatives per day.
 struct SolarTerms {
     /// Fraction of the UTC day from the nearest 0 h UT, −½…½.

@@ -153,6 +153,31 @@ struct SolarCalculatorTests {
         #expect(worst < 0.001, "max altitude difference \(worst)°")
     }
 
+    /// The fast path (second-order step from the transit, chord step, early acceptance) agrees
+    /// with the fully converged general solver within 0.15 s for every event inside the date
+    /// (mean under 0.005 s), on 20,000 seeded random location-days at all latitudes, 1950–2050.
+    @Test func fastCrossingsAgreeWithTheGeneralSolver() {
+        let rng = RandomStream(seed: 99)
+        var worst = 0.0, total = 0.0, compared = 0
+        for _ in 0..<20_000 {
+            let t = -631_152_000 + Double(rng.next() % 3_155_760_000)
+            let lat = Double(rng.next() % 179_000) / 1000 - 89.5, lon = Double(rng.next() % 360_000) / 1000 - 180
+            var builder = SolarDayBuilder(table: .standard, latitude: lat, longitude: lon, start: t, end: t + 86_400)
+            _ = builder.build(date: CivilDate(daysSinceEpoch: Int((t / 86_400).rounded(.down))))
+            let (times, slow) = builder.fastCrossings(solarDay: 1, wanted: 0xFF)
+            for j in 0..<8 where slow & (1 << j) == 0 && !times[j].isNaN && times[j] >= t && times[j] < t + 86_400 {
+                guard let reference = builder.crossing(target: SolarDayBuilder.targets[j >> 1], rising: j & 1 == 0, solarDay: 1)
+                else { worst = .infinity; continue }
+                worst = max(worst, abs(times[j] - reference))
+                total += abs(times[j] - reference)
+                compared += 1
+            }
+        }
+        #expect(compared > 60_000)
+        #expect(worst < 0.15, "max difference \(worst) s over \(compared) events")
+        #expect(total / Double(max(compared, 1)) < 0.005, "mean difference \(total / Double(max(compared, 1))) s")
+    }
+
     /// The transition table gives the same offset as the time-zone database at 5,000 seeded
     /// random instants (1900–2100) in zones with DST, half-hour and 45-minute offsets, and
     /// standard-offset changes (Kiritimati skipped 31 Dec 1994; Moscow changed in 2011 and 2014).
