@@ -377,12 +377,12 @@ struct SolarDayBuilder {
                 slow |= (canRise ? 1 << (2 * i) : 0) | (canSet ? 2 << (2 * i) : 0)
                 continue
             }
-            let w = 1 - c * c, root = w.squareRoot()
+            let inverseRoot = 1 / (1 - c * c).squareRoot()  // 1 / sin H₀
             let dc = target * secPhi * s.dSecDec - tanPhi * s.dTanDec
             let d2c = target * secPhi * curvature.secDec - tanPhi * curvature.tanDec
             let h0 = acos(c)
-            let dh0 = -dc / root
-            let d2h0 = -(d2c + c * dc * dc / w) / root
+            let dh0 = -dc * inverseRoot
+            let d2h0 = -(d2c + c * dc * dc * inverseRoot * inverseRoot) * inverseRoot
             let rate = dh0 * (1 / 86_400)  // radians per second
             for side in 0..<2 where side == 0 ? canRise : canSet {
                 let sign: Double = side == 0 ? 1 : -1
@@ -394,13 +394,14 @@ struct SolarDayBuilder {
                 let f0 = Self.wrap(-sign * h0 - hTransit)
                 let f1 = -sign * dh0 - (2 * .pi + s.dEot)
                 let f2 = -sign * d2h0 - curvature.eot
-                let newton = -f0 / f1
+                let inverseF1 = 1 / f1
+                let newton = -f0 * inverseF1
                 let step = -f0 / (f1 + 0.5 * f2 * newton)
                 let t = tr + step * 86_400
-                let slope = sunRate + sign * rate
+                let slope = sunRate + sign * rate  // = −f1 / 86 400
                 if slope > 0.5 * sunRate, side == 0 ? (t > lowerBefore && t < tr) : (t > tr && t < lowerAfter) {
                     times[j] = t
-                    inverseSlopes[j] = 1 / slope
+                    inverseSlopes[j] = -86_400 * inverseF1
                     // Well-conditioned (the event's hour angle drifts at under 5 % of the Sun's rate):
                     // a time 10 minutes clear of the date only needs its side of the date, and when
                     // the second-order term moved the step by under 0.5 s the remainder is a small
