@@ -37,7 +37,9 @@ release: deps
 
 run: release
 	$(FIELDTEST_RELEASE) datasets verify
-	$(FIELDTEST_RELEASE) run Scenarios/*.yaml --baseline Results/baselines
+	# The committed baselines' latency was measured on the developers' machine: here latency rows are
+	# checked against their thresholds, accuracy/count/rate rows against the baselines.
+	$(FIELDTEST_RELEASE) run Scenarios/*.yaml --baseline Results/baselines --compare-latency never
 
 verify: release
 	$(FIELDTEST_RELEASE) datasets verify

@@ -8,10 +8,13 @@ import Foundation
 /// carry a `machine.json` (written by `fieldtest run --record-baseline`); a check compares
 /// latency rows by their movement only when the run's machine is the baseline's, and
 /// otherwise by their thresholds alone (accuracy, count and rate rows are always compared).
-/// Identity is the host name, the CPU model and the number of active cores.
+/// Identity is the host name, the operating system's machine id (`/etc/machine-id`; machines
+/// cloned from one image may share it), the CPU model and the number of active cores.
 public struct MachineIdentity: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Host name.
     public var host: String
+    /// `/etc/machine-id` ("unknown" where there is none).
+    public var machineID: String
     /// CPU model (`model name` of `/proc/cpuinfo` on Linux; "unknown" elsewhere).
     public var cpu: String
     /// Active processor cores.
@@ -21,8 +24,9 @@ public struct MachineIdentity: Sendable, Equatable, Codable, CustomStringConvert
     public static let fileName = "machine.json"
 
     /// Creates an identity.
-    public init(host: String, cpu: String, cores: Int) {
+    public init(host: String, machineID: String = "unknown", cpu: String, cores: Int) {
         self.host = host
+        self.machineID = machineID
         self.cpu = cpu
         self.cores = cores
     }
@@ -30,7 +34,9 @@ public struct MachineIdentity: Sendable, Equatable, Codable, CustomStringConvert
     /// The machine this process runs on.
     public static func current() -> MachineIdentity {
         let p = ProcessInfo.processInfo
-        return MachineIdentity(host: p.hostName, cpu: cpuModel(), cores: p.activeProcessorCount)
+        let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmedOfWhitespace
+        return MachineIdentity(host: p.hostName, machineID: id.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown",
+                               cpu: cpuModel(), cores: p.activeProcessorCount)
     }
 
     /// The CPU model from `/proc/cpuinfo`, or "unknown".

@@ -61,7 +61,7 @@ struct CheckCommand: ParsableCommand {
         guard let data = try? Data(contentsOf: metrics.deletingLastPathComponent().appendingPathComponent("run.json")),
               let m = (try? JSONDecoder().decode(Record.self, from: data))?.machine,
               let host = m["host"], let cpu = m["cpu"], let cores = m["cores"].flatMap(Int.init) else { return nil }
-        return MachineIdentity(host: host, cpu: cpu, cores: cores)
+        return MachineIdentity(host: host, machineID: m["machine_id"] ?? "unknown", cpu: cpu, cores: cores)
     }
 
     /// The regression/improvement table and a closing count line.

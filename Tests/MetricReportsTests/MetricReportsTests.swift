@@ -132,10 +132,10 @@ struct BaselineCheckTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(MachineIdentity.recorded(in: folder) == nil)
-        let here = MachineIdentity(host: "ci-1", cpu: "Example CPU @ 3.0GHz", cores: 2)
+        let here = MachineIdentity(host: "ci-1", machineID: "0f3a", cpu: "Example CPU @ 3.0GHz", cores: 2)
         try here.write(into: folder)
         #expect(MachineIdentity.recorded(in: folder) == here)
-        let elsewhere = MachineIdentity(host: "ci-2", cpu: "Example CPU @ 3.0GHz", cores: 2)
+        let elsewhere = MachineIdentity(host: "ci-1", machineID: "77c1", cpu: "Example CPU @ 3.0GHz", cores: 2)
         #expect(LatencyComparison.sameMachine.compares(baseline: here, current: here))
         #expect(!LatencyComparison.sameMachine.compares(baseline: here, current: elsewhere))
         #expect(!LatencyComparison.sameMachine.compares(baseline: nil, current: here))

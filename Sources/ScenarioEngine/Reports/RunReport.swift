@@ -59,7 +59,7 @@ public enum RunReport {
     /// Machine facts for `run.json`.
     public static func machine() -> [String: String] {
         let p = ProcessInfo.processInfo, id = MachineIdentity.current()
-        return ["host": id.host, "cpu": id.cpu, "os": p.operatingSystemVersionString, "cores": String(id.cores),
+        return ["host": id.host, "machine_id": id.machineID, "cpu": id.cpu, "os": p.operatingSystemVersionString, "cores": String(id.cores),
                 "memory_bytes": String(p.physicalMemory)]
     }
 
