@@ -5,7 +5,8 @@ extension CampusGraph {
     ///
     /// Arcs of vertex v are `offsets[v]..<offsets[v+1]`, in the order of the full adjacency
     /// (so searches settle and break ties exactly as over the full graph). Build O((V + E)·α(V)).
-    struct ProfileAdjacency: Sendable {
+    /// A class, so a query takes one reference to it instead of copying eleven array references.
+    final class ProfileAdjacency: Sendable {
         /// Start of each vertex's arcs; V + 1 entries.
         let offsets: [Int32]
         /// Far vertex of each usable arc.
