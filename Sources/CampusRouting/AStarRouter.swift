@@ -15,6 +15,9 @@ public struct AStarRouter: Sendable {
     var stamp: [UInt32] = []
     var closed: [UInt32] = []
     var generation: UInt32 = 0
+    /// Forward A* marks (`2·markGeneration` reached this query, `2·markGeneration + 1` settled).
+    var mark: [UInt32] = []
+    var markGeneration: UInt32 = 0
     var heap = QuaternaryHeap()
     /// The last route's arcs from the target back to the start (reused between queries).
     var pathArcs: [Int32] = []
@@ -104,12 +107,17 @@ public struct AStarRouter: Sendable {
             closed = [UInt32](repeating: 0, count: n)
             generation = 0
         }
-        generation &+= 1
-        if generation == 0 {
-            for i in 0..<n { stamp[i] = 0; closed[i] = 0 }
-            generation = 1
+        if mark.count != n {
+            mark = [UInt32](repeating: 0, count: n)
+            markGeneration = 0
         }
-        let gen = generation
+        markGeneration &+= 1
+        if markGeneration > 0x7FFF_FFFF {
+            for i in 0..<n { mark[i] = 0 }
+            markGeneration = 1
+        }
+        // One mark per vertex: `open` when its cost is from this query, `shut` once settled.
+        let open = markGeneration << 1, shut = open | 1
         // The heap is moved out for the loop so no access to `self` overlaps the scratch buffers' accesses.
         var heap = QuaternaryHeap()
         swap(&heap, &self.heap)
@@ -124,14 +132,11 @@ public struct AStarRouter: Sendable {
         var found = false
         g.vertexXYZ.withUnsafeBufferPointer { xyz in
         adjacency.offsets.withUnsafeBufferPointer { offsets in
-        adjacency.targets.withUnsafeBufferPointer { targets in
-        adjacency.lengths.withUnsafeBufferPointer { lengths in
-        adjacency.arcs.withUnsafeBufferPointer { arcs in
+        adjacency.records.withUnsafeBufferPointer { records in
         adjacency.edges.withUnsafeBufferPointer { arcEdges in
         cost.withUnsafeMutableBufferPointer { cost in
         parentArc.withUnsafeMutableBufferPointer { parent in
-        stamp.withUnsafeMutableBufferPointer { stamp in
-        closed.withUnsafeMutableBufferPointer { closed in
+        mark.withUnsafeMutableBufferPointer { mark in
             let ti = Int(t) * 3
             let tx = xyz[ti], ty = xyz[ti + 1], tz = xyz[ti + 2]
             @inline(__always) func h(_ v: Int) -> Double {
@@ -141,12 +146,12 @@ public struct AStarRouter: Sendable {
             let si = Int(s)
             cost[si] = 0
             parent[si] = -1
-            stamp[si] = gen
+            mark[si] = open
             heap.push(h(si), s)
             while let (_, v32) = heap.pop() {
                 let v = Int(v32)
-                if closed[v] == gen { continue }
-                closed[v] = gen
+                if mark[v] == shut { continue }
+                mark[v] = shut
                 settled += 1
                 if v32 == t { found = true; break }
                 let base = cost[v]
@@ -154,14 +159,16 @@ public struct AStarRouter: Sendable {
                 let hi = Int(offsets[v + 1])
                 if let slowdown {
                     while a < hi {
-                        let w = Int(targets[a])
-                        if closed[w] != gen {
-                            let nc = base + lengths[a] * slowdown[Int(arcEdges[a])]
-                            if stamp[w] != gen || nc < cost[w] {
-                                stamp[w] = gen
+                        let r = records[a]
+                        let w = Int(r.target)
+                        let m = mark[w]
+                        if m != shut {
+                            let nc = base + r.length * slowdown[Int(arcEdges[a])]
+                            if m != open || nc < cost[w] {
+                                mark[w] = open
                                 cost[w] = nc
-                                parent[w] = arcs[a]
-                                heap.push(nc + h(w), Int32(truncatingIfNeeded: w))
+                                parent[w] = r.arc
+                                heap.push(nc + h(w), r.target)
                             }
                         }
                         a += 1
@@ -169,21 +176,23 @@ public struct AStarRouter: Sendable {
                 } else {
                     // The common case without congestion, kept free of the per-arc factor lookup.
                     while a < hi {
-                        let w = Int(targets[a])
-                        if closed[w] != gen {
-                            let nc = base + lengths[a]
-                            if stamp[w] != gen || nc < cost[w] {
-                                stamp[w] = gen
+                        let r = records[a]
+                        let w = Int(r.target)
+                        let m = mark[w]
+                        if m != shut {
+                            let nc = base + r.length
+                            if m != open || nc < cost[w] {
+                                mark[w] = open
                                 cost[w] = nc
-                                parent[w] = arcs[a]
-                                heap.push(nc + h(w), Int32(truncatingIfNeeded: w))
+                                parent[w] = r.arc
+                                heap.push(nc + h(w), r.target)
                             }
                         }
                         a += 1
                     }
                 }
             }
-        }}}}}}}}}}
+        }}}}}}}
         settledCount = settled
         return found
     }
