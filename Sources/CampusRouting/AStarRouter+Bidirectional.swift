@@ -157,8 +157,7 @@ extension AStarRouter {
             let a = Int(parentArc[v])
             guard a >= 0 else { return nil }
             steps.append(RouteStep(edge: g.arcEdge[a], forward: g.arcForward[a]))
-            let e = g.edges[Int(g.arcEdge[a])]
-            v = Int(g.arcForward[a] ? e.from : e.to)
+            v = Int(g.arcTail[a])
         }
         steps.reverse()
         // Backward half: each parent arc leads from v towards t.
@@ -167,8 +166,7 @@ extension AStarRouter {
             let a = Int(parentArcB[v])
             guard a >= 0 else { return nil }
             steps.append(RouteStep(edge: g.arcEdge[a], forward: g.arcForward[a]))
-            let e = g.edges[Int(g.arcEdge[a])]
-            v = Int(g.arcForward[a] ? e.to : e.from)
+            v = Int(g.arcTarget[a])
         }
         return steps
     }

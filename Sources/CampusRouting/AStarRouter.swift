@@ -15,7 +15,12 @@ public struct AStarRouter: Sendable {
     var stamp: [UInt32] = []
     var closed: [UInt32] = []
     var generation: UInt32 = 0
+    /// Forward A* marks (`2·markGeneration` reached this query, `2·markGeneration + 1` settled).
+    var mark: [UInt32] = []
+    var markGeneration: UInt32 = 0
     var heap = QuaternaryHeap()
+    /// The last route's arcs from the target back to the start (reused between queries).
+    var pathArcs: [Int32] = []
     // Backward-search scratch and the per-query potential cache of the bidirectional search.
     var costB: [Double] = []
     var parentArcB: [Int32] = []
@@ -47,7 +52,7 @@ public struct AStarRouter: Sendable {
     /// `slowdown`, when given, holds one factor ≥ 1 per edge (see `WeidmannSpeed.slowdown`).
     public mutating func route(in graph: CampusGraph, from: GeoPoint, to: GeoPoint, profile p: Int,
                                slowdown: [Double]? = nil, snapMetres: Double = 200) -> Route {
-        let name = graph.profiles[p].name
+        let name = graph.profileNames[p]
         guard let s = graph.snap(from, profile: p, maxMetres: snapMetres),
               let t = graph.snap(to, profile: p, maxMetres: snapMetres) else {
             return .failed(.noSnap, profile: name)
@@ -58,9 +63,15 @@ public struct AStarRouter: Sendable {
     /// The cheapest route between two vertices under profile `p`.
     public mutating func route(in graph: CampusGraph, fromVertex s: Int32, toVertex t: Int32, profile p: Int,
                                slowdown: [Double]? = nil) -> Route {
-        let name = graph.profiles[p].name
-        let found = algorithm == .bidirectional ? bidirectionalSearch(graph, s, t, p, slowdown) : search(graph, s, t, p, slowdown)
-        guard let steps = found else { return .failed(.noRoute, profile: name, from: s, to: t) }
+        if algorithm == .unidirectional {
+            guard searchTree(graph, s, t, p, slowdown), let route = assembleFromParents(graph, from: s, to: t, profile: p, slowdown: slowdown) else {
+                return .failed(.noRoute, profile: graph.profileNames[p], from: s, to: t)
+            }
+            return route
+        }
+        guard let steps = bidirectionalSearch(graph, s, t, p, slowdown) else {
+            return .failed(.noRoute, profile: graph.profileNames[p], from: s, to: t)
+        }
         return Self.assemble(graph, steps: steps, from: s, to: t, profile: p, slowdown: slowdown)
     }
 
@@ -71,8 +82,24 @@ public struct AStarRouter: Sendable {
     /// graph construction), with a 4-ary heap and generation-stamped scratch arrays: no allocation,
     /// reference counting or clearing per query once the buffers have grown.
     mutating func search(_ g: CampusGraph, _ s: Int32, _ t: Int32, _ p: Int, _ slowdown: [Double]?) -> [RouteStep]? {
+        guard searchTree(g, s, t, p, slowdown) else { return nil }
+        var steps: [RouteStep] = []
+        var v = Int(t)
+        while v != Int(s) {
+            let a = Int(parentArc[v])
+            guard a >= 0 else { return nil }
+            steps.append(RouteStep(edge: g.arcEdge[a], forward: g.arcForward[a]))
+            v = Int(g.arcTail[a])
+        }
+        steps.reverse()
+        return steps
+    }
+
+    /// Runs A* from `s` until `t` is settled; true when `t` was reached, its path then being the chain
+    /// of `parentArc` entries from `t` back to `s` (arcs of the full adjacency).
+    mutating func searchTree(_ g: CampusGraph, _ s: Int32, _ t: Int32, _ p: Int, _ slowdown: [Double]?) -> Bool {
         let n = g.vertices.count
-        guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profileAdjacency.count else { return nil }
+        guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profileAdjacency.count else { return false }
         if cost.count != n {
             cost = [Double](repeating: 0, count: n)
             parentArc = [Int32](repeating: -1, count: n)
@@ -80,34 +107,36 @@ public struct AStarRouter: Sendable {
             closed = [UInt32](repeating: 0, count: n)
             generation = 0
         }
-        generation &+= 1
-        if generation == 0 {
-            for i in 0..<n { stamp[i] = 0; closed[i] = 0 }
-            generation = 1
+        if mark.count != n {
+            mark = [UInt32](repeating: 0, count: n)
+            markGeneration = 0
         }
-        let gen = generation
+        markGeneration &+= 1
+        if markGeneration > 0x7FFF_FFFF {
+            for i in 0..<n { mark[i] = 0 }
+            markGeneration = 1
+        }
+        // One mark per vertex: `open` when its cost is from this query, `shut` once settled.
+        let open = markGeneration << 1, shut = open | 1
         // The heap is moved out for the loop so no access to `self` overlaps the scratch buffers' accesses.
         var heap = QuaternaryHeap()
         swap(&heap, &self.heap)
         defer { swap(&heap, &self.heap) }
         heap.removeAll()
         let adjacency = g.profileAdjacency[p]
-        if let slowdown, slowdown.count < g.edges.count { return nil }
-        if adjacency.component[Int(s)] != adjacency.component[Int(t)] { settledCount = 0; return nil }
+        if let slowdown, slowdown.count < g.edges.count { return false }
+        if adjacency.component[Int(s)] != adjacency.component[Int(t)] { settledCount = 0; return false }
         // Slightly shrunk so floating-point rounding can never make the heuristic overestimate.
         let scale = Geodesy.earthRadiusMetres * (1 - 1e-9)
         var settled = 0
         var found = false
         g.vertexXYZ.withUnsafeBufferPointer { xyz in
         adjacency.offsets.withUnsafeBufferPointer { offsets in
-        adjacency.targets.withUnsafeBufferPointer { targets in
-        adjacency.lengths.withUnsafeBufferPointer { lengths in
-        adjacency.arcs.withUnsafeBufferPointer { arcs in
+        adjacency.records.withUnsafeBufferPointer { records in
         adjacency.edges.withUnsafeBufferPointer { arcEdges in
         cost.withUnsafeMutableBufferPointer { cost in
         parentArc.withUnsafeMutableBufferPointer { parent in
-        stamp.withUnsafeMutableBufferPointer { stamp in
-        closed.withUnsafeMutableBufferPointer { closed in
+        mark.withUnsafeMutableBufferPointer { mark in
             let ti = Int(t) * 3
             let tx = xyz[ti], ty = xyz[ti + 1], tz = xyz[ti + 2]
             @inline(__always) func h(_ v: Int) -> Double {
@@ -117,47 +146,147 @@ public struct AStarRouter: Sendable {
             let si = Int(s)
             cost[si] = 0
             parent[si] = -1
-            stamp[si] = gen
+            mark[si] = open
             heap.push(h(si), s)
             while let (_, v32) = heap.pop() {
                 let v = Int(v32)
-                if closed[v] == gen { continue }
-                closed[v] = gen
+                if mark[v] == shut { continue }
+                mark[v] = shut
                 settled += 1
                 if v32 == t { found = true; break }
                 let base = cost[v]
                 var a = Int(offsets[v])
                 let hi = Int(offsets[v + 1])
-                while a < hi {
-                    let w = Int(targets[a])
-                    if closed[w] != gen {
-                        var c = lengths[a]
-                        if let slowdown { c *= slowdown[Int(arcEdges[a])] }
-                        let nc = base + c
-                        if stamp[w] != gen || nc < cost[w] {
-                            stamp[w] = gen
-                            cost[w] = nc
-                            parent[w] = arcs[a]
-                            heap.push(nc + h(w), Int32(truncatingIfNeeded: w))
+                if let slowdown {
+                    while a < hi {
+                        let r = records[a]
+                        let w = Int(r.target)
+                        let m = mark[w]
+                        if m != shut {
+                            let nc = base + r.length * slowdown[Int(arcEdges[a])]
+                            if m != open || nc < cost[w] {
+                                mark[w] = open
+                                cost[w] = nc
+                                parent[w] = r.arc
+                                heap.push(nc + h(w), r.target)
+                            }
                         }
+                        a += 1
                     }
-                    a += 1
+                } else {
+                    // The common case without congestion, kept free of the per-arc factor lookup.
+                    while a < hi {
+                        let r = records[a]
+                        let w = Int(r.target)
+                        let m = mark[w]
+                        if m != shut {
+                            let nc = base + r.length
+                            if m != open || nc < cost[w] {
+                                mark[w] = open
+                                cost[w] = nc
+                                parent[w] = r.arc
+                                heap.push(nc + h(w), r.target)
+                            }
+                        }
+                        a += 1
+                    }
                 }
             }
-        }}}}}}}}}}
+        }}}}}}}
         settledCount = settled
-        guard found else { return nil }
-        var steps: [RouteStep] = []
+        return found
+    }
+
+    /// The route from `s` to `t` read off the parent arcs of the last `searchTree`: one walk back from
+    /// `t` into the router's arc buffer (counting points and node ids), then each output array is
+    /// allocated once at its final size and filled in walking order from the graph's flat shape arrays.
+    /// Same route, length and duration as `assemble` on the same steps. O(route points).
+    mutating func assembleFromParents(_ g: CampusGraph, from s: Int32, to t: Int32, profile p: Int,
+                                      slowdown: [Double]?) -> Route? {
+        pathArcs.removeAll(keepingCapacity: true)
+        let start = g.vertices[Int(s)]
+        var pointCount = 1, idCount = start.osmID == nil ? 0 : 1
         var v = Int(t)
         while v != Int(s) {
             let a = Int(parentArc[v])
             guard a >= 0 else { return nil }
-            steps.append(RouteStep(edge: g.arcEdge[a], forward: g.arcForward[a]))
-            let e = g.edges[Int(g.arcEdge[a])]
-            v = Int(g.arcForward[a] ? e.from : e.to)
+            pathArcs.append(Int32(truncatingIfNeeded: a))
+            let e = Int(g.arcEdge[a])
+            pointCount += max(0, g.shapeOffsets[e + 1] - g.shapeOffsets[e] - 1)
+            idCount += max(0, g.nodeIDOffsets[e + 1] - g.nodeIDOffsets[e] - 1)
+            v = Int(g.arcTail[a])
         }
-        steps.reverse()
-        return steps
+        let k = pathArcs.count
+        var length = 0.0, duration = 0.0
+        let speed = g.profileSpeeds[p]
+        var steps: [RouteStep] = []
+        var ids: [Int64] = []
+        var pts: [GeoPoint] = []
+        pathArcs.withUnsafeBufferPointer { path in
+        g.arcEdge.withUnsafeBufferPointer { arcEdge in
+        g.arcForward.withUnsafeBufferPointer { arcForward in
+        g.shapeOffsets.withUnsafeBufferPointer { shapeOffsets in
+        g.nodeIDOffsets.withUnsafeBufferPointer { idOffsets in
+        g.shapePoints.withUnsafeBufferPointer { shapePoints in
+        g.shapeNodeIDs.withUnsafeBufferPointer { nodeIDs in
+        g.edgeLengths.withUnsafeBufferPointer { edgeLengths in
+            steps = [RouteStep](unsafeUninitializedCapacity: k) { out, count in
+                for j in 0..<k {
+                    let a = Int(path[k - 1 - j])
+                    out[j] = RouteStep(edge: arcEdge[a], forward: arcForward[a])
+                }
+                count = k
+            }
+            pts = [GeoPoint](unsafeUninitializedCapacity: pointCount) { out, count in
+                out[0] = start.location
+                var o = 1
+                for j in 0..<k {
+                    let a = Int(path[k - 1 - j])
+                    let e = Int(arcEdge[a])
+                    let lo = shapeOffsets[e], hi = shapeOffsets[e + 1]
+                    if arcForward[a] {
+                        var i = lo + 1
+                        while i < hi { out[o] = shapePoints[i]; o += 1; i += 1 }
+                    } else {
+                        var i = hi - 2
+                        while i >= lo { out[o] = shapePoints[i]; o += 1; i -= 1 }
+                    }
+                }
+                count = o
+            }
+            ids = [Int64](unsafeUninitializedCapacity: idCount) { out, count in
+                var o = 0
+                if let id = start.osmID { out[0] = id; o = 1 }
+                for j in 0..<k {
+                    let a = Int(path[k - 1 - j])
+                    let e = Int(arcEdge[a])
+                    let lo = idOffsets[e], hi = idOffsets[e + 1]
+                    if arcForward[a] {
+                        var i = lo + 1
+                        while i < hi { out[o] = nodeIDs[i]; o += 1; i += 1 }
+                    } else {
+                        var i = hi - 2
+                        while i >= lo { out[o] = nodeIDs[i]; o += 1; i -= 1 }
+                    }
+                }
+                count = o
+            }
+            if let slowdown {
+                for j in 0..<k {
+                    let e = Int(arcEdge[Int(path[k - 1 - j])])
+                    length += edgeLengths[e]
+                    duration += edgeLengths[e] * slowdown[e] / speed
+                }
+            } else {
+                for j in 0..<k {
+                    let e = Int(arcEdge[Int(path[k - 1 - j])])
+                    length += edgeLengths[e]
+                    duration += edgeLengths[e] * 1 / speed
+                }
+            }
+        }}}}}}}}
+        return Route(status: .ok, profile: g.profileNames[p], fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
+                     points: pts, lengthMetres: length, durationSeconds: duration)
     }
 
     /// Expands steps into node ids and points. Length is the sum of the edges' lengths, each the haversine
@@ -167,34 +296,40 @@ public struct AStarRouter: Sendable {
                          slowdown: [Double]?) -> Route {
         var ids: [Int64] = []
         var pts: [GeoPoint] = []
-        let shapePoints = steps.reduce(1) { $0 + g.edges[Int($1.edge)].shape.count - 1 }
-        ids.reserveCapacity(shapePoints)
+        var shapePoints = 1, idCount = 1
+        for step in steps {
+            let e = Int(step.edge)
+            shapePoints += max(0, g.shapeOffsets[e + 1] - g.shapeOffsets[e] - 1)
+            idCount += max(0, g.nodeIDOffsets[e + 1] - g.nodeIDOffsets[e] - 1)
+        }
+        ids.reserveCapacity(idCount)
         pts.reserveCapacity(shapePoints)
         let start = g.vertices[Int(s)]
         if let id = start.osmID { ids.append(id) }
         pts.append(start.location)
         var duration = 0.0
         var length = 0.0
-        let speed = g.profiles[p].speedMetresPerSecond
+        let speed = g.profileSpeeds[p]
         for step in steps {
-            let e = g.edges[Int(step.edge)]
-            // Index loops: appending lazy `dropFirst`/`reversed` views goes through slow generic paths.
-            let shape = e.shape, nodes = e.nodeIDs
+            let e = Int(step.edge)
+            // Index loops over the graph's flat shape arrays (no edge record copied per step).
+            let lo = g.shapeOffsets[e], hi = g.shapeOffsets[e + 1]
+            let nlo = g.nodeIDOffsets[e], nhi = g.nodeIDOffsets[e + 1]
             if step.forward {
-                var i = 1
-                while i < shape.count { pts.append(shape[i]); i += 1 }
-                i = 1
-                while i < nodes.count { ids.append(nodes[i]); i += 1 }
+                var i = lo + 1
+                while i < hi { pts.append(g.shapePoints[i]); i += 1 }
+                i = nlo + 1
+                while i < nhi { ids.append(g.shapeNodeIDs[i]); i += 1 }
             } else {
-                var i = shape.count - 2
-                while i >= 0 { pts.append(shape[i]); i -= 1 }
-                i = nodes.count - 2
-                while i >= 0 { ids.append(nodes[i]); i -= 1 }
+                var i = hi - 2
+                while i >= lo { pts.append(g.shapePoints[i]); i -= 1 }
+                i = nhi - 2
+                while i >= nlo { ids.append(g.shapeNodeIDs[i]); i -= 1 }
             }
-            length += e.lengthMetres
-            duration += e.lengthMetres * (slowdown?[Int(step.edge)] ?? 1) / speed
+            length += g.edgeLengths[e]
+            duration += g.edgeLengths[e] * (slowdown?[e] ?? 1) / speed
         }
-        return Route(status: .ok, profile: g.profiles[p].name, fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
+        return Route(status: .ok, profile: g.profileNames[p], fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
                      points: pts, lengthMetres: length, durationSeconds: duration)
     }
 }

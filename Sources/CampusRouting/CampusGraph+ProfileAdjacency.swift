@@ -5,7 +5,8 @@ extension CampusGraph {
     ///
     /// Arcs of vertex v are `offsets[v]..<offsets[v+1]`, in the order of the full adjacency
     /// (so searches settle and break ties exactly as over the full graph). Build O((V + E)·α(V)).
-    struct ProfileAdjacency: Sendable {
+    /// A class, so a query takes one reference to it instead of copying eleven array references.
+    final class ProfileAdjacency: Sendable {
         /// Start of each vertex's arcs; V + 1 entries.
         let offsets: [Int32]
         /// Far vertex of each usable arc.
@@ -16,6 +17,19 @@ extension CampusGraph {
         let arcs: [Int32]
         /// Edge index of each usable arc (for per-edge congestion factors).
         let edges: [Int32]
+        /// Target, full-adjacency arc and length of each usable arc side by side, so relaxing an arc
+        /// reads one 16-byte record.
+        let records: [Record]
+
+        /// One usable arc as the search loop reads it.
+        struct Record: Sendable {
+            /// Far vertex.
+            let target: Int32
+            /// Index in the full adjacency.
+            let arc: Int32
+            /// Edge length in metres.
+            let length: Double
+        }
         /// Weakly connected component of each vertex over the usable arcs (smallest vertex index in it).
         /// No path joins vertices of different components, so a search between them can stop at once
         /// instead of exhausting the start's component.
@@ -90,6 +104,7 @@ extension CampusGraph {
             self.lengths = lengths
             self.arcs = arcs
             self.edges = edges
+            self.records = (0..<targets.count).map { Record(target: targets[$0], arc: arcs[$0], length: lengths[$0]) }
         }
     }
 }

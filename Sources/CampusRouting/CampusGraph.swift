@@ -84,6 +84,20 @@ public struct CampusGraph: Sendable {
     let arcTarget: [Int32]
     /// Whether the arc runs along the edge's shape (from → to).
     let arcForward: [Bool]
+    /// Tail vertex of each arc (the vertex whose arc range holds it), for walking parent arcs back.
+    let arcTail: [Int32]
+    /// Edge e's shape is `shapePoints[shapeOffsets[e]..<shapeOffsets[e+1]]` (E + 1 offsets).
+    let shapeOffsets: [Int]
+    /// Every edge's shape points, concatenated in edge order.
+    let shapePoints: [GeoPoint]
+    /// Edge e's node ids are `shapeNodeIDs[nodeIDOffsets[e]..<nodeIDOffsets[e+1]]` (E + 1 offsets).
+    let nodeIDOffsets: [Int]
+    /// Every edge's node ids, concatenated in edge order.
+    let shapeNodeIDs: [Int64]
+    /// Profile names and speeds (metres per second) by profile index, read per query without copying a profile.
+    let profileNames: [String]
+    /// Walking or rolling speed of each profile, metres per second.
+    let profileSpeeds: [Double]
     /// Per profile, per vertex: whether it has any usable arc (in or out).
     let usable: [[Bool]]
     /// Edge lengths in metres, flat for the search loop.
@@ -178,12 +192,30 @@ public struct CampusGraph: Sendable {
         var arcEdge = [Int32](repeating: 0, count: edges.count * 2)
         var arcTarget = [Int32](repeating: 0, count: edges.count * 2)
         var arcForward = [Bool](repeating: true, count: edges.count * 2)
+        var arcTail = [Int32](repeating: 0, count: edges.count * 2)
         for (i, e) in edges.enumerated() {
             let a = Int(fill[Int(e.from)]); fill[Int(e.from)] += 1
-            arcEdge[a] = Int32(i); arcTarget[a] = e.to; arcForward[a] = true
+            arcEdge[a] = Int32(i); arcTarget[a] = e.to; arcForward[a] = true; arcTail[a] = e.from
             let b = Int(fill[Int(e.to)]); fill[Int(e.to)] += 1
-            arcEdge[b] = Int32(i); arcTarget[b] = e.from; arcForward[b] = false
+            arcEdge[b] = Int32(i); arcTarget[b] = e.from; arcForward[b] = false; arcTail[b] = e.to
         }
+        self.arcTail = arcTail
+        var shapeOffsets = [0], nodeIDOffsets = [0]
+        shapeOffsets.reserveCapacity(edges.count + 1)
+        nodeIDOffsets.reserveCapacity(edges.count + 1)
+        var shapePoints: [GeoPoint] = [], shapeNodeIDs: [Int64] = []
+        for e in edges {
+            shapePoints.append(contentsOf: e.shape)
+            shapeNodeIDs.append(contentsOf: e.nodeIDs)
+            shapeOffsets.append(shapePoints.count)
+            nodeIDOffsets.append(shapeNodeIDs.count)
+        }
+        self.shapeOffsets = shapeOffsets
+        self.shapePoints = shapePoints
+        self.nodeIDOffsets = nodeIDOffsets
+        self.shapeNodeIDs = shapeNodeIDs
+        self.profileNames = profiles.map(\.name)
+        self.profileSpeeds = profiles.map(\.speedMetresPerSecond)
         self.arcOffsets = offsets
         self.arcEdge = arcEdge
         self.arcTarget = arcTarget

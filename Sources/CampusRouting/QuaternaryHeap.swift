@@ -33,7 +33,9 @@ public struct QuaternaryHeap: Sendable {
 
     @inline(__always) @usableFromInline
     static func less(_ a: Entry, _ b: Entry) -> Bool {
-        a.key < b.key || (a.key == b.key && a.value < b.value)
+        // Both comparisons are evaluated (no short circuit) so callers can compile to conditional moves.
+        let lt = a.key < b.key, tie = (a.key == b.key) && (a.value < b.value)
+        return lt || tie
     }
 
     /// Inserts `value` with priority `key`. O(log₄ n).
@@ -67,8 +69,13 @@ public struct QuaternaryHeap: Sendable {
                 var best = h[first]
                 let end = min(first + 4, n)
                 var j = first + 1
+                // Branch-free selection: which child is smallest is unpredictable, so a
+                // conditional move beats a mispredicted branch.
                 while j < end {
-                    if Self.less(h[j], best) { best = h[j]; c = j }
+                    let e = h[j]
+                    let better = Self.less(e, best)
+                    best = better ? e : best
+                    c = better ? j : c
                     j += 1
                 }
                 guard Self.less(best, last) else { break }
