@@ -24,6 +24,20 @@ struct LocateCommand: ParsableCommand {
     var output: String?
     @Option(name: .long, help: "Evaluate the training data holding out each 'phone' or 'user' in turn.")
     var crossValidate: FingerprintCrossValidation.Grouping?
+    @Option(name: .long, help: "'tuned' (powed RSSI, Sørensen, weighted 5-NN cascade) or 'baseline' (the published 1-NN Euclidean baseline, for comparison).")
+    var method: Method = .tuned
+
+    /// The locator configurations `--method` chooses from.
+    enum Method: String, ExpressibleByArgument, CaseIterable {
+        case tuned, baseline
+
+        var configuration: FingerprintLocator.Configuration {
+            switch self {
+            case .tuned: .tuned
+            case .baseline: .publishedBaseline
+            }
+        }
+    }
 
     func validate() throws {
         // Usage errors exit 2 (invalid input or usage), like bad files.
@@ -43,15 +57,16 @@ struct LocateCommand: ParsableCommand {
         }
         if let grouping = crossValidate {
             let evaluation = try CommandSupport.guarded {
-                try FingerprintCrossValidation.leaveOneGroupOut(try FingerprintSample.fromUJIIndoorLoc(training), by: grouping)
+                try FingerprintCrossValidation.leaveOneGroupOut(try FingerprintSample.fromUJIIndoorLoc(training), by: grouping,
+                                                                configuration: method.configuration)
             }
-            print("leave-one-\(grouping.rawValue)-out: " + Self.describe(evaluation))
+            print("leave-one-\(grouping.rawValue)-out (\(method.rawValue)): " + Self.describe(evaluation))
             return
         }
         guard let input else { return }
         let result = try CommandSupport.guarded {
             let queries = try UJIIndoorLoc.load(url: URL(fileURLWithPath: input), displayName: input, requireLabels: false)
-            return try FingerprintBatch.run(training: training, queries: queries.records)
+            return try FingerprintBatch.run(training: training, queries: queries.records, configuration: method.configuration)
         }
         try CommandSupport.guarded { try CommandSupport.emit(result.csv, to: output) }
         if let evaluation = result.evaluation { CommandSupport.printError(Self.describe(evaluation)) }

@@ -144,6 +144,35 @@ struct FingerprintLocatorTests {
         #expect(e.errors.medianMetres <= e.errors.p95Metres)
     }
 
+    @Test("published 1-NN baseline: the nearest training fingerprint by Euclidean distance on positive RSSI, and the tuned cascade beats it")
+    func publishedBaseline() throws {
+        let url = PositioningPaths.datasets.appendingPathComponent("positioning/ujiindoorloc_train_a.csv")
+        let samples = try FingerprintSample.fromUJIIndoorLoc(try UJIIndoorLoc.load(url: url, displayName: "ujiindoorloc_train_a.csv").records)
+        let held = samples.filter { $0.phone == 23 }, training = samples.filter { $0.phone != 23 }
+        let baseline = try FingerprintLocator(training: training, configuration: .publishedBaseline)
+        // Brute force on a few queries: positive RSSI = dBm + 105 (not detected = 0), squared Euclidean;
+        // the estimate must be one of the training fingerprints at the smallest distance (ties happen).
+        func positive(_ v: Int8) -> Double { v == FingerprintSample.notDetected ? 0 : max(Double(v) + 104, 0) + 1 }
+        for q in held.prefix(12) {
+            var nearest: [Int] = [], bestDistance = Double.infinity
+            for (i, t) in training.enumerated() {
+                var d = 0.0
+                for j in q.rssi.indices { let x = positive(q.rssi[j]) - positive(t.rssi[j]); d += x * x }
+                if d < bestDistance { bestDistance = d; nearest = [i] } else if d == bestDistance { nearest.append(i) }
+            }
+            let e = try baseline.locate(q.rssi)
+            #expect(nearest.contains { i in
+                let t = training[i]
+                return t.building == e.building && t.floor == e.floor && abs(t.xMetres - e.xMetres) < 1e-9 && abs(t.yMetres - e.yMetres) < 1e-9
+            })
+        }
+        let truthBaseline = try #require(FingerprintEvaluation(estimates: try baseline.locateAll(held.map(\.rssi)), truth: held))
+        let tuned = try FingerprintLocator(training: training)
+        let truthTuned = try #require(FingerprintEvaluation(estimates: try tuned.locateAll(held.map(\.rssi)), truth: held))
+        #expect(truthTuned.floorHitRate > truthBaseline.floorHitRate)
+        #expect(truthTuned.errors.meanMetres < truthBaseline.errors.meanMetres)
+    }
+
     @Test("batch output: 1-based rows, three-decimal metres, evaluation only with ground truth")
     func batch() throws {
         let s = Self.synthetic()
