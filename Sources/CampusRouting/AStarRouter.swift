@@ -5,7 +5,10 @@
 /// never longer than the great-circle distance and so never exceeds the cost of any path (a shape's
 /// haversine sum is at least the great-circle distance of its ends); it is a metric, so the heuristic is
 /// admissible and consistent (and needs one square root instead of haversine's trigonometry) and the first time the target is settled its cost is optimal. With no congestion the
-/// route is therefore a shortest-length path on the profile's graph.
+/// route is therefore a shortest-length path on the profile's graph. When the target lies in the
+/// component the profile's landmarks cover, the heuristic is the larger of the chord and the ALT
+/// landmark bound (`LandmarkBounds`), also feasible, so routes stay cheapest while far fewer vertices
+/// are settled (Montgomery campus: 26 instead of 73 per query on average; Helsinki: 115 instead of 459).
 ///
 /// Complexity: O((V + E) log V) per query in the worst case, usually far less. Scratch arrays are
 /// stamped per query so a search does not clear O(V) memory.
@@ -34,6 +37,10 @@ public struct AStarRouter: Sendable {
     /// vertices (its average potentials are weaker than the plain chord bound) and was slower on
     /// Helsinki and the synthetic grid.
     public var algorithm: Algorithm = .unidirectional
+    /// Whether forward A* also uses the graph's landmark bounds (`LandmarkBounds`, the ALT method);
+    /// off, it uses the chord bound alone. Either way routes are cheapest; on the bundled campuses the
+    /// landmarks halve or better the vertices settled per query.
+    public var usesLandmarks = true
     /// Vertices settled by the last query (for benchmarks and tests).
     public internal(set) var settledCount = 0
 
@@ -130,7 +137,11 @@ public struct AStarRouter: Sendable {
         let scale = Geodesy.earthRadiusMetres * (1 - 1e-9)
         var settled = 0
         var found = false
+        // Landmark bounds apply when the target lies in the component the landmarks cover.
+        let landmarks = adjacency.landmarks
+        let l = usesLandmarks && adjacency.component[Int(t)] == landmarks.component ? landmarks.count : 0
         g.vertexXYZ.withUnsafeBufferPointer { xyz in
+        landmarks.distances.withUnsafeBufferPointer { bounds in
         adjacency.offsets.withUnsafeBufferPointer { offsets in
         adjacency.records.withUnsafeBufferPointer { records in
         adjacency.edges.withUnsafeBufferPointer { arcEdges in
@@ -139,9 +150,14 @@ public struct AStarRouter: Sendable {
         mark.withUnsafeMutableBufferPointer { mark in
             let ti = Int(t) * 3
             let tx = xyz[ti], ty = xyz[ti + 1], tz = xyz[ti + 2]
+            let rowT = 2 * l * Int(t)
+            /// Lower bound on the cost from v to t: the chord, or the tighter landmark bound
+            /// (+∞ when a landmark proves t unreachable from v).
             @inline(__always) func h(_ v: Int) -> Double {
                 let dx = xyz[3 * v] - tx, dy = xyz[3 * v + 1] - ty, dz = xyz[3 * v + 2] - tz
-                return scale * (dx * dx + dy * dy + dz * dz).squareRoot()
+                let chord = scale * (dx * dx + dy * dy + dz * dz).squareRoot()
+                guard l > 0 else { return chord }
+                return LandmarkBounds.bound(bounds, count: l, rowV: 2 * l * v, rowT: rowT, floor: chord)
             }
             let si = Int(s)
             cost[si] = 0
@@ -168,7 +184,8 @@ public struct AStarRouter: Sendable {
                                 mark[w] = open
                                 cost[w] = nc
                                 parent[w] = r.arc
-                                heap.push(nc + h(w), r.target)
+                                let f = nc + h(w)
+                                if f < .infinity { heap.push(f, r.target) }
                             }
                         }
                         a += 1
@@ -185,14 +202,15 @@ public struct AStarRouter: Sendable {
                                 mark[w] = open
                                 cost[w] = nc
                                 parent[w] = r.arc
-                                heap.push(nc + h(w), r.target)
+                                let f = nc + h(w)
+                                if f < .infinity { heap.push(f, r.target) }
                             }
                         }
                         a += 1
                     }
                 }
             }
-        }}}}}}}
+        }}}}}}}}
         settledCount = settled
         return found
     }

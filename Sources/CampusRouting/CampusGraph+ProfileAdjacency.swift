@@ -46,6 +46,8 @@ extension CampusGraph {
         let reverseArcs: [Int32]
         /// Edge index of each reverse arc.
         let reverseEdges: [Int32]
+        /// ALT landmark distances for tighter A* lower bounds (see `LandmarkBounds`).
+        let landmarks: LandmarkBounds
 
         /// The arcs of the full adjacency whose direction bit is set in `access`.
         init(vertexCount: Int, arcOffsets: [Int32], arcEdge: [Int32], arcTarget: [Int32], arcForward: [Bool],
@@ -77,7 +79,8 @@ extension CampusGraph {
                     if ra != rb { parent[max(ra, rb)] = Int32(min(ra, rb)) }
                 }
             }
-            self.component = (0..<vertexCount).map { Int32(find($0)) }
+            let component = (0..<vertexCount).map { Int32(find($0)) }
+            self.component = component
             // Counting sort of the usable arcs by head vertex; within a head, tails in increasing order.
             var rOffsets = [Int32](repeating: 0, count: vertexCount + 1)
             for w in targets { rOffsets[Int(w) + 1] += 1 }
@@ -105,6 +108,9 @@ extension CampusGraph {
             self.arcs = arcs
             self.edges = edges
             self.records = (0..<targets.count).map { Record(target: targets[$0], arc: arcs[$0], length: lengths[$0]) }
+            self.landmarks = LandmarkBounds(forward: .init(offsets: offsets, targets: targets, lengths: lengths),
+                                            backward: .init(offsets: rOffsets, targets: rTargets, lengths: rLengths),
+                                            component: component)
         }
     }
 }
