@@ -2,24 +2,12 @@ import Foundation
 import Testing
 @testable import CampusRouting
 
-/// SplitMix64, seeded, for reproducible synthetic graphs and query pairs.
-private struct SeededPairs: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("ALT landmark bounds")
 struct LandmarkBoundsTests {
     /// A `side × side` grid of footways 30 m apart; with `oneWayShare` > 0 that share of edges is usable in
     /// one direction only (seeded), so some vertices cannot reach others.
     static func grid(side n: Int, oneWayShare: Double, seed: UInt64) -> CampusGraph {
-        var rng = SeededPairs(state: seed)
+        var rng = RoutingTestRNG(state: seed)
         let metre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
         var vertices: [CampusGraph.Vertex] = []
         for r in 0..<n {
@@ -88,7 +76,7 @@ struct LandmarkBoundsTests {
     func sameRoutesFewerSettled() throws {
         for graph in [try RoutingFixtures.graph(RoutingFixtures.montgomery), Self.grid(side: 20, oneWayShare: 0, seed: 1)] {
             let p = try graph.profileIndex(named: "walk")
-            var rng = SeededPairs(state: 7)
+            var rng = RoutingTestRNG(state: 7)
             var alt = AStarRouter(), chord = AStarRouter()
             chord.usesLandmarks = false
             var settledALT = 0, settledChord = 0, ok = 0
