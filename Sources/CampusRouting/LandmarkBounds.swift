@@ -31,7 +31,7 @@ struct LandmarkBounds: Sendable {
     static let shrink = 1 - 1e-9
     /// Landmarks chosen for a graph of `vertexCount` vertices: 16 up to 262,144 vertices, 8 up to
     /// 1,048,576, then 4 — the bounds take 2·L·8 bytes per vertex (64 MiB at the first limit) and
-    /// 2·L Dijkstra searches at load (about 0.2 s for the 62,500-vertex benchmark grid at L = 16).
+    /// 2·L Dijkstra searches at load (the whole `bench route` set-up, 62,500-vertex grid included, takes about 1 s).
     static func defaultCount(vertexCount: Int) -> Int {
         vertexCount <= 262_144 ? 16 : vertexCount <= 1_048_576 ? 8 : 4
     }
