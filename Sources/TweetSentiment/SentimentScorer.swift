@@ -19,6 +19,10 @@ public struct SentimentScorer {
     var tokens = TweetTokens()
     var scratch = ScoringScratch()
     var memo: WordMemo
+    /// The ASCII scanner and its output buffers (see `predictASCII`).
+    let scanner = ASCIITweetScanner()
+    var asciiBytes: [UInt8] = []
+    var asciiEnds: [Int32] = []
 
     /// Default bound on remembered tokens (the bundled 120,000 tweets hold 69,820 distinct tokens; the memo then takes 24 MiB).
     public static let defaultMemoCapacity = 1 << 17
@@ -30,10 +34,62 @@ public struct SentimentScorer {
         self.memo = WordMemo(capacity: memoCapacity)
     }
 
-    /// Classifies `text` (same result as `model.predict(text)`).
+    /// Classifies `text` (same result as `model.predict(text)`). Logistic-regression
+    /// models take the ASCII fast path when the text (HTML references decoded) is ASCII.
     public mutating func predict(_ text: String) -> SentimentPrediction {
+        if case .logisticRegression(let m) = model {
+            var text = text
+            let fast: SentimentPrediction? = text.withUTF8 { raw in
+                guard raw.contains(0x26) else { return Self.isASCII(raw) ? Self.predictASCII(raw, model: m, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+                var decoded = tokens.scratch
+                tokens.scratch = []
+                defer { tokens.scratch = decoded }
+                HTMLEntities.decode(raw, into: &decoded)
+                return decoded.withUnsafeBufferPointer { Self.isASCII($0) ? Self.predictASCII($0, model: m, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+            }
+            if let fast { return fast }
+        }
         model.featurizer.tokenizer.tokenize(text, into: &tokens)
         return predict(tokens: tokens)
+    }
+
+    /// Whether every byte is below 0x80.
+    @inline(__always)
+    static func isASCII(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for b in s { any |= b }
+        return any < 0x80
+    }
+
+    /// Classifies the ASCII text `s` (HTML references decoded): `scanner` tokenizes
+    /// it into `out` and `ends` (grown as needed), then `m` scores those tokens.
+    static func predictASCII(_ s: UnsafeBufferPointer<UInt8>, model m: LogisticRegressionClassifier, scanner: ASCIITweetScanner,
+                             out: inout [UInt8], ends: inout [Int32], memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+        let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
+        if out.count < byteCapacity { out = [UInt8](repeating: 0, count: byteCapacity) }
+        if ends.count < s.count + 1 { ends = [Int32](repeating: 0, count: s.count + 1) }
+        return out.withUnsafeMutableBufferPointer { out in
+            ends.withUnsafeMutableBufferPointer { ends in
+                let count = scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!)
+                let used = count == 0 ? 0 : Int(ends[count - 1])
+                return m.predict(bytes: UnsafeBufferPointer(rebasing: out[..<used]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
+                                 memo: &memo, scratch: &scratch)
+            }
+        }
+    }
+
+    /// The tokens the ASCII fast path makes of `text`, or nil when `text` does not take it (for tests).
+    mutating func asciiTokens(_ text: String) -> [String]? {
+        var text = text
+        var decoded: [UInt8] = []
+        text.withUTF8 { HTMLEntities.decode($0, into: &decoded) }
+        guard decoded.withUnsafeBufferPointer(Self.isASCII) else { return nil }
+        var out = [UInt8](repeating: 0, count: ASCIITweetScanner.outputCapacity(decoded.count))
+        var ends = [Int32](repeating: 0, count: decoded.count + 1)
+        let count = decoded.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { o in ends.withUnsafeMutableBufferPointer { e in scanner.tokenize(s, out: o.baseAddress!, ends: e.baseAddress!) } }
+        }
+        return (0..<count).map { k in String(decoding: out[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])], as: UTF8.self) }
     }
 
     /// Classifies already tokenized text.
@@ -205,9 +261,23 @@ extension LogisticRegressionClassifier {
 
     /// Classifies a tokenized tweet with the per-token memo (see `SentimentScorer`).
     func predict(_ tokens: TweetTokens, memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+        tokens.bytes.withUnsafeBufferPointer { bytes in
+            tokens.ends.withUnsafeBufferPointer { ends in
+                predict(bytes: bytes, ends: ends, memo: &memo, scratch: &scratch)
+            }
+        }
+    }
+
+    /// Classifies the tweet whose tokens are `bytes[ends[k-1] ..< ends[k]]` (the first from 0),
+    /// the layout of `TweetTokens`, with the per-token memo.
+    func predict(bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>,
+                 memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
         let f = featurizer
         let d = f.dimension
         guard weights.count == 3 * d, bias.count == 3 else {
+            var tokens = TweetTokens()
+            tokens.bytes = Array(all)
+            tokens.ends = Array(ends)
             let (features, scores) = f.analyze(tokens)
             return Self.prediction(probabilities: probabilities(features), compound: scores.compound, weight: lexiconScoreWeight)
         }
@@ -219,11 +289,11 @@ extension LogisticRegressionClassifier {
         let usesChars = f.charBits > 0
         let charOffset = 1 << f.hashBits
         weights.withUnsafeBufferPointer { W in
-            tokens.bytes.withUnsafeBufferPointer { all in
+            do {
                 var previous: UInt64? = nil
                 var previousBase: UInt64? = nil
-                for k in 0..<tokens.count {
-                    let b = UnsafeBufferPointer(rebasing: all[tokens.range(k)])
+                for k in 0..<ends.count {
+                    let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
                     // The token's hash and its bigram hash with the previous token in one pass
                     // (two independent multiply chains).
                     var h = FeatureHashing.offset
