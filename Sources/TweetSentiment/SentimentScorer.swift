@@ -19,6 +19,9 @@ public struct SentimentScorer {
     var tokens = TweetTokens()
     var scratch = ScoringScratch()
     var memo: WordMemo
+    /// The logistic-regression model, held by reference so the hot path borrows it
+    /// instead of copying the enum payload (and retaining its arrays) per tweet.
+    let logistic: LogisticModelBox?
     /// The ASCII scanner and its output buffers (see `predictASCII`).
     let scanner = ASCIITweetScanner()
     var asciiBytes: [UInt8] = []
@@ -32,12 +35,14 @@ public struct SentimentScorer {
     public init(model: SentimentModel, memoCapacity: Int = SentimentScorer.defaultMemoCapacity) {
         self.model = model
         self.memo = WordMemo(capacity: memoCapacity)
+        if case .logisticRegression(let m) = model { logistic = LogisticModelBox(m) } else { logistic = nil }
     }
 
     /// Classifies `text` (same result as `model.predict(text)`). Logistic-regression
     /// models take the ASCII fast path when the text (HTML references decoded) is ASCII.
     public mutating func predict(_ text: String) -> SentimentPrediction {
-        if case .logisticRegression(let m) = model {
+        if let box = logistic {
+            let m = box.model
             var text = text
             let fast: SentimentPrediction? = text.withUTF8 { raw in
                 guard raw.contains(0x26) else { return Self.isASCII(raw) ? Self.predictASCII(raw, model: m, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
@@ -105,26 +110,23 @@ public struct SentimentScorer {
     }
 }
 
-/// What a logistic-regression model needs to know about one token (96 bytes).
+/// A logistic-regression model behind a reference (see `SentimentScorer.logistic`).
+final class LogisticModelBox {
+    let model: LogisticRegressionClassifier
+    init(_ model: LogisticRegressionClassifier) { self.model = model }
+}
+
+/// What a logistic-regression model needs to know about one token, as the scoring
+/// loop uses it (`WordMemo` stores it in a compact form).
 struct WordEntry {
-    /// FNV-1a of the token's bytes.
-    var hash: UInt64
     /// FNV-1a of the token without its `not_` prefix.
     var baseHash: UInt64
-    /// The token's first 16 bytes, zero-padded (the whole key when `keyLength` ≤ 16).
-    var key0: UInt64 = 0, key1: UInt64 = 0
     /// Per-class sums of the weights of the token's character n-grams.
     var char0: Double = 0, char1: Double = 0, char2: Double = 0
     /// VADER and AFINN valences of the base (NaN: none).
     var vader: Double, afinn: Double
     /// Number of character n-grams.
     var gramCount: Int32 = 0
-    /// Word unigram bucket.
-    var unigram: Int32
-    /// Where a key longer than 16 bytes is kept in the memo's arena.
-    var keyStart: Int32 = 0
-    /// Key length in bytes (0: empty slot).
-    var keyLength: Int32 = 0
     /// Byte offset of the base (4 when negated, else 0).
     var baseStart: Int8
     var negated: Bool
@@ -132,46 +134,75 @@ struct WordEntry {
     /// Whether the base has a lexicon entry, and whether it ends a two-word phrase.
     var hasLexicon: Bool, endsPhrase: Bool
 
-    init(facts t: SentimentFeaturizer.TokenFacts, lexicon: LexiconHashTable.Entry?, unigram: Int32) {
-        hash = t.hash
+    init(facts t: SentimentFeaturizer.TokenFacts, lexicon: LexiconHashTable.Entry?) {
         baseHash = t.baseHash
         vader = lexicon?.vader ?? .nan
         afinn = lexicon?.afinn ?? .nan
         hasLexicon = lexicon != nil
         endsPhrase = lexicon?.endsPhrase ?? false
-        self.unigram = unigram
         baseStart = Int8(t.baseStart)
         negated = t.negated
         isBang = t.isBang
     }
+}
 
-    /// The lexicon entry as looked up (same values as `LexiconHashTable.lookup`).
-    var lexicon: LexiconHashTable.Entry? {
-        guard hasLexicon else { return nil }
-        var e = LexiconHashTable.Entry()
-        if !vader.isNaN { e.vader = vader }
-        if !afinn.isNaN { e.afinn = afinn }
-        e.endsPhrase = endsPhrase
-        return e
+/// One slot of `WordMemo`: a `WordEntry` with its key, in 64 bytes (one cache line;
+/// the table is 64-byte aligned). Valences live beside the table (`WordMemo.valences`),
+/// as most tokens have none.
+struct WordMemoSlot {
+    /// The token's first 16 bytes, zero-padded (the whole key when `keyLength` ≤ 16).
+    var key0: UInt64 = 0, key1: UInt64 = 0
+    var char0: Double = 0, char1: Double = 0, char2: Double = 0
+    var baseHash: UInt64 = 0
+    /// Index of the valences in `WordMemo.valences` (when `hasLexicon`).
+    var valence: Int32 = 0
+    /// Where a key longer than 16 bytes is kept in the memo's arena.
+    var keyStart: Int32 = 0
+    /// Key length in bytes (0: empty slot).
+    var keyLength: UInt16 = 0
+    var gramCount: UInt16 = 0
+    /// `negated`, `isBang`, `hasLexicon`, `endsPhrase` as bits 0–3.
+    var flags: UInt8 = 0
+}
+
+/// The slots of a `WordMemo`, 64-byte aligned (shared by copies until one inserts).
+final class WordMemoStorage {
+    let slots: UnsafeMutablePointer<WordMemoSlot>
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<WordMemoSlot>.stride, alignment: 64)
+        slots = raw.initializeMemory(as: WordMemoSlot.self, repeating: WordMemoSlot(), count: count)
     }
 
-    /// The facts `accumulateLexicon` needs.
-    var facts: SentimentFeaturizer.TokenFacts {
-        SentimentFeaturizer.TokenFacts(hash: hash, baseHash: baseHash, baseStart: Int(baseStart), negated: negated, isBang: isBang)
+    func copy() -> WordMemoStorage {
+        let c = WordMemoStorage(count: count)
+        c.slots.update(from: slots, count: count)
+        return c
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        UnsafeMutableRawPointer(slots).deallocate()
     }
 }
 
 /// A bounded open-addressing memo from token bytes to `WordEntry`, keyed by
 /// the full bytes (the 64-bit hash only picks the slot), so two tokens never
-/// share an entry. Entries sit in the table itself and keys up to 16 bytes
-/// inside the entry, so a hit usually touches one or two adjacent cache lines.
+/// share an entry. Keys up to 16 bytes sit inside the slot, so a hit usually
+/// touches one cache line. Tokens longer than `maxKeyLength` are not remembered.
 /// O(token length) per probe.
 struct WordMemo {
     let capacity: Int
-    private var table: [WordEntry] = []
+    private var storage: WordMemoStorage? = nil
     private var mask = 0
     private var filled = 0
     private var arena: [UInt8] = []
+    /// VADER and AFINN valences of remembered lexicon tokens.
+    private var valences: [(vader: Double, afinn: Double)] = []
+    /// Longest token remembered (its n-gram count fits the slot's 16 bits).
+    static let maxKeyLength = 4096
 
     init(capacity: Int) {
         self.capacity = max(capacity, 0)
@@ -187,51 +218,86 @@ struct WordMemo {
         return (k0, k1)
     }
 
-    /// The entry of `token` (hash `hash`), computed by `make` when absent.
+    /// Home slot of `hash`.
     @inline(__always)
-    mutating func entry(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, make: () -> WordEntry) -> WordEntry {
-        guard capacity > 0, token.count > 0 else { return make() }
-        if table.isEmpty {
+    func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask }
+
+    /// The remembered entry of `token` (hash `hash`), if any.
+    @inline(__always)
+    func find(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64) -> WordEntry? {
+        guard let storage, token.count > 0, token.count <= Self.maxKeyLength else { return nil }
+        let slots = storage.slots
+        let (k0, k1) = Self.inlineKey(token)
+        var i = home(hash)
+        while true {
+            let e = slots[i]
+            if e.keyLength == 0 { return nil }
+            if Int(e.keyLength) == token.count, e.key0 == k0, e.key1 == k1, token.count <= 16 || equalLongKey(e, token) {
+                var w = WordEntry(facts: SentimentFeaturizer.TokenFacts(hash: 0, baseHash: e.baseHash, baseStart: e.flags & 1 != 0 ? 4 : 0,
+                                                                        negated: e.flags & 1 != 0, isBang: e.flags & 2 != 0), lexicon: nil)
+                w.char0 = e.char0; w.char1 = e.char1; w.char2 = e.char2
+                w.gramCount = Int32(e.gramCount)
+                w.hasLexicon = e.flags & 4 != 0
+                w.endsPhrase = e.flags & 8 != 0
+                if w.hasLexicon {
+                    let v = valences[Int(e.valence)]
+                    w.vader = v.vader; w.afinn = v.afinn
+                }
+                return w
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Remembers `entry` for `token` (hash `hash`, not remembered yet); when the memo is
+    /// full it starts over first (results never depend on the memo's contents).
+    mutating func insert(_ entry: WordEntry, for token: UnsafeBufferPointer<UInt8>, hash: UInt64) {
+        guard capacity > 0, token.count > 0, token.count <= Self.maxKeyLength, entry.gramCount <= Int32(UInt16.max) else { return }
+        if storage == nil {
             var size = 16
             while size < 2 * capacity { size <<= 1 }
-            let empty = WordEntry(facts: SentimentFeaturizer.TokenFacts(hash: 0, baseHash: 0, baseStart: 0, negated: false, isBang: false),
-                                  lexicon: nil, unigram: 0)
-            table = [WordEntry](repeating: empty, count: size)
+            storage = WordMemoStorage(count: size)
             mask = size - 1
+        } else if !isKnownUniquelyReferenced(&storage!) {
+            storage = storage!.copy()
         }
-        let (k0, k1) = Self.inlineKey(token)
-        var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
-        let found: WordEntry? = table.withUnsafeBufferPointer { T in
-            while true {
-                let e = T[i]
-                if e.keyLength == 0 { return nil }
-                if e.hash == hash, Int(e.keyLength) == token.count, e.key0 == k0, e.key1 == k1,
-                   token.count <= 16 || equalLongKey(e, token) { return e }
-                i = (i + 1) & mask
-            }
-        }
-        if let found { return found }
+        let slots = storage!.slots
         if filled >= capacity {
-            // Full: start over (results never depend on the memo's contents).
-            table.withUnsafeMutableBufferPointer { T in for k in T.indices { T[k].keyLength = 0 } }
+            for k in 0...mask { slots[k].keyLength = 0 }
             filled = 0
             arena.removeAll(keepingCapacity: true)
-            i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+            valences.removeAll(keepingCapacity: true)
         }
-        var e = make()
-        e.key0 = k0
-        e.key1 = k1
-        e.keyLength = Int32(token.count)
+        var i = home(hash)
+        while slots[i].keyLength != 0 { i = (i + 1) & mask }
+        let (k0, k1) = Self.inlineKey(token)
+        var e = WordMemoSlot(key0: k0, key1: k1, char0: entry.char0, char1: entry.char1, char2: entry.char2, baseHash: entry.baseHash)
+        e.keyLength = UInt16(token.count)
+        e.gramCount = UInt16(entry.gramCount)
+        e.flags = (entry.negated ? 1 : 0) | (entry.isBang ? 2 : 0) | (entry.hasLexicon ? 4 : 0) | (entry.endsPhrase ? 8 : 0)
+        if entry.hasLexicon {
+            e.valence = Int32(valences.count)
+            valences.append((entry.vader, entry.afinn))
+        }
         if token.count > 16 {
             e.keyStart = Int32(arena.count)
             arena.append(contentsOf: token)
         }
-        table[i] = e
+        slots[i] = e
         filled += 1
-        return e
     }
 
-    private func equalLongKey(_ e: WordEntry, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Reads the home slot of each hash (so the cache lines are on their way before
+    /// `find` needs them); returns a value made of what was read, to keep the reads.
+    func touch(_ hashes: UnsafeBufferPointer<UInt64>) -> UInt32 {
+        guard let storage else { return 0 }
+        let slots = storage.slots
+        var x: UInt32 = 0
+        for hash in hashes { x ^= UInt32(slots[home(hash)].keyLength) }
+        return x
+    }
+
+    private func equalLongKey(_ e: WordMemoSlot, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
         arena.withUnsafeBufferPointer { a in
             let start = Int(e.keyStart)
             guard start + token.count <= a.count else { return false }
@@ -269,82 +335,102 @@ extension LogisticRegressionClassifier {
     }
 
     /// Classifies the tweet whose tokens are `bytes[ends[k-1] ..< ends[k]]` (the first from 0),
-    /// the layout of `TweetTokens`, with the per-token memo.
+    /// the layout of `TweetTokens`, with the per-token memo, in three passes over the tokens:
+    /// 1. hash every token and its bigram with the previous one, and touch the memo slots and
+    ///    word n-gram weights they lead to (independent loads the CPU overlaps, instead of one
+    ///    cache miss after the other in pass 2);
+    /// 2. look each token up in the memo (character n-gram sums, lexicon evidence), in token order;
+    /// 3. sum the weights of the distinct word n-grams.
+    /// Every sum is taken in the same order as `SentimentFeaturizer.analyze` + `probabilities` would
+    /// group it, so memo hits and misses give the same bits.
     func predict(bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>,
                  memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
-        let f = featurizer
-        let d = f.dimension
+        let d = featurizer.dimension
         guard weights.count == 3 * d, bias.count == 3 else {
             var tokens = TweetTokens()
             tokens.bytes = Array(all)
             tokens.ends = Array(ends)
-            let (features, scores) = f.analyze(tokens)
+            let (features, scores) = featurizer.analyze(tokens)
             return Self.prediction(probabilities: probabilities(features), compound: scores.compound, weight: lexiconScoreWeight)
         }
+        let hashBits = featurizer.hashBits
+        let usesBigrams = featurizer.usesBigrams, normalizes = featurizer.normalizesGrams
         var s = LexiconScores()
         var z0 = bias[0], z1 = bias[1], z2 = bias[2]
         var c0 = 0.0, c1 = 0.0, c2 = 0.0
         var grams = 0
-        scratch.buckets.removeAll(keepingCapacity: true)
-        let usesChars = f.charBits > 0
-        let charOffset = 1 << f.hashBits
+        let tokenCount = ends.count
+        scratch.prepare(tokenCount: tokenCount)
+        // The buffers leave `scratch` for the tweet (a swap: no copy, no reference counting).
+        var hashArray: [UInt64] = [], bucketArray: [Int32] = []
+        swap(&hashArray, &scratch.hashes)
+        swap(&bucketArray, &scratch.buckets)
+        defer {
+            swap(&hashArray, &scratch.hashes)
+            swap(&bucketArray, &scratch.buckets)
+        }
         weights.withUnsafeBufferPointer { W in
-            do {
-                var previous: UInt64? = nil
-                var previousBase: UInt64? = nil
-                for k in 0..<ends.count {
+            hashArray.withUnsafeMutableBufferPointer { hashes in
+            bucketArray.withUnsafeMutableBufferPointer { buckets in
+                // Pass 1: hashes and word n-gram buckets, in the order unigram, then bigram with the previous token.
+                var bucketCount = 0
+                var previous: UInt64 = 0
+                for k in 0..<tokenCount {
                     let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
-                    // The token's hash and its bigram hash with the previous token in one pass
-                    // (two independent multiply chains).
+                    // The token's hash and its bigram hash in one pass (two independent multiply chains).
                     var h = FeatureHashing.offset
-                    var g = FeatureHashing.bigramState(previous ?? 0)
+                    var g = FeatureHashing.bigramState(previous)
                     for x in b {
                         h ^= UInt64(x); h = h &* FeatureHashing.prime
                         g ^= UInt64(x); g = g &* FeatureHashing.prime
                     }
-                    let e = memo.entry(b, hash: h) {
-                        let t = SentimentFeaturizer.TokenFacts(b)
-                        var e = WordEntry(facts: t, lexicon: f.table.lookup(t.baseHash),
-                                          unigram: Int32(FeatureHashing.bucket(t.hash, bits: f.hashBits)))
-                        if usesChars {
-                            var a0 = 0.0, a1 = 0.0, a2 = 0.0
-                            var n: Int32 = 0
-                            f.forEachCharGram(b, start: t.baseStart) { g in
-                                let at = 3 * (charOffset + FeatureHashing.bucket(g, bits: f.charBits))
-                                a0 += Double(W[at]); a1 += Double(W[at + 1]); a2 += Double(W[at + 2])
-                                n += 1
-                            }
-                            e.char0 = a0; e.char1 = a1; e.char2 = a2; e.gramCount = n
-                        }
-                        return e
-                    }
-                    scratch.buckets.append(e.unigram)
-                    if f.usesBigrams, previous != nil {
-                        scratch.buckets.append(Int32(FeatureHashing.bucket(g, bits: f.hashBits)))
+                    hashes[k] = h
+                    buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(h, bits: hashBits))
+                    bucketCount += 1
+                    if usesBigrams, k > 0 {
+                        buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(g, bits: hashBits))
+                        bucketCount += 1
                     }
                     previous = h
+                }
+                let words = UnsafeMutableBufferPointer(rebasing: buckets[..<bucketCount])
+                scratch.touched = memo.touch(UnsafeBufferPointer(rebasing: hashes[..<tokenCount])) ^ Self.touch(words, in: W)
+
+                // Pass 2: per-token memo entries (character n-gram sums, lexicon evidence), in token order.
+                var previousBase: UInt64? = nil
+                for k in 0..<tokenCount {
+                    let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
+                    let e: WordEntry
+                    if let found = memo.find(b, hash: hashes[k]) {
+                        e = found
+                    } else {
+                        e = wordEntry(b, weights: W)
+                        memo.insert(e, for: b, hash: hashes[k])
+                    }
                     c0 += e.char0; c1 += e.char1; c2 += e.char2
                     grams += Int(e.gramCount)
-                    f.accumulateLexicon(e.facts, entry: e.lexicon, b, previousBase: &previousBase, into: &s)
+                    featurizer.accumulateLexicon(e, b, previousBase: &previousBase, into: &s)
+                }
+
+                // Pass 3: word n-grams: binary, de-duplicated, scaled to unit length.
+                var w0 = 0.0, w1 = 0.0, w2 = 0.0
+                var unique = 0
+                scratch.forEachDistinct(words) { j in
+                    unique += 1
+                    let at = 3 * Int(j)
+                    w0 += Double(W[at]); w1 += Double(W[at + 1]); w2 += Double(W[at + 2])
+                }
+                if unique > 0 {
+                    let scale = normalizes ? 1 / Double(Float(unique).squareRoot()) : 1
+                    z0 += w0 * scale; z1 += w1 * scale; z2 += w2 * scale
                 }
             }
-            // Word n-grams: binary, de-duplicated, scaled to unit length.
-            var w0 = 0.0, w1 = 0.0, w2 = 0.0
-            var unique = 0
-            scratch.forEachDistinctBucket { j in
-                unique += 1
-                let at = 3 * Int(j)
-                w0 += Double(W[at]); w1 += Double(W[at + 1]); w2 += Double(W[at + 2])
-            }
-            if unique > 0 {
-                let scale = f.normalizesGrams ? 1 / Double(Float(unique).squareRoot()) : 1
-                z0 += w0 * scale; z1 += w1 * scale; z2 += w2 * scale
             }
             if grams > 0 {
-                let scale = f.normalizesGrams ? 1 / Double(grams).squareRoot() : 1
+                let scale = normalizes ? 1 / Double(grams).squareRoot() : 1
                 z0 += c0 * scale; z1 += c1 * scale; z2 += c2 * scale
             }
-            let base = f.lexiconBase
+            let base = featurizer.lexiconBase
             SentimentFeaturizer.forEachDenseFeature(s) { k, v in
                 let at = 3 * (base + k)
                 let x = Float(v)
@@ -353,27 +439,69 @@ extension LogisticRegressionClassifier {
         }
         return Self.prediction(probabilities: softmax3(z0, z1, z2), compound: lexiconScoreWeight == 0 ? 0 : s.compound, weight: lexiconScoreWeight)
     }
+
+    /// The memo entry of token `b`: its hashes, lexicon entry, and the sums of its character n-grams' weights.
+    func wordEntry(_ b: UnsafeBufferPointer<UInt8>, weights W: UnsafeBufferPointer<Float>) -> WordEntry {
+        let f = featurizer
+        let t = SentimentFeaturizer.TokenFacts(b)
+        var e = WordEntry(facts: t, lexicon: f.table.lookup(t.baseHash))
+        if f.charBits > 0 {
+            let charOffset = 1 << f.hashBits
+            var a0 = 0.0, a1 = 0.0, a2 = 0.0
+            var n: Int32 = 0
+            f.forEachCharGram(b, start: t.baseStart) { g in
+                let at = 3 * (charOffset + FeatureHashing.bucket(g, bits: f.charBits))
+                a0 += Double(W[at]); a1 += Double(W[at + 1]); a2 += Double(W[at + 2])
+                n += 1
+            }
+            e.char0 = a0; e.char1 = a1; e.char2 = a2; e.gramCount = n
+        }
+        return e
+    }
+
+    /// Reads the first weight of every bucket in `buckets` (so their cache lines are
+    /// on their way while other work runs); returns a value made of them to keep the reads.
+    @inline(__always)
+    static func touch(_ buckets: UnsafeMutableBufferPointer<Int32>, in W: UnsafeBufferPointer<Float>) -> UInt32 {
+        var x: UInt32 = 0
+        for j in buckets { x ^= W[3 * Int(j)].bitPattern }
+        return x
+    }
 }
 
-/// Per-tweet scratch space: the word n-gram buckets and a small stamped hash set
-/// that finds the distinct ones in O(n) (sorting beyond its size).
+/// Per-tweet scratch space: token hashes, the word n-gram buckets, and a small
+/// stamped hash set that finds the distinct buckets in O(n) (sorting beyond its size).
+/// Buffers only grow, and are used through unsafe pointers (one uniqueness check per tweet).
 struct ScoringScratch {
+    /// Token hashes (pass 1 of the scoring loop).
+    var hashes: [UInt64] = []
+    /// Word n-gram buckets (pass 1 of the scoring loop).
     var buckets: [Int32] = []
     private var keys = [Int32](repeating: 0, count: ScoringScratch.setSize)
     private var stamps = [UInt32](repeating: 0, count: ScoringScratch.setSize)
     private var stamp: UInt32 = 0
+    /// What pass 1 read ahead (kept so the reads are not optimised away).
+    var touched: UInt32 = 0
     static let setSize = 256
 
-    init() { buckets.reserveCapacity(128) }
+    init() {}
+
+    /// Makes room for a tweet of `tokenCount` tokens (at most two word n-grams each).
+    @inline(__always)
+    mutating func prepare(tokenCount: Int) {
+        if hashes.count < tokenCount { hashes = [UInt64](repeating: 0, count: max(tokenCount, 64)) }
+        if buckets.count < 2 * tokenCount { buckets = [Int32](repeating: 0, count: max(2 * tokenCount, 128)) }
+    }
 
     /// Calls `body` once per distinct value in `buckets`, in first-seen order
-    /// (ascending when there are more than half the set's size).
+    /// (ascending when there are more than half the set's size; `buckets` is then sorted in place).
     @inline(__always)
-    mutating func forEachDistinctBucket(_ body: (Int32) -> Void) {
+    mutating func forEachDistinct(_ buckets: UnsafeMutableBufferPointer<Int32>, _ body: (Int32) -> Void) {
         guard buckets.count <= Self.setSize / 2 else {
-            IndexSort.sort(&buckets)
+            var sorted = Array(buckets)
+            IndexSort.sort(&sorted)
             var last: Int32 = -1
-            for j in buckets where j != last { last = j; body(j) }
+            for j in sorted where j != last { last = j; body(j) }
             return
         }
         stamp &+= 1
@@ -381,17 +509,22 @@ struct ScoringScratch {
             for k in stamps.indices { stamps[k] = 0 }
             stamp = 1
         }
+        let stamp = stamp
         let mask = Self.setSize - 1
-        for j in buckets {
-            var i = Int((UInt32(bitPattern: j) &* 0x9E37_79B1) >> 24) & mask
-            while stamps[i] == stamp {
-                if keys[i] == j { break }
-                i = (i + 1) & mask
+        keys.withUnsafeMutableBufferPointer { keys in
+            stamps.withUnsafeMutableBufferPointer { stamps in
+                for j in buckets {
+                    var i = Int((UInt32(bitPattern: j) &* 0x9E37_79B1) >> 24) & mask
+                    while stamps[i] == stamp {
+                        if keys[i] == j { break }
+                        i = (i + 1) & mask
+                    }
+                    if stamps[i] == stamp { continue }
+                    stamps[i] = stamp
+                    keys[i] = j
+                    body(j)
+                }
             }
-            if stamps[i] == stamp { continue }
-            stamps[i] = stamp
-            keys[i] = j
-            body(j)
         }
     }
 }
