@@ -7,8 +7,9 @@
 /// decoded): there every scalar is one byte, so the general scanner's scalar
 /// tests (`isWordScalar`, `isLetter`, `isDigit`, `isSpace`) reduce to the byte
 /// classes below. `SentimentScorer` checks this and falls back to
-/// `TweetTokenizer` for any other text. Complexity: O(n) in the text's bytes.
-struct ASCIITweetScanner {
+/// `TweetTokenizer` for any other text. A class, so a scorer holds its tables
+/// by one reference. Complexity: O(n) in the text's bytes.
+final class ASCIITweetScanner: Sendable {
     /// Byte-class bits of `classes`.
     static let space: UInt8 = 1, letter: UInt8 = 2, digit: UInt8 = 4, upper: UInt8 = 8, handle: UInt8 = 16
     /// Letters and digits.
@@ -69,7 +70,7 @@ struct ASCIITweetScanner {
     /// Bytes `tokenize` may write for `n` input bytes: each token needs at least
     /// one input byte plus a separator or end (two for `<user>`, one for `<num>`),
     /// and is at most 6 bytes for 2 input bytes (`@a` → `<user>`) or its normalised
-    /// word plus `not_`.
+    /// word plus `not_`; plus 16 bytes of slack, so 8 bytes can be read at any word's start.
     static func outputCapacity(_ n: Int) -> Int { 3 * n + 16 }
 
     /// Tokenizes the ASCII text `s` (all bytes < 0x80) into `out` (at least
@@ -157,9 +158,8 @@ struct ASCIITweetScanner {
                     i = j; continue
                 }
                 if c & ASCIITweetScanner.alnum != 0 {
-                    let j = wordEnd(s, i)
-                    word(s, i, j)
-                    i = j; continue
+                    i = scanWord(s, i)
+                    continue
                 }
                 if b == 0x21 || b == 0x3F {
                     var j = i + 1
@@ -191,6 +191,66 @@ struct ASCIITweetScanner {
             var j = i
             while j < n, classes[Int(s[j])] & ASCIITweetScanner.space == 0 { j += 1 }
             return j
+        }
+
+        /// `wordEnd` + `word` in one pass: finds the end of the word starting at `i`
+        /// while writing it lower-cased with runs cut to two and noting whether it is
+        /// a number (a digit first, no letter or `'`); returns the end.
+        @inline(__always)
+        mutating func scanWord(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+            let n = s.count
+            let start = position
+            var p = negating ? start + 4 : start
+            let wordStart = p
+            var previous: UInt8 = 0
+            var run = 0
+            var numeric = has(s[i], ASCIITweetScanner.digit)
+            var j = i
+            while j < n {
+                let b = s[j]
+                let c = classes[Int(b)]
+                if c & ASCIITweetScanner.alnum == 0 {
+                    // Apostrophes inside words (don't) and separators inside numbers (3.5, 10:30, 1,000).
+                    guard j + 1 < n else { break }
+                    if b == 0x27, has(s[j - 1], ASCIITweetScanner.letter), has(s[j + 1], ASCIITweetScanner.letter) {
+                        numeric = false
+                    } else if !(b == 0x2E || b == 0x2C || b == 0x3A) || !has(s[j - 1], ASCIITweetScanner.digit)
+                                || !has(s[j + 1], ASCIITweetScanner.digit) {
+                        break
+                    }
+                } else if c & ASCIITweetScanner.letter != 0 {
+                    numeric = false
+                }
+                let x = c & ASCIITweetScanner.upper != 0 ? b | 0x20 : b
+                if x == previous { run &+= 1 } else { run = 1; previous = x }
+                if run <= 2 { out[p] = x; p &+= 1 }
+                j &+= 1
+            }
+            if numeric {
+                emit("<num>")
+                return j
+            }
+            endWord(start: start, wordStart: wordStart, end: p)
+            return j
+        }
+
+        /// Ends the word written at `out[wordStart..<end]` (after a `not_` placeholder
+        /// at `start` when `wordStart > start`): a negator opens a negation scope (and is
+        /// moved back over the placeholder), other words inside a scope get `not_`.
+        @inline(__always)
+        mutating func endWord(start: Int, wordStart: Int, end: Int) {
+            var p = end
+            if isNegator(wordStart, p) {
+                if wordStart != start {
+                    for k in 0..<(p - wordStart) { out[start + k] = out[wordStart + k] }
+                    p -= 4
+                }
+                negating = true
+            } else if negating {
+                out[start] = 0x6E; out[start + 1] = 0x6F; out[start + 2] = 0x74; out[start + 3] = 0x5F
+            }
+            position = p
+            finish()
         }
 
         /// `TweetTokenizer.wordEnd` for ASCII: alphanumerics, `'` between letters, `.` `,` `:` between digits.
@@ -248,17 +308,7 @@ struct ASCIITweetScanner {
                 if b == previous { run += 1 } else { run = 1; previous = b }
                 if run <= 2 { out[p] = b; p += 1 }
             }
-            if isNegator(wordStart, p) {
-                if wordStart != start {
-                    for k in 0..<(p - wordStart) { out[start + k] = out[wordStart + k] }
-                    p -= 4
-                }
-                negating = true
-            } else if negating {
-                out[start] = 0x6E; out[start + 1] = 0x6F; out[start + 2] = 0x74; out[start + 3] = 0x5F
-            }
-            position = p
-            finish()
+            endWord(start: start, wordStart: wordStart, end: p)
         }
 
         /// Whether `s[lo..<hi]` is a number: a digit, then digits and `.` `,` `:`.
@@ -278,8 +328,8 @@ struct ASCIITweetScanner {
             let count = hi - lo
             if count >= 3, out[hi - 1] == 0x74, out[hi - 2] == 0x27, out[hi - 3] == 0x6E { return true }
             guard count >= 2, count <= 8 else { return false }
-            var key: UInt64 = 0
-            for k in 0..<count { key |= UInt64(out[lo + k]) << (8 * UInt64(k)) }
+            // Eight bytes in one load (the buffer has at least 8 bytes of slack after a word), masked to the word.
+            let key = UnsafeRawPointer(out + lo).loadUnaligned(as: UInt64.self) & (UInt64.max >> (8 * UInt64(8 - count)))
             var i = ASCIITweetScanner.slot(key, mask: negatorMask)
             while true {
                 let e = negators[i]

@@ -42,15 +42,14 @@ public struct SentimentScorer {
     /// models take the ASCII fast path when the text (HTML references decoded) is ASCII.
     public mutating func predict(_ text: String) -> SentimentPrediction {
         if let box = logistic {
-            let m = box.model
             var text = text
             let fast: SentimentPrediction? = text.withUTF8 { raw in
-                guard raw.contains(0x26) else { return Self.isASCII(raw) ? Self.predictASCII(raw, model: m, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+                guard raw.contains(0x26) else { return Self.isASCII(raw) ? Self.predictASCII(raw, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
                 var decoded = tokens.scratch
                 tokens.scratch = []
                 defer { tokens.scratch = decoded }
                 HTMLEntities.decode(raw, into: &decoded)
-                return decoded.withUnsafeBufferPointer { Self.isASCII($0) ? Self.predictASCII($0, model: m, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+                return decoded.withUnsafeBufferPointer { Self.isASCII($0) ? Self.predictASCII($0, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
             }
             if let fast { return fast }
         }
@@ -68,7 +67,7 @@ public struct SentimentScorer {
 
     /// Classifies the ASCII text `s` (HTML references decoded): `scanner` tokenizes
     /// it into `out` and `ends` (grown as needed), then `m` scores those tokens.
-    static func predictASCII(_ s: UnsafeBufferPointer<UInt8>, model m: LogisticRegressionClassifier, scanner: ASCIITweetScanner,
+    static func predictASCII(_ s: UnsafeBufferPointer<UInt8>, model box: LogisticModelBox, scanner: ASCIITweetScanner,
                              out: inout [UInt8], ends: inout [Int32], memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
         let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
         if out.count < byteCapacity { out = [UInt8](repeating: 0, count: byteCapacity) }
@@ -77,7 +76,7 @@ public struct SentimentScorer {
             ends.withUnsafeMutableBufferPointer { ends in
                 let count = scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!)
                 let used = count == 0 ? 0 : Int(ends[count - 1])
-                return m.predict(bytes: UnsafeBufferPointer(rebasing: out[..<used]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
+                return box.model.predict(bytes: UnsafeBufferPointer(rebasing: out[..<used]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
                                  memo: &memo, scratch: &scratch)
             }
         }
