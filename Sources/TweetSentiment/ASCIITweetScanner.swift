@@ -70,7 +70,7 @@ final class ASCIITweetScanner: Sendable {
     /// Bytes `tokenize` may write for `n` input bytes: each token needs at least
     /// one input byte plus a separator or end (two for `<user>`, one for `<num>`),
     /// and is at most 6 bytes for 2 input bytes (`@a` → `<user>`) or its normalised
-    /// word plus `not_`; plus 16 bytes of slack, so 8 bytes can be read at any word's start.
+    /// word plus `not_`; plus 16 bytes of slack.
     static func outputCapacity(_ n: Int) -> Int { 3 * n + 16 }
 
     /// Tokenizes the ASCII text `s` (all bytes < 0x80) into `out` (at least
@@ -86,6 +86,21 @@ final class ASCIITweetScanner: Sendable {
                     return w.count
                 }
             }
+        }
+    }
+
+    /// What the negator test needs of a word, gathered while it is written:
+    /// its first eight bytes packed little-endian and its last four bytes (last lowest).
+    struct WordShape {
+        var head: UInt64 = 0
+        var shift: UInt64 = 0
+        var tail: UInt32 = 0
+
+        @inline(__always)
+        mutating func add(_ b: UInt8) {
+            head |= UInt64(b) << shift  // zero once `shift` reaches 64 (Swift's shifts do not wrap)
+            shift &+= 8
+            tail = tail << 8 | UInt32(b)
         }
     }
 
@@ -204,6 +219,7 @@ final class ASCIITweetScanner: Sendable {
             let wordStart = p
             var previous: UInt8 = 0
             var run = 0
+            var shape = WordShape()
             var numeric = has(s[i], ASCIITweetScanner.digit)
             var j = i
             while j < n {
@@ -223,14 +239,14 @@ final class ASCIITweetScanner: Sendable {
                 }
                 let x = c & ASCIITweetScanner.upper != 0 ? b | 0x20 : b
                 if x == previous { run &+= 1 } else { run = 1; previous = x }
-                if run <= 2 { out[p] = x; p &+= 1 }
+                if run <= 2 { out[p] = x; p &+= 1; shape.add(x) }
                 j &+= 1
             }
             if numeric {
                 emit("<num>")
                 return j
             }
-            endWord(start: start, wordStart: wordStart, end: p)
+            endWord(start: start, wordStart: wordStart, end: p, shape: shape)
             return j
         }
 
@@ -238,9 +254,9 @@ final class ASCIITweetScanner: Sendable {
         /// at `start` when `wordStart > start`): a negator opens a negation scope (and is
         /// moved back over the placeholder), other words inside a scope get `not_`.
         @inline(__always)
-        mutating func endWord(start: Int, wordStart: Int, end: Int) {
+        mutating func endWord(start: Int, wordStart: Int, end: Int, shape: WordShape) {
             var p = end
-            if isNegator(wordStart, p) {
+            if isNegator(shape, count: end - wordStart) {
                 if wordStart != start {
                     for k in 0..<(p - wordStart) { out[start + k] = out[wordStart + k] }
                     p -= 4
@@ -302,13 +318,14 @@ final class ASCIITweetScanner: Sendable {
             let wordStart = p
             var previous: UInt8 = 0
             var run = 0
+            var shape = WordShape()
             for k in lo..<hi {
                 var b = s[k]
                 if (b &- 0x41) < 26 { b += 32 }
                 if b == previous { run += 1 } else { run = 1; previous = b }
-                if run <= 2 { out[p] = b; p += 1 }
+                if run <= 2 { out[p] = b; p += 1; shape.add(b) }
             }
-            endWord(start: start, wordStart: wordStart, end: p)
+            endWord(start: start, wordStart: wordStart, end: p, shape: shape)
         }
 
         /// Whether `s[lo..<hi]` is a number: a digit, then digits and `.` `,` `:`.
@@ -322,14 +339,14 @@ final class ASCIITweetScanner: Sendable {
             return true
         }
 
-        /// Whether the written word `out[lo..<hi]` is a negator: ends in `n't`, or a listed word.
+        /// Whether the written word (`count` bytes, summarised by `shape`) is a negator:
+        /// ends in `n't`, or is a listed word. Works on registers only (reading back the
+        /// bytes just written would stall on store forwarding).
         @inline(__always)
-        func isNegator(_ lo: Int, _ hi: Int) -> Bool {
-            let count = hi - lo
-            if count >= 3, out[hi - 1] == 0x74, out[hi - 2] == 0x27, out[hi - 3] == 0x6E { return true }
+        func isNegator(_ shape: WordShape, count: Int) -> Bool {
+            if count >= 3, shape.tail & 0xFF_FFFF == 0x6E_2774 { return true }
             guard count >= 2, count <= 8 else { return false }
-            // Eight bytes in one load (the buffer has at least 8 bytes of slack after a word), masked to the word.
-            let key = UnsafeRawPointer(out + lo).loadUnaligned(as: UInt64.self) & (UInt64.max >> (8 * UInt64(8 - count)))
+            let key = shape.head
             var i = ASCIITweetScanner.slot(key, mask: negatorMask)
             while true {
                 let e = negators[i]
