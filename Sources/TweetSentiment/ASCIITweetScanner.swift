@@ -71,7 +71,7 @@ final class ASCIITweetScanner: Sendable {
     /// one input byte plus a separator or end (two for `<user>`, one for `<num>`),
     /// and is at most 6 bytes for 2 input bytes (`@a` → `<user>`) or its normalised
     /// word plus `not_`; plus 16 bytes of slack.
-    static func outputCapacity(_ n: Int) -> Int { 3 * n + 16 }
+    static func outputCapacity(_ n: Int) -> Int { 3 * n + 32 }
 
     /// Tokenizes the ASCII text `s` (all bytes < 0x80) into `out` (at least
     /// `outputCapacity(s.count)` bytes) and `ends` (at least `s.count + 1` entries):

@@ -44,7 +44,8 @@ public struct SentimentScorer {
         if let box = logistic {
             var text = text
             let fast: SentimentPrediction? = text.withUTF8 { raw in
-                guard raw.contains(0x26) else { return Self.isASCII(raw) ? Self.predictASCII(raw, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+                let (ascii, ampersand) = Self.byteFacts(raw)
+                guard ampersand else { return ascii ? Self.predictASCII(raw, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
                 var decoded = tokens.scratch
                 tokens.scratch = []
                 defer { tokens.scratch = decoded }
@@ -55,6 +56,17 @@ public struct SentimentScorer {
         }
         model.featurizer.tokenizer.tokenize(text, into: &tokens)
         return predict(tokens: tokens)
+    }
+
+    /// Whether every byte is below 0x80, and whether some byte is `&`, in one (vectorisable) pass.
+    @inline(__always)
+    static func byteFacts(_ s: UnsafeBufferPointer<UInt8>) -> (ascii: Bool, ampersand: Bool) {
+        var any: UInt8 = 0, ampersands: UInt8 = 0
+        for b in s {
+            any |= b
+            ampersands |= b == 0x26 ? 1 : 0
+        }
+        return (any < 0x80, ampersands != 0)
     }
 
     /// Whether every byte is below 0x80.
@@ -77,7 +89,7 @@ public struct SentimentScorer {
                 let count = scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!)
                 let used = count == 0 ? 0 : Int(ends[count - 1])
                 return box.model.predict(bytes: UnsafeBufferPointer(rebasing: out[..<used]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
-                                 memo: &memo, scratch: &scratch)
+                                         paddedBy: out.count - used, memo: &memo, scratch: &scratch)
             }
         }
     }
@@ -221,12 +233,22 @@ struct WordMemo {
     @inline(__always)
     func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask }
 
-    /// The remembered entry of `token` (hash `hash`), if any.
+    /// `inlineKey` from two 8-byte loads, for a token followed by at least 16 readable bytes.
     @inline(__always)
-    func find(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64) -> WordEntry? {
+    static func paddedKey(_ token: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        let p = UnsafeRawPointer(token.baseAddress!)
+        let n = UInt64(min(token.count, 16))
+        let k0 = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) & (n >= 8 ? UInt64.max : (1 << (8 * n)) &- 1)
+        let k1 = n <= 8 ? 0 : UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & (n == 16 ? UInt64.max : (1 << (8 * (n - 8))) &- 1)
+        return (k0, k1)
+    }
+
+    /// The remembered entry of `token` (hash `hash`), if any. `padded`: at least 16 readable bytes follow `token`.
+    @inline(__always)
+    func find(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, padded: Bool = false) -> WordEntry? {
         guard let storage, token.count > 0, token.count <= Self.maxKeyLength else { return nil }
         let slots = storage.slots
-        let (k0, k1) = Self.inlineKey(token)
+        let (k0, k1) = padded ? Self.paddedKey(token) : Self.inlineKey(token)
         var i = home(hash)
         while true {
             let e = slots[i]
@@ -342,7 +364,8 @@ extension LogisticRegressionClassifier {
     /// 3. sum the weights of the distinct word n-grams.
     /// Every sum is taken in the same order as `SentimentFeaturizer.analyze` + `probabilities` would
     /// group it, so memo hits and misses give the same bits.
-    func predict(bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>,
+    /// `padding`: how many readable bytes follow `bytes` (with 16 or more, memo keys are read as two 8-byte words).
+    func predict(bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, paddedBy padding: Int = 0,
                  memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
         let d = featurizer.dimension
         guard weights.count == 3 * d, bias.count == 3 else {
@@ -359,6 +382,7 @@ extension LogisticRegressionClassifier {
         var c0 = 0.0, c1 = 0.0, c2 = 0.0
         var grams = 0
         let tokenCount = ends.count
+        let padded = padding >= 16
         scratch.prepare(tokenCount: tokenCount)
         // The buffers leave `scratch` for the tweet (a swap: no copy, no reference counting).
         var hashArray: [UInt64] = [], bucketArray: [Int32] = []
@@ -400,7 +424,7 @@ extension LogisticRegressionClassifier {
                 for k in 0..<tokenCount {
                     let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
                     let e: WordEntry
-                    if let found = memo.find(b, hash: hashes[k]) {
+                    if let found = memo.find(b, hash: hashes[k], padded: padded) {
                         e = found
                     } else {
                         e = wordEntry(b, weights: W)

@@ -93,6 +93,18 @@ struct ASCIIFastPathTests {
         #expect(checksum == Self.referenceChecksum, "checksum \(String(checksum, radix: 16))")
     }
 
+    @Test func paddedMemoKeysEqualByteByByteKeys() {
+        let bytes = (0..<64).map { UInt8(0x41 + $0 % 50) }
+        bytes.withUnsafeBufferPointer { all in
+            for start in 0..<8 {
+                for count in 1...24 {
+                    let token = UnsafeBufferPointer(rebasing: all[start..<(start + count)])
+                    #expect(WordMemo.paddedKey(token) == WordMemo.inlineKey(token))
+                }
+            }
+        }
+    }
+
     /// FNV-1a over (label, score bits, probability bits) of `inputs()` under `model.predict`, recorded before any
     /// optimisation of the scoring loop (commit c59170f).
     static let referenceChecksum: UInt64 = 0xc5c8_5a8b_c236_e6df
