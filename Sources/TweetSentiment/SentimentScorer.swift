@@ -432,7 +432,11 @@ extension LogisticRegressionClassifier {
                     }
                     c0 += e.char0; c1 += e.char1; c2 += e.char2
                     grams += Int(e.gramCount)
-                    featurizer.accumulateLexicon(e, b, previousBase: &previousBase, into: &s)
+                    if e.hasLexicon || e.isBang {
+                        featurizer.accumulateLexicon(e, b, previousBase: &previousBase, into: &s)
+                    } else {
+                        previousBase = e.baseHash  // all `accumulateLexicon` does for a token without lexicon entry
+                    }
                 }
 
                 // Pass 3: word n-grams: binary, de-duplicated, scaled to unit length.
