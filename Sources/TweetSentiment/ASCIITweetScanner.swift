@@ -96,6 +96,15 @@ final class ASCIITweetScanner: Sendable {
         var shift: UInt64 = 0
         var tail: UInt32 = 0
 
+        /// `add(b)` when `keep`, else nothing (without a branch).
+        @inline(__always)
+        mutating func add(_ b: UInt8, if keep: Bool) {
+            let k: UInt64 = keep ? 1 : 0
+            head |= (UInt64(b) << shift) & (0 &- k)
+            shift &+= 8 &* k
+            tail = keep ? tail << 8 | UInt32(b) : tail
+        }
+
         @inline(__always)
         mutating func add(_ b: UInt8) {
             head |= UInt64(b) << shift  // zero once `shift` reaches 64 (Swift's shifts do not wrap)
@@ -220,7 +229,8 @@ final class ASCIITweetScanner: Sendable {
             var previous: UInt8 = 0
             var run = 0
             var shape = WordShape()
-            var numeric = has(s[i], ASCIITweetScanner.digit)
+            var seen: UInt8 = 0  // class bits of the word's bytes (a letter makes it no number)
+            var apostrophe = false
             var j = i
             while j < n {
                 let b = s[j]
@@ -229,19 +239,25 @@ final class ASCIITweetScanner: Sendable {
                     // Apostrophes inside words (don't) and separators inside numbers (3.5, 10:30, 1,000).
                     guard j + 1 < n else { break }
                     if b == 0x27, has(s[j - 1], ASCIITweetScanner.letter), has(s[j + 1], ASCIITweetScanner.letter) {
-                        numeric = false
+                        apostrophe = true
                     } else if !(b == 0x2E || b == 0x2C || b == 0x3A) || !has(s[j - 1], ASCIITweetScanner.digit)
                                 || !has(s[j + 1], ASCIITweetScanner.digit) {
                         break
                     }
-                } else if c & ASCIITweetScanner.letter != 0 {
-                    numeric = false
                 }
-                let x = c & ASCIITweetScanner.upper != 0 ? b | 0x20 : b
-                if x == previous { run &+= 1 } else { run = 1; previous = x }
-                if run <= 2 { out[p] = x; p &+= 1; shape.add(x) }
+                seen |= c
+                // Lower-case (the upper bit, 8, shifted to 0x20) and keep at most two of a run,
+                // without branches: double letters are common and would be mispredicted.
+                let x = b | (c & ASCIITweetScanner.upper) << 2
+                run = x == previous ? run &+ 1 : 1
+                previous = x
+                let keep = run <= 2
+                out[p] = x
+                p &+= keep ? 1 : 0
+                shape.add(x, if: keep)
                 j &+= 1
             }
+            let numeric = has(s[i], ASCIITweetScanner.digit) && seen & ASCIITweetScanner.letter == 0 && !apostrophe
             if numeric {
                 emit("<num>")
                 return j
