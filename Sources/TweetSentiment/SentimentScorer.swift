@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Classifies tweet after tweet with one model, reusing its buffers and
 /// remembering what it worked out for each distinct token.
 ///
@@ -56,6 +58,107 @@ public struct SentimentScorer {
         }
         model.featurizer.tokenizer.tokenize(text, into: &tokens)
         return predict(tokens: tokens)
+    }
+
+    /// Classifies `texts` in order, calling `body` with each index and prediction (the same
+    /// predictions as `predict(_:)` text by text). Logistic-regression models run as a
+    /// two-stage pipeline: text i + 1 is tokenized and hashed, and the memo slots and
+    /// weights it will read are prefetched, before text i is scored, so the cache misses
+    /// of one overlap the work on the other (results never depend on what is cached).
+    public mutating func predictAll(_ texts: [String], _ body: (Int, SentimentPrediction) -> Void) {
+        guard let box = logistic, box.model.hasScoringShape, !texts.isEmpty else {
+            for (i, t) in texts.enumerated() { body(i, predict(t)) }
+            return
+        }
+        var current = StagedTweet(), next = StagedTweet()
+        stage(texts[0], into: &current, model: box)
+        for i in texts.indices {
+            if i + 1 < texts.count { stage(texts[i + 1], into: &next, model: box) }
+            body(i, finish(current, model: box))
+            swap(&current, &next)
+        }
+    }
+
+    /// A tweet tokenized and hashed (pass 1), waiting to be scored; buffers only grow.
+    struct StagedTweet {
+        /// Token bytes (followed by at least 16 bytes of padding) and token ends.
+        var bytes: [UInt8] = []
+        var ends: [Int32] = []
+        var hashes: [UInt64] = []
+        var buckets: [Int32] = []
+        var tokenCount = 0
+        var byteCount = 0
+        var bucketCount = 0
+
+        /// Copies `tokens` in, padded.
+        mutating func load(_ tokens: TweetTokens) {
+            if bytes.count < tokens.bytes.count + 32 { bytes = [UInt8](repeating: 0, count: tokens.bytes.count + 32) }
+            if ends.count < tokens.count { ends = [Int32](repeating: 0, count: tokens.count) }
+            for k in tokens.bytes.indices { bytes[k] = tokens.bytes[k] }
+            for k in tokens.ends.indices { ends[k] = tokens.ends[k] }
+            tokenCount = tokens.count
+            byteCount = tokens.bytes.count
+        }
+    }
+
+    /// Tokenizes `text` into `t` (the ASCII fast path when it applies, else `TweetTokenizer`),
+    /// then runs pass 1 (`hashTokens`, which prefetches what pass 2 will read) on it.
+    mutating func stage(_ text: String, into t: inout StagedTweet, model box: LogisticModelBox) {
+        var text = text
+        let scanned: Bool = text.withUTF8 { raw in
+            let (ascii, ampersand) = Self.byteFacts(raw)
+            guard ampersand else { return ascii && Self.scanASCII(raw, scanner: scanner, into: &t) }
+            var decoded = tokens.scratch
+            tokens.scratch = []
+            defer { tokens.scratch = decoded }
+            HTMLEntities.decode(raw, into: &decoded)
+            return decoded.withUnsafeBufferPointer { Self.isASCII($0) && Self.scanASCII($0, scanner: scanner, into: &t) }
+        }
+        if !scanned {
+            box.model.featurizer.tokenizer.tokenize(text, into: &tokens)
+            t.load(tokens)
+        }
+        if t.hashes.count < t.tokenCount { t.hashes = [UInt64](repeating: 0, count: max(t.tokenCount, 64)) }
+        if t.buckets.count < 2 * t.tokenCount { t.buckets = [Int32](repeating: 0, count: max(2 * t.tokenCount, 128)) }
+        let (count, bytes) = (t.tokenCount, t.byteCount)
+        t.bucketCount = t.bytes.withUnsafeBufferPointer { all in
+            t.ends.withUnsafeBufferPointer { ends in
+                t.hashes.withUnsafeMutableBufferPointer { hashes in
+                    t.buckets.withUnsafeMutableBufferPointer { buckets in
+                        box.model.hashTokens(UnsafeBufferPointer(rebasing: all[..<bytes]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
+                                             hashes: hashes.baseAddress!, buckets: buckets.baseAddress!, memo: memo)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tokenizes the ASCII text `s` into `t` with `scanner`; returns true (to chain with the ASCII test).
+    static func scanASCII(_ s: UnsafeBufferPointer<UInt8>, scanner: ASCIITweetScanner, into t: inout StagedTweet) -> Bool {
+        let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
+        if t.bytes.count < byteCapacity { t.bytes = [UInt8](repeating: 0, count: byteCapacity) }
+        if t.ends.count < s.count + 1 { t.ends = [Int32](repeating: 0, count: s.count + 1) }
+        let count = t.bytes.withUnsafeMutableBufferPointer { out in
+            t.ends.withUnsafeMutableBufferPointer { ends in scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!) }
+        }
+        t.tokenCount = count
+        t.byteCount = count == 0 ? 0 : Int(t.ends[count - 1])
+        return true
+    }
+
+    /// Passes 2 and 3 (`score`) on a staged tweet.
+    mutating func finish(_ t: StagedTweet, model box: LogisticModelBox) -> SentimentPrediction {
+        t.bytes.withUnsafeBufferPointer { all in
+            t.ends.withUnsafeBufferPointer { ends in
+                t.hashes.withUnsafeBufferPointer { hashes in
+                    t.buckets.withUnsafeBufferPointer { buckets in
+                        box.model.score(UnsafeBufferPointer(rebasing: all[..<t.byteCount]), ends: UnsafeBufferPointer(rebasing: ends[..<t.tokenCount]),
+                                        hashes: hashes, buckets: UnsafeBufferPointer(rebasing: buckets[..<t.bucketCount]),
+                                        padded: all.count - t.byteCount >= 16, memo: &memo, scratch: &scratch)
+                    }
+                }
+            }
+        }
     }
 
     /// Whether every byte is below 0x80, and whether some byte is `&`, in one (vectorisable) pass.
@@ -308,14 +411,10 @@ struct WordMemo {
         filled += 1
     }
 
-    /// Reads the home slot of each hash (so the cache lines are on their way before
-    /// `find` needs them); returns a value made of what was read, to keep the reads.
-    func touch(_ hashes: UnsafeBufferPointer<UInt64>) -> UInt32 {
-        guard let storage else { return 0 }
-        let slots = storage.slots
-        var x: UInt32 = 0
-        for hash in hashes { x ^= UInt32(slots[home(hash)].keyLength) }
-        return x
+    /// Prefetches the home slot of each hash (so the cache lines are on their way before `find` needs them).
+    func prefetch(_ hashes: UnsafeBufferPointer<UInt64>) {
+        guard let storage else { return }
+        for hash in hashes { fieldtest_prefetch(storage.slots + home(hash)) }
     }
 
     private func equalLongKey(_ e: WordMemoSlot, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -367,22 +466,14 @@ extension LogisticRegressionClassifier {
     /// `padding`: how many readable bytes follow `bytes` (with 16 or more, memo keys are read as two 8-byte words).
     func predict(bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, paddedBy padding: Int = 0,
                  memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
-        let d = featurizer.dimension
-        guard weights.count == 3 * d, bias.count == 3 else {
+        guard hasScoringShape else {
             var tokens = TweetTokens()
             tokens.bytes = Array(all)
             tokens.ends = Array(ends)
             let (features, scores) = featurizer.analyze(tokens)
             return Self.prediction(probabilities: probabilities(features), compound: scores.compound, weight: lexiconScoreWeight)
         }
-        let hashBits = featurizer.hashBits
-        let usesBigrams = featurizer.usesBigrams, normalizes = featurizer.normalizesGrams
-        var s = LexiconScores()
-        var z0 = bias[0], z1 = bias[1], z2 = bias[2]
-        var c0 = 0.0, c1 = 0.0, c2 = 0.0
-        var grams = 0
         let tokenCount = ends.count
-        let padded = padding >= 16
         scratch.prepare(tokenCount: tokenCount)
         // The buffers leave `scratch` for the tweet (a swap: no copy, no reference counting).
         var hashArray: [UInt64] = [], bucketArray: [Int32] = []
@@ -392,66 +483,94 @@ extension LogisticRegressionClassifier {
             swap(&hashArray, &scratch.hashes)
             swap(&bucketArray, &scratch.buckets)
         }
-        weights.withUnsafeBufferPointer { W in
-            hashArray.withUnsafeMutableBufferPointer { hashes in
+        return hashArray.withUnsafeMutableBufferPointer { hashes in
             bucketArray.withUnsafeMutableBufferPointer { buckets in
-                // Pass 1: hashes and word n-gram buckets, in the order unigram, then bigram with the previous token.
-                var bucketCount = 0
-                var previous: UInt64 = 0
-                for k in 0..<tokenCount {
-                    let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
-                    // The token's hash and its bigram hash in one pass (two independent multiply chains).
-                    var h = FeatureHashing.offset
-                    var g = FeatureHashing.bigramState(previous)
-                    for x in b {
-                        h ^= UInt64(x); h = h &* FeatureHashing.prime
-                        g ^= UInt64(x); g = g &* FeatureHashing.prime
-                    }
-                    hashes[k] = h
-                    buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(h, bits: hashBits))
-                    bucketCount += 1
-                    if usesBigrams, k > 0 {
-                        buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(g, bits: hashBits))
-                        bucketCount += 1
-                    }
-                    previous = h
-                }
-                let words = UnsafeMutableBufferPointer(rebasing: buckets[..<bucketCount])
-                scratch.touched = memo.touch(UnsafeBufferPointer(rebasing: hashes[..<tokenCount])) ^ Self.touch(words, in: W)
+                let bucketCount = hashTokens(all, ends: ends, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!, memo: memo)
+                return score(all, ends: ends, hashes: UnsafeBufferPointer(hashes), buckets: UnsafeBufferPointer(rebasing: buckets[..<bucketCount]),
+                             padded: padding >= 16, memo: &memo, scratch: &scratch)
+            }
+        }
+    }
 
-                // Pass 2: per-token memo entries (character n-gram sums, lexicon evidence), in token order.
-                var previousBase: UInt64? = nil
-                for k in 0..<tokenCount {
-                    let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
-                    let e: WordEntry
-                    if let found = memo.find(b, hash: hashes[k], padded: padded) {
-                        e = found
-                    } else {
-                        e = wordEntry(b, weights: W)
-                        memo.insert(e, for: b, hash: hashes[k])
-                    }
-                    c0 += e.char0; c1 += e.char1; c2 += e.char2
-                    grams += Int(e.gramCount)
-                    if e.hasLexicon || e.isBang {
-                        featurizer.accumulateLexicon(e, b, previousBase: &previousBase, into: &s)
-                    } else {
-                        previousBase = e.baseHash  // all `accumulateLexicon` does for a token without lexicon entry
-                    }
-                }
+    /// Whether the weights and biases have the featurizer's shape (else `predict` goes through `analyze`).
+    var hasScoringShape: Bool { weights.count == 3 * featurizer.dimension && bias.count == 3 }
 
-                // Pass 3: word n-grams: binary, de-duplicated, scaled to unit length.
-                var w0 = 0.0, w1 = 0.0, w2 = 0.0
-                var unique = 0
-                scratch.forEachDistinct(words) { j in
-                    unique += 1
-                    let at = 3 * Int(j)
-                    w0 += Double(W[at]); w1 += Double(W[at + 1]); w2 += Double(W[at + 2])
+    /// Pass 1 of `predict(bytes:ends:…)`: the hash of every token into `hashes` (one per token) and
+    /// its word n-gram buckets into `buckets` (at most two per token), unigram then bigram with the
+    /// previous token; then prefetches the memo slots and weights they lead to. Returns the number of buckets.
+    func hashTokens(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, hashes: UnsafeMutablePointer<UInt64>,
+                    buckets: UnsafeMutablePointer<Int32>, memo: borrowing WordMemo) -> Int {
+        let hashBits = featurizer.hashBits, usesBigrams = featurizer.usesBigrams
+        var bucketCount = 0
+        var previous: UInt64 = 0
+        for k in 0..<ends.count {
+            let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
+            // The token's hash and its bigram hash in one pass (two independent multiply chains).
+            var h = FeatureHashing.offset
+            var g = FeatureHashing.bigramState(previous)
+            for x in b {
+                h ^= UInt64(x); h = h &* FeatureHashing.prime
+                g ^= UInt64(x); g = g &* FeatureHashing.prime
+            }
+            hashes[k] = h
+            buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(h, bits: hashBits))
+            bucketCount += 1
+            if usesBigrams, k > 0 {
+                buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(g, bits: hashBits))
+                bucketCount += 1
+            }
+            previous = h
+        }
+        memo.prefetch(UnsafeBufferPointer(start: hashes, count: ends.count))
+        weights.withUnsafeBufferPointer { W in
+            for j in UnsafeBufferPointer(start: buckets, count: bucketCount) { fieldtest_prefetch(W.baseAddress! + 3 * Int(j)) }
+        }
+        return bucketCount
+    }
+
+    /// Passes 2 and 3 of `predict(bytes:ends:…)` given pass 1's `hashes` and `buckets`: memo
+    /// look-ups in token order, then the distinct word n-grams, then the prediction.
+    /// `padded`: at least 16 readable bytes follow every token.
+    func score(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, hashes: UnsafeBufferPointer<UInt64>,
+               buckets words: UnsafeBufferPointer<Int32>, padded: Bool,
+               memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+        let normalizes = featurizer.normalizesGrams
+        var s = LexiconScores()
+        var z0 = bias[0], z1 = bias[1], z2 = bias[2]
+        var c0 = 0.0, c1 = 0.0, c2 = 0.0
+        var grams = 0
+        weights.withUnsafeBufferPointer { W in
+            // Pass 2: per-token memo entries (character n-gram sums, lexicon evidence), in token order.
+            var previousBase: UInt64? = nil
+            for k in 0..<ends.count {
+                let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
+                let e: WordEntry
+                if let found = memo.find(b, hash: hashes[k], padded: padded) {
+                    e = found
+                } else {
+                    e = wordEntry(b, weights: W)
+                    memo.insert(e, for: b, hash: hashes[k])
                 }
-                if unique > 0 {
-                    let scale = normalizes ? 1 / Double(Float(unique).squareRoot()) : 1
-                    z0 += w0 * scale; z1 += w1 * scale; z2 += w2 * scale
+                c0 += e.char0; c1 += e.char1; c2 += e.char2
+                grams += Int(e.gramCount)
+                if e.hasLexicon || e.isBang {
+                    featurizer.accumulateLexicon(e, b, previousBase: &previousBase, into: &s)
+                } else {
+                    previousBase = e.baseHash  // all `accumulateLexicon` does for a token without lexicon entry
                 }
             }
+
+            // Pass 3: word n-grams: binary, de-duplicated, scaled to unit length.
+            var w0 = 0.0, w1 = 0.0, w2 = 0.0
+            var unique = 0
+            scratch.forEachDistinct(words) { j in
+                unique += 1
+                let at = 3 * Int(j)
+                w0 += Double(W[at]); w1 += Double(W[at + 1]); w2 += Double(W[at + 2])
+            }
+            if unique > 0 {
+                let scale = normalizes ? 1 / Double(Float(unique).squareRoot()) : 1
+                z0 += w0 * scale; z1 += w1 * scale; z2 += w2 * scale
             }
             if grams > 0 {
                 let scale = normalizes ? 1 / Double(grams).squareRoot() : 1
@@ -485,15 +604,6 @@ extension LogisticRegressionClassifier {
         }
         return e
     }
-
-    /// Reads the first weight of every bucket in `buckets` (so their cache lines are
-    /// on their way while other work runs); returns a value made of them to keep the reads.
-    @inline(__always)
-    static func touch(_ buckets: UnsafeMutableBufferPointer<Int32>, in W: UnsafeBufferPointer<Float>) -> UInt32 {
-        var x: UInt32 = 0
-        for j in buckets { x ^= W[3 * Int(j)].bitPattern }
-        return x
-    }
 }
 
 /// Per-tweet scratch space: token hashes, the word n-gram buckets, and a small
@@ -507,8 +617,6 @@ struct ScoringScratch {
     private var keys = [Int32](repeating: 0, count: ScoringScratch.setSize)
     private var stamps = [UInt32](repeating: 0, count: ScoringScratch.setSize)
     private var stamp: UInt32 = 0
-    /// What pass 1 read ahead (kept so the reads are not optimised away).
-    var touched: UInt32 = 0
     static let setSize = 256
 
     init() {}
@@ -521,9 +629,9 @@ struct ScoringScratch {
     }
 
     /// Calls `body` once per distinct value in `buckets`, in first-seen order
-    /// (ascending when there are more than half the set's size; `buckets` is then sorted in place).
+    /// (ascending when there are more than half the set's size).
     @inline(__always)
-    mutating func forEachDistinct(_ buckets: UnsafeMutableBufferPointer<Int32>, _ body: (Int32) -> Void) {
+    mutating func forEachDistinct(_ buckets: UnsafeBufferPointer<Int32>, _ body: (Int32) -> Void) {
         guard buckets.count <= Self.setSize / 2 else {
             var sorted = Array(buckets)
             IndexSort.sort(&sorted)

@@ -93,6 +93,27 @@ struct ASCIIFastPathTests {
         #expect(checksum == Self.referenceChecksum, "checksum \(String(checksum, radix: 16))")
     }
 
+    @Test func pipelinedBatchPredictsExactlyAsTheModel() throws {
+        let model = try SentimentModelFile.load(Self.datasets.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName))
+        let all = try Self.inputs()
+        // The full memo, and a tiny one that starts over every few tokens while the next tweet is staged.
+        for (texts, capacity) in [(all, SentimentScorer.defaultMemoCapacity), (Array(all.prefix(3000)) + Self.tricky, 7)] {
+            var scorer = SentimentScorer(model: model, memoCapacity: capacity)
+            var seen = 0
+            scorer.predictAll(texts) { i, p in
+                #expect(i == seen)
+                seen += 1
+                let expected = model.predict(texts[i])
+                #expect(p.label == expected.label, "\(texts[i])")
+                #expect(p.score.bitPattern == expected.score.bitPattern, "\(texts[i])")
+                #expect(p.probabilities.map { $0.bitPattern } == expected.probabilities.map { $0.bitPattern }, "\(texts[i])")
+            }
+            #expect(seen == texts.count)
+        }
+        var empty = SentimentScorer(model: model)
+        empty.predictAll([]) { _, _ in Issue.record("no texts, no calls") }
+    }
+
     @Test func paddedMemoKeysEqualByteByByteKeys() {
         let bytes = (0..<64).map { UInt8(0x41 + $0 % 50) }
         bytes.withUnsafeBufferPointer { all in
