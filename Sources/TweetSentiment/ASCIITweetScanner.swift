@@ -25,6 +25,9 @@ final class ASCIITweetScanner: Sendable {
     /// open-addressing table of `negatorMask + 1` slots (0: empty).
     let negatorKeys: [UInt64]
     let negatorMask: Int
+    /// For each first byte, bit `n` set when some listed negator of `n` bytes starts with it
+    /// (a cheap, well-predicted filter before the table probe).
+    let negatorLengths: [UInt16]
 
     init() {
         var c = [UInt8](repeating: 0, count: 256)
@@ -53,6 +56,9 @@ final class ASCIITweetScanner: Sendable {
         }
         negatorKeys = keys
         negatorMask = size - 1
+        var lengths = [UInt16](repeating: 0, count: 256)
+        for w in TweetTokenizer.negators.map({ Array($0.utf8) }) where (2...8).contains(w.count) { lengths[Int(w[0])] |= 1 << w.count }
+        negatorLengths = lengths
     }
 
     /// Up to eight bytes packed little-endian (first byte lowest).
@@ -81,9 +87,11 @@ final class ASCIITweetScanner: Sendable {
         classes.withUnsafeBufferPointer { cls in
             emoticonPairs.withUnsafeBufferPointer { pairs in
                 negatorKeys.withUnsafeBufferPointer { neg in
-                    var w = Writer(out: out, ends: ends, classes: cls, negators: neg, negatorMask: negatorMask)
-                    w.scan(s, emoticonPairs: pairs)
-                    return w.count
+                    negatorLengths.withUnsafeBufferPointer { lengths in
+                        var w = Writer(out: out, ends: ends, classes: cls, negators: neg, negatorMask: negatorMask, negatorLengths: lengths)
+                        w.scan(s, emoticonPairs: pairs)
+                        return w.count
+                    }
                 }
             }
         }
@@ -120,12 +128,14 @@ final class ASCIITweetScanner: Sendable {
         let classes: UnsafeBufferPointer<UInt8>
         let negators: UnsafeBufferPointer<UInt64>
         let negatorMask: Int
+        let negatorLengths: UnsafeBufferPointer<UInt16>
         var position = 0
         var count = 0
         var negating = false
 
         init(out: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<Int32>, classes: UnsafeBufferPointer<UInt8>,
-             negators: UnsafeBufferPointer<UInt64>, negatorMask: Int) {
+             negators: UnsafeBufferPointer<UInt64>, negatorMask: Int, negatorLengths: UnsafeBufferPointer<UInt16>) {
+            self.negatorLengths = negatorLengths
             self.out = out
             self.ends = ends
             self.classes = classes
@@ -361,7 +371,7 @@ final class ASCIITweetScanner: Sendable {
         @inline(__always)
         func isNegator(_ shape: WordShape, count: Int) -> Bool {
             if count >= 3, shape.tail & 0xFF_FFFF == 0x6E_2774 { return true }
-            guard count >= 2, count <= 8 else { return false }
+            guard count >= 2, count <= 8, negatorLengths[Int(shape.head & 0xFF)] & (1 << count) != 0 else { return false }
             let key = shape.head
             var i = ASCIITweetScanner.slot(key, mask: negatorMask)
             while true {

@@ -456,9 +456,8 @@ extension LogisticRegressionClassifier {
 
     /// Classifies the tweet whose tokens are `bytes[ends[k-1] ..< ends[k]]` (the first from 0),
     /// the layout of `TweetTokens`, with the per-token memo, in three passes over the tokens:
-    /// 1. hash every token and its bigram with the previous one, and touch the memo slots and
-    ///    word n-gram weights they lead to (independent loads the CPU overlaps, instead of one
-    ///    cache miss after the other in pass 2);
+    /// 1. hash every token and its bigram with the previous one, and prefetch the memo slots and
+    ///    word n-gram weights they lead to (`hashTokens`);
     /// 2. look each token up in the memo (character n-gram sums, lexicon evidence), in token order;
     /// 3. sum the weights of the distinct word n-grams.
     /// Every sum is taken in the same order as `SentimentFeaturizer.analyze` + `probabilities` would
