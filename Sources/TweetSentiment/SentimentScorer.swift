@@ -104,16 +104,11 @@ public struct SentimentScorer {
     /// Tokenizes `text` into `t` (the ASCII fast path when it applies, else `TweetTokenizer`),
     /// then runs pass 1 (`hashTokens`, which prefetches what pass 2 will read) on it.
     mutating func stage(_ text: String, into t: inout StagedTweet, model box: LogisticModelBox) {
-        var text = text
-        let scanned: Bool = text.withUTF8 { raw in
-            let (ascii, ampersand) = Self.byteFacts(raw)
-            guard ampersand else { return ascii && Self.scanASCII(raw, scanner: scanner, into: &t) }
-            var decoded = tokens.scratch
-            tokens.scratch = []
-            defer { tokens.scratch = decoded }
-            HTMLEntities.decode(raw, into: &decoded)
-            return decoded.withUnsafeBufferPointer { Self.isASCII($0) && Self.scanASCII($0, scanner: scanner, into: &t) }
-        }
+        // Native strings lend their UTF-8 bytes without a copy; others are made native first.
+        let scanned = text.utf8.withContiguousStorageIfAvailable { stageBytes($0, into: &t) } ?? {
+            var copy = text
+            return copy.withUTF8 { stageBytes($0, into: &t) }
+        }()
         if !scanned {
             box.model.featurizer.tokenizer.tokenize(text, into: &tokens)
             t.load(tokens)
@@ -126,11 +121,23 @@ public struct SentimentScorer {
                 t.hashes.withUnsafeMutableBufferPointer { hashes in
                     t.buckets.withUnsafeMutableBufferPointer { buckets in
                         box.model.hashTokens(UnsafeBufferPointer(rebasing: all[..<bytes]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
-                                             hashes: hashes.baseAddress!, buckets: buckets.baseAddress!, memo: memo)
+                                             hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
                     }
                 }
             }
         }
+        t.hashes.withUnsafeBufferPointer { memo.prefetch(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// The ASCII fast path of `stage` on the text's UTF-8 bytes: true when it tokenized them into `t`.
+    mutating func stageBytes(_ raw: UnsafeBufferPointer<UInt8>, into t: inout StagedTweet) -> Bool {
+        let (ascii, ampersand) = Self.byteFacts(raw)
+        guard ampersand else { return ascii && Self.scanASCII(raw, scanner: scanner, into: &t) }
+        var decoded = tokens.scratch
+        tokens.scratch = []
+        defer { tokens.scratch = decoded }
+        HTMLEntities.decode(raw, into: &decoded)
+        return decoded.withUnsafeBufferPointer { Self.isASCII($0) && Self.scanASCII($0, scanner: scanner, into: &t) }
     }
 
     /// Tokenizes the ASCII text `s` into `t` with `scanner`; returns true (to chain with the ASCII test).
@@ -484,7 +491,8 @@ extension LogisticRegressionClassifier {
         }
         return hashArray.withUnsafeMutableBufferPointer { hashes in
             bucketArray.withUnsafeMutableBufferPointer { buckets in
-                let bucketCount = hashTokens(all, ends: ends, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!, memo: memo)
+                let bucketCount = hashTokens(all, ends: ends, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
+                memo.prefetch(UnsafeBufferPointer(rebasing: hashes[..<tokenCount]))
                 return score(all, ends: ends, hashes: UnsafeBufferPointer(hashes), buckets: UnsafeBufferPointer(rebasing: buckets[..<bucketCount]),
                              padded: padding >= 16, memo: &memo, scratch: &scratch)
             }
@@ -496,9 +504,10 @@ extension LogisticRegressionClassifier {
 
     /// Pass 1 of `predict(bytes:ends:…)`: the hash of every token into `hashes` (one per token) and
     /// its word n-gram buckets into `buckets` (at most two per token), unigram then bigram with the
-    /// previous token; then prefetches the memo slots and weights they lead to. Returns the number of buckets.
+    /// previous token; then prefetches the weights they lead to (the caller prefetches the memo
+    /// slots of `hashes`). Returns the number of buckets.
     func hashTokens(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, hashes: UnsafeMutablePointer<UInt64>,
-                    buckets: UnsafeMutablePointer<Int32>, memo: borrowing WordMemo) -> Int {
+                    buckets: UnsafeMutablePointer<Int32>) -> Int {
         let hashBits = featurizer.hashBits, usesBigrams = featurizer.usesBigrams
         var bucketCount = 0
         var previous: UInt64 = 0
@@ -520,7 +529,6 @@ extension LogisticRegressionClassifier {
             }
             previous = h
         }
-        memo.prefetch(UnsafeBufferPointer(start: hashes, count: ends.count))
         weights.withUnsafeBufferPointer { W in
             for j in UnsafeBufferPointer(start: buckets, count: bucketCount) { fieldtest_prefetch(W.baseAddress! + 3 * Int(j)) }
         }
