@@ -13,6 +13,11 @@ import CPrefetch
 /// give bit-identical results (entries are pure functions of the token's bytes,
 /// summed in token order), so predictions do not depend on what was classified
 /// before. A scorer is a value owned by one task; give each task its own.
+///
+/// Fast paths (same results bit for bit, checked by `ASCIIFastPathTests`): text that is
+/// ASCII once HTML references are decoded is tokenized by `ASCIITweetScanner` instead of
+/// `TweetTokenizer`; `predictAll` pipelines a batch, tokenizing and hashing the next tweet
+/// and prefetching the memo slots and weights it will read while the current one is scored.
 /// Complexity per tweet: O(bytes) to tokenize and hash, O(bytes × max gram length)
 /// for each token not yet in the memo.
 public struct SentimentScorer {
@@ -29,7 +34,7 @@ public struct SentimentScorer {
     var asciiBytes: [UInt8] = []
     var asciiEnds: [Int32] = []
 
-    /// Default bound on remembered tokens (the bundled 120,000 tweets hold 69,820 distinct tokens; the memo then takes 24 MiB).
+    /// Default bound on remembered tokens (the bundled 120,000 tweets hold 69,820 distinct tokens; the memo then takes 16 MiB: 2^18 slots of 64 bytes).
     public static let defaultMemoCapacity = 1 << 17
 
     /// A scorer for `model` remembering up to `memoCapacity` distinct tokens
