@@ -50,8 +50,10 @@ let package = Package(
         ),
         /// Wi-Fi fingerprinting, trilateration, GPS/PDR fusion, step counting.
         .target(name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"]),
+        /// Cache-line prefetch for Swift (`__builtin_prefetch`), used by the sentiment scorer.
+        .target(name: "CPrefetch"),
         /// Tweet tokenizer, sentiment models, city mood and word cloud.
-        .target(name: "TweetSentiment", dependencies: ["FieldtestData"]),
+        .target(name: "TweetSentiment", dependencies: ["FieldtestData", "CPrefetch"]),
         /// Accounts, credential policies, encrypted storage, journal and sync.
         .target(
             name: "AccountStore",

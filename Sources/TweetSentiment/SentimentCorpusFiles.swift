@@ -152,8 +152,7 @@ public enum SentimentBenchmarkInput {
         var labels = [0, 0, 0]
         var sum = 0.0
         var scorer = SentimentScorer(model: model)
-        for t in tweets {
-            let p = scorer.predict(t)
+        scorer.predictAll(tweets) { _, p in
             labels[p.label.rawValue] += 1
             sum += p.score
         }

@@ -260,6 +260,32 @@ public struct SentimentFeaturizer: Sendable, Equatable {
         previousBase = t.baseHash
     }
 
+    /// `accumulateLexicon` for a memo entry (the same arithmetic, without building the
+    /// optional `LexiconHashTable.Entry` again).
+    @inline(__always)
+    func accumulateLexicon(_ e: WordEntry, _ b: UnsafeBufferPointer<UInt8>, previousBase: inout UInt64?, into s: inout LexiconScores) {
+        if e.isBang { s.exclamations += 1; previousBase = nil; return }
+        let scale = e.negated ? Self.negationScale : 1
+        var hit = false
+        if e.hasLexicon, !e.vader.isNaN {
+            let x = e.vader * scale
+            if x > 0 { s.vaderPositive += x } else { s.vaderNegative -= x }
+            hit = true
+        }
+        var a: Double? = e.hasLexicon && !e.afinn.isNaN ? e.afinn : nil
+        if let p = previousBase, e.hasLexicon, e.endsPhrase {
+            let phraseHash = FeatureHashing.fnv1a(UnsafeBufferPointer(rebasing: b[Int(e.baseStart)...]), state: FeatureHashing.bigramState(p))
+            if let phrase = table.lookup(phraseHash)?.phrase { a = phrase }
+        }
+        if let a {
+            let x = a * scale
+            if x > 0 { s.afinnPositive += x } else { s.afinnNegative -= x }
+            hit = true
+        }
+        if hit && e.negated { s.negatedHits += 1 }
+        previousBase = e.baseHash
+    }
+
     /// The feature vector of `text`.
     public func features(_ text: String) -> SparseFeatures {
         var tokens = TweetTokens()

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Classifies tweet after tweet with one model, reusing its buffers and
 /// remembering what it worked out for each distinct token.
 ///
@@ -11,6 +13,11 @@
 /// give bit-identical results (entries are pure functions of the token's bytes,
 /// summed in token order), so predictions do not depend on what was classified
 /// before. A scorer is a value owned by one task; give each task its own.
+///
+/// Fast paths (same results bit for bit, checked by `ASCIIFastPathTests`): text that is
+/// ASCII once HTML references are decoded is tokenized by `ASCIITweetScanner` instead of
+/// `TweetTokenizer`; `predictAll` pipelines a batch, tokenizing and hashing the next tweet
+/// and prefetching the memo slots and weights it will read while the current one is scored.
 /// Complexity per tweet: O(bytes) to tokenize and hash, O(bytes × max gram length)
 /// for each token not yet in the memo.
 public struct SentimentScorer {
@@ -19,8 +26,15 @@ public struct SentimentScorer {
     var tokens = TweetTokens()
     var scratch = ScoringScratch()
     var memo: WordMemo
+    /// The logistic-regression model, held by reference so the hot path borrows it
+    /// instead of copying the enum payload (and retaining its arrays) per tweet.
+    let logistic: LogisticModelBox?
+    /// The ASCII scanner and its output buffers (see `predictASCII`).
+    let scanner = ASCIITweetScanner()
+    var asciiBytes: [UInt8] = []
+    var asciiEnds: [Int32] = []
 
-    /// Default bound on remembered tokens (the bundled 120,000 tweets hold 69,820 distinct tokens; the memo then takes 24 MiB).
+    /// Default bound on remembered tokens (the bundled 120,000 tweets hold 69,820 distinct tokens; the memo then takes 16 MiB: 2^18 slots of 64 bytes).
     public static let defaultMemoCapacity = 1 << 17
 
     /// A scorer for `model` remembering up to `memoCapacity` distinct tokens
@@ -28,12 +42,185 @@ public struct SentimentScorer {
     public init(model: SentimentModel, memoCapacity: Int = SentimentScorer.defaultMemoCapacity) {
         self.model = model
         self.memo = WordMemo(capacity: memoCapacity)
+        if case .logisticRegression(let m) = model { logistic = LogisticModelBox(m) } else { logistic = nil }
     }
 
-    /// Classifies `text` (same result as `model.predict(text)`).
+    /// Classifies `text` (same result as `model.predict(text)`). Logistic-regression
+    /// models take the ASCII fast path when the text (HTML references decoded) is ASCII.
     public mutating func predict(_ text: String) -> SentimentPrediction {
+        if let box = logistic {
+            var text = text
+            let fast: SentimentPrediction? = text.withUTF8 { raw in
+                let (ascii, ampersand) = Self.byteFacts(raw)
+                guard ampersand else { return ascii ? Self.predictASCII(raw, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+                var decoded = tokens.scratch
+                tokens.scratch = []
+                defer { tokens.scratch = decoded }
+                HTMLEntities.decode(raw, into: &decoded)
+                return decoded.withUnsafeBufferPointer { Self.isASCII($0) ? Self.predictASCII($0, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+            }
+            if let fast { return fast }
+        }
         model.featurizer.tokenizer.tokenize(text, into: &tokens)
         return predict(tokens: tokens)
+    }
+
+    /// Classifies `texts` in order, calling `body` with each index and prediction (the same
+    /// predictions as `predict(_:)` text by text). Logistic-regression models run as a
+    /// two-stage pipeline: text i + 1 is tokenized and hashed, and the memo slots and
+    /// weights it will read are prefetched, before text i is scored, so the cache misses
+    /// of one overlap the work on the other (results never depend on what is cached).
+    public mutating func predictAll(_ texts: [String], _ body: (Int, SentimentPrediction) -> Void) {
+        guard let box = logistic, box.model.hasScoringShape, !texts.isEmpty else {
+            for (i, t) in texts.enumerated() { body(i, predict(t)) }
+            return
+        }
+        var current = StagedTweet(), next = StagedTweet()
+        stage(texts[0], into: &current, model: box)
+        for i in texts.indices {
+            if i + 1 < texts.count { stage(texts[i + 1], into: &next, model: box) }
+            body(i, finish(current, model: box))
+            swap(&current, &next)
+        }
+    }
+
+    /// A tweet tokenized and hashed (pass 1), waiting to be scored; buffers only grow.
+    struct StagedTweet {
+        /// Token bytes (followed by at least 16 bytes of padding) and token ends.
+        var bytes: [UInt8] = []
+        var ends: [Int32] = []
+        var hashes: [UInt64] = []
+        var buckets: [Int32] = []
+        var tokenCount = 0
+        var byteCount = 0
+        var bucketCount = 0
+
+        /// Copies `tokens` in, padded.
+        mutating func load(_ tokens: TweetTokens) {
+            if bytes.count < tokens.bytes.count + 32 { bytes = [UInt8](repeating: 0, count: tokens.bytes.count + 32) }
+            if ends.count < tokens.count { ends = [Int32](repeating: 0, count: tokens.count) }
+            for k in tokens.bytes.indices { bytes[k] = tokens.bytes[k] }
+            for k in tokens.ends.indices { ends[k] = tokens.ends[k] }
+            tokenCount = tokens.count
+            byteCount = tokens.bytes.count
+        }
+    }
+
+    /// Tokenizes `text` into `t` (the ASCII fast path when it applies, else `TweetTokenizer`),
+    /// then runs pass 1 (`hashTokens`, which prefetches what pass 2 will read) on it.
+    mutating func stage(_ text: String, into t: inout StagedTweet, model box: LogisticModelBox) {
+        // Native strings lend their UTF-8 bytes without a copy; others are made native first.
+        let scanned = text.utf8.withContiguousStorageIfAvailable { stageBytes($0, into: &t) } ?? {
+            var copy = text
+            return copy.withUTF8 { stageBytes($0, into: &t) }
+        }()
+        if !scanned {
+            box.model.featurizer.tokenizer.tokenize(text, into: &tokens)
+            t.load(tokens)
+        }
+        if t.hashes.count < t.tokenCount { t.hashes = [UInt64](repeating: 0, count: max(t.tokenCount, 64)) }
+        if t.buckets.count < 2 * t.tokenCount { t.buckets = [Int32](repeating: 0, count: max(2 * t.tokenCount, 128)) }
+        let (count, bytes) = (t.tokenCount, t.byteCount)
+        t.bucketCount = t.bytes.withUnsafeBufferPointer { all in
+            t.ends.withUnsafeBufferPointer { ends in
+                t.hashes.withUnsafeMutableBufferPointer { hashes in
+                    t.buckets.withUnsafeMutableBufferPointer { buckets in
+                        box.model.hashTokens(UnsafeBufferPointer(rebasing: all[..<bytes]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
+                                             hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
+                    }
+                }
+            }
+        }
+        t.hashes.withUnsafeBufferPointer { memo.prefetch(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// The ASCII fast path of `stage` on the text's UTF-8 bytes: true when it tokenized them into `t`.
+    mutating func stageBytes(_ raw: UnsafeBufferPointer<UInt8>, into t: inout StagedTweet) -> Bool {
+        let (ascii, ampersand) = Self.byteFacts(raw)
+        guard ampersand else { return ascii && Self.scanASCII(raw, scanner: scanner, into: &t) }
+        var decoded = tokens.scratch
+        tokens.scratch = []
+        defer { tokens.scratch = decoded }
+        HTMLEntities.decode(raw, into: &decoded)
+        return decoded.withUnsafeBufferPointer { Self.isASCII($0) && Self.scanASCII($0, scanner: scanner, into: &t) }
+    }
+
+    /// Tokenizes the ASCII text `s` into `t` with `scanner`; returns true (to chain with the ASCII test).
+    static func scanASCII(_ s: UnsafeBufferPointer<UInt8>, scanner: ASCIITweetScanner, into t: inout StagedTweet) -> Bool {
+        let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
+        if t.bytes.count < byteCapacity { t.bytes = [UInt8](repeating: 0, count: byteCapacity) }
+        if t.ends.count < s.count + 1 { t.ends = [Int32](repeating: 0, count: s.count + 1) }
+        let count = t.bytes.withUnsafeMutableBufferPointer { out in
+            t.ends.withUnsafeMutableBufferPointer { ends in scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!) }
+        }
+        t.tokenCount = count
+        t.byteCount = count == 0 ? 0 : Int(t.ends[count - 1])
+        return true
+    }
+
+    /// Passes 2 and 3 (`score`) on a staged tweet.
+    mutating func finish(_ t: StagedTweet, model box: LogisticModelBox) -> SentimentPrediction {
+        t.bytes.withUnsafeBufferPointer { all in
+            t.ends.withUnsafeBufferPointer { ends in
+                t.hashes.withUnsafeBufferPointer { hashes in
+                    t.buckets.withUnsafeBufferPointer { buckets in
+                        box.model.score(UnsafeBufferPointer(rebasing: all[..<t.byteCount]), ends: UnsafeBufferPointer(rebasing: ends[..<t.tokenCount]),
+                                        hashes: hashes, buckets: UnsafeBufferPointer(rebasing: buckets[..<t.bucketCount]),
+                                        padded: all.count - t.byteCount >= 16, memo: &memo, scratch: &scratch)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether every byte is below 0x80, and whether some byte is `&`, in one (vectorisable) pass.
+    @inline(__always)
+    static func byteFacts(_ s: UnsafeBufferPointer<UInt8>) -> (ascii: Bool, ampersand: Bool) {
+        var any: UInt8 = 0, ampersands: UInt8 = 0
+        for b in s {
+            any |= b
+            ampersands |= b == 0x26 ? 1 : 0
+        }
+        return (any < 0x80, ampersands != 0)
+    }
+
+    /// Whether every byte is below 0x80.
+    @inline(__always)
+    static func isASCII(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for b in s { any |= b }
+        return any < 0x80
+    }
+
+    /// Classifies the ASCII text `s` (HTML references decoded): `scanner` tokenizes
+    /// it into `out` and `ends` (grown as needed), then `m` scores those tokens.
+    static func predictASCII(_ s: UnsafeBufferPointer<UInt8>, model box: LogisticModelBox, scanner: ASCIITweetScanner,
+                             out: inout [UInt8], ends: inout [Int32], memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+        let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
+        if out.count < byteCapacity { out = [UInt8](repeating: 0, count: byteCapacity) }
+        if ends.count < s.count + 1 { ends = [Int32](repeating: 0, count: s.count + 1) }
+        return out.withUnsafeMutableBufferPointer { out in
+            ends.withUnsafeMutableBufferPointer { ends in
+                let count = scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!)
+                let used = count == 0 ? 0 : Int(ends[count - 1])
+                return box.model.predict(bytes: UnsafeBufferPointer(rebasing: out[..<used]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
+                                         paddedBy: out.count - used, memo: &memo, scratch: &scratch)
+            }
+        }
+    }
+
+    /// The tokens the ASCII fast path makes of `text`, or nil when `text` does not take it (for tests).
+    mutating func asciiTokens(_ text: String) -> [String]? {
+        var text = text
+        var decoded: [UInt8] = []
+        text.withUTF8 { HTMLEntities.decode($0, into: &decoded) }
+        guard decoded.withUnsafeBufferPointer(Self.isASCII) else { return nil }
+        var out = [UInt8](repeating: 0, count: ASCIITweetScanner.outputCapacity(decoded.count))
+        var ends = [Int32](repeating: 0, count: decoded.count + 1)
+        let count = decoded.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { o in ends.withUnsafeMutableBufferPointer { e in scanner.tokenize(s, out: o.baseAddress!, ends: e.baseAddress!) } }
+        }
+        return (0..<count).map { k in String(decoding: out[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])], as: UTF8.self) }
     }
 
     /// Classifies already tokenized text.
@@ -49,26 +236,23 @@ public struct SentimentScorer {
     }
 }
 
-/// What a logistic-regression model needs to know about one token (96 bytes).
+/// A logistic-regression model behind a reference (see `SentimentScorer.logistic`).
+final class LogisticModelBox {
+    let model: LogisticRegressionClassifier
+    init(_ model: LogisticRegressionClassifier) { self.model = model }
+}
+
+/// What a logistic-regression model needs to know about one token, as the scoring
+/// loop uses it (`WordMemo` stores it in a compact form).
 struct WordEntry {
-    /// FNV-1a of the token's bytes.
-    var hash: UInt64
     /// FNV-1a of the token without its `not_` prefix.
     var baseHash: UInt64
-    /// The token's first 16 bytes, zero-padded (the whole key when `keyLength` ≤ 16).
-    var key0: UInt64 = 0, key1: UInt64 = 0
     /// Per-class sums of the weights of the token's character n-grams.
     var char0: Double = 0, char1: Double = 0, char2: Double = 0
     /// VADER and AFINN valences of the base (NaN: none).
     var vader: Double, afinn: Double
     /// Number of character n-grams.
     var gramCount: Int32 = 0
-    /// Word unigram bucket.
-    var unigram: Int32
-    /// Where a key longer than 16 bytes is kept in the memo's arena.
-    var keyStart: Int32 = 0
-    /// Key length in bytes (0: empty slot).
-    var keyLength: Int32 = 0
     /// Byte offset of the base (4 when negated, else 0).
     var baseStart: Int8
     var negated: Bool
@@ -76,46 +260,75 @@ struct WordEntry {
     /// Whether the base has a lexicon entry, and whether it ends a two-word phrase.
     var hasLexicon: Bool, endsPhrase: Bool
 
-    init(facts t: SentimentFeaturizer.TokenFacts, lexicon: LexiconHashTable.Entry?, unigram: Int32) {
-        hash = t.hash
+    init(facts t: SentimentFeaturizer.TokenFacts, lexicon: LexiconHashTable.Entry?) {
         baseHash = t.baseHash
         vader = lexicon?.vader ?? .nan
         afinn = lexicon?.afinn ?? .nan
         hasLexicon = lexicon != nil
         endsPhrase = lexicon?.endsPhrase ?? false
-        self.unigram = unigram
         baseStart = Int8(t.baseStart)
         negated = t.negated
         isBang = t.isBang
     }
+}
 
-    /// The lexicon entry as looked up (same values as `LexiconHashTable.lookup`).
-    var lexicon: LexiconHashTable.Entry? {
-        guard hasLexicon else { return nil }
-        var e = LexiconHashTable.Entry()
-        if !vader.isNaN { e.vader = vader }
-        if !afinn.isNaN { e.afinn = afinn }
-        e.endsPhrase = endsPhrase
-        return e
+/// One slot of `WordMemo`: a `WordEntry` with its key, in 64 bytes (one cache line;
+/// the table is 64-byte aligned). Valences live beside the table (`WordMemo.valences`),
+/// as most tokens have none.
+struct WordMemoSlot {
+    /// The token's first 16 bytes, zero-padded (the whole key when `keyLength` ≤ 16).
+    var key0: UInt64 = 0, key1: UInt64 = 0
+    var char0: Double = 0, char1: Double = 0, char2: Double = 0
+    var baseHash: UInt64 = 0
+    /// Index of the valences in `WordMemo.valences` (when `hasLexicon`).
+    var valence: Int32 = 0
+    /// Where a key longer than 16 bytes is kept in the memo's arena.
+    var keyStart: Int32 = 0
+    /// Key length in bytes (0: empty slot).
+    var keyLength: UInt16 = 0
+    var gramCount: UInt16 = 0
+    /// `negated`, `isBang`, `hasLexicon`, `endsPhrase` as bits 0–3.
+    var flags: UInt8 = 0
+}
+
+/// The slots of a `WordMemo`, 64-byte aligned (shared by copies until one inserts).
+final class WordMemoStorage {
+    let slots: UnsafeMutablePointer<WordMemoSlot>
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<WordMemoSlot>.stride, alignment: 64)
+        slots = raw.initializeMemory(as: WordMemoSlot.self, repeating: WordMemoSlot(), count: count)
     }
 
-    /// The facts `accumulateLexicon` needs.
-    var facts: SentimentFeaturizer.TokenFacts {
-        SentimentFeaturizer.TokenFacts(hash: hash, baseHash: baseHash, baseStart: Int(baseStart), negated: negated, isBang: isBang)
+    func copy() -> WordMemoStorage {
+        let c = WordMemoStorage(count: count)
+        c.slots.update(from: slots, count: count)
+        return c
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        UnsafeMutableRawPointer(slots).deallocate()
     }
 }
 
 /// A bounded open-addressing memo from token bytes to `WordEntry`, keyed by
 /// the full bytes (the 64-bit hash only picks the slot), so two tokens never
-/// share an entry. Entries sit in the table itself and keys up to 16 bytes
-/// inside the entry, so a hit usually touches one or two adjacent cache lines.
+/// share an entry. Keys up to 16 bytes sit inside the slot, so a hit usually
+/// touches one cache line. Tokens longer than `maxKeyLength` are not remembered.
 /// O(token length) per probe.
 struct WordMemo {
     let capacity: Int
-    private var table: [WordEntry] = []
+    private var storage: WordMemoStorage? = nil
     private var mask = 0
     private var filled = 0
     private var arena: [UInt8] = []
+    /// VADER and AFINN valences of remembered lexicon tokens.
+    private var valences: [(vader: Double, afinn: Double)] = []
+    /// Longest token remembered (its n-gram count fits the slot's 16 bits).
+    static let maxKeyLength = 4096
 
     init(capacity: Int) {
         self.capacity = max(capacity, 0)
@@ -131,51 +344,92 @@ struct WordMemo {
         return (k0, k1)
     }
 
-    /// The entry of `token` (hash `hash`), computed by `make` when absent.
+    /// Home slot of `hash`.
     @inline(__always)
-    mutating func entry(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, make: () -> WordEntry) -> WordEntry {
-        guard capacity > 0, token.count > 0 else { return make() }
-        if table.isEmpty {
+    func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask }
+
+    /// `inlineKey` from two 8-byte loads, for a token followed by at least 16 readable bytes.
+    @inline(__always)
+    static func paddedKey(_ token: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        let p = UnsafeRawPointer(token.baseAddress!)
+        let n = UInt64(min(token.count, 16))
+        let k0 = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) & (n >= 8 ? UInt64.max : (1 << (8 * n)) &- 1)
+        let k1 = n <= 8 ? 0 : UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & (n == 16 ? UInt64.max : (1 << (8 * (n - 8))) &- 1)
+        return (k0, k1)
+    }
+
+    /// The remembered entry of `token` (hash `hash`), if any. `padded`: at least 16 readable bytes follow `token`.
+    @inline(__always)
+    func find(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, padded: Bool = false) -> WordEntry? {
+        guard let storage, token.count > 0, token.count <= Self.maxKeyLength else { return nil }
+        let slots = storage.slots
+        let (k0, k1) = padded ? Self.paddedKey(token) : Self.inlineKey(token)
+        var i = home(hash)
+        while true {
+            let e = slots[i]
+            if e.keyLength == 0 { return nil }
+            if Int(e.keyLength) == token.count, e.key0 == k0, e.key1 == k1, token.count <= 16 || equalLongKey(e, token) {
+                var w = WordEntry(facts: SentimentFeaturizer.TokenFacts(hash: 0, baseHash: e.baseHash, baseStart: e.flags & 1 != 0 ? 4 : 0,
+                                                                        negated: e.flags & 1 != 0, isBang: e.flags & 2 != 0), lexicon: nil)
+                w.char0 = e.char0; w.char1 = e.char1; w.char2 = e.char2
+                w.gramCount = Int32(e.gramCount)
+                w.hasLexicon = e.flags & 4 != 0
+                w.endsPhrase = e.flags & 8 != 0
+                if w.hasLexicon {
+                    let v = valences[Int(e.valence)]
+                    w.vader = v.vader; w.afinn = v.afinn
+                }
+                return w
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Remembers `entry` for `token` (hash `hash`, not remembered yet); when the memo is
+    /// full it starts over first (results never depend on the memo's contents).
+    mutating func insert(_ entry: WordEntry, for token: UnsafeBufferPointer<UInt8>, hash: UInt64) {
+        guard capacity > 0, token.count > 0, token.count <= Self.maxKeyLength, entry.gramCount <= Int32(UInt16.max) else { return }
+        if storage == nil {
             var size = 16
             while size < 2 * capacity { size <<= 1 }
-            let empty = WordEntry(facts: SentimentFeaturizer.TokenFacts(hash: 0, baseHash: 0, baseStart: 0, negated: false, isBang: false),
-                                  lexicon: nil, unigram: 0)
-            table = [WordEntry](repeating: empty, count: size)
+            storage = WordMemoStorage(count: size)
             mask = size - 1
+        } else if !isKnownUniquelyReferenced(&storage!) {
+            storage = storage!.copy()
         }
-        let (k0, k1) = Self.inlineKey(token)
-        var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
-        let found: WordEntry? = table.withUnsafeBufferPointer { T in
-            while true {
-                let e = T[i]
-                if e.keyLength == 0 { return nil }
-                if e.hash == hash, Int(e.keyLength) == token.count, e.key0 == k0, e.key1 == k1,
-                   token.count <= 16 || equalLongKey(e, token) { return e }
-                i = (i + 1) & mask
-            }
-        }
-        if let found { return found }
+        let slots = storage!.slots
         if filled >= capacity {
-            // Full: start over (results never depend on the memo's contents).
-            table.withUnsafeMutableBufferPointer { T in for k in T.indices { T[k].keyLength = 0 } }
+            for k in 0...mask { slots[k].keyLength = 0 }
             filled = 0
             arena.removeAll(keepingCapacity: true)
-            i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+            valences.removeAll(keepingCapacity: true)
         }
-        var e = make()
-        e.key0 = k0
-        e.key1 = k1
-        e.keyLength = Int32(token.count)
+        var i = home(hash)
+        while slots[i].keyLength != 0 { i = (i + 1) & mask }
+        let (k0, k1) = Self.inlineKey(token)
+        var e = WordMemoSlot(key0: k0, key1: k1, char0: entry.char0, char1: entry.char1, char2: entry.char2, baseHash: entry.baseHash)
+        e.keyLength = UInt16(token.count)
+        e.gramCount = UInt16(entry.gramCount)
+        e.flags = (entry.negated ? 1 : 0) | (entry.isBang ? 2 : 0) | (entry.hasLexicon ? 4 : 0) | (entry.endsPhrase ? 8 : 0)
+        if entry.hasLexicon {
+            e.valence = Int32(valences.count)
+            valences.append((entry.vader, entry.afinn))
+        }
         if token.count > 16 {
             e.keyStart = Int32(arena.count)
             arena.append(contentsOf: token)
         }
-        table[i] = e
+        slots[i] = e
         filled += 1
-        return e
     }
 
-    private func equalLongKey(_ e: WordEntry, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Prefetches the home slot of each hash (so the cache lines are on their way before `find` needs them).
+    func prefetch(_ hashes: UnsafeBufferPointer<UInt64>) {
+        guard let storage else { return }
+        for hash in hashes { fieldtest_prefetch(storage.slots + home(hash)) }
+    }
+
+    private func equalLongKey(_ e: WordMemoSlot, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
         arena.withUnsafeBufferPointer { a in
             let start = Int(e.keyStart)
             guard start + token.count <= a.count else { return false }
@@ -205,76 +459,136 @@ extension LogisticRegressionClassifier {
 
     /// Classifies a tokenized tweet with the per-token memo (see `SentimentScorer`).
     func predict(_ tokens: TweetTokens, memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
-        let f = featurizer
-        let d = f.dimension
-        guard weights.count == 3 * d, bias.count == 3 else {
-            let (features, scores) = f.analyze(tokens)
+        tokens.bytes.withUnsafeBufferPointer { bytes in
+            tokens.ends.withUnsafeBufferPointer { ends in
+                predict(bytes: bytes, ends: ends, memo: &memo, scratch: &scratch)
+            }
+        }
+    }
+
+    /// Classifies the tweet whose tokens are `bytes[ends[k-1] ..< ends[k]]` (the first from 0),
+    /// the layout of `TweetTokens`, with the per-token memo, in three passes over the tokens:
+    /// 1. hash every token and its bigram with the previous one, and prefetch the memo slots and
+    ///    word n-gram weights they lead to (`hashTokens`);
+    /// 2. look each token up in the memo (character n-gram sums, lexicon evidence), in token order;
+    /// 3. sum the weights of the distinct word n-grams.
+    /// Every sum is taken in the same order as `SentimentFeaturizer.analyze` + `probabilities` would
+    /// group it, so memo hits and misses give the same bits.
+    /// `padding`: how many readable bytes follow `bytes` (with 16 or more, memo keys are read as two 8-byte words).
+    func predict(bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, paddedBy padding: Int = 0,
+                 memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+        guard hasScoringShape else {
+            var tokens = TweetTokens()
+            tokens.bytes = Array(all)
+            tokens.ends = Array(ends)
+            let (features, scores) = featurizer.analyze(tokens)
             return Self.prediction(probabilities: probabilities(features), compound: scores.compound, weight: lexiconScoreWeight)
         }
+        let tokenCount = ends.count
+        scratch.prepare(tokenCount: tokenCount)
+        // The buffers leave `scratch` for the tweet (a swap: no copy, no reference counting).
+        var hashArray: [UInt64] = [], bucketArray: [Int32] = []
+        swap(&hashArray, &scratch.hashes)
+        swap(&bucketArray, &scratch.buckets)
+        defer {
+            swap(&hashArray, &scratch.hashes)
+            swap(&bucketArray, &scratch.buckets)
+        }
+        return hashArray.withUnsafeMutableBufferPointer { hashes in
+            bucketArray.withUnsafeMutableBufferPointer { buckets in
+                let bucketCount = hashTokens(all, ends: ends, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
+                memo.prefetch(UnsafeBufferPointer(rebasing: hashes[..<tokenCount]))
+                return score(all, ends: ends, hashes: UnsafeBufferPointer(hashes), buckets: UnsafeBufferPointer(rebasing: buckets[..<bucketCount]),
+                             padded: padding >= 16, memo: &memo, scratch: &scratch)
+            }
+        }
+    }
+
+    /// Whether the weights and biases have the featurizer's shape (else `predict` goes through `analyze`).
+    var hasScoringShape: Bool { weights.count == 3 * featurizer.dimension && bias.count == 3 }
+
+    /// Pass 1 of `predict(bytes:ends:…)`: the hash of every token into `hashes` (one per token) and
+    /// its word n-gram buckets into `buckets` (at most two per token), unigram then bigram with the
+    /// previous token; then prefetches the weights they lead to (the caller prefetches the memo
+    /// slots of `hashes`). Returns the number of buckets.
+    func hashTokens(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, hashes: UnsafeMutablePointer<UInt64>,
+                    buckets: UnsafeMutablePointer<Int32>) -> Int {
+        let hashBits = featurizer.hashBits, usesBigrams = featurizer.usesBigrams
+        var bucketCount = 0
+        var previous: UInt64 = 0
+        for k in 0..<ends.count {
+            let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
+            // The token's hash and its bigram hash in one pass (two independent multiply chains).
+            var h = FeatureHashing.offset
+            var g = FeatureHashing.bigramState(previous)
+            for x in b {
+                h ^= UInt64(x); h = h &* FeatureHashing.prime
+                g ^= UInt64(x); g = g &* FeatureHashing.prime
+            }
+            hashes[k] = h
+            buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(h, bits: hashBits))
+            bucketCount += 1
+            if usesBigrams, k > 0 {
+                buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(g, bits: hashBits))
+                bucketCount += 1
+            }
+            previous = h
+        }
+        weights.withUnsafeBufferPointer { W in
+            for j in UnsafeBufferPointer(start: buckets, count: bucketCount) { fieldtest_prefetch(W.baseAddress! + 3 * Int(j)) }
+        }
+        return bucketCount
+    }
+
+    /// Passes 2 and 3 of `predict(bytes:ends:…)` given pass 1's `hashes` and `buckets`: memo
+    /// look-ups in token order, then the distinct word n-grams, then the prediction.
+    /// `padded`: at least 16 readable bytes follow every token.
+    func score(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, hashes: UnsafeBufferPointer<UInt64>,
+               buckets words: UnsafeBufferPointer<Int32>, padded: Bool,
+               memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+        let normalizes = featurizer.normalizesGrams
         var s = LexiconScores()
         var z0 = bias[0], z1 = bias[1], z2 = bias[2]
         var c0 = 0.0, c1 = 0.0, c2 = 0.0
         var grams = 0
-        scratch.buckets.removeAll(keepingCapacity: true)
-        let usesChars = f.charBits > 0
-        let charOffset = 1 << f.hashBits
         weights.withUnsafeBufferPointer { W in
-            tokens.bytes.withUnsafeBufferPointer { all in
-                var previous: UInt64? = nil
-                var previousBase: UInt64? = nil
-                for k in 0..<tokens.count {
-                    let b = UnsafeBufferPointer(rebasing: all[tokens.range(k)])
-                    // The token's hash and its bigram hash with the previous token in one pass
-                    // (two independent multiply chains).
-                    var h = FeatureHashing.offset
-                    var g = FeatureHashing.bigramState(previous ?? 0)
-                    for x in b {
-                        h ^= UInt64(x); h = h &* FeatureHashing.prime
-                        g ^= UInt64(x); g = g &* FeatureHashing.prime
-                    }
-                    let e = memo.entry(b, hash: h) {
-                        let t = SentimentFeaturizer.TokenFacts(b)
-                        var e = WordEntry(facts: t, lexicon: f.table.lookup(t.baseHash),
-                                          unigram: Int32(FeatureHashing.bucket(t.hash, bits: f.hashBits)))
-                        if usesChars {
-                            var a0 = 0.0, a1 = 0.0, a2 = 0.0
-                            var n: Int32 = 0
-                            f.forEachCharGram(b, start: t.baseStart) { g in
-                                let at = 3 * (charOffset + FeatureHashing.bucket(g, bits: f.charBits))
-                                a0 += Double(W[at]); a1 += Double(W[at + 1]); a2 += Double(W[at + 2])
-                                n += 1
-                            }
-                            e.char0 = a0; e.char1 = a1; e.char2 = a2; e.gramCount = n
-                        }
-                        return e
-                    }
-                    scratch.buckets.append(e.unigram)
-                    if f.usesBigrams, previous != nil {
-                        scratch.buckets.append(Int32(FeatureHashing.bucket(g, bits: f.hashBits)))
-                    }
-                    previous = h
-                    c0 += e.char0; c1 += e.char1; c2 += e.char2
-                    grams += Int(e.gramCount)
-                    f.accumulateLexicon(e.facts, entry: e.lexicon, b, previousBase: &previousBase, into: &s)
+            // Pass 2: per-token memo entries (character n-gram sums, lexicon evidence), in token order.
+            var previousBase: UInt64? = nil
+            for k in 0..<ends.count {
+                let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
+                let e: WordEntry
+                if let found = memo.find(b, hash: hashes[k], padded: padded) {
+                    e = found
+                } else {
+                    e = wordEntry(b, weights: W)
+                    memo.insert(e, for: b, hash: hashes[k])
+                }
+                c0 += e.char0; c1 += e.char1; c2 += e.char2
+                grams += Int(e.gramCount)
+                if e.hasLexicon || e.isBang {
+                    featurizer.accumulateLexicon(e, b, previousBase: &previousBase, into: &s)
+                } else {
+                    previousBase = e.baseHash  // all `accumulateLexicon` does for a token without lexicon entry
                 }
             }
-            // Word n-grams: binary, de-duplicated, scaled to unit length.
+
+            // Pass 3: word n-grams: binary, de-duplicated, scaled to unit length.
             var w0 = 0.0, w1 = 0.0, w2 = 0.0
             var unique = 0
-            scratch.forEachDistinctBucket { j in
+            scratch.forEachDistinct(words) { j in
                 unique += 1
                 let at = 3 * Int(j)
                 w0 += Double(W[at]); w1 += Double(W[at + 1]); w2 += Double(W[at + 2])
             }
             if unique > 0 {
-                let scale = f.normalizesGrams ? 1 / Double(Float(unique).squareRoot()) : 1
+                let scale = normalizes ? 1 / Double(Float(unique).squareRoot()) : 1
                 z0 += w0 * scale; z1 += w1 * scale; z2 += w2 * scale
             }
             if grams > 0 {
-                let scale = f.normalizesGrams ? 1 / Double(grams).squareRoot() : 1
+                let scale = normalizes ? 1 / Double(grams).squareRoot() : 1
                 z0 += c0 * scale; z1 += c1 * scale; z2 += c2 * scale
             }
-            let base = f.lexiconBase
+            let base = featurizer.lexiconBase
             SentimentFeaturizer.forEachDenseFeature(s) { k, v in
                 let at = 3 * (base + k)
                 let x = Float(v)
@@ -283,27 +597,58 @@ extension LogisticRegressionClassifier {
         }
         return Self.prediction(probabilities: softmax3(z0, z1, z2), compound: lexiconScoreWeight == 0 ? 0 : s.compound, weight: lexiconScoreWeight)
     }
+
+    /// The memo entry of token `b`: its hashes, lexicon entry, and the sums of its character n-grams' weights.
+    func wordEntry(_ b: UnsafeBufferPointer<UInt8>, weights W: UnsafeBufferPointer<Float>) -> WordEntry {
+        let f = featurizer
+        let t = SentimentFeaturizer.TokenFacts(b)
+        var e = WordEntry(facts: t, lexicon: f.table.lookup(t.baseHash))
+        if f.charBits > 0 {
+            let charOffset = 1 << f.hashBits
+            var a0 = 0.0, a1 = 0.0, a2 = 0.0
+            var n: Int32 = 0
+            f.forEachCharGram(b, start: t.baseStart) { g in
+                let at = 3 * (charOffset + FeatureHashing.bucket(g, bits: f.charBits))
+                a0 += Double(W[at]); a1 += Double(W[at + 1]); a2 += Double(W[at + 2])
+                n += 1
+            }
+            e.char0 = a0; e.char1 = a1; e.char2 = a2; e.gramCount = n
+        }
+        return e
+    }
 }
 
-/// Per-tweet scratch space: the word n-gram buckets and a small stamped hash set
-/// that finds the distinct ones in O(n) (sorting beyond its size).
+/// Per-tweet scratch space: token hashes, the word n-gram buckets, and a small
+/// stamped hash set that finds the distinct buckets in O(n) (sorting beyond its size).
+/// Buffers only grow, and are used through unsafe pointers (one uniqueness check per tweet).
 struct ScoringScratch {
+    /// Token hashes (pass 1 of the scoring loop).
+    var hashes: [UInt64] = []
+    /// Word n-gram buckets (pass 1 of the scoring loop).
     var buckets: [Int32] = []
     private var keys = [Int32](repeating: 0, count: ScoringScratch.setSize)
     private var stamps = [UInt32](repeating: 0, count: ScoringScratch.setSize)
     private var stamp: UInt32 = 0
     static let setSize = 256
 
-    init() { buckets.reserveCapacity(128) }
+    init() {}
+
+    /// Makes room for a tweet of `tokenCount` tokens (at most two word n-grams each).
+    @inline(__always)
+    mutating func prepare(tokenCount: Int) {
+        if hashes.count < tokenCount { hashes = [UInt64](repeating: 0, count: max(tokenCount, 64)) }
+        if buckets.count < 2 * tokenCount { buckets = [Int32](repeating: 0, count: max(2 * tokenCount, 128)) }
+    }
 
     /// Calls `body` once per distinct value in `buckets`, in first-seen order
     /// (ascending when there are more than half the set's size).
     @inline(__always)
-    mutating func forEachDistinctBucket(_ body: (Int32) -> Void) {
+    mutating func forEachDistinct(_ buckets: UnsafeBufferPointer<Int32>, _ body: (Int32) -> Void) {
         guard buckets.count <= Self.setSize / 2 else {
-            IndexSort.sort(&buckets)
+            var sorted = Array(buckets)
+            IndexSort.sort(&sorted)
             var last: Int32 = -1
-            for j in buckets where j != last { last = j; body(j) }
+            for j in sorted where j != last { last = j; body(j) }
             return
         }
         stamp &+= 1
@@ -311,17 +656,22 @@ struct ScoringScratch {
             for k in stamps.indices { stamps[k] = 0 }
             stamp = 1
         }
+        let stamp = stamp
         let mask = Self.setSize - 1
-        for j in buckets {
-            var i = Int((UInt32(bitPattern: j) &* 0x9E37_79B1) >> 24) & mask
-            while stamps[i] == stamp {
-                if keys[i] == j { break }
-                i = (i + 1) & mask
+        keys.withUnsafeMutableBufferPointer { keys in
+            stamps.withUnsafeMutableBufferPointer { stamps in
+                for j in buckets {
+                    var i = Int((UInt32(bitPattern: j) &* 0x9E37_79B1) >> 24) & mask
+                    while stamps[i] == stamp {
+                        if keys[i] == j { break }
+                        i = (i + 1) & mask
+                    }
+                    if stamps[i] == stamp { continue }
+                    stamps[i] = stamp
+                    keys[i] = j
+                    body(j)
+                }
             }
-            if stamps[i] == stamp { continue }
-            stamps[i] = stamp
-            keys[i] = j
-            body(j)
         }
     }
 }

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import TweetSentiment
+
+/// The scorer's ASCII fast path (`ASCIITweetScanner` + the memoised scoring loop)
+/// against the reference path (`TweetTokenizer`, `model.predict`), on every bundled
+/// tweet and on hand-written tricky cases: the same tokens, and the same label,
+/// score and probabilities bit for bit.
+@Suite("ASCII fast path")
+struct ASCIIFastPathTests {
+    /// The repository's `Datasets` folder.
+    static let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Datasets")
+
+    /// Inputs that exercise every branch of the scanner (and the fallback for non-ASCII text).
+    static let tricky = [
+        "", " ", "a", "!", "?!", "I", "x", ":", "#", "@", "&", "'", "1", "1.", ".1",
+        "Hello WORLD", "soooo goooood!!! really???", "!!!", "?!?!", "sooooo", "AAAAaaaa", "zzz",
+        "I don't like it, at all", "don't", "DON'T", "can't won't isn't", "ain't no", "not no never good", "dont cant wont",
+        "neither nor none noone nowhere nobody nothing cannot aint", "shouldnt couldnt mightnt neednt darent mustnt wouldnt",
+        "not good. but fine; yes: ok, no! no? no", "no' 'no 'n't n't", "he'd o'clock rock'n'roll a'", "don’t care",
+        "#NotHappy #so_tired #happy #_x #__ #1 #a1B2 #camelCaseTag #ABCdef #aBC #Not_Happy #no", "# x #! ##a",
+        "@user @bob_1 hi @Alice a@b mail@ @ @_ x@y.z", "see http://t.co/abc and www.example.com/x HTTPS://X.CO/Y",
+        "http:// https://a www. wwwx www.a http://", "ahttp://x.co xwww.a.b (http://x.co) h", "hhttp://a",
+        "at 10:30 paid 3.5 or 1,000 for 2", "8am 3.5.6 1..2 1:2:3 12, 3 a1.5 1a.5 9:", "1.000,00 0 00 007",
+        ":-) :) :( :-( ;D :P =) :'( (: ): )-: <3 </3 ^_^ -_- o_O O_o T_T ;_; >:( >:-( :-|| xD XD xP x-) X(",
+        "fun :-))) and :((( and ;DDD", "thanks:) (: ok", "(max) see above): fine", ":Danny :)a :)) :D:D", "x xD xDD xd xo oo o_o_o T_Tx",
+        "the tea is hot ;) T_T too ^^ ^.^ ^-^ -.- =P =p :p :S :$ :@ :X :x :* :/ :\\ :| :] :[ :{ :}",
+        "&amp; &lt;3 &quot;hi&quot; &gt;:( &amp;amp; &#39;s &#x1F600; &nbsp;x &hellip; & && &foo; &am",
+        "love it 😍😍", "👍🏽 🇺🇸 ❤️ 👨‍👩‍👧", "Café ÜBER", "naïve résumé", "ça va", "I ❤ NY", "日本語 テスト", "tab\there\nnew\r\nline\u{0B}\u{0C}x",
+        "not supercalifragilisticexpialidocious, supercalifragilisticexpialidocious! abcdefghijklmnop abcdefghijklmnoq",
+        "not a b c d e f g h i j k l m n o p q r s t u v w x y z", "NOT GOOD AT ALL!!!! :((((", "never,ever", "never...ever",
+        "loooooove sooo much #love @friend http://t.co/x :-) 10:30 3.5 don't #NotHappy soooo !!! &amp; ok",
+        "a_b c-d e/f g\\h i|j k*l m+n o=p q~r s`t u^v w$x y%z", "~!@#$%^&*()_+`-={}[]|\\:\";'<>?,./",
+        String(repeating: "not good ", count: 40), String(repeating: "word\(1) ", count: 300),
+        (0..<200).map { "w\($0)" }.joined(separator: " "),
+    ]
+
+    /// The bundled tweets (the benchmark's input) followed by `tricky`.
+    static func inputs() throws -> [String] {
+        let corpus = try SentimentCorpusFiles.load(SentimentCorpusFiles.bundledInputs(datasets: datasets))
+        return corpus.examples.map(\.text) + tricky
+    }
+
+    @Test func scannerMakesTheGeneralTokenizersTokens() throws {
+        let model = try SentimentModelFile.load(Self.datasets.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName))
+        var scorer = SentimentScorer(model: model)
+        let tokenizer = TweetTokenizer()
+        var fast = 0, total = 0
+        for text in try Self.inputs() {
+            total += 1
+            guard let tokens = scorer.asciiTokens(text) else {
+                #expect(text.utf8.contains { $0 >= 0x80 } || text.contains("&"), "\(text)")
+                continue
+            }
+            fast += 1
+            #expect(tokens == tokenizer.tokenize(text), "\(text)")
+        }
+        // Most bundled tweets are ASCII: the fast path is what the benchmark measures.
+        #expect(fast * 10 > total * 9)
+    }
+
+    @Test func scorerPredictsExactlyAsTheModel() throws {
+        let model = try SentimentModelFile.load(Self.datasets.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName))
+        guard case .logisticRegression(let m) = model else {
+            Issue.record("the default model is logistic regression")
+            return
+        }
+        let texts = try Self.inputs()
+        var scorer = SentimentScorer(model: model)
+        var small = SentimentScorer(model: model, memoCapacity: 7)
+        var checksum = FeatureHashing.offset
+        for text in texts {
+            let expected = model.predict(text)
+            let tokens = TweetTokenizer().tokenize(text)
+            for p in [scorer.predict(text), small.predict(text), m.predict(tokens: tokens)] {
+                #expect(p.label == expected.label, "\(text)")
+                #expect(p.score.bitPattern == expected.score.bitPattern, "\(text)")
+                #expect(p.probabilities.map { $0.bitPattern } == expected.probabilities.map { $0.bitPattern }, "\(text)")
+            }
+            // Same lexicon evidence as the feature-vector path.
+            if m.lexiconScoreWeight != 0 {
+                let compound = m.featurizer.analyze(tokens: tokens).scores.compound
+                let polarity = expected.probabilities[2] - expected.probabilities[0]
+                let score = max(-1, min(1, (1 - m.lexiconScoreWeight) * polarity + m.lexiconScoreWeight * compound))
+                #expect(score.bitPattern == expected.score.bitPattern, "\(text)")
+            }
+            for x in [UInt64(expected.label.rawValue), expected.score.bitPattern] + expected.probabilities.map { $0.bitPattern } {
+                checksum = (checksum ^ x) &* FeatureHashing.prime
+            }
+        }
+        // Labels, scores and probabilities of every input as the code before the fast path computed them.
+        #expect(checksum == Self.referenceChecksum, "checksum \(String(checksum, radix: 16))")
+    }
+
+    @Test func pipelinedBatchPredictsExactlyAsTheModel() throws {
+        let model = try SentimentModelFile.load(Self.datasets.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName))
+        let all = try Self.inputs()
+        // The full memo, and a tiny one that starts over every few tokens while the next tweet is staged.
+        for (texts, capacity) in [(all, SentimentScorer.defaultMemoCapacity), (Array(all.prefix(3000)) + Self.tricky, 7)] {
+            var scorer = SentimentScorer(model: model, memoCapacity: capacity)
+            var seen = 0
+            scorer.predictAll(texts) { i, p in
+                #expect(i == seen)
+                seen += 1
+                let expected = model.predict(texts[i])
+                #expect(p.label == expected.label, "\(texts[i])")
+                #expect(p.score.bitPattern == expected.score.bitPattern, "\(texts[i])")
+                #expect(p.probabilities.map { $0.bitPattern } == expected.probabilities.map { $0.bitPattern }, "\(texts[i])")
+            }
+            #expect(seen == texts.count)
+        }
+        var empty = SentimentScorer(model: model)
+        empty.predictAll([]) { _, _ in Issue.record("no texts, no calls") }
+    }
+
+    @Test func paddedMemoKeysEqualByteByByteKeys() {
+        let bytes = (0..<64).map { UInt8(0x41 + $0 % 50) }
+        bytes.withUnsafeBufferPointer { all in
+            for start in 0..<8 {
+                for count in 1...24 {
+                    let token = UnsafeBufferPointer(rebasing: all[start..<(start + count)])
+                    #expect(WordMemo.paddedKey(token) == WordMemo.inlineKey(token))
+                }
+            }
+        }
+    }
+
+    /// FNV-1a over (label, score bits, probability bits) of `inputs()` under `model.predict`, recorded before any
+    /// optimisation of the scoring loop (commit c59170f).
+    static let referenceChecksum: UInt64 = 0xc5c8_5a8b_c236_e6df
+}
