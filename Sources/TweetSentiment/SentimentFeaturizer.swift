@@ -238,43 +238,37 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     @inline(__always)
     func accumulateLexicon(_ t: TokenFacts, entry: LexiconHashTable.Entry?, _ b: UnsafeBufferPointer<UInt8>,
                            previousBase: inout UInt64?, into s: inout LexiconScores) {
-        if t.isBang { s.exclamations += 1; previousBase = nil; return }
-        let scale = t.negated ? Self.negationScale : 1
-        var hit = false
-        if let v = entry?.vader {
-            let x = v * scale
-            if x > 0 { s.vaderPositive += x } else { s.vaderNegative -= x }
-            hit = true
-        }
-        var a = entry?.afinn
-        if let p = previousBase, entry?.endsPhrase == true {
-            let phraseHash = FeatureHashing.fnv1a(UnsafeBufferPointer(rebasing: b[t.baseStart...]), state: FeatureHashing.bigramState(p))
-            if let phrase = table.lookup(phraseHash)?.phrase { a = phrase }
-        }
-        if let a {
-            let x = a * scale
-            if x > 0 { s.afinnPositive += x } else { s.afinnNegative -= x }
-            hit = true
-        }
-        if hit && t.negated { s.negatedHits += 1 }
-        previousBase = t.baseHash
+        accumulateLexicon(isBang: t.isBang, negated: t.negated, vader: entry?.vader, afinn: entry?.afinn,
+                          endsPhrase: entry?.endsPhrase == true, base: UnsafeBufferPointer(rebasing: b[t.baseStart...]),
+                          baseHash: t.baseHash, previousBase: &previousBase, into: &s)
     }
 
     /// `accumulateLexicon` for a memo entry (the same arithmetic, without building the
     /// optional `LexiconHashTable.Entry` again).
     @inline(__always)
     func accumulateLexicon(_ e: WordEntry, _ b: UnsafeBufferPointer<UInt8>, previousBase: inout UInt64?, into s: inout LexiconScores) {
-        if e.isBang { s.exclamations += 1; previousBase = nil; return }
-        let scale = e.negated ? Self.negationScale : 1
+        accumulateLexicon(isBang: e.isBang, negated: e.negated, vader: e.hasLexicon && !e.vader.isNaN ? e.vader : nil,
+                          afinn: e.hasLexicon && !e.afinn.isNaN ? e.afinn : nil, endsPhrase: e.hasLexicon && e.endsPhrase,
+                          base: UnsafeBufferPointer(rebasing: b[Int(e.baseStart)...]), baseHash: e.baseHash,
+                          previousBase: &previousBase, into: &s)
+    }
+
+    /// The shared arithmetic of both `accumulateLexicon`s: `base` is the token without its `not_` prefix.
+    @inline(__always)
+    private func accumulateLexicon(isBang: Bool, negated: Bool, vader: Double?, afinn: Double?, endsPhrase: Bool,
+                                   base: UnsafeBufferPointer<UInt8>, baseHash: UInt64,
+                                   previousBase: inout UInt64?, into s: inout LexiconScores) {
+        if isBang { s.exclamations += 1; previousBase = nil; return }
+        let scale = negated ? Self.negationScale : 1
         var hit = false
-        if e.hasLexicon, !e.vader.isNaN {
-            let x = e.vader * scale
+        if let v = vader {
+            let x = v * scale
             if x > 0 { s.vaderPositive += x } else { s.vaderNegative -= x }
             hit = true
         }
-        var a: Double? = e.hasLexicon && !e.afinn.isNaN ? e.afinn : nil
-        if let p = previousBase, e.hasLexicon, e.endsPhrase {
-            let phraseHash = FeatureHashing.fnv1a(UnsafeBufferPointer(rebasing: b[Int(e.baseStart)...]), state: FeatureHashing.bigramState(p))
+        var a = afinn
+        if let p = previousBase, endsPhrase {
+            let phraseHash = FeatureHashing.fnv1a(base, state: FeatureHashing.bigramState(p))
             if let phrase = table.lookup(phraseHash)?.phrase { a = phrase }
         }
         if let a {
@@ -282,8 +276,8 @@ public struct SentimentFeaturizer: Sendable, Equatable {
             if x > 0 { s.afinnPositive += x } else { s.afinnNegative -= x }
             hit = true
         }
-        if hit && e.negated { s.negatedHits += 1 }
-        previousBase = e.baseHash
+        if hit && negated { s.negatedHits += 1 }
+        previousBase = baseHash
     }
 
     /// The feature vector of `text`.
