@@ -16,7 +16,7 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .unknownInput(let file):
-            return "\(file): error: unrecognised training input; use a Sentiment140 *_positive.txt/*_negative.txt, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER tweets_GroundTruth file, or a CSV with 'text' and 'label' columns"
+            return "\(file): error: unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER tweets_GroundTruth file, or a CSV with 'text' and 'label' columns"
         case .data(let e):
             return e.description
         case .invalidModel(let file, let reason):
@@ -31,7 +31,8 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
 /// the algorithms never touch files).
 public enum SentimentCorpusFiles {
     /// Loads each input, recognising its layout by name and header:
-    /// `*positive*.txt` / `*negative*.txt` (Sentiment140 lines), a CSV with
+    /// `*positive*.txt` / `*negative*.txt` (Sentiment140 lines), the original Sentiment140
+    /// CSV (no header; `polarity,id,date,query,user,text` with polarity 0/2/4), a CSV with
     /// `airline_sentiment` (airline tweets), `*_text.txt` (TweetEval; labels from
     /// `*_labels.txt`), `*GroundTruth*` (VADER), or a CSV with `text,label`.
     public static func load(_ inputs: [URL], displayName: (URL) -> String = { $0.path },
@@ -46,6 +47,10 @@ public enum SentimentCorpusFiles {
                 }
                 if name.lowercased().hasSuffix(".csv") {
                     let bytes = try readFileBytes(url, displayName: shown)
+                    if Sentiment140Loader.looksLikeOriginalCSV(bytes) {
+                        corpus.add(try Sentiment140Loader.parseOriginalCSV(bytes, file: shown, policy: policy).records, source: .sentiment140)
+                        continue
+                    }
                     let table = try CSVTable(bytes: bytes, file: shown)
                     if table.header.position(of: "airline_sentiment") != nil {
                         corpus.add(try AirlineTweetsLoader.parse(bytes, file: shown, policy: policy).records.map(\.labelled), source: .airline)
@@ -78,7 +83,7 @@ public enum SentimentCorpusFiles {
         return corpus
     }
 
-    static let unknownLayout = "unrecognised training input; use a Sentiment140 *_positive.txt/*_negative.txt, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, or a CSV with 'text' and 'label' columns"
+    static let unknownLayout = "unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, or a CSV with 'text' and 'label' columns"
 
     /// The training inputs bundled in a datasets folder (`tweets/…`).
     public static func bundledInputs(datasets root: URL) -> [URL] {

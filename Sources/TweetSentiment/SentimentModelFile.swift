@@ -32,9 +32,11 @@ public enum SentimentModelFile {
 /// Classifies an `id,text` CSV (RFC 4180, header required) into `id,label,score`.
 public enum SentimentCSV {
     /// Classifies every row of `bytes`; a row without the two columns, or with
-    /// invalid UTF-8, is a located `DataError`. Scores have 4 decimals.
+    /// invalid UTF-8, is a located `DataError`. Scores have 4 decimals. Each label is the most
+    /// probable of `classes` (`SentimentPrediction.label(among:)`; all three by default).
     /// Complexity: O(total tokens).
-    public static func classify(_ bytes: [UInt8], file: String, model: SentimentModel) throws(DataError) -> String {
+    public static func classify(_ bytes: [UInt8], file: String, model: SentimentModel,
+                                classes: Set<SentimentLabel> = Set(SentimentLabel.allCases)) throws(DataError) -> String {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(["id", "text"])
         let rows = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, String)? in
@@ -45,7 +47,7 @@ public enum SentimentCSV {
         var scorer = SentimentScorer(model: model)
         for (id, text) in rows.records {
             let p = scorer.predict(text)
-            w.row([id, p.label.name, String(format: "%.4f", p.score)])
+            w.row([id, p.label(among: classes).name, String(format: "%.4f", p.score)])
         }
         return w.text
     }

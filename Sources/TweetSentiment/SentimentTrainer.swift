@@ -1,4 +1,5 @@
 import FieldtestData
+import Foundation
 
 /// How a model is trained from a `TrainingCorpus`.
 ///
@@ -40,15 +41,40 @@ public struct TrainingConfiguration: Sendable, Equatable {
 
 /// Per-source results of evaluating a model on labelled examples.
 public struct SourceEvaluation: Sendable, Equatable {
-    /// The source.
-    public var source: CorpusSource
-    /// Three-class confusion matrix.
+    /// The source (nil: every source together).
+    public var source: CorpusSource?
+    /// Confusion matrix of the decisions (over the evaluated classes only; see `SentimentTrainer.evaluate`).
     public var confusion: ConfusionMatrix
     /// Accuracy on positive/negative examples when the decision is P(pos) vs
     /// P(neg) (the binary protocol of Go et al. 2009); nil without such examples.
     public var binaryAccuracy: Double?
     /// Pearson r of score vs human mean rating (VADER tweets only).
     public var pearsonR: Double?
+    /// The classes decisions were taken among.
+    public var classes: Set<SentimentLabel> = Set(SentimentLabel.allCases)
+
+    /// Macro-averaged recall over `classes` (over all three: the SemEval-2017 Task 4A metric).
+    public var macroRecall: Double { Self.mean(orderedClasses.map(confusion.recall)) }
+    /// Macro-averaged F1 over `classes`.
+    public var macroF1: Double { Self.mean(orderedClasses.map(confusion.f1)) }
+    /// `classes` in raw-value order (so sums do not depend on set order).
+    var orderedClasses: [SentimentLabel] { SentimentLabel.allCases.filter(classes.contains) }
+
+    static func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
+}
+
+extension SentimentPrediction {
+    /// The most probable class among `classes` (among all three when `classes` is empty or
+    /// holds all three: then `label`). Ties go to the class with the lower raw value, as for `label`.
+    /// With `[.negative, .positive]` this is the binary decision P(pos) vs P(neg).
+    public func label(among classes: Set<SentimentLabel>) -> SentimentLabel {
+        guard !classes.isEmpty, classes.count < 3, probabilities.count == 3 else { return label }
+        var best: SentimentLabel? = nil
+        for c in SentimentLabel.allCases where classes.contains(c) {
+            if best == nil || probabilities[c.rawValue] > probabilities[best!.rawValue] { best = c }
+        }
+        return best ?? label
+    }
 }
 
 /// Trains and evaluates sentiment models. Pure: no I/O, no clock.
@@ -89,27 +115,49 @@ public enum SentimentTrainer {
         }
     }
 
-    /// Evaluates `model` on `corpus`, one result per source present.
-    public static func evaluate(_ model: some SentimentClassifier, on corpus: TrainingCorpus) -> [SourceEvaluation] {
-        var bySource: [CorpusSource: (ConfusionMatrix, Int, Int, [Double], [Double])] = [:]
+    /// Evaluates `model` on `corpus`, one result per source present (then one for all sources
+    /// together when `includesTotal`). With `classes` restricted (e.g. `[.negative, .positive]` for
+    /// Sentiment140's manual test set, as Go et al. 2009 evaluated it), examples of other classes are
+    /// left out and each decision is the most probable of `classes` (`SentimentPrediction.label(among:)`).
+    /// Complexity: O(total tokens).
+    public static func evaluate(_ model: some SentimentClassifier, on corpus: TrainingCorpus,
+                                classes: Set<SentimentLabel> = Set(SentimentLabel.allCases), includesTotal: Bool = false) -> [SourceEvaluation] {
+        let classes = classes.isEmpty ? Set(SentimentLabel.allCases) : classes
+        var bySource: [CorpusSource: EvaluationTally] = [:]
+        var total = EvaluationTally()
         var scorer = (model as? SentimentModel).map { SentimentScorer(model: $0) }
-        for e in corpus.examples {
+        for e in corpus.examples where classes.contains(e.label) {
             let p = scorer?.predict(e.text) ?? model.predict(e.text)
-            var entry = bySource[e.source] ?? (ConfusionMatrix(), 0, 0, [], [])
-            entry.0.add(actual: e.label, predicted: p.label)
-            if e.label != .neutral {
-                entry.2 += 1
-                let saysPositive = p.probabilities[2] >= p.probabilities[0]
-                if saysPositive == (e.label == .positive) { entry.1 += 1 }
+            bySource[e.source, default: EvaluationTally()].add(e, p, classes: classes)
+            if includesTotal { total.add(e, p, classes: classes) }
+        }
+        var out = CorpusSource.allCases.compactMap { s in bySource[s]?.evaluation(s, classes: classes) }
+        if includesTotal, total.confusion.total > 0 { out.append(total.evaluation(nil, classes: classes)) }
+        return out
+    }
+
+    /// Evaluations as CSV rows `source,classes,metric,value` (metrics: n, accuracy, binary_accuracy,
+    /// macro_f1, macro_recall, precision_/recall_/f1_<class> for each evaluated class, pearson_r;
+    /// figures in shortest round-trip form, missing ones left out).
+    public static func reportCSV(_ evaluations: [SourceEvaluation]) -> String {
+        var w = CSVWriter()
+        w.row(["source", "classes", "metric", "value"])
+        for e in evaluations {
+            let source = e.source?.rawValue ?? "all", classes = e.orderedClasses.map(\.name).joined(separator: "+")
+            func put(_ metric: String, _ value: Double?) { if let value { w.row([source, classes, metric, "\(value)"]) } }
+            w.row([source, classes, "n", String(e.confusion.total)])
+            put("accuracy", e.confusion.accuracy)
+            put("binary_accuracy", e.binaryAccuracy)
+            put("macro_f1", e.macroF1)
+            put("macro_recall", e.macroRecall)
+            for c in e.orderedClasses {
+                put("precision_\(c.name)", e.confusion.precision(c))
+                put("recall_\(c.name)", e.confusion.recall(c))
+                put("f1_\(c.name)", e.confusion.f1(c))
             }
-            if let m = e.meanRating { entry.3.append(p.score); entry.4.append(m) }
-            bySource[e.source] = entry
+            put("pearson_r", e.pearsonR)
         }
-        return CorpusSource.allCases.compactMap { s in
-            guard let e = bySource[s] else { return nil }
-            return SourceEvaluation(source: s, confusion: e.0, binaryAccuracy: e.2 > 0 ? Double(e.1) / Double(e.2) : nil,
-                                    pearsonR: Correlation.pearson(e.3, e.4))
-        }
+        return w.text
     }
 
     /// A plain-text table of evaluations (per-class precision/recall, macro-F1,
@@ -119,10 +167,11 @@ public enum SentimentTrainer {
         var lines = ["source        n      acc    bin-acc  macroF1  macroR   P-neg  R-neg  P-neu  R-neu  P-pos  R-pos  pearson"]
         for e in evaluations {
             let c = e.confusion
-            let cells = [f(c.accuracy), f(e.binaryAccuracy), f(c.macroF1), f(c.macroRecall),
-                         f(c.precision(.negative)), f(c.recall(.negative)), f(c.precision(.neutral)), f(c.recall(.neutral)),
-                         f(c.precision(.positive)), f(c.recall(.positive)), f(e.pearsonR)]
-            lines.append(e.source.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)
+            func p(_ l: SentimentLabel) -> String { e.classes.contains(l) ? f(c.precision(l)) : "-" }
+            func r(_ l: SentimentLabel) -> String { e.classes.contains(l) ? f(c.recall(l)) : "-" }
+            let cells = [f(c.accuracy), f(e.binaryAccuracy), f(e.macroF1), f(e.macroRecall),
+                         p(.negative), r(.negative), p(.neutral), r(.neutral), p(.positive), r(.positive), f(e.pearsonR)]
+            lines.append((e.source?.rawValue ?? "all").padding(toLength: 14, withPad: " ", startingAt: 0)
                          + String(c.total).padding(toLength: 7, withPad: " ", startingAt: 0)
                          + cells.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined(separator: "  "))
         }
@@ -130,4 +179,25 @@ public enum SentimentTrainer {
     }
 }
 
-import Foundation
+
+/// Running counts of one evaluation row (see `SentimentTrainer.evaluate`).
+struct EvaluationTally {
+    var confusion = ConfusionMatrix()
+    var binaryCorrect = 0, binaryCount = 0
+    var scores: [Double] = [], ratings: [Double] = []
+
+    mutating func add(_ e: TrainingExample, _ p: SentimentPrediction, classes: Set<SentimentLabel>) {
+        confusion.add(actual: e.label, predicted: p.label(among: classes))
+        if e.label != .neutral {
+            binaryCount += 1
+            if p.label(among: [.negative, .positive]) == e.label { binaryCorrect += 1 }
+        }
+        if let m = e.meanRating { scores.append(p.score); ratings.append(m) }
+    }
+
+    func evaluation(_ source: CorpusSource?, classes: Set<SentimentLabel>) -> SourceEvaluation {
+        SourceEvaluation(source: source, confusion: confusion,
+                         binaryAccuracy: binaryCount > 0 ? Double(binaryCorrect) / Double(binaryCount) : nil,
+                         pearsonR: Correlation.pearson(scores, ratings), classes: classes)
+    }
+}

@@ -17,15 +17,20 @@ struct ClassifyCommand: ParsableCommand {
     var input: String
     @Option(name: .long, help: "Output CSV (default: standard output).")
     var output: String?
+    @Option(name: .long, help: "Classes a label may take, comma-separated (default: negative,neutral,positive; negative,positive for a binary decision).")
+    var classes: String?
+
+    func validate() throws { _ = try SentimentClassesOption.parse(classes) }
 
     func run() throws {
         let modelURL = model.map { URL(fileURLWithPath: $0) }
             ?? SentimentModelFile.defaultLocation(environment: ProcessInfo.processInfo.environment,
                                                   currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let chosen = try SentimentClassesOption.parse(classes)
         let text = try CommandSupport.guarded { () throws -> String in
             let classifier = try SentimentModelFile.load(modelURL, displayName: model ?? modelURL.path)
             let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
-            return try SentimentCSV.classify(bytes, file: input, model: classifier)
+            return try SentimentCSV.classify(bytes, file: input, model: classifier, classes: chosen)
         }
         try CommandSupport.guarded { try CommandSupport.emit(text, to: output) }
     }

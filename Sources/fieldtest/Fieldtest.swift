@@ -24,6 +24,7 @@ struct Fieldtest: ParsableCommand {
             LocateCommand.self,
             TrainCommand.self,
             ClassifyCommand.self,
+            EvaluateCommand.self,
             RouteCommand.self,
         ]
     )

@@ -1,0 +1,86 @@
+import ArgumentParser
+import FieldtestData
+import Foundation
+import TweetSentiment
+
+/// `fieldtest evaluate`: measures a model on labelled data it was not trained on.
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Evaluate a model on held-out labelled data.",
+        subcommands: [Sentiment.self]
+    )
+
+    /// `fieldtest evaluate sentiment`.
+    struct Sentiment: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Accuracy, per-class precision/recall/F1, macro-F1, macro-recall and Pearson r of a sentiment model on labelled tweets.",
+            discussion: """
+            Inputs are read like 'fieldtest train sentiment' inputs: Sentiment140 *positive*.txt / *negative*.txt or \
+            the original Sentiment140 CSV (no header; polarity,id,date,query,user,text with polarity 0/2/4, e.g. \
+            testdata.manual.2009.06.14.csv), the airline tweets CSV, TweetEval *_text.txt (labels from *_labels.txt), \
+            VADER *GroundTruth* files (Pearson r of the score against the mean human rating), or any CSV with 'text' \
+            and 'label' columns. One row per source, then 'all'.
+            --classes negative,positive evaluates as Go et al. (2009) did on the Sentiment140 test set: neutral \
+            examples are left out and each decision is P(positive) vs P(negative).
+            Example: fieldtest evaluate sentiment --input testdata.manual.2009.06.14.csv --classes negative,positive
+            """
+        )
+
+        @Option(name: .long, parsing: .upToNextOption, help: "Labelled files.")
+        var input: [String]
+        @Option(name: .long, help: "Model file (.ftsm; default: the shipped default model).")
+        var model: String?
+        @Option(name: .long, help: "Classes to decide among, comma-separated (default: negative,neutral,positive).")
+        var classes: String?
+        @Option(name: .long, help: "Also write the figures as CSV (source,classes,metric,value) to this file.")
+        var output: String?
+
+        func validate() throws {
+            if input.isEmpty {
+                CommandSupport.printError("error: give at least one --input file")
+                throw CommandSupport.invalidInput
+            }
+            _ = try SentimentClassesOption.parse(classes)
+        }
+
+        func run() throws {
+            let chosen = try SentimentClassesOption.parse(classes)
+            let modelURL = model.map { URL(fileURLWithPath: $0) }
+                ?? SentimentModelFile.defaultLocation(environment: ProcessInfo.processInfo.environment,
+                                                      currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            let evaluations = try CommandSupport.guarded { () throws -> [SourceEvaluation] in
+                let classifier = try SentimentModelFile.load(modelURL, displayName: model ?? modelURL.path)
+                let corpus = try SentimentCorpusFiles.load(input.map { URL(fileURLWithPath: $0) }, displayName: { $0.relativePath })
+                guard corpus.examples.contains(where: { chosen.contains($0.label) }) else {
+                    throw SentimentError.data(.empty(file: input.joined(separator: ", ")))
+                }
+                return SentimentTrainer.evaluate(classifier, on: corpus, classes: chosen, includesTotal: true)
+            }
+            print(SentimentTrainer.report(evaluations))
+            if let output {
+                try CommandSupport.guarded { try CommandSupport.emit(SentimentTrainer.reportCSV(evaluations), to: output) }
+            }
+        }
+    }
+}
+
+/// Parses a `--classes` list such as `negative,positive`.
+enum SentimentClassesOption {
+    static func parse(_ text: String?) throws -> Set<SentimentLabel> {
+        guard let text else { return Set(SentimentLabel.allCases) }
+        var out = Set<SentimentLabel>()
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let label = SentimentLabel(name: part.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                CommandSupport.printError("error: --classes: '\(part)' is not a class; use negative, neutral, positive (comma-separated)")
+                throw CommandSupport.invalidInput
+            }
+            out.insert(label)
+        }
+        if out.count < 2 {
+            CommandSupport.printError("error: --classes needs at least two classes, e.g. negative,positive")
+            throw CommandSupport.invalidInput
+        }
+        return out
+    }
+}
