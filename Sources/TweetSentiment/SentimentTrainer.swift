@@ -8,7 +8,11 @@ import Foundation
 /// (`sourceWeights`), and then every class gets the same total weight
 /// (`balancesClasses`, the "balanced" weighting of King & Zeng 2001), so the
 /// 4–5k neutral tweets of the airline, TweetEval and VADER sets count as much as
-/// the positives or negatives.
+/// the positives or negatives. The airline tweets (one narrow domain, mostly
+/// complaints) are down-weighted too and the SemEval-style TweetEval tweets
+/// up-weighted: chosen by repeated development splits (five seeds), where this
+/// raised TweetEval macro-recall from 0.596 to 0.628 and Sentiment140 pos/neg
+/// accuracy from 0.758 to 0.765 (see `Datasets/models/README.md`).
 public struct TrainingConfiguration: Sendable, Equatable {
     /// The model family.
     public var kind: SentimentModelKind = .logisticRegression
@@ -24,7 +28,7 @@ public struct TrainingConfiguration: Sendable, Equatable {
     public var normalizesGrams: Bool = true
     /// Weight of each example of a source (before class balancing).
     public var sourceWeights: [CorpusSource: Double] = [
-        .sentiment140: 0.1, .airline: 1, .tweetEval: 5, .vader: 1.5, .labelledCSV: 1,
+        .sentiment140: 0.1, .airline: 0.1, .tweetEval: 10, .vader: 1.5, .labelledCSV: 1,
     ]
     /// Whether the classes are re-weighted to equal total weight.
     public var balancesClasses: Bool = true

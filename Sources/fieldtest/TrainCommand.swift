@@ -43,7 +43,7 @@ struct TrainCommand: ParsableCommand {
         var learningRate: Double?
         @Option(name: .long, help: "log2 of the character n-gram buckets (0 = no character n-grams).")
         var charBits: Int?
-        @Option(name: .long, parsing: .upToNextOption, help: "Source weights before class balancing, e.g. tweetEval=5 sentiment140=0.1.")
+        @Option(name: .long, parsing: .upToNextOption, help: "Source weights before class balancing, e.g. tweetEval=10 sentiment140=0.1 (defaults: sentiment140 0.1, airline 0.1, tweetEval 10, vader 1.5, labelledCSV 1).")
         var sourceWeight: [String] = []
         @Option(name: .long, help: "Lexicon folder (default: <datasets>/lexicons).")
         var lexicons: String?
