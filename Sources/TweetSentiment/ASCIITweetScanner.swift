@@ -192,7 +192,7 @@ final class ASCIITweetScanner: Sendable {
                     i = j; continue
                 }
                 if c & ASCIITweetScanner.alnum != 0 {
-                    i = scanWord(s, i)
+                    i = wordByWords(s, i) ?? scanWord(s, i)
                     continue
                 }
                 if b == 0x21 || b == 0x3F {
@@ -225,6 +225,73 @@ final class ASCIITweetScanner: Sendable {
             var j = i
             while j < n, classes[Int(s[j])] & ASCIITweetScanner.space == 0 { j += 1 }
             return j
+        }
+
+        /// `scanWord` eight bytes at a time (SWAR: byte classes, lower-casing and the word's end
+        /// from 64-bit arithmetic) for the common word: letters and digits only, inside the text
+        /// with its eight-byte loads, no byte repeated three times in a row, and not ended by a byte
+        /// that could continue it (`'` after a letter; `.` `,` `:` after a digit). Returns the end,
+        /// or nil (having changed nothing but scratch bytes past `position`) for `scanWord` to handle.
+        /// Valid for ASCII text only (every byte below 0x80, so no carry crosses a byte).
+        @inline(__always)
+        mutating func wordByWords(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+            let n = s.count
+            let base = UnsafeRawPointer(s.baseAddress!)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let start = position
+            let wordStart = negating ? start + 4 : start
+            let dst = UnsafeMutableRawPointer(out + wordStart)
+            var at = i
+            var length = 0
+            var head: UInt64 = 0
+            var letters: UInt64 = 0
+            var previous: UInt64 = 0  // the chunk before, lower-cased (for runs across chunks)
+            while true {
+                guard at + 8 <= n else { return nil }
+                let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                // Per-byte high bit: letter ((b | 0x20) in a…z), digit (b in 0…9), upper case (b in A…Z).
+                let folded = w | (ones &* 0x20)
+                let letter = (folded &+ ones &* 0x1F) & ~(folded &+ ones &* 0x05) & highs
+                let digit = (w &+ ones &* 0x50) & ~(w &+ ones &* 0x46) & highs
+                let upper = (w &+ ones &* 0x3F) & ~(w &+ ones &* 0x25) & highs
+                let lower = w | upper >> 2
+                let other = ~(letter | digit) & highs
+                let count = other == 0 ? 8 : other.trailingZeroBitCount >> 3
+                let keep: UInt64 = count == 8 ? UInt64.max : (1 << (8 * UInt64(count))) &- 1
+                let bytes = lower & keep
+                // Three equal bytes in a row (within the chunk, or across the boundary with the previous one) go to `scanWord`.
+                if Self.hasTriple(bytes, valid: keep) || (length > 0 && Self.hasTriple(bytes << 16 | previous >> 48, valid: keep << 16 | 0xFFFF)) {
+                    return nil
+                }
+                dst.storeBytes(of: bytes.littleEndian, toByteOffset: length, as: UInt64.self)
+                if length == 0 { head = bytes }
+                letters |= letter & keep
+                length += count
+                at += count
+                if count < 8 { break }
+                previous = bytes
+            }
+            // The byte that ended the word must not be one `scanWord` would continue over.
+            let t = s[at]
+            if t == 0x27 || t == 0x2E || t == 0x2C || t == 0x3A { return nil }
+            if has(s[i], ASCIITweetScanner.digit), letters == 0 {
+                emit("<num>")
+                return at
+            }
+            var shape = WordShape()
+            shape.head = head
+            endWord(start: start, wordStart: wordStart, end: wordStart + length, shape: shape)
+            return at
+        }
+
+        /// Whether three consecutive bytes of `v` are equal, counting only bytes whose byte of `valid` is 0xFF.
+        @inline(__always)
+        static func hasTriple(_ v: UInt64, valid: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let pairs = valid & (valid >> 8)  // byte k: bytes k and k + 1 both valid
+            let equal = ~(v ^ (v >> 8)) & pairs  // byte k: 0xFF where v[k] == v[k + 1]
+            let full = equal & ((equal & (ones &* 0x7F)) &+ ones) & highs  // high bit where byte k is 0xFF
+            return full & (full >> 8) != 0
         }
 
         /// `wordEnd` + `word` in one pass: finds the end of the word starting at `i`
