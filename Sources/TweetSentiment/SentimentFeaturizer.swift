@@ -110,8 +110,9 @@ public struct SentimentFeaturizer: Sendable, Equatable {
         analyze(TweetTokens(tokens), wantsFeatures: wantsFeatures)
     }
 
-    /// Features and lexicon scores in one pass over the tokens. Lexicon look-ups
-    /// go through `table`, keyed by the same FNV-1a hashes as the n-grams.
+    /// Features and lexicon scores in one pass over the tokens. Word n-grams are hashed
+    /// with `FeatureHashing.token`/`pair`; lexicon look-ups go through `table`, keyed by
+    /// FNV-1a of the token without its `not_` prefix.
     public func analyze(_ tokens: TweetTokens, wantsFeatures: Bool = true) -> (features: SparseFeatures, scores: LexiconScores) {
         var s = LexiconScores()
         var idx: [Int32] = []
@@ -132,7 +133,7 @@ public struct SentimentFeaturizer: Sendable, Equatable {
                 if wantsFeatures {
                     idx.append(Int32(FeatureHashing.bucket(t.hash, bits: hashBits)))
                     if usesBigrams, let p = previous {
-                        idx.append(Int32(FeatureHashing.bucket(FeatureHashing.fnv1a(b, state: FeatureHashing.bigramState(p)), bits: hashBits)))
+                        idx.append(Int32(FeatureHashing.bucket(FeatureHashing.pair(p, t.hash), bits: hashBits)))
                     }
                 }
                 previous = t.hash
@@ -184,8 +185,9 @@ public struct SentimentFeaturizer: Sendable, Equatable {
         if noHit { body(7, 1) }
     }
 
-    /// Hashes of a token needed by the features: the full FNV-1a hash, the hash of
-    /// its base (without a `not_` prefix), whether it is negated or a `!`.
+    /// Hashes of a token needed by the features: its word n-gram hash (`FeatureHashing.token`),
+    /// the FNV-1a hash of its base (without a `not_` prefix; the lexicon key), whether it is
+    /// negated or a `!`.
     struct TokenFacts {
         var hash: UInt64
         var baseHash: UInt64
@@ -207,8 +209,8 @@ public struct SentimentFeaturizer: Sendable, Equatable {
             negated = b.count > prefixCount && b[0] == 0x6E && b[1] == 0x6F && b[2] == 0x74 && b[3] == 0x5F
             isBang = b.count == 1 && b[0] == 0x21
             baseStart = negated ? prefixCount : 0
-            hash = FeatureHashing.fnv1a(b)
-            baseHash = negated ? FeatureHashing.fnv1a(UnsafeBufferPointer(rebasing: b[prefixCount...])) : hash
+            hash = FeatureHashing.token(b)
+            baseHash = FeatureHashing.fnv1a(negated ? UnsafeBufferPointer(rebasing: b[prefixCount...]) : b)
         }
     }
 

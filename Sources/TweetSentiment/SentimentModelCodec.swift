@@ -5,7 +5,7 @@ import FieldtestData
 /// | bytes | content |
 /// |---|---|
 /// | 8 | magic `FTSENTIM` |
-/// | 4 | format version (UInt32, currently 3) |
+/// | 4 | format version (UInt32, currently 4) |
 /// | 8 | payload length in bytes (UInt64) |
 /// | n | payload |
 /// | 8 | FNV-1a 64 checksum of the payload |
@@ -13,7 +13,9 @@ import FieldtestData
 /// Version 2 added character n-gram settings and stores logistic-regression
 /// weights feature-major. Version 3 has the same layout but character n-grams
 /// count every occurrence and are scaled by 1/√(gram count) (version 2: binary,
-/// unit length), so version 2 weights would be misread and are rejected. The payload holds the model kind, featurizer settings, the score blend
+/// unit length), so version 2 weights would be misread and are rejected. Version 4 hashes
+/// word n-grams with `FeatureHashing.token`/`pair` instead of FNV-1a (same layout; version 3
+/// weights sit in other buckets and are rejected). The payload holds the model kind, featurizer settings, the score blend
 /// weight, the lexicon tables (keys sorted, so equal models give equal bytes)
 /// and the parameters as IEEE-754 bit patterns. Loading checks magic, version,
 /// length, checksum and every count before building the model.
@@ -21,7 +23,7 @@ public enum SentimentModelCodec {
     /// The file magic.
     public static let magic: [UInt8] = Array("FTSENTIM".utf8)
     /// The format version this build writes and reads.
-    public static let formatVersion: UInt32 = 3
+    public static let formatVersion: UInt32 = 4
     /// The conventional file extension.
     public static let fileExtension = "ftsm"
 

@@ -126,7 +126,7 @@ public struct SentimentScorer {
                 t.hashes.withUnsafeMutableBufferPointer { hashes in
                     t.buckets.withUnsafeMutableBufferPointer { buckets in
                         box.model.hashTokens(UnsafeBufferPointer(rebasing: all[..<bytes]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
-                                             hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
+                                             padded: all.count - bytes >= 8, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
                     }
                 }
             }
@@ -245,7 +245,7 @@ final class LogisticModelBox {
 /// What a logistic-regression model needs to know about one token, as the scoring
 /// loop uses it (`WordMemo` stores it in a compact form).
 struct WordEntry {
-    /// FNV-1a of the token without its `not_` prefix.
+    /// FNV-1a of the token without its `not_` prefix (the lexicon key).
     var baseHash: UInt64
     /// Per-class sums of the weights of the token's character n-grams.
     var char0: Double = 0, char1: Double = 0, char2: Double = 0
@@ -496,7 +496,7 @@ extension LogisticRegressionClassifier {
         }
         return hashArray.withUnsafeMutableBufferPointer { hashes in
             bucketArray.withUnsafeMutableBufferPointer { buckets in
-                let bucketCount = hashTokens(all, ends: ends, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
+                let bucketCount = hashTokens(all, ends: ends, padded: padding >= 8, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
                 memo.prefetch(UnsafeBufferPointer(rebasing: hashes[..<tokenCount]))
                 return score(all, ends: ends, hashes: UnsafeBufferPointer(hashes), buckets: UnsafeBufferPointer(rebasing: buckets[..<bucketCount]),
                              padded: padding >= 16, memo: &memo, scratch: &scratch)
@@ -507,29 +507,25 @@ extension LogisticRegressionClassifier {
     /// Whether the weights and biases have the featurizer's shape (else `predict` goes through `analyze`).
     var hasScoringShape: Bool { weights.count == 3 * featurizer.dimension && bias.count == 3 }
 
-    /// Pass 1 of `predict(bytes:ends:…)`: the hash of every token into `hashes` (one per token) and
+    /// Pass 1 of `predict(bytes:ends:…)`: the hash of every token (`FeatureHashing.token`; `padded`:
+    /// at least 8 readable bytes follow `all`) into `hashes` (one per token) and
     /// its word n-gram buckets into `buckets` (at most two per token), unigram then bigram with the
     /// previous token; then prefetches the weights they lead to (the caller prefetches the memo
     /// slots of `hashes`). Returns the number of buckets.
-    func hashTokens(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, hashes: UnsafeMutablePointer<UInt64>,
+    func hashTokens(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, padded: Bool, hashes: UnsafeMutablePointer<UInt64>,
                     buckets: UnsafeMutablePointer<Int32>) -> Int {
         let hashBits = featurizer.hashBits, usesBigrams = featurizer.usesBigrams
         var bucketCount = 0
         var previous: UInt64 = 0
         for k in 0..<ends.count {
             let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
-            // The token's hash and its bigram hash in one pass (two independent multiply chains).
-            var h = FeatureHashing.offset
-            var g = FeatureHashing.bigramState(previous)
-            for x in b {
-                h ^= UInt64(x); h = h &* FeatureHashing.prime
-                g ^= UInt64(x); g = g &* FeatureHashing.prime
-            }
+            // Eight bytes per step; with padding the last step is one masked load (same hash).
+            let h = padded ? FeatureHashing.token(padded: b) : FeatureHashing.token(b)
             hashes[k] = h
             buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(h, bits: hashBits))
             bucketCount += 1
             if usesBigrams, k > 0 {
-                buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(g, bits: hashBits))
+                buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(FeatureHashing.pair(previous, h), bits: hashBits))
                 bucketCount += 1
             }
             previous = h

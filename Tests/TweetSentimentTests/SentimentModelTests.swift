@@ -169,7 +169,7 @@ struct SentimentModelCodecTests {
     @Test func wrongVersionIsRejected() {
         var bytes = SentimentModelCodec.encode(trainSmall(.naiveBayes))
         bytes[8] = 2
-        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "format version 2 is not supported (this build reads version 3); retrain the model with this build")) {
+        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "format version 2 is not supported (this build reads version 4); retrain the model with this build")) {
             try SentimentModelCodec.decode(bytes, file: "m.ftsm")
         }
     }
