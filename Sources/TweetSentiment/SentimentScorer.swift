@@ -34,8 +34,8 @@ public struct SentimentScorer {
     var asciiBytes: [UInt8] = []
     var asciiEnds: [Int32] = []
 
-    /// Default bound on remembered tokens (the bundled 120,000 tweets hold 69,820 distinct tokens; the memo then takes 16 MiB: 2^18 slots of 64 bytes).
-    public static let defaultMemoCapacity = 1 << 17
+    /// Default bound on remembered tokens: 98,304 (the bundled 120,000 tweets hold about 70,000 distinct tokens); the memo then takes 8 MiB, 2^17 slots of 64 bytes filled to at most 3/4.
+    public static let defaultMemoCapacity = 3 << 15
 
     /// A scorer for `model` remembering up to `memoCapacity` distinct tokens
     /// (0 = none; when full, the memo starts over).
@@ -391,7 +391,7 @@ struct WordMemo {
         guard capacity > 0, token.count > 0, token.count <= Self.maxKeyLength, entry.gramCount <= Int32(UInt16.max) else { return }
         if storage == nil {
             var size = 16
-            while size < 2 * capacity { size <<= 1 }
+            while 3 * size < 4 * capacity { size <<= 1 }  // load factor at most 3/4
             storage = WordMemoStorage(count: size)
             mask = size - 1
         } else if !isKnownUniquelyReferenced(&storage!) {
