@@ -23,9 +23,7 @@ struct ClassifyCommand: ParsableCommand {
     func validate() throws { _ = try SentimentClassesOption.parse(classes) }
 
     func run() throws {
-        let modelURL = model.map { URL(fileURLWithPath: $0) }
-            ?? SentimentModelFile.defaultLocation(environment: ProcessInfo.processInfo.environment,
-                                                  currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let modelURL = CommandSupport.sentimentModelURL(model)
         let chosen = try SentimentClassesOption.parse(classes)
         let text = try CommandSupport.guarded { () throws -> String in
             let classifier = try SentimentModelFile.load(modelURL, displayName: model ?? modelURL.path)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FieldtestData
 import Foundation
+import TweetSentiment
 
 /// Shared plumbing for subcommands: locating the datasets folder, writing
 /// outputs and turning library errors into messages and exit codes.
@@ -22,6 +23,14 @@ enum CommandSupport {
             return URL(fileURLWithPath: env)
         }
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Datasets")
+    }
+
+    /// The sentiment model file: `option` when given, else the shipped default model
+    /// (under `$FIELDTEST_DATASETS/models` or `./Datasets/models`).
+    static func sentimentModelURL(_ option: String?) -> URL {
+        option.map { URL(fileURLWithPath: $0) }
+            ?? SentimentModelFile.defaultLocation(environment: ProcessInfo.processInfo.environment,
+                                                  currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
     }
 
     /// Writes `text` to `path` atomically, or to standard output when `path` is nil.

@@ -46,9 +46,7 @@ struct EvaluateCommand: ParsableCommand {
 
         func run() throws {
             let chosen = try SentimentClassesOption.parse(classes)
-            let modelURL = model.map { URL(fileURLWithPath: $0) }
-                ?? SentimentModelFile.defaultLocation(environment: ProcessInfo.processInfo.environment,
-                                                      currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            let modelURL = CommandSupport.sentimentModelURL(model)
             let evaluations = try CommandSupport.guarded { () throws -> [SourceEvaluation] in
                 let classifier = try SentimentModelFile.load(modelURL, displayName: model ?? modelURL.path)
                 let corpus = try SentimentCorpusFiles.load(input.map { URL(fileURLWithPath: $0) }, displayName: { $0.relativePath })

@@ -147,3 +147,81 @@ struct FieldtestCLITests {
         #expect(unknown.status == 2)
     }
 }
+
+/// `classify`, `evaluate sentiment` and `train sentiment` end to end, with the shipped model.
+@Suite("fieldtest sentiment commands")
+struct SentimentCommandTests {
+    let cli = FieldtestCLITests()
+
+    @Test func classifyWritesALabelAndScorePerRow() throws {
+        let dir = try cli.temporaryFolder()
+        let input = dir.appendingPathComponent("tweets.csv")
+        try "id,text\n1,\"I love this, best day ever :)\"\n2,worst service ever. never again\n3,the meeting is at 10\n"
+            .write(to: input, atomically: true, encoding: .utf8)
+        let r = try cli.run(["classify", "--input", input.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = r.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        #expect(rows.first == ["id", "label", "score"])
+        #expect(rows.count == 4)
+        #expect(rows.dropFirst().map { $0[1] } .allSatisfy { ["negative", "neutral", "positive"].contains($0) })
+        #expect(rows[1][1] == "positive" && rows[2][1] == "negative")
+        for row in rows.dropFirst() { #expect((-1...1).contains(Double(row[2]) ?? 99)) }
+        // Binary labels: never neutral; a bad class name is a usage error.
+        let binary = try cli.run(["classify", "--input", input.path, "--classes", "negative,positive"])
+        #expect(binary.status == 0)
+        #expect(!binary.stdout.contains(",neutral,"))
+        let bad = try cli.run(["classify", "--input", input.path, "--classes", "negative,happy"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("'happy' is not a class"))
+    }
+
+    @Test func evaluateReadsTheOriginalSentiment140LayoutAndReportsPerClass() throws {
+        let dir = try cli.temporaryFolder()
+        let test = dir.appendingPathComponent("testdata.manual.csv")
+        try """
+        "4","1","Mon May 11 03:17:40 UTC 2009","kindle2","a","I love my Kindle2. It is the best thing ever"
+        "4","2","Mon May 11 03:18:03 UTC 2009","kindle2","b","What a wonderful, happy day with friends"
+        "0","3","Mon May 11 03:18:54 UTC 2009","aig","c","I hate this awful economy, terrible news"
+        "0","4","Mon May 11 03:19:04 UTC 2009","aig","d","worst customer service ever, so angry"
+        "2","5","Mon May 11 03:21:41 UTC 2009","lebron","e","Lebron plays tonight at 8"
+
+        """.write(to: test, atomically: true, encoding: .utf8)
+        let report = dir.appendingPathComponent("figures.csv")
+        let r = try cli.run(["evaluate", "sentiment", "--input", test.path, "--classes", "negative,positive", "--output", report.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let all = r.stdout.split(separator: "\n").first { $0.hasPrefix("all ") }
+        #expect(all?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first == "4")  // neutral left out
+        let figures = try String(contentsOf: report, encoding: .utf8)
+        #expect(figures.hasPrefix("source,classes,metric,value\n"))
+        #expect(figures.contains("all,negative+positive,n,4\n"))
+        #expect(figures.contains("all,negative+positive,accuracy,1.0\n"))
+        // A bad polarity is located by file, line and field, and nothing is written.
+        try "\"4\",\"1\",\"d\",\"q\",\"u\",\"fine\"\n\"3\",\"2\",\"d\",\"q\",\"u\",\"meh\"\n".write(to: test, atomically: true, encoding: .utf8)
+        let bad = try cli.run(["evaluate", "sentiment", "--input", test.path, "--output", dir.appendingPathComponent("none.csv").path])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("testdata.manual.csv:2") && bad.stderr.contains("polarity"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("none.csv").path))
+    }
+
+    @Test func trainIsReproducibleAndItsModelClassifies() throws {
+        let dir = try cli.temporaryFolder()
+        let data = dir.appendingPathComponent("labelled.csv")
+        var csv = "text,label\n"
+        for k in 0..<30 {
+            csv += "great happy day \(k),positive\nawful sad news \(k),negative\nthe bus leaves at \(k),neutral\n"
+        }
+        try csv.write(to: data, atomically: true, encoding: .utf8)
+        let a = dir.appendingPathComponent("a.ftsm"), b = dir.appendingPathComponent("b.ftsm")
+        for model in [a, b] {
+            let r = try cli.run(["train", "sentiment", "--input", data.path, "--output", model.path, "--seed", "7", "--dev-fraction", "0.2"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.contains("development split"))
+        }
+        #expect(try Data(contentsOf: a) == Data(contentsOf: b))
+        let tweets = dir.appendingPathComponent("t.csv")
+        try "id,text\n1,great happy day\n2,awful sad news\n".write(to: tweets, atomically: true, encoding: .utf8)
+        let r = try cli.run(["classify", "--model", a.path, "--input", tweets.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("1,positive,") && r.stdout.contains("2,negative,"))
+    }
+}
