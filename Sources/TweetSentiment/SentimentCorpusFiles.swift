@@ -115,6 +115,10 @@ public struct TrainingOutcome: Sendable {
     public var development: [SentimentModel.Evaluation]
     /// Examples trained on.
     public var trainingCount: Int
+    /// Evaluation on the reserved `EvaluationShare` (empty when nothing was reserved).
+    public var reserved: [SentimentModel.Evaluation] = []
+    /// Examples reserved (neither trained on nor in the development part).
+    public var reservedCount: Int = 0
 }
 
 extension SentimentModel {
@@ -124,20 +128,24 @@ extension SentimentModel {
 
 /// The training entry point used by `fieldtest train sentiment`.
 public enum SentimentTraining {
-    /// Loads `inputs` and the lexicons, splits off a seeded development part
-    /// (`developmentFraction` of every source × class stratum), trains and
-    /// evaluates. Same files + configuration + seed ⇒ identical model bytes.
+    /// Loads `inputs` and the lexicons, sets aside the `EvaluationShare` of
+    /// `configuration.reservedSources`, splits off a seeded development part
+    /// (`developmentFraction` of every source × class stratum of the rest), trains and
+    /// evaluates on both. Same files + configuration + seed ⇒ identical model bytes.
     public static func run(inputs: [URL], lexiconDirectory: URL, configuration: TrainingConfiguration, seed: UInt64,
                            developmentFraction: Double, displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> TrainingOutcome {
         let corpus = try SentimentCorpusFiles.load(inputs, displayName: displayName)
         guard !corpus.examples.isEmpty else { throw .emptyCorpus }
         let lexicon = try SentimentCorpusFiles.lexicon(directory: lexiconDirectory, displayName: displayName)
         var rng = SeededGenerator(seed: seed)
-        let (train, dev) = corpus.split(developmentFraction: developmentFraction, using: &rng)
+        let (kept, reserved) = corpus.reservingEvaluationShare(of: configuration.reservedSources)
+        let (train, dev) = kept.split(developmentFraction: developmentFraction, using: &rng)
         guard !train.examples.isEmpty else { throw .emptyCorpus }
         let model = SentimentTrainer.train(corpus: train, lexicon: lexicon, configuration: configuration, using: &rng)
         let evaluation = dev.examples.isEmpty ? [] : SentimentTrainer.evaluate(model, on: dev)
-        return TrainingOutcome(model: model, development: evaluation, trainingCount: train.examples.count)
+        let reservedEvaluation = reserved.examples.isEmpty ? [] : SentimentTrainer.evaluate(model, on: reserved)
+        return TrainingOutcome(model: model, development: evaluation, trainingCount: train.examples.count,
+                               reserved: reservedEvaluation, reservedCount: reserved.examples.count)
     }
 }
 

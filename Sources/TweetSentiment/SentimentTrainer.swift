@@ -32,6 +32,9 @@ public struct TrainingConfiguration: Sendable, Equatable {
     ]
     /// Whether the classes are re-weighted to equal total weight.
     public var balancesClasses: Bool = true
+    /// Sources whose `EvaluationShare` is kept out of training (and development) and scored
+    /// separately: by default the airline tweets, which the miCity scenarios replay.
+    public var reservedSources: Set<CorpusSource> = [.airline]
     /// Logistic-regression hyper-parameters.
     public var logisticRegression = LogisticRegressionClassifier.Hyperparameters(epochs: 6, learningRate: 0.02, l2: 1e-5)
     /// Naive Bayes smoothing pseudo-count.

@@ -35,6 +35,8 @@ struct EvaluateCommand: ParsableCommand {
         var classes: String?
         @Option(name: .long, help: "Also write the figures as CSV (source,classes,metric,value) to this file.")
         var output: String?
+        @Flag(name: .long, help: "Score only the evaluation share (one tweet in ten, by text hash) that 'train sentiment --reserve' keeps out of training: the shipped model never saw the airline tweets' share.")
+        var reservedOnly = false
 
         func validate() throws {
             if input.isEmpty {
@@ -49,7 +51,8 @@ struct EvaluateCommand: ParsableCommand {
             let modelURL = CommandSupport.sentimentModelURL(model)
             let evaluations = try CommandSupport.guarded { () throws -> [SourceEvaluation] in
                 let classifier = try SentimentModelFile.load(modelURL, displayName: model ?? modelURL.path)
-                let corpus = try SentimentCorpusFiles.load(input.map { URL(fileURLWithPath: $0) }, displayName: { $0.relativePath })
+                var corpus = try SentimentCorpusFiles.load(input.map { URL(fileURLWithPath: $0) }, displayName: { $0.relativePath })
+                if reservedOnly { corpus = corpus.reservingEvaluationShare(of: Set(CorpusSource.allCases)).reserved }
                 guard corpus.examples.contains(where: { chosen.contains($0.label) }) else {
                     throw SentimentError.data(.empty(file: input.joined(separator: ", ")))
                 }

@@ -18,7 +18,9 @@ struct TrainCommand: ParsableCommand {
             discussion: """
             Inputs are recognised by name and header: Sentiment140 *positive*.txt / *negative*.txt, the airline \
             tweets CSV, TweetEval *_text.txt (labels from *_labels.txt beside it), VADER *GroundTruth* files, or \
-            any CSV with 'text' and 'label' (negative/neutral/positive) columns. Development-split metrics go to stderr.
+            any CSV with 'text' and 'label' (negative/neutral/positive) columns. One tweet in ten of the --reserve \
+            sources (by text hash, the same tweets every run) is never trained on; development-split metrics and the \
+            reserved share's metrics go to stderr.
             Example: fieldtest train sentiment --input Datasets/tweets/sentiment140_positive.txt \
             Datasets/tweets/sentiment140_negative.txt Datasets/tweets/airline_Tweets.csv \
             Datasets/tweets/tweeteval_val_text.txt Datasets/tweets/vader_tweets_GroundTruth.train.txt --output model.ftsm
@@ -45,6 +47,8 @@ struct TrainCommand: ParsableCommand {
         var charBits: Int?
         @Option(name: .long, parsing: .upToNextOption, help: "Source weights before class balancing, e.g. tweetEval=10 sentiment140=0.1 (defaults: sentiment140 0.1, airline 0.1, tweetEval 10, vader 1.5, labelledCSV 1).")
         var sourceWeight: [String] = []
+        @Option(name: .long, help: "Sources whose evaluation share (one tweet in ten, by text hash) is never trained on, comma-separated, or 'none'.")
+        var reserve: String = "airline"
         @Option(name: .long, help: "Lexicon folder (default: <datasets>/lexicons).")
         var lexicons: String?
         @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
@@ -62,7 +66,19 @@ struct TrainCommand: ParsableCommand {
             if let l2, !(l2 >= 0 && l2.isFinite) { try usage("--l2 must be a finite number ≥ 0") }
             if let learningRate, !(learningRate > 0 && learningRate.isFinite) { try usage("--learning-rate must be a finite number > 0") }
             if let charBits, charBits != 0 && !(4...26).contains(charBits) { try usage("--char-bits must be 0 or in 4...26") }
+            if reservedSources == nil { try usage("--reserve takes 'none' or sources separated by commas, each one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", "))") }
             if sourceWeights == nil { try usage("--source-weight takes SOURCE=WEIGHT with SOURCE one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", ")) and WEIGHT ≥ 0") }
+        }
+
+        /// The parsed `--reserve` list (nil when malformed).
+        var reservedSources: Set<CorpusSource>? {
+            if reserve == "none" { return [] }
+            var out: Set<CorpusSource> = []
+            for name in reserve.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let source = CorpusSource(rawValue: name.trimmingCharacters(in: .whitespaces)) else { return nil }
+                out.insert(source)
+            }
+            return out
         }
 
         /// The parsed `--source-weight` pairs (nil when one is malformed).
@@ -84,6 +100,7 @@ struct TrainCommand: ParsableCommand {
             if let learningRate { configuration.logisticRegression.learningRate = learningRate }
             if let charBits { configuration.charBits = charBits }
             for (source, w) in sourceWeights ?? [:] { configuration.sourceWeights[source] = w }
+            configuration.reservedSources = reservedSources ?? configuration.reservedSources
             let lexiconDirectory = lexicons.map { URL(fileURLWithPath: $0) }
                 ?? CommandSupport.datasetsRoot(datasets).appendingPathComponent("lexicons")
             let start = Date()
@@ -98,6 +115,10 @@ struct TrainCommand: ParsableCommand {
             if !outcome.development.isEmpty {
                 CommandSupport.printError("development split (\(Int(devFraction * 100)) % of each source, seed \(seed)):\n"
                                           + SentimentTrainer.report(outcome.development))
+            }
+            if !outcome.reserved.isEmpty {
+                CommandSupport.printError("reserved evaluation share (\(outcome.reservedCount) tweets, never trained on):\n"
+                                          + SentimentTrainer.report(outcome.reserved))
             }
         }
     }

@@ -155,6 +155,27 @@ struct SentimentModelTests {
         #expect(d1.examples.count == 6 && t1.examples.count == 24)
         for label in SentimentLabel.allCases { #expect(d1.examples.filter { $0.label == label }.count == 2) }
     }
+
+    /// "tweet 0" … "tweet 99" with their members worked out by an independent FNV-1a 64 (Python).
+    static let numberedTweets = (0..<100).map { "tweet \($0)" }
+    static let numberedMembers = ["tweet 2", "tweet 13", "tweet 19", "tweet 35", "tweet 44", "tweet 53", "tweet 60", "tweet 75", "tweet 91"]
+
+    @Test func evaluationShareIsOneInTenByTextHash() {
+        #expect(Self.numberedTweets.filter(EvaluationShare.contains) == Self.numberedMembers)
+        #expect(!EvaluationShare.contains("I love this so much"))  // FNV-1a 64 ≡ 1 (mod 10)
+    }
+
+    @Test func reservingSetsAsideTheShareOfTheChosenSourcesOnly() {
+        var corpus = smallCorpus()
+        corpus.add(Self.numberedTweets.enumerated().map { LabelledTweet(text: $1, label: .positive, line: $0 + 1) }, source: .airline)
+        corpus.add(Self.numberedTweets.enumerated().map { LabelledTweet(text: $1, label: .negative, line: $0 + 1) }, source: .tweetEval)
+        let (train, reserved) = corpus.reservingEvaluationShare(of: [.airline])
+        #expect(reserved.examples.map(\.text) == Self.numberedMembers)
+        #expect(reserved.examples.allSatisfy { $0.source == .airline })
+        #expect(train.examples.count == corpus.examples.count - Self.numberedMembers.count)
+        #expect(train.examples.filter { $0.source == .tweetEval }.count == 100)
+        #expect(corpus.reservingEvaluationShare(of: []).training == corpus)
+    }
 }
 
 @Suite("Model file")
