@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL"]),
         .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"]),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "MetricReports", "FieldtestData", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports"]),
+        .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
     ]
 )

@@ -113,7 +113,8 @@ extension MiCityDriver {
         run.metrics.latency("MIC-12", "batch_latency", seconds: network + classifySeconds + mergeSeconds,
                             threshold: run.scenario.feeds.first { $0.kind == "tweet-batch" }?.every)
         run.metrics.latency("MIC-12", "classify_100_compute", seconds: classifySeconds)
-        for (offset, (_, p)) in results.enumerated() {
+        // MIC-14 on held-out tweets only: the evaluation share the shipped model was not trained on.
+        for (offset, (tweet, p)) in results.enumerated() where EvaluationShare.contains(tweet.text) {
             let position = first + offset
             guard streamLabels.indices.contains(position) else { continue }
             let actual = streamLabels[position]

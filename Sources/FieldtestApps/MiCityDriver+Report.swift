@@ -27,7 +27,8 @@ extension MiCityDriver {
         }
         m.value("MIC-12", "tweets_classified", kind: .count, Double(classified.count), unit: "count", samples: batchSizes.count)
 
-        // MIC-14: the shipped model on the replayed labelled tweets.
+        // MIC-14: the shipped model on the replayed labelled tweets of the evaluation share
+        // (`EvaluationShare`: one in ten by text hash, kept out of the shipped model's training).
         if binaryTotal > 0 {
             m.value("MIC-14", "posneg_accuracy", kind: .accuracy, Double(binaryRight) / Double(binaryTotal), unit: "ratio",
                     threshold: 0.83, comparator: .greaterOrEqual, samples: binaryTotal)

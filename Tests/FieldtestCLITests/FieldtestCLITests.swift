@@ -203,6 +203,30 @@ struct SentimentCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("none.csv").path))
     }
 
+    @Test func theShippedModelOnTheReservedAirlineTweets() throws {
+        // The 1,547 airline tweets of the evaluation share were never trained on (Datasets/models/README.md).
+        let dir = try cli.temporaryFolder()
+        let report = dir.appendingPathComponent("reserved.csv")
+        let airline = FieldtestCLITests.repo.appendingPathComponent("Datasets/tweets/airline_Tweets.csv")
+        let r = try cli.run(["evaluate", "sentiment", "--input", airline.path, "--reserved-only", "--output", report.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let figures = try String(contentsOf: report, encoding: .utf8)
+        #expect(figures.contains("airline,negative+neutral+positive,n,1547\n"))
+        let binary = figures.split(separator: "\n").first { $0.hasPrefix("airline,negative+neutral+positive,binary_accuracy,") }
+        let value = try #require(binary.flatMap { Double($0.split(separator: ",").last ?? "") })
+        #expect(value > 0.9 && value < 0.95)
+    }
+
+    @Test func trainRejectsAnUnknownReservedSource() throws {
+        let dir = try cli.temporaryFolder()
+        let data = dir.appendingPathComponent("labelled.csv")
+        try "text,label\ngood,positive\nbad,negative\n".write(to: data, atomically: true, encoding: .utf8)
+        let r = try cli.run(["train", "sentiment", "--input", data.path, "--output", dir.appendingPathComponent("m.ftsm").path, "--reserve", "airlines"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--reserve takes 'none' or sources"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m.ftsm").path))
+    }
+
     @Test func trainIsReproducibleAndItsModelClassifies() throws {
         let dir = try cli.temporaryFolder()
         let data = dir.appendingPathComponent("labelled.csv")
