@@ -173,23 +173,45 @@ public struct SentimentScorer {
         }
     }
 
-    /// Whether every byte is below 0x80, and whether some byte is `&`, in one (vectorisable) pass.
+    /// Whether every byte is below 0x80, and whether some byte is `&`, in one pass of
+    /// 16-byte vectors (the tail byte by byte).
     @inline(__always)
     static func byteFacts(_ s: UnsafeBufferPointer<UInt8>) -> (ascii: Bool, ampersand: Bool) {
-        var any: UInt8 = 0, ampersands: UInt8 = 0
-        for b in s {
-            any |= b
-            ampersands |= b == 0x26 ? 1 : 0
+        guard let base = s.baseAddress else { return (true, false) }
+        let raw = UnsafeRawPointer(base), n = s.count
+        let amp = SIMD16<UInt8>(repeating: 0x26)
+        var any = SIMD16<UInt8>(repeating: 0), found = SIMD16<UInt8>(repeating: 0)
+        var i = 0
+        while i + 16 <= n {
+            let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            any |= v
+            found |= SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: v .== amp)
+            i += 16
         }
-        return (any < 0x80, ampersands != 0)
+        var anyByte = any.max(), foundByte = found.max()
+        while i < n {
+            let b = base[i]
+            anyByte |= b
+            foundByte |= b == 0x26 ? 1 : 0
+            i += 1
+        }
+        return (anyByte < 0x80, foundByte != 0)
     }
 
-    /// Whether every byte is below 0x80.
+    /// Whether every byte is below 0x80 (16-byte vectors, the tail byte by byte).
     @inline(__always)
     static func isASCII(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        var any: UInt8 = 0
-        for b in s { any |= b }
-        return any < 0x80
+        guard let base = s.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base), n = s.count
+        var any = SIMD16<UInt8>(repeating: 0)
+        var i = 0
+        while i + 16 <= n {
+            any |= raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        var anyByte = any.max()
+        while i < n { anyByte |= base[i]; i += 1 }
+        return anyByte < 0x80
     }
 
     /// Classifies the ASCII text `s` (HTML references decoded): `scanner` tokenizes
