@@ -9,6 +9,8 @@ import TweetSentiment
 /// + `SGDClassifier(loss="log_loss")` trained on the same bundled tweets) on
 /// the same tweets in the same run, single-threaded (rates from wall-clock time,
 /// and per core from CPU time); plus training time on the full bundled data. Goals: ≥ 100× VADER, ≥ 3× scikit-learn, training < 60 s.
+/// For reference it also times `ClassificationFloor` (word scan, a memo probe per word, with and
+/// without a weight row per bigram) on the same tweets: what this machine allows any such classifier.
 struct BenchClassify: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify", abstract: "Tweets classified per second beside VADER and scikit-learn; training time.")
@@ -70,6 +72,13 @@ struct BenchClassify: ParsableCommand {
         let rate = Double(input.count) / seconds
         CommandSupport.printError(String(format: "classified %d tweets in %.2f s (negative %d, neutral %d, positive %d)",
                                          input.count, seconds, result.labels[0], result.labels[1], result.labels[2]))
+        // The floor: the least work a hashed word n-gram classifier does per tweet, on the same tweets.
+        let floors = [false, true].map { bigrams -> Double in
+            var kernel = ClassificationFloor(bigrams: bigrams)
+            let start = clock.now
+            _ = kernel.run(input)
+            return Double(input.count) / Self.seconds(clock.now - start)
+        }
 
         // Inputs for the Python baselines: the same tweets, and the same labelled training tweets.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-classify-\(ProcessInfo.processInfo.processIdentifier)")
@@ -92,6 +101,12 @@ struct BenchClassify: ParsableCommand {
         PythonBaseline.report(name: "classify vs VADER", unit: "tweets", fieldtest: rate, baseline: vader, baselineName: "VADER", goal: 100)
         PythonBaseline.report(name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
                               baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
+        // For reference, not goals: the floor kernels (`ClassificationFloor`) against VADER on this machine.
+        for (bigrams, floor) in zip([false, true], floors) {
+            let ratio = vader.map { String(format: " = %.1f× VADER", floor / $0) } ?? ""
+            print(String(format: "floor (word scan, one memo probe per word%@, no tokenizer rules): %.0f tweets/s%@ (fieldtest at %.0f%% of it)",
+                         bigrams ? ", one weight row per bigram" : "", floor, ratio, 100 * rate / floor))
+        }
         // Per core: CPU time of this thread vs the Python processes' CPU time (robust to other load on the machine).
         PythonBaseline.report(name: "classify vs VADER, CPU time", unit: "tweets", fieldtest: cpuRate,
                               baseline: vaderLines.count > 1 ? vaderLines[1] : nil, baselineName: "VADER", goal: 100)

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The least work a hashed word n-gram linear classifier does per tweet, to time beside
+/// `SentimentScorer` on the same tweets (`fieldtest bench classify` prints both), so a
+/// throughput goal can be judged against what the machine allows.
+///
+/// Per tweet: the UTF-8 bytes copied into a buffer with eight bytes of slack; words found eight bytes at a
+/// time (ASCII letters and digits, case folded; no other tokenizer rule: no URLs, mentions,
+/// emoticons, negation or elongation); a 64-bit hash per word; one probe of an
+/// open-addressing table of `memoSlots` 64-byte slots per word (what a per-token memo costs);
+/// with `bigrams`, one read of a three-class weight row per word bigram from a table of 2^18
+/// rows; a three-class softmax. No de-duplication and no lexicon features. This is not a
+/// classifier: the weights are fixed pseudo-random numbers, and the result is only a checksum.
+public struct ClassificationFloor {
+    /// Whether each word bigram reads a weight row (the shipped model has word bigrams).
+    public var bigrams: Bool
+    /// Slots in the per-word table (a power of two; 64 bytes each).
+    public static let memoSlots = 1 << 17
+    /// Rows of the bigram weight table (three `Float`s each).
+    public static let weightRows = 1 << 18
+
+    /// One 64-byte slot: the word's hash (0: empty) and what a memo would keep for it.
+    struct Slot {
+        var key: UInt64 = 0
+        var class0 = 0.0, class1 = 0.0, class2 = 0.0, extra0 = 0.0, extra1 = 0.0, extra2 = 0.0, extra3 = 0.0
+    }
+
+    private var slots: [Slot]
+    /// Occupied slots; at 3/4 the table starts over (as `SentimentScorer`'s memo does).
+    private var filled = 0
+    private var weights: [Float]
+    private var buffer: [UInt8]
+
+    /// A floor kernel; `bigrams` as the property.
+    public init(bigrams: Bool) {
+        self.bigrams = bigrams
+        slots = [Slot](repeating: Slot(), count: Self.memoSlots)
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        weights = (0..<(3 * Self.weightRows)).map { _ in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Float(Int64(bitPattern: state >> 40) - (1 << 23)) / Float(1 << 23)
+        }
+        buffer = [UInt8](repeating: 0, count: 1024)  // grown for longer texts
+    }
+
+    /// High bit of each byte of `w` that is an ASCII letter or digit.
+    @inline(__always)
+    static func wordBytes(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let low = w & ~highs  // no carry crosses a byte below
+        let folded = low | (ones &* 0x20)
+        let letter = (folded &+ ones &* 0x1F) & ~(folded &+ ones &* 0x05)
+        let digit = (low &+ ones &* 0x50) & ~(low &+ ones &* 0x46)
+        return (letter | digit) & ~w & highs  // bytes from 0x80 up are never word bytes
+    }
+
+    /// The words of `text` as the kernel finds them, lower-cased (for tests).
+    public static func words(_ text: String) -> [String] {
+        var result: [String] = [], current: [UInt8] = []
+        for b in text.utf8 {
+            let isWord = (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || (b >= 0x30 && b <= 0x39)
+            if isWord { current.append((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b) } else if !current.isEmpty {
+                result.append(String(decoding: current, as: UTF8.self)); current = []
+            }
+        }
+        if !current.isEmpty { result.append(String(decoding: current, as: UTF8.self)) }
+        return result
+    }
+
+    /// Runs the kernel over `tweets`; returns the number of words seen and a checksum of the scores.
+    public mutating func run(_ tweets: [String]) -> (words: Int, checksum: Double) {
+        var total = 0.0, words = 0
+        let bigrams = bigrams
+        for tweet in tweets {
+            let n = tweet.utf8.count
+            if n == 0 { continue }
+            if buffer.count < n + 8 { buffer = [UInt8](repeating: 0, count: 2 * n + 8) }
+            let copied: Void? = tweet.utf8.withContiguousStorageIfAvailable { s in
+                buffer.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: s.baseAddress!, count: n) }
+            }
+            if copied == nil { buffer.replaceSubrange(0..<n, with: tweet.utf8.prefix(n)) }
+            let (score, count) = score(count: n, bigrams: bigrams)
+            total += score
+            words += count
+        }
+        return (words, total)
+    }
+
+    /// The kernel on `buffer[0..<count]`.
+    private mutating func score(count n: Int, bigrams: Bool) -> (Double, Int) {
+        var filled = self.filled
+        defer { self.filled = filled }
+        return buffer.withUnsafeMutableBufferPointer { buf in
+            slots.withUnsafeMutableBufferPointer { slots in
+                weights.withUnsafeBufferPointer { W in
+                    (buf.baseAddress! + n).update(repeating: 0, count: 8)
+                    let base = UnsafeRawPointer(buf.baseAddress!)
+                    let mask = Self.memoSlots - 1, rowMask = UInt64(Self.weightRows - 1)
+                    var z0 = 0.0, z1 = 0.0, z2 = 0.0
+                    var previous: UInt64 = 0
+                    var words = 0
+                    var i = 0
+                    while i < n {
+                        let start = Self.wordBytes(base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                        if start == 0 { i += 8; continue }
+                        i += start.trailingZeroBitCount >> 3
+                        if i >= n { break }
+                        var h: UInt64 = 0x9E37_79B9_7F4A_7C15
+                        while true {
+                            let v = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                            let other = ~Self.wordBytes(v) & 0x8080_8080_8080_8080
+                            let length = other == 0 ? 8 : other.trailingZeroBitCount >> 3
+                            let keep: UInt64 = length == 8 ? .max : (1 << (8 * UInt64(length))) &- 1
+                            h = (h ^ ((v | 0x2020_2020_2020_2020) & keep)) &* 0xFF51_AFD7_ED55_8CCD
+                            i += length
+                            if length < 8 { break }
+                        }
+                        h ^= h >> 32
+                        h |= 1  // 0 marks an empty slot
+                        words += 1
+                        var j = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+                        while slots[j].key != h && slots[j].key != 0 { j = (j + 1) & mask }
+                        if slots[j].key == 0 {
+                            if filled >= 3 * (mask + 1) / 4 {
+                                for k in 0...mask { slots[k].key = 0 }
+                                filled = 0
+                                j = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+                            }
+                            filled += 1
+                            let x = Double(h >> 11) / Double(1 << 53)
+                            slots[j] = Slot(key: h, class0: x - 0.5, class1: 0.5 - x, class2: x * x - 0.25)
+                        }
+                        z0 += slots[j].class0; z1 += slots[j].class1; z2 += slots[j].class2
+                        if bigrams, words > 1 {
+                            let p = (previous &* 0x9E37_79B9_7F4A_7C15) ^ h
+                            let at = 3 * Int(truncatingIfNeeded: (p ^ (p >> 31)) & rowMask)
+                            z0 += Double(W[at]); z1 += Double(W[at + 1]); z2 += Double(W[at + 2])
+                        }
+                        previous = h
+                    }
+                    let m = max(z0, max(z1, z2))
+                    let a = exp(z0 - m), b = exp(z1 - m), c = exp(z2 - m)
+                    return ((c - a) / (a + b + c), words)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import TweetSentiment
+
+/// The floor kernel that `bench classify` times beside the scorer: its eight-bytes-at-a-time
+/// word scan must find the words a byte-by-byte reading finds, and its checksum must be
+/// a pure function of the input.
+@Suite("Classification floor kernel")
+struct ClassificationFloorTests {
+    static let texts = [
+        "", " ", "a", "Hello, WORLD!! it's 2day", "abcdefgh", "abcdefghi", "abcdefghijklmnopq rstuvwxy z",
+        "  leading and trailing  ", "x,y;z", "Café ÜBER naïve résumé 日本語 ok", "@user #tag http://t.co/abc :-) <3",
+        "\u{7F}\u{80}a\u{FF}b", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "1,000 3.5 10:30 8am",
+    ]
+
+    @Test func wordsAreLowerCasedLettersAndDigits() {
+        #expect(ClassificationFloor.words("Hello, WORLD!! it's 2day") == ["hello", "world", "it", "s", "2day"])
+        #expect(ClassificationFloor.words("Café x") == ["caf", "x"])
+        #expect(ClassificationFloor.words("") == [])
+    }
+
+    @Test(arguments: texts)
+    func scanFindsTheSameWords(_ text: String) {
+        var kernel = ClassificationFloor(bigrams: true)
+        #expect(kernel.run([text]).words == ClassificationFloor.words(text).count)
+    }
+
+    @Test func scanFindsTheSameWordsOnBundledTweets() throws {
+        let lines = try String(contentsOf: ASCIIFastPathTests.datasets.appendingPathComponent("tweets/sentiment140_positive.txt"), encoding: .utf8)
+            .split(separator: "\n").prefix(5_000).map(String.init)
+        var kernel = ClassificationFloor(bigrams: false)
+        let expected = lines.reduce(0) { $0 + ClassificationFloor.words($1).count }
+        #expect(expected > 50_000)
+        #expect(kernel.run(lines).words == expected)
+    }
+
+    @Test func checksumIsDeterministicAndBigramsCount() {
+        let tweets = Self.texts + Self.texts
+        var a = ClassificationFloor(bigrams: true), b = ClassificationFloor(bigrams: true), c = ClassificationFloor(bigrams: false)
+        let ra = a.run(tweets), rb = b.run(tweets), rc = c.run(tweets)
+        #expect(ra.checksum == rb.checksum)
+        #expect(ra.words == rc.words)
+        #expect(ra.checksum != rc.checksum)
+        // A second pass over the same tweets (every word now in the table) gives the same scores.
+        #expect(a.run(tweets).checksum == ra.checksum)
+    }
+}
