@@ -2,13 +2,13 @@
 #
 #   make run    install what is missing, build (release) and run the bundled scenario suite
 #   make test   install what is missing, build and run the test suite
-#   make bench  release benchmarks with Python baselines measured in the same run
+#   make bench  release benchmarks with Python baselines (installed from PyPI when missing) measured in the same run
 
 SWIFT ?= swift
 SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
 FIELDTEST_RELEASE := .build/release/fieldtest
 
-.PHONY: all deps build release run test bench verify clean
+.PHONY: all deps build release run test bench bench-deps verify clean
 
 all: build
 
@@ -48,7 +48,14 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-bench: release
+# The Python baselines the benchmarks compare against (PyPI), installed when missing.
+BENCH_PYTHON := vaderSentiment scikit-learn numpy networkx pvlib astral simpy
+
+bench-deps:
+	@python3 -c "import vaderSentiment, sklearn, numpy, networkx, pvlib, astral, simpy" 2>/dev/null || \
+	  python3 -m pip install -q $(BENCH_PYTHON)
+
+bench: release bench-deps
 	$(FIELDTEST_RELEASE) bench all
 
 clean:
