@@ -153,9 +153,18 @@ public enum SentimentTraining {
 public enum SentimentBenchmarkInput {
     /// `count` tweets made by repeating `corpus`'s texts in order; line breaks
     /// inside a text become spaces so each tweet is one line for the baselines.
-    public static func replicate(_ corpus: TrainingCorpus, count: Int) -> [String] {
-        let texts = corpus.examples.map { $0.text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
-        guard !texts.isEmpty else { return [] }
+    /// With `sources`, only that many of the texts are cycled, evenly spaced through
+    /// the corpus (so every source file keeps its share): a smaller working set, to
+    /// see how much of the throughput depends on the caches. The first
+    /// `min(sources, corpus size)` tweets of the result are then all different texts.
+    public static func replicate(_ corpus: TrainingCorpus, count: Int, sources: Int? = nil) -> [String] {
+        let all = corpus.examples.count
+        let kept = min(max(sources ?? all, 0), all)
+        guard kept > 0 else { return [] }
+        // Example k·all/kept for k in 0..<kept: distinct indices, spread over the whole corpus.
+        let texts = (0..<kept).map { k in
+            corpus.examples[k * all / kept].text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        }
         return (0..<max(count, 0)).map { texts[$0 % texts.count] }
     }
 
