@@ -18,15 +18,6 @@ public enum SentimentModelFile {
     public static func save(_ model: SentimentModel, to url: URL) throws(SentimentError) {
         do throws(DataError) { try AtomicFile.write(Data(SentimentModelCodec.encode(model)), to: url) } catch { throw .data(error) }
     }
-
-    /// The default model: `$FIELDTEST_DATASETS/models/…` when that variable is
-    /// set, else `Datasets/models/…` under `currentDirectory`.
-    public static func defaultLocation(environment: [String: String], currentDirectory: URL) -> URL {
-        if let root = environment["FIELDTEST_DATASETS"], !root.isEmpty {
-            return URL(fileURLWithPath: root).appendingPathComponent("models").appendingPathComponent(defaultFileName)
-        }
-        return currentDirectory.appendingPathComponent("Datasets/models").appendingPathComponent(defaultFileName)
-    }
 }
 
 /// Classifies an `id,text` CSV (RFC 4180, header required) into `id,label,score`.

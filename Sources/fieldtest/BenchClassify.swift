@@ -16,7 +16,7 @@ struct BenchClassify: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify", abstract: "Tweets classified per second beside VADER and scikit-learn; training time.")
 
-    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).") var datasets: String?
+    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
     @Option(help: "Model file (default: the shipped default model).") var model: String?
     @Option(help: "Tweets to classify.") var tweets = 1_000_000
     @Option(help: "Tweets given to VADER (default: all; VADER needs minutes per million).") var vaderTweets: Int?

@@ -19,7 +19,7 @@ struct BenchLocate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locate", abstract: "Fingerprint queries per second beside scikit-learn KNeighborsRegressor.")
 
-    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).") var datasets: String?
+    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
     @Option(help: "Number of query fingerprints.") var queries = 1111
     @Option(help: "Timed repetitions (best is reported).") var repeats = 3
     @Option(help: "Distance: sorensen (tuned model, powed RSSI) or euclidean (positive RSSI).")

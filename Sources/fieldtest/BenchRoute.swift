@@ -16,7 +16,7 @@ struct BenchRoute: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "route", abstract: "Route queries per second beside networkx Dijkstra, campus to city scale.")
 
-    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).") var datasets: String?
+    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
     @Option(help: "Queries per map graph.") var queries = 1000
     @Option(help: "Queries on the synthetic city grid.") var gridQueries = 100
     @Option(help: "Vertices per side of the synthetic grid.") var gridSide = 250

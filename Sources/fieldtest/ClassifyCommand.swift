@@ -23,10 +23,9 @@ struct ClassifyCommand: ParsableCommand {
     func validate() throws { _ = try SentimentClassesOption.parse(classes) }
 
     func run() throws {
-        let modelURL = CommandSupport.sentimentModelURL(model)
         let chosen = try SentimentClassesOption.parse(classes)
+        let classifier = try CommandSupport.loadSentimentModel(model)
         let text = try CommandSupport.guarded { () throws -> String in
-            let classifier = try SentimentModelFile.load(modelURL, displayName: model ?? modelURL.path)
             let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
             return try SentimentCSV.classify(bytes, file: input, model: classifier, classes: chosen)
         }

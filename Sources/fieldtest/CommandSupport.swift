@@ -16,21 +16,41 @@ enum CommandSupport {
         FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
     }
 
-    /// The datasets folder: `--datasets`, else `$FIELDTEST_DATASETS`, else `./Datasets`.
+    /// The datasets folder: `--datasets`, else `$FIELDTEST_DATASETS`, else `./Datasets`, else the
+    /// `Datasets` folder of the checkout this executable was built in (`DatasetsLocation`).
     static func datasetsRoot(_ option: String?) -> URL {
-        if let option { return URL(fileURLWithPath: option) }
-        if let env = ProcessInfo.processInfo.environment["FIELDTEST_DATASETS"], !env.isEmpty {
-            return URL(fileURLWithPath: env)
+        DatasetsLocation.current(option: option)
+    }
+
+    /// The manifest of the datasets folder (`datasetsRoot(option)`); when there is none, says
+    /// how to point at one (exit code 2).
+    static func datasetManifest(_ option: String?) throws -> DatasetManifest {
+        let root = datasetsRoot(option)
+        if option == nil, !DatasetsLocation.isDatasetsFolder(root) {
+            printError("\(root.appendingPathComponent("MANIFEST.csv").path): error: no datasets folder here; pass --datasets DIR, set "
+                       + "\(DatasetsLocation.environmentVariable) to the Fieldtest Datasets folder, or run from the Fieldtest checkout")
+            throw invalidInput
         }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Datasets")
+        return try guarded { try DatasetManifest(root: root) }
     }
 
     /// The sentiment model file: `option` when given, else the shipped default model
-    /// (under `$FIELDTEST_DATASETS/models` or `./Datasets/models`).
+    /// in the datasets folder's `models/` (see `datasetsRoot`).
     static func sentimentModelURL(_ option: String?) -> URL {
         option.map { URL(fileURLWithPath: $0) }
-            ?? SentimentModelFile.defaultLocation(environment: ProcessInfo.processInfo.environment,
-                                                  currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            ?? datasetsRoot(nil).appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName)
+    }
+
+    /// Loads the sentiment model `option` names, or the shipped default model; when the default
+    /// is not where it is looked for, says how to point at it (exit code 2).
+    static func loadSentimentModel(_ option: String?) throws -> SentimentModel {
+        let url = sentimentModelURL(option)
+        if option == nil, !FileManager.default.fileExists(atPath: url.path) {
+            printError("\(url.path): error: no default sentiment model here; pass --model FILE, set \(DatasetsLocation.environmentVariable) "
+                       + "to the Fieldtest Datasets folder, or run from the Fieldtest checkout")
+            throw invalidInput
+        }
+        return try guarded { try SentimentModelFile.load(url, displayName: option ?? url.path) }
     }
 
     /// Writes `text` to `path` atomically, or to standard output when `path` is nil.

@@ -11,7 +11,7 @@ struct DatasetsCommand: ParsableCommand {
     )
 
     struct Options: ParsableArguments {
-        @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
+        @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
         var datasets: String?
     }
 
@@ -20,7 +20,7 @@ struct DatasetsCommand: ParsableCommand {
         @OptionGroup var options: Options
 
         func run() throws {
-            let manifest = try CommandSupport.guarded { try DatasetManifest(root: CommandSupport.datasetsRoot(options.datasets)) }
+            let manifest = try CommandSupport.datasetManifest(options.datasets)
             let rows = manifest.entries.map { [$0.name, $0.format.rawValue, $0.core, String($0.rows), $0.license] }
             print(TextTable.render(header: ["name", "format", "core", "rows", "license"], rows: rows))
         }
@@ -34,7 +34,7 @@ struct DatasetsCommand: ParsableCommand {
         var names: [String] = []
 
         func run() throws {
-            let manifest = try CommandSupport.guarded { try DatasetManifest(root: CommandSupport.datasetsRoot(options.datasets)) }
+            let manifest = try CommandSupport.datasetManifest(options.datasets)
             for name in names where manifest.entry(named: name) == nil {
                 CommandSupport.printError("error: unknown dataset '\(name)'; run 'fieldtest datasets list' to see the names")
                 throw CommandSupport.invalidInput

@@ -48,9 +48,8 @@ struct EvaluateCommand: ParsableCommand {
 
         func run() throws {
             let chosen = try SentimentClassesOption.parse(classes)
-            let modelURL = CommandSupport.sentimentModelURL(model)
+            let classifier = try CommandSupport.loadSentimentModel(model)
             let evaluations = try CommandSupport.guarded { () throws -> [SourceEvaluation] in
-                let classifier = try SentimentModelFile.load(modelURL, displayName: model ?? modelURL.path)
                 var corpus = try SentimentCorpusFiles.load(input.map { URL(fileURLWithPath: $0) }, displayName: { $0.relativePath })
                 if reservedOnly { corpus = corpus.reservingEvaluationShare(of: Set(CorpusSource.allCases)).reserved }
                 guard corpus.examples.contains(where: { chosen.contains($0.label) }) else {

@@ -46,7 +46,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Compare latency rows with the baseline: same-machine (only when the baseline's machine.json names this machine), always or never.")
     var compareLatency: LatencyComparison = .sameMachine
 
-    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
+    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
     var datasets: String?
 
     @Flag(name: .long, help: "Print only the failing rows.")
@@ -65,8 +65,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let root = CommandSupport.datasetsRoot(datasets)
-        let manifest = try CommandSupport.guarded { try DatasetManifest(root: root) }
+        let manifest = try CommandSupport.datasetManifest(datasets)
         let loader = ScenarioLoader(datasetNames: Set(manifest.entries.map(\.name)))
         var tolerances = Tolerances()
         for t in tolerance { try CommandSupport.guarded { try tolerances.apply(t) } }

@@ -27,7 +27,7 @@ struct ScoreCommand: ParsableCommand {
     @Option(help: "Year a typical-year (TMY) dataset is replayed in.")
     var year = 2021
 
-    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
+    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
     var datasets: String?
 
     @Option(help: "Output CSV (default: standard output).")
@@ -38,6 +38,7 @@ struct ScoreCommand: ParsableCommand {
     }
 
     func run() throws {
+        let manifest = weather == nil ? try CommandSupport.datasetManifest(datasets) : nil
         try CommandSupport.guarded {
             if let weather {
                 let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
@@ -45,7 +46,8 @@ struct ScoreCommand: ParsableCommand {
                 return
             }
             let name = dataset ?? ""
-            let store = DatasetStore(manifest: try DatasetManifest(root: CommandSupport.datasetsRoot(datasets)))
+            guard let manifest else { return }
+            let store = DatasetStore(manifest: manifest)
             let provider = try WeatherProviders.load(name, store: store, year: year)
             guard let station = provider.station else {
                 throw WeatherProviders.ProviderError(description: "\(name): error: the recording has no station position")

@@ -51,7 +51,7 @@ struct TrainCommand: ParsableCommand {
         var reserve: String = "airline"
         @Option(name: .long, help: "Lexicon folder (default: <datasets>/lexicons).")
         var lexicons: String?
-        @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
+        @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
         var datasets: String?
 
         func validate() throws {

@@ -12,7 +12,7 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "Scenario files.")
     var files: [String]
 
-    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS or ./Datasets).")
+    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
     var datasets: String?
 
     func run() throws {
@@ -35,7 +35,7 @@ struct ValidateCommand: ParsableCommand {
 /// Shared scenario-file plumbing for `validate` and `run`.
 enum ScenarioFiles {
     static func loader(datasets: String?) throws -> ScenarioLoader {
-        let manifest = try CommandSupport.guarded { try DatasetManifest(root: CommandSupport.datasetsRoot(datasets)) }
+        let manifest = try CommandSupport.datasetManifest(datasets)
         return ScenarioLoader(datasetNames: Set(manifest.entries.map(\.name)))
     }
 }

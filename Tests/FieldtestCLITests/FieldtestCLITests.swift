@@ -175,6 +175,21 @@ struct SentimentCommandTests {
         #expect(bad.stderr.contains("'happy' is not a class"))
     }
 
+    @Test func classifyFindsTheShippedModelFromAnyDirectory() throws {
+        // Run from a folder without `Datasets`: the executable finds its checkout's data.
+        let dir = try cli.temporaryFolder()
+        let input = dir.appendingPathComponent("tweets.csv")
+        try "id,text\n1,\"I love this, best day ever :)\"\n2,worst service ever. never again\n".write(to: input, atomically: true, encoding: .utf8)
+        let here = try cli.run(["classify", "--input", input.path], in: dir)
+        #expect(here.status == 0, "\(here.stderr)")
+        #expect(here.stdout == (try cli.run(["classify", "--input", input.path])).stdout)
+        #expect(here.stdout.contains("1,positive,") && here.stdout.contains("2,negative,"))
+        // A model file that is not there is an input error that names it.
+        let missing = try cli.run(["classify", "--model", "none.ftsm", "--input", input.path], in: dir)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("none.ftsm"))
+    }
+
     @Test func evaluateReadsTheOriginalSentiment140LayoutAndReportsPerClass() throws {
         let dir = try cli.temporaryFolder()
         let test = dir.appendingPathComponent("testdata.manual.csv")
