@@ -163,7 +163,10 @@ public enum SentimentBenchmarkInput {
         guard kept > 0 else { return [] }
         // Example k·all/kept for k in 0..<kept: distinct indices, spread over the whole corpus.
         let texts = (0..<kept).map { k in
-            corpus.examples[k * all / kept].text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+            let text = corpus.examples[k * all / kept].text
+            // Most tweets are one line already; only those with a line break are rewritten.
+            guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+            return String(decoding: text.utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self)
         }
         return (0..<max(count, 0)).map { texts[$0 % texts.count] }
     }
