@@ -111,8 +111,8 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),
         .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"]),
-        .testTarget(name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"]),
+        .testTarget(name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"], exclude: ["Fixtures"]),  // read through #filePath
+        .testTarget(name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"], exclude: ["Fixtures"]),  // read through #filePath
         .testTarget(name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore"]),
