@@ -33,18 +33,36 @@ public enum AtomicFile {
 /// Builds RFC 4180 CSV text: fields holding `,` `"` CR or LF are quoted,
 /// numbers are formatted without locale.
 public struct CSVWriter: Sendable {
-    /// The text written so far.
-    public private(set) var text: String = ""
+    /// The UTF-8 bytes written so far.
+    public private(set) var bytes: [UInt8] = []
 
-    public init() {}
+    /// The text written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A writer; `capacity`: bytes to reserve (an estimate of the output's size spares regrowing).
+    public init(capacity: Int = 0) {
+        bytes.reserveCapacity(max(capacity, 0))
+    }
 
     /// Appends one record.
     public mutating func row(_ fields: [String]) {
         for (i, field) in fields.enumerated() {
-            if i > 0 { text.append(",") }
-            text.append(Self.escape(field))
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            append(field: field)
         }
-        text.append("\n")
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends one field, quoted (inner quotes doubled) when it holds a separator, quote or line break.
+    private mutating func append(field: String) {
+        let needsQuotes = field.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        guard needsQuotes else { bytes.append(contentsOf: field.utf8); return }
+        bytes.append(0x22)
+        for b in field.utf8 {
+            if b == 0x22 { bytes.append(0x22) }
+            bytes.append(b)
+        }
+        bytes.append(0x22)
     }
 
     /// Quotes `field` when it holds a separator, quote or line break.
@@ -52,6 +70,32 @@ public struct CSVWriter: Sendable {
         guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// `String(format: "%.<decimals>f", value)`, the same text, without going through Foundation's
+    /// formatter for the common case (|value| · 10^decimals below 10^9, up to 9 decimals), where
+    /// it is built from an integer. Within 10^-6 of a rounding tie, where the scaled product may
+    /// round differently from the exact decimal value, and for any other value, the formatter decides.
+    public static func fixed(_ value: Double, decimals: Int) -> String {
+        let scale = decimals >= 0 && decimals < powersOfTen.count ? powersOfTen[decimals] : 0
+        let scaled = value.magnitude * scale
+        guard scale > 0, value.isFinite, scaled < 1e9 else { return String(format: "%.\(decimals)f", value) }
+        let whole = scaled.rounded(.down)
+        let fraction = scaled - whole
+        if (fraction - 0.5).magnitude < 1e-6 { return String(format: "%.\(decimals)f", value) }
+        let units = UInt64(whole) + (fraction > 0.5 ? 1 : 0)
+        var digits = Array(String(units).utf8)
+        if digits.count <= decimals { digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimals + 1 - digits.count), at: 0) }
+        var text: [UInt8] = value.sign == .minus ? [UInt8(ascii: "-")] : []  // as printf: "-0.0000" for small negatives
+        text.reserveCapacity(digits.count + 2)
+        text.append(contentsOf: digits[..<(digits.count - decimals)])
+        if decimals > 0 {
+            text.append(UInt8(ascii: "."))
+            text.append(contentsOf: digits[(digits.count - decimals)...])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
     /// Locale-independent number text that reads back to exactly the same Double
     /// (the shortest round-trip form; integers without a fraction). Used where

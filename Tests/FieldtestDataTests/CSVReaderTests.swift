@@ -98,6 +98,32 @@ struct WritingTests {
         #expect(CSVWriter.number(1e-12) == "1e-12")
     }
 
+    @Test func fixedDecimalsAreWhatPrintfWrites() {
+        #expect(CSVWriter.fixed(0.84433, decimals: 4) == "0.8443")
+        #expect(CSVWriter.fixed(-0.00001, decimals: 4) == "-0.0000")
+        #expect(CSVWriter.fixed(-0.0, decimals: 4) == "-0.0000")
+        #expect(CSVWriter.fixed(1, decimals: 0) == "1")
+        #expect(CSVWriter.fixed(-1, decimals: 4) == "-1.0000")
+        #expect(CSVWriter.fixed(0.99996, decimals: 4) == "1.0000")
+        // Ties and values the product cannot decide go to the formatter: same text either way.
+        let special: [Double] = [0.5, 1.5, 2.5, 0.125, 0.00005, 0.00015, -0.00025, 0.12345, 1e9, 1e12, 123456.789, .nan, .infinity, -.infinity,
+                                 .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1 + 0.2, 1.0 / 3.0, -2.0 / 3.0]
+        for v in special {
+            for d in [0, 1, 2, 3, 4, 6, 9, 12] { #expect(CSVWriter.fixed(v, decimals: d) == String(format: "%.\(d)f", v), "\(v) with \(d) decimals") }
+        }
+        // Many values of every magnitude a score or a metric takes, against printf.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var mismatches: [String] = []
+        for k in 0..<200_000 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            let unit = Double(state >> 11) / Double(1 << 53)
+            let v = (unit * 2 - 1) * [1.0, 1e3, 1e-3, 1e6][k % 4]
+            let d = [4, 4, 3, 2, 0, 6][k % 6]
+            if CSVWriter.fixed(v, decimals: d) != String(format: "%.\(d)f", v) { mismatches.append("\(v) %.\(d)f") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test func atomicWriteReplacesAndLeavesNoTemporaryFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
         let url = dir.appendingPathComponent("out.csv")
