@@ -62,44 +62,52 @@ public struct CSVReader: Sendable {
             field.removeAll(keepingCapacity: true)
         }
 
-        while i < n {
-            if atRecordStart {
-                recordLine = line
-                atRecordStart = false
-                // Blank line: skip.
-                if bytes[i] == lf { line += 1; i += 1; atRecordStart = true; continue }
-                if bytes[i] == cr, i + 1 < n, bytes[i + 1] == lf { line += 1; i += 2; atRecordStart = true; continue }
-            }
-            let b = bytes[i]
-            if quoting && b == quote && field.isEmpty {
-                // Quoted field.
-                i += 1
-                var closed = false
-                while i < n {
-                    let c = bytes[i]
-                    if c == quote {
-                        if i + 1 < n && bytes[i + 1] == quote { field.append(quote); i += 2; continue }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(DataError) in
+            guard let p = buffer.baseAddress else { return }  // an empty file
+            while i < n {
+                if atRecordStart {
+                    recordLine = line
+                    atRecordStart = false
+                    // Blank line: skip.
+                    if p[i] == lf { line += 1; i += 1; atRecordStart = true; continue }
+                    if p[i] == cr, i + 1 < n, p[i + 1] == lf { line += 1; i += 2; atRecordStart = true; continue }
+                }
+                let b = p[i]
+                if quoting && b == quote && field.isEmpty {
+                    // Quoted field: runs up to the next quote are copied whole.
+                    i += 1
+                    var closed = false
+                    while i < n {
+                        var j = i
+                        while j < n, p[j] != quote { if p[j] == lf { line += 1 }; j += 1 }
+                        field.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                        i = j
+                        guard i < n else { break }
+                        if i + 1 < n && p[i + 1] == quote { field.append(quote); i += 2; continue }
                         i += 1; closed = true; break
                     }
-                    if c == lf { line += 1 }
-                    field.append(c); i += 1
+                    if !closed { throw .unterminatedQuote(file: fileName, line: recordLine) }
+                    // Anything after the closing quote up to the separator is kept verbatim.
+                    continue
                 }
-                if !closed { throw .unterminatedQuote(file: fileName, line: recordLine) }
-                // Anything after the closing quote up to the separator is kept verbatim.
-                continue
+                if b == separator {
+                    try finishField(); i += 1; continue
+                }
+                if b == lf || b == cr {
+                    try finishField()
+                    try body(CSVRecord(line: recordLine, fields: fields))
+                    fields.removeAll(keepingCapacity: true)
+                    if b == cr, i + 1 < n, p[i + 1] == lf { i += 1 }
+                    i += 1; line += 1; atRecordStart = true
+                    continue
+                }
+                // Unquoted bytes up to the next separator or line end are copied whole
+                // (a quote after the field's first byte is an ordinary byte).
+                var j = i + 1
+                while j < n, p[j] != separator, p[j] != lf, p[j] != cr { j += 1 }
+                field.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                i = j
             }
-            if b == separator {
-                try finishField(); i += 1; continue
-            }
-            if b == lf || b == cr {
-                try finishField()
-                try body(CSVRecord(line: recordLine, fields: fields))
-                fields.removeAll(keepingCapacity: true)
-                if b == cr, i + 1 < n, bytes[i + 1] == lf { i += 1 }
-                i += 1; line += 1; atRecordStart = true
-                continue
-            }
-            field.append(b); i += 1
         }
         if !atRecordStart {
             try finishField()

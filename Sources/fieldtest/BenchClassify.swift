@@ -89,6 +89,17 @@ struct BenchClassify: ParsableCommand {
         let rate = Double(input.count) / seconds
         CommandSupport.printError(String(format: "classified %d tweets in %.2f s (negative %d, neutral %d, positive %d)",
                                          input.count, seconds, result.labels[0], result.labels[1], result.labels[2]))
+        // What `fieldtest classify` does with the same tweets: CSV bytes in, CSV text out (in memory).
+        var csv = CSVWriter(capacity: input.count * 90)
+        csv.row(["id", "text"])
+        for (i, t) in input.enumerated() { csv.row([String(i), t]) }
+        let csvBytes = csv.bytes
+        csv = CSVWriter()
+        let csvStart = clock.now
+        let csvOut = try CommandSupport.guarded { try SentimentCSV.classify(csvBytes, file: "bench.csv", model: classifier) }
+        let csvRate = Double(input.count) / Self.seconds(clock.now - csvStart)
+        guard csvOut.utf8.count > input.count else { throw CommandSupport.failed }
+
         // The floor: the least work a hashed word n-gram classifier does per tweet, on the same tweets.
         let floors = [false, true].map { bigrams -> Double in
             var kernel = ClassificationFloor(bigrams: bigrams)
@@ -119,6 +130,7 @@ struct BenchClassify: ParsableCommand {
         // Repetition lets the token memo and the caches warm up; a single pass shows the cost for tweets never seen before.
         print(String(format: "first pass over the %d different tweets (new scorer, empty memo): %.0f tweets/s%@", distinct, firstPassRate,
                      vader.map { String(format: " = %.1f× VADER", firstPassRate / $0) } ?? ""))
+        print(String(format: "end to end as `fieldtest classify` (CSV bytes in, CSV text out, in memory): %.0f tweets/s", csvRate))
         PythonBaseline.report(name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
                               baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
         // For reference, not goals: the floor kernels (`ClassificationFloor`) against VADER on this machine.

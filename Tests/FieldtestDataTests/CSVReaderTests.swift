@@ -15,6 +15,64 @@ struct CSVReaderTests {
         #expect(recs.map(\.line) == [1, 2, 3, 6])
     }
 
+    @Test func quotesOutsideAQuotedStartAreOrdinaryBytes() throws {
+        let recs = try read("ab\"c,\"q\"tail,\"\"\"x\"\"\",\"\"\"\"\n")
+        #expect(recs.map(\.fields) == [["ab\"c", "qtail", "\"x\"", "\""]])
+    }
+
+    /// The RFC 4180 reading the reader implements, one byte at a time (the reference for the runs it copies whole).
+    static func referenceRecords(_ bytes: [UInt8]) -> [[String]]? {
+        var out: [[String]] = [], fields: [String] = [], field: [UInt8] = []
+        var i = 0, atStart = true
+        func finish() { fields.append(String(decoding: field, as: UTF8.self)); field = [] }
+        while i < bytes.count {
+            if atStart {
+                atStart = false
+                if bytes[i] == 0x0A { i += 1; atStart = true; continue }
+                if bytes[i] == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 2; atStart = true; continue }
+            }
+            let b = bytes[i]
+            if b == 0x22 && field.isEmpty {
+                i += 1
+                var closed = false
+                while i < bytes.count {
+                    if bytes[i] == 0x22 {
+                        if i + 1 < bytes.count && bytes[i + 1] == 0x22 { field.append(0x22); i += 2; continue }
+                        i += 1; closed = true; break
+                    }
+                    field.append(bytes[i]); i += 1
+                }
+                if !closed { return nil }
+                continue
+            }
+            if b == 0x2C { finish(); i += 1; continue }
+            if b == 0x0A || b == 0x0D {
+                finish(); out.append(fields); fields = []
+                if b == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
+                i += 1; atStart = true; continue
+            }
+            field.append(b); i += 1
+        }
+        if !atStart { finish(); out.append(fields) }
+        return out
+    }
+
+    @Test func agreesWithAByteByByteReadingOnRandomText() {
+        let alphabet: [[UInt8]] = [[0x61], [0x62], [0x2C], [0x22], [0x0A], [0x0D], Array("é".utf8), [0x20]]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<5_000 {
+            var bytes: [UInt8] = []
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            for _ in 0..<Int(state % 40) {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                bytes += alphabet[Int(state % UInt64(alphabet.count))]
+            }
+            let expected = Self.referenceRecords(bytes)
+            let got = try? CSVReader(fileName: "t.csv").records(bytes).map(\.fields)
+            #expect(got == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+        }
+    }
+
     @Test func lastLineWithoutNewlineAndBOM() throws {
         let recs = try read("\u{FEFF}id,text\n1,ok")
         #expect(recs.map(\.fields) == [["id", "text"], ["1", "ok"]])
