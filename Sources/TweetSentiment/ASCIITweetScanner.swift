@@ -228,10 +228,11 @@ final class ASCIITweetScanner: Sendable {
         }
 
         /// `scanWord` eight bytes at a time (SWAR: byte classes, lower-casing and the word's end
-        /// from 64-bit arithmetic) for the common word: letters and digits only, inside the text
-        /// with its eight-byte loads, no byte repeated three times in a row, and not ended by a byte
-        /// that could continue it (`'` after a letter; `.` `,` `:` after a digit). Returns the end,
-        /// or nil (having changed nothing but scratch bytes past `position`) for `scanWord` to handle.
+        /// from 64-bit arithmetic) for the common word: letters and digits only, no byte repeated
+        /// three times in a row, and not ended by a byte that continues it (`'` between letters;
+        /// `.` `,` `:` between digits). The text's last bytes, fewer than eight, are read into a
+        /// zero-padded word (a zero byte ends a word). Returns the end, or nil (having changed
+        /// nothing but scratch bytes past `position`) for `scanWord` to handle.
         /// Valid for ASCII text only (every byte below 0x80, so no carry crosses a byte).
         @inline(__always)
         mutating func wordByWords(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
@@ -247,8 +248,14 @@ final class ASCIITweetScanner: Sendable {
             var letters: UInt64 = 0
             var previous: UInt64 = 0  // the chunk before, lower-cased (for runs across chunks)
             while true {
-                guard at + 8 <= n else { return nil }
-                let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                let w: UInt64
+                if at + 8 <= n {
+                    w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                } else {
+                    var tail: UInt64 = 0  // the last n - at bytes, zero-padded
+                    withUnsafeMutableBytes(of: &tail) { $0.baseAddress!.copyMemory(from: base + at, byteCount: n - at) }
+                    w = UInt64(littleEndian: tail)
+                }
                 // Per-byte high bit: letter ((b | 0x20) in a…z), digit (b in 0…9), upper case (b in A…Z).
                 let folded = w | (ones &* 0x20)
                 let letter = (folded &+ ones &* 0x1F) & ~(folded &+ ones &* 0x05) & highs
@@ -271,9 +278,15 @@ final class ASCIITweetScanner: Sendable {
                 if count < 8 { break }
                 previous = bytes
             }
-            // The byte that ended the word must not be one `scanWord` would continue over.
-            let t = s[at]
-            if t == 0x27 || t == 0x2E || t == 0x2C || t == 0x3A { return nil }
+            // The byte that ended the word must not be one `scanWord` continues over:
+            // `'` between letters, `.` `,` `:` between digits (its test, in the same order).
+            if at + 1 < n {
+                let t = s[at]
+                if t == 0x27, has(s[at - 1], ASCIITweetScanner.letter), has(s[at + 1], ASCIITweetScanner.letter) { return nil }
+                if t == 0x2E || t == 0x2C || t == 0x3A, has(s[at - 1], ASCIITweetScanner.digit), has(s[at + 1], ASCIITweetScanner.digit) {
+                    return nil
+                }
+            }
             if has(s[i], ASCIITweetScanner.digit), letters == 0 {
                 emit("<num>")
                 return at
