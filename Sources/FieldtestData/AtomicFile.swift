@@ -55,14 +55,17 @@ public struct CSVWriter: Sendable {
 
     /// Appends one field, quoted (inner quotes doubled) when it holds a separator, quote or line break.
     private mutating func append(field: String) {
-        let needsQuotes = field.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-        guard needsQuotes else { bytes.append(contentsOf: field.utf8); return }
-        bytes.append(0x22)
-        for b in field.utf8 {
-            if b == 0x22 { bytes.append(0x22) }
-            bytes.append(b)
+        var field = field
+        field.withUTF8 { utf8 in  // contiguous bytes: a tight loop, then one copy
+            let needsQuotes = utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            guard needsQuotes else { bytes.append(contentsOf: utf8); return }
+            bytes.append(0x22)
+            for b in utf8 {
+                if b == 0x22 { bytes.append(0x22) }
+                bytes.append(b)
+            }
+            bytes.append(0x22)
         }
-        bytes.append(0x22)
     }
 
     /// Quotes `field` when it holds a separator, quote or line break.
