@@ -383,28 +383,41 @@ struct WordMemo {
     /// The remembered entry of `token` (hash `hash`), if any. `padded`: at least 16 readable bytes follow `token`.
     @inline(__always)
     func find(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, padded: Bool = false) -> WordEntry? {
+        findSlot(token, hash: hash, padded: padded).map { entry($0.pointee) }
+    }
+
+    /// The slot remembering `token` (hash `hash`), if any, valid until the next `insert`.
+    /// `padded`: at least 16 readable bytes follow `token`.
+    @inline(__always)
+    func findSlot(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, padded: Bool = false) -> UnsafePointer<WordMemoSlot>? {
         guard let storage, token.count > 0, token.count <= Self.maxKeyLength else { return nil }
         let slots = storage.slots
         let (k0, k1) = padded ? Self.paddedKey(token) : Self.inlineKey(token)
         var i = home(hash)
         while true {
-            let e = slots[i]
-            if e.keyLength == 0 { return nil }
-            if Int(e.keyLength) == token.count, e.key0 == k0, e.key1 == k1, token.count <= 16 || equalLongKey(e, token) {
-                var w = WordEntry(facts: SentimentFeaturizer.TokenFacts(hash: 0, baseHash: e.baseHash, baseStart: e.flags & 1 != 0 ? 4 : 0,
-                                                                        negated: e.flags & 1 != 0, isBang: e.flags & 2 != 0), lexicon: nil)
-                w.char0 = e.char0; w.char1 = e.char1; w.char2 = e.char2
-                w.gramCount = Int32(e.gramCount)
-                w.hasLexicon = e.flags & 4 != 0
-                w.endsPhrase = e.flags & 8 != 0
-                if w.hasLexicon {
-                    let v = valences[Int(e.valence)]
-                    w.vader = v.vader; w.afinn = v.afinn
-                }
-                return w
+            let length = slots[i].keyLength
+            if length == 0 { return nil }
+            if Int(length) == token.count, slots[i].key0 == k0, slots[i].key1 == k1, token.count <= 16 || equalLongKey(slots[i], token) {
+                return UnsafePointer(slots + i)
             }
             i = (i + 1) & mask
         }
+    }
+
+    /// The entry a slot holds.
+    @inline(__always)
+    func entry(_ e: WordMemoSlot) -> WordEntry {
+        var w = WordEntry(facts: SentimentFeaturizer.TokenFacts(hash: 0, baseHash: e.baseHash, baseStart: e.flags & 1 != 0 ? 4 : 0,
+                                                                negated: e.flags & 1 != 0, isBang: e.flags & 2 != 0), lexicon: nil)
+        w.char0 = e.char0; w.char1 = e.char1; w.char2 = e.char2
+        w.gramCount = Int32(e.gramCount)
+        w.hasLexicon = e.flags & 4 != 0
+        w.endsPhrase = e.flags & 8 != 0
+        if w.hasLexicon {
+            let v = valences[Int(e.valence)]
+            w.vader = v.vader; w.afinn = v.afinn
+        }
+        return w
     }
 
     /// Remembers `entry` for `token` (hash `hash`, not remembered yet); when the memo is
@@ -574,9 +587,16 @@ extension LogisticRegressionClassifier {
             var previousBase: UInt64? = nil
             for k in 0..<ends.count {
                 let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
+                // A remembered token without lexicon evidence (most of them) is read from its slot in place.
                 let e: WordEntry
-                if let found = memo.find(b, hash: hashes[k], padded: padded) {
-                    e = found
+                if let slot = memo.findSlot(b, hash: hashes[k], padded: padded) {
+                    if slot.pointee.flags & 6 == 0 {  // neither `isBang` nor `hasLexicon`
+                        c0 += slot.pointee.char0; c1 += slot.pointee.char1; c2 += slot.pointee.char2
+                        grams += Int(slot.pointee.gramCount)
+                        previousBase = slot.pointee.baseHash  // all `accumulateLexicon` does for a token without lexicon entry
+                        continue
+                    }
+                    e = memo.entry(slot.pointee)
                 } else {
                     e = wordEntry(b, weights: W)
                     memo.insert(e, for: b, hash: hashes[k])
