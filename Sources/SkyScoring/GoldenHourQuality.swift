@@ -83,7 +83,7 @@ public struct GoldenHourQuality: Sendable {
         func frac(_ v: Double?) -> Double? { v.map { min(1, max(0, $0 / 100)) } }
         var low = frac(conditions.cloudLowPct)
         var mid = frac(conditions.cloudMidPct)
-        var high = frac(conditions.cloudHighPct)
+        let high = frac(conditions.cloudHighPct)
         if low == nil && mid == nil && high == nil, let total = frac(conditions.cloudTotalPct) {
             low = total / 2
             mid = total / 2

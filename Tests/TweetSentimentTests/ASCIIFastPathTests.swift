@@ -96,7 +96,7 @@ struct ASCIIFastPathTests {
                 let score = max(-1, min(1, (1 - m.lexiconScoreWeight) * polarity + m.lexiconScoreWeight * compound))
                 #expect(score.bitPattern == expected.score.bitPattern, "\(text)")
             }
-            for x in [UInt64(expected.label.rawValue), expected.score.bitPattern] + expected.probabilities.map { $0.bitPattern } {
+            for x in [UInt64(expected.label.rawValue), expected.score.bitPattern] + expected.probabilities.map(\.bitPattern) {
                 checksum = (checksum ^ x) &* FeatureHashing.prime
             }
         }
