@@ -110,21 +110,22 @@ public struct CSVReader: Sendable {
 
 extension CSVReader {
     /// Appends `field` as a string to `fields` and empties it (keeping its capacity); invalid
-    /// UTF-8 is a `DataError.invalidUTF8` at `line`. ASCII bytes (most fields) are valid UTF-8 as they
-    /// are and skip the general validation, which is far slower for short fields.
+    /// UTF-8 is a `DataError.invalidUTF8` at `line` (see `validatedUTF8`).
     @inline(__always)
     static func finish(_ field: inout [UInt8], into fields: inout [String], file: String, line: Int) throws(DataError) {
-        let text: String
-        if field.allSatisfy({ $0 < 0x80 }) {
-            text = String(decoding: field, as: UTF8.self)
-        } else if let valid = String(validating: field, as: UTF8.self) {
-            text = valid
-        } else {
-            throw .invalidUTF8(file: file, line: line, field: "#\(fields.count + 1)")
-        }
+        guard let text = validatedUTF8(field) else { throw .invalidUTF8(file: file, line: line, field: "#\(fields.count + 1)") }
         fields.append(text)
         field.removeAll(keepingCapacity: true)
     }
+}
+
+/// `bytes` as a string when they are valid UTF-8, else nil. ASCII bytes (most fields and lines) are
+/// valid as they are and skip the general validation, which costs about a thousand instructions
+/// even for a short field.
+@inline(__always)
+func validatedUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
+    if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
 }
 
 /// Reads a whole file's bytes, mapping failures to `DataError.unreadable`.

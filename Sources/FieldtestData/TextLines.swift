@@ -25,7 +25,7 @@ public enum TextLines {
                 var end = i
                 if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                 if !(i == n && start == n) {
-                    if let s = String(validating: bytes[start..<end], as: UTF8.self) {
+                    if let s = validatedUTF8(bytes[start..<end]) {
                         out.append(TextLine(number: number, text: s))
                     } else {
                         let e = DataError.invalidUTF8(file: file, line: number, field: nil)

@@ -87,6 +87,16 @@ struct CSVReaderTests {
         }
     }
 
+    @Test func utf8IsValidatedWhetherASCIIOrNot() {
+        #expect(validatedUTF8(Array("plain, ascii\u{0}".utf8)) == "plain, ascii\u{0}")
+        #expect(validatedUTF8(Array("café 日本 😀".utf8)) == "café 日本 😀")
+        #expect(validatedUTF8([UInt8]()) == "")
+        for bad: [UInt8] in [[0x80], [0x61, 0xC0, 0x80], [0xE2, 0x82], [0x61, 0xFF, 0x62], [0xED, 0xA0, 0x80]] {
+            #expect(validatedUTF8(bad) == nil, "\(bad)")
+            #expect(validatedUTF8(bad[...]) == nil, "\(bad)")
+        }
+    }
+
     @Test func unterminatedQuote() {
         #expect(throws: DataError.unterminatedQuote(file: "t.csv", line: 2)) { try read("a,b\n1,\"open\n") }
     }
