@@ -44,13 +44,37 @@ public struct CSVWriter: Sendable {
         bytes.reserveCapacity(max(capacity, 0))
     }
 
+    /// Whether the next field starts a record (no separator before it).
+    private var atRecordStart = true
+
     /// Appends one record.
     public mutating func row(_ fields: [String]) {
-        for (i, field) in fields.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            append(field: field)
-        }
+        for field in fields { self.field(field) }
+        endRecord()
+    }
+
+    /// Appends one field of the current record (quoted when it needs to be); `endRecord()` ends the record.
+    public mutating func field(_ text: String) {
+        separate()
+        append(field: text)
+    }
+
+    /// Appends one field whose bytes `write` appends: bytes that never need quoting (no `,` `"` CR
+    /// or LF), such as numbers and ISO 8601 times. Spares building a `String` per field.
+    public mutating func field(unquotedBytes write: (inout [UInt8]) -> Void) {
+        separate()
+        write(&bytes)
+    }
+
+    /// Ends the current record.
+    public mutating func endRecord() {
         bytes.append(UInt8(ascii: "\n"))
+        atRecordStart = true
+    }
+
+    private mutating func separate() {
+        if !atRecordStart { bytes.append(UInt8(ascii: ",")) }
+        atRecordStart = false
     }
 
     /// Appends one field, quoted (inner quotes doubled) when it holds a separator, quote or line break.

@@ -63,16 +63,27 @@ public enum SunBatch {
 
     /// Renders the output CSV.
     public static func render(_ requests: [Request], _ days: [SolarDay]) -> String {
-        var w = CSVWriter()
+        var w = CSVWriter(capacity: 64 + requests.count * 240)
         w.row(outputColumns)
         for (r, d) in zip(requests, days) {
-            func t(_ v: Double?) -> String { v.map { CivilTime.isoUTC(Int($0.rounded())) } ?? "" }
-            w.row([r.id, r.date.description, t(d.sunrise), t(d.sunset), t(d.solarNoon),
-                   d.dayLengthSeconds.map { String(Int($0.rounded())) } ?? "", t(d.civilDawn), t(d.civilDusk),
-                   t(d.goldenMorning.start), t(d.goldenMorning.end), t(d.goldenEvening.start), t(d.goldenEvening.end),
-                   d.note.rawValue])
+            w.field(r.id)
+            w.field(r.date.description)
+            for v in [d.sunrise, d.sunset, d.solarNoon] { time(v, into: &w) }
+            w.field(d.dayLengthSeconds.map { String(Int($0.rounded())) } ?? "")
+            for v in [d.civilDawn, d.civilDusk, d.goldenMorning.start, d.goldenMorning.end, d.goldenEvening.start, d.goldenEvening.end] {
+                time(v, into: &w)
+            }
+            w.field(d.note.rawValue)
+            w.endRecord()
         }
         return w.text
+    }
+
+    /// Appends the field of an event time `v` (epoch seconds, UTC): ISO 8601 to the second, written
+    /// straight into the output bytes; empty when the event does not happen.
+    @inline(__always)
+    static func time(_ v: Double?, into w: inout CSVWriter) {
+        w.field(unquotedBytes: { bytes in if let v { CivilTime.appendISOUTC(Int(v.rounded()), to: &bytes) } })
     }
 
     /// Parse, compute and render in one call.

@@ -158,6 +158,35 @@ struct WritingTests {
         #expect(w.text == "plain,\"a,b\",\"q\"\"uote\",\"line\nbreak\",\n")
     }
 
+    @Test func fieldByFieldRecordsEqualRows() {
+        var a = CSVWriter(), b = CSVWriter(capacity: 64)
+        a.row(["id", "a,b", "", "q\"x"])
+        a.row(["2", "time"])
+        for f in ["id", "a,b", "", "q\"x"] { b.field(f) }
+        b.endRecord()
+        b.field("2")
+        b.field(unquotedBytes: { $0.append(contentsOf: "time".utf8) })
+        b.endRecord()
+        #expect(a.text == b.text)
+        #expect(b.text == "id,\"a,b\",,\"q\"\"x\"\n2,time\n")
+    }
+
+    @Test func isoTimesAppendedAsBytesEqualTheStrings() {
+        // Both sides of the epoch, leap days, the ends of years 0 and 9999 and beyond (the string fallback).
+        var seconds: [Int] = [0, -1, 1, 86_399, 86_400, -86_400, -86_401, 951_782_400, 951_868_799, 4_107_542_399, -62_167_219_200,
+                              253_402_300_799, 253_402_300_800, -62_167_219_201]
+        var state: UInt64 = 42
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            seconds.append(Int(truncatingIfNeeded: state >> 20) % 400_000_000_000 - 100_000_000_000)
+        }
+        for t in seconds {
+            var bytes = Array("x,".utf8)
+            CivilTime.appendISOUTC(t, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "x," + CivilTime.isoUTC(t), "\(t)")
+        }
+    }
+
     @Test func numbersAreLocaleFreeAndShort() {
         #expect(CSVWriter.number(3) == "3")
         #expect(CSVWriter.number(-0.25) == "-0.25")

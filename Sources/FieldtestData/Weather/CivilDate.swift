@@ -154,6 +154,27 @@ public enum CivilTime {
         }
     }
 
+    /// Appends `isoUTC(seconds)` to `bytes` (the same text, without building a string in between).
+    public static func appendISOUTC(_ seconds: Int, to bytes: inout [UInt8]) {
+        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+        let rem = seconds - days * 86_400
+        let d = CivilDate(daysSinceEpoch: days)
+        guard (0...9999).contains(d.year) else { bytes.append(contentsOf: isoUTC(seconds).utf8); return }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 20))
+        bytes.withUnsafeMutableBufferPointer { all in
+            let b = UnsafeMutableBufferPointer(rebasing: all[start...])
+            writeDate(year: d.year, month: d.month, day: d.day, into: b)
+            b[10] = 0x54  // T
+            b[11] = UInt8(0x30 + rem / 36_000); b[12] = UInt8(0x30 + rem / 3600 % 10)
+            b[13] = 0x3A
+            b[14] = UInt8(0x30 + rem / 600 % 6); b[15] = UInt8(0x30 + rem / 60 % 10)
+            b[16] = 0x3A
+            b[17] = UInt8(0x30 + rem % 60 / 10); b[18] = UInt8(0x30 + rem % 10)
+            b[19] = 0x5A  // Z
+        }
+    }
+
     /// Writes `YYYY-MM-DD` (year 0…9999) into the first 10 bytes of `b`.
     static func writeDate(year: Int, month: Int, day: Int, into b: UnsafeMutableBufferPointer<UInt8>) {
         b[0] = UInt8(0x30 + year / 1000)
