@@ -66,6 +66,13 @@ public struct CSVWriter: Sendable {
         write(&bytes)
     }
 
+    /// Appends the records `other` wrote (between complete records: neither writer may be
+    /// in the middle of one), as if they had been written here.
+    public mutating func append(records other: CSVWriter) {
+        precondition(atRecordStart && other.atRecordStart, "CSVWriter.append(records:) between records only")
+        bytes.append(contentsOf: other.bytes)
+    }
+
     /// Ends the current record.
     public mutating func endRecord() {
         bytes.append(UInt8(ascii: "\n"))

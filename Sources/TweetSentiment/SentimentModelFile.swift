@@ -25,22 +25,51 @@ public enum SentimentCSV {
     /// Classifies every row of `bytes`; a row without the two columns, or with
     /// invalid UTF-8, is a located `DataError`. Scores have 4 decimals. Each label is the most
     /// probable of `classes` (`SentimentPrediction.label(among:)`; all three by default).
-    /// Complexity: O(total tokens).
+    /// With `jobs` > 1 the rows are split into up to `jobs` contiguous runs of at least
+    /// `rowsPerJob` rows, each classified on its own thread by its own `SentimentScorer`; the
+    /// output is the same, byte for byte, whatever `jobs` (predictions never depend on what a
+    /// scorer classified before). Complexity: O(total tokens).
     public static func classify(_ bytes: [UInt8], file: String, model: SentimentModel,
-                                classes: Set<SentimentLabel> = Set(SentimentLabel.allCases)) throws(DataError) -> String {
+                                classes: Set<SentimentLabel> = Set(SentimentLabel.allCases), jobs: Int = 1) throws(DataError) -> String {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(["id", "text"])
         let rows = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, String)? in
             (try row.string("id"), try row.string("text"))
         }
         let records = rows.records
+        let texts = records.map(\.1)
         var w = CSVWriter(capacity: 16 + records.count * 24)  // about "id,negative,-0.1234\n" per row
         w.row(["id", "label", "score"])
-        var scorer = SentimentScorer(model: model)
-        // The batch path pipelines tokenizing one tweet with scoring the one before (same predictions).
-        scorer.predictAll(records.map(\.1)) { i, p in
-            w.row([records[i].0, p.label(among: classes).name, CSVWriter.fixed(p.score, decimals: 4)])
+        /// Rows `range` classified by one scorer (the batch path pipelines tokenizing one tweet with scoring the one before).
+        @Sendable func part(_ range: Range<Int>) -> CSVWriter {
+            var out = CSVWriter(capacity: range.count * 24)
+            var scorer = SentimentScorer(model: model)
+            scorer.predictAll(Array(texts[range])) { i, p in
+                out.row([records[range.lowerBound + i].0, p.label(among: classes).name, CSVWriter.fixed(p.score, decimals: 4)])
+            }
+            return out
+        }
+        let parts = max(1, min(jobs, records.count / rowsPerJob))
+        if parts == 1 {
+            w.append(records: part(0..<records.count))
+        } else {
+            let results = PartResults(count: parts)
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                results.set(k, part(records.count * k / parts ..< records.count * (k + 1) / parts))
+            }
+            for r in results.parts { w.append(records: r!) }
         }
         return w.text
+    }
+
+    /// Fewest rows worth a thread of their own in `classify`.
+    public static let rowsPerJob = 5_000
+
+    /// The writers of `classify`'s parallel runs, filled from their threads.
+    private final class PartResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var parts: [CSVWriter?]
+        init(count: Int) { parts = Array(repeating: nil, count: count) }
+        func set(_ k: Int, _ w: CSVWriter) { lock.lock(); parts[k] = w; lock.unlock() }
     }
 }

@@ -19,15 +19,20 @@ struct ClassifyCommand: ParsableCommand {
     var output: String?
     @Option(name: .long, help: "Classes a label may take, comma-separated (default: negative,neutral,positive; negative,positive for a binary decision).")
     var classes: String?
+    @Option(name: .long, help: "Threads classifying in parallel, each on its own run of rows (default: all cores; the output is the same for any value).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    func validate() throws { _ = try SentimentClassesOption.parse(classes) }
+    func validate() throws {
+        _ = try SentimentClassesOption.parse(classes)
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
 
     func run() throws {
         let chosen = try SentimentClassesOption.parse(classes)
         let classifier = try CommandSupport.loadSentimentModel(model)
         let text = try CommandSupport.guarded { () throws -> String in
             let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
-            return try SentimentCSV.classify(bytes, file: input, model: classifier, classes: chosen)
+            return try SentimentCSV.classify(bytes, file: input, model: classifier, classes: chosen, jobs: jobs)
         }
         try CommandSupport.guarded { try CommandSupport.emit(text, to: output) }
     }

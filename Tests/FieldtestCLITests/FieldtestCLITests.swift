@@ -173,6 +173,11 @@ struct SentimentCommandTests {
         let bad = try cli.run(["classify", "--input", input.path, "--classes", "negative,happy"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("'happy' is not a class"))
+        // Any number of threads gives the same output; none is a usage error.
+        #expect(try cli.run(["classify", "--input", input.path, "--jobs", "3"]).stdout == r.stdout)
+        let noJobs = try cli.run(["classify", "--input", input.path, "--jobs", "0"])
+        #expect(noJobs.status == 64)
+        #expect(noJobs.stderr.contains("--jobs must be at least 1"))
     }
 
     @Test func classifyFindsTheShippedModelFromAnyDirectory() throws {

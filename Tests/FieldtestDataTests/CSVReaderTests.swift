@@ -171,6 +171,18 @@ struct WritingTests {
         #expect(b.text == "id,\"a,b\",,\"q\"\"x\"\n2,time\n")
     }
 
+    @Test func appendedRecordsEqualRecordsWrittenInPlace() {
+        var whole = CSVWriter(), head = CSVWriter(), tail = CSVWriter()
+        for (k, row) in [["id", "text"], ["1", "a,b"], ["2", "q\"x"], ["3", ""]].enumerated() {
+            whole.row(row)
+            if k < 2 { head.row(row) } else { tail.row(row) }
+        }
+        head.append(records: tail)
+        head.append(records: CSVWriter())
+        #expect(head.text == whole.text)
+        #expect(head.text == "id,text\n1,\"a,b\"\n2,\"q\"\"x\"\n3,\n")
+    }
+
     @Test func isoTimesAppendedAsBytesEqualTheStrings() {
         // Both sides of the epoch, leap days, the ends of years 0 and 9999 and beyond (the string fallback).
         var seconds: [Int] = [0, -1, 1, 86_399, 86_400, -86_400, -86_401, 951_782_400, 951_868_799, 4_107_542_399, -62_167_219_200,

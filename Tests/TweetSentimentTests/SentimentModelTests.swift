@@ -232,6 +232,23 @@ struct SentimentCSVTests {
         #expect(lines[2].hasPrefix("2,negative,-"))
     }
 
+    @Test func parallelRunsGiveTheSameBytesInInputOrder() throws {
+        // Enough rows for three runs of `rowsPerJob`, plus a remainder, so every boundary is crossed.
+        let count = 3 * SentimentCSV.rowsPerJob + 7
+        let texts = ["I love it, great day :)", "hate this\nterrible", "the bus leaves at 8", "not good at all!!!", "soooo happy #WinningDay"]
+        var input = CSVWriter()
+        input.row(["id", "text"])
+        for k in 0..<count { input.row(["t\(k)", texts[k % texts.count] + (k % 3 == 0 ? " \(k)" : "")]) }
+        let model = trainSmall(.logisticRegression)
+        let serial = try SentimentCSV.classify(input.bytes, file: "in.csv", model: model, jobs: 1)
+        let lines = serial.split(separator: "\n")
+        #expect(lines.count == count + 1)
+        for k in [0, 1, SentimentCSV.rowsPerJob - 1, SentimentCSV.rowsPerJob, count - 1] { #expect(lines[k + 1].hasPrefix("t\(k),")) }
+        for jobs in [2, 3, 4, 16] {
+            #expect(try SentimentCSV.classify(input.bytes, file: "in.csv", model: model, jobs: jobs) == serial, "jobs \(jobs)")
+        }
+    }
+
     @Test func missingColumnIsAnError() {
         #expect(throws: DataError.missingColumn(file: "in.csv", column: "text")) {
             try SentimentCSV.classify(Array("id,tweet\n1,hi\n".utf8), file: "in.csv", model: trainSmall(.naiveBayes))
