@@ -99,6 +99,15 @@ struct BenchClassify: ParsableCommand {
         let csvOut = try CommandSupport.guarded { try SentimentCSV.classify(csvBytes, file: "bench.csv", model: classifier) }
         let csvRate = Double(input.count) / Self.seconds(clock.now - csvStart)
         guard csvOut.utf8.count > input.count else { throw CommandSupport.failed }
+        // The same with one thread per core (`fieldtest classify`'s default), which must give the same bytes.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let parallelStart = clock.now
+        let parallelOut = try CommandSupport.guarded { try SentimentCSV.classify(csvBytes, file: "bench.csv", model: classifier, jobs: cores) }
+        let parallelRate = Double(input.count) / Self.seconds(clock.now - parallelStart)
+        guard parallelOut == csvOut else {
+            CommandSupport.printError("error: classifying on \(cores) threads changed the output")
+            throw CommandSupport.failed
+        }
 
         // The floor: the least work a hashed word n-gram classifier does per tweet, on the same tweets.
         let floors = [false, true].map { bigrams -> Double in
@@ -130,7 +139,9 @@ struct BenchClassify: ParsableCommand {
         // Repetition lets the token memo and the caches warm up; a single pass shows the cost for tweets never seen before.
         print(String(format: "first pass over the %d different tweets (new scorer, empty memo): %.0f tweets/s%@", distinct, firstPassRate,
                      vader.map { String(format: " = %.1f× VADER", firstPassRate / $0) } ?? ""))
-        print(String(format: "end to end as `fieldtest classify` (CSV bytes in, CSV text out, in memory): %.0f tweets/s", csvRate))
+        print(String(format: "end to end as `fieldtest classify --jobs 1` (CSV bytes in, CSV text out, in memory): %.0f tweets/s", csvRate))
+        print(String(format: "end to end as `fieldtest classify --jobs %d` (all cores; not per core): %.0f tweets/s = %.2f× one thread",
+                     cores, parallelRate, parallelRate / csvRate))
         PythonBaseline.report(name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
                               baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
         // For reference, not goals: the floor kernels (`ClassificationFloor`) against VADER on this machine.
