@@ -125,6 +125,39 @@ struct ASCIIFastPathTests {
         empty.predictAll([]) { _, _ in Issue.record("no texts, no calls") }
     }
 
+    /// Seeded random ASCII texts (synthetic) built from the bytes the scanner's rules turn on:
+    /// letters of both cases, digits, runs of one letter, white space, `'` `.` `,` `:` `!` `?`
+    /// `@` `#` `_` `&`, emoticon parts and URL prefixes, with words of up to 150 bytes so that
+    /// words and runs of a letter cross the scanner's eight-byte steps at every offset.
+    @Test func scannerMatchesTheGeneralTokenizerOnRandomText() throws {
+        let pieces = ["a", "b", "o", "O", "x", "X", "T", "D", "P", "p", "n", "t", "z", "Z", "e", "E", "1", "0", "9", " ", " ", " ", "  ",
+                      "\t", "\n", "'", ".", ",", ":", ";", "!", "?", "@", "#", "_", "&", "(", ")", "-", "^", "<", "3", "/", "=",
+                      "not", "NOT", "don't", "never", "cannot", "no", "http://", "www.", "https://", "Http://", "oooo", "sss", "aaA", "AaA"]
+        let tokenizer = TweetTokenizer()
+        let model = try SentimentModelFile.load(Self.datasets.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName))
+        var scorer = SentimentScorer(model: model)
+        var random = SeededGenerator(seed: 20261125)
+        var compared = 0
+        for round in 0..<4000 {
+            var text = ""
+            let count = Int(random.next() % 60)
+            for _ in 0..<count {
+                if random.next() % 9 == 0 {
+                    // A long word: crosses a 64-byte window, sometimes with a run of three.
+                    let length = 8 + Int(random.next() % 140)
+                    text += String((0..<length).map { k in Character(Unicode.Scalar(UInt8(0x61 + (k * 7 + round) % 26))) })
+                    if random.next() % 2 == 0 { text += "ggg" }
+                } else {
+                    text += pieces[Int(random.next() % UInt64(pieces.count))]
+                }
+            }
+            guard let tokens = scorer.asciiTokens(text) else { continue }
+            compared += 1
+            #expect(tokens == tokenizer.tokenize(text), "\(text)")
+        }
+        #expect(compared > 3000)
+    }
+
     @Test func paddedMemoKeysEqualByteByByteKeys() {
         let bytes = (0..<64).map { UInt8(0x41 + $0 % 50) }
         bytes.withUnsafeBufferPointer { all in
