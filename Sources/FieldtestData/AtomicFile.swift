@@ -2,31 +2,113 @@ import Foundation
 
 /// Writes files so that readers never see a half-written result: the bytes go
 /// to a temporary file in the same folder, which is then renamed over the target.
+///
+/// - A symbolic link is written through: the file it names is replaced, the link stays.
+/// - A target that is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) cannot be
+///   replaced by a rename, so the bytes are written straight to it.
+/// - A directory is an error. A replaced file keeps its permission bits.
+/// - On any failure the temporary file is removed and the target is left as it was.
 public enum AtomicFile {
     /// Writes `data` to `url` atomically, creating the parent folder if needed.
     public static func write(_ data: Data, to url: URL) throws(DataError) {
-        let fm = FileManager.default
-        let dir = url.deletingLastPathComponent()
-        do {
-            try fm.createDirectory(at: dir, withIntermediateDirectories: true)
-            let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
-            try data.write(to: tmp)
-            // rename(2) replaces the target atomically within one file system.
-            if rename(tmp.path, url.path) != 0 {
-                let reason = String(cString: strerror(errno))
-                try? fm.removeItem(at: tmp)
-                throw DataError.unreadable(file: url.path, reason: "cannot write: \(reason)")
+        let name = url.path
+        var info = stat()
+        let exists = stat(name, &info) == 0  // through symbolic links
+        let target: String
+        if exists {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG:
+                target = realPath(name) ?? name
+            case S_IFDIR:
+                throw .unwritable(file: name, reason: "it is a directory; give a file name")
+            default:
+                try writeThrough(data, to: name, displayName: name)
+                return
             }
-        } catch let error as DataError {
-            throw error
+        } else {
+            target = try resolveLinks(name, displayName: name)  // a link to a file not created yet
+        }
+        let dir = (target as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: dir.isEmpty ? "." : dir, withIntermediateDirectories: true)
         } catch {
-            throw .unreadable(file: url.path, reason: "cannot write: \(error.localizedDescription)")
+            throw .unwritable(file: name, reason: "cannot create the folder '\(dir)': \(posixReason(error))")
+        }
+        let base = (target as NSString).lastPathComponent
+        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : 0o666)
+        guard fd >= 0 else { throw .unwritable(file: name, reason: String(cString: strerror(errno))) }
+        var failure: String? = writeAll(data, to: fd)
+        if failure == nil, exists, fchmod(fd, info.st_mode & 0o7777) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        // rename(2) replaces the target atomically within one file system.
+        if failure == nil, rename(tmp, target) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(tmp)
+            throw .unwritable(file: name, reason: failure)
         }
     }
 
     /// Writes `text` as UTF-8 to `url` atomically.
     public static func write(_ text: String, to url: URL) throws(DataError) {
         try write(Data(text.utf8), to: url)
+    }
+
+    /// `path` with symbolic links in its last component followed (relative links are
+    /// relative to the link's folder); a path that does not exist is returned as it is.
+    static func resolveLinks(_ path: String, displayName: String) throws(DataError) -> String {
+        var current = path
+        for _ in 0..<32 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { return current }
+            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = link.hasPrefix("/") ? link : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
+        }
+        throw .unwritable(file: displayName, reason: "too many levels of symbolic links")
+    }
+
+    /// The canonical path of an existing file (every symbolic link followed), or nil.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Writes `data` to an existing file that is not a regular file (a device or a FIFO).
+    private static func writeThrough(_ data: Data, to path: String, displayName: String) throws(DataError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unwritable(file: displayName, reason: String(cString: strerror(errno))) }
+        var failure = writeAll(data, to: fd)
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if let failure { throw .unwritable(file: displayName, reason: failure) }
+    }
+
+    /// Writes all of `data` to `fd`; the reason it could not, or nil.
+    private static func writeAll(_ data: Data, to fd: Int32) -> String? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += n
+            }
+            return nil
+        }
+    }
+
+    /// The POSIX reason inside a Foundation error, when there is one.
+    private static func posixReason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
     }
 }
 

@@ -9,6 +9,8 @@ import Foundation
 public enum DataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(file: String, reason: String)
+    /// An output file could not be written (the previous file, if any, is left as it was).
+    case unwritable(file: String, reason: String)
     /// The file holds no header or no data where some is required.
     case empty(file: String)
     /// A byte sequence on the line is not valid UTF-8.
@@ -27,7 +29,7 @@ public enum DataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file the error refers to.
     public var file: String {
         switch self {
-        case .unreadable(let f, _), .empty(let f), .invalidUTF8(let f, _, _), .missingColumn(let f, _),
+        case .unreadable(let f, _), .unwritable(let f, _), .empty(let f), .invalidUTF8(let f, _, _), .missingColumn(let f, _),
              .wrongColumnCount(let f, _, _, _), .invalidField(let f, _, _, _, _),
              .unterminatedQuote(let f, _), .badLayout(let f, _, _):
             return f
@@ -37,7 +39,7 @@ public enum DataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The 1-based line of the error, when it has one.
     public var line: Int? {
         switch self {
-        case .unreadable, .empty, .missingColumn: return nil
+        case .unreadable, .unwritable, .empty, .missingColumn: return nil
         case .invalidUTF8(_, let l, _), .wrongColumnCount(_, let l, _, _), .invalidField(_, let l, _, _, _),
              .unterminatedQuote(_, let l), .badLayout(_, let l, _):
             return l
@@ -49,6 +51,8 @@ public enum DataError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable(_, let reason):
             return "\(location): error: cannot read file: \(reason)"
+        case .unwritable(_, let reason):
+            return "\(location): error: cannot write file: \(reason)"
         case .empty:
             return "\(location): error: file is empty; expected a header and at least one data row"
         case .invalidUTF8(_, _, let field):
