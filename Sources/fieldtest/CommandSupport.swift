@@ -11,9 +11,23 @@ enum CommandSupport {
     /// Exit code for a failed requirement, verification or regression.
     static let failed = ExitCode(1)
 
-    /// Prints `message` to standard error.
+    /// Prints `message` to standard error (a standard error that cannot be written is
+    /// ignored: there is nowhere left to report it).
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+    }
+
+    /// Flushes what `print` buffered; when standard output cannot be written (a full disk,
+    /// a closed descriptor), says so on standard error and exits 2, so that a lost report is
+    /// never a success.
+    static func flushStandardOutput() throws {
+        guard fflush(nil) != 0 else { return }
+        reportStandardOutputFailure(String(cString: strerror(errno)))
+        throw invalidInput
+    }
+
+    private static func reportStandardOutputFailure(_ reason: String) {
+        printError("error: cannot write to standard output: \(reason)")
     }
 
     /// The datasets folder: `--datasets`, else `$FIELDTEST_DATASETS`, else `./Datasets`, else the
@@ -58,7 +72,16 @@ enum CommandSupport {
         if let path {
             try AtomicFile.write(text, to: URL(fileURLWithPath: path))
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            // After whatever `print` buffered; a failed write is reported, not a crash.
+            try flushStandardOutput()
+            do {
+                try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+            } catch {
+                let ns = error as NSError
+                let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError
+                reportStandardOutputFailure(underlying?.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying!.code))) : ns.localizedDescription)
+                throw invalidInput
+            }
         }
     }
 

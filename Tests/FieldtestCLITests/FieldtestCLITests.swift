@@ -125,7 +125,64 @@ struct FieldtestCLITests {
         #expect(always.status == 1)
         #expect(always.stdout.contains("REGRESSION"))
         let bad = try run(args + ["--compare-latency", "sometimes"])
-        #expect(bad.status == 64 || bad.status == 2)
+        #expect(bad.status == 2)
+    }
+
+    /// Usage errors exit 2, as the help says (not ArgumentParser's 64), with the usage text.
+    @Test func usageErrorsExitTwo() throws {
+        for arguments in [["no-such-command"], ["sun"], ["sun", "--input", "x.csv", "--no-such-option"], ["run", "x.yaml", "--jobs", "0"]] {
+            let r = try run(arguments)
+            #expect(r.status == 2, "\(arguments)")
+            #expect(r.stderr.contains("Usage: fieldtest"), "\(arguments)")
+        }
+    }
+
+    /// A report that cannot be written to standard output is an error (exit 2, said on
+    /// standard error), never a crash and never a silent success.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)"))
+    func aFullStandardOutputIsAnError() throws {
+        let dir = try temporaryFolder()
+        let input = dir.appendingPathComponent("days.csv")
+        try "id,latitude,longitude,date,timezone\na,0,0,2024-01-01,UTC\n".write(to: input, atomically: true, encoding: .utf8)
+        for arguments in [["sun", "--input", input.path], ["datasets", "list"]] {
+            let p = Process()
+            p.executableURL = Self.executable
+            p.arguments = arguments
+            p.currentDirectoryURL = Self.repo
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let err = Pipe()
+            p.standardOutput = full
+            p.standardError = err
+            try p.run()
+            let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            #expect(p.terminationReason == .exit && p.terminationStatus == 2, "\(arguments): \(e)")
+            #expect(e.contains("error: cannot write to standard output: No space left on device"), "\(arguments)")
+        }
+    }
+
+    /// An output file that cannot be finished (here: over the file-size limit) leaves the previous
+    /// file as it was and no temporary file beside it.
+    @Test func aFailedWriteKeepsThePreviousOutputAndLeavesNoTemporaryFile() throws {
+        let dir = try temporaryFolder()
+        let input = dir.appendingPathComponent("days.csv")
+        let rows = (0..<60).map { "r\($0),10,10,2024-01-\(String(format: "%02d", $0 % 28 + 1)),UTC" }
+        try (["id,latitude,longitude,date,timezone"] + rows).joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        try "KEEP\n".write(to: dir.appendingPathComponent("out.csv"), atomically: true, encoding: .utf8)
+        let script = "trap '' XFSZ; ulimit -f 4; exec \"$0\" sun --input days.csv --output out.csv"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script, Self.executable.path]
+        p.currentDirectoryURL = dir
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 2, "\(e)")
+        #expect(e.contains("out.csv: error: cannot write file: File too large"))
+        #expect(try String(contentsOf: dir.appendingPathComponent("out.csv"), encoding: .utf8) == "KEEP\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["days.csv", "out.csv"])
     }
 
     @Test func datasetsVerifyFailsOnATamperedFile() throws {
@@ -176,7 +233,7 @@ struct SentimentCommandTests {
         // Any number of threads gives the same output; none is a usage error.
         #expect(try cli.run(["classify", "--input", input.path, "--jobs", "3"]).stdout == r.stdout)
         let noJobs = try cli.run(["classify", "--input", input.path, "--jobs", "0"])
-        #expect(noJobs.status == 64)
+        #expect(noJobs.status == 2)
         #expect(noJobs.stderr.contains("--jobs must be at least 1"))
     }
 
