@@ -44,6 +44,8 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
     case database(String)
     /// A journal entry with this identifier does not exist.
     case unknownEntry(UUID)
+    /// A journal entry with this ID belongs to another user; it cannot be saved or synced as this one.
+    case entryOwnedByAnotherUser(UUID)
 
     /// The exact message SkyScape LOG1-AF-S1 and LOG1-AF-S2 require for any login failure.
     public static let loginFailureMessage = "Incorrect username or password. Please try again."
@@ -91,6 +93,8 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
             return "Account database error: \(reason)."
         case .unknownEntry(let id):
             return "No journal entry with ID \(id.uuidString); check the identifier."
+        case .entryOwnedByAnotherUser(let id):
+            return "Journal entry \(id.uuidString) belongs to another user; save a new entry (new ID) instead."
         }
     }
 }

@@ -22,18 +22,48 @@ public struct JournalFilter: Sendable, Equatable {
     }
 }
 
-/// Column codec shared by the device store and the emulated server. Title and body are
-/// stored as BLOBs of UTF-8 so NUL characters survive (SQLite TEXT read back through C
-/// strings would stop at the first NUL).
-enum JournalCodec {
+/// Column codec shared by the device store and the emulated server.
+///
+/// With a cipher (the device store), title, body, prompt and photo reference are stored
+/// AES-256-GCM encrypted (``FieldCipher``), each bound to its column, entry and user
+/// (`entries.body:<id>:<user id>`), so a ciphertext moved to another row, column or user
+/// fails authentication. ID, user ID, time, category and type stay in clear: the store
+/// filters and orders by them. Without a cipher (the emulated server, whose database lives
+/// only in memory) the same columns hold UTF-8 bytes. Either way they are BLOBs, so NUL
+/// characters survive (SQLite TEXT read back through C strings would stop at the first NUL).
+struct JournalCodec {
     static let columns = "id, user_id, title, body, saved_at, category, prompt, type, photo_reference, revision"
 
-    static func arguments(_ e: JournalEntry) -> StatementArguments {
-        [e.id.uuidString, e.userID, Data(e.title.utf8), Data(e.body.utf8), e.savedAt.timeIntervalSince1970,
-         e.category, e.prompt.map { Data($0.utf8) }, e.type.rawValue, e.photoReference, e.revision]
+    /// The cipher of the private columns; nil stores them as UTF-8.
+    let cipher: FieldCipher?
+    /// Where AES-GCM nonces come from (shared by the tasks using the store).
+    let nonces: NonceSource?
+
+    static let plain = JournalCodec(cipher: nil, nonces: nil)
+
+    private func context(_ column: String, _ e: (id: String, user: String)) -> String { "entries.\(column):\(e.id):\(e.user)" }
+
+    private func seal(_ text: String, _ column: String, _ e: (id: String, user: String)) throws(AccountStoreError) -> Data {
+        guard let cipher, let nonces else { return Data(text.utf8) }
+        return try nonces.withGenerator { (rng) throws(AccountStoreError) in
+            try cipher.seal(Array(text.utf8), context: context(column, e), using: &rng)
+        }
     }
 
-    static func decode(_ row: Row) throws -> JournalEntry {
+    private func open(_ stored: Data, _ column: String, _ e: (id: String, user: String)) throws(AccountStoreError) -> String {
+        guard let cipher else { return String(decoding: stored, as: UTF8.self) }
+        return String(decoding: try cipher.open(stored, context: context(column, e)), as: UTF8.self)
+    }
+
+    func arguments(_ e: JournalEntry) throws(AccountStoreError) -> StatementArguments {
+        let key = (id: e.id.uuidString, user: e.userID)
+        let prompt: Data? = try e.prompt.map { (p) throws(AccountStoreError) in try seal(p, "prompt", key) }
+        let photo: Data? = try e.photoReference.map { (p) throws(AccountStoreError) in try seal(p, "photo_reference", key) }
+        return [e.id.uuidString, e.userID, try seal(e.title, "title", key), try seal(e.body, "body", key), e.savedAt.timeIntervalSince1970,
+                e.category, prompt, e.type.rawValue, photo, e.revision]
+    }
+
+    func decode(_ row: Row) throws -> JournalEntry {
         let idText: String = row["id"]
         guard let id = UUID(uuidString: idText) else {
             throw AccountStoreError.storageCorrupted("journal entry ID '\(idText)' is not a UUID")
@@ -41,13 +71,14 @@ enum JournalCodec {
         guard let type = EntryType(rawValue: row["type"]) else {
             throw AccountStoreError.storageCorrupted("journal entry \(idText) has unknown type")
         }
+        let key = (id: idText, user: row["user_id"] as String)
         let prompt: Data? = row["prompt"]
+        let photo: Data? = row["photo_reference"]
         return JournalEntry(
-            id: id, userID: row["user_id"], title: String(decoding: row["title"] as Data, as: UTF8.self),
-            body: String(decoding: row["body"] as Data, as: UTF8.self),
+            id: id, userID: key.user, title: try open(row["title"], "title", key), body: try open(row["body"], "body", key),
             savedAt: Date(timeIntervalSince1970: row["saved_at"]), category: row["category"],
-            prompt: prompt.map { String(decoding: $0, as: UTF8.self) }, type: type,
-            photoReference: row["photo_reference"], revision: row["revision"])
+            prompt: try prompt.map { try open($0, "prompt", key) }, type: type,
+            photoReference: try photo.map { try open($0, "photo_reference", key) }, revision: row["revision"])
     }
 
     static let tableSQL = """
@@ -60,7 +91,7 @@ enum JournalCodec {
             category TEXT NOT NULL,
             prompt BLOB,
             type TEXT NOT NULL,
-            photo_reference TEXT,
+            photo_reference BLOB,
             revision INTEGER NOT NULL
         );
         CREATE INDEX entries_user_saved ON entries(user_id, saved_at);
@@ -74,22 +105,36 @@ enum JournalCodec {
 /// either both exist or neither. The database is in WAL mode with `synchronous = NORMAL`:
 /// a committed entry survives an application crash (the emulated failure); a power loss may
 /// drop the last transactions. All SQL is parameterised.
+///
+/// Entries are private: title, body, prompt and photo reference are stored AES-256-GCM
+/// encrypted with a key derived from the ``KeyProvider`` (see ``JournalCodec``), the file
+/// holds only a key check value, and `secure_delete` overwrites replaced versions. An entry
+/// belongs to the user who first saved it: saving its ID as another user is refused.
 public struct JournalStore: Sendable {
     let database: DatabasePool
+    let codec: JournalCodec
     /// The file the store lives in.
     public let path: String
 
-    /// Opens (creating if needed) the journal at `path`.
-    public init(path: String) throws(AccountStoreError) {
+    /// Opens (creating if needed) the journal at `path`, encrypted with `keys`; AES-GCM nonces
+    /// come from `randomness` (the operating system's generator by default; a ``SeededGenerator``
+    /// only in tests and scenarios, see ``AccountRandomness``).
+    /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` when the journal was created with
+    ///   another key; ``AccountStoreError/database(_:)`` when SQLite fails.
+    public init(path: String, keys: KeyProvider,
+                randomness: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(AccountStoreError) {
         self.path = path
+        codec = JournalCodec(cipher: FieldCipher(key: keys.journalEncryptionKey), nonces: NonceSource(randomness))
         var config = Configuration()
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
             database = try DatabasePool(path: path, configuration: config)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-journal") { db in
+                try db.execute(sql: "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
                 try db.execute(sql: JournalCodec.tableSQL)
                 try db.execute(sql: """
                     CREATE TABLE outbox (
@@ -102,6 +147,16 @@ public struct JournalStore: Sendable {
             try migrator.migrate(database)
         } catch {
             throw .database("cannot open journal at \(path): \(error)")
+        }
+        let check = Data(keys.keyCheckValue)
+        try write { db in
+            if let stored = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'key_check'") {
+                guard stored == check else {
+                    throw AccountStoreError.keyUnavailable("the journal at \(path) was created with a different key")
+                }
+            } else {
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('key_check', ?)", arguments: [check])
+            }
         }
     }
 
@@ -122,20 +177,25 @@ public struct JournalStore: Sendable {
     /// A new entry is stored with revision 1; saving an existing ID stores revision + 1
     /// (the `revision` passed in is ignored). Returns the entry as read back from the store.
     /// - Throws: ``AccountStoreError/textTooLong(field:byteCount:limitBytes:)`` or
-    ///   ``AccountStoreError/invalidText(field:reason:)`` for oversize or malformed fields.
+    ///   ``AccountStoreError/invalidText(field:reason:)`` for oversize or malformed fields;
+    ///   ``AccountStoreError/entryOwnedByAnotherUser(_:)`` when the ID is another user's entry.
     @discardableResult
     public func save(_ entry: JournalEntry) throws(AccountStoreError) -> JournalEntry {
         try JournalLimits.validate(entry)
+        let codec = codec
         return try write { db in
-            let current = try Int.fetchOne(db, sql: "SELECT revision FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
+            let current = try Row.fetchOne(db, sql: "SELECT revision, user_id FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
+            if let current, current["user_id"] as String != entry.userID {
+                throw AccountStoreError.entryOwnedByAnotherUser(entry.id)
+            }
             var stored = entry
-            stored.revision = (current ?? 0) + 1
+            stored.revision = (current?["revision"] as Int? ?? 0) + 1
             try db.execute(sql: """
                 INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, title = excluded.title, body = excluded.body,
+                ON CONFLICT(id) DO UPDATE SET title = excluded.title, body = excluded.body,
                     saved_at = excluded.saved_at, category = excluded.category, prompt = excluded.prompt,
                     type = excluded.type, photo_reference = excluded.photo_reference, revision = excluded.revision
-                """, arguments: JournalCodec.arguments(stored))
+                """, arguments: try codec.arguments(stored))
             try db.execute(sql: """
                 INSERT INTO outbox (entry_id, revision) VALUES (?, ?)
                 ON CONFLICT(entry_id) DO UPDATE SET revision = excluded.revision
@@ -146,15 +206,16 @@ public struct JournalStore: Sendable {
                                              arguments: [stored.id.uuidString]) else {
                 throw AccountStoreError.unknownEntry(stored.id)
             }
-            return try JournalCodec.decode(row)
+            return try codec.decode(row)
         }
     }
 
     /// The entry with `id`, or `nil`.
     public func entry(id: UUID) throws(AccountStoreError) -> JournalEntry? {
-        try read { db in
+        let codec = codec
+        return try read { db in
             try Row.fetchOne(db, sql: "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?", arguments: [id.uuidString])
-                .map(JournalCodec.decode)
+                .map(codec.decode)
         }
     }
 
@@ -169,18 +230,20 @@ public struct JournalStore: Sendable {
         sql += " ORDER BY saved_at DESC, id"
         let finalSQL = sql
         let finalArguments = arguments
+        let codec = codec
         return try read { db in
-            try Row.fetchAll(db, sql: finalSQL, arguments: finalArguments).map(JournalCodec.decode)
+            try Row.fetchAll(db, sql: finalSQL, arguments: finalArguments).map(codec.decode)
         }
     }
 
     /// The oldest `limit` queued entries, at their current revision.
     public func pendingChanges(limit: Int) throws(AccountStoreError) -> [JournalEntry] {
-        try read { db in
+        let codec = codec
+        return try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(JournalCodec.columns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
                 FROM outbox o JOIN entries e ON e.id = o.entry_id ORDER BY o.seq LIMIT ?
-                """, arguments: [max(0, limit)]).map(JournalCodec.decode)
+                """, arguments: [max(0, limit)]).map(codec.decode)
         }
     }
 
@@ -207,5 +270,20 @@ public struct JournalStore: Sendable {
     /// Number of stored entries.
     public func entryCount() throws(AccountStoreError) -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entries") ?? 0 }
+    }
+}
+
+/// A random generator shared by the tasks that use one store (AES-GCM nonces), behind a lock.
+final class NonceSource: @unchecked Sendable {
+    private let lock = NSLock()
+    private var generator: any RandomNumberGenerator & Sendable
+
+    init(_ generator: some RandomNumberGenerator & Sendable) { self.generator = generator }
+
+    /// Runs `body` with the generator, holding the lock.
+    func withGenerator<T>(_ body: (inout any RandomNumberGenerator & Sendable) throws(AccountStoreError) -> T) throws(AccountStoreError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&generator)
     }
 }

@@ -69,13 +69,19 @@ public enum SyncHarness {
         _ config: SyncHarnessConfiguration, directory: URL, start: Date,
         using rng: inout some RandomNumberGenerator
     ) throws(AccountStoreError) -> SyncHarnessReport {
-        let path = directory.appendingPathComponent("journal-\(UInt64.random(in: 0...UInt64.max, using: &rng)).sqlite").path
+        let fileSeed = UInt64.random(in: 0...UInt64.max, using: &rng)
+        let path = directory.appendingPathComponent("journal-\(fileSeed).sqlite").path
+        // The journal's key and nonces come from the file's seed (seeded: a harness, not real data).
+        var keyRNG = SeededGenerator(seed: fileSeed ^ 0x6B65_795F_6A6F_7572)
+        let keys = try KeyProvider(keyBytes: AccountRandomness.bytes(32, using: &keyRNG))
+        // Each opening of the store gets its own nonce sequence (never the same one again).
+        var nonceSeeds = SeededGenerator(seed: fileSeed ^ 0x6E6F_6E63_6573_5F6A)
         let server = try EmulatedJournalServer()
         var transport = FlakyTransport(
             server: server, isOnline: true, requestLossProbability: config.requestLossProbability,
             responseLossProbability: config.responseLossProbability, crashProbability: config.crashProbability,
             rng: SeededGenerator(seed: rng.next()))
-        var client: JournalSyncClient? = try JournalSyncClient(store: JournalStore(path: path), now: start, batchSize: config.batchSize)
+        var client: JournalSyncClient? = try JournalSyncClient(store: JournalStore(path: path, keys: keys, randomness: SeededGenerator(seed: nonceSeeds.next())), now: start, batchSize: config.batchSize)
         var restartAt: Date?
         var latest: [UUID: JournalEntry] = [:]
         var order: [UUID] = []
@@ -110,7 +116,7 @@ public enum SyncHarness {
 
             if let r = restartAt, r <= now {
                 // Relaunch: reopen the store from its file, as a fresh process would.
-                client = try JournalSyncClient(store: JournalStore(path: path), now: now, batchSize: config.batchSize)
+                client = try JournalSyncClient(store: JournalStore(path: path, keys: keys, randomness: SeededGenerator(seed: nonceSeeds.next())), now: now, batchSize: config.batchSize)
                 restartAt = nil
                 restarts += 1
                 continue

@@ -17,6 +17,8 @@ public struct SyncAck: Sendable, Equatable, Hashable {
 
 /// The emulated journal back end (standing in for BeenThereDoneThat's Firestore): an
 /// in-memory SQLite database that stores entries idempotently by their client-generated UUID.
+/// It never touches the disk, so entries are kept in clear (``JournalCodec/plain``); an entry
+/// belongs to the user who first sent it, and a batch sending another user's entry ID is refused.
 ///
 /// Receiving the same entry again never creates a second row (`id` is the primary key); a
 /// newer revision replaces an older one and an older or equal one changes nothing, so
@@ -43,15 +45,19 @@ public struct EmulatedJournalServer: Sendable {
     public func receive(_ batch: [JournalEntry], now: Date) throws(AccountStoreError) -> [SyncAck] {
         do {
             return try database.write { db in
-                try batch.map { entry in
+                for entry in batch {
+                    let owner = try String.fetchOne(db, sql: "SELECT user_id FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
+                    if let owner, owner != entry.userID { throw AccountStoreError.entryOwnedByAnotherUser(entry.id) }
+                }
+                return try batch.map { entry in
                     try db.execute(sql: """
                         INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT(id) DO UPDATE SET user_id = excluded.user_id, title = excluded.title,
+                        ON CONFLICT(id) DO UPDATE SET title = excluded.title,
                             body = excluded.body, saved_at = excluded.saved_at, category = excluded.category,
                             prompt = excluded.prompt, type = excluded.type, photo_reference = excluded.photo_reference,
                             revision = excluded.revision
                         WHERE excluded.revision > entries.revision
-                        """, arguments: JournalCodec.arguments(entry))
+                        """, arguments: try JournalCodec.plain.arguments(entry))
                     try db.execute(sql: """
                         INSERT INTO receipts (id, deliveries, first_received_at) VALUES (?, 1, ?)
                         ON CONFLICT(id) DO UPDATE SET deliveries = deliveries + 1
@@ -61,6 +67,8 @@ public struct EmulatedJournalServer: Sendable {
                     return SyncAck(id: entry.id, revision: held)
                 }
             }
+        } catch let error as AccountStoreError {
+            throw error
         } catch {
             throw .database("emulated server failed: \(error)")
         }
@@ -70,7 +78,7 @@ public struct EmulatedJournalServer: Sendable {
     public func allEntries() throws(AccountStoreError) -> [JournalEntry] {
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(JournalCodec.columns) FROM entries ORDER BY id").map(JournalCodec.decode)
+                try Row.fetchAll(db, sql: "SELECT \(JournalCodec.columns) FROM entries ORDER BY id").map(JournalCodec.plain.decode)
             }
         } catch { throw .database("\(error)") }
     }

@@ -8,8 +8,9 @@ import Foundation
 /// or in the environment variable ``environmentVariable`` (``fromEnvironment(_:environment:)``).
 /// It is never written to the database; the database holds only a key check value (an HMAC
 /// of a constant), so opening it with the wrong key fails with a clear error instead of
-/// garbage. Two subkeys are derived with HKDF-SHA256 (RFC 5869): one for AES-GCM field
-/// encryption and one for the HMAC blind indexes, so neither use weakens the other.
+/// garbage. Three subkeys are derived with HKDF-SHA256 (RFC 5869): one for AES-GCM field
+/// encryption of accounts, one for the HMAC blind indexes and one for AES-GCM encryption of
+/// journal entries, so no use weakens another.
 public struct KeyProvider: Sendable {
     /// The environment variable read by ``fromEnvironment(_:environment:)``.
     public static let environmentVariable = "FIELDTEST_ACCOUNT_KEY"
@@ -18,6 +19,8 @@ public struct KeyProvider: Sendable {
     let fieldEncryptionKey: SymmetricKey
     /// HMAC-SHA256 key for blind indexes and verification-code digests.
     let indexKey: SymmetricKey
+    /// AES-256-GCM key for the encrypted columns of journal entries (``JournalStore``).
+    let journalEncryptionKey: SymmetricKey
     /// 16 bytes identifying the key without revealing it (stored in the database).
     let keyCheckValue: [UInt8]
 
@@ -32,6 +35,8 @@ public struct KeyProvider: Sendable {
             inputKeyMaterial: master, info: Array("fieldtest.accounts.field-encryption.v1".utf8), outputByteCount: 32)
         indexKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: master, info: Array("fieldtest.accounts.blind-index.v1".utf8), outputByteCount: 32)
+        journalEncryptionKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: master, info: Array("fieldtest.journal.field-encryption.v1".utf8), outputByteCount: 32)
         let check = HMAC<SHA256>.authenticationCode(for: Array("fieldtest.accounts.key-check.v1".utf8), using: master)
         keyCheckValue = Array(check.prefix(16))
     }

@@ -8,9 +8,10 @@ import ScenarioEngine
 
 /// Drives BeenThereDoneThat (beentheredonethat-srs.txt) through a scenario:
 /// accounts in an encrypted SQLite registry with the real PBKDF2 cost, journal
-/// entries committed to the phone's SQLite store at once and synchronised to an
-/// emulated server over the phone's flaky link, with crashes between send and
-/// acknowledgement.
+/// entries committed to the phone's encrypted SQLite store at once and synchronised
+/// to an emulated server over the phone's flaky link, with crashes between send and
+/// acknowledgement. The key, salts and nonces come from the scenario seed's named
+/// streams so that runs repeat exactly: an emulation, not protection for real data.
 ///
 /// Entry bodies are real recorded texts (Sentiment140 tweets: emoji, quotes,
 /// HTML entities), titles their first words, categories and prompts from the
@@ -36,6 +37,10 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
     var server: EmulatedJournalServer?
     var phones: [String: Phone] = [:]
     var accountRNG: RandomStream?
+    /// The journal key (seeded from the scenario: an emulation, never real data).
+    var keys: KeyProvider?
+    /// Per device, where each opening of its journal draws the seed of its AES-GCM nonces.
+    var nonceStreams: [String: RandomStream] = [:]
     var entryRNG: RandomStream?
     var backoffRNG: RandomStream?
     var bodies: [String] = []
@@ -60,8 +65,10 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
         var keyBytes: [UInt8] = []
         for _ in 0..<4 { withUnsafeBytes(of: keyStream.next().littleEndian) { keyBytes += $0 } }
         let iterations = Int(run.number("kdf_iterations", default: Double(PasswordHashingParameters.productionMinimumIterations)))
+        let keys = try KeyProvider(keyBytes: keyBytes)
+        self.keys = keys
         registry = try AccountRegistry(
-            path: folder.appendingPathComponent("accounts.sqlite").path, keys: try KeyProvider(keyBytes: keyBytes),
+            path: folder.appendingPathComponent("accounts.sqlite").path, keys: keys,
             configuration: AccountRegistryConfiguration(policy: .beenThereDoneThat,
                                                         hashing: try PasswordHashingParameters(iterations: iterations)))
         let server = try EmulatedJournalServer()
@@ -77,7 +84,8 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
         for spec in s.devices {
             guard let device = devices[spec.name] else { continue }
             let path = folder.appendingPathComponent("\(spec.name)-journal.sqlite").path
-            let store = try JournalStore(path: path)
+            nonceStreams[spec.name] = run.stream("journal-nonces-\(spec.name)")
+            let store = try JournalStore(path: path, keys: keys, randomness: nonceGenerator(spec.name))
             let now = Date(timeIntervalSince1970: s.start)
             phones[spec.name] = Phone(
                 device: device, path: path, store: store,
@@ -121,10 +129,16 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
         }
     }
 
+    /// A fresh nonce sequence for an opening of `device`'s journal (seeded: an emulation).
+    func nonceGenerator(_ device: String) -> SeededGenerator {
+        SeededGenerator(seed: nonceStreams[device]?.next() ?? 0)
+    }
+
     /// Emulated app death (or reboot): the store is reopened from its file and a new sync client made.
     func reopen(_ name: String, at time: Double, crash: Bool) throws {
         guard var phone = phones[name] else { return }
-        phone.store = try JournalStore(path: phone.path)
+        guard let keys else { return }
+        phone.store = try JournalStore(path: phone.path, keys: keys, randomness: nonceGenerator(name))
         phone.client = try JournalSyncClient(store: phone.store, now: Date(timeIntervalSince1970: time), batchSize: Self.syncBatch)
         if crash { phone.crashes += 1 }
         phones[name] = phone

@@ -124,4 +124,55 @@ struct EncryptionAtRestTests {
             #expect(!error.description.contains(".."))
         }
     }
+
+    @Test("BTD journal: the file holds no entry title, body, prompt or photo reference; the app reads them back")
+    func journalHoldsNoPlaintext() throws {
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("journal.sqlite").path
+        let store = try JournalStore(path: path, keys: Fixture.keys, randomness: SeededGenerator(seed: 41))
+        var rng = SeededGenerator(seed: 42)
+        let entry = JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: "user-1", title: "Secret Trip Plans",
+                                 body: "We met at the Lighthouse Cafe and talked until midnight", savedAt: t0, category: "Travel",
+                                 prompt: "Where did you wander today?", type: .pictureDiary, photoReference: "IMG_PRIVATE_0042.heic")
+        var stored = try store.save(entry)
+        stored.body = "An edited body that replaces the first"
+        stored = try store.save(stored)
+        let bytes = Self.rawBytes(of: path)
+        #expect(Self.contains(bytes, "Travel"))  // control: the clear category is found by the scan
+        for secret in ["Secret Trip Plans", "Lighthouse Cafe", "An edited body", "Where did you wander", "IMG_PRIVATE_0042"] {
+            #expect(!Self.contains(bytes, secret), "plaintext '\(secret)' found in the journal file")
+        }
+        #expect(try store.entry(id: entry.id)?.body == "An edited body that replaces the first")
+        #expect(try store.entry(id: entry.id)?.photoReference == "IMG_PRIVATE_0042.heic")
+        // Reopened with the same key it reads back; with another key it refuses to open.
+        #expect(try JournalStore(path: path, keys: Fixture.keys).entry(id: entry.id)?.title == "Secret Trip Plans")
+        let other = try KeyProvider(keyBytes: [UInt8](repeating: 9, count: 32))
+        #expect(throws: AccountStoreError.keyUnavailable("the journal at \(path) was created with a different key")) {
+            try JournalStore(path: path, keys: other)
+        }
+    }
+
+    @Test("BTD journal: a body moved to another entry's row fails authentication")
+    func journalTamperingIsDetected() throws {
+        let dir = try Fixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("journal.sqlite").path
+        let store = try JournalStore(path: path, keys: Fixture.keys)
+        var rng = SeededGenerator(seed: 43)
+        let a = try store.save(JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: "u", title: "A", body: "first body",
+                                            savedAt: t0, category: "Daily", prompt: nil, type: .journal, photoReference: nil))
+        let b = try store.save(JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: "u", title: "B", body: "second body",
+                                            savedAt: t0, category: "Daily", prompt: nil, type: .journal, photoReference: nil))
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            let body = try Data.fetchOne(db, sql: "SELECT body FROM entries WHERE id = ?", arguments: [a.id.uuidString])
+            try db.execute(sql: "UPDATE entries SET body = ? WHERE id = ?", arguments: [body, b.id.uuidString])
+        }
+        try queue.close()
+        #expect(try store.entry(id: a.id)?.body == "first body")
+        #expect(throws: AccountStoreError.storageCorrupted("entries.body:\(b.id.uuidString):u does not decrypt (wrong key or modified data)")) {
+            try store.entry(id: b.id)
+        }
+    }
 }

@@ -8,7 +8,7 @@ struct JournalTests {
 
     static func store() throws -> (JournalStore, URL) {
         let dir = try Fixture.temporaryDirectory()
-        return (try JournalStore(path: dir.appendingPathComponent("journal.sqlite").path), dir)
+        return (try JournalStore(path: dir.appendingPathComponent("journal.sqlite").path, keys: Fixture.keys, randomness: SeededGenerator(seed: 5)), dir)
     }
 
     func entry(_ n: Int, type: EntryType, category: String, at seconds: Double, user: String = "u1") -> JournalEntry {
@@ -33,6 +33,25 @@ struct JournalTests {
         #expect(try store.entry(id: e.id)?.body == "Changed")
         #expect(try store.outboxCount() == 1)  // edits coalesce in the outbox
         #expect(try store.entry(id: UUID()) == nil)
+    }
+
+    @Test("An entry belongs to the user who saved it: another user cannot overwrite it, on the phone or the server")
+    func entriesKeepTheirOwner() throws {
+        let (store, dir) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mine = try store.save(entry(7, type: .journal, category: "Daily", at: 0, user: "owner"))
+        var stolen = mine
+        stolen.userID = "intruder"
+        stolen.body = "overwritten"
+        #expect(throws: AccountStoreError.entryOwnedByAnotherUser(mine.id)) { try store.save(stolen) }
+        #expect(try store.entry(id: mine.id)?.userID == "owner")
+        #expect(try store.entry(id: mine.id)?.body == mine.body)
+        let server = try EmulatedJournalServer()
+        _ = try server.receive([mine], now: t0)
+        stolen.revision = mine.revision + 5
+        #expect(throws: AccountStoreError.entryOwnedByAnotherUser(mine.id)) { try server.receive([stolen], now: t0) }
+        #expect(try server.allEntries().map(\.userID) == ["owner"])
+        #expect(try server.allEntries().map(\.body) == [mine.body])
     }
 
     @Test("BTD-J3: filters by type, category and half-open date range")
@@ -178,7 +197,7 @@ struct JournalSyncTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("j.sqlite").path
         let server = try EmulatedJournalServer()
-        var client = try JournalSyncClient(store: JournalStore(path: path), now: t0)
+        var client = try JournalSyncClient(store: JournalStore(path: path, keys: Fixture.keys), now: t0)
         let e = JournalEntry(id: UUID(), userID: "u", title: "t", body: "b", savedAt: t0, category: "Travel", type: .journal)
         try client.store.save(e)
         client.noteLocalChange(now: t0)
@@ -186,7 +205,7 @@ struct JournalSyncTests {
                                       crashProbability: 1, rng: SeededGenerator(seed: 1))
         #expect(try client.step(now: t0, transport: &crashing, using: &rng) == .crashed)
         #expect(try server.statistics().rows == 1)          // the server got it…
-        let reopened = try JournalStore(path: path)          // …but the relaunched app still has it queued
+        let reopened = try JournalStore(path: path, keys: Fixture.keys)          // …but the relaunched app still has it queued
         #expect(try reopened.outboxCount() == 1)
         var relaunched = try JournalSyncClient(store: reopened, now: t0.addingTimeInterval(5))
         var direct = DirectTransport(server: server)
@@ -203,7 +222,7 @@ struct JournalSyncTests {
         let dir = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try EmulatedJournalServer()
-        var client = try JournalSyncClient(store: JournalStore(path: dir.appendingPathComponent("j.sqlite").path), now: t0)
+        var client = try JournalSyncClient(store: JournalStore(path: dir.appendingPathComponent("j.sqlite").path, keys: Fixture.keys), now: t0)
         var transport = FlakyTransport(server: server, isOnline: false, requestLossProbability: 0,
                                        responseLossProbability: 0, crashProbability: 0, rng: SeededGenerator(seed: 2))
         for i in 0..<120 {
