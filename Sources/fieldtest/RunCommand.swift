@@ -66,7 +66,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let manifest = try CommandSupport.datasetManifest(datasets)
-        let loader = ScenarioLoader(datasetNames: Set(manifest.entries.map(\.name)))
+        let loader = ScenarioLoader(manifest: manifest)
         var tolerances = Tolerances()
         for t in tolerance { try CommandSupport.guarded { try tolerances.apply(t) } }
         // Everything is parsed (and baselines found) before anything runs.

@@ -21,7 +21,7 @@ struct ValidateCommand: ParsableCommand {
         for file in files {
             do {
                 let s = try loader.load(URL(fileURLWithPath: file), displayName: file)
-                let cases = ScenarioRunner.cases(of: s).count
+                let cases = ScenarioRunner.caseCount(of: s)
                 print("ok    \(file) (\(s.app), \(s.requirements.count) requirements, \(cases) case\(cases == 1 ? "" : "s"))")
             } catch {
                 bad += 1
@@ -36,6 +36,6 @@ struct ValidateCommand: ParsableCommand {
 enum ScenarioFiles {
     static func loader(datasets: String?) throws -> ScenarioLoader {
         let manifest = try CommandSupport.datasetManifest(datasets)
-        return ScenarioLoader(datasetNames: Set(manifest.entries.map(\.name)))
+        return ScenarioLoader(manifest: manifest)
     }
 }

@@ -66,7 +66,7 @@ struct ScenarioLoaderTests {
 
     @Test func wrongTypeIsLocated() {
         let text = validScenario.replacingOccurrences(of: "seed: 7", with: "seed: seven")
-        #expect(errors(text) == ["x.yaml:4:7: error: 'seed': expected an integer, found a string 'seven'"])
+        #expect(errors(text) == ["x.yaml:4:7: error: 'seed': expected an integer from 0 to 18446744073709551615, found a string 'seven'"])
     }
 
     @Test func versionIsCheckedFirst() {
@@ -120,7 +120,7 @@ struct ScenarioLoaderTests {
 
     @Test func missingRequiredKeyAndInvalidYAML() {
         let text = validScenario.replacingOccurrences(of: "name: demo\n", with: "")
-        #expect(errors(text) == ["x.yaml:1:1: error: missing required key 'name' (scenario name, used in report paths)"])
+        #expect(errors(text) == ["x.yaml:1:1: error: missing required key 'name' (scenario name, used as a folder name in report paths: letters, digits, '.', '_', '-')"])
         let broken = "version: 1\nname: [unclosed\n"
         let e = errors(broken)
         #expect(e.count == 1)

@@ -150,7 +150,7 @@ struct RunnerTests {
         #expect(cases[0].label == "demo[low_quality_threshold=20,devices.phone.network=3g]")
         #expect(cases[0].scenario.seed == 1 && cases[1].scenario.seed == 2)
         #expect(cases[3].scenario.devices[0].network == "edge")
-        #expect(cases[11].scenario.parameters["low_quality_threshold"]?.int == 40)
+        #expect(cases[11].scenario.parameters["low_quality_threshold"]?.double == 40)
         let shards = (0..<5).map { ScenarioRunner.shard(cases, index: $0, count: 5).map(\.index) }
         #expect(shards.flatMap { $0 }.sorted() == Array(0..<12))
         #expect(shards[0] == [0, 5, 10])

@@ -28,9 +28,9 @@ public enum ScenarioRunner {
         guard let sweep = scenario.sweep else {
             return [ScenarioCase(index: 0, label: scenario.name, scenario: scenario)]
         }
-        var combos: [[(String, LocatedValue)]] = [[]]
+        var combos: [[(name: String, value: LocatedValue, text: String)]] = [[]]
         for p in sweep.parameters {
-            combos = combos.flatMap { c in p.values.map { c + [(p.name, $0)] } }
+            combos = combos.flatMap { c in zip(p.values, p.texts).map { c + [(p.name, $0.0, $0.1)] } }
         }
         let seeds = sweep.seeds.isEmpty ? [scenario.seed] : sweep.seeds
         var out: [ScenarioCase] = []
@@ -39,13 +39,20 @@ public enum ScenarioRunner {
                 var s = scenario
                 s.seed = seed
                 s.sweep = nil
-                for (name, value) in combo { apply(name, value, to: &s) }
-                let params = combo.map { "\($0.0)=\($0.1.scalarText ?? "?")" }
+                for (name, value, _) in combo { apply(name, value, to: &s) }
+                let params = combo.map { "\($0.name)=\($0.text)" }
                 let label = params.isEmpty ? scenario.name : "\(scenario.name)[\(params.joined(separator: ","))]"
                 out.append(ScenarioCase(index: out.count, label: label, scenario: s))
             }
         }
         return out
+    }
+
+    /// How many cases `cases(of:)` yields, computed without building them
+    /// (`Int.max` if the product overflows; the loader rejects sweeps above
+    /// `ScenarioSchema.maximumCases`).
+    public static func caseCount(of scenario: Scenario) -> Int {
+        scenario.sweep?.caseCount ?? 1
     }
 
     static func apply(_ name: String, _ value: LocatedValue, to s: inout Scenario) {

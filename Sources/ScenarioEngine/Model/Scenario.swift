@@ -122,8 +122,36 @@ public struct RequirementSpec: Sendable, Equatable {
 
 /// A parameter matrix × seeds.
 public struct SweepSpec: Sendable {
-    /// Parameter name → values, in file order.
-    public var parameters: [(name: String, values: [LocatedValue])]
+    /// The parameters, in file order.
+    public var parameters: [SweepParameter]
     /// Seeds of each case.
     public var seeds: [UInt64]
+
+    /// Number of cases: the product of the parameters' value counts times the
+    /// number of seeds (1 when none); `Int.max` when the product overflows.
+    public var caseCount: Int {
+        var count = max(1, seeds.count)
+        for p in parameters {
+            let (product, overflow) = count.multipliedReportingOverflow(by: p.values.count)
+            if overflow { return Int.max }
+            count = product
+        }
+        return count
+    }
+}
+
+/// One swept parameter and its values.
+public struct SweepParameter: Sendable {
+    /// An app parameter name, or `devices.<device>.<gps|network|placement>`.
+    public var name: String
+    /// The values, converted to the parameter's type (durations in seconds), in file order.
+    public var values: [LocatedValue]
+    /// The values as written in the file (used in case labels), parallel to `values`.
+    public var texts: [String]
+
+    public init(name: String, values: [LocatedValue], texts: [String]) {
+        self.name = name
+        self.values = values
+        self.texts = texts
+    }
 }

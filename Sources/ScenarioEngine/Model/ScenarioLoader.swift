@@ -5,14 +5,25 @@ import Yams
 
 /// Reads scenario files: YAML → composed nodes (with positions) → schema
 /// validation → `Scenario`, then checks what the schema cannot: datasets exist
-/// in the manifest, requirement IDs exist and are measured by the app, actors
-/// name real devices, time zones exist.
+/// in the manifest and are of the kind each field reads, requirement IDs exist
+/// and are measured by the app, actors name real devices, time zones exist,
+/// sweep values have their parameter's type and the sweep is not too large.
 public struct ScenarioLoader: Sendable {
     /// Names of the bundled datasets (from the manifest); nil skips the check.
     public var datasetNames: Set<String>?
+    /// Format of each bundled dataset by name (from the manifest); nil skips
+    /// the check that a dataset field names a dataset of a format it reads.
+    public var datasetFormats: [String: DatasetFormat]?
 
-    public init(datasetNames: Set<String>?) {
+    public init(datasetNames: Set<String>?, datasetFormats: [String: DatasetFormat]? = nil) {
         self.datasetNames = datasetNames
+        self.datasetFormats = datasetFormats
+    }
+
+    /// A loader checking dataset names and formats against `manifest`.
+    public init(manifest: DatasetManifest) {
+        self.init(datasetNames: Set(manifest.entries.map(\.name)),
+                  datasetFormats: Dictionary(manifest.entries.map { ($0.name, $0.format) }, uniquingKeysWith: { a, _ in a }))
     }
 
     /// Loads and validates the file at `url`; `displayName` is used in messages.
@@ -39,7 +50,7 @@ public struct ScenarioLoader: Sendable {
         } catch let error as ScenarioErrors {
             throw error
         } catch let error as YamlError {
-            throw Self.locate(error, file: file)
+            throw Self.locate(error, file: file, text: text)
         } catch {
             throw fail(0, 0, "cannot parse YAML: \(error)")
         }
@@ -51,21 +62,29 @@ public struct ScenarioLoader: Sendable {
             throw fail(root.mark?.line ?? 1, root.mark?.column ?? 1,
                        "missing required key 'version'; add 'version: 1' (supported: \(ScenarioSchema.supportedVersions.map(String.init).joined(separator: ", ")))")
         }
+        let supported = ScenarioSchema.supportedVersions.map(String.init).joined(separator: ", ")
+        if case .scalar(let s) = versionPair.value, s.style != .plain {
+            let m = versionPair.value.mark
+            throw fail(m?.line ?? 0, m?.column ?? 0,
+                       "'version' is the quoted text '\(s.string)'; it must be the integer \(supported), unquoted: 'version: \(supported)'")
+        }
         guard let version = versionPair.value.int, ScenarioSchema.supportedVersions.contains(version) else {
             let m = versionPair.value.mark
             throw fail(m?.line ?? 0, m?.column ?? 0,
-                       "unsupported scenario version '\(versionPair.value.string ?? "?")'; this build reads version \(ScenarioSchema.supportedVersions.map(String.init).joined(separator: ", "))")
+                       "unsupported scenario version '\(versionPair.value.string ?? "?")'; this build reads version \(supported)")
         }
         let appName = top.first(where: { $0.key.string == "app" })?.value.string
         let app = appName.flatMap(AppVocabulary.app)
         var validator = SchemaValidator(file: file)
         let value = validator.validate(root, as: .object(ScenarioSchema.document(app: app)), path: "")
+        let sweepValues = app.map { Self.typedSweepValues(top, app: $0, validator: &validator) } ?? [:]
         var diagnostics = validator.diagnostics
         guard let value, diagnostics.isEmpty, let app else {
             if diagnostics.isEmpty { diagnostics.append(ScenarioDiagnostic(file: file, line: 0, column: 0, message: "missing 'app'")) }
             throw ScenarioErrors(diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
-        var builder = ScenarioBuilder(file: file, app: app, datasetNames: datasetNames)
+        var builder = ScenarioBuilder(file: file, app: app, datasetNames: datasetNames, datasetFormats: datasetFormats,
+                                      datasetReferences: validator.datasetReferences, sweepValues: sweepValues)
         let scenario = builder.build(value, version: version)
         if !builder.diagnostics.isEmpty {
             throw ScenarioErrors(builder.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
@@ -73,21 +92,86 @@ public struct ScenarioLoader: Sendable {
         return scenario
     }
 
-    /// Turns a YAML syntax error into a located diagnostic.
-    static func locate(_ error: YamlError, file: String) -> ScenarioErrors {
+    /// The schema type a value of sweep parameter `name` must have: the app
+    /// parameter's, or the device field's for `devices.<name>.<field>`; nil
+    /// for unknown parameters (reported by the builder).
+    static func sweepType(_ name: String, app: AppVocabulary) -> SchemaType? {
+        if let field = app.parameters.first(where: { $0.name == name }) { return field.type }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, parts[0] == "devices", ["gps", "network", "placement"].contains(parts[2]) else { return nil }
+        return ScenarioSchema.device.field(parts[2])?.type
+    }
+
+    /// Validates every value of `sweep.parameters` against its parameter's type
+    /// and converts it (durations to seconds); returns name → (values, texts as written).
+    /// Its diagnostics replace the generic scalar check's at the same positions.
+    static func typedSweepValues(_ top: Node.Mapping, app: AppVocabulary,
+                                 validator: inout SchemaValidator) -> [String: (values: [LocatedValue], texts: [String])] {
+        guard case .mapping(let sweep)? = top.first(where: { $0.key.string == "sweep" })?.value,
+              case .mapping(let parameters)? = sweep.first(where: { $0.key.string == "parameters" })?.value else { return [:] }
+        var typed = SchemaValidator(file: validator.file)
+        var out: [String: (values: [LocatedValue], texts: [String])] = [:]
+        for (key, list) in parameters {
+            guard let name = key.string, let type = sweepType(name, app: app), case .sequence(let items) = list else { continue }
+            var values: [LocatedValue] = [], texts: [String] = []
+            for (i, item) in items.enumerated() {
+                if let v = typed.validate(item, as: type, path: "sweep.parameters.\(name)[\(i)]") {
+                    values.append(v)
+                    texts.append(item.string ?? v.scalarText ?? "?")
+                }
+            }
+            out[name] = (values, texts)
+        }
+        let replaced = Set(typed.diagnostics.map { "\($0.line):\($0.column)" })
+        validator.diagnostics.removeAll { replaced.contains("\($0.line):\($0.column)") }
+        validator.diagnostics += typed.diagnostics
+        validator.datasetReferences += typed.datasetReferences
+        return out
+    }
+
+    /// Turns a YAML syntax error into a located diagnostic; `text` is the
+    /// document, searched for the repeated key of a duplicate-key error.
+    static func locate(_ error: YamlError, file: String, text: String) -> ScenarioErrors {
         let (mark, problem): (Mark?, String)
         switch error {
         case .scanner(_, let p, let m, _), .parser(_, let p, let m, _), .composer(_, let p, let m, _):
             (mark, problem) = (m, p)
         case .reader(let p, _, _, _):
             (mark, problem) = (nil, p)
-        case .duplicatedKeysInMapping(let duplicates, _):
-            (mark, problem) = (nil, "duplicated keys: \(duplicates.joined(separator: ", "))")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let key = duplicates.first ?? ""
+            let first = context.mark
+            let repeated = repeatedKey(key, after: first, in: text)
+            return ScenarioErrors([ScenarioDiagnostic(
+                file: file, line: repeated?.line ?? first.line, column: repeated?.column ?? first.column,
+                message: "key '\(key)' appears twice in the same mapping (first at line \(first.line)); keep only one"
+                    + (duplicates.count > 1 ? " (also repeated: \(duplicates.dropFirst().joined(separator: ", ")))" : ""))])
         default:
             (mark, problem) = (nil, "\(error)")
         }
         return ScenarioErrors([ScenarioDiagnostic(file: file, line: mark?.line ?? 0, column: mark?.column ?? 0,
                                                   message: "invalid YAML: \(problem)")])
+    }
+
+    /// The position of the next block-style `key:` at the same column as the
+    /// first occurrence `first` (1-based), before the mapping ends; nil if not found
+    /// (e.g. in a flow mapping `{a: 1, a: 2}`).
+    static func repeatedKey(_ key: String, after first: Mark, in text: String) -> (line: Int, column: Int)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let indent = first.column - 1
+        guard first.line >= 1, indent >= 0 else { return nil }
+        for number in (first.line + 1)...max(first.line + 1, lines.count) where number <= lines.count {
+            let line = lines[number - 1]
+            let body = line.drop { $0 == " " }
+            let column = line.count - body.count
+            if body.isEmpty || body.hasPrefix("#") || column > indent || (column == indent && body.hasPrefix("- ")) { continue }
+            if column < indent { return nil }
+            for quote in ["", "\"", "'"] where body.hasPrefix(quote + key + quote) {
+                let rest = body.dropFirst(key.count + 2 * quote.count).drop { $0 == " " }
+                if rest.hasPrefix(":") { return (number, column + 1) }
+            }
+        }
+        return nil
     }
 }
 
@@ -96,6 +180,11 @@ struct ScenarioBuilder {
     let file: String
     let app: AppVocabulary
     let datasetNames: Set<String>?
+    let datasetFormats: [String: DatasetFormat]?
+    /// Dataset-valued fields found by the schema validator.
+    let datasetReferences: [DatasetReference]
+    /// Sweep values converted to their parameter's type, with their text as written.
+    let sweepValues: [String: (values: [LocatedValue], texts: [String])]
     var diagnostics: [ScenarioDiagnostic] = []
 
     mutating func error(_ at: LocatedValue?, _ message: String) {
@@ -109,6 +198,24 @@ struct ScenarioBuilder {
         } else if !listed.contains(name) {
             error(v, "dataset '\(name)' is not listed under 'datasets:'; add it there")
         }
+    }
+
+    /// Checks a dataset-valued field: the name is in the manifest, its format
+    /// is one the field reads, and it is listed under `datasets:`.
+    mutating func checkReference(_ reference: DatasetReference, listed: [String]) {
+        guard let name = reference.value.string else { return }
+        if let datasetNames, !datasetNames.contains(name) {
+            checkDataset(reference.value, listed: listed)
+            return
+        }
+        if let format = datasetFormats?[name], !reference.formats.contains(format) {
+            let wanted = reference.formats.map(\.rawValue).joined(separator: " or ")
+            let fitting = (datasetFormats ?? [:]).filter { reference.formats.contains($0.value) }.keys.sorted()
+            error(reference.value, "'\(reference.path)': dataset '\(name)' is \(format.rawValue) data; this field reads \(wanted) data"
+                  + (fitting.isEmpty ? "" : " such as \(fitting.prefix(4).joined(separator: ", "))"))
+            return
+        }
+        checkDataset(reference.value, listed: listed)
     }
 
     mutating func build(_ v: LocatedValue, version: Int) -> Scenario {
@@ -148,6 +255,9 @@ struct ScenarioBuilder {
 
         let duration = time?["duration"]?.double ?? 0
         if duration <= 0 { error(time?["duration"], "'time.duration' must be longer than zero") }
+        if duration > ScenarioSchema.maximumDuration {
+            error(time?["duration"], "'time.duration' is \(duration) s, longer than the maximum 366d (\(Int(ScenarioSchema.maximumDuration)) s); shorten it or split the run into several scenarios")
+        }
 
         var actors: [ActorSpec] = []
         for a in v["actors"]?.array ?? [] {
@@ -167,8 +277,8 @@ struct ScenarioBuilder {
         }
 
         var feeds: [FeedSpec] = []
+        for reference in datasetReferences { checkReference(reference, listed: datasets) }
         for f in v["feeds"]?.array ?? [] {
-            checkDataset(f["dataset"], listed: datasets)
             if let every = f["every"]?.double, every <= 0 { error(f["every"], "'every' must be longer than zero") }
             feeds.append(FeedSpec(kind: f["kind"]?.string ?? "", at: f["at"]?.double ?? 0, every: f["every"]?.double ?? 1,
                                   parameters: f, line: f.line))
@@ -191,11 +301,10 @@ struct ScenarioBuilder {
 
         var parameters: [String: LocatedValue] = [:]
         for (k, pv) in v["parameters"]?.object ?? [] { parameters[k] = pv }
-        if let campus = parameters["campus"] { checkDataset(campus, listed: datasets) }
 
         var sweep: SweepSpec?
         if let s = v["sweep"] {
-            var params: [(name: String, values: [LocatedValue])] = []
+            var params: [SweepParameter] = []
             for (k, vals) in s["parameters"]?.object ?? [] {
                 let known = app.parameters.map(\.name)
                 let isDevice = k.hasPrefix("devices.")
@@ -207,14 +316,37 @@ struct ScenarioBuilder {
                 } else if !known.contains(k) {
                     error(vals, "unknown sweep parameter '\(k)'\(Suggest.hint(k, known)); app '\(app.name)' has \(known.joined(separator: ", "))")
                 }
-                params.append((k, vals.array ?? []))
+                let raw = vals.array ?? []
+                let typed = sweepValues[k] ?? (raw, raw.map { $0.scalarText ?? "?" })
+                var seen: [String: Int] = [:]
+                for (i, value) in typed.values.enumerated() {
+                    let identity = value.scalarText ?? typed.texts[i]
+                    if let first = seen[identity] {
+                        error(value, "'sweep.parameters.\(k)[\(i)]': '\(typed.texts[i])' repeats item \(first) ('\(typed.texts[first])'); each value of a sweep parameter must be different")
+                    } else {
+                        seen[identity] = i
+                    }
+                }
+                params.append(SweepParameter(name: k, values: typed.values, texts: typed.texts))
             }
-            let seeds = (s["seeds"]?.array ?? []).compactMap(\.int).map { UInt64($0) }
-            sweep = SweepSpec(parameters: params, seeds: seeds)
+            let seedValues = s["seeds"]?.array ?? []
+            var seenSeeds = Set<UInt64>()
+            for (i, seed) in seedValues.enumerated() {
+                if let u = seed.unsigned, !seenSeeds.insert(u).inserted {
+                    error(seed, "'sweep.seeds[\(i)]': seed \(u) is listed twice; each seed must be different")
+                }
+            }
+            let spec = SweepSpec(parameters: params, seeds: seedValues.compactMap(\.unsigned))
+            if spec.caseCount > ScenarioSchema.maximumCases {
+                let factors = params.map { "\($0.values.count) \($0.name)" } + (spec.seeds.isEmpty ? [] : ["\(spec.seeds.count) seeds"])
+                let total = spec.caseCount == Int.max ? "more than \(Int.max)" : String(spec.caseCount)
+                error(s, "'sweep' expands to \(total) cases (\(factors.joined(separator: " × "))); the most is \(ScenarioSchema.maximumCases); remove values or split the sweep into several scenario files")
+            }
+            sweep = spec
         }
 
         return Scenario(version: version, name: v["name"]?.string ?? "", description: v["description"]?.string ?? "",
-                        app: app.name, seed: UInt64(v["seed"]?.int ?? 0), start: time?["start"]?.double ?? 0,
+                        app: app.name, seed: v["seed"]?.unsigned ?? 0, start: time?["start"]?.double ?? 0,
                         duration: duration, timeZone: tz?.string ?? "UTC", datasets: datasets, parameters: parameters,
                         devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file)
     }

@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// The apps a scenario can drive, with the actions their users take, the
 /// background feeds they consume and the requirements they report.
 ///
@@ -42,10 +44,16 @@ public struct AppVocabulary: Sendable {
         SchemaField("expect", .string(allowed: ["accept", "reject"]), "expected outcome, checked exactly"),
     ]
 
-    static let weatherFeed = feed("weather-refresh", "replays recorded weather observations through a weather provider", [
-        SchemaField("dataset", .string(), required: true, "manifest name of a NOAA LCD or TMY dataset"),
-        SchemaField("place", .string(), "place the recording stands for (default: every favourite)"),
-    ])
+    /// Weather recordings the SkyScape and weather-cities providers replay.
+    static let weatherRecordings: [DatasetFormat] = [.noaaLCD, .tmy3, .tmy2, .beijingPM25]
+
+    /// The weather feed, reading datasets of `formats`.
+    static func weatherFeed(_ formats: [DatasetFormat], _ datasetDoc: String) -> (String, ObjectSchema) {
+        feed("weather-refresh", "replays recorded weather observations through a weather provider", [
+            SchemaField("dataset", .dataset(formats: formats), required: true, datasetDoc),
+            SchemaField("place", .string(), "place the recording stands for (default: every favourite)"),
+        ])
+    }
 
     /// All apps, by name.
     public static let all: [AppVocabulary] = [
@@ -69,7 +77,7 @@ public struct AppVocabulary: Sendable {
                 action("move", "move the device", [SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
                                                    SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true)]),
             ],
-            feeds: [weatherFeed],
+            feeds: [weatherFeed(weatherRecordings, "manifest name of a NOAA LCD, TMY or Beijing PM2.5 dataset")],
             requirements: ["SKY-P1", "SKY-P2", "SKY-P3", "SKY-R1", "SKY-D1", "SKY-D2", "SKY-Q1", "SKY-S1", "SKY-F1",
                            "SKY-C1", "SKY-M1", "SKY-A1", "SKY-A2", "SKY-SEC", "SKY-X1"],
             parameters: [
@@ -92,7 +100,7 @@ public struct AppVocabulary: Sendable {
                     SchemaField("city", .string(), required: true), SchemaField("allow", .boolean, required: true)]),
                 action("register", "create an account", credentials),
             ],
-            feeds: [weatherFeed],
+            feeds: [weatherFeed(weatherRecordings, "manifest name of a NOAA LCD, TMY or Beijing PM2.5 dataset")],
             requirements: ["WXC-A1", "WXC-D1", "WXC-W1", "WXC-P1", "WXC-P2", "WXC-M1", "MIC-30"],
             parameters: [SchemaField("search_latency_ms", .number(minimum: 0), "WXC-D1 p95 threshold (default 100)")]),
         AppVocabulary(
@@ -126,7 +134,7 @@ public struct AppVocabulary: Sendable {
             feeds: [
                 feed("crowd-pings", "crowd-sourced pedestrian pings from the mobility model", [
                     SchemaField("people", .integer(minimum: 1), required: true),
-                    SchemaField("dataset", .string(), "GeoLife trajectories used to calibrate walking speed"),
+                    SchemaField("dataset", .dataset(formats: [.geolifePLT]), "GeoLife .plt trajectory used to calibrate walking speed"),
                     SchemaField("gps", .string(allowed: ["open-sky", "urban", "indoor"]), "GPS environment of the crowd's phones (default urban)"),
                     SchemaField("lecture_venues", .integer(minimum: 2), "venues holding the next classes at each change (default: every venue)"),
                     SchemaField("exit_window", .duration, "time over which a class leaves its room after it ends (default 5m)")]),
@@ -135,11 +143,11 @@ public struct AppVocabulary: Sendable {
             requirements: ["NAV-F2", "NAV-F3", "NAV-F4", "NAV-F5", "NAV-F7", "NAV-F9", "NAV-F15", "NAV-F18", "NAV-F19",
                            "NAV-F21", "NAV-F22", "NAV-F26", "NAV-F29", "NAV-L1", "NAV-PR1"],
             parameters: [
-                SchemaField("campus", .string(), "manifest name of the campus OSM extract"),
+                SchemaField("campus", .dataset(formats: [.osmXML]), "manifest name of the campus OSM extract"),
                 SchemaField("class_change_period", .duration, "time between timetabled class changes"),
                 SchemaField("ping_retention", .duration, "how long crowd pings are kept (default 1h)"),
-                SchemaField("fingerprint_train", .string(), "manifest name of the UJIIndoorLoc rows the Wi-Fi locator is trained on"),
-                SchemaField("fingerprint_test", .string(), "manifest name of the UJIIndoorLoc rows located (rows of phones absent from training)"),
+                SchemaField("fingerprint_train", .dataset(formats: [.ujiIndoorLoc]), "manifest name of the UJIIndoorLoc rows the Wi-Fi locator is trained on"),
+                SchemaField("fingerprint_test", .dataset(formats: [.ujiIndoorLoc]), "manifest name of the UJIIndoorLoc rows located (rows of phones absent from training)"),
             ]),
         AppVocabulary(
             name: "micity", doc: "miCity city mood (micity-srs.txt)",
@@ -157,10 +165,11 @@ public struct AppVocabulary: Sendable {
             ],
             feeds: [
                 feed("tweet-batch", "fetch and classify tweets from the emulated API", [
-                    SchemaField("dataset", .string(), required: true, "manifest name of the replayed tweet stream"),
+                    SchemaField("dataset", .dataset(formats: [.airlineTweets, .tweetevalText]), required: true,
+                                "manifest name of the replayed labelled tweet stream (airline-tweets or tweeteval-val-text)"),
                     SchemaField("size", .integer(minimum: 1, maximum: 1000), "tweets per request (default 100)"),
                     SchemaField("burst", .integer(minimum: 1), "extra requests attempted in the same window")]),
-                weatherFeed,
+                weatherFeed([.noaaLCD], "manifest name of a NOAA LCD dataset (with station coordinates)"),
             ],
             requirements: ["MIC-12", "MIC-14", "MIC-15", "MIC-16", "MIC-25", "MIC-30", "MIC-34", "MIC-55", "MIC-NF1",
                            "MIC-NF4", "MIC-NF6"],

@@ -18,7 +18,7 @@ public enum JSONSchemaWriter {
         var props: [String: Any] = [:]
         for f in schema.fields {
             var p = json(f.type)
-            if !f.doc.isEmpty { p["description"] = f.doc }
+            if !f.doc.isEmpty { p["description"] = (p["description"] as? String).map { "\(f.doc); \($0)" } ?? f.doc }
             props[f.name] = p
         }
         var out: [String: Any] = ["type": "object", "properties": props, "additionalProperties": false]
@@ -27,6 +27,9 @@ public enum JSONSchemaWriter {
         if !schema.doc.isEmpty { out["description"] = schema.doc }
         return out
     }
+
+    /// Letters, digits, `.`, `_`, `-`; not `.` or `..`.
+    static let fileNamePattern = "^(?!\\.\\.?$)[A-Za-z0-9._-]+$"
 
     static let durationPattern = "^([0-9]+(\\.[0-9]+)?(ms|s|m|min|h|d))+$"
 
@@ -39,6 +42,8 @@ public enum JSONSchemaWriter {
             if let lo { o["minimum"] = lo }
             if let hi { o["maximum"] = hi }
             return o
+        case .unsignedInteger:
+            return ["type": "integer", "minimum": 0, "maximum": NSNumber(value: UInt64.max)]
         case .number(let lo, let hi):
             var o: [String: Any] = ["type": "number"]
             if let lo { o["minimum"] = lo }
@@ -52,6 +57,11 @@ public enum JSONSchemaWriter {
             return ["type": "string", "format": "date-time"]
         case .path:
             return ["type": "string", "pattern": "^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$"]
+        case .fileName:
+            return ["type": "string", "pattern": fileNamePattern]
+        case .dataset(let formats):
+            return ["type": "string", "minLength": 1,
+                    "description": "format \(formats.map(\.rawValue).joined(separator: " or "))"]
         case .scalar:
             return ["type": ["string", "number", "boolean"]]
         case .array(let item, let minItems):

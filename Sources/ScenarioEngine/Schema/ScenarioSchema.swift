@@ -39,9 +39,14 @@ public enum ScenarioSchema {
         ])),
     ])
 
+    /// The longest `time.duration` a scenario may have, seconds (366 days).
+    public static let maximumDuration: Double = 366 * 86_400
+    /// The most cases a sweep may expand to (parameter values multiplied, times seeds).
+    public static let maximumCases = 100_000
+
     static let sweep = ObjectSchema("a parameter matrix run over several seeds", [
-        SchemaField("parameters", .map(.array(.scalar, minItems: 1)), "parameter name → values; device keys as devices.<name>.<key>"),
-        SchemaField("seeds", .array(.integer(minimum: 0), minItems: 1), "seeds of each case (default: the scenario seed)"),
+        SchemaField("parameters", .map(.array(.scalar, minItems: 1)), "parameter name → distinct values, each of the parameter's type; device keys as devices.<name>.<gps|network|placement>"),
+        SchemaField("seeds", .array(.unsignedInteger, minItems: 1), "seeds of each case, 0 to 18446744073709551615, no repeats (default: the scenario seed)"),
     ])
 
     /// The top-level schema; with an app, actions and feeds are that app's.
@@ -57,13 +62,13 @@ public enum ScenarioSchema {
         for a in apps { for p in a.parameters where !parameters.contains(where: { $0.name == p.name }) { parameters.append(p) } }
         return ObjectSchema("A Fieldtest scenario", [
             SchemaField("version", .integer(), required: true, "scenario schema version; this build reads 1"),
-            SchemaField("name", .string(), required: true, "scenario name, used in report paths"),
+            SchemaField("name", .fileName, required: true, "scenario name, used as a folder name in report paths: letters, digits, '.', '_', '-'"),
             SchemaField("description", .string()),
             SchemaField("app", .string(allowed: AppVocabulary.all.map(\.name)), required: true, "the app whose cores are exercised"),
-            SchemaField("seed", .integer(minimum: 0), required: true, "root seed; every component draws from a named sub-stream"),
+            SchemaField("seed", .unsignedInteger, required: true, "root seed, 0 to 18446744073709551615; every component draws from a named sub-stream"),
             SchemaField("time", .object(ObjectSchema("the virtual time span", [
                 SchemaField("start", .timestamp, required: true, "ISO 8601 with zone"),
-                SchemaField("duration", .duration, required: true, "length of the run in virtual time"),
+                SchemaField("duration", .duration, required: true, "length of the run in virtual time, at most 366d"),
                 SchemaField("timezone", .string(), required: true, "IANA time zone of the users, e.g. Asia/Singapore"),
             ])), required: true),
             SchemaField("datasets", .array(.string()), "manifest names of the datasets replayed"),

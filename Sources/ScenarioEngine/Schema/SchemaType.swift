@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// The shape of a scenario-file value. One description drives three things:
 /// validation with located diagnostics, conversion into `YAMLValue`, and the
 /// JSON Schema published as `Scenarios/scenario.schema.json`.
@@ -6,6 +8,8 @@ public indirect enum SchemaType: Sendable {
     case string(allowed: [String]? = nil)
     /// A whole number within the bounds.
     case integer(minimum: Int? = nil, maximum: Int? = nil)
+    /// A whole number from 0 to `UInt64.max` (18446744073709551615), e.g. a seed.
+    case unsignedInteger
     /// A number within the bounds.
     case number(minimum: Double? = nil, maximum: Double? = nil)
     /// true / false.
@@ -28,6 +32,12 @@ public indirect enum SchemaType: Sendable {
     case scalar
     /// A file path relative to the `Datasets/` folder; paths that leave it are errors.
     case path
+    /// A name usable as one path component (a report folder): ASCII letters, digits,
+    /// `.`, `_` and `-`, not empty, not `.` or `..`.
+    case fileName
+    /// The manifest name of a bundled dataset whose format is one of `formats`
+    /// (checked against `Datasets/MANIFEST.csv` when the loader has the manifest).
+    case dataset(formats: [DatasetFormat])
 }
 
 /// The keys of a mapping.

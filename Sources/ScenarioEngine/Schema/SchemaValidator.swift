@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import Yams
 
@@ -6,6 +7,9 @@ import Yams
 struct SchemaValidator {
     let file: String
     var diagnostics: [ScenarioDiagnostic] = []
+    /// Every `.dataset` value seen, with its path and accepted formats, for the
+    /// manifest checks that need the bundled datasets (see `ScenarioBuilder`).
+    var datasetReferences: [DatasetReference] = []
 
     init(file: String) { self.file = file }
 
@@ -31,6 +35,7 @@ struct SchemaValidator {
         switch type {
         case .string(let allowed): return allowed.map { "one of \($0.map { "'\($0)'" }.joined(separator: ", "))" } ?? "a string"
         case .integer: return "an integer"
+        case .unsignedInteger: return "an integer from 0 to \(UInt64.max)"
         case .number: return "a number"
         case .boolean: return "true or false"
         case .duration: return "a duration (e.g. 90s, 5m, 2h, 1d)"
@@ -40,6 +45,8 @@ struct SchemaValidator {
         case .oneOf(let alts): return alts.map(typeName).joined(separator: " or ")
         case .scalar: return "a string, number or boolean"
         case .path: return "a path inside Datasets/"
+        case .fileName: return "a name made of letters, digits, '.', '_' and '-'"
+        case .dataset: return "a dataset name"
         }
     }
 
@@ -69,6 +76,17 @@ struct SchemaValidator {
             if let lo, i < lo { error(node, "'\(path)': \(i) is below the minimum \(lo)"); return nil }
             if let hi, i > hi { error(node, "'\(path)': \(i) is above the maximum \(hi)"); return nil }
             return located(node, .int(i))
+        case .unsignedInteger:
+            guard case .scalar(let s) = node, s.style == .plain else { return mismatch(node, type, path) }
+            if let i = node.int {
+                guard let u = UInt64(exactly: i) else { error(node, "'\(path)': \(i) is below the minimum 0"); return nil }
+                return located(node, .unsigned(u))
+            }
+            // Beyond Int.max: plain decimal digits up to UInt64.max.
+            let digits = s.string.hasPrefix("+") ? s.string.dropFirst() : Substring(s.string)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return mismatch(node, type, path) }
+            guard let u = UInt64(digits) else { error(node, "'\(path)': \(s.string) is above the maximum \(UInt64.max)"); return nil }
+            return located(node, .unsigned(u))
         case .number(let lo, let hi):
             guard case .scalar(let s) = node, s.style == .plain, let d = node.float ?? node.int.map(Double.init), d.isFinite else {
                 return mismatch(node, type, path)
@@ -87,7 +105,28 @@ struct SchemaValidator {
                 return nil
             }
             return located(node, .string(s.string))
+        case .fileName:
+            guard case .scalar(let s) = node, !(s.style == .plain && node.null != nil) else { return mismatch(node, type, path) }
+            let allowed = s.string.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-"
+            }
+            guard allowed, !s.string.isEmpty, s.string != ".", s.string != ".." else {
+                error(node, "'\(path)': '\(s.string)' cannot be used as a folder name; use letters, digits, '.', '_' and '-' only (not empty, not '.' or '..')")
+                return nil
+            }
+            return located(node, .string(s.string))
+        case .dataset(let formats):
+            guard case .scalar(let s) = node, !(s.style == .plain && node.null != nil), !s.string.isEmpty else {
+                return mismatch(node, type, path)
+            }
+            let value = located(node, .string(s.string))
+            datasetReferences.append(DatasetReference(path: path, value: value, formats: formats))
+            return value
         case .duration:
+            if case .scalar(let s) = node, let d = Double(s.string.trimmingCharacters(in: .whitespaces)) ?? node.float, !d.isFinite {
+                error(node, "'\(path)': '\(s.string)' is not a finite duration; give a length such as 90s, 5m, 2h or 1d")
+                return nil
+            }
             guard case .scalar(let s) = node, let secs = DurationText.seconds(s.string) else { return mismatch(node, type, path) }
             return located(node, .double(secs))
         case .timestamp:
@@ -142,8 +181,9 @@ struct SchemaValidator {
 
     static func shapeMatches(_ node: Node, _ type: SchemaType) -> Bool {
         switch (node, type) {
-        case (.scalar, .string), (.scalar, .integer), (.scalar, .number), (.scalar, .boolean),
-             (.scalar, .duration), (.scalar, .timestamp), (.scalar, .scalar), (.scalar, .path):
+        case (.scalar, .string), (.scalar, .integer), (.scalar, .unsignedInteger), (.scalar, .number), (.scalar, .boolean),
+             (.scalar, .duration), (.scalar, .timestamp), (.scalar, .scalar), (.scalar, .path), (.scalar, .fileName),
+             (.scalar, .dataset):
             return true
         case (.sequence, .array), (.mapping, .object), (.mapping, .map), (.mapping, .tagged):
             return true
@@ -180,4 +220,14 @@ struct SchemaValidator {
         error(node, "'\(path)': expected \(Self.typeName(type)), found \(what)")
         return nil
     }
+}
+
+/// A dataset named by a scenario value, to check against the manifest.
+struct DatasetReference {
+    /// Where it is, e.g. `feeds[0].dataset` or `sweep.parameters.campus[1]`.
+    var path: String
+    /// The name and its position.
+    var value: LocatedValue
+    /// Formats the field accepts.
+    var formats: [DatasetFormat]
 }

@@ -16,11 +16,26 @@ public struct LocatedValue: Sendable {
         switch value {
         case .double(let d): return d
         case .int(let i): return Double(i)
+        case .unsigned(let u): return Double(u)
         default: return nil
         }
     }
-    /// The integer, if this is one.
-    public var int: Int? { if case .int(let i) = value { return i } else { return nil } }
+    /// The integer, if this is one that fits an `Int`.
+    public var int: Int? {
+        switch value {
+        case .int(let i): return i
+        case .unsigned(let u): return Int(exactly: u)
+        default: return nil
+        }
+    }
+    /// The integer, if this is one from 0 to `UInt64.max`.
+    public var unsigned: UInt64? {
+        switch value {
+        case .int(let i): return UInt64(exactly: i)
+        case .unsigned(let u): return u
+        default: return nil
+        }
+    }
     /// The boolean, if this is one.
     public var bool: Bool? { if case .bool(let b) = value { return b } else { return nil } }
     /// The items, if this is a list.
@@ -37,6 +52,7 @@ public struct LocatedValue: Sendable {
         switch value {
         case .string(let s): return s
         case .int(let i): return String(i)
+        case .unsigned(let u): return String(u)
         case .double(let d): return String(d)
         case .bool(let b): return b ? "true" : "false"
         case .array, .object: return nil
@@ -49,6 +65,8 @@ public struct LocatedValue: Sendable {
 public indirect enum YAMLValue: Sendable {
     case string(String)
     case int(Int)
+    /// A whole number from 0 to `UInt64.max` (seeds).
+    case unsigned(UInt64)
     case double(Double)
     case bool(Bool)
     case array([LocatedValue])
@@ -58,10 +76,11 @@ public indirect enum YAMLValue: Sendable {
 /// Parses durations: a number of seconds, or text made of `<number><unit>`
 /// parts with units `ms`, `s`, `m`, `h`, `d` (e.g. `1h30m`, `80s`).
 public enum DurationText {
-    /// Seconds, or nil when the text is not a duration.
+    /// Seconds (finite, at least 0), or nil when the text is not a duration
+    /// (`inf`, `nan` and values too large for a `Double` are not durations).
     public static func seconds(_ text: String) -> Double? {
         let s = text.trimmingCharacters(in: .whitespaces)
-        if let v = Double(s) { return v >= 0 ? v : nil }
+        if let v = Double(s) { return v >= 0 && v.isFinite ? v : nil }
         var total = 0.0
         var number = ""
         var unit = ""
@@ -92,7 +111,7 @@ public enum DurationText {
                 return nil
             }
         }
-        guard flush(), parts > 0 else { return nil }
+        guard flush(), parts > 0, total.isFinite else { return nil }
         return total
     }
 }
