@@ -27,7 +27,7 @@ public struct RoutingProfiles: Sendable, Equatable {
     # Each profile under `profiles:` may set:
     #   inherits:              another profile of this file to start from
     #   description:           one line shown in listings
-    #   speed_mps:             free-flow speed in metres per second (> 0)
+    #   speed_mps:             free-flow speed in metres per second, 0.05…20
     #   highways:              list of accepted `highway=*` values
     #   mode_key:              the tag for this mode's access (default foot)
     #   mode_denied:           values of mode_key that exclude a way (default ["no"])
@@ -37,7 +37,8 @@ public struct RoutingProfiles: Sendable, Equatable {
     #                          (default oneway:foot: pedestrians ignore plain `oneway`)
     #   exclude_ways:          map tag -> list of values; a way with any is unusable
     #   exclude_nodes:         map tag -> list of values; a node with any is impassable
-    #   max_incline_percent:   steepest numeric `incline` allowed, either direction (`up`/`down` are not numeric)
+    #   max_incline_percent:   steepest numeric `incline` allowed, either direction, 0…100 (`up`/`down` are not
+    #                          numeric); null for no limit
     #   accessibility_key:     the tag stating accessibility (default wheelchair)
     #   unknown_accessibility: allow (untagged ways usable, reported in the audit) or forbid (strict)
     # Quote yes/no values: YAML 1.1 readers take a bare no for false.
@@ -180,7 +181,9 @@ public struct RoutingProfiles: Sendable, Equatable {
             if let n = m["description"] { p.summary = n.string ?? "" }
             if let n = m["speed_mps"] {
                 let s = try number(n, "speed_mps")
-                guard s > 0 else { throw fail(n, "'speed_mps' must be positive (metres per second)") }
+                guard RoutingProfile.speedRange.contains(s) else {
+                    throw fail(n, "'speed_mps' is \(s); it must be in 0.05…20 metres per second (walking is about 1.4)")
+                }
                 p.speedMetresPerSecond = s
             }
             if let n = m["highways"] { p.highways = try strings(n, "highways") }
@@ -193,7 +196,15 @@ public struct RoutingProfiles: Sendable, Equatable {
             if let n = m["exclude_nodes"] { p.excludeNodes = try tagMap(n, "exclude_nodes") }
             if let n = m["max_incline_percent"] {
                 let text = n.string ?? ""
-                p.maxInclinePercent = ["null", "~", ""].contains(text) ? nil : try number(n, "max_incline_percent")
+                if ["null", "~", ""].contains(text) {
+                    p.maxInclinePercent = nil
+                } else {
+                    let limit = try number(n, "max_incline_percent")
+                    guard RoutingProfile.maxInclineRange.contains(limit) else {
+                        throw fail(n, "'max_incline_percent' is \(limit); it must be in 0…100 percent (it limits the incline in both directions), or null for no limit")
+                    }
+                    p.maxInclinePercent = limit
+                }
             }
             if let n = m["accessibility_key"] { p.accessibilityKey = n.string ?? p.accessibilityKey }
             if let n = m["unknown_accessibility"] {

@@ -39,8 +39,12 @@ public struct RoutingProfile: Sendable, Equatable {
     public var name: String
     /// One-line description.
     public var summary: String
-    /// Free-flow speed in metres per second.
+    /// Free-flow speed in metres per second (profiles files accept `speedRange`).
     public var speedMetresPerSecond: Double
+    /// Accepted `speed_mps` of a profiles file, in metres per second: 0.05…20 (a slow shuffle to a sprint).
+    public static let speedRange: ClosedRange<Double> = 0.05...20
+    /// Accepted `max_incline_percent` of a profiles file: 0…100 % (a 45° slope); the limit applies to both directions.
+    public static let maxInclineRange: ClosedRange<Double> = 0...100
     /// Accepted `highway` values.
     public var highways: Set<String>
     /// The tag naming this mode's own access (e.g. `foot`).

@@ -16,7 +16,8 @@ public struct CSVRecord: Sendable, Equatable {
 /// An RFC 4180 reader for comma- (or other byte-) separated files.
 ///
 /// Quoted fields may hold separators, doubled quotes and line breaks; CRLF and
-/// LF line endings are both accepted. Every field is checked to be valid UTF-8
+/// LF line endings are both accepted. A closing quote must be followed by a
+/// separator or a line end (`"a"b` is a located `DataError.invalidField`). Every field is checked to be valid UTF-8
 /// and a bad one raises `DataError.invalidUTF8` with its line. The reader never
 /// traps on malformed input. Complexity: O(n) in the file's bytes.
 public struct CSVReader: Sendable {
@@ -79,7 +80,16 @@ public struct CSVReader: Sendable {
                         i += 1; closed = true; break
                     }
                     if !closed { throw .unterminatedQuote(file: fileName, line: recordLine) }
-                    // Anything after the closing quote up to the separator is kept verbatim.
+                    // RFC 4180: a closing quote ends the field; only a separator or a line end may follow.
+                    if i < n, p[i] != separator, p[i] != lf, p[i] != cr {
+                        var j = i
+                        while j < n, p[j] != separator, p[j] != lf, p[j] != cr { j += 1 }
+                        let raw = String(decoding: field, as: UTF8.self)
+                        let after = String(decoding: UnsafeBufferPointer(start: p + i, count: j - i), as: UTF8.self)
+                        throw .invalidField(file: fileName, line: line, field: "#\(fields.count + 1)",
+                                            value: "\"" + raw.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + after,
+                                            reason: "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)")
+                    }
                     continue
                 }
                 if b == separator {
@@ -128,13 +138,21 @@ func validatedUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
     return String(validating: bytes, as: UTF8.self)
 }
 
-/// Reads a whole file's bytes, mapping failures to `DataError.unreadable`.
+/// Reads a whole file's bytes, mapping failures to `DataError.unreadable` (a directory
+/// is reported as such, not as a system error code).
 public func readFileBytes(_ url: URL, displayName: String? = nil) throws(DataError) -> [UInt8] {
     let name = displayName ?? url.path
+    if fileIsDirectory(url) { throw .unreadable(file: name, reason: "it is a directory; give the path of a file") }
     do {
         let data = try Data(contentsOf: url, options: .mappedIfSafe)
         return [UInt8](data)
     } catch {
         throw .unreadable(file: name, reason: (error as NSError).localizedDescription)
     }
+}
+
+/// Whether `url` names an existing directory (following symbolic links).
+public func fileIsDirectory(_ url: URL) -> Bool {
+    var directory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) && directory.boolValue
 }

@@ -15,13 +15,15 @@ public enum FingerprintCrossValidation {
     }
 
     /// Pools estimates of every sample located with its own group held out.
-    /// Throws `.emptyTrainingSet` when there are fewer than two groups.
+    /// Throws `.emptyTrainingSet` when `samples` is empty and `.tooFewGroups` when they come
+    /// from a single group.
     public static func leaveOneGroupOut(_ samples: [FingerprintSample], by grouping: Grouping,
                                         configuration: FingerprintLocator.Configuration = .tuned)
         throws(PositioningError) -> FingerprintEvaluation {
         let key: (FingerprintSample) -> Int = grouping == .phone ? { $0.phone } : { $0.user }
         let groups = Set(samples.map(key)).sorted()
-        guard groups.count >= 2 else { throw .emptyTrainingSet }
+        guard !samples.isEmpty else { throw .emptyTrainingSet }
+        guard groups.count >= 2 else { throw .tooFewGroups(grouping: grouping.rawValue, found: groups.count) }
         var estimates: [FingerprintEstimate] = []
         var truth: [FingerprintSample] = []
         for g in groups {

@@ -10,6 +10,8 @@ public enum PositioningError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidParameter(name: String, reason: String)
     /// Too few measurements to solve for a position.
     case tooFewMeasurements(needed: Int, found: Int)
+    /// Cross-validation found fewer than two groups (phones or users) to hold out in turn.
+    case tooFewGroups(grouping: String, found: Int)
 
     public var description: String {
         switch self {
@@ -23,6 +25,9 @@ public enum PositioningError: Error, Sendable, Equatable, CustomStringConvertibl
             return "error: parameter '\(name)' \(reason)"
         case .tooFewMeasurements(let needed, let found):
             return "error: \(found) measurements given, at least \(needed) are needed; add more anchors"
+        case .tooFewGroups(let grouping, let found):
+            return "error: leave-one-\(grouping)-out cross-validation needs labelled fingerprints from at least two \(grouping)s, "
+                + "the training data has \(found); add files recorded with another \(grouping), or locate a separate --input file instead"
         }
     }
 }

@@ -11,6 +11,16 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidModel(file: String, reason: String)
     /// Nothing to train on.
     case emptyCorpus
+    /// An input file loaded without error but holds no labelled tweets (e.g. a header only).
+    case noExamples(file: String)
+    /// A training setting is outside its documented range.
+    case invalidConfiguration(parameter: String, reason: String)
+    /// The training set lacks classes the three-class model predicts.
+    case missingClasses([SentimentLabel], heldOut: Bool)
+    /// Every training example has weight 0 (e.g. `--source-weight SOURCE=0` for the only source).
+    case zeroTotalWeight
+    /// Training diverged: the parameters are not finite numbers.
+    case nonFiniteModel
 
     /// A compiler-style message.
     public var description: String {
@@ -23,6 +33,21 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(file): error: invalid sentiment model: \(reason)"
         case .emptyCorpus:
             return "error: no training examples; pass at least one --input file"
+        case .noExamples(let file):
+            return "\(file): error: no labelled tweets in this file (only a header or blank lines); add labelled rows or leave the file out"
+        case .invalidConfiguration(let parameter, let reason):
+            return "error: \(parameter) \(reason)"
+        case .missingClasses(let missing, let heldOut):
+            let names = missing.map(\.name).joined(separator: ", ")
+            return "error: the training data has no \(names) examples\(heldOut ? " left after holding out the development split and the reserved share" : ""); "
+                + "the model predicts negative, neutral and positive, so every class needs labelled tweets: add a source with "
+                + (missing == [.neutral] ? "neutral tweets (e.g. the airline tweets, TweetEval or VADER files; Sentiment140 has none)"
+                                         : "\(names) tweets")
+                + (heldOut ? ", or lower --dev-fraction / --reserve" : "")
+        case .zeroTotalWeight:
+            return "error: every training tweet has weight 0; give the sources you train on a --source-weight above 0"
+        case .nonFiniteModel:
+            return "error: training diverged (weights are not finite numbers); no model written; lower --learning-rate, --l2 or the --source-weight values"
         }
     }
 }
@@ -34,14 +59,18 @@ public enum SentimentCorpusFiles {
     /// `*positive*.txt` / `*negative*.txt` (Sentiment140 lines), the original Sentiment140
     /// CSV (no header; `polarity,id,date,query,user,text` with polarity 0/2/4), a CSV with
     /// `airline_sentiment` (airline tweets), `*_text.txt` (TweetEval; labels from
-    /// `*_labels.txt`), `*GroundTruth*` (VADER), or a CSV with `text,label`.
+    /// `*_labels.txt`), `*GroundTruth*` (VADER), or a CSV with `text,label`. An input
+    /// without a single labelled tweet is `SentimentError.noExamples` naming it.
     public static func load(_ inputs: [URL], displayName: (URL) -> String = { $0.path },
                             policy: LoadPolicy = .strict) throws(SentimentError) -> TrainingCorpus {
         var corpus = TrainingCorpus()
+        var emptyInputs: [String] = []
         do throws(DataError) {
             for url in inputs {
                 let name = url.lastPathComponent
                 let shown = displayName(url)
+                let countBefore = corpus.examples.count
+                defer { if corpus.examples.count == countBefore { emptyInputs.append(shown) } }
                 guard FileManager.default.isReadableFile(atPath: url.path) else {
                     throw DataError.unreadable(file: shown, reason: "no such file or not readable")
                 }
@@ -80,6 +109,7 @@ public enum SentimentCorpusFiles {
         } catch {
             throw .data(error)
         }
+        if let file = emptyInputs.first { throw .noExamples(file: file) }
         return corpus
     }
 
@@ -132,16 +162,24 @@ public enum SentimentTraining {
     /// `configuration.reservedSources`, splits off a seeded development part
     /// (`developmentFraction` of every source × class stratum of the rest), trains and
     /// evaluates on both. Same files + configuration + seed ⇒ identical model bytes.
+    /// Throws `.invalidConfiguration` for settings out of range (`TrainingConfiguration.validate`),
+    /// `.missingClasses` when the inputs, or what is left of them for training, lack a class,
+    /// `.zeroTotalWeight` and `.nonFiniteModel` (see `SentimentTrainer.checkedTrain`).
     public static func run(inputs: [URL], lexiconDirectory: URL, configuration: TrainingConfiguration, seed: UInt64,
                            developmentFraction: Double, displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> TrainingOutcome {
+        try configuration.validate()
         let corpus = try SentimentCorpusFiles.load(inputs, displayName: displayName)
         guard !corpus.examples.isEmpty else { throw .emptyCorpus }
+        let missing = SentimentTrainer.missingClasses(in: corpus)
+        guard missing.isEmpty else { throw .missingClasses(missing, heldOut: false) }
         let lexicon = try SentimentCorpusFiles.lexicon(directory: lexiconDirectory, displayName: displayName)
         var rng = SeededGenerator(seed: seed)
         let (kept, reserved) = corpus.reservingEvaluationShare(of: configuration.reservedSources)
         let (train, dev) = kept.split(developmentFraction: developmentFraction, using: &rng)
         guard !train.examples.isEmpty else { throw .emptyCorpus }
-        let model = SentimentTrainer.train(corpus: train, lexicon: lexicon, configuration: configuration, using: &rng)
+        let missingInTraining = SentimentTrainer.missingClasses(in: train)
+        guard missingInTraining.isEmpty else { throw .missingClasses(missingInTraining, heldOut: true) }
+        let model = try SentimentTrainer.checkedTrain(corpus: train, lexicon: lexicon, configuration: configuration, using: &rng)
         let evaluation = dev.examples.isEmpty ? [] : SentimentTrainer.evaluate(model, on: dev)
         let reservedEvaluation = reserved.examples.isEmpty ? [] : SentimentTrainer.evaluate(model, on: reserved)
         return TrainingOutcome(model: model, development: evaluation, trainingCount: train.examples.count,

@@ -39,6 +39,14 @@ public enum SentimentModel: SentimentClassifier, Equatable {
         }
     }
 
+    /// Whether every stored parameter (priors/bias and the likelihood/weight table) is a finite number.
+    public var parametersAreFinite: Bool {
+        switch self {
+        case .naiveBayes(let m): return m.logPriors.allSatisfy(\.isFinite) && m.logLikelihoods.allSatisfy(\.isFinite)
+        case .logisticRegression(let m): return m.bias.allSatisfy(\.isFinite) && m.weights.allSatisfy(\.isFinite)
+        }
+    }
+
     /// Classifies `text` with the wrapped model.
     public func predict(_ text: String) -> SentimentPrediction {
         switch self {

@@ -18,7 +18,8 @@ import FieldtestData
 /// weights sit in other buckets and are rejected). The payload holds the model kind, featurizer settings, the score blend
 /// weight, the lexicon tables (keys sorted, so equal models give equal bytes)
 /// and the parameters as IEEE-754 bit patterns. Loading checks magic, version,
-/// length, checksum and every count before building the model.
+/// length, checksum and every count before building the model, and rejects a model
+/// whose parameters are not all finite.
 public enum SentimentModelCodec {
     /// The file magic.
     public static let magic: [UInt8] = Array("FTSENTIM".utf8)
@@ -111,12 +112,18 @@ public enum SentimentModelCodec {
                                              lexicon: lexicon)
         guard let a = p.f64(), let b = p.f64(), let c = p.f64(), let params = p.floats() else { throw bad("truncated parameters") }
         guard p.position == payload.count else { throw bad("unexpected bytes after the parameters") }
+        let model: SentimentModel
         if kind == 0 {
             guard params.count == 3 * (1 << Int(bits)) else { throw bad("Naive Bayes table has \(params.count) values, expected \(3 * (1 << Int(bits)))") }
-            return .naiveBayes(NaiveBayesClassifier(featurizer: featurizer, logPriors: [a, b, c], logLikelihoods: params, lexiconScoreWeight: blend))
+            model = .naiveBayes(NaiveBayesClassifier(featurizer: featurizer, logPriors: [a, b, c], logLikelihoods: params, lexiconScoreWeight: blend))
+        } else {
+            guard params.count == 3 * featurizer.dimension else { throw bad("weight table has \(params.count) values, expected \(3 * featurizer.dimension)") }
+            model = .logisticRegression(LogisticRegressionClassifier(featurizer: featurizer, weights: params, bias: [a, b, c], lexiconScoreWeight: blend))
         }
-        guard params.count == 3 * featurizer.dimension else { throw bad("weight table has \(params.count) values, expected \(3 * featurizer.dimension)") }
-        return .logisticRegression(LogisticRegressionClassifier(featurizer: featurizer, weights: params, bias: [a, b, c], lexiconScoreWeight: blend))
+        guard model.parametersAreFinite else {
+            throw bad("its \(kind == 0 ? "log priors or likelihoods" : "bias or weights") include NaN or infinite values (training diverged); retrain it with a smaller --learning-rate, --l2 or --source-weight")
+        }
+        return model
     }
 }
 

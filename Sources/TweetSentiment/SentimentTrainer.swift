@@ -44,6 +44,47 @@ public struct TrainingConfiguration: Sendable, Equatable {
 
     /// The defaults.
     public init() {}
+
+    /// Accepted `logisticRegression.learningRate`: above 0, at most 10 (AdaGrad base step; the default is 0.02).
+    public static let learningRateRange: ClosedRange<Double> = Double.leastNonzeroMagnitude...10
+    /// Accepted `logisticRegression.l2` (penalty per example step): 0…1.
+    public static let l2Range: ClosedRange<Double> = 0...1
+    /// Accepted `logisticRegression.epochs`: 1…1000.
+    public static let epochsRange: ClosedRange<Int> = 1...1000
+    /// Accepted source weights: 0…10⁶ (0 leaves a source's tweets out of training).
+    public static let sourceWeightRange: ClosedRange<Double> = 0...1e6
+    /// Accepted `hashBits`, and `charBits` unless 0: 4…26.
+    public static let bitsRange: ClosedRange<Int> = 4...26
+
+    /// Checks every setting is within its documented range; throws `SentimentError.invalidConfiguration`
+    /// naming the setting (as its `fieldtest train sentiment` option where there is one) otherwise.
+    public func validate() throws(SentimentError) {
+        func bad(_ parameter: String, _ reason: String) -> SentimentError { .invalidConfiguration(parameter: parameter, reason: reason) }
+        let h = logisticRegression
+        guard h.learningRate.isFinite, Self.learningRateRange.contains(h.learningRate) else {
+            throw bad("--learning-rate", "is \(h.learningRate); it must be above 0 and at most 10 (default 0.02)")
+        }
+        guard h.l2.isFinite, Self.l2Range.contains(h.l2) else {
+            throw bad("--l2", "is \(h.l2); it must be in 0…1 (default 1e-05)")
+        }
+        guard Self.epochsRange.contains(h.epochs) else {
+            throw bad("--epochs", "is \(h.epochs); it must be in 1…1000 (default 6)")
+        }
+        for source in CorpusSource.allCases {
+            guard let w = sourceWeights[source] else { continue }
+            guard w.isFinite, Self.sourceWeightRange.contains(w) else {
+                throw bad("--source-weight", "\(source.rawValue)=\(w) is out of range; a weight must be in 0…1000000")
+            }
+        }
+        guard Self.bitsRange.contains(hashBits) else { throw bad("hash bits", "are \(hashBits); they must be in 4…26") }
+        guard charBits == 0 || Self.bitsRange.contains(charBits) else {
+            throw bad("--char-bits", "is \(charBits); it must be 0 or in 4…26")
+        }
+        guard naiveBayesAlpha.isFinite, naiveBayesAlpha > 0 else { throw bad("Naive Bayes alpha", "must be a finite number above 0") }
+        guard lexiconScoreWeight.isFinite, (0...1).contains(lexiconScoreWeight) else {
+            throw bad("lexicon score weight", "must be in 0…1")
+        }
+    }
 }
 
 /// Per-source results of evaluating a model on labelled examples.
@@ -100,6 +141,29 @@ public enum SentimentTrainer {
             }
         }
         return w
+    }
+
+    /// The classes of `SentimentLabel.allCases` (in that order) with no example in `corpus`.
+    public static func missingClasses(in corpus: TrainingCorpus) -> [SentimentLabel] {
+        var seen = Set<SentimentLabel>()
+        for e in corpus.examples { seen.insert(e.label) }
+        return SentimentLabel.allCases.filter { !seen.contains($0) }
+    }
+
+    /// `train`, guarded: throws `.zeroTotalWeight` when every example weighs 0, `.missingClasses`
+    /// when a class has examples of weight 0 only (their source weights are 0), and `.nonFiniteModel`
+    /// when the trained parameters are not all finite (training diverged), so a broken model is
+    /// never returned. The checks run once per training, outside the per-tweet paths.
+    public static func checkedTrain(corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
+                                    using rng: inout some RandomNumberGenerator) throws(SentimentError) -> SentimentModel {
+        var classWeight = [0.0, 0.0, 0.0]
+        for e in corpus.examples { classWeight[e.label.rawValue] += c.sourceWeights[e.source] ?? 1 }
+        guard classWeight.reduce(0, +) > 0 else { throw .zeroTotalWeight }
+        let unweighted = SentimentLabel.allCases.filter { classWeight[$0.rawValue] == 0 }
+        guard unweighted.isEmpty else { throw .missingClasses(unweighted, heldOut: false) }
+        let model = train(corpus: corpus, lexicon: lexicon, configuration: c, using: &rng)
+        guard model.parametersAreFinite else { throw .nonFiniteModel }
+        return model
     }
 
     /// Trains a model on `corpus`. Same corpus, lexicon, configuration and

@@ -29,6 +29,9 @@ struct ClassifyCommand: ParsableCommand {
 
     func run() throws {
         let chosen = try SentimentClassesOption.parse(classes)
+        try OutputPathCheck.refuseOverwritingInputs(
+            [.init(option: "--input", url: URL(fileURLWithPath: input)),
+             .init(option: "--model", url: CommandSupport.sentimentModelURL(model))], output: output)
         let classifier = try CommandSupport.loadSentimentModel(model)
         let text = try CommandSupport.guarded { () throws -> String in
             let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)

@@ -48,12 +48,16 @@ struct EvaluateCommand: ParsableCommand {
 
         func run() throws {
             let chosen = try SentimentClassesOption.parse(classes)
+            try OutputPathCheck.refuseOverwritingInputs(
+                OutputPathCheck.tweetInputs(input) + [.init(option: "--model", url: CommandSupport.sentimentModelURL(model))],
+                output: output)
             let classifier = try CommandSupport.loadSentimentModel(model)
             let evaluations = try CommandSupport.guarded { () throws -> [SourceEvaluation] in
-                var corpus = try SentimentCorpusFiles.load(input.map { URL(fileURLWithPath: $0) }, displayName: { $0.relativePath })
-                if reservedOnly { corpus = corpus.reservingEvaluationShare(of: Set(CorpusSource.allCases)).reserved }
+                let loaded = try SentimentCorpusFiles.load(input.map { URL(fileURLWithPath: $0) }, displayName: { $0.relativePath })
+                let corpus = reservedOnly ? loaded.reservingEvaluationShare(of: Set(CorpusSource.allCases)).reserved : loaded
                 guard corpus.examples.contains(where: { chosen.contains($0.label) }) else {
-                    throw SentimentError.data(.empty(file: input.joined(separator: ", ")))
+                    throw NoRowsSelected(files: input, loadedCount: loaded.examples.count, reservedCount: reservedOnly ? corpus.examples.count : nil,
+                                         present: Set(corpus.examples.map(\.label)), chosen: chosen)
                 }
                 return SentimentTrainer.evaluate(classifier, on: corpus, classes: chosen, includesTotal: true)
             }
@@ -62,6 +66,29 @@ struct EvaluateCommand: ParsableCommand {
                 try CommandSupport.guarded { try CommandSupport.emit(SentimentTrainer.reportCSV(evaluations), to: output) }
             }
         }
+    }
+}
+
+/// `evaluate sentiment` found labelled tweets but the filters (`--reserved-only`, `--classes`) left none to score.
+struct NoRowsSelected: Error, CustomStringConvertible {
+    var files: [String]
+    /// Labelled tweets read from `files`.
+    var loadedCount: Int
+    /// Tweets of the evaluation share, with `--reserved-only`; else nil.
+    var reservedCount: Int?
+    /// Classes of the tweets left after `--reserved-only`.
+    var present: Set<SentimentLabel>
+    var chosen: Set<SentimentLabel>
+
+    var description: String {
+        func names(_ s: Set<SentimentLabel>) -> String { SentimentLabel.allCases.filter(s.contains).map(\.name).joined(separator: ", ") }
+        let source = files.joined(separator: ", ")
+        if reservedCount == 0 {
+            return "\(source): error: no rows selected: none of the \(loadedCount) labelled tweets is in the evaluation share "
+                + "(one tweet in ten, by text hash) that --reserved-only scores; drop --reserved-only to evaluate them all"
+        }
+        return "\(source): error: no rows selected: --classes \(names(chosen)) excludes every label present (\(names(present)))"
+            + "\(reservedCount == nil ? "" : " in the evaluation share --reserved-only keeps"); include at least one of \(names(present)) in --classes"
     }
 }
 

@@ -9,10 +9,12 @@ struct LocateCommand: ParsableCommand {
         commandName: "locate",
         abstract: "Estimate building, floor and coordinates of Wi-Fi fingerprints (UJIIndoorLoc layout) by weighted k-NN.",
         discussion: """
-        Output columns: row,longitude,latitude,floor,building (row = 1-based data row of the input; \
-        coordinates in the input's projected metres). When the input has ground truth, building and \
-        floor hit rates and mean/median/p95 2-D errors go to standard error. With --cross-validate, \
-        the training data is evaluated leave-one-phone-out (or -user-out) instead.
+        Output columns: row,longitude,latitude,floor,building,status (row = 1-based data row of the input; \
+        coordinates in the input's projected metres; status ok, or no_signal for a fingerprint in which no \
+        access point was detected (every WAP value 100): it is not located and its other columns are empty). \
+        When the input has ground truth, building and floor hit rates and mean/median/p95 2-D errors of the \
+        located fingerprints go to standard error. With --cross-validate, the training data is evaluated \
+        leave-one-phone-out (or -user-out; it needs at least two phones or users) instead.
         """
     )
 
@@ -52,6 +54,9 @@ struct LocateCommand: ParsableCommand {
     }
 
     func run() throws {
+        try OutputPathCheck.refuseOverwritingInputs(
+            train.map { .init(option: "--train", url: URL(fileURLWithPath: $0)) }
+                + (input.map { [.init(option: "--input", url: URL(fileURLWithPath: $0))] } ?? []), output: output)
         let training = try CommandSupport.guarded {
             try train.flatMap { path in try UJIIndoorLoc.load(url: URL(fileURLWithPath: path), displayName: path).records }
         }
@@ -70,6 +75,9 @@ struct LocateCommand: ParsableCommand {
         }
         try CommandSupport.guarded { try CommandSupport.emit(result.csv, to: output) }
         if let evaluation = result.evaluation { CommandSupport.printError(Self.describe(evaluation)) }
+        if result.noSignalCount > 0 {
+            CommandSupport.printError("\(result.noSignalCount) fingerprint(s) with no access point detected: status no_signal, not located")
+        }
     }
 
     static func describe(_ e: FingerprintEvaluation) -> String {

@@ -37,6 +37,11 @@ struct RouteCommand: ParsableCommand {
             CommandSupport.printError("error: --graph and --queries are required")
             throw CommandSupport.invalidInput
         }
+        let namedInputs: [(String, String?)] = [("--graph", graph), ("--queries", queries), ("--congestion", congestion),
+                                                ("--profiles", profiles)]
+        try OutputPathCheck.refuseOverwritingInputs(
+            namedInputs.compactMap { option, path in path.map { .init(option: option, url: URL(fileURLWithPath: $0)) } },
+            output: output)
         let text = try CommandSupport.guarded { () throws -> String in
             let set: RoutingProfiles
             if let profiles {

@@ -18,7 +18,9 @@ struct TrainCommand: ParsableCommand {
             discussion: """
             Inputs are recognised by name and header: Sentiment140 *positive*.txt / *negative*.txt, the airline \
             tweets CSV, TweetEval *_text.txt (labels from *_labels.txt beside it), VADER *GroundTruth* files, or \
-            any CSV with 'text' and 'label' (negative/neutral/positive) columns. One tweet in ten of the --reserve \
+            any CSV with 'text' and 'label' (negative/neutral/positive) columns. The inputs together must hold \
+            tweets of all three classes (Sentiment140 has no neutral ones: add e.g. the airline, TweetEval or VADER \
+            files); a file without labelled tweets, or training that diverges, is an error and no model is written. One tweet in ten of the --reserve \
             sources (by text hash, the same tweets every run) is never trained on; development-split metrics and the \
             reserved share's metrics go to stderr.
             Example: fieldtest train sentiment --input Datasets/tweets/sentiment140_positive.txt \
@@ -37,15 +39,15 @@ struct TrainCommand: ParsableCommand {
         var model: String = "logreg"
         @Option(name: .long, help: "Fraction of each source held out for the development report (0 = train on all).")
         var devFraction: Double = 0.2
-        @Option(name: .long, help: "Logistic regression: passes over the data.")
+        @Option(name: .long, help: "Logistic regression: passes over the data, 1…1000 (default 6).")
         var epochs: Int?
-        @Option(name: .long, help: "Logistic regression: L2 penalty per example step.")
+        @Option(name: .long, help: "Logistic regression: L2 penalty per example step, 0…1 (default 1e-05).")
         var l2: Double?
-        @Option(name: .long, help: "Logistic regression: AdaGrad base learning rate.")
+        @Option(name: .long, help: "Logistic regression: AdaGrad base learning rate, above 0 and at most 10 (default 0.02).")
         var learningRate: Double?
-        @Option(name: .long, help: "log2 of the character n-gram buckets (0 = no character n-grams).")
+        @Option(name: .long, help: "log2 of the character n-gram buckets, 0 (no character n-grams) or 4…26 (default 18).")
         var charBits: Int?
-        @Option(name: .long, parsing: .upToNextOption, help: "Source weights before class balancing, e.g. tweetEval=10 sentiment140=0.1 (defaults: sentiment140 0.1, airline 0.1, tweetEval 10, vader 1.5, labelledCSV 1).")
+        @Option(name: .long, parsing: .upToNextOption, help: "Source weights before class balancing, each in 0…1000000 (0 leaves the source out), e.g. tweetEval=10 sentiment140=0.1 (defaults: sentiment140 0.1, airline 0.1, tweetEval 10, vader 1.5, labelledCSV 1).")
         var sourceWeight: [String] = []
         @Option(name: .long, help: "Sources whose evaluation share (one tweet in ten, by text hash) is never trained on, comma-separated, or 'none'.")
         var reserve: String = "airline"
@@ -62,12 +64,26 @@ struct TrainCommand: ParsableCommand {
             if input.isEmpty { try usage("give at least one --input file") }
             if SentimentModelKind(rawValue: model) == nil { try usage("--model must be 'nb' or 'logreg'") }
             if !(0..<1).contains(devFraction) { try usage("--dev-fraction must be in [0, 1)") }
-            if let epochs, epochs < 1 { try usage("--epochs must be at least 1") }
-            if let l2, !(l2 >= 0 && l2.isFinite) { try usage("--l2 must be a finite number ≥ 0") }
-            if let learningRate, !(learningRate > 0 && learningRate.isFinite) { try usage("--learning-rate must be a finite number > 0") }
-            if let charBits, charBits != 0 && !(4...26).contains(charBits) { try usage("--char-bits must be 0 or in 4...26") }
             if reservedSources == nil { try usage("--reserve takes 'none' or sources separated by commas, each one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", "))") }
-            if sourceWeights == nil { try usage("--source-weight takes SOURCE=WEIGHT with SOURCE one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", ")) and WEIGHT ≥ 0") }
+            if sourceWeights == nil { try usage("--source-weight takes SOURCE=WEIGHT with SOURCE one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", ")) and WEIGHT a number in 0…1000000") }
+            // Ranges of --epochs, --l2, --learning-rate, --char-bits and the source weights (TrainingConfiguration.validate).
+            do throws(SentimentError) { try configuration.validate() } catch {
+                CommandSupport.printError(error.description)
+                throw CommandSupport.invalidInput
+            }
+        }
+
+        /// The training configuration the options describe (defaults for those not given).
+        var configuration: TrainingConfiguration {
+            var configuration = TrainingConfiguration()
+            configuration.kind = SentimentModelKind(rawValue: model) ?? .logisticRegression
+            if let epochs { configuration.logisticRegression.epochs = epochs }
+            if let l2 { configuration.logisticRegression.l2 = l2 }
+            if let learningRate { configuration.logisticRegression.learningRate = learningRate }
+            if let charBits { configuration.charBits = charBits }
+            for (source, w) in sourceWeights ?? [:] { configuration.sourceWeights[source] = w }
+            configuration.reservedSources = reservedSources ?? configuration.reservedSources
+            return configuration
         }
 
         /// The parsed `--reserve` list (nil when malformed).
@@ -86,21 +102,15 @@ struct TrainCommand: ParsableCommand {
             var out: [CorpusSource: Double] = [:]
             for item in sourceWeight {
                 let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let source = CorpusSource(rawValue: parts[0]), let w = Double(parts[1]), w >= 0, w.isFinite else { return nil }
+                guard parts.count == 2, let source = CorpusSource(rawValue: parts[0]), let w = Double(parts[1]) else { return nil }
                 out[source] = w
             }
             return out
         }
 
         func run() throws {
-            var configuration = TrainingConfiguration()
-            configuration.kind = SentimentModelKind(rawValue: model) ?? .logisticRegression
-            if let epochs { configuration.logisticRegression.epochs = epochs }
-            if let l2 { configuration.logisticRegression.l2 = l2 }
-            if let learningRate { configuration.logisticRegression.learningRate = learningRate }
-            if let charBits { configuration.charBits = charBits }
-            for (source, w) in sourceWeights ?? [:] { configuration.sourceWeights[source] = w }
-            configuration.reservedSources = reservedSources ?? configuration.reservedSources
+            try OutputPathCheck.refuseOverwritingInputs(OutputPathCheck.tweetInputs(input), output: output)
+            let configuration = self.configuration
             let lexiconDirectory = lexicons.map { URL(fileURLWithPath: $0) }
                 ?? CommandSupport.datasetsRoot(datasets).appendingPathComponent("lexicons")
             let start = Date()

@@ -116,8 +116,32 @@ struct RoutingProfileTests {
         #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 1, reason: "unsupported version '2'; supported versions: 1")) {
             try RoutingProfiles(yaml: "version: 2\nprofiles: {}\n", file: "p.yaml")
         }
-        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 3, reason: "'speed_mps' must be positive (metres per second)")) {
+        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 3, reason: "'speed_mps' is -1.0; it must be in 0.05…20 metres per second (walking is about 1.4)")) {
             try RoutingProfiles(yaml: "version: 1\nprofiles:\n  x: {speed_mps: -1, highways: [footway]}\n", file: "p.yaml")
         }
+    }
+
+    @Test("speed_mps and max_incline_percent outside their documented ranges are located errors")
+    func yamlRanges() throws {
+        func load(_ body: String) throws(RoutingError) -> RoutingProfiles {
+            try RoutingProfiles(yaml: "version: 1\nprofiles:\n  x:\n    highways: [footway]\n" + body, file: "p.yaml")
+        }
+        // A subnormal speed used to be accepted and gave infinite durations.
+        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 5, reason: "'speed_mps' is 1e-320; it must be in 0.05…20 metres per second (walking is about 1.4)")) {
+            try load("    speed_mps: 1e-320\n")
+        }
+        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 5, reason: "'speed_mps' is 21.0; it must be in 0.05…20 metres per second (walking is about 1.4)")) {
+            try load("    speed_mps: 21\n")
+        }
+        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 6, reason: "'max_incline_percent' is -5.0; it must be in 0…100 percent (it limits the incline in both directions), or null for no limit")) {
+            try load("    speed_mps: 1\n    max_incline_percent: -5\n")
+        }
+        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 6, reason: "'max_incline_percent' is 100.5; it must be in 0…100 percent (it limits the incline in both directions), or null for no limit")) {
+            try load("    speed_mps: 1\n    max_incline_percent: 100.5\n")
+        }
+        let edges = try load("    speed_mps: 0.05\n    max_incline_percent: 0\n")
+        #expect(edges.profiles.first?.speedMetresPerSecond == 0.05)
+        #expect(edges.profiles.first?.maxInclinePercent == 0)
+        #expect(try load("    speed_mps: 20\n    max_incline_percent: null\n").profiles.first?.maxInclinePercent == nil)
     }
 }

@@ -16,8 +16,23 @@ struct CSVReaderTests {
     }
 
     @Test func quotesOutsideAQuotedStartAreOrdinaryBytes() throws {
-        let recs = try read("ab\"c,\"q\"tail,\"\"\"x\"\"\",\"\"\"\"\n")
-        #expect(recs.map(\.fields) == [["ab\"c", "qtail", "\"x\"", "\""]])
+        let recs = try read("ab\"c,\"\"\"x\"\"\",\"\"\"\"\n")
+        #expect(recs.map(\.fields) == [["ab\"c", "\"x\"", "\""]])
+    }
+
+    @Test func textAfterAClosingQuoteIsALocatedError() {
+        // RFC 4180: "a"b is not a field; it used to be read as ab.
+        #expect(throws: DataError.invalidField(file: "t.csv", line: 2, field: "#2", value: "\"a\"b",
+                                               reason: "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)")) {
+            try read("id,text\n1,\"a\"b,c\n")
+        }
+        // The line is where the text after the quote is, also when the quoted part spans lines.
+        #expect(throws: DataError.invalidField(file: "t.csv", line: 3, field: "#1", value: "\"x\ny\" z",
+                                               reason: "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)")) {
+            try read("h\n\"x\ny\" z\n")
+        }
+        // A quote closed right before a separator, a line end or the end of the file stays valid.
+        #expect((try? read("\"a\",\"b\"\r\n\"c\"")).map { $0.map(\.fields) } == [["a", "b"], ["c"]])
     }
 
     /// The RFC 4180 reading the reader implements, one byte at a time (the reference for the runs it copies whole).
@@ -43,6 +58,7 @@ struct CSVReaderTests {
                     field.append(bytes[i]); i += 1
                 }
                 if !closed { return nil }
+                if i < bytes.count, ![0x2C, 0x0A, 0x0D].contains(bytes[i]) { return nil }
                 continue
             }
             if b == 0x2C { finish(); i += 1; continue }

@@ -63,6 +63,27 @@ struct UJIIndoorLocLoaderTests {
         }
     }
 
+    @Test("a LONGITUDE or LATITUDE beyond ±1e8 projected metres is located; the bound itself loads")
+    func implausibleCoordinates() throws {
+        let header = (UJIIndoorLoc.accessPointColumns + ["LONGITUDE", "LATITUDE", "FLOOR", "BUILDINGID", "SPACEID",
+                                                         "RELATIVEPOSITION", "USERID", "PHONEID", "TIMESTAMP"])
+            .joined(separator: ",")
+        let waps = Array(repeating: "-70", count: 520).joined(separator: ",")
+        func file(_ lon: String, _ lat: String) -> [UInt8] {
+            Array((header + "\n" + waps + ",-7500.5,4864900.25,1,0,1,1,1,1,1\n" + waps + ",\(lon),\(lat),1,0,1,1,1,1,1\n").utf8)
+        }
+        let reason = "must be projected metres within ±100000000 (EPSG:3857-like, as in UJIIndoorLoc); check the units"
+        #expect(throws: DataError.invalidField(file: "t.csv", line: 3, field: "LONGITUDE", value: "1e20", reason: reason)) {
+            try UJIIndoorLoc.load(bytes: file("1e20", "4864900"), file: "t.csv")
+        }
+        #expect(throws: DataError.invalidField(file: "t.csv", line: 3, field: "LATITUDE", value: "-100000000.5", reason: reason)) {
+            try UJIIndoorLoc.load(bytes: file("-7500", "-100000000.5"), file: "t.csv")
+        }
+        let edge = try UJIIndoorLoc.load(bytes: file("-100000000", "100000000"), file: "t.csv")
+        #expect(edge.records.last?.label?.longitudeMetres == -1e8)
+        #expect(edge.records.last?.label?.latitudeMetres == 1e8)
+    }
+
     @Test("lenient load skips the bad row and reports it")
     func lenient() throws {
         let loaded = try UJIIndoorLoc.load(url: try PositioningFixtures.url("uji_bad_rssi.csv"),

@@ -4,7 +4,8 @@ import Foundation
 /// `validationData.csv` and files in the same column layout).
 ///
 /// Layout: a header naming `WAP001`…`WAP520` (RSSI, integer dBm in −104…0 or
-/// +100 = not detected) and `LONGITUDE`, `LATITUDE` (projected metres, finite),
+/// +100 = not detected) and `LONGITUDE`, `LATITUDE` (projected metres, |value| ≤
+/// `coordinateLimitMetres` = 10⁸ m, which holds any EPSG:3857 coordinate on Earth),
 /// `FLOOR` (non-negative integer), `BUILDINGID`, `SPACEID`, `RELATIVEPOSITION`
 /// (1 inside, 2 in front of the door, 0 not recorded), `USERID`, `PHONEID`,
 /// `TIMESTAMP` (UNIX seconds). Columns are found by name, so their order may vary.
@@ -21,6 +22,10 @@ public enum UJIIndoorLoc {
     public static let weakestRSSI = -104
     /// Strongest RSSI accepted, in dBm: 0.
     public static let strongestRSSI = 0
+    /// Largest accepted |LONGITUDE| and |LATITUDE|, in projected metres: 10⁸. Web-Mercator
+    /// (EPSG:3857) coordinates stay within ±2.0·10⁷ m at the ±85° latitude limit (the Jaume I
+    /// campus is near −7,500 m, 4,864,900 m), so a larger value is a unit or entry mistake.
+    public static let coordinateLimitMetres = 1e8
     /// The header names of the access-point columns, `WAP001`…`WAP520`.
     public static let accessPointColumns: [String] = (1...accessPointCount).map { i in
         let digits = String(i)
@@ -245,8 +250,8 @@ struct UJIIndoorLocParser {
               let floorC = layout.floor, let buildingC = layout.building else {
             return UJIIndoorLocRecord(rssi: rssi, label: nil)
         }
-        let lon = try double(field(lonC), "LONGITUDE", line)
-        let lat = try double(field(latC), "LATITUDE", line)
+        let lon = try coordinate(field(lonC), "LONGITUDE", line)
+        let lat = try coordinate(field(latC), "LATITUDE", line)
         let floor = try int(field(floorC), "FLOOR", line, min: 0)
         let building = try int(field(buildingC), "BUILDINGID", line, min: 0)
         let space = try layout.space.map { c throws(DataError) in try int(field(c), "SPACEID", line, min: 0) } ?? 0
@@ -284,6 +289,16 @@ struct UJIIndoorLocParser {
 
     private func double(_ r: Range<Int>, _ name: String, _ line: Int) throws(DataError) -> Double {
         try FieldParser.double(text(r), field: name, in: nil, file: file, line: line)
+    }
+
+    /// A projected coordinate: finite and within ±`UJIIndoorLoc.coordinateLimitMetres`.
+    private func coordinate(_ r: Range<Int>, _ name: String, _ line: Int) throws(DataError) -> Double {
+        let v = try double(r, name, line)
+        guard abs(v) <= UJIIndoorLoc.coordinateLimitMetres else {
+            throw .invalidField(file: file, line: line, field: name, value: text(r),
+                                reason: "must be projected metres within ±100000000 (EPSG:3857-like, as in UJIIndoorLoc); check the units")
+        }
+        return v
     }
 
     /// Parses an optionally signed base-10 integer of at most 18 digits,

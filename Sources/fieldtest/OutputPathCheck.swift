@@ -1,0 +1,42 @@
+import FieldtestData
+import Foundation
+
+/// Refuses an output path that names one of the command's input files, before anything is
+/// read or written: the atomic write would replace the input with the output.
+enum OutputPathCheck {
+    /// An input file and the option that named it (e.g. `--input`).
+    struct Input {
+        var option: String
+        var url: URL
+    }
+
+    /// Labelled tweet files named by `option`, with the TweetEval labels file read beside each `*_text*` file.
+    static func tweetInputs(_ paths: [String], option: String = "--input") -> [Input] {
+        paths.flatMap { path -> [Input] in
+            let url = URL(fileURLWithPath: path)
+            return [Input(option: option, url: url)] + (TweetEvalLoader.labelsURL(forText: url).map { [Input(option: option, url: $0)] } ?? [])
+        }
+    }
+
+    /// Prints an error and exits 2 (invalid input) when `output` (the value of `outputOption`)
+    /// resolves to the same file as one of `inputs`; does nothing when `output` is nil (stdout).
+    static func refuseOverwritingInputs(_ inputs: [Input], output: String?, outputOption: String = "--output") throws {
+        guard let output else { return }
+        let target = URL(fileURLWithPath: output)
+        for input in inputs where sameFile(input.url, target) {
+            CommandSupport.printError("error: \(outputOption) \(output) is the input file \(input.option) \(input.url.relativePath); "
+                                      + "writing it would destroy the input; choose another output path")
+            throw CommandSupport.invalidInput
+        }
+    }
+
+    /// Whether `a` and `b` name the same file: equal paths once standardized and with symbolic
+    /// links resolved, or (both existing) the same device and inode, which also catches hard links.
+    static func sameFile(_ a: URL, _ b: URL) -> Bool {
+        let ra = a.standardizedFileURL.resolvingSymlinksInPath(), rb = b.standardizedFileURL.resolvingSymlinksInPath()
+        if ra.path == rb.path { return true }
+        var sa = stat(), sb = stat()
+        guard stat(ra.path, &sa) == 0, stat(rb.path, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+}
