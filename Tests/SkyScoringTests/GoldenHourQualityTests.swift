@@ -174,6 +174,17 @@ struct SunBatchTests {
         #expect(lines[2] == "a30,2011-12-30,,,,,,,,,,,date_skipped")
     }
 
+    /// Rows of one location must agree on its coordinates; the first disagreeing field is located.
+    @Test func scoreRejectsALocationWithTwoPositions() {
+        let text = "location_id,latitude,longitude,time\nL1,47.6,-122.3,2024-01-01T00:00:00Z\n"
+            + "L1,47.60,-122.3,2024-01-01T01:00:00Z\nL1,47.6,-122.4,2024-01-01T02:00:00Z\n"
+        #expect(throws: DataError.invalidField(file: "w.csv", line: 4, field: "longitude", value: "-122.4",
+                                               reason: "location 'L1' has longitude -122.3 on line 2; give every row of a "
+                                                   + "location the same coordinates, or use a different location_id")) {
+            try ScoreBatch.parse(bytes: Array(text.utf8), file: "w.csv")
+        }
+    }
+
     @Test func rendersTheSpecifiedColumns() throws {
         let text = "id,latitude,longitude,date,timezone\ntromso,69.6492,18.9553,2024-06-21,Europe/Oslo\nsg,1.3521,103.8198,2024-03-20,Asia/Singapore\n"
         let out = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv")
