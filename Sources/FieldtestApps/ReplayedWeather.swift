@@ -27,11 +27,11 @@ public enum WeatherProviders {
             return try store.cached("lcd:\(dataset)") { try LCDWeatherProvider(url: url, displayName: display, utcOffsetSeconds: offset) }
         case .tmy3:
             return try store.cached("tmy3:\(dataset):\(year)") {
-                TMYWeatherProvider(file: try TMY3Loader.load(url: url, displayName: display), format: "tmy3", year: year)
+                try TMYWeatherProvider(file: try TMY3Loader.load(url: url, displayName: display), format: "tmy3", year: year)
             }
         case .tmy2:
             return try store.cached("tmy2:\(dataset):\(year)") {
-                TMYWeatherProvider(file: try TMY2Loader.load(url: url, displayName: display), format: "tmy2", year: year)
+                try TMYWeatherProvider(file: try TMY2Loader.load(url: url, displayName: display), format: "tmy2", year: year)
             }
         case .beijingPM25:
             return try store.cached("beijing:\(dataset)") {

@@ -54,15 +54,28 @@ public enum ScoreBatch {
         public var terms: QualityTerms
     }
 
-    /// Parses the input (located `DataError` for any bad row); locations keep first-seen order.
+    /// Parses the input (located `DataError` for any bad row, including a row whose
+    /// latitude or longitude differs from the first row of its `location_id`); locations keep
+    /// first-seen order.
     public static func parse(bytes: [UInt8], file: String) throws(DataError) -> [Location] {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(["location_id", "latitude", "longitude", "time"])
         var order: [String] = []
         var byID: [String: Location] = [:]
+        var firstSeen: [String: (latitude: Double, longitude: Double, line: Int)] = [:]
         let rows = try table.load(policy: .strict) { (row) throws(DataError) -> (String, Double, Double, SkySample)? in
             let id = try row.string("location_id")
             guard !id.isEmpty else { throw row.invalid("location_id", "location id is empty") }
+            let latitude = try row.latitude(), longitude = try row.longitude()
+            if let first = firstSeen[id] {
+                for (field, value, expected) in [("latitude", latitude, first.latitude), ("longitude", longitude, first.longitude)]
+                where value != expected {
+                    throw row.invalid(field, "location '\(id)' has \(field) \(CSVWriter.number(expected)) on line \(first.line); "
+                                      + "give every row of a location the same coordinates, or use a different location_id")
+                }
+            } else {
+                firstSeen[id] = (latitude, longitude, row.line)
+            }
             guard let t = CivilTime.parseISODateTime(try row.string("time")),
                   try row.string("time").trimmingCharacters(in: .whitespaces).hasSuffix("Z") else {
                 throw row.invalid("time", "expected UTC ISO 8601 YYYY-MM-DDTHH:MM:SSZ")
@@ -71,7 +84,7 @@ public enum ScoreBatch {
             for (name, path, range) in inputColumns where row.header.position(of: name) != nil {
                 c[keyPath: path] = try row.optionalDouble(name, in: range)
             }
-            return (id, try row.latitude(), try row.longitude(), SkySample(timeUTC: Double(t), conditions: c))
+            return (id, latitude, longitude, SkySample(timeUTC: Double(t), conditions: c))
         }
         for (id, lat, lon, s) in rows.records {
             if byID[id] == nil { order.append(id); byID[id] = Location(id: id, latitude: lat, longitude: lon, samples: []) }

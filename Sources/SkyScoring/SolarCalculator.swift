@@ -4,14 +4,18 @@ import Foundation
 /// Sun events of one local calendar day. Times are UTC seconds since
 /// 1970-01-01T00:00:00Z; nil when the event does not happen during that local date.
 public struct SolarDay: Sendable, Equatable {
-    /// Whether the Sun stays up or down all day.
+    /// Whether the Sun stays up or down all day, or the date does not exist in the zone.
     public enum Note: String, Sendable {
-        /// Neither sunrise nor sunset on the date.
+        /// No note: the Sun rises or sets during the date.
         case none = ""
-        /// The Sun never sets (centre never below −0.833°).
+        /// Neither sunrise nor sunset during the date, and the Sun is up all of it (centre
+        /// never below −0.833°).
         case polarDay = "polar_day"
-        /// The Sun never rises.
+        /// Neither sunrise nor sunset during the date, and the Sun is down all of it.
         case polarNight = "polar_night"
+        /// The zone skipped the whole date (e.g. Pacific/Apia 2011-12-30, when Samoa moved
+        /// across the date line): it has no instants, so every event is nil.
+        case dateSkipped = "date_skipped"
     }
 
     /// The local date.
@@ -34,8 +38,11 @@ public struct SolarDay: Sendable, Equatable {
     public var blueMorning: (start: Double?, end: Double?)
     /// Evening blue hour: from −4° to −6° setting.
     public var blueEvening: (start: Double?, end: Double?)
-    /// Time between sunrise and sunset when both happen on the date, seconds; 86,400 on a
-    /// polar day, 0 on a polar night.
+    /// Time the Sun's centre is above −0.833° within the local date, seconds: sunset − sunrise
+    /// on an ordinary day; on a day that begins or ends with the Sun up (a sunset just after
+    /// midnight, near the polar circles or at the date line) the spans before the first and
+    /// after the last event count too. 86,400 on a polar day (the local day's length on a
+    /// 23- or 25-hour day), 0 on a polar night; nil only on a skipped date.
     public var dayLengthSeconds: Double?
     /// Polar day/night marker.
     public var note: Note
@@ -100,9 +107,15 @@ public struct SolarCalculator: Sendable {
     }
 
     /// Solar events of `date` (local) at `latitude`/`longitude` (degrees, east positive) in the
-    /// zone of `offsets`. The fast path for batches.
+    /// zone of `offsets`. The fast path for batches. A date the zone skipped (see
+    /// `localDayBounds`) has no events and the note `dateSkipped`.
     public func day(date: CivilDate, latitude: Double, longitude: Double, offsets: ZoneOffsets) -> SolarDay {
         let (start, end) = Self.localDayBounds(date, offsets: offsets)
+        guard start < end else {
+            return SolarDay(date: date, sunrise: nil, sunset: nil, solarNoon: nil, civilDawn: nil, civilDusk: nil,
+                            goldenMorning: (nil, nil), goldenEvening: (nil, nil), blueMorning: (nil, nil),
+                            blueEvening: (nil, nil), dayLengthSeconds: nil, note: .dateSkipped)
+        }
         let startD = Double(start), endD = Double(end)
         // Transits and culminations needed reach about 1.5 days either side of the date.
         let span = (startD - 2.5 * 86_400)...(endD + 2.5 * 86_400)
@@ -118,7 +131,8 @@ public struct SolarCalculator: Sendable {
     }
 
     /// The UTC instants [start, end) of the local calendar `date` in `zone`.
-    /// Handles DST days (23/25 h) and zones whose midnight is skipped by a transition.
+    /// Handles DST days (23/25 h), zones whose midnight is skipped by a transition, and dates
+    /// a zone skipped entirely by moving across the date line (then start == end).
     public static func localDayBounds(_ date: CivilDate, zone: TimeZone) -> (start: Int, end: Int) {
         localDayBounds(date, offsets: ZoneOffsets.shared(for: zone))
     }
@@ -138,8 +152,27 @@ public struct SolarCalculator: Sendable {
         return (firstInstant(of: date.daysSinceEpoch, offsets: offsets), firstInstant(of: date.daysSinceEpoch + 1, offsets: offsets))
     }
 
+    /// The first UTC instant whose local wall time is at or after 00:00 of `day` (days since
+    /// 1970-01-01): the start of that local date, or, when the zone skipped the date, the
+    /// start of the next date that exists (so a skipped date is the empty range).
     static func firstInstant(of day: Int, offsets: ZoneOffsets) -> Int {
         let wall = day * 86_400
+        // Each constant-offset interval [from, until) with offset o reaches wall times ≥ `wall`
+        // from max(from, wall − o) on; the earliest such instant over the intervals around
+        // `wall` (offsets stay within ±1 day) is the answer, whatever the size of the jump.
+        let window = (wall - 2 * 86_400)..<(wall + 2 * 86_400)
+        if var cursor = offsets.interval(containing: window.lowerBound), offsets.interval(containing: window.upperBound) != nil {
+            var best = Int.max
+            while true {
+                let candidate = max(cursor.from, wall - cursor.offset)
+                if candidate < cursor.until { best = min(best, candidate) }
+                guard cursor.until < window.upperBound, let next = offsets.interval(containing: cursor.until) else { break }
+                cursor = next
+            }
+            if best != Int.max { return best }
+        }
+        // Outside the table's span (before 1900 or after 2100): ask the zone, assuming no
+        // transition larger than two hours at midnight.
         func offset(_ t: Int) -> Int { offsets.secondsFromGMT(at: t) }
         var s = wall - offset(wall)
         s = wall - offset(s)
@@ -277,19 +310,44 @@ struct SolarDayBuilder {
             prepareNeighbours()
             day.solarNoon = transit0 >= start && transit0 < end ? transit0 : transit2 >= start && transit2 < end ? transit2 : nil
         }
-        let s0 = Self.sinSunrise
+        // The note and day length follow the Sun within the local date: with no sunrise or
+        // sunset in it, the Sun is up (or down) from its first instant to its last.
+        let upAtStart = isUp(at: start)
         if sunrise == nil && sunset == nil {
-            if sinAltLower2 > s0 && sinAltLower1 > s0 {
-                day.note = .polarDay
-                day.dayLengthSeconds = 86_400
-            } else if sinAltTransit1 < s0 {
-                day.note = .polarNight
-                day.dayLengthSeconds = 0
-            }
-        } else if let r = sunrise, let s = sunset {
-            day.dayLengthSeconds = s > r ? s - r : nil
+            day.note = upAtStart ? .polarDay : .polarNight
+            day.dayLengthSeconds = upAtStart ? end - start : 0
+        } else if let r = sunrise, let s = sunset, r < s, !upAtStart, !isUp(at: end) {
+            day.dayLengthSeconds = s - r
+        } else {
+            day.dayLengthSeconds = timeUp(upAtStart: upAtStart)
         }
         return day
+    }
+
+    /// Whether the Sun's centre is above the sunrise altitude (−0.833°) at `t` (UTC seconds).
+    func isUp(at t: Double) -> Bool {
+        sinAltitudeAndRate(at: t).value > Self.sinSunrise
+    }
+
+    /// Seconds the Sun's centre spends above −0.833° within [start, end): every sunrise and
+    /// sunset of the three solar days around the date that falls inside it, in order, starting
+    /// from the state at `start`.
+    mutating func timeUp(upAtStart: Bool) -> Double {
+        prepareNeighbours()
+        var events: [(t: Double, rising: Bool)] = []
+        for k in 0..<3 {
+            let times = crossings(solarDay: k, wanted: 0b11)
+            for j in 0..<2 where times[j] >= start && times[j] < end { events.append((times[j], j == 0)) }
+        }
+        events.sort { $0.t < $1.t }
+        var up = upAtStart, last = start, total = 0.0
+        for e in events {
+            if up { total += e.t - last }
+            up = e.rising
+            last = e.t
+        }
+        if up { total += end - last }
+        return total
     }
 
     /// Times of the eight events of `dateCrossings` (UTC seconds; NaN: none).

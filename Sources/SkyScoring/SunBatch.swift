@@ -3,10 +3,14 @@ import Foundation
 
 /// The `fieldtest sun` batch: one CSV of location-days in, one CSV of solar events out.
 ///
-/// Input columns `id,latitude,longitude,date,timezone` (date `YYYY-MM-DD`, IANA zone).
-/// Output columns `SunBatch.outputColumns`, times as UTC ISO 8601 with whole seconds
-/// and `Z` (rounded to the nearest second), empty when the event does not happen that
-/// local date. O(n) in rows.
+/// Input columns `id,latitude,longitude,date,timezone` (date `YYYY-MM-DD`, IANA zone name
+/// such as `Europe/Paris` or `UTC`; abbreviations and offsets like `EST` or `GMT+5` are
+/// rejected). Output columns `SunBatch.outputColumns`, times as UTC ISO 8601 with whole
+/// seconds and `Z` (rounded to the nearest second), empty when the event does not happen
+/// that local date. `day_length_s` is the time the Sun is up within the local date
+/// (`SolarDay.dayLengthSeconds`). `note` is `polar_day` or `polar_night` when the Sun neither
+/// rises nor sets during the date, and `date_skipped` (every time and `day_length_s` empty)
+/// when the zone skipped the date, as Pacific/Apia did 2011-12-30. O(n) in rows.
 public enum SunBatch {
     /// Output header, in order.
     public static let outputColumns = [
@@ -32,7 +36,7 @@ public enum SunBatch {
     }
 
     /// Parses and validates the input table; any bad row is a located `DataError`
-    /// (unknown time zone, nonexistent date, latitude/longitude out of range).
+    /// (a time zone that is not an IANA name, nonexistent date, latitude/longitude out of range).
     public static func parse(bytes: [UInt8], file: String) throws(DataError) -> [Request] {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(["id", "latitude", "longitude", "date", "timezone"])
@@ -45,8 +49,9 @@ public enum SunBatch {
             let name = try row.string("timezone").trimmedOfWhitespace
             let zone: ZoneOffsets
             if let z = zones[name] { zone = z } else {
-                guard !name.isEmpty, let z = TimeZone(identifier: name) else {
-                    throw row.invalid("timezone", "unknown IANA time zone (e.g. Europe/Paris, Asia/Kolkata)")
+                guard let z = ZoneOffsets.ianaZone(named: name) else {
+                    throw row.invalid("timezone", "expected an IANA time zone name such as Europe/Paris, Asia/Kolkata, "
+                                      + "Etc/GMT-5 or UTC (abbreviations like EST and offsets like GMT+5 are not accepted)")
                 }
                 zone = ZoneOffsets.shared(for: z)
                 zones[name] = zone

@@ -15,7 +15,9 @@ struct ScoreCommand: ParsableCommand {
         Input (--weather): location_id,latitude,longitude,time (UTC) and any of cloud_low_pct, cloud_mid_pct, \
         cloud_high_pct, cloud_total_pct, humidity_pct, precip_probability_pct, visibility_km, pm25_ugm3.
         Or --dataset NAME: a bundled weather recording (NOAA LCD, TMY3, TMY2, Beijing PM2.5; see \
-        `fieldtest datasets list`) scored at its station.
+        `fieldtest datasets list`) scored at its station (an LCD file without LATITUDE/LONGITUDE columns is \
+        placed by its station id in the bundled isd-history station list).
+        All rows of one location_id must give the same latitude and longitude.
         """)
 
     @Option(help: "Hourly weather CSV.")
@@ -24,7 +26,7 @@ struct ScoreCommand: ParsableCommand {
     @Option(help: "A bundled weather dataset to score instead of a CSV (e.g. noaa-lcd-lincoln-2023, beijing-pm25).")
     var dataset: String?
 
-    @Option(help: "Year a typical-year (TMY) dataset is replayed in.")
+    @Option(help: "Year a typical-year (TMY) dataset is replayed in (1900–2100).")
     var year = 2021
 
     @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
@@ -47,14 +49,30 @@ struct ScoreCommand: ParsableCommand {
             }
             let name = dataset ?? ""
             guard let manifest else { return }
+            guard TMYWeatherProvider.supportedYears.contains(year) else {
+                let years = TMYWeatherProvider.supportedYears
+                throw ValidationError("--year \(year): error: outside the years a typical year can be replayed in; "
+                                      + "give a year in \(years.lowerBound)…\(years.upperBound)")
+            }
             let store = DatasetStore(manifest: manifest)
-            let provider = try WeatherProviders.load(name, store: store, year: year)
+            var provider = try WeatherProviders.load(name, store: store, year: year)
+            if provider.station == nil, let lcd = provider as? LCDWeatherProvider {
+                provider = lcd.located(in: try Self.stationHistory(manifest))
+            }
             guard let station = provider.station else {
-                throw WeatherProviders.ProviderError(description: "\(name): error: the recording has no station position")
+                throw WeatherProviders.ProviderError(description: "\(name): error: the recording has no station position, "
+                                                     + "and the isd-history station list has none for its station id")
             }
             let location = ScoreBatch.Location(id: name, latitude: station.latitude, longitude: station.longitude,
                                                samples: provider.skySamples)
             try CommandSupport.emit(ScoreBatch.render(ScoreBatch.score([location])), to: output)
         }
+    }
+
+    /// NOAA's station history from the datasets folder (the manifest's `isd-history` entry);
+    /// empty when the folder has none.
+    static func stationHistory(_ manifest: DatasetManifest) throws -> [ISDStation] {
+        guard let entry = manifest.entries.first(where: { $0.format == .isdHistory }) else { return [] }
+        return try ISDHistoryLoader.load(url: manifest.url(of: entry), displayName: "Datasets/" + entry.file).records
     }
 }

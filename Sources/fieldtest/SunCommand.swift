@@ -8,7 +8,14 @@ struct SunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sun",
         abstract: "Solar event times (UTC) for each id,latitude,longitude,date,timezone row.",
-        discussion: "Sunrise/sunset: Sun's centre at −0.833° (NOAA/SPA convention); events are those of the local date.")
+        discussion: """
+        Sunrise/sunset: Sun's centre at −0.833° (NOAA/SPA convention); events are those of the local date. \
+        timezone: an IANA name (Europe/Paris, Etc/GMT-5, UTC); abbreviations (EST, IST) and offsets (GMT+5) are errors. \
+        day_length_s: seconds the Sun is up within the local date (a sunset just after midnight counts its \
+        minutes before it too); 86400 on a polar day, 0 on a polar night. \
+        note: polar_day / polar_night when the Sun neither rises nor sets that date; date_skipped (all \
+        times and day_length_s empty) when the zone skipped the date (e.g. Pacific/Apia 2011-12-30).
+        """)
 
     @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.")
     var input: String

@@ -77,6 +77,27 @@ struct FieldtestCLITests {
         #expect(wrong.status == 2 && wrong.stderr.contains("not a weather recording"))
     }
 
+    /// `score --year` outside 1900–2100 is invalid input (it used to overflow, or drop events).
+    @Test func scoreRejectsAnUnsupportedYear() throws {
+        for year in ["100000000000000", "50000", "1899"] {
+            let r = try run(["score", "--dataset", "tmy3-sand-point", "--year", year])
+            #expect(r.status == 2 && r.stdout.isEmpty, "\(year): \(r.stderr)")
+            #expect(r.stderr.contains("--year \(year): error:") && r.stderr.contains("1900…2100"))
+        }
+        let ok = try run(["score", "--dataset", "tmy3-sand-point", "--year", "2100"])
+        #expect(ok.status == 0 && ok.stdout.split(separator: "\n").count == 731)  // 365 days × 2 events + header
+    }
+
+    /// An LCD recording without coordinate columns is scored at its station's position from
+    /// the bundled station history (Rota: 36.65 N, 6.35 W; 2018-01-01 sunrise ≈ 07:37Z).
+    @Test func scoreAnLCDRecordingPlacedByItsStationID() throws {
+        let r = try run(["score", "--dataset", "noaa-lcd-rota-2018"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count > 700)
+        #expect(lines[1].hasPrefix("noaa-lcd-rota-2018,sunrise,2018-01-01T07:3"))
+    }
+
     @Test func validateReportsLocatedErrorsWithExitCode2() throws {
         let dir = try temporaryFolder()
         let file = dir.appendingPathComponent("bad.yaml")

@@ -149,8 +149,42 @@ struct GoldenHourQualityTests {
     }
 }
 
+private let notIANA = "expected an IANA time zone name such as Europe/Paris, Asia/Kolkata, Etc/GMT-5 or UTC "
+    + "(abbreviations like EST and offsets like GMT+5 are not accepted)"
+
 @Suite("sun batch")
 struct SunBatchTests {
+    /// IANA names, including ones missing from `TimeZone.knownTimeZoneIdentifiers` on Linux
+    /// (Asia/Kolkata, Etc/GMT+5), are accepted with their own offsets.
+    @Test func ianaZoneNamesAreAccepted() throws {
+        let text = "id,latitude,longitude,date,timezone\na,1,1,2024-01-01,Asia/Kolkata\nb,1,1,2024-01-01,Etc/GMT+5\n"
+            + "c,1,1,2024-01-01,UTC\nd,1,1,2024-01-01,GMT\n"
+        let requests = try SunBatch.parse(bytes: Array(text.utf8), file: "in.csv")
+        #expect(requests.map { $0.zone.secondsFromGMT() } == [19_800, -18_000, 0, 0])
+    }
+
+    /// Samoa skipped 2011-12-30: that row says so with every time empty, and 2011-12-29 (a
+    /// real date) has its own events (pvlib SPA: sunrise 17:01:02Z, sunset 05:57:14Z).
+    @Test func aDateTheZoneSkippedIsNoted() throws {
+        let text = "id,latitude,longitude,date,timezone\na29,-13.83,-171.76,2011-12-29,Pacific/Apia\n"
+            + "a30,-13.83,-171.76,2011-12-30,Pacific/Apia\n"
+        let lines = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv").split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1].hasPrefix("a29,2011-12-29,2011-12-29T17:01:0"))
+        #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[3].hasPrefix("2011-12-30T05:57:1"))
+        #expect(lines[2] == "a30,2011-12-30,,,,,,,,,,,date_skipped")
+    }
+
+    /// Rows of one location must agree on its coordinates; the first disagreeing field is located.
+    @Test func scoreRejectsALocationWithTwoPositions() {
+        let text = "location_id,latitude,longitude,time\nL1,47.6,-122.3,2024-01-01T00:00:00Z\n"
+            + "L1,47.60,-122.3,2024-01-01T01:00:00Z\nL1,47.6,-122.4,2024-01-01T02:00:00Z\n"
+        #expect(throws: DataError.invalidField(file: "w.csv", line: 4, field: "longitude", value: "-122.4",
+                                               reason: "location 'L1' has longitude -122.3 on line 2; give every row of a "
+                                                   + "location the same coordinates, or use a different location_id")) {
+            try ScoreBatch.parse(bytes: Array(text.utf8), file: "w.csv")
+        }
+    }
+
     @Test func rendersTheSpecifiedColumns() throws {
         let text = "id,latitude,longitude,date,timezone\ntromso,69.6492,18.9553,2024-06-21,Europe/Oslo\nsg,1.3521,103.8198,2024-03-20,Asia/Singapore\n"
         let out = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv")
@@ -165,7 +199,12 @@ struct SunBatchTests {
     }
 
     @Test(arguments: [
-        ("x,10,10,2024-01-01,Mars/Base", "timezone", "unknown IANA time zone (e.g. Europe/Paris, Asia/Kolkata)"),
+        ("x,10,10,2024-01-01,Mars/Base", "timezone", notIANA),
+        // Foundation reads these as UTC+5 (the opposite sign of IANA's Etc/GMT+5) or as abbreviations.
+        ("x,10,10,2024-01-01,GMT+5", "timezone", notIANA),
+        ("x,10,10,2024-01-01,UTC+5", "timezone", notIANA),
+        ("x,10,10,2024-01-01,IST", "timezone", notIANA),
+        ("x,10,10,2024-01-01,EST", "timezone", notIANA),
         ("x,10,10,2023-02-29,UTC", "date", "expected an existing date YYYY-MM-DD"),
         ("x,91,10,2024-01-01,UTC", "latitude", "outside -90…90"),
     ])

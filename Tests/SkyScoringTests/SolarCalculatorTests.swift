@@ -92,6 +92,64 @@ struct SolarCalculatorTests {
         #expect(pole.civilDawn == nil)
     }
 
+    /// The polar day and night at Tromsø in 2024 are exactly the local dates on which the Sun
+    /// neither rises nor sets (pvlib SPA, 1-minute steps: polar day 18 May…25 July — on 25 July
+    /// the centre stays above −0.754° — polar night to 14 January and from 27 November).
+    @Test func polarNotesFollowTheLocalDate() throws {
+        let oslo = try zone("Europe/Oslo")
+        let polarDay = try date(2024, 5, 18).daysSinceEpoch...date(2024, 7, 25).daysSinceEpoch
+        let polarNight = [try date(2024, 1, 1).daysSinceEpoch...date(2024, 1, 14).daysSinceEpoch,
+                          try date(2024, 11, 27).daysSinceEpoch...date(2024, 12, 31).daysSinceEpoch]
+        for day in try date(2024, 1, 1).daysSinceEpoch...date(2024, 12, 31).daysSinceEpoch {
+            let d = calc.day(date: CivilDate(daysSinceEpoch: day), latitude: 69.6492, longitude: 18.9553, offsets: .shared(for: oslo))
+            if polarDay.contains(day) {
+                #expect(d.note == .polarDay && d.dayLengthSeconds == 86_400, "\(d.date)")
+            } else if polarNight.contains(where: { $0.contains(day) }) {
+                #expect(d.note == .polarNight && d.dayLengthSeconds == 0, "\(d.date)")
+            } else {
+                #expect(d.note == .none && (d.sunrise != nil || d.sunset != nil), "\(d.date)")
+                #expect((d.dayLengthSeconds ?? -1) > 0 && (d.dayLengthSeconds ?? .infinity) < 86_400, "\(d.date)")
+            }
+        }
+    }
+
+    /// A sunset just after local midnight still leaves a day length: the time the Sun is up
+    /// within the date (pvlib SPA, 1-second steps: Rovaniemi-latitude 2023-06-01 79,361 s with
+    /// sunset 00:16 and sunrise 02:13 local; 66° N on the date line 2024-06-10 UTC 83,738 s).
+    @Test func dayLengthCountsTheSunUpWithinTheDate() throws {
+        let helsinki = calc.day(date: try date(2023, 6, 1), latitude: 66.5, longitude: 25.73, zone: try zone("Europe/Helsinki"))
+        #expect(iso(helsinki.sunset).hasPrefix("2023-05-31T21:1") && iso(helsinki.sunrise).hasPrefix("2023-05-31T23:13"))
+        #expect(abs((helsinki.dayLengthSeconds ?? 0) - 79_361) < 60)
+        let dateLine = calc.day(date: try date(2024, 6, 10), latitude: 66, longitude: 180, zone: try zone("UTC"))
+        #expect(abs((dateLine.dayLengthSeconds ?? 0) - 83_738) < 60)
+        // An ordinary day is still sunset − sunrise.
+        let paris = calc.day(date: try date(2024, 9, 1), latitude: 48.8566, longitude: 2.3522, zone: try zone("Europe/Paris"))
+        #expect(paris.dayLengthSeconds == (paris.sunset ?? 0) - (paris.sunrise ?? 0))
+    }
+
+    /// Dates a zone skipped when it crossed the date line have no instants; the date before
+    /// them is a whole day with its own events.
+    @Test(arguments: [("Pacific/Apia", 2011, 12, 30, -13.83, -171.76), ("Pacific/Fakaofo", 2011, 12, 30, -9.38, -171.23),
+                      ("Pacific/Kiritimati", 1994, 12, 31, 1.87, -157.43), ("Pacific/Kanton", 1994, 12, 31, -2.8, -171.7),
+                      ("Pacific/Kwajalein", 1993, 8, 21, 9.0, 167.7)])
+    func skippedDatesHaveNoEvents(_ name: String, _ y: Int, _ m: Int, _ d: Int, _ lat: Double, _ lon: Double) throws {
+        let z = try zone(name)
+        let skipped = try date(y, m, d)
+        let bounds = SolarCalculator.localDayBounds(skipped, zone: z)
+        #expect(bounds.start == bounds.end)
+        let day = calc.day(date: skipped, latitude: lat, longitude: lon, zone: z)
+        #expect(day.note == .dateSkipped && day.sunrise == nil && day.sunset == nil && day.solarNoon == nil && day.dayLengthSeconds == nil)
+        let before = skipped.adding(days: -1)
+        let b = SolarCalculator.localDayBounds(before, zone: z)
+        #expect(b.end == bounds.start && b.end - b.start == 86_400)
+        let real = calc.day(date: before, latitude: lat, longitude: lon, zone: z)
+        for t in [real.sunrise, real.sunset, real.solarNoon] {
+            let t = try #require(t)
+            #expect(t >= Double(b.start) && t < Double(b.end))
+        }
+        #expect(real.note == .none && abs((real.dayLengthSeconds ?? 0) - 12 * 3600) < 3600)
+    }
+
     @Test func dateLineZonesFollowTheZoneNotTheLongitude() throws {
         // Kiritimati (UTC+14, lon −157): the local date 2024-06-01 runs 2024-05-31T10:00Z…2024-06-01T10:00Z.
         let z = try zone("Pacific/Kiritimati")
@@ -127,7 +185,9 @@ struct SolarCalculatorTests {
         // SPA (refined on the full position): sunrise 2021-05-16T23:13:49.8Z.
         #expect(abs((may17.sunrise ?? 0) - 1_621_206_829.8) < 30)
         #expect(iso(may17.sunset).hasPrefix("2021-05-16T22:0"))  // 00:0x local, the previous solar day's sunset
-        #expect(may17.note == .none && may17.dayLengthSeconds == nil)  // the sunset comes before the sunrise
+        // The sunset comes before the sunrise: the Sun is up 00:00–00:06 and from 01:13 on
+        // (pvlib SPA: 82,354 s above −0.833°).
+        #expect(may17.note == .none && abs((may17.dayLengthSeconds ?? 0) - 82_354) < 60)
         let may18 = calc.day(date: try date(2021, 5, 18), latitude: 69.6492, longitude: 18.9553, zone: oslo)
         #expect(may18.note == .polarDay && may18.sunset == nil && may18.sunrise == nil)
         // The end of the polar day: SPA sunrise 2021-07-26T23:32:19.3Z, sunset 2021-07-27T21:56:35.6Z.

@@ -58,10 +58,34 @@ struct WeatherProviderTests {
         #expect(tmyRain.symbol == "10d" && tmyRain.description == "rain")
     }
 
+    /// A typical year replays only in the years the solar and zone tables cover; outside them
+    /// (a year past 2100 used to overflow or lose events) the provider says which years work.
+    @Test func typicalYearOutsideTheSupportedYearsIsRejected() throws {
+        let file = try TMY3Loader.load(url: datasets.appendingPathComponent("weather/703165TY.csv"), displayName: "703165TY.csv")
+        for year in [1899, 2101, 50_000, 100_000_000_000_000, -5] {
+            #expect(throws: TMYWeatherProvider.ReplayError.unsupportedYear(year)) {
+                try TMYWeatherProvider(file: file, format: "tmy3", year: year)
+            }
+        }
+        #expect(try TMYWeatherProvider(file: file, format: "tmy3", year: 2100).observations.count == 8760)
+    }
+
+    /// Rota's LCD file (layout v1) carries no coordinates; NOAA's station history places it
+    /// (USAF 084490, WBAN 13025: +36.650, −6.350).
+    @Test func lcdStationWithoutCoordinatesIsPlacedByTheStationHistory() throws {
+        let rota = try LCDWeatherProvider(url: datasets.appendingPathComponent("weather/LCD_08449013025_Rota_2018.csv"),
+                                          displayName: "rota.csv", utcOffsetSeconds: 3600)
+        #expect(rota.station == nil && rota.stationID == "08449013025")
+        let history = try ISDHistoryLoader.load(url: datasets.appendingPathComponent("weather/isd-history.csv")).records
+        let placed = try #require(rota.located(in: history).station)
+        #expect(placed.latitude == 36.65 && placed.longitude == -6.35)
+        #expect(rota.located(in: []).station == nil)
+    }
+
     @Test func twoSourceFormatsBehindOneProtocol() throws {
         let lcd = try LCDWeatherProvider(url: datasets.appendingPathComponent("weather/LCD_USW00014939_Lincoln_2023JanFeb.csv"),
                                          displayName: "lincoln.csv", utcOffsetSeconds: -21_600)
-        let tmy = TMYWeatherProvider(file: try TMY3Loader.load(url: datasets.appendingPathComponent("weather/703165TY.csv"),
+        let tmy = try TMYWeatherProvider(file: try TMY3Loader.load(url: datasets.appendingPathComponent("weather/703165TY.csv"),
                                                                displayName: "703165TY.csv"), format: "tmy3", year: 2021)
         let providers: [any WeatherProvider] = [lcd, tmy]
         for p in providers {

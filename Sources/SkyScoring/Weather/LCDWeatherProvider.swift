@@ -8,8 +8,11 @@ public struct LCDWeatherProvider: WeatherProvider {
     public let name = "noaa-lcd"
     /// Observations sorted by time.
     public let observations: [WeatherObservation]
-    /// Station position when the file has LATITUDE/LONGITUDE columns.
-    public let station: (latitude: Double, longitude: Double)?
+    /// Station position when the file has LATITUDE/LONGITUDE columns, or when `located(in:)`
+    /// found it in NOAA's station history.
+    public private(set) var station: (latitude: Double, longitude: Double)?
+    /// LCD station id of the file (e.g. `08449013025`: USAF 084490 + WBAN 13025).
+    public let stationID: String
 
     /// Loads the file; `utcOffsetSeconds` is the station's standard-time offset (LCD local
     /// times are local standard time all year).
@@ -21,6 +24,7 @@ public struct LCDWeatherProvider: WeatherProvider {
     /// Wraps a loaded LCD file.
     public init(file: LCDFile) {
         station = file.coordinate
+        stationID = file.station
         observations = file.observations.map { o in
             let cover = o.sky?.cover
             return WeatherObservation(
@@ -31,5 +35,17 @@ public struct LCDWeatherProvider: WeatherProvider {
                 temperatureC: o.temperatureC, windSpeedMps: o.windSpeedMps, aerosolOpticalDepth: nil,
                 presentWeather: o.presentWeather)
         }.sorted { $0.timeUTC < $1.timeUTC }
+    }
+
+    /// This recording with its station position looked up in NOAA's station history
+    /// (`isd-history.csv`) by `stationID` when the file does not carry one (LCD layout v1 has
+    /// no LATITUDE/LONGITUDE columns); unchanged when it does, or when the history has no
+    /// position for the station. O(n) in stations.
+    public func located(in stations: [ISDStation]) -> LCDWeatherProvider {
+        guard station == nil, let match = ISDHistoryLoader.station(forLCD: stationID, in: stations),
+              let latitude = match.latitude, let longitude = match.longitude else { return self }
+        var located = self
+        located.station = (latitude, longitude)
+        return located
     }
 }

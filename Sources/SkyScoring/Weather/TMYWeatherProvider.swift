@@ -12,8 +12,28 @@ public struct TMYWeatherProvider: WeatherProvider {
     /// Station position.
     public let station: (latitude: Double, longitude: Double)?
 
-    /// Re-dates `file` onto `year`; `format` names the source in reports.
-    public init(file: TMYFile, format: String, year: Int) {
+    /// Years a typical year can be replayed in: the span of the solar ephemeris table and the
+    /// time-zone offset tables (1900–2100).
+    public static let supportedYears = 1900...2100
+
+    /// Why a typical year cannot be replayed.
+    public enum ReplayError: Error, Equatable, CustomStringConvertible {
+        /// The target year is outside `supportedYears`.
+        case unsupportedYear(Int)
+
+        public var description: String {
+            switch self {
+            case .unsupportedYear(let year):
+                "error: a typical year cannot be replayed in \(year); choose a year in "
+                    + "\(TMYWeatherProvider.supportedYears.lowerBound)…\(TMYWeatherProvider.supportedYears.upperBound)"
+            }
+        }
+    }
+
+    /// Re-dates `file` onto `year` (one of `supportedYears`, else `ReplayError.unsupportedYear`);
+    /// `format` names the source in reports.
+    public init(file: TMYFile, format: String, year: Int) throws(ReplayError) {
+        guard Self.supportedYears.contains(year) else { throw .unsupportedYear(year) }
         name = format
         station = (file.station.latitude, file.station.longitude)
         var out: [WeatherObservation] = []
