@@ -88,7 +88,8 @@ extension AccountRegistry {
     }
 
     /// Deletes the account and everything identifiable about it (location history, consent
-    /// records, throttle state is keyed by HMAC and expires on its own).
+    /// records; throttle state is keyed by an HMAC of the identifier, and its row is deleted by
+    /// the next failed sign-in after its window and lockout are over).
     public func deleteAccount(userID: String) throws(AccountStoreError) {
         _ = try account(id: userID)
         try write { db in

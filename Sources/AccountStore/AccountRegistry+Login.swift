@@ -19,19 +19,16 @@ extension AccountRegistry {
         let normalised = Self.usernameKey(identifier)
         let throttleKey = index.digest(normalised, purpose: "login")
         let policy = configuration.throttle
-        let state: LoginThrottleState = try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM login_throttle WHERE identifier_index = ?",
-                                             arguments: [throttleKey]) else { return LoginThrottleState() }
-            let locked: Double? = row["locked_until"]
-            return LoginThrottleState(failures: row["failures"], windowStart: Date(timeIntervalSince1970: row["window_start"]),
-                                      lockedUntil: locked.map(Date.init(timeIntervalSince1970:)))
-        }
+        let state: LoginThrottleState = try read { db in try Self.throttleState(db, throttleKey) }
         try state.admit(now: now)
 
+        // An identifier with '@' is an email address, any other a username (usernames cannot hold '@').
+        let isEmail = identifier.contains("@")
         let emailKey = emailIndex(identifier)
         let found: (id: String, hash: String)? = try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT id, password_hash FROM users WHERE username_key = ?", arguments: [normalised])
-                ?? Row.fetchOne(db, sql: "SELECT id, password_hash FROM users WHERE email_index = ?", arguments: [emailKey])
+            let row = isEmail
+                ? try Row.fetchOne(db, sql: "SELECT id, password_hash FROM users WHERE email_index = ?", arguments: [emailKey])
+                : try Row.fetchOne(db, sql: "SELECT id, password_hash FROM users WHERE username_key = ?", arguments: [normalised])
             return row.map { ($0["id"], $0["password_hash"]) }
         }
         let matches: Bool
@@ -41,9 +38,15 @@ extension AccountRegistry {
             matches = hasher.verifyAgainstDummy(password)
         }
         guard matches, let found else {
-            var next = state
-            next.recordFailure(now: now, policy: policy)
             try write { db in
+                // The state as it is now: other attempts may have failed while the password was
+                // being checked, and each of them must count.
+                var next = try Self.throttleState(db, throttleKey)
+                next.recordFailure(now: now, policy: policy)
+                // Rows whose window and lockout are both over say nothing any more.
+                try db.execute(sql: """
+                    DELETE FROM login_throttle WHERE window_start < ? AND (locked_until IS NULL OR locked_until < ?)
+                    """, arguments: [now.timeIntervalSince1970 - policy.windowSeconds, now.timeIntervalSince1970])
                 try db.execute(sql: """
                     INSERT INTO login_throttle (identifier_index, failures, window_start, locked_until) VALUES (?, ?, ?, ?)
                     ON CONFLICT(identifier_index) DO UPDATE SET failures = excluded.failures,
@@ -66,6 +69,16 @@ extension AccountRegistry {
             }
             return try decodeAccount(row)
         }
+    }
+
+    /// The throttle state stored for `key` (a fresh one when there is none).
+    static func throttleState(_ db: Database, _ key: Data) throws -> LoginThrottleState {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM login_throttle WHERE identifier_index = ?", arguments: [key]) else {
+            return LoginThrottleState()
+        }
+        let locked: Double? = row["locked_until"]
+        return LoginThrottleState(failures: row["failures"], windowStart: Date(timeIntervalSince1970: row["window_start"]),
+                                  lockedUntil: locked.map(Date.init(timeIntervalSince1970:)))
     }
 
     // MARK: Roles (NAV-F26)

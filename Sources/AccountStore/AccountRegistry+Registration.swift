@@ -21,14 +21,21 @@ extension AccountRegistry {
         let policy = configuration.policy
         var usernameTaken = false
         var emailTaken = false
-        if let username = form.username, !username.isEmpty { usernameTaken = try isUsernameTaken(username) }
+        if policy.uses(.username), let username = form.username, !username.isEmpty { usernameTaken = try isUsernameTaken(username) }
         if let email = form.email, !email.isEmpty { emailTaken = try isEmailTaken(email) }
-        let violations = policy.violations(
+        var violations = policy.violations(
             in: form, isUsernameTaken: { _ in usernameTaken }, isEmailTaken: { _ in emailTaken })
+        let usesUsername = policy.uses(.username)
+        if usesUsername, let v = CredentialPolicy(id: "", name: "", rules: [CredentialPolicy.usernameIsNotAnEmail],
+                                                  requiresEmailVerification: false).violations(in: form).first {
+            violations.append(v)
+        }
         guard violations.isEmpty else { throw .registrationRejected(violations) }
 
         let userID = AccountRandomness.uuid(using: &rng).uuidString
-        let username = form.username.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        // A policy without usernames (BeenThereDoneThat: sign-in by email) stores none, whatever the form holds.
+        let username = usesUsername
+            ? form.username.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 } : nil
         let email = form.email.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let passwordHash = try hasher.hash(form.password, using: &rng)
         let emailCipher = try email.map { (e: String) throws(AccountStoreError) -> Data in
@@ -44,15 +51,29 @@ extension AccountRegistry {
             let code = configuration.verification.makeCode(using: &rng)
             let expiresAt = now.addingTimeInterval(configuration.verification.lifetimeSeconds)
             let digest = codeDigest(code, pendingID: pendingID)
+            let verification = configuration.verification
             try write { db in
+                try purgeStalePendingRegistrations(db, now: now)
+                // A new registration of the same address replaces the pending one (its code stops
+                // working) and spends the same budget of codes.
+                let budget = try Row.fetchOne(db, sql: """
+                    SELECT MAX(codes_issued) AS issued, MIN(budget_start) AS start FROM pending_registrations WHERE email_index = ?
+                    """, arguments: [record.emailIndex])
+                let issued: Int = budget?["issued"] ?? 0
+                let start: Double = budget?["start"] ?? now.timeIntervalSince1970
+                if issued >= verification.maxCodesPerEmail {
+                    throw AccountStoreError.verificationCodeLimit(
+                        retryAfterSeconds: start + verification.codeBudgetSeconds - now.timeIntervalSince1970)
+                }
+                try db.execute(sql: "DELETE FROM pending_registrations WHERE email_index = ?", arguments: [record.emailIndex])
                 try db.execute(sql: """
                     INSERT INTO pending_registrations (id, user_id, username, username_key, email_cipher, email_index,
-                        password_hash, role, code_digest, code_expires_at, attempts_left, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        password_hash, role, code_digest, code_expires_at, attempts_left, created_at, codes_issued, budget_start)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [pendingID, userID, record.username, record.usernameKey, emailCipher,
                                      record.emailIndex, passwordHash, role.rawValue, digest,
-                                     expiresAt.timeIntervalSince1970, configuration.verification.maxAttempts,
-                                     now.timeIntervalSince1970])
+                                     expiresAt.timeIntervalSince1970, verification.maxAttempts,
+                                     now.timeIntervalSince1970, issued + 1, issued == 0 ? now.timeIntervalSince1970 : start])
             }
             return .pendingVerification(VerificationDelivery(pendingID: pendingID, email: email, code: code, expiresAt: expiresAt))
         }
@@ -99,6 +120,8 @@ extension AccountRegistry {
     }
 
     /// Issues a new code for a pending registration, replacing the old one and restoring the attempts.
+    /// - Throws: ``AccountStoreError/verificationCodeLimit(retryAfterSeconds:)`` once the address was
+    ///   sent ``VerificationCodePolicy/maxCodesPerEmail`` codes within the policy's window.
     public func resendVerificationCode(
         pendingID: String, now: Date, using rng: inout some RandomNumberGenerator
     ) throws(AccountStoreError) -> VerificationDelivery {
@@ -106,18 +129,34 @@ extension AccountRegistry {
         let expiresAt = now.addingTimeInterval(configuration.verification.lifetimeSeconds)
         let digest = codeDigest(code, pendingID: pendingID)
         let attempts = configuration.verification.maxAttempts
+        let verification = configuration.verification
         let email: String = try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, email_cipher FROM pending_registrations WHERE id = ?",
-                                             arguments: [pendingID]) else {
+            try purgeStalePendingRegistrations(db, now: now)
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT user_id, email_cipher, codes_issued, budget_start FROM pending_registrations WHERE id = ?
+                """, arguments: [pendingID]) else {
                 throw AccountStoreError.unknownPendingRegistration(pendingID)
+            }
+            let issued: Int = row["codes_issued"]
+            guard issued < verification.maxCodesPerEmail else {
+                throw AccountStoreError.verificationCodeLimit(
+                    retryAfterSeconds: (row["budget_start"] as Double) + verification.codeBudgetSeconds - now.timeIntervalSince1970)
             }
             let bytes = try cipher.open(row["email_cipher"], context: emailContext(userID: row["user_id"]))
             try db.execute(sql: """
-                UPDATE pending_registrations SET code_digest = ?, code_expires_at = ?, attempts_left = ? WHERE id = ?
-                """, arguments: [digest, expiresAt.timeIntervalSince1970, attempts, pendingID])
+                UPDATE pending_registrations SET code_digest = ?, code_expires_at = ?, attempts_left = ?, codes_issued = ? WHERE id = ?
+                """, arguments: [digest, expiresAt.timeIntervalSince1970, attempts, issued + 1, pendingID])
             return String(decoding: bytes, as: UTF8.self)
         }
         return VerificationDelivery(pendingID: pendingID, email: email, code: code, expiresAt: expiresAt)
+    }
+
+    /// Deletes pending registrations whose budget window is over (they hold a password hash and
+    /// an encrypted email, and are of no use once no code can be sent for them).
+    func purgeStalePendingRegistrations(_ db: Database, now: Date) throws {
+        try db.execute(sql: "DELETE FROM pending_registrations WHERE budget_start <= ? AND code_expires_at <= ?",
+                       arguments: [now.timeIntervalSince1970 - configuration.verification.codeBudgetSeconds,
+                                   now.timeIntervalSince1970])
     }
 
     func codeDigest(_ code: String, pendingID: String) -> Data {

@@ -138,6 +138,15 @@ public struct AccountRegistry: Sendable {
                 CREATE INDEX location_history_user ON location_history(user_id);
                 """)
         }
+        migrator.registerMigration("v2-verification-budget") { db in
+            // How many codes the chain of registrations for one email address has been sent, and
+            // since when (SkyScape REG1 1.4; bounded so that codes cannot be guessed by resending).
+            try db.execute(sql: """
+                ALTER TABLE pending_registrations ADD COLUMN codes_issued INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE pending_registrations ADD COLUMN budget_start REAL NOT NULL DEFAULT 0;
+                CREATE INDEX pending_registrations_email ON pending_registrations(email_index);
+                """)
+        }
         return migrator
     }()
 

@@ -44,6 +44,8 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
     case database(String)
     /// A journal entry with this identifier does not exist.
     case unknownEntry(UUID)
+    /// The email address was sent as many verification codes as the policy allows for now.
+    case verificationCodeLimit(retryAfterSeconds: Double)
     /// A journal entry with this ID belongs to another user; it cannot be saved or synced as this one.
     case entryOwnedByAnotherUser(UUID)
 
@@ -58,6 +60,10 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case .incorrectCredentials:
             return Self.loginFailureMessage
         case .throttled(let seconds):
+            // A lockout of a year or more (or an unbounded one) has no useful number of minutes.
+            guard seconds.isFinite, seconds < 366 * 86_400 else {
+                return "Too many failed sign-in attempts. Sign-in is locked for this account; contact an administrator."
+            }
             let minutes = Int((seconds / 60).rounded(.up))
             return "Too many failed sign-in attempts. Please wait \(max(minutes, 1)) minute(s) and try again."
         case .verificationCodeIncorrect(let left):
@@ -93,6 +99,9 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
             return "Account database error: \(reason)."
         case .unknownEntry(let id):
             return "No journal entry with ID \(id.uuidString); check the identifier."
+        case .verificationCodeLimit(let seconds):
+            let hours = Int((min(seconds, 366 * 86_400) / 3600).rounded(.up))
+            return "Too many verification codes were sent to this email address. Please try again in \(max(hours, 1)) hour(s)."
         case .entryOwnedByAnotherUser(let id):
             return "Journal entry \(id.uuidString) belongs to another user; save a new entry (new ID) instead."
         }

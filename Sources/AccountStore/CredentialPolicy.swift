@@ -41,6 +41,8 @@ public enum CredentialCheck: Sendable, Equatable {
     case uniqueUsername
     /// No existing account has this email, compared case-insensitively (checked by the registry).
     case uniqueEmail
+    /// The text does not contain this character.
+    case excludesCharacter(Character)
 }
 
 /// Where a user-facing message comes from.
@@ -165,6 +167,14 @@ public struct CredentialPolicy: Sendable, Equatable {
         self.requiresEmailVerification = requiresEmailVerification
     }
 
+    /// The rule every policy with usernames adds: a username cannot contain `@`, so that a
+    /// sign-in identifier with `@` is always an email address and one without it always a
+    /// username (otherwise a username spelled like someone's email would capture their logins).
+    public static let usernameIsNotAnEmail = CredentialRule(
+        id: "fieldtest-username-no-at", field: .username, check: .excludesCharacter("@"),
+        requirement: "A username does not contain '@' (it would read as an email address at sign-in).",
+        requirementSource: "fieldtest", message: "Usernames cannot contain '@'.", messageSource: .fieldtest)
+
     /// Whether some rule of the policy checks `field`.
     public func uses(_ field: CredentialField) -> Bool {
         rules.contains { $0.field == field }
@@ -211,6 +221,8 @@ public struct CredentialPolicy: Sendable, Equatable {
             }
         case .validEmailSyntax:
             return EmailAddress.isValid(text)
+        case .excludesCharacter(let c):
+            return !text.contains(c)
         case .matchesPassword:
             // "Exact same": compare the UTF-8 bytes, not canonical equivalence.
             return value.map { Array($0.utf8) } == Array(form.password.utf8)

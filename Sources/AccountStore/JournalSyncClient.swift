@@ -24,7 +24,10 @@ public struct BackoffPolicy: Sendable, Equatable {
     /// The wait after `failures` consecutive failures (≥ 1), seconds. O(1).
     public func delaySeconds(afterFailures failures: Int, using rng: inout some RandomNumberGenerator) -> Double {
         let exponent = Double(max(0, failures - 1))
-        let ceiling = min(capSeconds, baseSeconds * pow(multiplier, min(exponent, 64)))
+        let grown = min(capSeconds, baseSeconds * pow(multiplier, min(exponent, 64)))
+        // A policy with a negative, infinite or NaN figure waits its cap, or the standard 5 minutes.
+        let fallback = capSeconds.isFinite && capSeconds >= 0 ? capSeconds : 300
+        let ceiling = grown.isFinite && grown >= 0 ? grown : fallback
         return ceiling / 2 + Double.random(in: 0...(ceiling / 2), using: &rng)
     }
 }

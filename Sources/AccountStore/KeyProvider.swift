@@ -47,16 +47,23 @@ public struct KeyProvider: Sendable {
         guard trimmed.utf8.count == 64 else {
             throw .keyUnavailable("\(source) holds \(trimmed.utf8.count) characters, expected 64 hex digits")
         }
+        // Digit pairs over the UTF-8 bytes (a non-ASCII character is simply not a digit).
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        let digits = Array(trimmed.utf8)
         var bytes = [UInt8]()
         bytes.reserveCapacity(32)
-        var index = trimmed.startIndex
-        while index < trimmed.endIndex {
-            let next = trimmed.index(index, offsetBy: 2)
-            guard let byte = UInt8(trimmed[index..<next], radix: 16) else {
+        for k in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = nibble(digits[k]), let low = nibble(digits[k + 1]) else {
                 throw .keyUnavailable("\(source) holds a non-hexadecimal character")
             }
-            bytes.append(byte)
-            index = next
+            bytes.append(high << 4 | low)
         }
         return try KeyProvider(keyBytes: bytes)
     }
@@ -90,12 +97,19 @@ public struct KeyProvider: Sendable {
     public static func makeKeyFile(at url: URL, using rng: inout some RandomNumberGenerator) throws(AccountStoreError) -> KeyProvider {
         let bytes = AccountRandomness.bytes(32, using: &rng)
         let text = bytes.map { String(format: "%02x", $0) }.joined() + "\n"
-        guard !FileManager.default.fileExists(atPath: url.path) else {
-            throw .keyUnavailable("key file \(url.path) already exists; remove it or load it instead")
+        // O_EXCL: the file is created here or not at all, so an existing key is never replaced.
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            if errno == EEXIST { throw .keyUnavailable("key file \(url.path) already exists; remove it or load it instead") }
+            throw .keyUnavailable("cannot create key file \(url.path): \(String(cString: strerror(errno)))")
         }
-        let created = FileManager.default.createFile(
-            atPath: url.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        guard created else { throw .keyUnavailable("cannot create key file \(url.path)") }
+        let data = Array(text.utf8)
+        let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        let closed = close(fd)
+        guard written == data.count, closed == 0 else {
+            unlink(url.path)
+            throw .keyUnavailable("cannot write key file \(url.path)")
+        }
         return try KeyProvider(keyBytes: bytes)
     }
 }

@@ -12,15 +12,26 @@ public struct VerificationCodePolicy: Sendable, Equatable {
     public let lifetimeSeconds: Double
     /// How many wrong codes may be entered before the code is void.
     public let maxAttempts: Int
+    /// How many codes one email address may be sent (first code, resends and new registrations
+    /// of the same address together) within `codeBudgetSeconds`; with `maxAttempts` this bounds
+    /// the guesses at a code (5 × 4 = 20 a day against 10⁶ codes by default).
+    public let maxCodesPerEmail: Int
+    /// The window of `maxCodesPerEmail`, seconds from the first code; pending registrations
+    /// older than this are deleted.
+    public let codeBudgetSeconds: Double
 
-    /// Creates a policy; `digits` is clamped to 1–9, `maxAttempts` to at least 1.
-    public init(digits: Int = 6, lifetimeSeconds: Double = 600, maxAttempts: Int = 5) {
+    /// Creates a policy; `digits` is clamped to 1–9, `maxAttempts` and `maxCodesPerEmail` to at
+    /// least 1, and a non-finite or negative lifetime or window to the default.
+    public init(digits: Int = 6, lifetimeSeconds: Double = 600, maxAttempts: Int = 5,
+                maxCodesPerEmail: Int = 4, codeBudgetSeconds: Double = 86_400) {
         self.digits = min(max(digits, 1), 9)
-        self.lifetimeSeconds = lifetimeSeconds
+        self.lifetimeSeconds = lifetimeSeconds.isFinite && lifetimeSeconds >= 0 ? lifetimeSeconds : 600
         self.maxAttempts = max(maxAttempts, 1)
+        self.maxCodesPerEmail = max(maxCodesPerEmail, 1)
+        self.codeBudgetSeconds = codeBudgetSeconds.isFinite && codeBudgetSeconds >= 0 ? codeBudgetSeconds : 86_400
     }
 
-    /// Fieldtest's default: 6 digits, 600 s, 5 attempts.
+    /// Fieldtest's default: 6 digits, 600 s, 5 attempts, 4 codes per address a day.
     public static let standard = VerificationCodePolicy()
 
     /// A fresh uniformly random code with leading zeros kept, e.g. `"042917"`. O(digits).

@@ -114,13 +114,92 @@ struct AccountRegistryTests {
         let registry = try Fixture.registry(.skyScapeRegistration)
         let form = RegistrationForm(username: "twin", email: "twin@example.com", password: "Sunset#2024",
                                     passwordConfirmation: "Sunset#2024")
+        var other = form
+        other.email = "other.twin@example.com"
         guard case .pendingVerification(let a) = try registry.register(form, now: t0, using: &rng),
-              case .pendingVerification(let b) = try registry.register(form, now: t0, using: &rng) else {
+              case .pendingVerification(let b) = try registry.register(other, now: t0, using: &rng) else {
             Issue.record("expected two pending verifications"); return
         }
         _ = try registry.verifyEmail(pendingID: a.pendingID, code: a.code, now: t0)
         #expect(throws: AccountStoreError.self) { try registry.verifyEmail(pendingID: b.pendingID, code: b.code, now: t0) }
         #expect(try registry.accountCount() == 1)
+    }
+
+    @Test("Verification codes per email address are bounded: resends and new registrations share 4 codes a day")
+    func verificationCodeBudget() throws {
+        var rng = SeededGenerator(seed: 16)
+        let registry = try Fixture.registry(.skyScapeRegistration)
+        let form = RegistrationForm(username: "guess", email: "victim@example.com", password: "Sunset#2024",
+                                    passwordConfirmation: "Sunset#2024")
+        guard case .pendingVerification(let first) = try registry.register(form, now: t0, using: &rng) else {
+            Issue.record("expected a pending verification"); return
+        }
+        let second = try registry.resendVerificationCode(pendingID: first.pendingID, now: t0.addingTimeInterval(60), using: &rng)
+        // A new registration of the address replaces the pending one and spends the same budget.
+        guard case .pendingVerification(let third) = try registry.register(form, now: t0.addingTimeInterval(120), using: &rng) else {
+            Issue.record("expected a pending verification"); return
+        }
+        #expect(throws: AccountStoreError.unknownPendingRegistration(first.pendingID)) {
+            try registry.verifyEmail(pendingID: first.pendingID, code: second.code, now: t0.addingTimeInterval(130))
+        }
+        _ = try registry.resendVerificationCode(pendingID: third.pendingID, now: t0.addingTimeInterval(180), using: &rng)
+        #expect(throws: AccountStoreError.verificationCodeLimit(retryAfterSeconds: 86_400 - 240)) {
+            try registry.resendVerificationCode(pendingID: third.pendingID, now: t0.addingTimeInterval(240), using: &rng)
+        }
+        #expect(throws: AccountStoreError.verificationCodeLimit(retryAfterSeconds: 86_400 - 300)) {
+            try registry.register(form, now: t0.addingTimeInterval(300), using: &rng)
+        }
+        #expect(AccountStoreError.verificationCodeLimit(retryAfterSeconds: 86_100).description
+                == "Too many verification codes were sent to this email address. Please try again in 24 hour(s).")
+        // A day later the stale registration is gone and the address may start again.
+        guard case .pendingVerification(let fresh) = try registry.register(form, now: t0.addingTimeInterval(86_401), using: &rng) else {
+            Issue.record("expected a pending verification"); return
+        }
+        #expect(try registry.verifyEmail(pendingID: fresh.pendingID, code: fresh.code, now: t0.addingTimeInterval(86_402)).email
+                == "victim@example.com")
+    }
+
+    @Test("A username cannot contain '@'; under a policy without usernames none is stored, so email logins cannot be captured")
+    func usernamesCannotCaptureEmailLogins() throws {
+        var rng = SeededGenerator(seed: 17)
+        // BeenThereDoneThat signs in by email: a username in the form is ignored.
+        let journal = try Fixture.registry(.beenThereDoneThat)
+        guard case .created(let ana) = try journal.register(RegistrationForm(email: "ana@example.org", password: "journaling"),
+                                                            now: t0, using: &rng),
+              case .created(let mallory) = try journal.register(RegistrationForm(username: "ana@example.org", email: "mallory@x.org",
+                                                                                 password: "malicious1"), now: t0, using: &rng) else {
+            Issue.record("expected two accounts"); return
+        }
+        #expect(mallory.username == nil)
+        #expect(try journal.login(identifier: "ana@example.org", password: "journaling", now: t0, using: &rng).id == ana.id)
+        // SkyScape has usernames: one with '@' is refused with its own message.
+        let sky = try Fixture.registry(.skyScapeRegistration)
+        let form = RegistrationForm(username: "ana@example.org", email: "m@x.org", password: "Sunset#2024", passwordConfirmation: "Sunset#2024")
+        let result = Result { () throws(AccountStoreError) in try sky.register(form, now: t0, using: &rng) }
+        #expect(result.failure == .registrationRejected([CredentialViolation(rule: CredentialPolicy.usernameIsNotAnEmail)]))
+        #expect(result.failure?.description == "Usernames cannot contain '@'.")
+    }
+
+    @Test("Failed sign-ins that overlap in time all count towards the lockout")
+    func concurrentFailuresAllCount() throws {
+        let registry = try Fixture.registry(.beenThereDoneThat)
+        var rng = SeededGenerator(seed: 18)
+        _ = try registry.register(RegistrationForm(email: "target@example.org", password: "journaling"), now: t0, using: &rng)
+        let attempts = 4  // fewer than the 5 that lock, so every one is checked against the password
+        DispatchQueue.concurrentPerform(iterations: attempts) { k in
+            var local = SeededGenerator(seed: UInt64(100 + k))
+            _ = try? registry.login(identifier: "target@example.org", password: "wrong guess \(k)", now: t0, using: &local)
+        }
+        let key = registry.index.digest(AccountRegistry.usernameKey("target@example.org"), purpose: "login")
+        let failures = try registry.read { db in try AccountRegistry.throttleState(db, key).failures }
+        #expect(failures == attempts)
+        // One more locks the identifier, even with the right password.
+        #expect(throws: AccountStoreError.incorrectCredentials) {
+            try registry.login(identifier: "target@example.org", password: "wrong again", now: t0, using: &rng)
+        }
+        #expect(throws: AccountStoreError.throttled(retryAfterSeconds: 900)) {
+            try registry.login(identifier: "target@example.org", password: "journaling", now: t0, using: &rng)
+        }
     }
 
     @Test("BTD-A1: sign-up creates a unique user ID with email, creation date and last sign-in")

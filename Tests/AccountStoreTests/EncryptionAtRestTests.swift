@@ -115,6 +115,14 @@ struct EncryptionAtRestTests {
         #expect(throws: AccountStoreError.keyUnavailable("test holds a non-hexadecimal character")) {
             try KeyProvider.parse(String(repeating: "zz", count: 32), source: "test")
         }
+        // 64 bytes of UTF-8 that are not 64 characters, and a sign: errors, not a crash or a key.
+        for text in [String(repeating: "a", count: 62) + "é", "+f" + String(repeating: "0", count: 62)] {
+            #expect(throws: AccountStoreError.keyUnavailable("test holds a non-hexadecimal character")) {
+                try KeyProvider.parse(text, source: "test")
+            }
+        }
+        #expect(try KeyProvider.parse(String(repeating: "aB", count: 32), source: "test").keyCheckValue
+                == KeyProvider(keyBytes: [UInt8](repeating: 0xAB, count: 32)).keyCheckValue)
         do {
             _ = try KeyProvider.fromKeyFile(URL(fileURLWithPath: "/nonexistent/key"))
             Issue.record("a missing key file must be reported")
