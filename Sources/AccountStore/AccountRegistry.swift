@@ -68,16 +68,7 @@ public struct AccountRegistry: Sendable {
         } catch {
             throw .database("cannot open account database at \(path ?? ":memory:"): \(error)")
         }
-        let check = Data(keys.keyCheckValue)
-        try write { db in
-            if let stored = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'key_check'") {
-                guard stored == check else {
-                    throw AccountStoreError.keyUnavailable("the database was created with a different key")
-                }
-            } else {
-                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('key_check', ?)", arguments: [check])
-            }
-        }
+        try write { db in try keys.verifyKeyCheck(in: db, store: "the database") }
     }
 
     static let migrator: DatabaseMigrator = {

@@ -148,16 +148,7 @@ public struct JournalStore: Sendable {
         } catch {
             throw .database("cannot open journal at \(path): \(error)")
         }
-        let check = Data(keys.keyCheckValue)
-        try write { db in
-            if let stored = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'key_check'") {
-                guard stored == check else {
-                    throw AccountStoreError.keyUnavailable("the journal at \(path) was created with a different key")
-                }
-            } else {
-                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('key_check', ?)", arguments: [check])
-            }
-        }
+        try write { db in try keys.verifyKeyCheck(in: db, store: "the journal at \(path)") }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(AccountStoreError) -> T {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GRDB
 
 /// The account store's master key, loaded from OUTSIDE the database (SKY-SEC).
 ///
@@ -111,5 +112,19 @@ public struct KeyProvider: Sendable {
             throw .keyUnavailable("cannot write key file \(url.path)")
         }
         return try KeyProvider(keyBytes: bytes)
+    }
+}
+
+extension KeyProvider {
+    /// Records this key's check value in the `meta` table of a new database, or checks it
+    /// against the recorded one; `store` names the database in the error.
+    /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` when the database was created with another key.
+    func verifyKeyCheck(in db: Database, store: String) throws {
+        let check = Data(keyCheckValue)
+        if let stored = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'key_check'") {
+            guard stored == check else { throw AccountStoreError.keyUnavailable("\(store) was created with a different key") }
+        } else {
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('key_check', ?)", arguments: [check])
+        }
     }
 }

@@ -36,14 +36,7 @@ requirements:
 struct ScenarioLoaderTests {
     let loader = ScenarioLoader(datasetNames: ["noaa-lcd-rota-2018", "us-cities"])
 
-    func errors(_ text: String) -> [String] {
-        do {
-            _ = try loader.parse(text, file: "x.yaml")
-            return []
-        } catch {
-            return error.diagnostics.map(\.description)
-        }
-    }
+    func errors(_ text: String) -> [String] { loader.messages(text) }
 
     @Test func parsesValidScenario() throws {
         let s = try loader.parse(validScenario, file: "x.yaml")
@@ -143,5 +136,17 @@ struct ScenarioLoaderTests {
         #expect(DurationText.seconds("5 minutes") == nil)
         #expect(DurationText.seconds("-5s") == nil)
         #expect(DurationText.seconds("h") == nil)
+    }
+}
+
+extension ScenarioLoader {
+    /// The diagnostics of parsing `text` as `x.yaml`, as printed (none when it is valid).
+    func messages(_ text: String) -> [String] {
+        do {
+            _ = try parse(text, file: "x.yaml")
+            return []
+        } catch {
+            return error.diagnostics.map(\.description)
+        }
     }
 }
