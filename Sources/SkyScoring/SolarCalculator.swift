@@ -110,6 +110,12 @@ public struct SolarCalculator: Sendable {
     /// zone of `offsets`. The fast path for batches. A date the zone skipped (see
     /// `localDayBounds`) has no events and the note `dateSkipped`.
     public func day(date: CivilDate, latitude: Double, longitude: Double, offsets: ZoneOffsets) -> SolarDay {
+        day(date: date, latitude: latitude, longitude: longitude, offsets: offsets, shortcuts: true)
+    }
+
+    /// `day(date:latitude:longitude:offsets:)`; with `shortcuts` false the day length always
+    /// comes from the general rule (tests compare the two).
+    func day(date: CivilDate, latitude: Double, longitude: Double, offsets: ZoneOffsets, shortcuts: Bool) -> SolarDay {
         let (start, end) = Self.localDayBounds(date, offsets: offsets)
         guard start < end else {
             return SolarDay(date: date, sunrise: nil, sunset: nil, solarNoon: nil, civilDawn: nil, civilDusk: nil,
@@ -121,12 +127,14 @@ public struct SolarCalculator: Sendable {
         let span = (startD - 2.5 * 86_400)...(endD + 2.5 * 86_400)
         if table.covers(span) {
             var builder = SolarDayBuilder(table: table, latitude: latitude, longitude: longitude, start: startD, end: endD)
+            builder.usesShortcuts = shortcuts
             return builder.build(date: date)
         }
         let first = Int((span.lowerBound / 86_400).rounded(.down)) - 2
         let last = Int((span.upperBound / 86_400).rounded(.up)) + 2
         let local = SolarEphemerisTable(days: first...last)
         var builder = SolarDayBuilder(table: local, latitude: latitude, longitude: longitude, start: startD, end: endD)
+        builder.usesShortcuts = shortcuts
         return builder.build(date: date)
     }
 
@@ -216,6 +224,8 @@ struct SolarDayBuilder {
     var sinAltTransit0 = 0.0, sinAltTransit1 = 0.0, sinAltTransit2 = 0.0
     var sinAltLower0 = 0.0, sinAltLower1 = 0.0, sinAltLower2 = 0.0, sinAltLower3 = 0.0
     var neighboursReady = false
+    /// Whether `build` may take the common days' shortcuts to the day length (same result).
+    var usesShortcuts = true
 
     static let secondsPerRadian = 86_400 / (2 * Double.pi)
 
@@ -310,8 +320,23 @@ struct SolarDayBuilder {
             prepareNeighbours()
             day.solarNoon = transit0 >= start && transit0 < end ? transit0 : transit2 >= start && transit2 < end ? transit2 : nil
         }
-        // The note and day length follow the Sun within the local date: with no sunrise or
-        // sunset in it, the Sun is up (or down) from its first instant to its last.
+        // The common day needs no more: a sunrise before a sunset, the Sun well below the horizon
+        // at both lower culminations (so sunrise and sunset move by minutes a day), and the
+        // previous sunset and the next sunrise, about a day away, outside the date.
+        if usesShortcuts, let r = sunrise, let s = sunset, r < s, sinAltLower1 < Self.sinFarBelow, sinAltLower2 < Self.sinFarBelow,
+           s - 86_400 + Self.dailyDriftMargin < start, r + 86_400 - Self.dailyDriftMargin >= end {
+            day.dayLengthSeconds = s - r
+            return day
+        }
+        // Its mirror, a date that begins and ends with the Sun up (a zone far from the meridian
+        // of its clock, or the date line): it sets, then rises, and both neighbours are outside.
+        if usesShortcuts, let r = sunrise, let s = sunset, s < r, sinAltLower1 < Self.sinFarBelow, sinAltLower2 < Self.sinFarBelow,
+           r - 86_400 + Self.dailyDriftMargin < start, s + 86_400 - Self.dailyDriftMargin >= end {
+            day.dayLengthSeconds = (s - start) + (end - r)
+            return day
+        }
+        // Otherwise the note and day length follow the Sun within the local date: with no sunrise
+        // or sunset in it, the Sun is up (or down) from its first instant to its last.
         let upAtStart = isUp(at: start)
         if sunrise == nil && sunset == nil {
             day.note = upAtStart ? .polarDay : .polarNight
@@ -323,6 +348,13 @@ struct SolarDayBuilder {
         }
         return day
     }
+
+    /// Sine of −5°: with both lower culminations below it, sunrise and sunset drift by far less
+    /// than `dailyDriftMargin` from one day to the next.
+    static let sinFarBelow = sin(-5 * Double.pi / 180)
+    /// Seconds: more than sunrise or sunset times move between consecutive days away from the
+    /// polar circles' edge days (the equation of time moves them by under a minute a day).
+    static let dailyDriftMargin = 1_800.0
 
     /// Whether the Sun's centre is above the sunrise altitude (−0.833°) at `t` (UTC seconds).
     func isUp(at t: Double) -> Bool {

@@ -116,6 +116,28 @@ struct SolarCalculatorTests {
     /// A sunset just after local midnight still leaves a day length: the time the Sun is up
     /// within the date (pvlib SPA, 1-second steps: Rovaniemi-latitude 2023-06-01 79,361 s with
     /// sunset 00:16 and sunrise 02:13 local; 66° N on the date line 2024-06-10 UTC 83,738 s).
+    /// The common days' shortcuts to `dayLengthSeconds` give what the general rule (sunrises and
+    /// sunsets of the three solar days around the date, from the Sun's state at its start) gives,
+    /// on seeded random location-days (synthetic) in zones near and far from their clocks'
+    /// meridians, so that dates holding a third event near midnight are met too.
+    @Test func dayLengthShortcutsAgreeWithTheGeneralRule() throws {
+        let zones = try ["UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Pacific/Auckland",
+                         "America/Anchorage", "Asia/Urumqi"].map { ZoneOffsets.shared(for: try zone($0)) }
+        let rng = RandomStream(seed: 20261125)
+        var mirrored = 0
+        for _ in 0..<20_000 {
+            let lat = rng.uniform(in: -72..<72), lon = rng.uniform(in: -180..<180)
+            let z = zones[rng.uniformInt(below: zones.count)]
+            let d = try date(2000 + rng.uniformInt(below: 31), 1 + rng.uniformInt(below: 12), 1 + rng.uniformInt(below: 28))
+            let fast = calc.day(date: d, latitude: lat, longitude: lon, offsets: z, shortcuts: true)
+            let general = calc.day(date: d, latitude: lat, longitude: lon, offsets: z, shortcuts: false)
+            #expect(fast == general, "\(lat), \(lon), \(d)")
+            #expect(fast.dayLengthSeconds?.bitPattern == general.dayLengthSeconds?.bitPattern, "\(lat), \(lon), \(d)")
+            if let r = fast.sunrise, let s = fast.sunset, s < r { mirrored += 1 }
+        }
+        #expect(mirrored > 1000)  // the mirror shortcut (the Sun up at both ends of the date) is exercised
+    }
+
     @Test func dayLengthCountsTheSunUpWithinTheDate() throws {
         let helsinki = calc.day(date: try date(2023, 6, 1), latitude: 66.5, longitude: 25.73, zone: try zone("Europe/Helsinki"))
         #expect(iso(helsinki.sunset).hasPrefix("2023-05-31T21:1") && iso(helsinki.sunrise).hasPrefix("2023-05-31T23:13"))
