@@ -103,6 +103,18 @@ struct NavUPDriverTests {
         #expect(value(rows, "NAV-F18", "wrong_wheelchair_evacuations") == 0)
     }
 
+    /// A threshold override naming a metric NAV-F18 does not report stops the run with an
+    /// error listing the metrics it does report, instead of loosening another row.
+    @Test func overrideOfAnUnreportedMetricIsAnError() throws {
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/navup-wheelchair.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "  - NAV-F18", with: "  - {id: NAV-F18, threshold: 5, metric: nonexistent_metric}")
+        var s = try ScenarioLoader(datasetNames: nil).parse(text, file: "wheelchair.yaml")
+        s.duration = 21 * 60
+        let error = try #require(throws: ThresholdOverrideError.self) { try run(s) }
+        #expect(error.file == "wheelchair.yaml" && error.requirement == "NAV-F18" && error.metric == "nonexistent_metric")
+        #expect(error.reported.contains("wrong_wheelchair_evacuations"))
+    }
+
     @Test func unknownPlaceIsAnError() throws {
         let text = Self.quickDay.replacingOccurrences(of: "from: \"Science Center\"", with: "from: \"Nowhere Hall\"")
         let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "quick.yaml")
