@@ -96,7 +96,7 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let merged = try CommandSupport.guarded {
-            let files = try inputs.map { ($0, try MetricsCSV.read(URL(fileURLWithPath: $0), displayName: $0)) }
+            let files = try inputs.map { ($0, try MetricsCSV.readLocated(URL(fileURLWithPath: $0), displayName: $0)) }
             return try ShardMerge.merge(files.map { (name: $0.0, rows: $0.1) })
         }
         try CommandSupport.guarded { try CommandSupport.emit(MetricsCSV.render(merged), to: output) }

@@ -49,6 +49,22 @@ struct MetricsCSVTests {
         }
     }
 
+    /// Two rows with one key would make a baseline comparison depend on row order: an
+    /// error naming the file and both lines.
+    @Test func duplicateKeysNameBothLines() throws {
+        let text = MetricsCSV.render([row("a", .accuracy, 1), row("b", .accuracy, 2), row("a", .accuracy, 3)])
+        #expect(throws: DataError.badLayout(file: "base.csv", line: 4,
+                                            reason: "duplicate row: requirement SKY-P2 metric a of scenario s seed 1 is also on line 2; "
+                                                + "keep one row per scenario, seed, requirement and metric")) {
+            try MetricsCSV.parse(bytes: Array(text.utf8), file: "base.csv")
+        }
+        // The same metric under another requirement, seed or scenario is a different row.
+        let distinct = [row("a", .accuracy, 1), row("a", .accuracy, 1, requirement: "SKY-P1"), row("a", .accuracy, 1, scenario: "t")]
+        let back = try MetricsCSV.parseLocated(bytes: Array(MetricsCSV.render(distinct).utf8), file: "m.csv")
+        #expect(back.map(\.line) == [2, 3, 4])
+        #expect(back.map(\.row) == distinct)
+    }
+
     @Test func latencyPercentilesFromHistogram() {
         var rec = LatencyRecorder()
         for i in 1...1000 { rec.record(seconds: Double(i) / 1000) }

@@ -24,7 +24,7 @@ final class FailingFolderDriver: TemporaryFolderOwning, Sendable {
     }
 }
 
-@Suite("Run safety: overrides and temporary folders")
+@Suite("Run safety: overrides, temporary folders, shard merge")
 struct RunSafetyTests {
     static let manifestRoot = RunnerTests.manifestRoot
 
@@ -88,5 +88,19 @@ struct RunSafetyTests {
         default: Issue.record("unexpected outcome \(result)")
         }
         #expect(!FileManager.default.fileExists(atPath: inner.folder.path))
+    }
+
+    /// A duplicate across shard files names both files and the real line of each copy.
+    @Test func shardMergeDuplicateNamesBothLines() throws {
+        let row = { (metric: String) in
+            MetricRow(scenario: "demo[x=1]", runID: "r", seed: 1, requirement: "SKY-P2", metric: metric, kind: .accuracy,
+                      value: 1, unit: "s", threshold: nil, comparator: .none, samples: 1)
+        }
+        let a = try MetricsCSV.parseLocated(bytes: Array(MetricsCSV.render([row("a"), row("b")]).utf8), file: "shard0.csv")
+        let b = try MetricsCSV.parseLocated(bytes: Array(MetricsCSV.render([row("c"), row("d"), row("b")]).utf8), file: "shard1.csv")
+        #expect(throws: DataError.badLayout(file: "shard1.csv", line: 4,
+                                            reason: "row SKY-P2 b of case demo[x=1] seed 1 is also in shard0.csv line 3; merge each shard once")) {
+            try ShardMerge.merge([(name: "shard0.csv", rows: a), (name: "shard1.csv", rows: b)])
+        }
     }
 }
