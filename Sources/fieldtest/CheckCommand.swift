@@ -43,6 +43,7 @@ struct CheckCommand: ParsableCommand {
             CommandSupport.printError(CheckError.emptyBaseline(baseline).description)
             throw CommandSupport.invalidInput
         }
+        try CommandSupport.guarded { try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric))) }
         let recorded = MachineIdentity.recorded(in: URL(fileURLWithPath: baseline).deletingLastPathComponent())
         let measured = Self.runMachine(besides: URL(fileURLWithPath: current))
         tolerances.comparesLatency = compareLatency == .always

@@ -12,7 +12,11 @@ public struct RunRecord: Codable, Sendable {
     public var seed: UInt64
     public var runID: String
     public var startedAt: String
+    /// Dataset name → lower-case hex SHA-256 of the file this run read.
     public var datasets: [String: String]
+    /// Dataset name → the SHA-256 `MANIFEST.csv` gives, for each dataset whose file differs
+    /// from it (absent when every file matches its manifest entry).
+    public var datasetsManifest: [String: String]?
     public var machine: [String: String]
     public var cases: Int
     public var shard: String?
@@ -23,7 +27,8 @@ public struct RunRecord: Codable, Sendable {
 
     public init(tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
                 seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
-                cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int) {
+                cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int,
+                datasetsManifest: [String: String]? = nil) {
         self.tool = tool
         self.toolVersion = toolVersion
         self.scenario = scenario
@@ -33,6 +38,7 @@ public struct RunRecord: Codable, Sendable {
         self.runID = runID
         self.startedAt = startedAt
         self.datasets = datasets
+        self.datasetsManifest = datasetsManifest
         self.machine = machine
         self.cases = cases
         self.shard = shard
