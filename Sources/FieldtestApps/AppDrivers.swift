@@ -1,3 +1,4 @@
+import Foundation
 import ScenarioEngine
 
 /// Picks the driver of a scenario's app.
@@ -25,11 +26,38 @@ public enum AppDrivers {
         }
     }
 
-    /// The factory used by `fieldtest run`.
+    /// The factory used by `fieldtest run`: the app's driver in a `ManagedAppDriver`,
+    /// which removes its temporary folders however the run ends and checks the
+    /// scenario's threshold overrides.
     public static let factory: AppDriverFactory = { scenario in
         guard let driver = try make(scenario) else {
             throw DriverError.noDriver(app: scenario.app, file: scenario.file)
         }
-        return driver
+        return ManagedAppDriver(driver)
     }
+}
+
+extension MiCityDriver: TemporaryFolderOwning {
+    /// The device caches and the app database.
+    public var temporaryFolders: [URL] { [folder] }
+}
+
+extension JournalDriver: TemporaryFolderOwning {
+    /// The device caches and the journals.
+    public var temporaryFolders: [URL] { [folder] }
+}
+
+extension NavUPDriver: TemporaryFolderOwning {
+    /// The device caches (made by `start`).
+    public var temporaryFolders: [URL] { cacheFolder.map { [$0] } ?? [] }
+}
+
+extension SkyScapeDriver: TemporaryFolderOwning {
+    /// The device caches and the accounts database.
+    var temporaryFolders: [URL] { [cacheFolder] }
+}
+
+extension WeatherCitiesDriver: TemporaryFolderOwning {
+    /// The device caches and the accounts database.
+    var temporaryFolders: [URL] { [cacheFolder] }
 }

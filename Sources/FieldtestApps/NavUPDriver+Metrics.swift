@@ -37,7 +37,7 @@ extension NavUPDriver {
         m.value("NAV-F2", "offline_searches", kind: .count, Double(offlineSearches), unit: "count", samples: offlineSearches)
         // NAV-F3
         if searchQueries > 0 {
-            m.value("NAV-F3", "top5_hit_rate", kind: .rate, Double(searchHits) / Double(searchQueries), unit: "ratio",
+            m.value("NAV-F3", "top5_hit_rate", kind: .accuracy, Double(searchHits) / Double(searchQueries), unit: "ratio",
                     threshold: 0.95, comparator: .greaterOrEqual, samples: searchQueries)
         }
         // NAV-F4
@@ -131,9 +131,9 @@ extension NavUPDriver {
         m.exact("NAV-F29", "ranking_errors", failures: rankErrors, checks: max(0, ranked.count - 1))
         // NAV-L1
         if let ev = FingerprintEvaluation(estimates: indoorEstimates, truth: indoorTruth) {
-            m.value("NAV-L1", "indoor_building_hit_rate", kind: .rate, ev.buildingHitRate, unit: "ratio", threshold: 1.0,
+            m.value("NAV-L1", "indoor_building_hit_rate", kind: .accuracy, ev.buildingHitRate, unit: "ratio", threshold: 1.0,
                     comparator: .greaterOrEqual, samples: ev.count)
-            m.value("NAV-L1", "indoor_floor_hit_rate", kind: .rate, ev.floorHitRate, unit: "ratio", threshold: 0.93,
+            m.value("NAV-L1", "indoor_floor_hit_rate", kind: .accuracy, ev.floorHitRate, unit: "ratio", threshold: 0.93,
                     comparator: .greaterOrEqual, samples: ev.count)
             m.value("NAV-L1", "indoor_error_mean", kind: .accuracy, ev.errors.meanMetres, unit: "m", threshold: 6.5,
                     comparator: .lessOrEqual, samples: ev.count)
@@ -141,8 +141,8 @@ extension NavUPDriver {
             m.value("NAV-L1", "indoor_error_p95", kind: .accuracy, ev.errors.p95Metres, unit: "m", samples: ev.count)
         }
         if let ev = FingerprintEvaluation(estimates: newPhoneEstimates, truth: newPhoneTruth) {
-            m.value("NAV-L1", "indoor_new_phone_building_hit_rate", kind: .rate, ev.buildingHitRate, unit: "ratio", samples: ev.count)
-            m.value("NAV-L1", "indoor_new_phone_floor_hit_rate", kind: .rate, ev.floorHitRate, unit: "ratio", samples: ev.count)
+            m.value("NAV-L1", "indoor_new_phone_building_hit_rate", kind: .accuracy, ev.buildingHitRate, unit: "ratio", samples: ev.count)
+            m.value("NAV-L1", "indoor_new_phone_floor_hit_rate", kind: .accuracy, ev.floorHitRate, unit: "ratio", samples: ev.count)
             m.value("NAV-L1", "indoor_new_phone_error_mean", kind: .accuracy, ev.errors.meanMetres, unit: "m", samples: ev.count)
             m.value("NAV-L1", "indoor_new_phone_error_p95", kind: .accuracy, ev.errors.p95Metres, unit: "m", samples: ev.count)
         }

@@ -42,6 +42,48 @@ public struct Tolerances: Sendable, Equatable {
         }
     }
 
+    /// The kind names `apply` accepts.
+    public static let kindNames = ["accuracy", "latency", "latency-floor", "count", "rate"]
+
+    /// Checks that every per-requirement or per-metric override names a requirement of
+    /// the catalogue or one of `metrics` (the metrics of the compared rows): an override
+    /// naming anything else would have no effect, so a typo would pass unnoticed.
+    /// The error suggests the closest known name.
+    public func checkOverrideNames(metrics: Set<String>) throws(CheckError) {
+        for name in overrides.keys.sorted() where !RequirementCatalogue.contains(name) && !metrics.contains(name) {
+            let candidates = Self.kindNames + RequirementCatalogue.all.map(\.id) + metrics.sorted()
+            throw .unknownToleranceName(name, suggestion: Self.closest(to: name, in: candidates))
+        }
+    }
+
+    /// The candidate nearest to `name` by edit distance (case-insensitive), when
+    /// it is near enough to be a likely typo (at most a third of the name's length, at least 2).
+    static func closest(to name: String, in candidates: [String]) -> String? {
+        let target = Array(name.lowercased())
+        var best: (name: String, distance: Int)?
+        for c in candidates {
+            let d = editDistance(target, Array(c.lowercased()))
+            if best == nil || d < best!.distance { best = (c, d) }
+        }
+        guard let best, best.distance <= max(2, target.count / 3) else { return nil }
+        return best.name
+    }
+
+    /// Levenshtein distance between two character arrays.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
     /// The slack allowed for `baseline`, in the row's unit.
     public func slack(for baseline: MetricRow) -> Double {
         let override = overrides[baseline.metric] ?? overrides[baseline.requirement]
@@ -61,11 +103,18 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
     case badTolerance(String)
     /// The baseline has no rows to compare against.
     case emptyBaseline(String)
+    /// A `--tolerance` NAME that is no kind, no requirement of the catalogue and no compared metric;
+    /// with the closest known name, if one is near.
+    case unknownToleranceName(String, suggestion: String?)
 
     public var description: String {
         switch self {
         case .badTolerance(let s):
             return "error: tolerance '\(s)' is not NAME=NUMBER (NAME: accuracy, latency, latency-floor, count, rate, a requirement ID or a metric name; NUMBER ≥ 0)"
+        case .unknownToleranceName(let name, let suggestion):
+            let hint = suggestion.map { "did you mean '\($0)'?" } ?? "fix the name."
+            return "error: tolerance name '\(name)' is not a kind (\(Tolerances.kindNames.joined(separator: ", "))), a requirement ID "
+                + "of the catalogue or a metric of the compared rows, so it would have no effect; \(hint)"
         case .emptyBaseline(let f):
             return "\(f): error: the baseline has no metric rows; record one with 'fieldtest run' first"
         }

@@ -22,14 +22,35 @@ public enum MetricsCSV {
         return writer.text
     }
 
-    /// Parses a metrics file; every problem is a located `DataError`.
+    /// Parses a metrics file; every problem is a located `DataError`, including
+    /// two rows with the same key (scenario, seed, requirement, metric), which
+    /// would make a comparison depend on row order.
     public static func parse(bytes: [UInt8], file: String) throws(DataError) -> [MetricRow] {
+        try parseLocated(bytes: bytes, file: file).map(\.row)
+    }
+
+    /// Like `parse`, keeping each row's 1-based line in the file.
+    public static func parseLocated(bytes: [UInt8], file: String) throws(DataError) -> [LocatedMetricRow] {
+        let rows = try parseRows(bytes: bytes, file: file)
+        var firstLine: [String: Int] = [:]
+        for r in rows {
+            if let earlier = firstLine[r.row.key] {
+                throw .badLayout(file: file, line: r.line,
+                                 reason: "duplicate row: requirement \(r.row.requirement) metric \(r.row.metric) of scenario \(r.row.scenario) "
+                                    + "seed \(r.row.seed) is also on line \(earlier); keep one row per scenario, seed, requirement and metric")
+            }
+            firstLine[r.row.key] = r.line
+        }
+        return rows
+    }
+
+    static func parseRows(bytes: [UInt8], file: String) throws(DataError) -> [LocatedMetricRow] {
         let table = try CSVTable(bytes: bytes, file: file)
         guard table.header.names == columns else {
             throw .badLayout(file: file, line: 1,
                              reason: "header must be exactly '\(columns.joined(separator: ","))'")
         }
-        return try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> MetricRow? in
+        return try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> LocatedMetricRow? in
             guard let kind = MetricKind(rawValue: try row.string("kind")) else {
                 throw row.invalid("kind", "expected one of \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
@@ -49,16 +70,35 @@ public enum MetricsCSV {
             default: value = try row.double("value")
             }
             let threshold = try row.optionalDouble("threshold")
-            return MetricRow(scenario: try row.string("scenario"), runID: try row.string("run_id"), seed: seed,
-                             requirement: try row.string("requirement"), metric: try row.string("metric"),
-                             kind: kind, value: value, unit: try row.string("unit"), threshold: threshold,
-                             comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max))
+            return LocatedMetricRow(line: row.line, row: MetricRow(
+                scenario: try row.string("scenario"), runID: try row.string("run_id"), seed: seed,
+                requirement: try row.string("requirement"), metric: try row.string("metric"),
+                kind: kind, value: value, unit: try row.string("unit"), threshold: threshold,
+                comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max)))
         }.records
     }
 
     /// Reads a metrics file from disk.
     public static func read(_ url: URL, displayName: String? = nil) throws(DataError) -> [MetricRow] {
+        try readLocated(url, displayName: displayName).map(\.row)
+    }
+
+    /// Reads a metrics file from disk, keeping each row's line.
+    public static func readLocated(_ url: URL, displayName: String? = nil) throws(DataError) -> [LocatedMetricRow] {
         let name = displayName ?? url.path
-        return try parse(bytes: try readFileBytes(url, displayName: name), file: name)
+        return try parseLocated(bytes: try readFileBytes(url, displayName: name), file: name)
+    }
+}
+
+/// A metric row and the 1-based line it was read from.
+public struct LocatedMetricRow: Sendable, Equatable {
+    /// The line of the row in its file.
+    public var line: Int
+    /// The row.
+    public var row: MetricRow
+
+    public init(line: Int, row: MetricRow) {
+        self.line = line
+        self.row = row
     }
 }

@@ -43,6 +43,7 @@ struct CheckCommand: ParsableCommand {
             CommandSupport.printError(CheckError.emptyBaseline(baseline).description)
             throw CommandSupport.invalidInput
         }
+        try CommandSupport.guarded { try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric))) }
         let recorded = MachineIdentity.recorded(in: URL(fileURLWithPath: baseline).deletingLastPathComponent())
         let measured = Self.runMachine(besides: URL(fileURLWithPath: current))
         tolerances.comparesLatency = compareLatency == .always
@@ -96,7 +97,7 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let merged = try CommandSupport.guarded {
-            let files = try inputs.map { ($0, try MetricsCSV.read(URL(fileURLWithPath: $0), displayName: $0)) }
+            let files = try inputs.map { ($0, try MetricsCSV.readLocated(URL(fileURLWithPath: $0), displayName: $0)) }
             return try ShardMerge.merge(files.map { (name: $0.0, rows: $0.1) })
         }
         try CommandSupport.guarded { try CommandSupport.emit(MetricsCSV.render(merged), to: output) }

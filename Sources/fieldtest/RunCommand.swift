@@ -56,6 +56,7 @@ struct RunCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let shard, Self.parseShard(shard) == nil { throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4") }
         if junit != nil && files.count > 1 { throw ValidationError("--junit takes one scenario file; run scenarios one at a time or use separate files") }
+        if !tolerance.isEmpty && baseline == nil { throw ValidationError("--tolerance applies only to the comparison with --baseline; add --baseline or drop --tolerance") }
     }
 
     static func parseShard(_ s: String) -> (index: Int, count: Int)? {
@@ -71,12 +72,24 @@ struct RunCommand: ParsableCommand {
         for t in tolerance { try CommandSupport.guarded { try tolerances.apply(t) } }
         // Everything is parsed (and baselines found) before anything runs.
         var scenarios: [Scenario] = []
+        var fileOfName: [String: String] = [:]
         for file in files {
             var s = try CommandSupport.guarded { try loader.load(URL(fileURLWithPath: file), displayName: file) }
             if let seed { s.seed = seed }
+            // Reports and baselines are kept by scenario name: two scenarios of one name would overwrite each other's.
+            if let other = fileOfName[s.name] {
+                CommandSupport.printError("\(file): error: scenario name '\(s.name)' is also the name of \(other); reports and baselines are "
+                                          + "kept by scenario name, so give each scenario file its own 'name:'")
+                throw CommandSupport.invalidInput
+            }
+            fileOfName[s.name] = file
             scenarios.append(s)
         }
         let baselines = try scenarios.map { try baselineRows(for: $0) }
+        try CommandSupport.guarded {
+            try tolerances.checkOverrideNames(metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)))
+        }
+        try checkOutputLocations()
         if let baseline {
             let here = MachineIdentity.current()
             let recorded = MachineIdentity.recorded(in: Self.baselineFolder(baseline))
@@ -85,6 +98,7 @@ struct RunCommand: ParsableCommand {
                 CommandSupport.printError("note: the baseline was recorded on \(recorded.map(\.description) ?? "an unrecorded machine"), not on \(here); latency rows are checked against their thresholds only (--compare-latency always compares them anyway)")
             }
         }
+        let usedHashes = try datasetHashes(of: scenarios, manifest: manifest)
         let store = DatasetStore(manifest: manifest)
         let interactive = isatty(STDERR_FILENO) == 1
         var anyFailed = false
@@ -101,8 +115,8 @@ struct RunCommand: ParsableCommand {
             let rows = results.flatMap(\.rows)
             let folder = out.map { URL(fileURLWithPath: $0).appendingPathComponent(s.name) }
                 ?? URL(fileURLWithPath: "Results/runs").appendingPathComponent(s.name).appendingPathComponent(runID)
-            let record = try runRecord(s, manifest: manifest, runID: runID, startedAt: startedAt, cases: cases.count,
-                                       results: results, rows: rows)
+            let record = try runRecord(s, manifest: manifest, usedHashes: usedHashes, runID: runID, startedAt: startedAt,
+                                       cases: cases.count, results: results, rows: rows)
             try CommandSupport.guarded {
                 try RunReport.write(rows: rows, record: record, to: folder, junit: junit.map { URL(fileURLWithPath: $0) })
                 if let recordBaseline {
@@ -147,16 +161,87 @@ struct RunCommand: ParsableCommand {
         return try CommandSupport.guarded { try MetricsCSV.read(url, displayName: url.path) }
     }
 
-    func runRecord(_ s: Scenario, manifest: DatasetManifest, runID: String, startedAt: String, cases: Int,
-                   results: [CaseResult], rows: [MetricRow]) throws -> RunRecord {
+    /// Checks, before any scenario runs, that the requested outputs can be written: the
+    /// `--junit` file's folder, the `--record-baseline` folder and the `--out` folder are
+    /// created when missing and must accept a new file (exit 2 otherwise, with nothing written).
+    func checkOutputLocations() throws {
+        var locations: [(option: String, path: String, folder: URL)] = []
+        if let junit {
+            let url = URL(fileURLWithPath: junit)
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
+                CommandSupport.printError("\(junit): error: --junit names a folder; give the path of the XML file to write")
+                throw CommandSupport.invalidInput
+            }
+            locations.append(("--junit", junit, url.deletingLastPathComponent()))
+        }
+        if let recordBaseline { locations.append(("--record-baseline", recordBaseline, URL(fileURLWithPath: recordBaseline))) }
+        if let out { locations.append(("--out", out, URL(fileURLWithPath: out))) }
+        for l in locations {
+            if let problem = Self.writeProblem(in: l.folder) {
+                CommandSupport.printError("\(l.path): error: \(l.option): \(problem); choose a location you can write to (nothing was run)")
+                throw CommandSupport.invalidInput
+            }
+        }
+    }
+
+    /// Why a new file cannot be written in `folder` (created when missing), or nil when it can:
+    /// a uniquely named probe file is created there and removed at once.
+    static func writeProblem(in folder: URL) -> String? {
+        var path = ""
+        for component in folder.standardizedFileURL.pathComponents {
+            path = component == "/" ? "/" : (path.hasSuffix("/") ? path : path + "/") + component
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+                if !isDir.boolValue { return "\(path) is a file, not a folder" }
+                continue
+            }
+            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+                return "cannot create the folder \(path) (\(String(cString: strerror(errno))))"
+            }
+        }
+        let probe = folder.appendingPathComponent(".fieldtest-write-check-\(UUID().uuidString)")
+        let fd = open(probe.path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard fd >= 0 else { return "cannot write in the folder \(folder.path) (\(String(cString: strerror(errno))))" }
+        close(fd)
+        unlink(probe.path)
+        return nil
+    }
+
+    /// Dataset name → SHA-256 of the file the scenarios will read, for every dataset they
+    /// use. A file that differs from its `MANIFEST.csv` entry gets a warning: its results
+    /// are not those of the published dataset.
+    func datasetHashes(of scenarios: [Scenario], manifest: DatasetManifest) throws -> [String: String] {
+        var hashes: [String: String] = [:]
+        for name in scenarios.flatMap(\.datasets) where hashes[name] == nil {
+            guard let entry = manifest.entry(named: name) else { continue }
+            let url = manifest.url(of: entry)
+            let actual = try CommandSupport.guarded { try DatasetManifest.sha256(of: url) }
+            if actual != entry.sha256 {
+                CommandSupport.printError("\(url.path): warning: dataset '\(name)' has sha256 \(actual), not \(entry.sha256) as MANIFEST.csv "
+                                          + "says; results come from the file as it is ('fieldtest datasets verify' checks every dataset)")
+            }
+            hashes[name] = actual
+        }
+        return hashes
+    }
+
+    func runRecord(_ s: Scenario, manifest: DatasetManifest, usedHashes: [String: String], runID: String, startedAt: String,
+                   cases: Int, results: [CaseResult], rows: [MetricRow]) throws -> RunRecord {
         let hash = try CommandSupport.guarded { try DatasetManifest.sha256(of: URL(fileURLWithPath: s.file)) }
         var datasetHashes: [String: String] = [:]
-        for d in s.datasets { datasetHashes[d] = manifest.entry(named: d)?.sha256 }
+        var manifestHashes: [String: String] = [:]
+        for d in s.datasets {
+            let listed = manifest.entry(named: d)?.sha256
+            datasetHashes[d] = usedHashes[d] ?? listed
+            if let listed, let used = usedHashes[d], used != listed { manifestHashes[d] = listed }
+        }
         return RunRecord(tool: "fieldtest", toolVersion: FieldtestVersion.current, scenario: s.name, scenarioFile: s.file,
                          scenarioSHA256: hash, seed: s.seed, runID: runID, startedAt: startedAt, datasets: datasetHashes,
                          machine: RunReport.machine(), cases: cases, shard: shard,
                          events: results.reduce(0) { $0 + $1.events },
                          passed: rows.filter { $0.status == .pass }.count, failed: rows.filter { $0.status == .fail }.count,
-                         informational: rows.filter { $0.status == .info }.count)
+                         informational: rows.filter { $0.status == .info }.count,
+                         datasetsManifest: manifestHashes.isEmpty ? nil : manifestHashes)
     }
 }

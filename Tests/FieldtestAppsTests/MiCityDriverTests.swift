@@ -30,6 +30,21 @@ struct MiCityDriverTests {
         rows.first { $0.requirement == req && $0.metric == metric }?.value
     }
 
+    /// A run that fails in `start` (a tweet feed pointed at a campus map) leaves no
+    /// temporary folder (device caches, app database) behind.
+    @Test func failedStartLeavesNoTemporaryFolder() throws {
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-rate-limit.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "datasets: [airline-tweets,", with: "datasets: [campus-quito, airline-tweets,")
+            .replacingOccurrences(of: "dataset: airline-tweets, size", with: "dataset: campus-quito, size")
+        let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "rate-limit.yaml")
+        let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
+        let driver = try #require(try AppDrivers.factory(s) as? ManagedAppDriver)
+        let folders = driver.temporaryFolders
+        #expect(folders.count == 1)
+        #expect(throws: (any Error).self) { try driver.start(RunContext(scenario: s, datasets: store)) }
+        for folder in folders { #expect(!FileManager.default.fileExists(atPath: folder.path), "\(folder.path) left behind") }
+    }
+
     @Test func cityDayIngestsClassifiesAndChecksExactly() throws {
         let s = try scenario("micity-city-day.yaml", minutes: 30)
         let rows = try run(s)

@@ -103,6 +103,36 @@ struct NavUPDriverTests {
         #expect(value(rows, "NAV-F18", "wrong_wheelchair_evacuations") == 0)
     }
 
+    /// Hit rates are deterministic agreement with the reference, so they are `accuracy` rows:
+    /// a baseline check flags any drop (0.945 → 0.935 used to pass as a 5 % `rate`).
+    @Test func hitRatesAreAccuracyAndRegressOnAnyDrop() throws {
+        var s = try ScenarioLoader(datasetNames: nil).load(Self.repo.appendingPathComponent("Scenarios/navup-positioning.yaml"))
+        s.duration = 10 * 60
+        let rows = try run(s)
+        let hitRates = rows.filter { $0.metric.hasSuffix("hit_rate") }
+        #expect(hitRates.map(\.metric) == ["indoor_building_hit_rate", "indoor_floor_hit_rate",
+                                            "indoor_new_phone_building_hit_rate", "indoor_new_phone_floor_hit_rate"])
+        #expect(hitRates.allSatisfy { $0.kind == .accuracy })
+        let floor = try #require(rows.first { $0.metric == "indoor_floor_hit_rate" })
+        var worse = floor
+        worse.value = floor.value - 0.01
+        #expect(BaselineCheck.compare(current: [worse], baseline: [floor]).regressions.count == 1)
+        let quick = try run(try ScenarioLoader(datasetNames: nil).parse(Self.quickDay, file: "quick.yaml"))
+        #expect(quick.first { $0.metric == "top5_hit_rate" }?.kind == .accuracy)
+    }
+
+    /// A threshold override naming a metric NAV-F18 does not report stops the run with an
+    /// error listing the metrics it does report, instead of loosening another row.
+    @Test func overrideOfAnUnreportedMetricIsAnError() throws {
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/navup-wheelchair.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "  - NAV-F18", with: "  - {id: NAV-F18, threshold: 5, metric: nonexistent_metric}")
+        var s = try ScenarioLoader(datasetNames: nil).parse(text, file: "wheelchair.yaml")
+        s.duration = 21 * 60
+        let error = try #require(throws: ThresholdOverrideError.self) { try run(s) }
+        #expect(error.file == "wheelchair.yaml" && error.requirement == "NAV-F18" && error.metric == "nonexistent_metric")
+        #expect(error.reported.contains("wrong_wheelchair_evacuations"))
+    }
+
     @Test func unknownPlaceIsAnError() throws {
         let text = Self.quickDay.replacingOccurrences(of: "from: \"Science Center\"", with: "from: \"Nowhere Hall\"")
         let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "quick.yaml")

@@ -49,6 +49,22 @@ struct MetricsCSVTests {
         }
     }
 
+    /// Two rows with one key would make a baseline comparison depend on row order: an
+    /// error naming the file and both lines.
+    @Test func duplicateKeysNameBothLines() throws {
+        let text = MetricsCSV.render([row("a", .accuracy, 1), row("b", .accuracy, 2), row("a", .accuracy, 3)])
+        #expect(throws: DataError.badLayout(file: "base.csv", line: 4,
+                                            reason: "duplicate row: requirement SKY-P2 metric a of scenario s seed 1 is also on line 2; "
+                                                + "keep one row per scenario, seed, requirement and metric")) {
+            try MetricsCSV.parse(bytes: Array(text.utf8), file: "base.csv")
+        }
+        // The same metric under another requirement, seed or scenario is a different row.
+        let distinct = [row("a", .accuracy, 1), row("a", .accuracy, 1, requirement: "SKY-P1"), row("a", .accuracy, 1, scenario: "t")]
+        let back = try MetricsCSV.parseLocated(bytes: Array(MetricsCSV.render(distinct).utf8), file: "m.csv")
+        #expect(back.map(\.line) == [2, 3, 4])
+        #expect(back.map(\.row) == distinct)
+    }
+
     @Test func latencyPercentilesFromHistogram() {
         var rec = LatencyRecorder()
         for i in 1...1000 { rec.record(seconds: Double(i) / 1000) }
@@ -109,6 +125,27 @@ struct BaselineCheckTests {
         cur[0].value = 13.5
         #expect(!BaselineCheck.compare(current: cur, baseline: baseline, tolerances: loose).hasRegression)
         #expect(throws: CheckError.badTolerance("latency")) { try loose.apply("latency") }
+    }
+
+    /// A tolerance NAME must be a kind, a catalogue requirement or a compared metric; a typo is
+    /// an error with the closest name, never a setting with no effect.
+    @Test func toleranceNamesMustBeKnown() throws {
+        let metrics = Set(baseline.map(\.metric))
+        var typo = Tolerances()
+        try typo.apply("acuracy=1")
+        #expect(throws: CheckError.unknownToleranceName("acuracy", suggestion: "accuracy")) { try typo.checkOverrideNames(metrics: metrics) }
+        var metricTypo = Tolerances()
+        try metricTypo.apply("sunrise_eror_max=2")
+        #expect(throws: CheckError.unknownToleranceName("sunrise_eror_max", suggestion: "sunrise_error_max")) {
+            try metricTypo.checkOverrideNames(metrics: metrics)
+        }
+        var unrelated = Tolerances()
+        try unrelated.apply("zzzzzzzz=2")
+        #expect(throws: CheckError.unknownToleranceName("zzzzzzzz", suggestion: nil)) { try unrelated.checkOverrideNames(metrics: metrics) }
+        var known = Tolerances()
+        for setting in ["accuracy=1", "rate=0.1", "latency-floor=0.01", "SKY-P2=2", "NAV-L1=0.01", "hit_rate=0.01"] { try known.apply(setting) }
+        try known.checkOverrideNames(metrics: metrics)
+        #expect(known.accuracyAbsolute == 1 && known.overrides == ["SKY-P2": 2, "NAV-L1": 0.01, "hit_rate": 0.01])
     }
 
     /// With a baseline from another machine, latency movement is not compared, but a latency

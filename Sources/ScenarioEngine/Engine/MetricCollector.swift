@@ -67,25 +67,23 @@ public final class MetricCollector {
     /// The rows for `requirements`, in their order; each requirement's rows in
     /// the order recorded. A listed requirement with nothing recorded gets a
     /// failing `not_measured` row. A threshold override replaces the threshold
-    /// of the named metric, or of the requirement's first checked row.
+    /// of the named metric (none when the requirement reports no such metric:
+    /// `checkThresholdOverrides` reports that as an error), or, when it names no
+    /// metric, of the requirement's first checked row.
     public func rows(template: MetricRow.Template, requirements: [RequirementSpec]) -> [MetricRow] {
         var out: [MetricRow] = []
         var done = Set<String>()
         for spec in requirements where done.insert(spec.id).inserted {
             let t = template.requirement(spec.id)
-            var rows: [MetricRow] = []
-            for e in entries where e.requirement == spec.id {
-                rows.append(MetricRow(scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: spec.id,
-                                      metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
-                                      comparator: e.comparator, status: e.status, samples: e.samples))
-            }
-            for s in latencies where s.requirement == spec.id {
-                rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold)
-            }
+            var rows = recordedRows(spec.id, template: t)
             for o in requirements where o.id == spec.id {
                 guard let threshold = o.threshold else { continue }
-                let target = o.metric.flatMap { m in rows.firstIndex { $0.metric == m } }
-                    ?? rows.firstIndex { $0.comparator != .none }
+                let target: Int?
+                if let metric = o.metric {
+                    target = rows.firstIndex { $0.metric == metric }
+                } else {
+                    target = rows.firstIndex { $0.comparator != .none }
+                }
                 if let i = target {
                     let r = rows[i]
                     rows[i] = MetricRow(scenario: r.scenario, runID: r.runID, seed: r.seed, requirement: r.requirement,
@@ -100,5 +98,53 @@ public final class MetricCollector {
             out += rows
         }
         return out
+    }
+
+    /// Checks that every threshold override naming a metric names one its
+    /// requirement reports (call once the driver has recorded everything), so
+    /// a misspelt metric never leaves the intended threshold unchanged.
+    /// A requirement that reports nothing is left to its failing `not_measured` row.
+    ///
+    /// - Parameter file: the scenario file, for the message.
+    public func checkThresholdOverrides(_ requirements: [RequirementSpec], file: String) throws(ThresholdOverrideError) {
+        for o in requirements where o.threshold != nil {
+            guard let metric = o.metric else { continue }
+            let reported = recordedRows(o.id, template: MetricRow.Template(scenario: "", runID: "", seed: 0, requirement: o.id))
+                .map(\.metric)
+            if !reported.isEmpty && !reported.contains(metric) {
+                throw ThresholdOverrideError(file: file, requirement: o.id, metric: metric, reported: reported)
+            }
+        }
+    }
+
+    /// The rows recorded for `requirement`, in the order recorded (values, then latency series).
+    private func recordedRows(_ requirement: String, template t: MetricRow.Template) -> [MetricRow] {
+        var rows: [MetricRow] = []
+        for e in entries where e.requirement == requirement {
+            rows.append(MetricRow(scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: requirement,
+                                  metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
+                                  comparator: e.comparator, status: e.status, samples: e.samples))
+        }
+        for s in latencies where s.requirement == requirement {
+            rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold)
+        }
+        return rows
+    }
+}
+
+/// A scenario's threshold override names a metric its requirement does not report.
+public struct ThresholdOverrideError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The scenario file.
+    public var file: String
+    /// The requirement whose override is wrong.
+    public var requirement: String
+    /// The metric the override names.
+    public var metric: String
+    /// The metrics the requirement does report, in report order.
+    public var reported: [String]
+
+    public var description: String {
+        "\(file): error: requirement \(requirement): threshold override names metric '\(metric)', which \(requirement) "
+            + "does not report; use one of \(reported.joined(separator: ", ")) (or leave out 'metric' to set the first checked one)"
     }
 }

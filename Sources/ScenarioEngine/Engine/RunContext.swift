@@ -17,6 +17,50 @@ public protocol AppDriver: AnyObject {
 /// Builds the driver for a scenario's app.
 public typealias AppDriverFactory = @Sendable (Scenario) throws -> any AppDriver
 
+/// A driver that keeps files (device caches, app databases) in temporary
+/// folders while it runs.
+public protocol TemporaryFolderOwning: AppDriver {
+    /// The folders the driver may create for this run; every one is removed when the run ends.
+    var temporaryFolders: [URL] { get }
+}
+
+/// Wraps an app driver with what every run needs whichever app it drives:
+/// the driver's temporary folders are removed however the run ends (an error
+/// from `start`, from a feed reported by `finish`, or from `finish` itself), and
+/// once the driver has recorded everything, the scenario's threshold overrides
+/// must name metrics their requirements report
+/// (`MetricCollector.checkThresholdOverrides`).
+public final class ManagedAppDriver: AppDriver {
+    /// The wrapped driver.
+    public let driver: any AppDriver
+
+    public init(_ driver: any AppDriver) { self.driver = driver }
+
+    /// The wrapped driver's temporary folders (none when it keeps no files).
+    public var temporaryFolders: [URL] { (driver as? any TemporaryFolderOwning)?.temporaryFolders ?? [] }
+
+    public func start(_ run: RunContext) throws {
+        do {
+            try driver.start(run)
+        } catch {
+            removeTemporaryFolders()
+            throw error
+        }
+    }
+
+    public func finish(_ run: RunContext) throws {
+        defer { removeTemporaryFolders() }
+        try driver.finish(run)
+        try run.metrics.checkThresholdOverrides(run.scenario.requirements, file: run.scenario.file)
+    }
+
+    private func removeTemporaryFolders() {
+        for folder in temporaryFolders where FileManager.default.fileExists(atPath: folder.path) {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+}
+
 /// Everything a driver sees during one run: the scenario, the virtual clock,
 /// the metric collector, seeded random streams and the datasets.
 public final class RunContext {

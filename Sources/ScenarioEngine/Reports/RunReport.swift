@@ -12,7 +12,11 @@ public struct RunRecord: Codable, Sendable {
     public var seed: UInt64
     public var runID: String
     public var startedAt: String
+    /// Dataset name → lower-case hex SHA-256 of the file this run read.
     public var datasets: [String: String]
+    /// Dataset name → the SHA-256 `MANIFEST.csv` gives, for each dataset whose file differs
+    /// from it (absent when every file matches its manifest entry).
+    public var datasetsManifest: [String: String]?
     public var machine: [String: String]
     public var cases: Int
     public var shard: String?
@@ -23,7 +27,8 @@ public struct RunRecord: Codable, Sendable {
 
     public init(tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
                 seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
-                cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int) {
+                cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int,
+                datasetsManifest: [String: String]? = nil) {
         self.tool = tool
         self.toolVersion = toolVersion
         self.scenario = scenario
@@ -33,6 +38,7 @@ public struct RunRecord: Codable, Sendable {
         self.runID = runID
         self.startedAt = startedAt
         self.datasets = datasets
+        self.datasetsManifest = datasetsManifest
         self.machine = machine
         self.cases = cases
         self.shard = shard
@@ -106,16 +112,27 @@ public enum TextTableRenderer {
 /// deterministic order (by scenario label, then seed, keeping each file's
 /// row order), rejecting duplicate rows.
 public enum ShardMerge {
+    /// Merges rows held in memory; a duplicate is reported at the line the row
+    /// would have in its file as `MetricsCSV.render` writes it (header on line 1).
     public static func merge(_ files: [(name: String, rows: [MetricRow])]) throws(DataError) -> [MetricRow] {
-        var seen = [String: String]()
+        try merge(files.map { f in
+            (name: f.name, rows: f.rows.enumerated().map { LocatedMetricRow(line: $0.offset + 2, row: $0.element) })
+        })
+    }
+
+    /// Merges rows read from files; a duplicate is reported at its line, naming the file and line of the other copy.
+    public static func merge(_ files: [(name: String, rows: [LocatedMetricRow])]) throws(DataError) -> [MetricRow] {
+        var seen = [String: (file: String, line: Int)]()
         var all: [(Int, MetricRow)] = []
         for f in files {
-            for r in f.rows {
-                let key = "\(r.scenario)|\(r.seed)|\(r.requirement)|\(r.metric)"
-                if let other = seen[key] {
-                    throw .badLayout(file: f.name, line: 0, reason: "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also in \(other); merge each shard once")
+            for located in f.rows {
+                let r = located.row
+                if let other = seen[r.key] {
+                    throw .badLayout(file: f.name, line: located.line,
+                                     reason: "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also in \(other.file) "
+                                        + "line \(other.line); merge each shard once")
                 }
-                seen[key] = f.name
+                seen[r.key] = (f.name, located.line)
                 all.append((all.count, r))
             }
         }
