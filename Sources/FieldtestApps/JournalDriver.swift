@@ -79,7 +79,7 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
         let bodyDataset = s.datasets.first { $0.hasPrefix("sentiment140") } ?? "sentiment140-positive"
         let bodyURL = try run.datasets.url(bodyDataset)
         bodies = try run.datasets.cached("journal-bodies-" + bodyDataset) {
-            try Sentiment140Loader.load(url: bodyURL, label: .positive, displayName: "Datasets/" + bodyDataset).records.map(\.text)
+            try Sentiment140Loader.load(url: bodyURL, label: .positive, displayName: DatasetManifest.display(bodyURL)).records.map(\.text)
         }
         for spec in s.devices {
             guard let device = devices[spec.name] else { continue }

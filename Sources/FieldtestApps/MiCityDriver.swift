@@ -109,15 +109,15 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         store = try MiCityStore(path: folder.appendingPathComponent("micity.sqlite").path)
         let modelURL = run.datasets.url(path: "models/" + SentimentModelFile.defaultFileName)
         model = try run.datasets.cached("micity-model") {
-            try SentimentModelFile.load(modelURL, displayName: "Datasets/models/" + SentimentModelFile.defaultFileName)
+            try SentimentModelFile.load(modelURL, displayName: DatasetManifest.display(modelURL))
         }
         mood = CityMood(windowSeconds: run.number("mood_window", default: Self.defaultMoodWindow))
         cloud = EmotionWordCloud(lexicon: model?.featurizer.lexicon ?? .empty)
         for name in s.datasets where name == "us-cities" || name == "world-cities" {
             let url = try run.datasets.url(name)
             places = try run.datasets.cached("places-" + name) {
-                name == "us-cities" ? try PlacesLoader.loadUSCities(url: url, displayName: "Datasets/" + name).records
-                    : try PlacesLoader.loadWorldCities(url: url, displayName: "Datasets/" + name).records
+                name == "us-cities" ? try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
+                    : try PlacesLoader.loadWorldCities(url: url, displayName: DatasetManifest.display(url)).records
             }
         }
         let limit = Int(run.number("rate_limit", default: Double(Self.defaultRateLimit)))
@@ -208,12 +208,12 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             let labelled: [LabelledTweet]
             switch name {
             case "airline-tweets":
-                labelled = try AirlineTweetsLoader.load(url: url, displayName: "Datasets/" + name).records.map(\.labelled)
+                labelled = try AirlineTweetsLoader.load(url: url, displayName: DatasetManifest.display(url)).records.map(\.labelled)
             case "tweeteval-val-text":
                 guard let labels = TweetEvalLoader.labelsURL(forText: url) else {
                     throw EmulatedDevices.BuildError(description: "\(name): error: no labels file beside the TweetEval texts")
                 }
-                labelled = try TweetEvalLoader.load(text: url, labels: labels, displayName: { "Datasets/" + $0.lastPathComponent }).records
+                labelled = try TweetEvalLoader.load(text: url, labels: labels, displayName: { DatasetManifest.display($0) }).records
             default:
                 throw EmulatedDevices.BuildError(description: "\(run.scenario.file): error: tweet-batch dataset '\(name)' is not a labelled tweet stream; use airline-tweets or tweeteval-val-text")
             }

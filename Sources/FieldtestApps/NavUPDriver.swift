@@ -101,7 +101,7 @@ public final class NavUPDriver: AppDriver {
         let campusName = run.text("campus", default: "campus-montgomery")
         let url = try run.datasets.url(campusName)
         let campus = try run.datasets.cached("navup-campus-\(campusName)") {
-            try NavUPCampus(url: url, displayName: "Datasets/" + url.pathComponents.suffix(2).joined(separator: "/"))
+            try NavUPCampus(url: url, displayName: DatasetManifest.display(url))
         }
         guard campus.venues.count >= 2 else {
             throw NavUPDriverError(description: "\(s.file): error: campus '\(campusName)' has fewer than two named venues near its paths; choose another campus")
@@ -164,7 +164,7 @@ public final class NavUPDriver: AppDriver {
             if let name = feed.parameters["dataset"]?.string {
                 let url = try run.datasets.url(name)
                 let fixes = try run.datasets.cached("navup-geolife-\(name)") {
-                    try GeoLifeLoaders.loadPLT(url: url, displayName: "Datasets/" + url.pathComponents.suffix(2).joined(separator: "/")).records
+                    try GeoLifeLoaders.loadPLT(url: url, displayName: DatasetManifest.display(url)).records
                 }
                 guard let calibrated = NavUPCrowd.walkingSpeed(fixes: fixes) else {
                     throw NavUPDriverError(description: "\(s.file):\(feed.line): error: dataset '\(name)' has fewer than 20 walking-speed fix pairs; use a GeoLife .plt trajectory with timestamps")

@@ -18,7 +18,7 @@ public enum WeatherProviders {
     public static func load(_ dataset: String, store: DatasetStore, year: Int) throws -> any WeatherProvider {
         let entry = store.manifest.entry(named: dataset)
         let url = try store.url(dataset)
-        let display = "Datasets/" + (entry?.file ?? dataset)
+        let display = DatasetManifest.display(url)
         switch entry?.format {
         case .noaaLCD:
             guard let offset = lcdOffsets[dataset] else {
@@ -58,7 +58,7 @@ public struct SunReference: Sendable {
     public let rows: [Row]
 
     public init(url: URL) throws(DataError) {
-        let table = try CSVTable(url: url, displayName: "Datasets/reference/spa_sun_times.csv")
+        let table = try CSVTable(url: url, displayName: DatasetManifest.display(url))
         rows = try table.load(policy: .strict) { (r: CSVRow) throws(DataError) -> Row? in
             guard let day = CivilDate(iso: Substring(try r.string("utc_date"))) else { throw r.invalid("utc_date", "expected YYYY-MM-DD") }
             return Row(place: try r.string("place"), latitude: try r.latitude(), longitude: try r.longitude(),

@@ -53,8 +53,9 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
         let places = try store.cached("places:world+us") { () throws -> [Place] in
-            var all = try PlacesLoader.loadWorldCities(url: try store.url("world-cities"), displayName: "Datasets/places/world_cities_geonames_cities15000.csv").records
-            all += try PlacesLoader.loadUSCities(url: try store.url("us-cities"), displayName: "Datasets/places/us_cities_geonames_cities500.csv").records
+            let world = try store.url("world-cities"), us = try store.url("us-cities")
+            var all = try PlacesLoader.loadWorldCities(url: world, displayName: DatasetManifest.display(world)).records
+            all += try PlacesLoader.loadUSCities(url: us, displayName: DatasetManifest.display(us)).records
             return all
         }
         search = try store.cached("citysearch:world+us") { CitySearch(places: places) }

@@ -33,7 +33,8 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
         places = try store.cached("places:us") {
-            try PlacesLoader.loadUSCities(url: try store.url("us-cities"), displayName: "Datasets/places/us_cities_geonames_cities500.csv").records
+            let url = try store.url("us-cities")
+            return try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
         }
         search = try store.cached("citysearch:us") { CitySearch(places: places) }
         let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))

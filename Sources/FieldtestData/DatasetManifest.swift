@@ -113,7 +113,9 @@ public struct DatasetManifest: Sendable {
     /// Absolute location of an entry's file.
     public func url(of entry: DatasetEntry) -> URL { root.appendingPathComponent(entry.file) }
 
-    static func display(_ url: URL) -> String {
+    /// How messages name the file at `url`: relative to the current directory when inside it,
+    /// else its full path (so a `--datasets` folder elsewhere is named as it is).
+    public static func display(_ url: URL) -> String {
         let cwd = FileManager.default.currentDirectoryPath + "/"
         return url.path.hasPrefix(cwd) ? String(url.path.dropFirst(cwd.count)) : url.path
     }
@@ -175,7 +177,7 @@ extension DatasetManifest {
             do throws(DataError) {
                 check.actualSHA256 = try Self.sha256(of: url)
                 check.actualRows = try DatasetLoaders.countRecords(format: entry.format, url: url,
-                                                                   displayName: "Datasets/" + entry.file)
+                                                                   displayName: Self.display(url))
             } catch {
                 check.error = error
             }

@@ -73,6 +73,6 @@ struct ScoreCommand: ParsableCommand {
     /// empty when the folder has none.
     static func stationHistory(_ manifest: DatasetManifest) throws -> [ISDStation] {
         guard let entry = manifest.entries.first(where: { $0.format == .isdHistory }) else { return [] }
-        return try ISDHistoryLoader.load(url: manifest.url(of: entry), displayName: "Datasets/" + entry.file).records
+        return try ISDHistoryLoader.load(url: manifest.url(of: entry), displayName: DatasetManifest.display(manifest.url(of: entry))).records
     }
 }

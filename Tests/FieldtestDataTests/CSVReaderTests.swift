@@ -262,6 +262,15 @@ struct WritingTests {
 
 @Suite("Manifest")
 struct DatasetManifestTests {
+    /// Messages name a dataset file where it really is: relative to the current directory when
+    /// inside it, else by its full path (a `--datasets` folder elsewhere is not called `Datasets/`).
+    @Test func filesAreNamedWhereTheyAre() {
+        let cwd = FileManager.default.currentDirectoryPath
+        #expect(DatasetManifest.display(URL(fileURLWithPath: cwd + "/Datasets/weather/x.csv")) == "Datasets/weather/x.csv")
+        let elsewhere = URL(fileURLWithPath: "/nonexistent-copy/weather/x.csv")
+        #expect(DatasetManifest.display(elsewhere) == "/nonexistent-copy/weather/x.csv")
+    }
+
     func folder(_ manifest: String, files: [String: String]) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -117,7 +117,7 @@ public final class DatasetStore: @unchecked Sendable {
     /// The file of the dataset called `name`.
     public func url(_ name: String) throws(DataError) -> URL {
         guard let e = manifest.entry(named: name) else {
-            throw .badLayout(file: "Datasets/MANIFEST.csv", line: 0, reason: "no dataset named '\(name)'")
+            throw .badLayout(file: DatasetManifest.display(manifest.root.appendingPathComponent("MANIFEST.csv")), line: 0, reason: "no dataset named '\(name)'")
         }
         return manifest.url(of: e)
     }
