@@ -113,7 +113,7 @@ struct MiCityDriverTests {
             .replacingOccurrences(of: "  rate_limit: 6\n", with: "  rate_limit: 6\n  client_rate_limit: 12\n")
         #expect(text.contains("client_rate_limit: 12"))
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("micity-backoff-\(getpid()).yaml")
-        try text.write(to: url, atomically: true, encoding: .utf8)
+        try text.write(to: url, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         var s = try ScenarioLoader(datasetNames: nil).load(url)
         s.duration = 45 * 60

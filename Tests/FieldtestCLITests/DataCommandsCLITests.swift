@@ -32,7 +32,7 @@ struct DataCommandsCLITests {
     func outputOverInputIsRefused() throws {
         let dir = try cli.temporaryFolder()
         let data = dir.appendingPathComponent("labelled.csv")
-        try Self.labelledCSV.write(to: data, atomically: true, encoding: .utf8)
+        try Self.labelledCSV.write(to: data, atomically: false, encoding: .utf8)
         let original = try Data(contentsOf: data)
 
         var r = try cli.run(["train", "sentiment", "--input", "labelled.csv", "--output", "./labelled.csv"], in: dir)
@@ -46,7 +46,7 @@ struct DataCommandsCLITests {
         let modelBytes = try Data(contentsOf: model)
 
         let tweets = dir.appendingPathComponent("tw.csv")
-        try "id,text\n1,great happy day\n".write(to: tweets, atomically: true, encoding: .utf8)
+        try "id,text\n1,great happy day\n".write(to: tweets, atomically: false, encoding: .utf8)
         let tweetBytes = try Data(contentsOf: tweets)
         r = try cli.run(["classify", "--model", "m.ftsm", "--input", "tw.csv", "--output", "./tw.csv"], in: dir)
         #expect(r.status == 2)
@@ -68,7 +68,7 @@ struct DataCommandsCLITests {
         #expect(try Data(contentsOf: model) == modelBytes)
 
         let train = dir.appendingPathComponent("train.csv")
-        try ujiRows(1...20).write(to: train, atomically: true, encoding: .utf8)
+        try ujiRows(1...20).write(to: train, atomically: false, encoding: .utf8)
         let trainBytes = try Data(contentsOf: train)
         r = try cli.run(["locate", "--train", "train.csv", "--input", "train.csv", "--output", train.path], in: dir)
         #expect(r.status == 2)
@@ -76,7 +76,7 @@ struct DataCommandsCLITests {
         #expect(try Data(contentsOf: train) == trainBytes)
 
         let queries = dir.appendingPathComponent("q.csv")
-        try "id,from_lat,from_lon,to_lat,to_lon,profile\n".write(to: queries, atomically: true, encoding: .utf8)
+        try "id,from_lat,from_lon,to_lat,to_lon,profile\n".write(to: queries, atomically: false, encoding: .utf8)
         r = try cli.run(["route", "--graph", "map.osm", "--queries", "q.csv", "--output", "q.csv"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("is the input file --queries q.csv"))
@@ -88,8 +88,8 @@ struct DataCommandsCLITests {
         let dir = try cli.temporaryFolder()
         let train = dir.appendingPathComponent("train.csv"), input = dir.appendingPathComponent("in.csv")
         // Column 521 (index 520) is LONGITUDE.
-        try ujiRows(1...200) { $0[520] = "1e20" }.write(to: train, atomically: true, encoding: .utf8)
-        try ujiRows(201...210).write(to: input, atomically: true, encoding: .utf8)
+        try ujiRows(1...200) { $0[520] = "1e20" }.write(to: train, atomically: false, encoding: .utf8)
+        try ujiRows(201...210).write(to: input, atomically: false, encoding: .utf8)
         let r = try cli.run(["locate", "--train", "train.csv", "--input", "in.csv"], in: dir)
         #expect(r.status == 2, "\(r.stderr)")
         #expect(r.stderr.contains("train.csv:2: error: field 'LONGITUDE': must be projected metres within ±100000000"))
@@ -100,12 +100,12 @@ struct DataCommandsCLITests {
     func locateNoSignalAndCrossValidation() throws {
         let dir = try cli.temporaryFolder()
         let train = dir.appendingPathComponent("train.csv"), input = dir.appendingPathComponent("in.csv")
-        try ujiRows(1...200).write(to: train, atomically: true, encoding: .utf8)
+        try ujiRows(1...200).write(to: train, atomically: false, encoding: .utf8)
         var k = 0
         try ujiRows(201...203) { fields in
             k += 1
             if k == 2 { for i in 0..<520 { fields[i] = "100" } }
-        }.write(to: input, atomically: true, encoding: .utf8)
+        }.write(to: input, atomically: false, encoding: .utf8)
         var r = try cli.run(["locate", "--train", "train.csv", "--input", "in.csv"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
@@ -126,7 +126,7 @@ struct DataCommandsCLITests {
     func trainRefusesBrokenModels() throws {
         let dir = try cli.temporaryFolder()
         let data = dir.appendingPathComponent("labelled.csv")
-        try Self.labelledCSV.write(to: data, atomically: true, encoding: .utf8)
+        try Self.labelledCSV.write(to: data, atomically: false, encoding: .utf8)
         let model = dir.appendingPathComponent("m.ftsm")
         let cases: [([String], String)] = [
             (["--char-bits", "10", "--learning-rate", "1e300"], "error: --learning-rate is 1e+300; it must be above 0 and at most 10"),
@@ -141,7 +141,7 @@ struct DataCommandsCLITests {
             #expect(!FileManager.default.fileExists(atPath: model.path))
         }
         let positives = dir.appendingPathComponent("ponly.csv")
-        try "text,label\ngreat day,positive\nlove it,positive\n".write(to: positives, atomically: true, encoding: .utf8)
+        try "text,label\ngreat day,positive\nlove it,positive\n".write(to: positives, atomically: false, encoding: .utf8)
         let r = try cli.run(["train", "sentiment", "--input", positives.path, "--output", model.path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("error: the training data has no negative, neutral examples"))
@@ -152,9 +152,9 @@ struct DataCommandsCLITests {
     func clearMessages() throws {
         let dir = try cli.temporaryFolder()
         let data = dir.appendingPathComponent("labelled.csv")
-        try Self.labelledCSV.write(to: data, atomically: true, encoding: .utf8)
+        try Self.labelledCSV.write(to: data, atomically: false, encoding: .utf8)
         let headerOnly = dir.appendingPathComponent("header.csv")
-        try "text,label\n".write(to: headerOnly, atomically: true, encoding: .utf8)
+        try "text,label\n".write(to: headerOnly, atomically: false, encoding: .utf8)
         var r = try cli.run(["train", "sentiment", "--input", "labelled.csv", "header.csv", "--output", "m.ftsm"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("header.csv: error: no labelled tweets in this file"))
@@ -170,7 +170,7 @@ struct DataCommandsCLITests {
 
         // Only neutral tweets, none of them in the reserved share, then classes that exclude them.
         let neutral = dir.appendingPathComponent("neutral.csv")
-        try "text,label\nthe bus leaves at 8,neutral\n".write(to: neutral, atomically: true, encoding: .utf8)
+        try "text,label\nthe bus leaves at 8,neutral\n".write(to: neutral, atomically: false, encoding: .utf8)
         r = try cli.run(["evaluate", "sentiment", "--input", "neutral.csv", "--reserved-only"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("neutral.csv: error: no rows selected: none of the 1 labelled tweets is in the evaluation share"))
@@ -182,7 +182,7 @@ struct DataCommandsCLITests {
     @Test("classify: text after a closing quote is a located CSV error")
     func classifyRejectsTextAfterQuote() throws {
         let dir = try cli.temporaryFolder()
-        try "id,text\n1,\"a\"b\n".write(to: dir.appendingPathComponent("tw.csv"), atomically: true, encoding: .utf8)
+        try "id,text\n1,\"a\"b\n".write(to: dir.appendingPathComponent("tw.csv"), atomically: false, encoding: .utf8)
         let r = try cli.run(["classify", "--input", "tw.csv"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("tw.csv:2: error: field '#2': text after the closing quote"))

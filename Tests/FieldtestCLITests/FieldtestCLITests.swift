@@ -101,7 +101,7 @@ struct FieldtestCLITests {
     @Test func validateReportsLocatedErrorsWithExitCode2() throws {
         let dir = try temporaryFolder()
         let file = dir.appendingPathComponent("bad.yaml")
-        try "version: 1\nname: x\napp: skyscape\nseed: 1\nsensrs: []\n".write(to: file, atomically: true, encoding: .utf8)
+        try "version: 1\nname: x\napp: skyscape\nseed: 1\nsensrs: []\n".write(to: file, atomically: false, encoding: .utf8)
         let r = try run(["validate", file.path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("bad.yaml:5:1: error: unknown key 'sensrs'"))
@@ -113,8 +113,8 @@ struct FieldtestCLITests {
         let header = "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples\n"
         let base = header + "s,a,1,SKY-P2,sunrise_error_max,accuracy,12,s,300,<=,pass,100\n"
         let worse = header + "s,b,1,SKY-P2,sunrise_error_max,accuracy,14,s,300,<=,pass,100\n"
-        try base.write(to: dir.appendingPathComponent("base.csv"), atomically: true, encoding: .utf8)
-        try worse.write(to: dir.appendingPathComponent("worse.csv"), atomically: true, encoding: .utf8)
+        try base.write(to: dir.appendingPathComponent("base.csv"), atomically: false, encoding: .utf8)
+        try worse.write(to: dir.appendingPathComponent("worse.csv"), atomically: false, encoding: .utf8)
         let same = try run(["check", dir.appendingPathComponent("base.csv").path, "--baseline", dir.appendingPathComponent("base.csv").path])
         #expect(same.status == 0)
         #expect(same.stdout.contains("check: 0 regressions, 0 improvements, 1 unchanged"))
@@ -124,7 +124,7 @@ struct FieldtestCLITests {
         let missing = try run(["check", dir.appendingPathComponent("worse.csv").path, "--baseline", dir.appendingPathComponent("nope.csv").path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("missing baseline"))
-        try "garbage,only\n1,2\n".write(to: dir.appendingPathComponent("bad.csv"), atomically: true, encoding: .utf8)
+        try "garbage,only\n1,2\n".write(to: dir.appendingPathComponent("bad.csv"), atomically: false, encoding: .utf8)
         let bad = try run(["check", dir.appendingPathComponent("bad.csv").path, "--baseline", dir.appendingPathComponent("base.csv").path])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("bad.csv:1: error: header must be exactly"))
@@ -135,9 +135,9 @@ struct FieldtestCLITests {
         let dir = try temporaryFolder()
         let header = "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples\n"
         try (header + "s,a,1,SKY-P1,query_p95,latency,0.1,s,5,<=,pass,100\n")
-            .write(to: dir.appendingPathComponent("base.csv"), atomically: true, encoding: .utf8)
+            .write(to: dir.appendingPathComponent("base.csv"), atomically: false, encoding: .utf8)
         try (header + "s,b,1,SKY-P1,query_p95,latency,0.9,s,5,<=,pass,100\n")
-            .write(to: dir.appendingPathComponent("slow.csv"), atomically: true, encoding: .utf8)
+            .write(to: dir.appendingPathComponent("slow.csv"), atomically: false, encoding: .utf8)
         let args = ["check", dir.appendingPathComponent("slow.csv").path, "--baseline", dir.appendingPathComponent("base.csv").path]
         let unknown = try run(args)
         #expect(unknown.status == 0)
@@ -164,7 +164,7 @@ struct FieldtestCLITests {
     func aFullStandardOutputIsAnError() throws {
         let dir = try temporaryFolder()
         let input = dir.appendingPathComponent("days.csv")
-        try "id,latitude,longitude,date,timezone\na,0,0,2024-01-01,UTC\n".write(to: input, atomically: true, encoding: .utf8)
+        try "id,latitude,longitude,date,timezone\na,0,0,2024-01-01,UTC\n".write(to: input, atomically: false, encoding: .utf8)
         for arguments in [["sun", "--input", input.path], ["datasets", "list"]] {
             let p = Process()
             p.executableURL = Self.executable
@@ -188,8 +188,8 @@ struct FieldtestCLITests {
         let dir = try temporaryFolder()
         let input = dir.appendingPathComponent("days.csv")
         let rows = (0..<60).map { "r\($0),10,10,2024-01-\(String(format: "%02d", $0 % 28 + 1)),UTC" }
-        try (["id,latitude,longitude,date,timezone"] + rows).joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
-        try "KEEP\n".write(to: dir.appendingPathComponent("out.csv"), atomically: true, encoding: .utf8)
+        try (["id,latitude,longitude,date,timezone"] + rows).joined(separator: "\n").write(to: input, atomically: false, encoding: .utf8)
+        try "KEEP\n".write(to: dir.appendingPathComponent("out.csv"), atomically: false, encoding: .utf8)
         let script = "trap '' XFSZ; ulimit -f 4; exec \"$0\" sun --input days.csv --output out.csv"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -209,15 +209,15 @@ struct FieldtestCLITests {
     @Test func datasetsVerifyFailsOnATamperedFile() throws {
         let dir = try temporaryFolder()
         let mapping = "0\tnegative\n1\tneutral\n2\tpositive\n"
-        try mapping.write(to: dir.appendingPathComponent("m.txt"), atomically: true, encoding: .utf8)
+        try mapping.write(to: dir.appendingPathComponent("m.txt"), atomically: false, encoding: .utf8)
         let good = "name,file,format,core,rows,sha256,license,origin\nmap,m.txt,tweeteval-mapping,classification,3,"
         // sha256 of `mapping` (sha256sum).
         let sha = "c0572796fbe261d8ea5fd16c5061076fbba49bc69fc865d6abccaf60daacee24"
-        try (good + sha + ",MIT,test\n").write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: true, encoding: .utf8)
+        try (good + sha + ",MIT,test\n").write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: false, encoding: .utf8)
         let ok = try run(["datasets", "verify", "--datasets", dir.path])
         #expect(ok.status == 0)
         #expect(ok.stdout.contains("1 of 1 datasets verified"))
-        try (mapping + "3\tunknown\n").write(to: dir.appendingPathComponent("m.txt"), atomically: true, encoding: .utf8)
+        try (mapping + "3\tunknown\n").write(to: dir.appendingPathComponent("m.txt"), atomically: false, encoding: .utf8)
         let r = try run(["datasets", "verify", "--datasets", dir.path])
         #expect(r.status == 1)
         #expect(r.stdout.contains("FAIL  map:"))
@@ -235,7 +235,7 @@ struct SentimentCommandTests {
         let dir = try cli.temporaryFolder()
         let input = dir.appendingPathComponent("tweets.csv")
         try "id,text\n1,\"I love this, best day ever :)\"\n2,worst service ever. never again\n3,the meeting is at 10\n"
-            .write(to: input, atomically: true, encoding: .utf8)
+            .write(to: input, atomically: false, encoding: .utf8)
         let r = try cli.run(["classify", "--input", input.path])
         #expect(r.status == 0, "\(r.stderr)")
         let rows = r.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
@@ -262,7 +262,7 @@ struct SentimentCommandTests {
         // Run from a folder without `Datasets`: the executable finds its checkout's data.
         let dir = try cli.temporaryFolder()
         let input = dir.appendingPathComponent("tweets.csv")
-        try "id,text\n1,\"I love this, best day ever :)\"\n2,worst service ever. never again\n".write(to: input, atomically: true, encoding: .utf8)
+        try "id,text\n1,\"I love this, best day ever :)\"\n2,worst service ever. never again\n".write(to: input, atomically: false, encoding: .utf8)
         let here = try cli.run(["classify", "--input", input.path], in: dir)
         #expect(here.status == 0, "\(here.stderr)")
         #expect(here.stdout == (try cli.run(["classify", "--input", input.path])).stdout)
@@ -283,7 +283,7 @@ struct SentimentCommandTests {
         "0","4","Mon May 11 03:19:04 UTC 2009","aig","d","worst customer service ever, so angry"
         "2","5","Mon May 11 03:21:41 UTC 2009","lebron","e","Lebron plays tonight at 8"
 
-        """.write(to: test, atomically: true, encoding: .utf8)
+        """.write(to: test, atomically: false, encoding: .utf8)
         let report = dir.appendingPathComponent("figures.csv")
         let r = try cli.run(["evaluate", "sentiment", "--input", test.path, "--classes", "negative,positive", "--output", report.path])
         #expect(r.status == 0, "\(r.stderr)")
@@ -294,7 +294,7 @@ struct SentimentCommandTests {
         #expect(figures.contains("all,negative+positive,n,4\n"))
         #expect(figures.contains("all,negative+positive,accuracy,1.0\n"))
         // A bad polarity is located by file, line and field, and nothing is written.
-        try "\"4\",\"1\",\"d\",\"q\",\"u\",\"fine\"\n\"3\",\"2\",\"d\",\"q\",\"u\",\"meh\"\n".write(to: test, atomically: true, encoding: .utf8)
+        try "\"4\",\"1\",\"d\",\"q\",\"u\",\"fine\"\n\"3\",\"2\",\"d\",\"q\",\"u\",\"meh\"\n".write(to: test, atomically: false, encoding: .utf8)
         let bad = try cli.run(["evaluate", "sentiment", "--input", test.path, "--output", dir.appendingPathComponent("none.csv").path])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("testdata.manual.csv:2") && bad.stderr.contains("polarity"))
@@ -318,7 +318,7 @@ struct SentimentCommandTests {
     @Test func trainRejectsAnUnknownReservedSource() throws {
         let dir = try cli.temporaryFolder()
         let data = dir.appendingPathComponent("labelled.csv")
-        try "text,label\ngood,positive\nbad,negative\n".write(to: data, atomically: true, encoding: .utf8)
+        try "text,label\ngood,positive\nbad,negative\n".write(to: data, atomically: false, encoding: .utf8)
         let r = try cli.run(["train", "sentiment", "--input", data.path, "--output", dir.appendingPathComponent("m.ftsm").path, "--reserve", "airlines"])
         #expect(r.status == 2)
         #expect(r.stderr.contains("--reserve takes 'none' or sources"))
@@ -332,7 +332,7 @@ struct SentimentCommandTests {
         for k in 0..<30 {
             csv += "great happy day \(k),positive\nawful sad news \(k),negative\nthe bus leaves at \(k),neutral\n"
         }
-        try csv.write(to: data, atomically: true, encoding: .utf8)
+        try csv.write(to: data, atomically: false, encoding: .utf8)
         let a = dir.appendingPathComponent("a.ftsm"), b = dir.appendingPathComponent("b.ftsm")
         for model in [a, b] {
             let r = try cli.run(["train", "sentiment", "--input", data.path, "--output", model.path, "--seed", "7", "--dev-fraction", "0.2"])
@@ -341,7 +341,7 @@ struct SentimentCommandTests {
         }
         #expect(try Data(contentsOf: a) == Data(contentsOf: b))
         let tweets = dir.appendingPathComponent("t.csv")
-        try "id,text\n1,great happy day\n2,awful sad news\n".write(to: tweets, atomically: true, encoding: .utf8)
+        try "id,text\n1,great happy day\n2,awful sad news\n".write(to: tweets, atomically: false, encoding: .utf8)
         let r = try cli.run(["classify", "--model", a.path, "--input", tweets.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("1,positive,") && r.stdout.contains("2,negative,"))

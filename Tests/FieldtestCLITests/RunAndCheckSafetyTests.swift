@@ -7,7 +7,7 @@ struct RunAndCheckSafetyTests {
     let cli = FieldtestCLITests()
     static let header = "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples\n"
 
-    func write(_ text: String, _ url: URL) throws { try text.write(to: url, atomically: true, encoding: .utf8) }
+    func write(_ text: String, _ url: URL) throws { try text.write(to: url, atomically: false, encoding: .utf8) }
 
     /// Two scenario files with one name would overwrite each other's reports: rejected before anything runs.
     @Test func duplicateScenarioNamesAreRejectedBeforeRunning() throws {

@@ -274,11 +274,11 @@ struct DatasetManifestTests {
     func folder(_ manifest: String, files: [String: String]) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try manifest.write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: true, encoding: .utf8)
+        try manifest.write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: false, encoding: .utf8)
         for (name, text) in files {
             let url = dir.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
+            try text.write(to: url, atomically: false, encoding: .utf8)
         }
         return dir
     }

@@ -175,7 +175,7 @@ struct RunnerTests {
         let url = Self.manifestRoot.deletingLastPathComponent().appendingPathComponent("Scenarios/scenario.schema.json")
         let generated = JSONSchemaWriter.render()
         if ProcessInfo.processInfo.environment["FIELDTEST_RECORD"] == "1" {
-            try generated.write(to: url, atomically: true, encoding: .utf8)
+            try generated.write(to: url, atomically: false, encoding: .utf8)
         }
         let committed = try String(contentsOf: url, encoding: .utf8)
         #expect(committed == generated, "run 'fieldtest schema --output Scenarios/scenario.schema.json' to refresh it")

@@ -104,7 +104,7 @@ struct TrainingValidationTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-training-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
+        try text.write(to: url, atomically: false, encoding: .utf8)
         return url
     }
 
