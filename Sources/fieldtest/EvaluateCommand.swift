@@ -39,10 +39,7 @@ struct EvaluateCommand: ParsableCommand {
         var reservedOnly = false
 
         func validate() throws {
-            if input.isEmpty {
-                CommandSupport.printError("error: give at least one --input file")
-                throw CommandSupport.invalidInput
-            }
+            if input.isEmpty { throw ValidationError("give at least one --input file") }
             _ = try SentimentClassesOption.parse(classes)
         }
 

@@ -42,15 +42,8 @@ struct LocateCommand: ParsableCommand {
     }
 
     func validate() throws {
-        // Usage errors exit 2 (invalid input or usage), like bad files.
-        if train.isEmpty {
-            CommandSupport.printError("error: give at least one --train FILE.csv (UJIIndoorLoc layout)")
-            throw CommandSupport.invalidInput
-        }
-        if input == nil && crossValidate == nil {
-            CommandSupport.printError("error: give --input FILE.csv to locate, or --cross-validate phone|user")
-            throw CommandSupport.invalidInput
-        }
+        if train.isEmpty { throw ValidationError("give at least one --train FILE.csv (UJIIndoorLoc layout)") }
+        if input == nil && crossValidate == nil { throw ValidationError("give --input FILE.csv to locate, or --cross-validate phone|user") }
     }
 
     func run() throws {

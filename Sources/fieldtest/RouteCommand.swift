@@ -28,15 +28,16 @@ struct RouteCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the built-in profiles YAML (the documented schema) and exit.")
     var printProfiles = false
 
+    func validate() throws {
+        if !printProfiles && (graph == nil || queries == nil) { throw ValidationError("--graph and --queries are required") }
+    }
+
     func run() throws {
         if printProfiles {
             print(RoutingProfiles.defaultYAML)
             return
         }
-        guard let graph, let queries else {
-            CommandSupport.printError("error: --graph and --queries are required")
-            throw CommandSupport.invalidInput
-        }
+        guard let graph, let queries else { throw ValidationError("--graph and --queries are required") }
         let namedInputs: [(String, String?)] = [("--graph", graph), ("--queries", queries), ("--congestion", congestion),
                                                 ("--profiles", profiles)]
         try OutputPathCheck.refuseOverwritingInputs(
