@@ -34,8 +34,9 @@ public enum AtomicFile {
         } catch {
             throw .unwritable(file: name, reason: "cannot create the folder '\(dir)': \(posixReason(error))")
         }
-        let base = (target as NSString).lastPathComponent
-        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(base).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        // A short name of its own (not the target's name plus a suffix), so that any file name
+        // the file system accepts as a target also has room for its temporary file.
+        let tmp = (dir.isEmpty ? "" : dir + "/") + ".fieldtest-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8)).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : 0o666)
         guard fd >= 0 else { throw .unwritable(file: name, reason: String(cString: strerror(errno))) }
         var failure: String? = writeAll(data, to: fd)

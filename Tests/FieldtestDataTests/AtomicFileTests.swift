@@ -92,6 +92,15 @@ struct AtomicFileTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    @Test func aNameAtTheFileSystemsLimitIsWritten() throws {
+        let dir = try folder()
+        let url = dir.appendingPathComponent(String(repeating: "s", count: 250) + ".json")  // 255 bytes
+        try AtomicFile.write("{}\n", to: url)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "{}\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [url.lastPathComponent])
+        try? FileManager.default.removeItem(at: dir)
+    }
+
     @Test func aFolderThatCannotBeMadeIsAnError() throws {
         let dir = try folder()
         let file = dir.appendingPathComponent("plain")
