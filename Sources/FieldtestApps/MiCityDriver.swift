@@ -120,8 +120,11 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                     : try PlacesLoader.loadWorldCities(url: url, displayName: DatasetManifest.display(url)).records
             }
         }
-        let limit = Int(run.number("rate_limit", default: Double(Self.defaultRateLimit)))
+        let limit = s.parameters["rate_limit"]?.int ?? Self.defaultRateLimit
         let window = run.number("rate_window", default: Self.defaultRateWindow)
+        guard window > 0, window.isFinite else {
+            throw EmulatedDevices.BuildError(description: "\(s.file): error: 'parameters.rate_window' must be longer than zero")
+        }
         guard let feedDevice = s.devices.first.flatMap({ devices[$0.name] }) else {
             throw EmulatedDevices.BuildError(description: "\(s.file): error: miCity needs a device")
         }
@@ -135,7 +138,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                                        requestLimit: limit, windowSeconds: window, windowOriginSeconds: s.start, loops: false)
                 deliveryPeriod = feed.every
                 // The limit the client assumes: the API's unless a scenario sets a wrong one to exercise the back-off.
-                let assumed = Int(run.number("client_rate_limit", default: Double(limit)))
+                let assumed = s.parameters["client_rate_limit"]?.int ?? limit
                 client = RateLimitedClient(bucket: Self.bucket(limit: assumed, windowSeconds: window, period: feed.every, at: s.start))
                 var link = feedDevice.network
                 link.retry.maxAttempts = 1
@@ -197,7 +200,10 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     /// at least 1). City day: 15 per 900 s, one per 80 s → burst 3, one token per 75 s;
     /// rate-limit squeeze: 6 per 900 s → burst 1, one token per 180 s.
     static func bucket(limit: Int, windowSeconds: Double, period: Double, at start: Double) -> TokenBucket {
-        let needed = period > 0 ? Int((windowSeconds / period).rounded(.up)) : limit
+        // Requests one per period needs in a window; at least `limit` (burst 1) when that
+        // many or more, so a tiny period or a huge window never overflows `Int`.
+        let ratio = (windowSeconds / period).rounded(.up)
+        let needed = period > 0 && ratio.isFinite && ratio < Double(limit) ? Int(ratio) : limit
         return TokenBucket.never(exceeding: limit, perWindowOf: windowSeconds, burst: max(1, limit - needed), startSeconds: start)
     }
 

@@ -1,6 +1,7 @@
 import CampusRouting
 import FieldtestData
 import Foundation
+import ScenarioEngine
 
 /// A named place on the campus a user can search for, route to, and hold events at.
 public struct NavUPVenue: Sendable, Equatable {
@@ -111,11 +112,11 @@ public final class NavUPCampus: @unchecked Sendable {
     /// The venue called exactly `name` (first in name order), if any.
     public func venue(named name: String) -> NavUPVenue? { venues.first { $0.name == name } }
 
-    /// A place given as a venue name or as `lat,lon` in degrees.
+    /// A place given as a venue name or as `lat,lon` in degrees; nil for an unknown
+    /// name and for coordinates that are not finite or out of range (|lat| > 90, |lon| > 180).
     public func place(_ text: String) -> GeoPoint? {
         if let v = venue(named: text) { return v.location }
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        if parts.count == 2, let lat = parts[0], let lon = parts[1] { return GeoPoint(latitude: lat, longitude: lon) }
+        if case .coordinates(let lat, let lon) = PlaceText.read(text) { return GeoPoint(latitude: lat, longitude: lon) }
         return nil
     }
 }

@@ -56,6 +56,10 @@ final class NavUPCrowd {
         let speeds = (0..<people).map { _ in min(2.0, max(0.6, stream.gaussian(mean: speed.mean, standardDeviation: speed.sd))) }
         var pairIndex: [Int: Int] = [:]
         var router = AStarRouter()
+        // Each pass plans one class change; a period that is not positive would never advance.
+        guard period > 0, period.isFinite else {
+            throw NavUPDriverError(description: "class_change_period must be longer than zero (got \(period) s)")
+        }
         var change = start + period / 2
         while change - 600 < end {
             // This change's lecture venues: a seeded partial shuffle, or every venue.

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import Synchronization
 
@@ -71,21 +72,11 @@ public struct ZoneOffsets: Sendable {
                 lo == transitions.count ? span.upperBound : transitions[lo])
     }
 
-    /// The IANA time zone named `name` (`Area/Location` such as `Europe/Paris`, `Asia/Kolkata`,
-    /// `Etc/GMT+5`, or `UTC`/`GMT`); nil for any other name, including the abbreviations and
-    /// offsets Foundation would also accept (`EST`, `IST`, `GMT+5`, `UTC+5` — the last two
-    /// meaning UTC+5, the opposite sign of IANA's `Etc/GMT+5`). A name is accepted when it is
-    /// in `TimeZone.knownTimeZoneIdentifiers`, or contains `/` and the time-zone database
-    /// knows it by exactly that name (the known list omits current names such as
-    /// `Asia/Kolkata` on some platforms).
+    /// The IANA time zone named `name`; nil for abbreviations and offsets such as
+    /// `EST` or `GMT+5` (the rule is `IANATimeZone.zone(named:)`, shared with scenario files).
     public static func ianaZone(named name: String) -> TimeZone? {
-        if name == "UTC" || name == "GMT" { return TimeZone(identifier: name) }
-        guard knownIdentifiers.contains(name) || name.contains("/"),
-              let zone = TimeZone(identifier: name), zone.identifier == name else { return nil }
-        return zone
+        IANATimeZone.zone(named: name)
     }
-
-    private static let knownIdentifiers = Set(TimeZone.knownTimeZoneIdentifiers)
 
     private static let cache = Mutex<[String: ZoneOffsets]>([:])
 

@@ -7,7 +7,7 @@ import ScenarioEngine
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check scenario files (schema, datasets, requirement IDs) without running them; exit 2 on the first invalid file.")
+        abstract: "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid.")
 
     @Argument(help: "Scenario files.")
     var files: [String]

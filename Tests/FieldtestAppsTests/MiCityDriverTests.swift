@@ -143,5 +143,9 @@ struct MiCityDriverTests {
             let b = MiCityDriver.bucket(limit: limit, windowSeconds: 900, period: period, at: 0)
             #expect(abs(b.capacity + b.refillPerSecond * 900 - Double(limit)) < 1e-9)
         }
+        // A period so short that window / period overflows Int: one request per period cannot be sustained (burst 1).
+        let tiny = MiCityDriver.bucket(limit: 15, windowSeconds: 31_622_400, period: 1e-300, at: 0)
+        #expect(tiny.capacity == 1)
+        #expect(abs(tiny.capacity + tiny.refillPerSecond * 31_622_400 - 15) < 1e-6)
     }
 }

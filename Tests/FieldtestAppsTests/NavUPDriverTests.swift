@@ -1,7 +1,7 @@
 import FieldtestData
 import Foundation
 import MetricReports
-import ScenarioEngine
+@testable import ScenarioEngine
 import Testing
 
 @testable import FieldtestApps
@@ -131,6 +131,23 @@ struct NavUPDriverTests {
         let error = try #require(throws: ThresholdOverrideError.self) { try run(s) }
         #expect(error.file == "wheelchair.yaml" && error.requirement == "NAV-F18" && error.metric == "nonexistent_metric")
         #expect(error.reported.contains("wrong_wheelchair_evacuations"))
+    }
+
+    @Test func coordinatesThatAreNotOnEarthAreAnErrorNotATrap() throws {
+        // The loader rejects such texts; the driver must not trap on them either.
+        for text in ["nan,nan", "1e999,0", "91,0", "0,181"] {
+            var s = try ScenarioLoader(datasetNames: nil).parse(Self.quickDay, file: "quick.yaml")
+            s.duration = 34 * 60
+            let i = try #require(s.actors[0].actions.firstIndex { $0.kind == "emergency" })
+            let action = s.actors[0].actions[i]
+            s.actors[0].actions = [action]
+            s.actors[0].actions[0].parameters = LocatedValue(value: .object([
+                ("do", LocatedValue(value: .string("emergency"), line: 0, column: 0)),
+                ("from", LocatedValue(value: .string(text), line: 0, column: 0)),
+            ]), line: action.line, column: 0)
+            s.feeds = []
+            #expect(throws: NavUPDriverError.self, "\(text)") { try run(s) }
+        }
     }
 
     @Test func unknownPlaceIsAnError() throws {

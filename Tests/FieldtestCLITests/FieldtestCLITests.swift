@@ -108,6 +108,20 @@ struct FieldtestCLITests {
         #expect(r.stderr.contains("missing required key 'time'"))
     }
 
+    @Test func validateChecksEveryFileAsItsHelpSays() throws {
+        let dir = try temporaryFolder()
+        let first = dir.appendingPathComponent("first.yaml"), second = dir.appendingPathComponent("second.yaml")
+        try "version: 1\nname: x\napp: skyscape\nseed: 1\nsensrs: []\n".write(to: first, atomically: false, encoding: .utf8)
+        try "version: 1\nname: y\napp: skyscape\nseed: 1\nsensorz: []\n".write(to: second, atomically: false, encoding: .utf8)
+        let r = try run(["validate", first.path, second.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("first.yaml:5:1: error: unknown key 'sensrs'"))
+        #expect(r.stderr.contains("second.yaml:5:1: error: unknown key 'sensorz'"))
+        let help = try run(["validate", "--help"])
+        #expect(!help.stdout.contains("first invalid file"))
+        #expect(help.stdout.contains("every file is checked"))
+    }
+
     @Test func checkDetectsAWorseRunAndAcceptsAnEqualOne() throws {
         let dir = try temporaryFolder()
         let header = "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples\n"

@@ -108,12 +108,12 @@ struct ScenarioLoaderTests {
             "x.yaml:13:14: error: 'devices[0].network': '5g' is not allowed; expected one of 'wifi', 'lte', '3g', 'edge', 'very-bad-network', '100%-loss' (did you mean '3g'?)",
         ])
         let tz = validScenario.replacingOccurrences(of: "Asia/Singapore", with: "Asia/Singapur")
-        #expect(errors(tz) == ["x.yaml:8:13: error: unknown time zone 'Asia/Singapur'; use an IANA name such as 'Asia/Singapore' or 'UTC'"])
+        #expect(errors(tz) == ["x.yaml:8:13: error: 'time.timezone': 'Asia/Singapur' is not an IANA time zone; use an IANA name such as 'Asia/Singapore', 'America/New_York' or 'UTC' (not abbreviations or offsets such as EST or GMT+5)"])
     }
 
     @Test func missingRequiredKeyAndInvalidYAML() {
         let text = validScenario.replacingOccurrences(of: "name: demo\n", with: "")
-        #expect(errors(text) == ["x.yaml:1:1: error: missing required key 'name' (scenario name, used as a folder name in report paths: letters, digits, '.', '_', '-')"])
+        #expect(errors(text) == ["x.yaml:1:1: error: missing required key 'name' (scenario name, used as a folder name in report paths: letters, digits, '.', '_', '-'; at most 100 characters)"])
         let broken = "version: 1\nname: [unclosed\n"
         let e = errors(broken)
         #expect(e.count == 1)

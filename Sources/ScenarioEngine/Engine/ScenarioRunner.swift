@@ -6,7 +6,8 @@ import MetricReports
 public struct ScenarioCase: Sendable {
     /// Position in the expanded sweep (0 for a plain scenario).
     public var index: Int
-    /// Scenario name plus the case's parameters, e.g. `micity-day[rate_limit=10]`.
+    /// Scenario name plus the case's parameters, e.g. `micity-day[rate_limit=10]`, and its
+    /// seed when the sweep has several (`micity-day[rate_limit=10,seed=2]`); unique within a scenario.
     public var label: String
     /// The scenario to run.
     public var scenario: Scenario
@@ -40,7 +41,9 @@ public enum ScenarioRunner {
                 s.seed = seed
                 s.sweep = nil
                 for (name, value, _) in combo { apply(name, value, to: &s) }
-                let params = combo.map { "\($0.name)=\($0.text)" }
+                // The seed is part of the label only when the cases differ by it, so a
+                // sweep's cases have distinct labels and one-seed labels stay as they were.
+                let params = combo.map { "\($0.name)=\($0.text)" } + (seeds.count > 1 ? ["seed=\(seed)"] : [])
                 let label = params.isEmpty ? scenario.name : "\(scenario.name)[\(params.joined(separator: ","))]"
                 out.append(ScenarioCase(index: out.count, label: label, scenario: s))
             }

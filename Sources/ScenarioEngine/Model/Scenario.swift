@@ -85,7 +85,19 @@ public struct ActionSpec: Sendable {
     /// Where it is in the file.
     public var line: Int
 
+    /// How many times the action happens within `duration` seconds (what
+    /// `offsets(duration:)` returns, counted without building it; may exceed
+    /// `Int.max` for unvalidated specs, hence a `Double`).
+    public func occurrenceCount(duration: Double) -> Double {
+        guard let every, every > 0 else { return at <= duration ? 1 : 0 }
+        let last = min(until ?? duration, duration)
+        guard at <= last else { return 0 }
+        let repeats = ((last - at) / every).rounded(.down) + 1
+        return count.map { min(repeats, Double($0)) } ?? repeats
+    }
+
     /// Offsets (seconds from start) at which the action happens, within `duration`.
+    /// The loader bounds the number (`ScenarioSchema.maximumOccurrences`).
     public func offsets(duration: Double) -> [Double] {
         guard let every, every > 0 else { return at <= duration ? [at] : [] }
         var out: [Double] = []
@@ -111,6 +123,13 @@ public struct FeedSpec: Sendable {
     /// Every key, validated.
     public var parameters: LocatedValue
     public var line: Int
+
+    /// How many deliveries fall within a scenario of `duration` seconds
+    /// (at `at`, `at + every`, … up to `duration`).
+    public func deliveryCount(duration: Double) -> Double {
+        guard every > 0 else { return at <= duration ? .infinity : 0 }
+        return at <= duration ? ((duration - at) / every).rounded(.down) + 1 : 0
+    }
 }
 
 /// A requirement to report, with an optional threshold override.

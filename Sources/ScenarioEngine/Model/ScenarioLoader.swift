@@ -218,11 +218,31 @@ struct ScenarioBuilder {
         checkDataset(reference.value, listed: listed)
     }
 
+    /// The most trips (pedestrians × class changes) the navup crowd model plans in one scenario.
+    static let maximumCrowdTrips = 10_000_000
+
+    /// Checks that the crowd-pings feeds plan a bounded number of trips: people ×
+    /// class changes over the scenario, with the shortest `class_change_period`
+    /// given (parameter or sweep value; default 1 h).
+    mutating func checkCrowdWork(feeds: [FeedSpec], parameters: LocatedValue?, duration: Double) {
+        let periods = [parameters?["class_change_period"]?.double].compactMap { $0 }
+            + (sweepValues["class_change_period"]?.values.compactMap(\.double) ?? [])
+        guard let period = periods.isEmpty ? 3600 : periods.min(), period > 0 else { return }
+        let changes = (duration / period).rounded(.up) + 1
+        for (i, feed) in feeds.enumerated() where feed.kind == "crowd-pings" {
+            guard let peopleValue = feed.parameters["people"], let people = peopleValue.int else { continue }
+            let trips = Double(people) * changes
+            if trips > Double(Self.maximumCrowdTrips) {
+                error(peopleValue, "'feeds[\(i)].people': \(people) people over \(Int(changes)) class changes (every \(DurationText.describe(period))) plan \(Int(trips)) trips; the most is \(Self.maximumCrowdTrips); use fewer people, a longer 'class_change_period' or a shorter 'time.duration'")
+            }
+        }
+    }
+
     mutating func build(_ v: LocatedValue, version: Int) -> Scenario {
         let time = v["time"]
         let tz = time?["timezone"]
-        if let tz, let id = tz.string, TimeZone(identifier: id) == nil {
-            error(tz, "unknown time zone '\(id)'; use an IANA name such as 'Asia/Singapore' or 'UTC'")
+        if let tz, let id = tz.string, IANATimeZone.zone(named: id) == nil {
+            error(tz, "'time.timezone': '\(id)' is not an IANA time zone; use an IANA name such as 'Asia/Singapore', 'America/New_York' or 'UTC' (not abbreviations or offsets such as EST or GMT+5)")
         }
         let datasetValues = v["datasets"]?.array ?? []
         let datasets = datasetValues.compactMap(\.string)
@@ -259,19 +279,37 @@ struct ScenarioBuilder {
             error(time?["duration"], "'time.duration' is \(duration) s, longer than the maximum 366d (\(Int(ScenarioSchema.maximumDuration)) s); shorten it or split the run into several scenarios")
         }
 
+        // Occurrences scheduled (actions and feed deliveries), with the value that drives the most.
+        var occurrences = 0.0
+        var busiest: (count: Double, at: LocatedValue?, what: String)?
+        func schedule(_ count: Double, at: LocatedValue?, _ what: String) {
+            occurrences += count
+            if count > (busiest?.count ?? 0) { busiest = (count, at, what) }
+        }
+
         var actors: [ActorSpec] = []
-        for a in v["actors"]?.array ?? [] {
+        for (actorIndex, a) in (v["actors"]?.array ?? []).enumerated() {
             let dev = a["device"]
             if let name = dev?.string, !devices.contains(where: { $0.name == name }) {
                 error(dev, "unknown device '\(name)'\(Suggest.hint(name, devices.map(\.name))); declare it under 'devices:'")
             }
             var actions: [ActionSpec] = []
-            for act in a["actions"]?.array ?? [] {
+            for (actionIndex, act) in (a["actions"]?.array ?? []).enumerated() {
+                let path = "actors[\(actorIndex)].actions[\(actionIndex)]"
                 if act["at"] == nil && act["every"] == nil { error(act, "action needs 'at' or 'every'") }
                 if let at = act["at"]?.double, at > duration { error(act["at"], "'at' is after the end of the scenario (\(Int(duration)) s)") }
                 for key in ["dataset"] { checkDataset(act[key], listed: datasets) }
-                actions.append(ActionSpec(kind: act["do"]?.string ?? "", at: act["at"]?.double ?? 0, every: act["every"]?.double,
-                                          until: act["until"]?.double, count: act["count"]?.int, parameters: act, line: act.line))
+                let action = ActionSpec(kind: act["do"]?.string ?? "", at: act["at"]?.double ?? 0, every: act["every"]?.double,
+                                        until: act["until"]?.double, count: act["count"]?.int, parameters: act, line: act.line)
+                let count = action.occurrenceCount(duration: duration)
+                schedule(count, at: act["every"] ?? act, "'\(path)' (do: \(action.kind))")
+                if let length = act["duration"], let seconds = length.double, count >= 1 {
+                    let lastStart = action.at + (count - 1) * (action.every ?? 0)
+                    if lastStart + seconds > duration {
+                        error(length, "'\(path).duration': the \(action.kind) \(count > 1 ? "starting last " : "")at \(DurationText.describe(lastStart)) lasts \(DurationText.describe(seconds)) and would end after the scenario (\(DurationText.describe(duration))); shorten it, start it earlier or lengthen 'time.duration'")
+                    }
+                }
+                actions.append(action)
             }
             actors.append(ActorSpec(name: a["name"]?.string ?? "", device: dev?.string ?? "", actions: actions))
         }
@@ -280,9 +318,18 @@ struct ScenarioBuilder {
         for reference in datasetReferences { checkReference(reference, listed: datasets) }
         for f in v["feeds"]?.array ?? [] {
             if let every = f["every"]?.double, every <= 0 { error(f["every"], "'every' must be longer than zero") }
-            feeds.append(FeedSpec(kind: f["kind"]?.string ?? "", at: f["at"]?.double ?? 0, every: f["every"]?.double ?? 1,
-                                  parameters: f, line: f.line))
+            let feed = FeedSpec(kind: f["kind"]?.string ?? "", at: f["at"]?.double ?? 0, every: f["every"]?.double ?? 1,
+                                parameters: f, line: f.line)
+            schedule(feed.deliveryCount(duration: duration), at: f["every"] ?? f, "'feeds[\(feeds.count)]' (kind: \(feed.kind))")
+            feeds.append(feed)
         }
+        let durationIsValid = duration > 0 && duration <= ScenarioSchema.maximumDuration
+        if durationIsValid, occurrences > Double(ScenarioSchema.maximumOccurrences), let busiest {
+            let total = occurrences < 1e15 ? String(Int(occurrences)) : String(occurrences)
+            let most = busiest.count < 1e15 ? String(Int(busiest.count)) : String(busiest.count)
+            error(busiest.at, "the scenario schedules \(total) action occurrences and feed deliveries (\(most) by \(busiest.what)); the most is \(ScenarioSchema.maximumOccurrences); use a longer 'every', a 'count' or 'until', or a shorter 'time.duration'")
+        }
+        checkCrowdWork(feeds: feeds, parameters: v["parameters"], duration: duration)
 
         var requirements: [RequirementSpec] = []
         for r in v["requirements"]?.array ?? [] {
@@ -295,6 +342,9 @@ struct ScenarioBuilder {
             }
             if requirements.contains(where: { $0.id == id && $0.metric == r["metric"]?.string }) {
                 error(idValue, "requirement '\(id)' is listed twice")
+            } else if r["threshold"] != nil,
+                      requirements.contains(where: { $0.id == id && $0.threshold != nil && ($0.metric == nil) != (r["metric"] == nil) }) {
+                error(idValue, "requirement '\(id)' has a threshold override without 'metric:' and one with 'metric:'; which one applies to the checked metric is ambiguous; name the metric in every override of '\(id)'")
             }
             requirements.append(RequirementSpec(id: id, threshold: r["threshold"]?.double, metric: r["metric"]?.string))
         }

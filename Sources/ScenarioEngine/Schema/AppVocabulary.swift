@@ -19,12 +19,19 @@ public struct AppVocabulary: Sendable {
     /// App parameters (`parameters:`), overridable by a sweep.
     public var parameters: [SchemaField]
 
+    /// The longest `walk` an actor may take, seconds (2 h: the phone's inertial
+    /// trace is generated at 100 Hz and held in memory).
+    public static let maximumWalkSeconds: Double = 2 * 3600
+    /// The shortest `class_change_period` (navup), seconds: the crowd model plans
+    /// every pedestrian's trip at every class change.
+    public static let minimumClassChangePeriod: Double = 600
+
     /// Keys every action has: when it happens and how often it repeats.
     static let timing: [SchemaField] = [
         SchemaField("at", .duration, "offset from the scenario start when the action (first) happens"),
-        SchemaField("every", .duration, "repeat period"),
+        SchemaField("every", .period(), "repeat period, longer than zero"),
         SchemaField("until", .duration, "offset after which a repeating action stops (default: the scenario end)"),
-        SchemaField("count", .integer(minimum: 1), "number of repetitions (with 'every')"),
+        SchemaField("count", .integer(minimum: 1, maximum: ScenarioSchema.maximumOccurrences), "number of repetitions (with 'every')"),
     ]
 
     static func action(_ name: String, _ doc: String, _ fields: [SchemaField]) -> (String, ObjectSchema) {
@@ -32,7 +39,7 @@ public struct AppVocabulary: Sendable {
     }
 
     static func feed(_ name: String, _ doc: String, _ fields: [SchemaField]) -> (String, ObjectSchema) {
-        (name, ObjectSchema(doc, [SchemaField("every", .duration, required: true, "period between deliveries"),
+        (name, ObjectSchema(doc, [SchemaField("every", .period(), required: true, "period between deliveries, longer than zero"),
                                   SchemaField("at", .duration, "offset of the first delivery (default 0)")] + fields))
     }
 
@@ -107,44 +114,48 @@ public struct AppVocabulary: Sendable {
             name: "navup", doc: "NavUP campus navigation (navup-srs.txt)",
             actions: [
                 action("route", "request a route", [
-                    SchemaField("from", .string(), required: true, "venue name or 'lat,lon'"),
-                    SchemaField("to", .string(), required: true, "venue name or 'lat,lon'"),
+                    SchemaField("from", .place, required: true, "venue name or 'lat,lon'"),
+                    SchemaField("to", .place, required: true, "venue name or 'lat,lon'"),
                     SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
                 action("random-routes", "request routes between seeded random venues", [
-                    SchemaField("routes", .integer(minimum: 1), required: true, "routes per occurrence"),
+                    SchemaField("routes", .integer(minimum: 1, maximum: 10_000), required: true, "routes per occurrence, at most 10000"),
                     SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
                 action("search-venue", "search a venue: one typed query, or `queries` seeded prefix/misspelt queries of random venues", [
                     SchemaField("query", .string(), "text typed; the venue whose name it was taken from is the expected answer"),
-                    SchemaField("queries", .integer(minimum: 1), "number of seeded queries (prefixes and one-typo names of random venues)")]),
+                    SchemaField("queries", .integer(minimum: 1, maximum: 100_000), "number of seeded queries (prefixes and one-typo names of random venues), at most 100000")]),
                 action("emergency", "route to the nearest exit or assembly point", [
-                    SchemaField("from", .string(), required: true), SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
+                    SchemaField("from", .place, required: true, "venue name or 'lat,lon'"), SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
                 action("walk", "walk with the phone", [
-                    SchemaField("duration", .duration, required: true),
+                    SchemaField("duration", .period(maximum: maximumWalkSeconds), required: true,
+                                "length of the walk, at most \(Int(maximumWalkSeconds / 3600))h; it must end within the scenario"),
                     SchemaField("pace", .string(allowed: ["slow", "normal", "fast"]))]),
                 action("locate", "position the phone", [
                     SchemaField("environment", .string(allowed: ["indoor", "outdoor"]), required: true),
-                    SchemaField("samples", .integer(minimum: 1))]),
+                    SchemaField("samples", .integer(minimum: 1, maximum: 3_600),
+                                "indoor: test rows located (default 20); outdoor: seconds of walking (default 120); at most 3600")]),
                 action("consent", "grant or withdraw consent to location collection", [SchemaField("granted", .boolean, required: true)]),
                 action("write-congestion", "try to write congestion data", [SchemaField("role", .string(allowed: ["mobile", "agent", "admin"]), required: true)]),
-                action("set-goal", "set a step goal", [SchemaField("steps", .integer(minimum: 1), required: true)]),
+                action("set-goal", "set a step goal", [SchemaField("steps", .integer(minimum: 1, maximum: 1_000_000), required: true, "daily step goal, at most 1000000")]),
                 action("set-preferences", "save preferred event categories and a reminder lead time", [
                     SchemaField("categories", .array(.string(), minItems: 1), required: true),
                     SchemaField("lead", .duration, "reminder before an event starts (default 15m)")]),
             ],
             feeds: [
                 feed("crowd-pings", "crowd-sourced pedestrian pings from the mobility model", [
-                    SchemaField("people", .integer(minimum: 1), required: true),
+                    SchemaField("people", .integer(minimum: 1, maximum: 20_000), required: true, "pedestrians simulated, at most 20000"),
                     SchemaField("dataset", .dataset(formats: [.geolifePLT]), "GeoLife .plt trajectory used to calibrate walking speed"),
                     SchemaField("gps", .string(allowed: ["open-sky", "urban", "indoor"]), "GPS environment of the crowd's phones (default urban)"),
-                    SchemaField("lecture_venues", .integer(minimum: 2), "venues holding the next classes at each change (default: every venue)"),
+                    SchemaField("lecture_venues", .integer(minimum: 2, maximum: 100_000), "venues holding the next classes at each change (default: every venue)"),
                     SchemaField("exit_window", .duration, "time over which a class leaves its room after it ends (default 5m)")]),
-                feed("campus-events", "timetabled events with expiry", [SchemaField("count", .integer(minimum: 1))]),
+                feed("campus-events", "timetabled events with expiry", [
+                    SchemaField("count", .integer(minimum: 1, maximum: 10_000), "events per delivery (default 5), at most 10000")]),
             ],
             requirements: ["NAV-F2", "NAV-F3", "NAV-F4", "NAV-F5", "NAV-F7", "NAV-F9", "NAV-F15", "NAV-F18", "NAV-F19",
                            "NAV-F21", "NAV-F22", "NAV-F26", "NAV-F29", "NAV-L1", "NAV-PR1"],
             parameters: [
                 SchemaField("campus", .dataset(formats: [.osmXML]), "manifest name of the campus OSM extract"),
-                SchemaField("class_change_period", .duration, "time between timetabled class changes"),
+                SchemaField("class_change_period", .period(minimum: minimumClassChangePeriod),
+                            "time between timetabled class changes (default 1h), at least 10m"),
                 SchemaField("ping_retention", .duration, "how long crowd pings are kept (default 1h)"),
                 SchemaField("fingerprint_train", .dataset(formats: [.ujiIndoorLoc]), "manifest name of the UJIIndoorLoc rows the Wi-Fi locator is trained on"),
                 SchemaField("fingerprint_test", .dataset(formats: [.ujiIndoorLoc]), "manifest name of the UJIIndoorLoc rows located (rows of phones absent from training)"),
@@ -156,7 +167,7 @@ public struct AppVocabulary: Sendable {
                 action("word-cloud", "open the word cloud", [SchemaField("top", .integer(minimum: 1, maximum: 500))]),
                 action("list-tweets", "list tweets by class or word", [
                     SchemaField("class", .string(allowed: ["positive", "negative", "neutral"])), SchemaField("word", .string())]),
-                action("nearby-places", "list places near the device", [SchemaField("radius_m", .number(minimum: 1))]),
+                action("nearby-places", "list places near the device", [SchemaField("radius_m", .number(minimum: 1, maximum: 20_100_000), "metres, at most half the Earth's circumference")]),
                 action("add-place", "save a place to favourites", [SchemaField("name", .string(), required: true)]),
                 action("remove-place", "delete a favourite place", [SchemaField("name", .string(), required: true)]),
                 action("weather", "weather at a point", [SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
@@ -168,17 +179,17 @@ public struct AppVocabulary: Sendable {
                     SchemaField("dataset", .dataset(formats: [.airlineTweets, .tweetevalText]), required: true,
                                 "manifest name of the replayed labelled tweet stream (airline-tweets or tweeteval-val-text)"),
                     SchemaField("size", .integer(minimum: 1, maximum: 1000), "tweets per request (default 100)"),
-                    SchemaField("burst", .integer(minimum: 1), "extra requests attempted in the same window")]),
+                    SchemaField("burst", .integer(minimum: 1, maximum: 100), "extra requests attempted in the same window, at most 100")]),
                 weatherFeed([.noaaLCD], "manifest name of a NOAA LCD dataset (with station coordinates)"),
             ],
             requirements: ["MIC-12", "MIC-14", "MIC-15", "MIC-16", "MIC-25", "MIC-30", "MIC-34", "MIC-55", "MIC-NF1",
                            "MIC-NF4", "MIC-NF6"],
             parameters: [
-                SchemaField("rate_limit", .integer(minimum: 2), "API requests allowed per window (default 15, at least 2)"),
-                SchemaField("client_rate_limit", .integer(minimum: 2),
+                SchemaField("rate_limit", .integer(minimum: 2, maximum: 1_000_000), "API requests allowed per window (default 15, at least 2, at most 1000000)"),
+                SchemaField("client_rate_limit", .integer(minimum: 2, maximum: 1_000_000),
                             "requests per window the client assumes (default rate_limit; above it, 429s and back-off)"),
-                SchemaField("rate_window", .duration, "API rate window (default 15m)"),
-                SchemaField("mood_window", .duration, "rolling window of the city mood (default 1h)"),
+                SchemaField("rate_window", .period(), "API rate window (default 15m), longer than zero"),
+                SchemaField("mood_window", .period(), "rolling window of the city mood (default 1h), longer than zero"),
             ]),
         AppVocabulary(
             name: "journal", doc: "BeenThereDoneThat journal with accounts (beentheredonethat-srs.txt)",
@@ -186,18 +197,18 @@ public struct AppVocabulary: Sendable {
                 action("sign-up", "create an account", credentials),
                 action("login", "sign in", credentials),
                 action("post-entries", "write journal entries", [
-                    SchemaField("entries", .integer(minimum: 1), required: true),
+                    SchemaField("entries", .integer(minimum: 1, maximum: 10_000), required: true, "entries written, at most 10000"),
                     SchemaField("category", .string()),
                     SchemaField("type", .string(allowed: ["journal", "picture-diary"]))]),
                 action("filter-entries", "filter entries", [
                     SchemaField("type", .string(allowed: ["journal", "picture-diary"])), SchemaField("category", .string()),
-                    SchemaField("days", .integer(minimum: 1), "entries of the last N days")]),
+                    SchemaField("days", .integer(minimum: 1, maximum: 36_600), "entries of the last N days, at most 36600")]),
                 action("browse-prompts", "open recommended prompts", []),
                 action("crash", "kill the app between send and acknowledgement", []),
             ],
             feeds: [feed("sync", "background synchronisation attempts", [])],
             requirements: ["BTD-A1", "BTD-A2", "BTD-J1", "BTD-J2", "BTD-J3", "BTD-P1", "BTD-S1"],
-            parameters: [SchemaField("kdf_iterations", .integer(minimum: 600_000), "PBKDF2 iterations (default 600000)")]),
+            parameters: [SchemaField("kdf_iterations", .integer(minimum: 600_000, maximum: 10_000_000), "PBKDF2 iterations (default 600000, at most 10000000)")]),
     ]
 
     /// The app called `name`.

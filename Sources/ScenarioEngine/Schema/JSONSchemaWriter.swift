@@ -53,12 +53,19 @@ public enum JSONSchemaWriter {
             return ["type": "boolean"]
         case .duration:
             return ["oneOf": [["type": "number", "minimum": 0], ["type": "string", "pattern": durationPattern]]]
+        case .period(let minimum, let maximum):
+            return ["oneOf": [["type": "number", "exclusiveMinimum": 0, "minimum": minimum, "maximum": maximum],
+                              ["type": "string", "pattern": durationPattern]],
+                    "description": "longer than zero\(minimum > 0 ? ", at least \(DurationText.describe(minimum))" : ""), at most \(DurationText.describe(maximum))"]
+        case .place:
+            return ["type": "string", "minLength": 1,
+                    "description": "a venue name, or 'lat,lon' in degrees (latitude -90..90, longitude -180..180)"]
         case .timestamp:
             return ["type": "string", "format": "date-time"]
         case .path:
             return ["type": "string", "pattern": "^(?!/)(?!.*(^|/)\\.\\.(/|$)).+$"]
         case .fileName:
-            return ["type": "string", "pattern": fileNamePattern]
+            return ["type": "string", "pattern": fileNamePattern, "maxLength": SchemaType.maximumFileNameLength]
         case .dataset(let formats):
             return ["type": "string", "minLength": 1,
                     "description": "format \(formats.map(\.rawValue).joined(separator: " or "))"]

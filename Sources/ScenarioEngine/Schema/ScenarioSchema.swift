@@ -41,6 +41,9 @@ public enum ScenarioSchema {
 
     /// The longest `time.duration` a scenario may have, seconds (366 days).
     public static let maximumDuration: Double = 366 * 86_400
+    /// The most occurrences of actions and feed deliveries one scenario may
+    /// schedule (all actors' actions and all feeds together).
+    public static let maximumOccurrences = 1_000_000
     /// The most cases a sweep may expand to (parameter values multiplied, times seeds).
     public static let maximumCases = 100_000
 
@@ -62,14 +65,14 @@ public enum ScenarioSchema {
         for a in apps { for p in a.parameters where !parameters.contains(where: { $0.name == p.name }) { parameters.append(p) } }
         return ObjectSchema("A Fieldtest scenario", [
             SchemaField("version", .integer(), required: true, "scenario schema version; this build reads 1"),
-            SchemaField("name", .fileName, required: true, "scenario name, used as a folder name in report paths: letters, digits, '.', '_', '-'"),
+            SchemaField("name", .fileName, required: true, "scenario name, used as a folder name in report paths: letters, digits, '.', '_', '-'; at most 100 characters"),
             SchemaField("description", .string()),
             SchemaField("app", .string(allowed: AppVocabulary.all.map(\.name)), required: true, "the app whose cores are exercised"),
             SchemaField("seed", .unsignedInteger, required: true, "root seed, 0 to 18446744073709551615; every component draws from a named sub-stream"),
             SchemaField("time", .object(ObjectSchema("the virtual time span", [
                 SchemaField("start", .timestamp, required: true, "ISO 8601 with zone"),
                 SchemaField("duration", .duration, required: true, "length of the run in virtual time, at most 366d"),
-                SchemaField("timezone", .string(), required: true, "IANA time zone of the users, e.g. Asia/Singapore"),
+                SchemaField("timezone", .string(), required: true, "IANA time zone of the users, e.g. Asia/Singapore or UTC (not abbreviations or offsets such as EST or GMT+5)"),
             ])), required: true),
             SchemaField("datasets", .array(.string()), "manifest names of the datasets replayed"),
             SchemaField("parameters", .object(ObjectSchema("app parameters", parameters))),

@@ -1,4 +1,5 @@
 import FieldtestData
+import Foundation
 
 /// The shape of a scenario-file value. One description drives three things:
 /// validation with located diagnostics, conversion into `YAMLValue`, and the
@@ -16,6 +17,13 @@ public indirect enum SchemaType: Sendable {
     case boolean
     /// A duration: seconds as a number, or text such as `90s`, `5m`, `2h`, `1d`, `1h30m`.
     case duration
+    /// A repeat period, window or length: a duration longer than zero, at least
+    /// `minimum` and at most `maximum` seconds (default: `ScenarioSchema.maximumDuration`, 366 d).
+    case period(minimum: Double = 0, maximum: Double = ScenarioSchema.maximumDuration)
+    /// A place as text: a venue name, or `lat,lon` in degrees (finite, latitude
+    /// −90…90, longitude −180…180). Text of two comma-separated numbers is
+    /// always read as coordinates (see `PlaceText`).
+    case place
     /// An instant, ISO 8601 with a zone (`2018-06-01T00:00:00Z`).
     case timestamp
     /// A list of items of one type.
@@ -33,11 +41,45 @@ public indirect enum SchemaType: Sendable {
     /// A file path relative to the `Datasets/` folder; paths that leave it are errors.
     case path
     /// A name usable as one path component (a report folder): ASCII letters, digits,
-    /// `.`, `_` and `-`, not empty, not `.` or `..`.
+    /// `.`, `_` and `-`, not empty, not `.` or `..`, at most `maximumFileNameLength`
+    /// characters (report file names add suffixes to it).
     case fileName
     /// The manifest name of a bundled dataset whose format is one of `formats`
     /// (checked against `Datasets/MANIFEST.csv` when the loader has the manifest).
     case dataset(formats: [DatasetFormat])
+}
+
+extension SchemaType {
+    /// The longest `.fileName` value, characters.
+    public static let maximumFileNameLength = 100
+}
+
+/// Coordinates written as text (`"-0.197,-78.502"`), as place fields accept them.
+public enum PlaceText {
+    /// What a place text is.
+    public enum Reading: Equatable, Sendable {
+        /// Not two comma-separated numbers: a name.
+        case name
+        /// Valid coordinates, degrees.
+        case coordinates(latitude: Double, longitude: Double)
+        /// Two numbers that are not a position on Earth; the message says why.
+        case invalid(String)
+    }
+
+    /// Reads `text`: two comma-separated numbers are coordinates and must be
+    /// finite with |latitude| ≤ 90 and |longitude| ≤ 180; anything else is a name.
+    public static func read(_ text: String) -> Reading {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+              let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { return .name }
+        guard lat.isFinite, lon.isFinite else {
+            return .invalid("'\(text)' is not a position: latitude and longitude must be finite numbers of degrees")
+        }
+        guard abs(lat) <= 90 else { return .invalid("latitude \(lat) in '\(text)' is outside -90…90 degrees") }
+        guard abs(lon) <= 180 else { return .invalid("longitude \(lon) in '\(text)' is outside -180…180 degrees") }
+        return .coordinates(latitude: lat, longitude: lon)
+    }
 }
 
 /// The keys of a mapping.

@@ -39,6 +39,8 @@ struct SchemaValidator {
         case .number: return "a number"
         case .boolean: return "true or false"
         case .duration: return "a duration (e.g. 90s, 5m, 2h, 1d)"
+        case .period: return "a duration longer than zero (e.g. 90s, 5m, 2h, 1d)"
+        case .place: return "a venue name or 'lat,lon'"
         case .timestamp: return "an ISO 8601 time with zone (e.g. 2018-06-01T00:00:00Z)"
         case .array: return "a list"
         case .object, .map, .tagged: return "a mapping"
@@ -114,6 +116,11 @@ struct SchemaValidator {
                 error(node, "'\(path)': '\(s.string)' cannot be used as a folder name; use letters, digits, '.', '_' and '-' only (not empty, not '.' or '..')")
                 return nil
             }
+            let limit = SchemaType.maximumFileNameLength
+            guard s.string.count <= limit else {
+                error(node, "'\(path)': the name is \(s.string.count) characters long; shorten it to at most \(limit)")
+                return nil
+            }
             return located(node, .string(s.string))
         case .dataset(let formats):
             guard case .scalar(let s) = node, !(s.style == .plain && node.null != nil), !s.string.isEmpty else {
@@ -129,6 +136,28 @@ struct SchemaValidator {
             }
             guard case .scalar(let s) = node, let secs = DurationText.seconds(s.string) else { return mismatch(node, type, path) }
             return located(node, .double(secs))
+        case .period(let minimum, let limit):
+            guard let value = validate(node, as: .duration, path: path), let secs = value.double else { return nil }
+            if secs <= 0 {
+                error(node, "'\(path)' must be longer than zero; give a period such as 90s, 5m or 1h")
+                return nil
+            }
+            if secs < minimum {
+                error(node, "'\(path)' is \(DurationText.describe(secs)); it must be at least \(DurationText.describe(minimum))")
+                return nil
+            }
+            if secs > limit {
+                error(node, "'\(path)' is \(DurationText.describe(secs)); it must be at most \(DurationText.describe(limit))")
+                return nil
+            }
+            return value
+        case .place:
+            guard let value = validate(node, as: .string(), path: path), let text = value.string else { return nil }
+            if case .invalid(let why) = PlaceText.read(text) {
+                error(node, "'\(path)': \(why); give a venue name or 'latitude,longitude' in degrees")
+                return nil
+            }
+            return value
         case .timestamp:
             guard case .scalar(let s) = node, let secs = TimestampText.seconds(s.string) else { return mismatch(node, type, path) }
             return located(node, .double(secs))
@@ -182,7 +211,7 @@ struct SchemaValidator {
     static func shapeMatches(_ node: Node, _ type: SchemaType) -> Bool {
         switch (node, type) {
         case (.scalar, .string), (.scalar, .integer), (.scalar, .unsignedInteger), (.scalar, .number), (.scalar, .boolean),
-             (.scalar, .duration), (.scalar, .timestamp), (.scalar, .scalar), (.scalar, .path), (.scalar, .fileName),
+             (.scalar, .duration), (.scalar, .period), (.scalar, .place), (.scalar, .timestamp), (.scalar, .scalar), (.scalar, .path), (.scalar, .fileName),
              (.scalar, .dataset):
             return true
         case (.sequence, .array), (.mapping, .object), (.mapping, .map), (.mapping, .tagged):

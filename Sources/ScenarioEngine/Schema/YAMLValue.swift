@@ -76,6 +76,11 @@ public indirect enum YAMLValue: Sendable {
 /// Parses durations: a number of seconds, or text made of `<number><unit>`
 /// parts with units `ms`, `s`, `m`, `h`, `d` (e.g. `1h30m`, `80s`).
 public enum DurationText {
+    /// `seconds` for a message: `90 s`, `0.5 s`, `1e+300 s`.
+    public static func describe(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+
     /// Seconds (finite, at least 0), or nil when the text is not a duration
     /// (`inf`, `nan` and values too large for a `Double` are not durations).
     public static func seconds(_ text: String) -> Double? {
