@@ -121,8 +121,16 @@ public enum SentimentCorpusFiles {
          "vader_tweets_GroundTruth.train.txt"].map { root.appendingPathComponent("tweets").appendingPathComponent($0) }
     }
 
+    /// Names of the lexicon files `lexicon(directory:)` reads from its folder.
+    public static let lexiconFileNames = ["vader_lexicon.txt", "emoji_utf8_lexicon.txt", "AFINN-en-165.txt", "AFINN-emoticon-8.txt"]
+
+    /// The lexicon files `lexicon(directory:)` reads from `directory`.
+    public static func lexiconFiles(in directory: URL) -> [URL] {
+        lexiconFileNames.map { directory.appendingPathComponent($0) }
+    }
+
     /// Loads the VADER lexicon, the VADER emoji lexicon and AFINN-165 plus the
-    /// AFINN emoticon list from `directory` (the bundled `lexicons/` layout).
+    /// AFINN emoticon list from `directory` (the bundled `lexicons/` layout, `lexiconFileNames`).
     public static func lexicon(directory: URL, displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> SentimentLexicon {
         func file(_ n: String) -> URL { directory.appendingPathComponent(n) }
         do throws(DataError) {

@@ -41,6 +41,7 @@ struct ScoreCommand: ParsableCommand {
 
     func run() throws {
         let manifest = weather == nil ? try CommandSupport.datasetManifest(datasets) : nil
+        try OutputPathCheck.refuseOverwritingInputs(inputFiles(manifest), output: output)
         try CommandSupport.guarded {
             if let weather {
                 let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
@@ -67,6 +68,21 @@ struct ScoreCommand: ParsableCommand {
                                                samples: provider.skySamples)
             try CommandSupport.emit(ScoreBatch.render(ScoreBatch.score([location])), to: output)
         }
+    }
+
+    /// The files the command reads: the --weather CSV, or the --dataset's file and the station list
+    /// beside it (consulted for an LCD recording without a station position).
+    func inputFiles(_ manifest: DatasetManifest?) -> [OutputPathCheck.Input] {
+        if let weather { return [.init(option: "--weather", url: URL(fileURLWithPath: weather))] }
+        guard let manifest else { return [] }
+        var files: [OutputPathCheck.Input] = []
+        if let dataset, let entry = manifest.entry(named: dataset) {
+            files.append(.init(option: "--dataset", url: manifest.url(of: entry)))
+        }
+        if let history = manifest.entries.first(where: { $0.format == .isdHistory }) {
+            files.append(.init(option: "--dataset (station list)", url: manifest.url(of: history)))
+        }
+        return files
     }
 
     /// NOAA's station history from the datasets folder (the manifest's `isd-history` entry);

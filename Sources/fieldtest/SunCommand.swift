@@ -24,6 +24,7 @@ struct SunCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        try OutputPathCheck.refuseOverwritingInputs([.init(option: "--input", url: URL(fileURLWithPath: input))], output: output)
         try CommandSupport.guarded {
             let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
             try CommandSupport.emit(try SunBatch.run(bytes: bytes, file: input), to: output)
