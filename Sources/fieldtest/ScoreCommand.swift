@@ -26,7 +26,7 @@ struct ScoreCommand: ParsableCommand {
     @Option(help: "A bundled weather dataset to score instead of a CSV (e.g. noaa-lcd-lincoln-2023, beijing-pm25).")
     var dataset: String?
 
-    @Option(help: "Year a typical-year (TMY) dataset is replayed in (1900–2100).")
+    @Option(help: "Year a typical-year (TMY) dataset is replayed in, 1900–2100 (checked with every input; other recordings keep their own dates).")
     var year = 2021
 
     @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
@@ -37,6 +37,10 @@ struct ScoreCommand: ParsableCommand {
 
     func validate() throws {
         if (weather == nil) == (dataset == nil) { throw ValidationError("give exactly one of --weather FILE.csv or --dataset NAME") }
+        let years = TMYWeatherProvider.supportedYears
+        if !years.contains(year) {
+            throw ValidationError("--year \(year): error: outside the years a typical year can be replayed in; give a year in \(years.lowerBound)…\(years.upperBound)")
+        }
     }
 
     func run() throws {
@@ -50,11 +54,6 @@ struct ScoreCommand: ParsableCommand {
             }
             let name = dataset ?? ""
             guard let manifest else { return }
-            guard TMYWeatherProvider.supportedYears.contains(year) else {
-                let years = TMYWeatherProvider.supportedYears
-                throw ValidationError("--year \(year): error: outside the years a typical year can be replayed in; "
-                                      + "give a year in \(years.lowerBound)…\(years.upperBound)")
-            }
             let store = DatasetStore(manifest: manifest)
             var provider = try WeatherProviders.load(name, store: store, year: year)
             if provider.station == nil, let lcd = provider as? LCDWeatherProvider {

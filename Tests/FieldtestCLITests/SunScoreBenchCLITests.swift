@@ -58,6 +58,22 @@ struct SunScoreBenchCLITests {
         #expect(try Data(contentsOf: defaultVader) == vaderBytes)
     }
 
+    @Test("score --year is checked against 1900…2100 with every input, the same way")
+    func scoreYearIsCheckedConsistently() throws {
+        let dir = try cli.temporaryFolder()
+        try "location_id,latitude,longitude,time,cloud_low_pct\na,10,-90.5,2021-06-01T00:00:00Z,10\n"
+            .write(to: dir.appendingPathComponent("w.csv"), atomically: false, encoding: .utf8)
+        for arguments in [["--weather", "w.csv", "--year", "5000"], ["--dataset", "noaa-lcd-lincoln-2023", "--year", "1800"],
+                          ["--dataset", "tmy2-miami", "--year", "1899"]] {
+            let r = try cli.run(["score"] + arguments + ["--datasets", Self.datasets.path], in: dir)
+            #expect(r.status == 2, "\(arguments)")
+            #expect(r.stderr.contains("--year \(arguments[3]): error: outside the years a typical year can be replayed in; give a year in 1900…2100"))
+            #expect(r.stdout.isEmpty)
+        }
+        let ok = try cli.run(["score", "--weather", "w.csv", "--year", "1900"], in: dir)
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
     @Test("bench: out-of-range sizes are usage errors (exit 2) naming the option and its range, not traps or NaN rates",
           arguments: [(["engine", "--processes=-1"], "--processes must be in 1…1000000"),
                       (["engine", "--events", "0"], "--events must be in 1…1000000000"),
