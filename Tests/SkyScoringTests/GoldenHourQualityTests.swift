@@ -136,6 +136,23 @@ struct GoldenHourQualityTests {
         #expect(abs(q - 85.5) < 1e-6)  // (45 + 45) × humidity factor 0.95
     }
 
+    @Test("score: an event crossing 00:00 UTC is scored once, every day of the year (lat 10, lon -90.5, 2021)")
+    func scoreBatchKeepsEventsAcrossUTCMidnight() throws {
+        let start = 1_609_459_200.0  // 2021-01-01T00:00:00Z
+        let samples = (0..<(365 * 24)).map { SkySample(timeUTC: start + Double($0) * 3600, conditions: SkyConditions(cloudLowPct: 10)) }
+        let events = ScoreBatch.score([ScoreBatch.Location(id: "p", latitude: 10, longitude: -90.5, samples: samples)])
+        let sunsets = events.filter { $0.event == "sunset" }, sunrises = events.filter { $0.event == "sunrise" }
+        // Every sunrise; every sunset but 2021-12-31's (≈ 23:44Z, after the last row at 23:00Z).
+        #expect(sunrises.count == 365)
+        #expect(sunsets.count == 364)
+        #expect(sunsets.last.map { CivilTime.isoUTC(Int($0.timeUTC.rounded())).hasPrefix("2021-12-30T23:") } == true)
+        // The sunset `fieldtest sun` reports for this place on 2021-09-18 (local), just after midnight UTC.
+        #expect(sunsets.contains { CivilTime.isoUTC(Int($0.timeUTC.rounded())) == "2021-09-19T00:00:18Z" })
+        // Each event once: consecutive sunsets are about a day apart, in time order.
+        let gaps = zip(sunsets.dropFirst(), sunsets).map { $0.timeUTC - $1.timeUTC }
+        #expect(gaps.allSatisfy { (86_000...86_800).contains($0) })
+    }
+
     @Test func scoreBatchRejectsBadRows() {
         let text = "location_id,latitude,longitude,time,cloud_low_pct\nsg,1.35,103.8,2024-03-20T00:00:00Z,140\n"
         #expect(throws: DataError.invalidField(file: "w.csv", line: 2, field: "cloud_low_pct", value: "140", reason: "outside 0…100")) {
