@@ -191,6 +191,43 @@ struct SunBatchTests {
         #expect(lines[2] == "a30,2011-12-30,,,,,,,,,,,date_skipped")
     }
 
+    @Test("a 47-hour local date (Pacific/Kwajalein 1969-09-30) gives its first events, date_repeated and all its daylight")
+    func aRepeatedDateIsNoted() throws {
+        let zone = try #require(TimeZone(identifier: "Pacific/Kwajalein"))
+        let calculator = SolarCalculator()
+        let date = CivilDate(daysSinceEpoch: -93)  // 1969-09-30
+        #expect(date.description == "1969-09-30")
+        let (start, end) = SolarCalculator.localDayBounds(date, zone: zone)
+        #expect(end - start == 47 * 3600)
+        let day = calculator.day(date: date, latitude: 9, longitude: 167.7, zone: zone)
+        #expect(day.note == .dateRepeated)
+        #expect(SolarDay.Note.dateRepeated.rawValue == "date_repeated")
+        // The first sunrise and sunset of the date, the same as the ordinary days' around it.
+        let sunrise = try #require(day.sunrise), sunset = try #require(day.sunset)
+        #expect(CivilTime.isoUTC(Int(sunrise.rounded())) == "1969-09-29T18:37:42Z")
+        #expect(CivilTime.isoUTC(Int(sunset.rounded())) == "1969-09-30T06:40:56Z")
+        #expect(Double(start) <= sunrise && sunrise < sunset)
+        // Two days' daylight (about 12 h each), not one.
+        let length = try #require(day.dayLengthSeconds)
+        #expect(abs(length - 86_757) < 1)
+        let before = calculator.day(date: CivilDate(daysSinceEpoch: -94), latitude: 9, longitude: 167.7, zone: zone)
+        let after = calculator.day(date: CivilDate(daysSinceEpoch: -92), latitude: 9, longitude: 167.7, zone: zone)
+        #expect(before.note == .none && after.note == .none)
+        #expect(abs(length - (before.dayLengthSeconds ?? 0) - (after.dayLengthSeconds ?? 0)) < 60)
+    }
+
+    @Test("before 1900 a date the zone skipped is found whatever the jump (Asia/Manila 1844-12-31), and the day before has its events")
+    func aSkippedDateBefore1900IsNoted() throws {
+        let text = "id,latitude,longitude,date,timezone\nm30,14.6,121,1844-12-30,Asia/Manila\nm31,14.6,121,1844-12-31,Asia/Manila\n"
+            + "m01,14.6,121,1845-01-01,Asia/Manila\n"
+        let lines = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv").split(separator: "\n", omittingEmptySubsequences: false)
+        let m30 = lines[1].split(separator: ",", omittingEmptySubsequences: false)
+        #expect(m30[2] == "1844-12-30T22:21:00Z" && m30[3] == "1844-12-31T09:37:42Z")
+        #expect(m30[5] == "40602" && m30[12] == "")
+        #expect(lines[2] == "m31,1844-12-31,,,,,,,,,,,date_skipped")
+        #expect(lines[3].hasPrefix("m01,1845-01-01,1844-12-31T22:21:23Z,1845-01-01T09:38:17Z,"))
+    }
+
     /// Rows of one location must agree on its coordinates; the first disagreeing field is located.
     @Test func scoreRejectsALocationWithTwoPositions() {
         let text = "location_id,latitude,longitude,time\nL1,47.6,-122.3,2024-01-01T00:00:00Z\n"
