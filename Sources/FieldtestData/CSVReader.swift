@@ -143,11 +143,35 @@ func validatedUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
 public func readFileBytes(_ url: URL, displayName: String? = nil) throws(DataError) -> [UInt8] {
     let name = displayName ?? url.path
     if fileIsDirectory(url) { throw .unreadable(file: name, reason: "it is a directory; give the path of a file") }
+    var info = stat()
+    if stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+        return try readStreamBytes(path: url.path, displayName: name)
+    }
     do {
         let data = try Data(contentsOf: url, options: .mappedIfSafe)
         return [UInt8](data)
     } catch {
         throw .unreadable(file: name, reason: (error as NSError).localizedDescription)
+    }
+}
+
+/// Reads a file that is not a regular file (a FIFO, e.g. a shell's `<(command)`, or a character
+/// device) to its end by streaming, since its size is unknown up front; errors give the
+/// system's reason (e.g. "Permission denied").
+func readStreamBytes(path: String, displayName: String) throws(DataError) -> [UInt8] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { throw .unreadable(file: displayName, reason: String(cString: strerror(errno))) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count == 0 { return bytes }
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw .unreadable(file: displayName, reason: String(cString: strerror(errno)))
+        }
+        bytes.append(contentsOf: chunk[0..<count])
     }
 }
 

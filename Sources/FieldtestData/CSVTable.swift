@@ -21,6 +21,21 @@ public struct CSVHeader: Sendable {
         guard let i = index[name] else { throw .missingColumn(file: file, column: name) }
         return i
     }
+
+    /// `error` with a field the reader numbered (`#3`, 1-based) named by this header's column
+    /// instead; other errors, and numbers beyond the header, are returned as they are.
+    public func namingColumns(in error: DataError) -> DataError {
+        func name(_ field: String?) -> String? {
+            guard let field, field.hasPrefix("#"), let k = Int(field.dropFirst()), names.indices.contains(k - 1),
+                  !names[k - 1].isEmpty else { return field }
+            return names[k - 1]
+        }
+        switch error {
+        case let .invalidUTF8(f, l, field): return .invalidUTF8(file: f, line: l, field: name(field))
+        case let .invalidField(f, l, field, v, r): return .invalidField(file: f, line: l, field: name(field) ?? field, value: v, reason: r)
+        default: return error
+        }
+    }
 }
 
 /// A data row with typed, validating accessors whose errors name file, line and field.
@@ -91,7 +106,8 @@ public struct CSVRow: Sendable {
 
 /// Locale-independent parsing of numeric fields with located errors.
 public enum FieldParser {
-    /// Parses a finite decimal number (`.` separator) within `range`.
+    /// Parses a finite decimal number (`.` separator, optional sign and exponent, e.g. `-12.5`,
+    /// `1e-3`) within `range`. Hexadecimal (`0x10`), `inf` and `nan` are errors.
     public static func double(_ raw: String, field: String, in range: ClosedRange<Double>?,
                               file: String, line: Int) throws(DataError) -> Double {
         let s = raw.trimmedOfWhitespace
@@ -104,11 +120,22 @@ public enum FieldParser {
         guard v.isFinite else {
             throw .invalidField(file: file, line: line, field: field, value: raw, reason: "not a finite number")
         }
+        guard s.utf8.allSatisfy(isDecimalNumberByte) else {
+            throw .invalidField(file: file, line: line, field: field, value: raw,
+                                reason: "not a decimal number; write it in base 10 (e.g. 16, not 0x10)")
+        }
         if let range, !range.contains(v) {
             throw .invalidField(file: file, line: line, field: field, value: raw,
                                 reason: "outside \(format(range.lowerBound))…\(format(range.upperBound))")
         }
         return v
+    }
+
+    /// Whether `byte` may appear in a decimal number: a digit, sign, point or exponent letter.
+    @inline(__always)
+    static func isDecimalNumberByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
     }
 
     /// Parses a base-10 integer within `range`.
@@ -151,7 +178,13 @@ public struct CSVTable: Sendable {
 
     /// Parses `bytes` as a table.
     public init(bytes: [UInt8], file: String, separator: Character = ",", headerRecord: Int = 1) throws(DataError) {
-        let all = try CSVReader(fileName: file, separator: separator).records(bytes)
+        var all: [CSVRecord] = []
+        do throws(DataError) {
+            try CSVReader(fileName: file, separator: separator).forEachRecord(bytes) { all.append($0) }
+        } catch {
+            // The reader numbers fields (#2); below the header, name them by their column.
+            throw all.count >= headerRecord ? CSVHeader(all[headerRecord - 1].fields).namingColumns(in: error) : error
+        }
         guard all.count >= headerRecord else { throw .empty(file: file) }
         self.file = file
         self.preamble = Array(all.prefix(headerRecord - 1))

@@ -46,6 +46,19 @@ public enum DataError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The same error with its line moved down by `offset` lines: for an error found while
+    /// parsing a slice of a file that starts on line `offset + 1`.
+    public func linesShifted(by offset: Int) -> DataError {
+        switch self {
+        case .unreadable, .unwritable, .empty, .missingColumn: return self
+        case let .invalidUTF8(f, l, field): return .invalidUTF8(file: f, line: l + offset, field: field)
+        case let .wrongColumnCount(f, l, e, n): return .wrongColumnCount(file: f, line: l + offset, expected: e, found: n)
+        case let .invalidField(f, l, field, v, r): return .invalidField(file: f, line: l + offset, field: field, value: v, reason: r)
+        case let .unterminatedQuote(f, l): return .unterminatedQuote(file: f, line: l + offset)
+        case let .badLayout(f, l, r): return .badLayout(file: f, line: l + offset, reason: r)
+        }
+    }
+
     public var description: String {
         let location = line.map { "\(file):\($0)" } ?? file
         switch self {

@@ -98,16 +98,23 @@ public enum ScoreBatch {
     /// Scores every sunrise and sunset within each location's data span.
     public static func score(_ locations: [Location], model: GoldenHourQuality = GoldenHourQuality(),
                              calculator: SolarCalculator = SolarCalculator()) -> [ScoredEvent] {
-        let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
         var out: [ScoredEvent] = []
         for loc in locations {
             guard let first = loc.samples.first?.timeUTC, let last = loc.samples.last?.timeUTC else { continue }
-            let d0 = Int((first / 86_400).rounded(.down)), d1 = Int((last / 86_400).rounded(.down))
+            // Events are taken per date of the location's nautical zone (UTC + round(longitude / 15) h), where
+            // solar noon falls near midday and each date holds one sunrise and one sunset; per UTC date, a
+            // date with two sunsets (one just after 00:00 UTC, one just before 24:00) lost one of them.
+            let offsetSeconds = Int((loc.longitude / 15).rounded()) * 3600
+            let zone = TimeZone(secondsFromGMT: offsetSeconds) ?? TimeZone(secondsFromGMT: 0) ?? .current
+            let d0 = Int(((first + Double(offsetSeconds)) / 86_400).rounded(.down)) - 1
+            let d1 = Int(((last + Double(offsetSeconds)) / 86_400).rounded(.down)) + 1
+            var seen: Set<String> = []  // event name and whole second: each event is scored once
             for day in d0...d1 {
                 let s = calculator.day(date: CivilDate(daysSinceEpoch: day), latitude: loc.latitude,
-                                       longitude: loc.longitude, zone: utc)
+                                       longitude: loc.longitude, zone: zone)
                 for (name, t) in [("sunrise", s.sunrise), ("sunset", s.sunset)] {
-                    guard let t, t >= first, t <= last, let c = SkyConditions.window(loc.samples, around: t) else { continue }
+                    guard let t, t >= first, t <= last, seen.insert("\(name) \(Int(t.rounded()))").inserted,
+                          let c = SkyConditions.window(loc.samples, around: t) else { continue }
                     out.append(ScoredEvent(locationID: loc.id, event: name, timeUTC: t, conditions: c, terms: model.score(c)))
                 }
             }

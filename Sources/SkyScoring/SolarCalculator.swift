@@ -16,6 +16,10 @@ public struct SolarDay: Sendable, Equatable {
         /// The zone skipped the whole date (e.g. Pacific/Apia 2011-12-30, when Samoa moved
         /// across the date line): it has no instants, so every event is nil.
         case dateSkipped = "date_skipped"
+        /// The date lasts more than 26 hours because the zone moved back across the date line
+        /// (e.g. Pacific/Kwajalein 1969-09-30, 47 hours): the Sun rises and sets about twice in
+        /// it; the events are the date's first ones and the day length counts all its daylight.
+        case dateRepeated = "date_repeated"
     }
 
     /// The local date.
@@ -179,25 +183,46 @@ public struct SolarCalculator: Sendable {
             }
             if best != Int.max { return best }
         }
-        // Outside the table's span (before 1900 or after 2100): ask the zone, assuming no
-        // transition larger than two hours at midnight.
-        func offset(_ t: Int) -> Int { offsets.secondsFromGMT(at: t) }
-        var s = wall - offset(wall)
-        s = wall - offset(s)
-        // If local midnight was skipped (spring-forward at 00:00), the day starts at the transition.
-        if s + offset(s) < wall {
-            var lo = s, hi = s + 7200
-            while hi - lo > 1 {
-                let m = (lo + hi) / 2
-                if m + offset(m) >= wall { hi = m } else { lo = m }
-            }
-            s = hi
-        } else if s - 1 + offset(s - 1) >= wall {
-            // Repeated midnight (fall-back at 00:00): take the earlier one.
-            s -= 3600
-            s = s + offset(s) >= wall ? s : s + 3600
+        // Outside the table's span (before 1900 or after 2100): the same rule over the zone's
+        // own offsets around the date, whatever the size of a jump (e.g. Asia/Manila skipping
+        // 1844-12-31 when the Philippines moved across the date line).
+        var best = Int.max
+        for cursor in zoneIntervals(offsets.zone, covering: window) {
+            let candidate = max(cursor.from, wall - cursor.offset)
+            if candidate < cursor.until { best = min(best, candidate) }
         }
-        return s
+        return best
+    }
+
+    /// The constant-offset intervals of `zone` covering `window` (UTC seconds), in order; the
+    /// first starts at `Int.min` and the last ends at `Int.max`. Offsets are sampled every hour
+    /// and each change located to the second by bisection, so this relies on no
+    /// transition list (the database's, or Foundation's, may omit old local-mean-time changes);
+    /// changes less than an hour apart that cancel out would be missed.
+    static func zoneIntervals(_ zone: TimeZone, covering window: Range<Int>) -> [(offset: Int, from: Int, until: Int)] {
+        func offset(_ t: Int) -> Int { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))) }
+        let step = 3_600
+        var out: [(offset: Int, from: Int, until: Int)] = []
+        var from = Int.min, current = offset(window.lowerBound), t = window.lowerBound
+        while t < window.upperBound {
+            let next = min(t + step, window.upperBound)
+            let o = offset(next)
+            if o != current {
+                var lo = t, hi = next  // offset(lo) == current, offset(hi) != current
+                while hi - lo > 1 {
+                    let m = lo + (hi - lo) / 2
+                    if offset(m) == current { lo = m } else { hi = m }
+                }
+                out.append((current, from, hi))
+                from = hi
+                current = offset(hi)
+                t = hi
+                continue
+            }
+            t = next
+        }
+        out.append((current, from, Int.max))
+        return out
     }
 }
 
@@ -292,7 +317,17 @@ struct SolarDayBuilder {
     static let sinGoldenLow = sin(SolarCalculator.goldenLowDeg * .pi / 180)
     static let sinGoldenHigh = sin(SolarCalculator.goldenHighDeg * .pi / 180)
 
+    /// Seconds: a local date longer than this (a daylight-saving day lasts 25 hours) holds
+    /// parts of two solar days (`SolarDay.Note.dateRepeated`).
+    static let repeatedDateSeconds = 26 * 3600.0
+
     mutating func build(date: CivilDate) -> SolarDay {
+        end - start > Self.repeatedDateSeconds ? buildRepeated(date: date) : buildSolarDay(date: date)
+    }
+
+    /// The events of the solar day whose transit is nearest the middle of the date (each
+    /// replaced by a neighbour's when outside the date), the note and the day length.
+    mutating func buildSolarDay(date: CivilDate) -> SolarDay {
         let mid = (start + end) / 2
         // Two passes reach the transit to ~0.005 s (each pass shrinks the error by the
         // equation of time's drift, < 3.5·10⁻⁴ s/s). The lower culminations lie half a turn
@@ -345,6 +380,35 @@ struct SolarDayBuilder {
             day.dayLengthSeconds = s - r
         } else {
             day.dayLengthSeconds = timeUp(upAtStart: upAtStart)
+        }
+        return day
+    }
+
+    /// A date longer than `repeatedDateSeconds`: the date's first event of each kind (the
+    /// previous solar day's when it falls in the date), its first solar noon, the note
+    /// `dateRepeated` (unless the Sun never rises or sets in it) and the time up within it.
+    mutating func buildRepeated(date: CivilDate) -> SolarDay {
+        usesShortcuts = false
+        var day = buildSolarDay(date: date)
+        prepareNeighbours()
+        let previous = crossings(solarDay: 0, wanted: 0xFF)
+        func first(_ current: Double?, _ j: Int) -> Double? {
+            let t = previous[j]
+            guard !t.isNaN, t >= start, t < end else { return current }
+            return current.map { min($0, t) } ?? t
+        }
+        day.sunrise = first(day.sunrise, 0)
+        day.sunset = first(day.sunset, 1)
+        day.civilDawn = first(day.civilDawn, 2)
+        day.civilDusk = first(day.civilDusk, 3)
+        day.goldenMorning = (first(day.goldenMorning.start, 4), first(day.goldenMorning.end, 6))
+        day.goldenEvening = (first(day.goldenEvening.start, 7), first(day.goldenEvening.end, 5))
+        day.blueMorning = (day.civilDawn, day.goldenMorning.start)
+        day.blueEvening = (day.goldenEvening.end, day.civilDusk)
+        if transit0 >= start && transit0 < end { day.solarNoon = transit0 }
+        if day.sunrise != nil || day.sunset != nil {
+            day.note = .dateRepeated
+            day.dayLengthSeconds = timeUp(upAtStart: isUp(at: start))
         }
         return day
     }

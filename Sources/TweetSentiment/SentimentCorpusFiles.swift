@@ -11,6 +11,9 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidModel(file: String, reason: String)
     /// Nothing to train on.
     case emptyCorpus
+    /// Holding out the development split (and the reserved share) left nothing to train on;
+    /// `strata` are the `source/class` groups (e.g. `labelledCSV/positive`) whose every tweet was held out.
+    case noTrainingExamplesLeft(strata: [String], developmentFraction: Double)
     /// An input file loaded without error but holds no labelled tweets (e.g. a header only).
     case noExamples(file: String)
     /// A training setting is outside its documented range.
@@ -33,6 +36,11 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(file): error: invalid sentiment model: \(reason)"
         case .emptyCorpus:
             return "error: no training examples; pass at least one --input file"
+        case .noTrainingExamplesLeft(let strata, let fraction):
+            let groups = strata.isEmpty ? "" : " for source/class \(strata.joined(separator: ", "))"
+            return "error: holding out the development split (--dev-fraction \(fraction)) and the reserved share left no training examples\(groups); "
+                + "the split holds out that fraction of each source/class group (rounded), so lower --dev-fraction (e.g. 0.2, or 0 to train on all), "
+                + "reserve fewer sources (--reserve none) or add more labelled tweets"
         case .noExamples(let file):
             return "\(file): error: no labelled tweets in this file (only a header or blank lines); add labelled rows or leave the file out"
         case .invalidConfiguration(let parameter, let reason):
@@ -121,8 +129,16 @@ public enum SentimentCorpusFiles {
          "vader_tweets_GroundTruth.train.txt"].map { root.appendingPathComponent("tweets").appendingPathComponent($0) }
     }
 
+    /// Names of the lexicon files `lexicon(directory:)` reads from its folder.
+    public static let lexiconFileNames = ["vader_lexicon.txt", "emoji_utf8_lexicon.txt", "AFINN-en-165.txt", "AFINN-emoticon-8.txt"]
+
+    /// The lexicon files `lexicon(directory:)` reads from `directory`.
+    public static func lexiconFiles(in directory: URL) -> [URL] {
+        lexiconFileNames.map { directory.appendingPathComponent($0) }
+    }
+
     /// Loads the VADER lexicon, the VADER emoji lexicon and AFINN-165 plus the
-    /// AFINN emoticon list from `directory` (the bundled `lexicons/` layout).
+    /// AFINN emoticon list from `directory` (the bundled `lexicons/` layout, `lexiconFileNames`).
     public static func lexicon(directory: URL, displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> SentimentLexicon {
         func file(_ n: String) -> URL { directory.appendingPathComponent(n) }
         do throws(DataError) {
@@ -176,7 +192,10 @@ public enum SentimentTraining {
         var rng = SeededGenerator(seed: seed)
         let (kept, reserved) = corpus.reservingEvaluationShare(of: configuration.reservedSources)
         let (train, dev) = kept.split(developmentFraction: developmentFraction, using: &rng)
-        guard !train.examples.isEmpty else { throw .emptyCorpus }
+        guard !train.examples.isEmpty else {
+            let strata = Set(kept.examples.map { $0.source.rawValue + "/" + $0.label.name })
+            throw .noTrainingExamplesLeft(strata: strata.sorted(), developmentFraction: developmentFraction)
+        }
         let missingInTraining = SentimentTrainer.missingClasses(in: train)
         guard missingInTraining.isEmpty else { throw .missingClasses(missingInTraining, heldOut: true) }
         let model = try SentimentTrainer.checkedTrain(corpus: train, lexicon: lexicon, configuration: configuration, using: &rng)

@@ -11,8 +11,13 @@ import ScenarioEngine
 struct BenchEngine: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "engine", abstract: "Events per second of the scenario engine beside SimPy.")
 
-    @Option(help: "Events to dispatch.") var events = 2_000_000
-    @Option(help: "Concurrent processes.") var processes = 1000
+    @Option(help: "Events to dispatch, 1…1000000000.") var events = 2_000_000
+    @Option(help: "Concurrent processes, 1…1000000.") var processes = 1000
+
+    func validate() throws {
+        if !(1...1_000_000_000).contains(events) { throw ValidationError("--events must be in 1…1000000000 (got \(events))") }
+        if !(1...1_000_000).contains(processes) { throw ValidationError("--processes must be in 1…1000000 (got \(processes))") }
+    }
 
     static let simpy = """
     import sys, time, simpy

@@ -20,8 +20,9 @@ struct BenchLocate: ParsableCommand {
         commandName: "locate", abstract: "Fingerprint queries per second beside scikit-learn KNeighborsRegressor.")
 
     @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
-    @Option(help: "Number of query fingerprints.") var queries = 1111
-    @Option(help: "Timed repetitions (best is reported).") var repeats = 3
+    @Option(help: "Number of query fingerprints, at least 1 and at most half the bundled training rows (the model trains on the rest).")
+    var queries = 1111
+    @Option(help: "Timed repetitions (best is reported), 1…100.") var repeats = 3
     @Option(help: "Distance: sorensen (tuned model, powed RSSI) or euclidean (positive RSSI).")
     var distance: FingerprintDistance = .sorensen
 
@@ -47,6 +48,11 @@ struct BenchLocate: ParsableCommand {
     for x, y in pred: print(f"{float(x)!r},{float(y)!r}")
     """
 
+    func validate() throws {
+        if queries < 1 { throw ValidationError("--queries must be at least 1 (got \(queries))") }
+        if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
+    }
+
     func run() throws {
         let root = CommandSupport.datasetsRoot(datasets).appendingPathComponent("positioning")
         let paths = ["ujiindoorloc_train_a.csv", "ujiindoorloc_train_b.csv"].map { root.appendingPathComponent($0).path }
@@ -58,6 +64,11 @@ struct BenchLocate: ParsableCommand {
             })
         }
         let loadSeconds = Self.seconds(clock.now - loadStart)
+        guard queries <= samples.count / 2 else {
+            CommandSupport.printError("error: --queries \(queries): the bundled training data has \(samples.count) fingerprints; "
+                                      + "give at most \(samples.count / 2) queries (half of them) so the model trains on the rest")
+            throw CommandSupport.invalidInput
+        }
         let split = FingerprintBenchmarkSplit(samples, queryCount: queries)
         let trainStart = clock.now
         var configuration = FingerprintLocator.Configuration.tuned

@@ -17,11 +17,18 @@ struct BenchRoute: ParsableCommand {
         commandName: "route", abstract: "Route queries per second beside networkx Dijkstra, campus to city scale.")
 
     @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
-    @Option(help: "Queries per map graph.") var queries = 1000
-    @Option(help: "Queries on the synthetic city grid.") var gridQueries = 100
-    @Option(help: "Vertices per side of the synthetic grid.") var gridSide = 250
-    @Option(help: "Timed repetitions (best is reported).") var repeats = 3
+    @Option(help: "Queries per map graph, 1…1000000.") var queries = 1000
+    @Option(help: "Queries on the synthetic city grid, 1…1000000.") var gridQueries = 100
+    @Option(help: "Vertices per side of the synthetic grid, 2…1000.") var gridSide = 250
+    @Option(help: "Timed repetitions (best is reported), 1…100.") var repeats = 3
     @Option(help: "Seed for query pairs and grid jitter.") var seed: UInt64 = 42
+
+    func validate() throws {
+        if !(1...1_000_000).contains(queries) { throw ValidationError("--queries must be in 1…1000000 (got \(queries))") }
+        if !(1...1_000_000).contains(gridQueries) { throw ValidationError("--grid-queries must be in 1…1000000 (got \(gridQueries))") }
+        if !(2...1000).contains(gridSide) { throw ValidationError("--grid-side must be in 2…1000 (got \(gridSide))") }
+        if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
+    }
 
     static let networkx = """
     import sys, time, networkx as nx

@@ -18,8 +18,12 @@ struct BenchSun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sun", abstract: "Solar-event throughput beside pvlib SPA and astral (same input, same run).")
 
-    @Option(help: "Number of location-days.") var rows = 100_000
+    @Option(help: "Number of location-days, 1…10000000.") var rows = 100_000
     @Option(help: "Seed of the generated input.") var seed: UInt64 = 20_240_621
+
+    func validate() throws {
+        if !(1...10_000_000).contains(rows) { throw ValidationError("--rows must be in 1…10000000 (got \(rows))") }
+    }
 
     static let python = """
     import sys, time, csv, datetime as dt, numpy as np

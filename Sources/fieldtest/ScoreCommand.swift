@@ -26,7 +26,7 @@ struct ScoreCommand: ParsableCommand {
     @Option(help: "A bundled weather dataset to score instead of a CSV (e.g. noaa-lcd-lincoln-2023, beijing-pm25).")
     var dataset: String?
 
-    @Option(help: "Year a typical-year (TMY) dataset is replayed in (1900–2100).")
+    @Option(help: "Year a typical-year (TMY) dataset is replayed in, 1900–2100 (checked with every input; other recordings keep their own dates).")
     var year = 2021
 
     @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
@@ -37,10 +37,15 @@ struct ScoreCommand: ParsableCommand {
 
     func validate() throws {
         if (weather == nil) == (dataset == nil) { throw ValidationError("give exactly one of --weather FILE.csv or --dataset NAME") }
+        let years = TMYWeatherProvider.supportedYears
+        if !years.contains(year) {
+            throw ValidationError("--year \(year): error: outside the years a typical year can be replayed in; give a year in \(years.lowerBound)…\(years.upperBound)")
+        }
     }
 
     func run() throws {
         let manifest = weather == nil ? try CommandSupport.datasetManifest(datasets) : nil
+        try OutputPathCheck.refuseOverwritingInputs(inputFiles(manifest), output: output)
         try CommandSupport.guarded {
             if let weather {
                 let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
@@ -49,11 +54,6 @@ struct ScoreCommand: ParsableCommand {
             }
             let name = dataset ?? ""
             guard let manifest else { return }
-            guard TMYWeatherProvider.supportedYears.contains(year) else {
-                let years = TMYWeatherProvider.supportedYears
-                throw ValidationError("--year \(year): error: outside the years a typical year can be replayed in; "
-                                      + "give a year in \(years.lowerBound)…\(years.upperBound)")
-            }
             let store = DatasetStore(manifest: manifest)
             var provider = try WeatherProviders.load(name, store: store, year: year)
             if provider.station == nil, let lcd = provider as? LCDWeatherProvider {
@@ -67,6 +67,21 @@ struct ScoreCommand: ParsableCommand {
                                                samples: provider.skySamples)
             try CommandSupport.emit(ScoreBatch.render(ScoreBatch.score([location])), to: output)
         }
+    }
+
+    /// The files the command reads: the --weather CSV, or the --dataset's file and the station list
+    /// beside it (consulted for an LCD recording without a station position).
+    func inputFiles(_ manifest: DatasetManifest?) -> [OutputPathCheck.Input] {
+        if let weather { return [.init(option: "--weather", url: URL(fileURLWithPath: weather))] }
+        guard let manifest else { return [] }
+        var files: [OutputPathCheck.Input] = []
+        if let dataset, let entry = manifest.entry(named: dataset) {
+            files.append(.init(option: "--dataset", url: manifest.url(of: entry)))
+        }
+        if let history = manifest.entries.first(where: { $0.format == .isdHistory }) {
+            files.append(.init(option: "--dataset (station list)", url: manifest.url(of: history)))
+        }
+        return files
     }
 
     /// NOAA's station history from the datasets folder (the manifest's `isd-history` entry);

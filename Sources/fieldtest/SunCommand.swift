@@ -14,7 +14,10 @@ struct SunCommand: ParsableCommand {
         day_length_s: seconds the Sun is up within the local date (a sunset just after midnight counts its \
         minutes before it too); 86400 on a polar day, 0 on a polar night. \
         note: polar_day / polar_night when the Sun neither rises nor sets that date; date_skipped (all \
-        times and day_length_s empty) when the zone skipped the date (e.g. Pacific/Apia 2011-12-30).
+        times and day_length_s empty) when the zone skipped the date (e.g. Pacific/Apia 2011-12-30, or \
+        Asia/Manila 1844-12-31); date_repeated when the date lasts more than 26 hours because the zone moved back \
+        across the date line (e.g. Pacific/Kwajalein 1969-09-30): its first events are given and day_length_s \
+        counts all the time the Sun is up within it.
         """)
 
     @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.")
@@ -24,6 +27,7 @@ struct SunCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        try OutputPathCheck.refuseOverwritingInputs([.init(option: "--input", url: URL(fileURLWithPath: input))], output: output)
         try CommandSupport.guarded {
             let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
             try CommandSupport.emit(try SunBatch.run(bytes: bytes, file: input), to: output)

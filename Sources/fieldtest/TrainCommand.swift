@@ -109,10 +109,12 @@ struct TrainCommand: ParsableCommand {
         }
 
         func run() throws {
-            try OutputPathCheck.refuseOverwritingInputs(OutputPathCheck.tweetInputs(input), output: output)
             let configuration = self.configuration
             let lexiconDirectory = lexicons.map { URL(fileURLWithPath: $0) }
                 ?? CommandSupport.datasetsRoot(datasets).appendingPathComponent("lexicons")
+            let lexiconFiles = SentimentCorpusFiles.lexiconFiles(in: lexiconDirectory)
+                .map { OutputPathCheck.Input(option: lexicons == nil ? "lexicon" : "--lexicons", url: $0) }
+            try OutputPathCheck.refuseOverwritingInputs(OutputPathCheck.tweetInputs(input) + lexiconFiles, output: output)
             let start = Date()
             let outcome = try CommandSupport.guarded {
                 try SentimentTraining.run(inputs: input.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory,

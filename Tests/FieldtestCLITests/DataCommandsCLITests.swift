@@ -185,6 +185,6 @@ struct DataCommandsCLITests {
         try "id,text\n1,\"a\"b\n".write(to: dir.appendingPathComponent("tw.csv"), atomically: false, encoding: .utf8)
         let r = try cli.run(["classify", "--input", "tw.csv"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("tw.csv:2: error: field '#2': text after the closing quote"))
+        #expect(r.stderr.contains("tw.csv:2: error: field 'text': text after the closing quote"))
     }
 }

@@ -140,6 +140,13 @@ struct UJIIndoorLocLoaderTests {
         w[0] = "\"-60\""
         let quoted = try UJIIndoorLoc.load(bytes: Array((header + "\n" + row(w)).utf8), file: "t.csv")
         #expect(quoted.records.first?.rssi[0] == -60)
+        // A quoting error on a later row names that row's line, not line 1.
+        w[0] = "\"100\"x"
+        let badQuote = header + "\n" + row(waps) + "\n" + row(waps) + "\n" + row(w) + "\n"
+        let quoteError = #expect(throws: DataError.self) { try UJIIndoorLoc.load(bytes: Array(badQuote.utf8), file: "uq.csv") }
+        #expect(quoteError?.line == 4)
+        #expect(quoteError?.description.hasPrefix("uq.csv:4: ") == true)
+        #expect(quoteError?.description.contains("text after the closing quote") == true)
 
         #expect(throws: DataError.invalidField(file: "t.csv", line: 2, field: "RELATIVEPOSITION", value: "3",
                                                reason: "must be 1 (inside), 2 (outside in front of the door) or 0 (not recorded)")) {

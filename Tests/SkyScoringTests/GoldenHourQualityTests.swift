@@ -136,6 +136,23 @@ struct GoldenHourQualityTests {
         #expect(abs(q - 85.5) < 1e-6)  // (45 + 45) × humidity factor 0.95
     }
 
+    @Test("score: an event crossing 00:00 UTC is scored once, every day of the year (lat 10, lon -90.5, 2021)")
+    func scoreBatchKeepsEventsAcrossUTCMidnight() throws {
+        let start = 1_609_459_200.0  // 2021-01-01T00:00:00Z
+        let samples = (0..<(365 * 24)).map { SkySample(timeUTC: start + Double($0) * 3600, conditions: SkyConditions(cloudLowPct: 10)) }
+        let events = ScoreBatch.score([ScoreBatch.Location(id: "p", latitude: 10, longitude: -90.5, samples: samples)])
+        let sunsets = events.filter { $0.event == "sunset" }, sunrises = events.filter { $0.event == "sunrise" }
+        // Every sunrise; every sunset but 2021-12-31's (≈ 23:44Z, after the last row at 23:00Z).
+        #expect(sunrises.count == 365)
+        #expect(sunsets.count == 364)
+        #expect(sunsets.last.map { CivilTime.isoUTC(Int($0.timeUTC.rounded())).hasPrefix("2021-12-30T23:") } == true)
+        // The sunset `fieldtest sun` reports for this place on 2021-09-18 (local), just after midnight UTC.
+        #expect(sunsets.contains { CivilTime.isoUTC(Int($0.timeUTC.rounded())) == "2021-09-19T00:00:18Z" })
+        // Each event once: consecutive sunsets are about a day apart, in time order.
+        let gaps = zip(sunsets.dropFirst(), sunsets).map { $0.timeUTC - $1.timeUTC }
+        #expect(gaps.allSatisfy { (86_000...86_800).contains($0) })
+    }
+
     @Test func scoreBatchRejectsBadRows() {
         let text = "location_id,latitude,longitude,time,cloud_low_pct\nsg,1.35,103.8,2024-03-20T00:00:00Z,140\n"
         #expect(throws: DataError.invalidField(file: "w.csv", line: 2, field: "cloud_low_pct", value: "140", reason: "outside 0…100")) {
@@ -172,6 +189,43 @@ struct SunBatchTests {
         #expect(lines[1].hasPrefix("a29,2011-12-29,2011-12-29T17:01:0"))
         #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[3].hasPrefix("2011-12-30T05:57:1"))
         #expect(lines[2] == "a30,2011-12-30,,,,,,,,,,,date_skipped")
+    }
+
+    @Test("a 47-hour local date (Pacific/Kwajalein 1969-09-30) gives its first events, date_repeated and all its daylight")
+    func aRepeatedDateIsNoted() throws {
+        let zone = try #require(TimeZone(identifier: "Pacific/Kwajalein"))
+        let calculator = SolarCalculator()
+        let date = CivilDate(daysSinceEpoch: -93)  // 1969-09-30
+        #expect(date.description == "1969-09-30")
+        let (start, end) = SolarCalculator.localDayBounds(date, zone: zone)
+        #expect(end - start == 47 * 3600)
+        let day = calculator.day(date: date, latitude: 9, longitude: 167.7, zone: zone)
+        #expect(day.note == .dateRepeated)
+        #expect(SolarDay.Note.dateRepeated.rawValue == "date_repeated")
+        // The first sunrise and sunset of the date, the same as the ordinary days' around it.
+        let sunrise = try #require(day.sunrise), sunset = try #require(day.sunset)
+        #expect(CivilTime.isoUTC(Int(sunrise.rounded())) == "1969-09-29T18:37:42Z")
+        #expect(CivilTime.isoUTC(Int(sunset.rounded())) == "1969-09-30T06:40:56Z")
+        #expect(Double(start) <= sunrise && sunrise < sunset)
+        // Two days' daylight (about 12 h each), not one.
+        let length = try #require(day.dayLengthSeconds)
+        #expect(abs(length - 86_757) < 1)
+        let before = calculator.day(date: CivilDate(daysSinceEpoch: -94), latitude: 9, longitude: 167.7, zone: zone)
+        let after = calculator.day(date: CivilDate(daysSinceEpoch: -92), latitude: 9, longitude: 167.7, zone: zone)
+        #expect(before.note == .none && after.note == .none)
+        #expect(abs(length - (before.dayLengthSeconds ?? 0) - (after.dayLengthSeconds ?? 0)) < 60)
+    }
+
+    @Test("before 1900 a date the zone skipped is found whatever the jump (Asia/Manila 1844-12-31), and the day before has its events")
+    func aSkippedDateBefore1900IsNoted() throws {
+        let text = "id,latitude,longitude,date,timezone\nm30,14.6,121,1844-12-30,Asia/Manila\nm31,14.6,121,1844-12-31,Asia/Manila\n"
+            + "m01,14.6,121,1845-01-01,Asia/Manila\n"
+        let lines = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv").split(separator: "\n", omittingEmptySubsequences: false)
+        let m30 = lines[1].split(separator: ",", omittingEmptySubsequences: false)
+        #expect(m30[2] == "1844-12-30T22:21:00Z" && m30[3] == "1844-12-31T09:37:42Z")
+        #expect(m30[5] == "40602" && m30[12] == "")
+        #expect(lines[2] == "m31,1844-12-31,,,,,,,,,,,date_skipped")
+        #expect(lines[3].hasPrefix("m01,1845-01-01,1844-12-31T22:21:23Z,1845-01-01T09:38:17Z,"))
     }
 
     /// Rows of one location must agree on its coordinates; the first disagreeing field is located.

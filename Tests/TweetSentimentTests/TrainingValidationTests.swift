@@ -131,6 +131,17 @@ struct TrainingValidationTests {
         #expect(outcome.model.parametersAreFinite)
     }
 
+    @Test("a development split that leaves nothing to train on names the held-out groups and --dev-fraction")
+    func devSplitLeavingNoTrainingExamples() throws {
+        let full = try temporaryFile("full.csv", "text,label\ngreat day,positive\nawful day,negative\nthe bus,neutral\n")
+        let expected = SentimentError.noTrainingExamplesLeft(strata: ["labelledCSV/negative", "labelledCSV/neutral", "labelledCSV/positive"],
+                                                             developmentFraction: 0.999)
+        #expect(throws: expected) { try train([full], developmentFraction: 0.999) }
+        #expect(expected.description.contains("--dev-fraction 0.999) and the reserved share left no training examples for source/class labelledCSV/negative"))
+        #expect(expected.description.contains("lower --dev-fraction"))
+        #expect(!expected.description.contains("pass at least one --input file"))
+    }
+
     @Test("an input without labelled tweets is named in the error")
     func headerOnlyInputIsNamed() throws {
         let full = try temporaryFile("full.csv", "text,label\ngreat day,positive\nawful day,negative\nthe bus,neutral\n")

@@ -125,7 +125,7 @@ struct UJIIndoorLocParser {
             do throws(DataError) {
                 let record: UJIIndoorLocRecord
                 if hasQuote(content) {
-                    record = try parseQuoted(content, line: lineNo, layout: layout)
+                    record = try parseQuoted(content, line: lineNo, layout: layout, header: header)
                 } else {
                     split(content, into: &fields)
                     if fields.count != layout.columnCount {
@@ -205,8 +205,13 @@ struct UJIIndoorLocParser {
     }
 
     /// Slow path for a line with quoted fields: parse it with the RFC 4180 reader.
-    private func parseQuoted(_ r: Range<Int>, line: Int, layout: Layout) throws(DataError) -> UJIIndoorLocRecord {
-        let recs = try CSVReader(fileName: file).records(Array(bytes[r]))
+    private func parseQuoted(_ r: Range<Int>, line: Int, layout: Layout, header: CSVHeader) throws(DataError) -> UJIIndoorLocRecord {
+        // The reader sees this one line as line 1; its errors are moved to the file's line and
+        // name the header's column.
+        let recs: [CSVRecord]
+        do throws(DataError) { recs = try CSVReader(fileName: file).records(Array(bytes[r])) } catch {
+            throw header.namingColumns(in: error.linesShifted(by: line - 1))
+        }
         guard let fieldsText = recs.first?.fields, recs.count == 1 else {
             throw .badLayout(file: file, line: line, reason: "a quoted field spans lines; UJIIndoorLoc rows are one line each")
         }

@@ -63,6 +63,7 @@ extension Sentiment140Loader {
     public static func parseOriginalCSV(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<LabelledTweet> {
         var report = LoadReport()
         var out: [LabelledTweet] = []
+        do throws(DataError) {
         try CSVReader(fileName: file).forEachRecord(latin1IfNotUTF8(bytes)) { (record: CSVRecord) throws(DataError) in
             let problem: DataError?
             if record.fields.count != originalColumns {
@@ -83,6 +84,10 @@ extension Sentiment140Loader {
             }
             out.append(LabelledTweet(text: record.fields[5], label: label(polarity: record.fields[0])!, line: record.line))
             report.rowsLoaded += 1
+        }
+        } catch {
+            // The file has no header; the reader's numbered fields (#6) are named by the layout's columns.
+            throw CSVHeader(["polarity", "id", "date", "query", "user", "text"]).namingColumns(in: error)
         }
         return Loaded(records: out, report: report)
     }
