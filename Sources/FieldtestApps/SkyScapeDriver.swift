@@ -130,7 +130,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         let tz = TimeZone(identifier: loc.timeZone) ?? zone
         let date = localDate(t)
         let day = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz)
-        let quality = day.note == .none ? qualityPct(loc, date: date, sunrise: false, now: t, run: run) : nil
+        let quality = day.sunset != nil ? qualityPct(loc, date: date, sunrise: false, now: t, run: run) : nil  // a sunset to score (none on polar or skipped dates)
         return LocationDetails(day: day, weather: weather?.observation(at: t), qualityPct: quality)
     }
 
