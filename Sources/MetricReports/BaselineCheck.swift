@@ -116,7 +116,7 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
             return "error: tolerance name '\(name)' is not a kind (\(Tolerances.kindNames.joined(separator: ", "))), a requirement ID "
                 + "of the catalogue or a metric of the compared rows, so it would have no effect; \(hint)"
         case .emptyBaseline(let f):
-            return "\(f): error: the baseline has no metric rows; record one with 'fieldtest run' first"
+            return "\(f):1: error: the baseline has a header but no metric rows; record one with 'fieldtest run --record-baseline DIR' first"
         }
     }
 }

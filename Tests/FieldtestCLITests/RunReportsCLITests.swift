@@ -37,7 +37,6 @@ struct RunReportsCLITests {
         // A 3 × 2 sweep recorded whole, then checked one shard at a time.
         let sweep = dir.appendingPathComponent("sweep.yaml")
         try write(try scenarioText("skyscape-lincoln").replacingOccurrences(of: "name: skyscape-lincoln", with: "name: lincoln-sweep")
-                    .replacingOccurrences(of: "duration: 2d", with: "duration: 12h")
                   + "\nsweep:\n  parameters:\n    low_quality_threshold: [20, 40, 60]\n  seeds: [1, 2]\n", sweep)
         let swbase = dir.appendingPathComponent("swbase")
         r = try cli.run(["run", sweep.path, "--record-baseline", swbase.path, "--out", dir.appendingPathComponent("out3").path])
@@ -144,6 +143,29 @@ struct RunReportsCLITests {
         #expect(p.terminationReason == .exit && p.terminationStatus == 143)
         let left = try temporaryFolders()
         #expect(left.isEmpty, "\(left)")
+    }
+
+    /// `check` and `merge` errors name the file (and line): a missing file, a header-only
+    /// baseline and a duplicated row.
+    @Test func checkAndMergeErrorsNameFileAndLine() throws {
+        let dir = try cli.temporaryFolder()
+        let header = RunAndCheckSafetyTests.header
+        let good = header + "s,a,1,NAV-F15,forbidden_edges_used,count,0,count,0,<=,pass,21\n"
+        try write(good, dir.appendingPathComponent("good.csv"))
+        try write(header, dir.appendingPathComponent("empty.csv"))
+        var r = try cli.run(["check", "missing.csv", "--baseline", "good.csv"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("missing.csv: error: cannot read file: no such file; give the path of a metrics CSV"), "\(r.stderr)")
+        #expect(!r.stderr.contains("The operation could not be completed"))
+        r = try cli.run(["merge", "good.csv", "missing.csv"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("missing.csv: error: cannot read file: no such file"), "\(r.stderr)")
+        r = try cli.run(["check", "good.csv", "--baseline", "empty.csv"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("empty.csv:1: error: the baseline has a header but no metric rows"), "\(r.stderr)")
+        r = try cli.run(["merge", "good.csv", "good.csv"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("good.csv:2: error: row NAV-F15 forbidden_edges_used of case s seed 1 is also in good.csv line 2"), "\(r.stderr)")
     }
 
     /// `locate --cross-validate` writes its result to --output and refuses --input;
