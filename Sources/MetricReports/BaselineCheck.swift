@@ -116,7 +116,7 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
             return "error: tolerance name '\(name)' is not a kind (\(Tolerances.kindNames.joined(separator: ", "))), a requirement ID "
                 + "of the catalogue or a metric of the compared rows, so it would have no effect; \(hint)"
         case .emptyBaseline(let f):
-            return "\(f): error: the baseline has no metric rows; record one with 'fieldtest run' first"
+            return "\(f):1: error: the baseline has a header but no metric rows; record one with 'fieldtest run --record-baseline DIR' first"
         }
     }
 }
@@ -154,10 +154,17 @@ public struct CheckReport: Sendable {
 
 /// Compares a run's metric rows with a baseline's, row by row.
 ///
-/// A metric regresses when its status goes from pass to fail, when it moves
-/// against its preferred direction by more than the tolerance, when an exact
-/// metric changes, or when a checked baseline row is missing from the run.
-/// Informational rows with no preferred direction never regress.
+/// Every row is judged by the baseline's check (its comparator and threshold), not
+/// the run's, so a run cannot pass by dropping or loosening a check. A metric regresses when:
+/// - it fails the baseline's threshold where the baseline passed (or the run's own threshold);
+/// - a checked baseline row became unchecked or changed its comparator or threshold;
+/// - it moves against its preferred direction (from the baseline's comparator; latency: lower)
+///   by more than the tolerance, or an exact metric changes by more than the tolerance;
+/// - an informational accuracy, count or rate row changes by more than the tolerance
+///   (these are deterministic; counts are compared exactly by default);
+/// - the number of samples of an accuracy, count or rate row changes, or any row's samples drop to 0;
+/// - a checked baseline row is missing from the run.
+/// Informational latency rows regress only by getting slower than the tolerance allows.
 public enum BaselineCheck {
     public static func compare(current: [MetricRow], baseline: [MetricRow],
                                tolerances: Tolerances = Tolerances()) -> CheckReport {
@@ -181,9 +188,20 @@ public enum BaselineCheck {
         return CheckReport(comparisons: out)
     }
 
+    /// The row's check as text, e.g. `<= 0`, or `no threshold`.
+    static func describeCheck(_ r: MetricRow) -> String {
+        guard let t = r.threshold, r.comparator != .none else { return "no threshold" }
+        return "\(r.comparator.rawValue) \(FieldtestNumber.format(t))"
+    }
+
     static func compare(current c: MetricRow, baseline b: MetricRow, tolerances: Tolerances) -> MetricComparison {
         func result(_ v: ComparisonVerdict, _ why: String) -> MetricComparison {
             MetricComparison(key: c.key, baseline: b, current: c, verdict: v, reason: why)
+        }
+        let baselineChecked = b.comparator != .none && b.threshold != nil
+        if baselineChecked && (c.comparator != b.comparator || c.threshold != b.threshold) {
+            return result(.regression, "the baseline checks \(describeCheck(b)), this run \(describeCheck(c)); "
+                          + "restore the check, or re-record the baseline if the change is intended")
         }
         if b.status == .pass && c.status == .fail {
             return result(.regression, "now fails its threshold")
@@ -191,16 +209,20 @@ public enum BaselineCheck {
         if b.status == .fail && c.status == .pass {
             return result(.improvement, "now passes its threshold")
         }
+        if c.samples != b.samples && (c.samples == 0 || c.kind != .latency) {
+            return result(.regression, "summarises \(c.samples) samples, the baseline \(b.samples)"
+                          + (c.kind == .latency ? "" : "; \(c.kind.rawValue) rows are deterministic"))
+        }
         if c.value.isNaN != b.value.isNaN {
             return result(c.value.isNaN ? .regression : .improvement, c.value.isNaN ? "value became NaN" : "value no longer NaN")
         }
         if c.value.isNaN { return result(.unchanged, "both NaN") }
-        if c.kind == .latency && !tolerances.comparesLatency {
+        if b.kind == .latency && !tolerances.comparesLatency {
             return result(.unchanged, "latency checked against its threshold only (baseline from another machine)")
         }
         let slack = tolerances.slack(for: b)
         let delta = c.value - b.value
-        switch c.direction {
+        switch b.direction {
         case .lowerIsBetter:
             if delta > slack { return result(.regression, "higher by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))") }
             if delta < -slack { return result(.improvement, "lower by \(FieldtestNumber.format(-delta)) \(c.unit)") }
@@ -210,7 +232,11 @@ public enum BaselineCheck {
         case .exact:
             if abs(delta) > slack { return result(.regression, "changed by \(FieldtestNumber.format(delta)) \(c.unit); exact metric") }
         case .none:
-            break
+            // Informational accuracy, count and rate rows are deterministic: any change beyond the tolerance is reported.
+            if abs(delta) > slack {
+                return result(.regression, "changed by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack))); "
+                              + "informational \(b.kind.rawValue) rows are compared too")
+            }
         }
         return result(.unchanged, "within tolerance")
     }

@@ -86,6 +86,9 @@ public enum MetricsCSV {
     /// Reads a metrics file from disk, keeping each row's line.
     public static func readLocated(_ url: URL, displayName: String? = nil) throws(DataError) -> [LocatedMetricRow] {
         let name = displayName ?? url.path
+        if !FileManager.default.fileExists(atPath: url.path) {
+            throw .unreadable(file: name, reason: "no such file; give the path of a metrics CSV written by 'fieldtest run' (its metrics.csv or a recorded baseline)")
+        }
         return try parseLocated(bytes: try readFileBytes(url, displayName: name), file: name)
     }
 }

@@ -14,7 +14,8 @@ struct LocateCommand: ParsableCommand {
         access point was detected (every WAP value 100): it is not located and its other columns are empty). \
         When the input has ground truth, building and floor hit rates and mean/median/p95 2-D errors of the \
         located fingerprints go to standard error. With --cross-validate, the training data is evaluated \
-        leave-one-phone-out (or -user-out; it needs at least two phones or users) instead.
+        leave-one-phone-out (or -user-out; it needs at least two phones or users) instead of an --input, \
+        and the one-line result goes to --output (default: standard output).
         """
     )
 
@@ -44,6 +45,9 @@ struct LocateCommand: ParsableCommand {
     func validate() throws {
         if train.isEmpty { throw ValidationError("give at least one --train FILE.csv (UJIIndoorLoc layout)") }
         if input == nil && crossValidate == nil { throw ValidationError("give --input FILE.csv to locate, or --cross-validate phone|user") }
+        if input != nil && crossValidate != nil {
+            throw ValidationError("--cross-validate evaluates the --train data and reads no --input; give one of --input and --cross-validate")
+        }
     }
 
     func run() throws {
@@ -58,7 +62,8 @@ struct LocateCommand: ParsableCommand {
                 try FingerprintCrossValidation.leaveOneGroupOut(try FingerprintSample.fromUJIIndoorLoc(training), by: grouping,
                                                                 configuration: method.configuration)
             }
-            print("leave-one-\(grouping.rawValue)-out (\(method.rawValue)): " + Self.describe(evaluation))
+            let line = "leave-one-\(grouping.rawValue)-out (\(method.rawValue)): " + Self.describe(evaluation) + "\n"
+            try CommandSupport.guarded { try CommandSupport.emit(line, to: output) }
             return
         }
         guard let input else { return }

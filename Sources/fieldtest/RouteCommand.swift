@@ -25,16 +25,19 @@ struct RouteCommand: ParsableCommand {
     var output: String?
     @Option(name: .long, help: "Profiles YAML replacing the built-in ones.")
     var profiles: String?
-    @Flag(name: .long, help: "Print the built-in profiles YAML (the documented schema) and exit.")
+    @Flag(name: .long, help: "Print the built-in profiles YAML (the documented schema) to --output or standard output and exit.")
     var printProfiles = false
 
     func validate() throws {
         if !printProfiles && (graph == nil || queries == nil) { throw ValidationError("--graph and --queries are required") }
+        if printProfiles && (graph != nil || queries != nil || congestion != nil || profiles != nil) {
+            throw ValidationError("--print-profiles prints the built-in profiles and routes nothing; drop --graph, --queries, --congestion and --profiles, or --print-profiles")
+        }
     }
 
     func run() throws {
         if printProfiles {
-            print(RoutingProfiles.defaultYAML)
+            try CommandSupport.guarded { try CommandSupport.emit(RoutingProfiles.defaultYAML + "\n", to: output) }
             return
         }
         guard let graph, let queries else { throw ValidationError("--graph and --queries are required") }

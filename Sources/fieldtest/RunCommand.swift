@@ -28,7 +28,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Compare with a baseline: a metrics CSV, or a folder holding <scenario>.csv files.")
     var baseline: String?
 
-    @Option(name: .long, help: "Record this run's metrics as <scenario>.csv baselines in this folder.")
+    @Option(name: .long, help: "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard: a baseline holds every case).")
     var recordBaseline: String?
 
     @Option(name: .long, help: "Override the scenario seed (ignored for sweeps with seeds).")
@@ -56,6 +56,9 @@ struct RunCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let shard, Self.parseShard(shard) == nil { throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4") }
         if junit != nil && files.count > 1 { throw ValidationError("--junit takes one scenario file; run scenarios one at a time or use separate files") }
+        if recordBaseline != nil && shard != nil {
+            throw ValidationError("--record-baseline records whole scenarios, and --shard runs only a slice of each sweep; record the baseline without --shard, or merge the shards' metrics.csv files with 'fieldtest merge' and use the merged file as --baseline")
+        }
         if !tolerance.isEmpty && baseline == nil { throw ValidationError("--tolerance applies only to the comparison with --baseline; add --baseline or drop --tolerance") }
     }
 
@@ -85,11 +88,22 @@ struct RunCommand: ParsableCommand {
             fileOfName[s.name] = file
             scenarios.append(s)
         }
-        let baselines = try scenarios.map { try baselineRows(for: $0) }
+        var caseLists: [[ScenarioCase]] = []
+        for s in scenarios {
+            var cases = ScenarioRunner.cases(of: s)
+            if let shard, let (i, n) = Self.parseShard(shard) { cases = ScenarioRunner.shard(cases, index: i, count: n) }
+            caseLists.append(cases)
+        }
+        let baselines = try zip(scenarios, caseLists).map { try baselineRows(for: $0.0, running: $0.1) }
         try CommandSupport.guarded {
             try tolerances.checkOverrideNames(metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)))
         }
-        try checkOutputLocations()
+        let runIDs = scenarios.map { _ in RunReport.makeRunID() }
+        let reportFolders = zip(scenarios, runIDs).map { s, runID in
+            out.map { URL(fileURLWithPath: $0).appendingPathComponent(s.name) }
+                ?? URL(fileURLWithPath: "Results/runs").appendingPathComponent(s.name).appendingPathComponent(runID)
+        }
+        try checkOutputLocations(reportFolders: reportFolders)
         if let baseline {
             let here = MachineIdentity.current()
             let recorded = MachineIdentity.recorded(in: Self.baselineFolder(baseline))
@@ -98,24 +112,25 @@ struct RunCommand: ParsableCommand {
                 CommandSupport.printError("note: the baseline was recorded on \(recorded.map(\.description) ?? "an unrecorded machine"), not on \(here); latency rows are checked against their thresholds only (--compare-latency always compares them anyway)")
             }
         }
-        let usedHashes = try datasetHashes(of: scenarios, manifest: manifest)
+        let signalSources = Self.removeTemporaryFoldersOnInterrupt()
+        defer { signalSources.forEach { $0.cancel() } }
         let store = DatasetStore(manifest: manifest)
+        var datasetHashing = DatasetHashing(manifest: manifest)
         let interactive = isatty(STDERR_FILENO) == 1
         var anyFailed = false
         var anyRegression = false
-        for (s, base) in zip(scenarios, baselines) {
-            var cases = ScenarioRunner.cases(of: s)
-            if let shard, let (i, n) = Self.parseShard(shard) { cases = ScenarioRunner.shard(cases, index: i, count: n) }
+        for (index, s) in scenarios.enumerated() {
+            let cases = caseLists[index], base = baselines[index], runID = runIDs[index], folder = reportFolders[index]
             if interactive { CommandSupport.printError("running \(s.name): \(cases.count) case\(cases.count == 1 ? "" : "s")…") }
-            let runID = RunReport.makeRunID()
             let startedAt = ISO8601DateFormatter().string(from: Date())
+            // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
+            let session = store.session()
             let results = try CommandSupport.guarded {
-                try ScenarioRunner.run(cases, jobs: jobs, runID: runID, datasets: store, driver: AppDrivers.factory)
+                try ScenarioRunner.run(cases, jobs: jobs, runID: runID, datasets: session, driver: AppDrivers.factory)
             }
             let rows = results.flatMap(\.rows)
-            let folder = out.map { URL(fileURLWithPath: $0).appendingPathComponent(s.name) }
-                ?? URL(fileURLWithPath: "Results/runs").appendingPathComponent(s.name).appendingPathComponent(runID)
-            let record = try runRecord(s, manifest: manifest, usedHashes: usedHashes, runID: runID, startedAt: startedAt,
+            let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets)
+            let record = try runRecord(s, used: used, runID: runID, startedAt: startedAt,
                                        cases: cases.count, results: results, rows: rows)
             try CommandSupport.guarded {
                 try RunReport.write(rows: rows, record: record, to: folder, junit: junit.map { URL(fileURLWithPath: $0) })
@@ -139,6 +154,25 @@ struct RunCommand: ParsableCommand {
         if anyFailed || anyRegression { throw CommandSupport.failed }
     }
 
+    /// Installs SIGINT and SIGTERM handling for the run: the temporary folders (device caches,
+    /// app databases) of the scenarios in progress are removed, then the process exits with
+    /// 128 + the signal number (130, 143). The work runs on a dispatch queue, not in a signal
+    /// handler, so it may allocate and remove files. Keep the returned sources for the run.
+    static func removeTemporaryFoldersOnInterrupt() -> [any DispatchSourceSignal] {
+        let queue = DispatchQueue(label: "fieldtest.run.interrupt")
+        return [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                ManagedAppDriver.removeAllTemporaryFolders()
+                CommandSupport.printError("fieldtest run: interrupted; temporary folders removed, no reports written for the scenario in progress")
+                Foundation.exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+    }
+
     /// The folder holding `baseline` (itself when it is a folder), where `machine.json` lives.
     static func baselineFolder(_ baseline: String) -> URL {
         let url = URL(fileURLWithPath: baseline)
@@ -147,7 +181,10 @@ struct RunCommand: ParsableCommand {
         return url.deletingLastPathComponent()
     }
 
-    func baselineRows(for s: Scenario) throws -> [MetricRow]? {
+    /// The baseline rows `s` is compared with: those of the cases that run. Rows of other
+    /// scenarios (a merged baseline) and of the sweep cases another shard runs are left out;
+    /// rows of this scenario's cases under another seed stay, and are reported missing.
+    func baselineRows(for s: Scenario, running cases: [ScenarioCase]) throws -> [MetricRow]? {
         guard let baseline else { return nil }
         var url = URL(fileURLWithPath: baseline)
         var isDir: ObjCBool = false
@@ -158,13 +195,25 @@ struct RunCommand: ParsableCommand {
             CommandSupport.printError("\(url.path): error: missing baseline for scenario '\(s.name)'; record one with 'fieldtest run \(s.file) --record-baseline \(baseline)'")
             throw CommandSupport.invalidInput
         }
-        return try CommandSupport.guarded { try MetricsCSV.read(url, displayName: url.path) }
+        let rows = try CommandSupport.guarded { try MetricsCSV.read(url, displayName: url.path) }
+        let allCases = ScenarioRunner.cases(of: s)
+        let labels = Set(allCases.map(\.label))
+        let notRun = Set(allCases.map { "\($0.label)|\($0.scenario.seed)" })
+            .subtracting(cases.map { "\($0.label)|\($0.scenario.seed)" })
+        let kept = rows.filter { labels.contains($0.scenario) && !notRun.contains("\($0.scenario)|\($0.seed)") }
+        if kept.isEmpty && !cases.isEmpty {
+            CommandSupport.printError("\(url.path): error: the baseline has no rows for scenario '\(s.name)'"
+                                      + (shard.map { " (shard \($0))" } ?? "") + "; record one with 'fieldtest run \(s.file) --record-baseline DIR'")
+            throw CommandSupport.invalidInput
+        }
+        return kept
     }
 
     /// Checks, before any scenario runs, that the requested outputs can be written: the
-    /// `--junit` file's folder, the `--record-baseline` folder and the `--out` folder are
-    /// created when missing and must accept a new file (exit 2 otherwise, with nothing written).
-    func checkOutputLocations() throws {
+    /// `--junit` file's folder, the `--record-baseline` folder, the `--out` folder and every
+    /// scenario's report folder are created when missing and must accept a new file
+    /// (exit 2 otherwise, with no scenario run).
+    func checkOutputLocations(reportFolders: [URL]) throws {
         var locations: [(option: String, path: String, folder: URL)] = []
         if let junit {
             let url = URL(fileURLWithPath: junit)
@@ -177,6 +226,9 @@ struct RunCommand: ParsableCommand {
         }
         if let recordBaseline { locations.append(("--record-baseline", recordBaseline, URL(fileURLWithPath: recordBaseline))) }
         if let out { locations.append(("--out", out, URL(fileURLWithPath: out))) }
+        for folder in reportFolders {
+            locations.append((out == nil ? "the report folder (--out DIR chooses another)" : "--out", folder.path, folder))
+        }
         for l in locations {
             if let problem = Self.writeProblem(in: l.folder) {
                 CommandSupport.printError("\(l.path): error: \(l.option): \(problem); choose a location you can write to (nothing was run)")
@@ -208,40 +260,63 @@ struct RunCommand: ParsableCommand {
         return nil
     }
 
-    /// Dataset name → SHA-256 of the file the scenarios will read, for every dataset they
-    /// use. A file that differs from its `MANIFEST.csv` entry gets a warning: its results
-    /// are not those of the published dataset.
-    func datasetHashes(of scenarios: [Scenario], manifest: DatasetManifest) throws -> [String: String] {
-        var hashes: [String: String] = [:]
-        for name in scenarios.flatMap(\.datasets) where hashes[name] == nil {
-            guard let entry = manifest.entry(named: name) else { continue }
-            let url = manifest.url(of: entry)
-            let actual = try CommandSupport.guarded { try DatasetManifest.sha256(of: url) }
-            if actual != entry.sha256 {
-                CommandSupport.printError("\(url.path): warning: dataset '\(name)' has sha256 \(actual), not \(entry.sha256) as MANIFEST.csv "
-                                          + "says; results come from the file as it is ('fieldtest datasets verify' checks every dataset)")
-            }
-            hashes[name] = actual
-        }
-        return hashes
-    }
-
-    func runRecord(_ s: Scenario, manifest: DatasetManifest, usedHashes: [String: String], runID: String, startedAt: String,
+    func runRecord(_ s: Scenario, used: DatasetHashing.Used, runID: String, startedAt: String,
                    cases: Int, results: [CaseResult], rows: [MetricRow]) throws -> RunRecord {
         let hash = try CommandSupport.guarded { try DatasetManifest.sha256(of: URL(fileURLWithPath: s.file)) }
-        var datasetHashes: [String: String] = [:]
-        var manifestHashes: [String: String] = [:]
-        for d in s.datasets {
-            let listed = manifest.entry(named: d)?.sha256
-            datasetHashes[d] = usedHashes[d] ?? listed
-            if let listed, let used = usedHashes[d], used != listed { manifestHashes[d] = listed }
-        }
         return RunRecord(tool: "fieldtest", toolVersion: FieldtestVersion.current, scenario: s.name, scenarioFile: s.file,
-                         scenarioSHA256: hash, seed: s.seed, runID: runID, startedAt: startedAt, datasets: datasetHashes,
+                         scenarioSHA256: hash, seed: s.seed, runID: runID, startedAt: startedAt, datasets: used.hashes,
                          machine: RunReport.machine(), cases: cases, shard: shard,
                          events: results.reduce(0) { $0 + $1.events },
                          passed: rows.filter { $0.status == .pass }.count, failed: rows.filter { $0.status == .fail }.count,
                          informational: rows.filter { $0.status == .info }.count,
-                         datasetsManifest: manifestHashes.isEmpty ? nil : manifestHashes)
+                         datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes)
+    }
+}
+
+/// Hashes the dataset files a scenario read, for `run.json`: each file once per command,
+/// with a warning (once) for a file that differs from its `MANIFEST.csv` entry.
+struct DatasetHashing {
+    /// What `run.json` records of the datasets one scenario read.
+    struct Used {
+        /// Dataset name (or path inside the datasets folder, for a file the manifest does not list) → SHA-256 of the file read.
+        var hashes: [String: String] = [:]
+        /// Dataset name → the SHA-256 the manifest gives, for each file that differs from it.
+        var manifestHashes: [String: String] = [:]
+    }
+
+    let manifest: DatasetManifest
+    private var hashOfPath: [String: String] = [:]
+
+    init(manifest: DatasetManifest) { self.manifest = manifest }
+
+    /// The hashes of the files in `read` (name or path → file, from `DatasetStore.filesRead`)
+    /// and of the datasets the scenario lists (`listed`), whether or not its driver read them.
+    mutating func hashes(read: [String: URL], listed: [String]) throws -> Used {
+        var files = read
+        for name in listed where files[name] == nil {
+            if let entry = manifest.entry(named: name) { files[name] = manifest.url(of: entry) }
+        }
+        var used = Used()
+        for (name, url) in files.sorted(by: { $0.key < $1.key }) {
+            let path = url.standardizedFileURL.path
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let entry = manifest.entry(named: name)
+                ?? manifest.entries.first { manifest.url(of: $0).standardizedFileURL.path == path }
+            let key = entry?.name ?? name
+            let actual: String
+            if let known = hashOfPath[path] {
+                actual = known
+            } else {
+                actual = try CommandSupport.guarded { try DatasetManifest.sha256(of: url) }
+                hashOfPath[path] = actual
+                if let entry, actual != entry.sha256 {
+                    CommandSupport.printError("\(DatasetManifest.display(url)): warning: dataset '\(key)' has sha256 \(actual), not \(entry.sha256) as MANIFEST.csv "
+                                              + "says; results come from the file as it is ('fieldtest datasets verify' checks every dataset)")
+                }
+            }
+            used.hashes[key] = actual
+            if let entry, actual != entry.sha256 { used.manifestHashes[key] = entry.sha256 }
+        }
+        return used
     }
 }

@@ -187,4 +187,59 @@ struct BaselineCheckTests {
         let report = BaselineCheck.compare(current: cur, baseline: baseline)
         #expect(report.regressions.map(\.reason) == ["now fails its threshold", "checked metric missing from this run"])
     }
+
+    /// A checked baseline row that loses its threshold (or changes it) is judged by the
+    /// baseline's check: dropping or loosening the check is a regression, not "unchanged".
+    @Test func droppedOrChangedChecksRegress() {
+        var cur = baseline
+        cur[3] = row("lost", .count, 7, requirement: "BTD-S1")                                  // was <= 0, now unchecked
+        cur[0] = row("sunrise_error_max", .accuracy, 12, threshold: 600, .lessOrEqual)          // threshold loosened
+        let report = BaselineCheck.compare(current: cur, baseline: baseline)
+        #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "lost"])
+        #expect(report.regressions.map(\.reason) == [
+            "the baseline checks <= 300, this run <= 600; restore the check, or re-record the baseline if the change is intended",
+            "the baseline checks <= 0, this run no threshold; restore the check, or re-record the baseline if the change is intended",
+        ])
+    }
+
+    /// Informational accuracy, count and rate rows are deterministic and compared (counts exactly,
+    /// rates within 5 %); informational latency rows regress only by getting slower.
+    @Test func informationalRowsAreCompared() throws {
+        let base = [row("no_route", .count, 89), row("mean_error", .accuracy, 2.5), row("per_hour", .rate, 100),
+                    row("tap_mean", .latency, 0.1)]
+        var cur = base
+        cur[0].value = 105
+        cur[1].value = 2.4
+        cur[2].value = 104                 // +4 %: within the rate tolerance
+        cur[3].value = 0.05                // faster
+        var report = BaselineCheck.compare(current: cur, baseline: base)
+        #expect(report.regressions.map { $0.current?.metric } == ["no_route", "mean_error"])
+        #expect(report.regressions.first?.reason == "changed by 16 s (allowed 0); informational count rows are compared too")
+        cur[2].value = 106                 // +6 %
+        cur[3].value = 0.2                 // 2× slower
+        report = BaselineCheck.compare(current: cur, baseline: base)
+        #expect(report.regressions.map { $0.current?.metric } == ["no_route", "mean_error", "per_hour", "tap_mean"])
+        var loose = Tolerances()
+        try loose.apply("count=20")
+        try loose.apply("accuracy=0.5")
+        cur[2].value = 100
+        cur[3].value = 0.1
+        #expect(!BaselineCheck.compare(current: cur, baseline: base, tolerances: loose).hasRegression)
+    }
+
+    /// The samples a deterministic row summarises are compared: a check over fewer (or no)
+    /// samples is not the same check. Latency regresses only when its samples drop to 0.
+    @Test func sampleCountsAreCompared() {
+        var cur = baseline
+        cur[3].samples = 0
+        cur[0].samples = 9
+        cur[2].samples = 12
+        var report = BaselineCheck.compare(current: cur, baseline: baseline)
+        #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "lost"])
+        #expect(report.regressions.last?.reason == "summarises 0 samples, the baseline 10; count rows are deterministic")
+        cur = baseline
+        cur[2].samples = 0
+        report = BaselineCheck.compare(current: cur, baseline: baseline)
+        #expect(report.regressions.map(\.reason) == ["summarises 0 samples, the baseline 10"])
+    }
 }

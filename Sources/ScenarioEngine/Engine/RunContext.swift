@@ -34,7 +34,12 @@ public final class ManagedAppDriver: AppDriver {
     /// The wrapped driver.
     public let driver: any AppDriver
 
-    public init(_ driver: any AppDriver) { self.driver = driver }
+    public init(_ driver: any AppDriver) {
+        self.driver = driver
+        Self.live.add(self)
+    }
+
+    deinit { Self.live.remove(self) }
 
     /// The wrapped driver's temporary folders (none when it keeps no files).
     public var temporaryFolders: [URL] { (driver as? any TemporaryFolderOwning)?.temporaryFolders ?? [] }
@@ -57,6 +62,41 @@ public final class ManagedAppDriver: AppDriver {
     private func removeTemporaryFolders() {
         for folder in temporaryFolders where FileManager.default.fileExists(atPath: folder.path) {
             try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// Removes the temporary folders of every driver that has not finished yet, e.g. when
+    /// the process is interrupted (SIGINT, SIGTERM) in the middle of a run and is about to exit.
+    /// Call it from an ordinary thread (such as a `DispatchSource` signal handler's queue), not
+    /// from a signal handler itself.
+    public static func removeAllTemporaryFolders() {
+        for driver in live.drivers() { driver.removeTemporaryFolders() }
+    }
+
+    /// The drivers alive in this process, held weakly.
+    private static let live = LiveDrivers()
+
+    private final class LiveDrivers: @unchecked Sendable {
+        private struct Weak { weak var driver: ManagedAppDriver? }
+        private let lock = NSLock()
+        private var byID: [ObjectIdentifier: Weak] = [:]
+
+        func add(_ d: ManagedAppDriver) {
+            lock.lock()
+            byID[ObjectIdentifier(d)] = Weak(driver: d)
+            lock.unlock()
+        }
+
+        func remove(_ d: ManagedAppDriver) {
+            lock.lock()
+            byID[ObjectIdentifier(d)] = nil
+            lock.unlock()
+        }
+
+        func drivers() -> [ManagedAppDriver] {
+            lock.lock()
+            defer { lock.unlock() }
+            return byID.values.compactMap(\.driver)
         }
     }
 }
@@ -106,34 +146,114 @@ public final class RunContext {
 
 /// Resolves manifest names to files and keeps parsed datasets for reuse across
 /// the cases of a sweep. Thread-safe.
+///
+/// Every file resolved through `url(_:)` or `url(path:)` is recorded in `filesRead`,
+/// so a run can report (and hash) every dataset it actually read, including ones a
+/// driver reads by default without the scenario listing them. `session()` gives a
+/// store that shares the parsed-dataset cache but records its own reads; a value
+/// taken from the cache counts the files its loading read as read again.
 public final class DatasetStore: @unchecked Sendable {
+    /// The parsed datasets, shared by a store and its sessions.
+    private final class SharedCache: @unchecked Sendable {
+        let lock = NSLock()
+        /// Cached value and the files its loading read (label → file).
+        var values: [String: (value: Any, reads: [String: URL])] = [:]
+    }
+
+    /// The files read by the `cached` loads running on one thread (innermost last).
+    private final class ReadFrame {
+        var reads: [String: URL] = [:]
+    }
+
+    /// One thread's `ReadFrame`s.
+    private final class FrameStack {
+        var frames: [ReadFrame] = []
+    }
+
+    private static let framesKey = "fieldtest.DatasetStore.readFrames"
+
     /// The manifest.
     public let manifest: DatasetManifest
     private let lock = NSLock()
-    private var cache: [String: Any] = [:]
+    private let cache: SharedCache
+    private var reads: [String: URL] = [:]
 
-    public init(manifest: DatasetManifest) { self.manifest = manifest }
+    public init(manifest: DatasetManifest) {
+        self.manifest = manifest
+        self.cache = SharedCache()
+    }
+
+    private init(manifest: DatasetManifest, cache: SharedCache) {
+        self.manifest = manifest
+        self.cache = cache
+    }
+
+    /// A store sharing this one's cache of parsed datasets, whose `filesRead` starts empty:
+    /// one per scenario, so each scenario's report names exactly the files it read.
+    public func session() -> DatasetStore { DatasetStore(manifest: manifest, cache: cache) }
+
+    /// Every file read so far: the manifest name of a dataset (`url(_:)`), or the path
+    /// inside the datasets folder (`url(path:)`) → the file.
+    public var filesRead: [String: URL] {
+        lock.lock()
+        defer { lock.unlock() }
+        return reads
+    }
 
     /// The file of the dataset called `name`.
     public func url(_ name: String) throws(DataError) -> URL {
         guard let e = manifest.entry(named: name) else {
             throw .badLayout(file: DatasetManifest.display(manifest.root.appendingPathComponent("MANIFEST.csv")), line: 0, reason: "no dataset named '\(name)'")
         }
-        return manifest.url(of: e)
+        let url = manifest.url(of: e)
+        record([name: url])
+        return url
     }
 
     /// A path inside the datasets folder.
-    public func url(path: String) -> URL { manifest.root.appendingPathComponent(path) }
+    public func url(path: String) -> URL {
+        let url = manifest.root.appendingPathComponent(path)
+        record([path: url])
+        return url
+    }
 
     /// The value cached under `key`, computed once by `load`.
     public func cached<T>(_ key: String, _ load: () throws -> T) throws -> T {
-        lock.lock()
-        if let v = cache[key] as? T { lock.unlock(); return v }
-        lock.unlock()
+        cache.lock.lock()
+        if let hit = cache.values[key], let v = hit.value as? T {
+            cache.lock.unlock()
+            record(hit.reads)
+            return v
+        }
+        cache.lock.unlock()
+        let frame = ReadFrame()
+        let frames = Self.threadFrames()
+        frames.frames.append(frame)
+        defer { frames.frames.removeAll { $0 === frame } }
         let v = try load()
-        lock.lock()
-        cache[key] = v
-        lock.unlock()
+        cache.lock.lock()
+        cache.values[key] = (v, frame.reads)
+        cache.lock.unlock()
         return v
+    }
+
+    /// Records `files` as read by this store and by every `cached` load running on this thread.
+    private func record(_ files: [String: URL]) {
+        guard !files.isEmpty else { return }
+        lock.lock()
+        reads.merge(files) { _, new in new }
+        lock.unlock()
+        for frame in Self.threadFrames().frames {
+            frame.reads.merge(files) { _, new in new }
+        }
+    }
+
+    /// This thread's stack of `cached` loads in progress.
+    private static func threadFrames() -> FrameStack {
+        let dictionary = Thread.current.threadDictionary
+        if let frames = dictionary[framesKey] as? FrameStack { return frames }
+        let frames = FrameStack()
+        dictionary[framesKey] = frames
+        return frames
     }
 }

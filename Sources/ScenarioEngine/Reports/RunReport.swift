@@ -69,14 +69,42 @@ public enum RunReport {
                 "memory_bytes": String(p.physicalMemory)]
     }
 
-    /// Writes the reports into `folder`.
+    /// Writes the reports into `folder` as a set: `metrics.csv` and `run.json` are first
+    /// written under temporary names beside their targets (and the JUnit file, itself written
+    /// atomically), and only then renamed over the previous ones, so a failure (a full disk,
+    /// a folder that refuses writes) leaves the previous `metrics.csv` and `run.json` as they were.
     public static func write(rows: [MetricRow], record: RunRecord, to folder: URL, junit: URL?) throws {
-        try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("metrics.csv"))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        try AtomicFile.write(try encoder.encode(record), to: folder.appendingPathComponent("run.json"))
-        if let junit { try AtomicFile.write(JUnitReport.render(rows), to: junit) }
+        let files: [(name: String, data: Data)] = [
+            ("metrics.csv", Data(MetricsCSV.render(rows).utf8)),
+            ("run.json", try encoder.encode(record)),
+        ]
+        for f in files {
+            let target = folder.appendingPathComponent(f.name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw DataError.unwritable(file: target.path, reason: "a folder is in the way of the report; move or remove it")
+            }
+        }
+        var staged: [(temporary: URL, target: URL)] = []
+        do {
+            for f in files {
+                let target = folder.appendingPathComponent(f.name)
+                let temporary = folder.appendingPathComponent(".\(f.name).\(UUID().uuidString).partial")
+                staged.append((temporary, target))
+                try AtomicFile.write(f.data, to: temporary)
+            }
+            if let junit { try AtomicFile.write(JUnitReport.render(rows), to: junit) }
+            for s in staged where rename(s.temporary.path, s.target.path) != 0 {
+                throw DataError.unwritable(file: s.target.path,
+                                           reason: "cannot replace the report (\(String(cString: strerror(errno)))); check the folder's permissions")
+            }
+        } catch {
+            for s in staged { unlink(s.temporary.path) }
+            throw error
+        }
     }
 
     /// A human summary table of `rows` (one line per row).
