@@ -96,6 +96,7 @@ struct MergeCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        try OutputPathCheck.refuseOverwritingInputs(inputs.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
         let merged = try CommandSupport.guarded {
             let files = try inputs.map { ($0, try MetricsCSV.readLocated(URL(fileURLWithPath: $0), displayName: $0)) }
             return try ShardMerge.merge(files.map { (name: $0.0, rows: $0.1) })

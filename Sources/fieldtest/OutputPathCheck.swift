@@ -24,7 +24,8 @@ enum OutputPathCheck {
         guard let output else { return }
         let target = URL(fileURLWithPath: output)
         for input in inputs where sameFile(input.url, target) {
-            CommandSupport.printError("error: \(outputOption) \(output) is the input file \(input.option) \(input.url.relativePath); "
+            let named = input.option.isEmpty ? input.url.relativePath : "\(input.option) \(input.url.relativePath)"
+            CommandSupport.printError("error: \(outputOption) \(output) is the input file \(named); "
                                       + "writing it would destroy the input; choose another output path")
             throw CommandSupport.invalidInput
         }

@@ -220,6 +220,18 @@ struct FieldtestCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["days.csv", "out.csv"])
     }
 
+    /// `merge --output` naming one of its inputs is refused before anything is written.
+    @Test func mergeRefusesToOverwriteAnInput() throws {
+        let dir = try temporaryFolder()
+        let shard = dir.appendingPathComponent("shard.csv")
+        let original = try String(contentsOf: Self.repo.appendingPathComponent("Results/baselines/navup-wheelchair.csv"), encoding: .utf8)
+        try original.write(to: shard, atomically: false, encoding: .utf8)
+        let r = try run(["merge", shard.path, "--output", shard.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("is the input file"))
+        #expect(try String(contentsOf: shard, encoding: .utf8) == original)
+    }
+
     @Test func datasetsVerifyFailsOnATamperedFile() throws {
         let dir = try temporaryFolder()
         let mapping = "0\tnegative\n1\tneutral\n2\tpositive\n"
