@@ -4,7 +4,10 @@ import FieldtestData
 public struct SentimentPrediction: Sendable, Equatable {
     /// The most probable class.
     public var label: SentimentLabel
-    /// Polarity in [−1, 1]: negative below 0, positive above.
+    /// Polarity in [−1, 1], from negative to positive: the model's `P(pos) − P(neg)` blended with
+    /// the lexicon compound (see `LogisticRegressionClassifier.predict(_:)`). It is a graded
+    /// intensity, not a second verdict: its sign can differ from `label` when the lexicon and the
+    /// model disagree or the neutral class is the most probable (about 6 % of the airline tweets).
     public var score: Double
     /// Class probabilities indexed by `SentimentLabel.rawValue` (negative, neutral, positive); they sum to 1.
     public var probabilities: [Double]

@@ -8,7 +8,9 @@ struct ClassifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
         abstract: "Classify tweets: input CSV 'id,text' → output CSV 'id,label,score' (score: polarity in [-1, 1]).",
-        discussion: "Without --model the shipped Datasets/models/\(SentimentModelFile.defaultFileName) is used (found under $FIELDTEST_DATASETS or ./Datasets)."
+        discussion: "Without --model the shipped Datasets/models/\(SentimentModelFile.defaultFileName) is used (found under $FIELDTEST_DATASETS or ./Datasets). "
+            + "label is the most probable class; score is a graded polarity (the model's P(pos) - P(neg) blended with the "
+            + "lexicon compound), so its sign can differ from the label when they disagree or neutral is most probable."
     )
 
     @Option(name: .long, help: "Model file (.ftsm).")
