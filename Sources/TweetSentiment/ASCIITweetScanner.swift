@@ -208,7 +208,8 @@ final class ASCIITweetScanner: Sendable {
             }
         }
 
-        /// `TweetTokenizer.urlEnd` for ASCII: `http://`, `https://` or `www.` (any case) followed by a non-space byte.
+        /// `TweetTokenizer.urlEnd` for ASCII: `http://`, `https://` or `www.` (any case) followed by a
+        /// non-space byte, up to white space, less trailing punctuation (`TweetTokenizer.urlEnd(trimming:body:end:)`).
         static func urlEnd(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ classes: UnsafeBufferPointer<UInt8>) -> Int? {
             let n = s.count
             func has(_ prefix: StaticString) -> Bool {
@@ -221,10 +222,11 @@ final class ASCIITweetScanner: Sendable {
                 }
                 return classes[Int(s[i + m])] & ASCIITweetScanner.space == 0
             }
-            guard has("http://") || has("https://") || has("www.") else { return nil }
-            var j = i
+            let body: Int
+            if has("http://") { body = i + 7 } else if has("https://") { body = i + 8 } else if has("www.") { body = i + 4 } else { return nil }
+            var j = body
             while j < n, classes[Int(s[j])] & ASCIITweetScanner.space == 0 { j += 1 }
-            return j
+            return TweetTokenizer.urlEnd(trimming: s, body: body, end: j)
         }
 
         /// `scanWord` eight bytes at a time (SWAR: byte classes, lower-casing and the word's end

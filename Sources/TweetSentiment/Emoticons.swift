@@ -4,7 +4,8 @@
 /// reversed forms (`(:`, `)-:`), and a few fixed ones (`<3`, `</3`, `^_^`, `-_-`,
 /// `o_O`, `T_T`, `xD`). A match needs a non-alphanumeric scalar after it; one that
 /// does not start with eyes (`:` `;` `=`) also needs white space before it (so `(max)` and
-/// `see above):` hold no emoticon). Repeated final mouths collapse (`:)))` → `:)`).
+/// `see above):` hold no emoticon). Repeated final mouths collapse, letters included
+/// (`:)))` → `:)`, `:DDD` → `:D`, `xDD` → `xD`, `<333` → `<3`).
 enum Emoticons {
     /// All emoticons, longest first.
     static let all: [[Unicode.Scalar]] = {
@@ -63,7 +64,7 @@ enum Emoticons {
             for k in 0..<e.count where s[i + k] != e[k] { ok = false; break }
             guard ok else { continue }
             var end = i + e.count
-            if let mouth = e.last, !TweetTokenizer.isAlnumByte(mouth) {
+            if let mouth = e.last {
                 while end < n, s[end] == mouth { end += 1 }
             }
             if end < n, TweetTokenizer.isWordScalar(at: s, end) { continue }

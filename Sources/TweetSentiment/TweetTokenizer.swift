@@ -4,11 +4,13 @@
 /// "Sentiment Symposium Tutorial", 2011) and the preprocessing of Go, Bhayani &
 /// Huang (2009, "Twitter Sentiment Classification using Distant Supervision"):
 /// 1. HTML character references are decoded (`&amp;` → `&`, `&lt;3` → `<3`).
-/// 2. URLs (`http://…`, `https://…`, `www.…`) become `<url>`, @mentions `<user>`,
-///    numbers (`8`, `3.5`, `10:30`, `1,000`) `<num>`.
-/// 3. Emoticons (`:)`, `:-(`, `;D`, `<3`, `(:`, `^_^` …; repeated mouths collapsed)
-///    and emoji (whole sequences: skin tones, ZWJ, flags, keycaps; variation
-///    selectors dropped) are kept as tokens, case preserved.
+/// 2. URLs (`http://…`, `https://…`, `www.…`, up to white space, less trailing
+///    punctuation such as `.` `,` `!` or an unmatched `)`) become `<url>`, @mentions
+///    `<user>`, numbers (`8`, `3.5`, `10:30`, `1,000`) `<num>`.
+/// 3. Emoticons (`:)`, `:-(`, `;D`, `<3`, `(:`, `^_^` …; repeated mouths collapsed,
+///    `:DDD` → `:D`) and emoji (whole sequences: skin tones, ZWJ, flags, keycaps
+///    `1️⃣` `#️⃣`, `©️` `®️`; variation selectors dropped, also where no emoji
+///    precedes them) are kept as tokens, case preserved.
 /// 4. Words are lower-cased; `#hashtag` loses its `#` and camelCase or `_` parts
 ///    are split (`#NotHappy` → `not happy`); `’` becomes `'`.
 /// 5. Elongations are shortened: any character repeated three or more times is
@@ -83,6 +85,10 @@ public struct TweetTokenizer: Sendable {
             let b = s[i]
             if b < 0x80 {
                 if Self.isSpaceByte(b) { i += 1; continue }
+                if i + 1 < n, s[i + 1] >= 0x80, let end = Self.keycapEnd(s, i) {
+                    // `1️⃣`: the base and U+20E3, without the variation selector.
+                    out.push(b); out.push("\u{20E3}"); out.finish(); i = end; continue
+                }
                 if b == 0x68 || b == 0x48 || b == 0x77 || b == 0x57, Self.atBoundary(s, i), let end = Self.urlEnd(s, i) {
                     out.push("<url>"); out.finish(); i = end; continue
                 }
@@ -122,6 +128,12 @@ public struct TweetTokenizer: Sendable {
             } else {
                 let (c, length) = Self.decode(s, i)
                 if Self.isSpace(c) { i += length; continue }
+                if c.value == 0xA9 || c.value == 0xAE, i + length + 3 <= n,
+                   s[i + length] == 0xEF, s[i + length + 1] == 0xB8, s[i + length + 2] == 0x8F {
+                    // `©️` and `®️` in emoji presentation (plain `©` and `®` are no token).
+                    out.push(UnsafeBufferPointer(rebasing: s[i..<(i + length)])); out.finish()
+                    i += length + 3; continue
+                }
                 if Self.isEmojiScalar(c) {
                     let end = Self.emojiEnd(s, i)
                     var k = i
@@ -319,6 +331,19 @@ public struct TweetTokenizer: Sendable {
         return false
     }
 
+    /// End of the keycap emoji starting at byte `i`, if one does: `0`–`9`, `#` or `*`,
+    /// an optional variation selector (U+FE0F or U+FE0E), then U+20E3.
+    @inline(__always)
+    static func keycapEnd(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        let b = s[i]
+        guard (b &- 0x30) < 10 || b == 0x23 || b == 0x2A else { return nil }
+        let n = s.count
+        var j = i + 1
+        if j + 3 <= n, s[j] == 0xEF, s[j + 1] == 0xB8, s[j + 2] == 0x8F || s[j + 2] == 0x8E { j += 3 }
+        guard j + 3 <= n, s[j] == 0xE2, s[j + 1] == 0x83, s[j + 2] == 0xA3 else { return nil }
+        return j + 3
+    }
+
     /// End of the emoji sequence starting at byte `i` (modifiers, ZWJ chains, flags, keycaps, tags).
     static func emojiEnd(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
         let n = s.count
@@ -363,12 +388,40 @@ public struct TweetTokenizer: Sendable {
             }
             return matched && k < n && !isSpace(decode(s, k).0)
         }
-        guard has("http://") || has("https://") || has("www.") else { return nil }
+        let body: Int
+        if has("http://") { body = i + 7 } else if has("https://") { body = i + 8 } else if has("www.") { body = i + 4 } else { return nil }
         var j = i
         while j < n {
             let (c, l) = decode(s, j)
             if isSpace(c) { break }
             j += l
+        }
+        return urlEnd(trimming: s, body: body, end: j)
+    }
+
+    /// The end of the URL whose host starts at `body` and whose run of non-space bytes ends at
+    /// `end`, once trailing punctuation is left out: `. , ; : ! ? ' "` `]` `}`, and a `)` that
+    /// closes no `(` of the URL (`(see http://a.com/x).` → `http://a.com/x`, but
+    /// `http://w.org/Rome_(city)` stays whole).
+    /// A URL of its prefix alone (`http://...`) ends after the prefix, so the rest reads as
+    /// punctuation (not as the emoticon `:/`). Shared by both scanners, so they agree byte for byte.
+    @inline(__always)
+    static func urlEnd(trimming s: UnsafeBufferPointer<UInt8>, body: Int, end: Int) -> Int {
+        var j = end
+        var unmatched = 0  // `)` not yet matched by a `(` in the URL, counted only when one ends it
+        if s[j - 1] == 0x29 {
+            for k in body..<end { if s[k] == 0x29 { unmatched += 1 } else if s[k] == 0x28 { unmatched -= 1 } }
+        }
+        while j > body {
+            let b = s[j - 1]
+            if b == 0x2E || b == 0x2C || b == 0x3B || b == 0x3A || b == 0x21 || b == 0x3F || b == 0x27 || b == 0x22 || b == 0x5D || b == 0x7D {
+                j -= 1
+            } else if b == 0x29, unmatched > 0 {
+                unmatched -= 1
+                j -= 1
+            } else {
+                break
+            }
         }
         return j
     }
@@ -391,6 +444,8 @@ public struct TweetTokenizer: Sendable {
         if c.isASCII { return ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) }
         let p = c.properties
         if p.isAlphabetic || p.numericType == .decimal { return true }
+        // Variation selectors (U+FE00–FE0F, U+E0100–E01EF) are marks but only choose a glyph: no word holds them.
+        if p.isVariationSelector { return false }
         switch p.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return c.value != 0x20E3
         default: return false

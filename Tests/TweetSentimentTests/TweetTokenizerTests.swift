@@ -30,6 +30,22 @@ struct TweetTokenizerTests {
         ("love it 😍😍", ["love", "it", "😍", "😍"]),
         ("👍🏽 🇺🇸 ❤️ 👨‍👩‍👧", ["👍🏽", "🇺🇸", "❤", "👨‍👩‍👧"]),
         ("Café ÜBER", ["café", "über"]),
+        // A URL leaves trailing punctuation to the text, so it still ends a negation scope or makes a token.
+        ("not http://a.com, good", ["not", "<url>", "good"]),
+        ("no www.x.org. fine", ["no", "<url>", "fine"]),
+        ("see http://a.co/b?! wow", ["see", "<url>", "?", "!", "wow"]),
+        ("(at http://a.com/x) nice", ["at", "<url>", "nice"]),
+        ("read http://w.org/Rome_(city) now", ["read", "<url>", "now"]),
+        ("ok http://a.com:) yes", ["ok", "<url>", ":)", "yes"]),
+        ("not http://... good", ["not", "<url>", "good"]),
+        // Repeated letter mouths collapse like other mouths.
+        ("haha :DDD and xDDD :-PP", ["haha", ":D", "and", "xD", ":-P"]),
+        ("love <333 u", ["love", "<3", "u"]),
+        (":DDear", ["ddear"]),
+        // Keycaps are emoji tokens; variation selectors never stay in a word.
+        ("top 1️⃣ #️⃣ 3⃣ x", ["top", "1\u{20E3}", "#\u{20E3}", "3\u{20E3}", "x"]),
+        ("fine\u{FE0F} ©️ © ok", ["fine", "©", "ok"]),
+        ("\u{FE0F}", []),
         ("", []),
         ("   \n\t ", []),
     ])
