@@ -23,6 +23,8 @@ struct ClassificationFloorTests {
     func scanFindsTheSameWords(_ text: String) {
         var kernel = ClassificationFloor(bigrams: true)
         #expect(kernel.run([text]).words == ClassificationFloor.words(text).count)
+        var compact = ClassificationFloor(bigrams: true, layout: .compact)
+        #expect(compact.run([text]).words == ClassificationFloor.words(text).count)
     }
 
     @Test func scanFindsTheSameWordsOnBundledTweets() throws {
@@ -43,5 +45,19 @@ struct ClassificationFloorTests {
         #expect(ra.checksum != rc.checksum)
         // A second pass over the same tweets (every word now in the table) gives the same scores.
         #expect(a.run(tweets).checksum == ra.checksum)
+    }
+
+    @Test func compactLayoutIsDeterministicAndCountsBigrams() {
+        let tweets = Self.texts + Self.texts
+        var a = ClassificationFloor(bigrams: true, layout: .compact), b = ClassificationFloor(bigrams: true, layout: .compact)
+        var c = ClassificationFloor(bigrams: false, layout: .compact), wide = ClassificationFloor(bigrams: true)
+        let ra = a.run(tweets), rc = c.run(tweets), rw = wide.run(tweets)
+        #expect(ra.checksum == b.run(tweets).checksum)
+        #expect(ra.words == rc.words && ra.words == rw.words)
+        #expect(ra.checksum != rc.checksum)
+        #expect(ra.checksum != rw.checksum)
+        #expect(a.run(tweets).checksum == ra.checksum)
+        // Every score is a difference of two probabilities.
+        #expect(abs(ra.checksum) <= Double(tweets.count))
     }
 }
