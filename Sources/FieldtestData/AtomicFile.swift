@@ -142,6 +142,12 @@ public struct CSVWriter: Sendable {
         append(field: text)
     }
 
+    /// Appends one field given as UTF-8 bytes, quoted as `field(_:)` quotes a string.
+    public mutating func field(utf8: UnsafeBufferPointer<UInt8>) {
+        separate()
+        append(utf8: utf8)
+    }
+
     /// Appends one field whose bytes `write` appends: bytes that never need quoting (no `,` `"` CR
     /// or LF), such as numbers and ISO 8601 times. Spares building a `String` per field.
     public mutating func field(unquotedBytes write: (inout [UInt8]) -> Void) {
@@ -170,16 +176,19 @@ public struct CSVWriter: Sendable {
     /// Appends one field, quoted (inner quotes doubled) when it holds a separator, quote or line break.
     private mutating func append(field: String) {
         var field = field
-        field.withUTF8 { utf8 in  // contiguous bytes: a tight loop, then one copy
-            let needsQuotes = utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-            guard needsQuotes else { bytes.append(contentsOf: utf8); return }
-            bytes.append(0x22)
-            for b in utf8 {
-                if b == 0x22 { bytes.append(0x22) }
-                bytes.append(b)
-            }
-            bytes.append(0x22)
+        field.withUTF8 { append(utf8: $0) }  // contiguous bytes: a tight loop, then one copy
+    }
+
+    /// Appends one field's bytes, quoted (inner quotes doubled) when they hold a separator, quote or line break.
+    private mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
+        let needsQuotes = utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        guard needsQuotes else { bytes.append(contentsOf: utf8); return }
+        bytes.append(0x22)
+        for b in utf8 {
+            if b == 0x22 { bytes.append(0x22) }
+            bytes.append(b)
         }
+        bytes.append(0x22)
     }
 
     /// Quotes `field` when it holds a separator, quote or line break.
