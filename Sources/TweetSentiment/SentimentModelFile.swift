@@ -31,6 +31,15 @@ public enum SentimentCSV {
     /// scorer classified before). Complexity: O(total tokens).
     public static func classify(_ bytes: [UInt8], file: String, model: SentimentModel,
                                 classes: Set<SentimentLabel> = Set(SentimentLabel.allCases), jobs: Int = 1) throws(DataError) -> String {
+        if let columns = CSVByteColumns.scan(bytes, columns: ["id", "text"]) {
+            return classify(columns, of: bytes, model: model, classes: classes, jobs: jobs)
+        }
+        return try classifyReadingTable(bytes, file: file, model: model, classes: classes, jobs: jobs)
+    }
+
+    /// `classify` through `CSVTable`: any file it reads, and the located error for any it rejects.
+    static func classifyReadingTable(_ bytes: [UInt8], file: String, model: SentimentModel,
+                                     classes: Set<SentimentLabel>, jobs: Int) throws(DataError) -> String {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(["id", "text"])
         let rows = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, String)? in
@@ -56,6 +65,45 @@ public enum SentimentCSV {
             let results = PartResults(count: parts)
             DispatchQueue.concurrentPerform(iterations: parts) { k in
                 results.set(k, part(records.count * k / parts ..< records.count * (k + 1) / parts))
+            }
+            for r in results.parts { w.append(records: r!) }
+        }
+        return w.text
+    }
+
+    /// `classify` on a file `CSVByteColumns` could read (the common case): the same output, byte
+    /// for byte, without a `String` per field or per ASCII text.
+    static func classify(_ columns: CSVByteColumns, of bytes: [UInt8], model: SentimentModel, classes: Set<SentimentLabel>, jobs: Int) -> String {
+        let count = columns.rowCount
+        var w = CSVWriter(capacity: 16 + count * 24)  // about "id,negative,-0.1234\n" per row
+        w.row(["id", "label", "score"])
+        /// Rows `range` classified by one scorer, as in `classify(_:file:model:classes:jobs:)`.
+        @Sendable func part(_ range: Range<Int>) -> CSVWriter {
+            var out = CSVWriter(capacity: range.count * 24)
+            var scorer = SentimentScorer(model: model)
+            let ids = columns.columns[0], texts = columns.columns[1]
+            bytes.withUnsafeBufferPointer { all in
+                columns.unescaped.withUnsafeBufferPointer { unescaped in
+                    func field(_ f: CSVFieldBytes) -> UnsafeBufferPointer<UInt8> {
+                        UnsafeBufferPointer(rebasing: (f.isUnescaped ? unescaped : all)[f.start..<f.end])
+                    }
+                    scorer.predictAll(count: range.count, utf8: { field(texts[range.lowerBound + $0]) }) { i, p in
+                        out.field(utf8: field(ids[range.lowerBound + i]))
+                        out.field(p.label(among: classes).name)
+                        out.field(CSVWriter.fixed(p.score, decimals: 4))
+                        out.endRecord()
+                    }
+                }
+            }
+            return out
+        }
+        let parts = max(1, min(jobs, count / rowsPerJob))
+        if parts == 1 {
+            w.append(records: part(0..<count))
+        } else {
+            let results = PartResults(count: parts)
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                results.set(k, part(count * k / parts ..< count * (k + 1) / parts))
             }
             for r in results.parts { w.append(records: r!) }
         }

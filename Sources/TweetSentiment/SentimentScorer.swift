@@ -84,6 +84,24 @@ public struct SentimentScorer {
         }
     }
 
+    /// Classifies `count` texts given as valid UTF-8 bytes (`utf8(i)` for text `i`, valid while
+    /// it is used) in order, calling `body` with each index and prediction: the same predictions
+    /// and pipelining as `predictAll(_:_:)`, without a `String` per text where the ASCII fast
+    /// path applies.
+    public mutating func predictAll(count: Int, utf8: (Int) -> UnsafeBufferPointer<UInt8>, _ body: (Int, SentimentPrediction) -> Void) {
+        guard let box = logistic, box.model.hasScoringShape, count > 0 else {
+            for i in 0..<count { body(i, predict(String(decoding: utf8(i), as: UTF8.self))) }
+            return
+        }
+        var current = StagedTweet(), next = StagedTweet()
+        stage(utf8: utf8(0), into: &current, model: box)
+        for i in 0..<count {
+            if i + 1 < count { stage(utf8: utf8(i + 1), into: &next, model: box) }
+            body(i, finish(current, model: box))
+            swap(&current, &next)
+        }
+    }
+
     /// A tweet tokenized and hashed (pass 1), waiting to be scored; buffers only grow.
     struct StagedTweet {
         /// Token bytes (followed by at least 16 bytes of padding) and token ends.
@@ -118,6 +136,20 @@ public struct SentimentScorer {
             box.model.featurizer.tokenizer.tokenize(text, into: &tokens)
             t.load(tokens)
         }
+        hash(&t, model: box)
+    }
+
+    /// `stage` for a text given as valid UTF-8 bytes.
+    mutating func stage(utf8 raw: UnsafeBufferPointer<UInt8>, into t: inout StagedTweet, model box: LogisticModelBox) {
+        if !stageBytes(raw, into: &t) {
+            box.model.featurizer.tokenizer.tokenize(String(decoding: raw, as: UTF8.self), into: &tokens)
+            t.load(tokens)
+        }
+        hash(&t, model: box)
+    }
+
+    /// Pass 1 on a tokenized tweet: `hashTokens`, and the memo slots its hashes lead to prefetched.
+    mutating func hash(_ t: inout StagedTweet, model box: LogisticModelBox) {
         if t.hashes.count < t.tokenCount { t.hashes = [UInt64](repeating: 0, count: max(t.tokenCount, 64)) }
         if t.buckets.count < 2 * t.tokenCount { t.buckets = [Int32](repeating: 0, count: max(2 * t.tokenCount, 128)) }
         let (count, bytes) = (t.tokenCount, t.byteCount)

@@ -249,6 +249,24 @@ struct SentimentCSVTests {
         }
     }
 
+    /// The byte-level reading (`CSVByteColumns`) and the general one (`CSVTable`) give the same output.
+    @Test func fastReadingWritesWhatTheGeneralReadingWrites() throws {
+        var input = CSVWriter()
+        input.row(["text", "id", "note"])
+        let texts = ASCIIFastPathTests.tricky + ["caf\u{E9} au lait :)", "\"quoted\" text, with comma", "two\r\nlines", "", "&lt;3 &amp; more"]
+        for (k, text) in texts.enumerated() { input.row([text, k % 4 == 0 ? "id \"\(k)\", quoted" : "r\(k)", "n"]) }
+        let bytes = input.bytes
+        #expect(CSVByteColumns.scan(bytes, columns: ["id", "text"]) != nil)
+        for model in [trainSmall(.logisticRegression), trainSmall(.naiveBayes)] {
+            let general = try SentimentCSV.classifyReadingTable(bytes, file: "in.csv", model: model, classes: Set(SentimentLabel.allCases), jobs: 1)
+            #expect(try SentimentCSV.classify(bytes, file: "in.csv", model: model) == general)
+            #expect(general.split(separator: "\n").count > texts.count)
+            let binary: Set<SentimentLabel> = [.negative, .positive]
+            #expect(try SentimentCSV.classify(bytes, file: "in.csv", model: model, classes: binary)
+                    == (try SentimentCSV.classifyReadingTable(bytes, file: "in.csv", model: model, classes: binary, jobs: 1)))
+        }
+    }
+
     @Test func missingColumnIsAnError() {
         #expect(throws: DataError.missingColumn(file: "in.csv", column: "text")) {
             try SentimentCSV.classify(Array("id,tweet\n1,hi\n".utf8), file: "in.csv", model: trainSmall(.naiveBayes))
