@@ -87,8 +87,8 @@ public struct CSVByteColumns: Sendable {
                     var escaped = false
                     var end = -1
                     while i < n {
-                        guard let q = UnsafeBufferPointer(start: p + i, count: n - i).firstIndex(of: quote) else { break }
-                        let j = i + q
+                        let j = Self.firstQuote(p, from: i, count: n)
+                        guard j < n else { break }
                         if j + 1 < n, p[j + 1] == quote { escaped = true; i = j + 2; continue }
                         end = j; i = j + 1
                         break
@@ -109,7 +109,7 @@ public struct CSVByteColumns: Sendable {
                     }
                 } else {
                     let start = i
-                    while i < n, p[i] != comma, p[i] != lf, p[i] != cr { i += 1 }
+                    i = Self.fieldEnd(p, from: i, count: n)
                     bytes = CSVFieldBytes(start: start, end: i, isUnescaped: false)
                 }
                 let text = bytes.isUnescaped
@@ -129,6 +129,43 @@ public struct CSVByteColumns: Sendable {
             result.lines.append(recordLine)
         }
         return result
+    }
+
+    /// High bit of each byte of `w` equal to `byte` (exact up to the first such byte; the lowest set bit is the first match).
+    @inline(__always)
+    static func bytesEqual(_ w: UInt64, _ byte: UInt8) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let x = w ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & (ones &* 0x80)
+    }
+
+    /// Offset of the first `"` at or after `i` in `p[0..<n]`, or `n`; eight bytes at a time.
+    @inline(__always)
+    static func firstQuote(_ p: UnsafePointer<UInt8>, from i: Int, count n: Int) -> Int {
+        var i = i
+        let raw = UnsafeRawPointer(p)
+        while i + 8 <= n {
+            let m = bytesEqual(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)), 0x22)
+            if m != 0 { return i + m.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < n, p[i] != 0x22 { i += 1 }
+        return i
+    }
+
+    /// End of the unquoted field starting at `i` in `p[0..<n]`: the first `,` CR or LF, or `n`; eight bytes at a time.
+    @inline(__always)
+    static func fieldEnd(_ p: UnsafePointer<UInt8>, from i: Int, count n: Int) -> Int {
+        var i = i
+        let raw = UnsafeRawPointer(p)
+        while i + 8 <= n {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let m = bytesEqual(w, 0x2C) | bytesEqual(w, 0x0A) | bytesEqual(w, 0x0D)
+            if m != 0 { return i + m.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < n, p[i] != 0x2C, p[i] != 0x0A, p[i] != 0x0D { i += 1 }
+        return i
     }
 
     /// Whether `b` is valid UTF-8 (ASCII eight bytes at a time, other text by the standard library's validation).
