@@ -41,16 +41,66 @@ public struct ClassificationFloor {
     /// Rows of the bigram weight table (three `Float`s each).
     public static let weightRows = 1 << 18
 
+    /// A slot of a kernel's memo: a key derived from the word's hash (0: empty) and made-up weights.
+    protocol MemoSlot {
+        associatedtype Key: FixedWidthInteger
+        var key: Key { get set }
+        /// The key of the word whose hash is `h` (never 0).
+        static func key(_ h: UInt64) -> Key
+        /// The slot of the word whose hash is `h`.
+        init(word h: UInt64)
+    }
+
     /// One 64-byte slot: the word's hash (0: empty) and what a memo would keep for it.
-    struct Slot {
+    struct Slot: MemoSlot {
         var key: UInt64 = 0
         var class0 = 0.0, class1 = 0.0, class2 = 0.0, extra0 = 0.0, extra1 = 0.0, extra2 = 0.0, extra3 = 0.0
+
+        init() {}
+
+        static func key(_ h: UInt64) -> UInt64 { h }
+
+        init(word h: UInt64) {
+            let x = Double(h >> 11) / Double(1 << 53)
+            key = h
+            class0 = x - 0.5; class1 = 0.5 - x; class2 = x * x - 0.25
+        }
     }
 
     /// One 8-byte slot of the compact layout: a 32-bit fingerprint of the word (0: empty) and three weights.
-    struct CompactSlot {
+    struct CompactSlot: MemoSlot {
         var key: UInt32 = 0
         var class0: Int8 = 0, class1: Int8 = 0, class2: Int8 = 0, flags: UInt8 = 0
+
+        init() {}
+
+        static func key(_ h: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: h >> 32) | 1 }
+
+        init(word h: UInt64) {
+            key = Self.key(h)
+            class0 = Int8(truncatingIfNeeded: h >> 3); class1 = Int8(truncatingIfNeeded: h >> 13); class2 = Int8(truncatingIfNeeded: h >> 23)
+        }
+    }
+
+    /// Index of the slot of the word whose hash is `h` in the open-addressing table `slots` (a power
+    /// of two long), filling one when the word is new; at 3/4 full the table starts over first
+    /// (as `SentimentScorer`'s memo does).
+    @inline(__always)
+    static func slot<S: MemoSlot>(for h: UInt64, in slots: UnsafeMutableBufferPointer<S>, filled: inout Int) -> Int {
+        let mask = slots.count - 1
+        let key = S.key(h)
+        var j = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+        while slots[j].key != key && slots[j].key != 0 { j = (j + 1) & mask }
+        if slots[j].key == 0 {
+            if filled >= 3 * (mask + 1) / 4 {
+                for k in 0...mask { slots[k].key = 0 }
+                filled = 0
+                j = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+            }
+            filled += 1
+            slots[j] = S(word: h)
+        }
+        return j
     }
 
     private var slots: [Slot]
@@ -170,25 +220,13 @@ public struct ClassificationFloor {
             compactSlots.withUnsafeMutableBufferPointer { slots in
                 compactWeights.withUnsafeBufferPointer { W in
                     (buf.baseAddress! + n).update(repeating: 0, count: 8)
-                    let mask = Self.memoSlots - 1, rowMask = Self.compactRows - 1
+                    let rowMask = Self.compactRows - 1
                     var z0: Int32 = 0, z1: Int32 = 0, z2: Int32 = 0
                     var previous: UInt64 = 0
                     var words = 0
                     Self.forEachWordHash(UnsafeRawPointer(buf.baseAddress!), count: n) { h in
                         words += 1
-                        let key = UInt32(truncatingIfNeeded: h >> 32) | 1
-                        var j = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
-                        while slots[j].key != key && slots[j].key != 0 { j = (j + 1) & mask }
-                        if slots[j].key == 0 {
-                            if filled >= 3 * (mask + 1) / 4 {
-                                for k in 0...mask { slots[k].key = 0 }
-                                filled = 0
-                                j = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
-                            }
-                            filled += 1
-                            slots[j] = CompactSlot(key: key, class0: Int8(truncatingIfNeeded: h >> 3), class1: Int8(truncatingIfNeeded: h >> 13),
-                                                   class2: Int8(truncatingIfNeeded: h >> 23))
-                        }
+                        let j = Self.slot(for: h, in: slots, filled: &filled)
                         z0 &+= Int32(slots[j].class0); z1 &+= Int32(slots[j].class1); z2 &+= Int32(slots[j].class2)
                         if bigrams, words > 1 {
                             let p = (previous &* 0x9E37_79B9_7F4A_7C15) ^ h
@@ -212,24 +250,13 @@ public struct ClassificationFloor {
             slots.withUnsafeMutableBufferPointer { slots in
                 weights.withUnsafeBufferPointer { W in
                     (buf.baseAddress! + n).update(repeating: 0, count: 8)
-                    let mask = Self.memoSlots - 1, rowMask = UInt64(Self.weightRows - 1)
+                    let rowMask = UInt64(Self.weightRows - 1)
                     var z0 = 0.0, z1 = 0.0, z2 = 0.0
                     var previous: UInt64 = 0
                     var words = 0
                     Self.forEachWordHash(UnsafeRawPointer(buf.baseAddress!), count: n) { h in
                         words += 1
-                        var j = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
-                        while slots[j].key != h && slots[j].key != 0 { j = (j + 1) & mask }
-                        if slots[j].key == 0 {
-                            if filled >= 3 * (mask + 1) / 4 {
-                                for k in 0...mask { slots[k].key = 0 }
-                                filled = 0
-                                j = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
-                            }
-                            filled += 1
-                            let x = Double(h >> 11) / Double(1 << 53)
-                            slots[j] = Slot(key: h, class0: x - 0.5, class1: 0.5 - x, class2: x * x - 0.25)
-                        }
+                        let j = Self.slot(for: h, in: slots, filled: &filled)
                         z0 += slots[j].class0; z1 += slots[j].class1; z2 += slots[j].class2
                         if bigrams, words > 1 {
                             let p = (previous &* 0x9E37_79B9_7F4A_7C15) ^ h
