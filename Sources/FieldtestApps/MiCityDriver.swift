@@ -61,7 +61,13 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     var nextOffset = 0
     var missingPages: [Int] = []
     var fetchStarts: [Double] = []
-    var batchSizes: [Int] = []
+    /// Per classified batch: tweets delivered and tweets the recording still held for that page
+    /// (the requested size, fewer only for the page cut by the end of the recording).
+    var batchSizes: [(delivered: Int, available: Int)] = []
+    /// Virtual time (seconds) of the first fetch that found the recording used up, if any.
+    var recordingEndedAt: Double?
+    /// Fetches not sent because the recording had no tweet left to replay.
+    var fetchesAfterRecordingEnd = 0
     var requestedSize = defaultBatchSize
     var deliveryPeriod = 80.0
     var confusion = ConfusionMatrix()

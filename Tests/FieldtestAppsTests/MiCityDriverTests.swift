@@ -130,6 +130,30 @@ struct MiCityDriverTests {
         #expect(value(rows, "MIC-15", "mood_mismatches") == 0)
     }
 
+    /// A run that outlasts its recorded stream (TweetEval: 2,000 tweets, pages of 300) stops fetching
+    /// when the recording is used up: the short last page and the end of the replay are no MIC-12 failure.
+    @Test func usedUpRecordingIsNotABatchFailure() throws {
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "dataset: airline-tweets, size: 100", with: "dataset: tweeteval-val-text, size: 300")
+            .replacingOccurrences(of: "datasets: [airline-tweets,", with: "datasets: [tweeteval-val-text, tweeteval-val-labels,")
+        #expect(text.contains("dataset: tweeteval-val-text, size: 300"))
+        var s = try ScenarioLoader(datasetNames: nil).parse(text, file: "used-up.yaml")
+        s.duration = 20 * 60
+        s.devices[0].connectivity = []
+        let rows = try run(s)
+        // Fetches at 0, 80, …, 480 s: six pages of 300 and the last 200 tweets; from 560 s to 1200 s,
+        // nine deliveries find nothing left and send no request.
+        #expect(value(rows, "MIC-12", "tweets_classified") == 2000)
+        #expect(value(rows, "MIC-12", "batches_not_300") == 0)
+        #expect(rows.first { $0.metric == "batches_not_300" }?.samples == 7)
+        #expect(value(rows, "MIC-12", "tweets_skipped_or_duplicated") == 0)
+        let usedUp = try #require(rows.first { $0.requirement == "MIC-12" && $0.metric == "recording_used_up_at" })
+        #expect(usedUp.value == 560)
+        #expect(usedUp.samples == 9)
+        #expect(value(rows, "MIC-NF6", "max_requests_per_window") == 7)
+        #expect(rows.filter { $0.kind != .latency }.allSatisfy { $0.status != .fail })
+    }
+
     @Test func bucketSustainsTheFeedWhenTheLimitAllowsIt() {
         // Tolerance 1e-12: small exact ratios.
         let day = MiCityDriver.bucket(limit: 15, windowSeconds: 900, period: 80, at: 0)
