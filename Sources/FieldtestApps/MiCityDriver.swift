@@ -184,12 +184,31 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             }
             let spec = s.devices.first { $0.name == actor.device }
             for action in actor.actions {
+                if let problem = Self.inputProblem(action, hasRecordedWeather: weather != nil) {
+                    throw EmulatedDevices.BuildError(description: "\(s.file):\(action.line): error: actor '\(actor.name)': \(problem)")
+                }
                 for offset in action.offsets(duration: s.duration) {
                     run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
                         self.guarded { try self.perform(action, run: run, device: device, spec: spec, at: sim.now) }
                     }
                 }
             }
+        }
+    }
+
+    /// What is wrong with an action that the schema accepts but miCity cannot perform
+    /// meaningfully, with how to fix it; nil when it is fine. Without these checks a
+    /// `weather` action with no recorded weather would count as a MIC-30 failure, and a
+    /// `list-tweets` without a class or a word would add a query that never ran to MIC-NF4.
+    static func inputProblem(_ action: ActionSpec, hasRecordedWeather: Bool) -> String? {
+        switch action.kind {
+        case "weather" where !hasRecordedWeather:
+            return "the 'weather' action needs recorded weather; add a feed such as "
+                + "'{kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}'"
+        case "list-tweets" where action.parameters["class"] == nil && action.parameters["word"] == nil:
+            return "'list-tweets' needs 'class' (positive, negative or neutral) or 'word' (the word to look for)"
+        default:
+            return nil
         }
     }
 

@@ -45,6 +45,26 @@ struct MiCityDriverTests {
         for folder in folders { #expect(!FileManager.default.fileExists(atPath: folder.path), "\(folder.path) left behind") }
     }
 
+    /// Actions the schema accepts but miCity cannot perform meaningfully stop the run with an
+    /// error naming the file, the line and what to add, instead of counting as requirement failures.
+    @Test func weatherWithoutRecordingAndListingWithoutClassOrWordAreInputErrors() throws {
+        let cityDay = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
+        let noWeatherFeed = cityDay.replacingOccurrences(of: "  - {kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}\n", with: "")
+        let bareListing = cityDay.replacingOccurrences(of: "{at: 7m, every: 30m, do: list-tweets, class: positive}",
+                                                       with: "{at: 7m, every: 30m, do: list-tweets}")
+        #expect(noWeatherFeed != cityDay && bareListing != cityDay)
+        let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
+        for (text, message) in [
+            (noWeatherFeed, "city-day.yaml:60: error: actor 'maya': the 'weather' action needs recorded weather; add a feed such as"),
+            (bareListing, "city-day.yaml:48: error: actor 'maya': 'list-tweets' needs 'class' (positive, negative or neutral) or 'word'"),
+        ] {
+            let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
+            let driver = try #require(try AppDrivers.factory(s) as? ManagedAppDriver)
+            let error = #expect(throws: (any Error).self) { try driver.start(RunContext(scenario: s, datasets: store)) }
+            #expect(error.map { "\($0)" }?.contains(message) == true, "\(error.map { "\($0)" } ?? "no error")")
+        }
+    }
+
     @Test func cityDayIngestsClassifiesAndChecksExactly() throws {
         let s = try scenario("micity-city-day.yaml", minutes: 30)
         let rows = try run(s)
