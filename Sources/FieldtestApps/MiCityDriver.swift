@@ -184,7 +184,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             }
             let spec = s.devices.first { $0.name == actor.device }
             for action in actor.actions {
-                if let problem = Self.inputProblem(action, hasRecordedWeather: weather != nil) {
+                if let problem = Self.inputProblem(action, hasRecordedWeather: weather != nil, places: places) {
                     throw EmulatedDevices.BuildError(description: "\(s.file):\(action.line): error: actor '\(actor.name)': \(problem)")
                 }
                 for offset in action.offsets(duration: s.duration) {
@@ -199,9 +199,16 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     /// What is wrong with an action that the schema accepts but miCity cannot perform
     /// meaningfully, with how to fix it; nil when it is fine. Without these checks a
     /// `weather` action with no recorded weather would count as a MIC-30 failure, and a
-    /// `list-tweets` without a class or a word would add a query that never ran to MIC-NF4.
-    static func inputProblem(_ action: ActionSpec, hasRecordedWeather: Bool) -> String? {
+    /// `list-tweets` without a class or a word would add a query that never ran to MIC-NF4,
+    /// and an `add-place` of a place no dataset lists would save nothing, leaving MIC-34 unmeasured.
+    static func inputProblem(_ action: ActionSpec, hasRecordedWeather: Bool, places: [Place]) -> String? {
         switch action.kind {
+        case "add-place":
+            let name = action.parameters["name"]?.string ?? ""
+            guard !places.contains(where: { $0.name == name }) else { return nil }
+            return places.isEmpty
+                ? "'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"
+                : "'add-place': no place named '\(name)' in the places datasets; use a name they list (as spelt there)"
         case "weather" where !hasRecordedWeather:
             return "the 'weather' action needs recorded weather; add a feed such as "
                 + "'{kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}'"

@@ -45,18 +45,23 @@ struct MiCityDriverTests {
         for folder in folders { #expect(!FileManager.default.fileExists(atPath: folder.path), "\(folder.path) left behind") }
     }
 
-    /// Actions the schema accepts but miCity cannot perform meaningfully stop the run with an
+    /// Actions the schema accepts but miCity cannot perform meaningfully (weather without a
+    /// recording, a listing without class or word, adding a place no dataset lists) stop the run with an
     /// error naming the file, the line and what to add, instead of counting as requirement failures.
-    @Test func weatherWithoutRecordingAndListingWithoutClassOrWordAreInputErrors() throws {
+    @Test func actionsMiCityCannotPerformAreInputErrors() throws {
         let cityDay = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
         let noWeatherFeed = cityDay.replacingOccurrences(of: "  - {kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}\n", with: "")
         let bareListing = cityDay.replacingOccurrences(of: "{at: 7m, every: 30m, do: list-tweets, class: positive}",
                                                        with: "{at: 7m, every: 30m, do: list-tweets}")
-        #expect(noWeatherFeed != cityDay && bareListing != cityDay)
+        let unknownPlace = cityDay.replacingOccurrences(of: "{at: 12m, do: add-place, name: Waverly}", with: "{at: 12m, do: add-place, name: Waverley}")
+        let noPlaces = cityDay.replacingOccurrences(of: "noaa-lcd-lincoln-2023, us-cities]", with: "noaa-lcd-lincoln-2023]")
+        #expect(noWeatherFeed != cityDay && bareListing != cityDay && unknownPlace != cityDay && noPlaces != cityDay)
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         for (text, message) in [
             (noWeatherFeed, "city-day.yaml:60: error: actor 'maya': the 'weather' action needs recorded weather; add a feed such as"),
             (bareListing, "city-day.yaml:48: error: actor 'maya': 'list-tweets' needs 'class' (positive, negative or neutral) or 'word'"),
+            (unknownPlace, "city-day.yaml:55: error: actor 'maya': 'add-place': no place named 'Waverley' in the places datasets"),
+            (noPlaces, "city-day.yaml:54: error: actor 'maya': 'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"),
         ] {
             let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
             let driver = try #require(try AppDrivers.factory(s) as? ManagedAppDriver)
