@@ -22,8 +22,15 @@ extension MiCityDriver {
     /// a pull-to-refresh only spends a token when one stays for the next regular
     /// fetch, and is dropped otherwise. Offline, nothing is sent and no token spent.
     /// A "too many requests" answer makes the client back off (`RateLimitedClient`).
+    /// Once every tweet of the recorded stream has been fetched, nothing is sent: the
+    /// replay has run out, which says nothing about the app (MIC-12 reports when).
     func fetch(_ run: RunContext, device: Device, regular: Bool, at time: Double) throws {
-        guard api != nil, var client, let tweetLink, var rng = tweetRNG else { return }
+        guard let api, var client, let tweetLink, var rng = tweetRNG else { return }
+        guard !missingPages.isEmpty || nextOffset < api.stream.count else {
+            if recordingEndedAt == nil { recordingEndedAt = time }
+            fetchesAfterRecordingEnd += 1
+            return
+        }
         if regular {
             guard !pendingRegular, client.availableTokens(at: time) >= 1 - 1e-9 else {
                 let next = client.nextAllowedSeconds(at: time)
@@ -53,7 +60,7 @@ extension MiCityDriver {
         if page == nextOffset { nextOffset += requestedSize }
         let outcome = tweetLink.request(bytes: requestedSize * Self.bytesPerTweet, uploadBytes: 600, at: time, using: &rng)
         // Every attempt is counted by the API, even one whose request may have been lost on the way.
-        let answer = api?.fetch(from: page, count: requestedSize, at: time) ?? .unavailable
+        let answer = self.api?.fetch(from: page, count: requestedSize, at: time) ?? .unavailable
         guard outcome.delivered else {
             fetchesLost += 1
             requeue(page)
@@ -109,7 +116,8 @@ extension MiCityDriver {
             return mood.reading
         }
         mainBusyUntil = time + classifySeconds + mergeSeconds
-        batchSizes.append(tweets.count)
+        let available = max(0, min(requestedSize, (api?.stream.count ?? 0) - first))
+        batchSizes.append((tweets.count, available))
         run.metrics.latency("MIC-12", "batch_latency", seconds: network + classifySeconds + mergeSeconds,
                             threshold: run.scenario.feeds.first { $0.kind == "tweet-batch" }?.every)
         run.metrics.latency("MIC-12", "classify_100_compute", seconds: classifySeconds)

@@ -61,7 +61,13 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     var nextOffset = 0
     var missingPages: [Int] = []
     var fetchStarts: [Double] = []
-    var batchSizes: [Int] = []
+    /// Per classified batch: tweets delivered and tweets the recording still held for that page
+    /// (the requested size, fewer only for the page cut by the end of the recording).
+    var batchSizes: [(delivered: Int, available: Int)] = []
+    /// Virtual time (seconds) of the first fetch that found the recording used up, if any.
+    var recordingEndedAt: Double?
+    /// Fetches not sent because the recording had no tweet left to replay.
+    var fetchesAfterRecordingEnd = 0
     var requestedSize = defaultBatchSize
     var deliveryPeriod = 80.0
     var confusion = ConfusionMatrix()
@@ -178,12 +184,38 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             }
             let spec = s.devices.first { $0.name == actor.device }
             for action in actor.actions {
+                if let problem = Self.inputProblem(action, hasRecordedWeather: weather != nil, places: places) {
+                    throw EmulatedDevices.BuildError(description: "\(s.file):\(action.line): error: actor '\(actor.name)': \(problem)")
+                }
                 for offset in action.offsets(duration: s.duration) {
                     run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
                         self.guarded { try self.perform(action, run: run, device: device, spec: spec, at: sim.now) }
                     }
                 }
             }
+        }
+    }
+
+    /// What is wrong with an action that the schema accepts but miCity cannot perform
+    /// meaningfully, with how to fix it; nil when it is fine. Without these checks a
+    /// `weather` action with no recorded weather would count as a MIC-30 failure, and a
+    /// `list-tweets` without a class or a word would add a query that never ran to MIC-NF4,
+    /// and an `add-place` of a place no dataset lists would save nothing, leaving MIC-34 unmeasured.
+    static func inputProblem(_ action: ActionSpec, hasRecordedWeather: Bool, places: [Place]) -> String? {
+        switch action.kind {
+        case "add-place":
+            let name = action.parameters["name"]?.string ?? ""
+            guard !places.contains(where: { $0.name == name }) else { return nil }
+            return places.isEmpty
+                ? "'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"
+                : "'add-place': no place named '\(name)' in the places datasets; use a name they list (as spelt there)"
+        case "weather" where !hasRecordedWeather:
+            return "the 'weather' action needs recorded weather; add a feed such as "
+                + "'{kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}'"
+        case "list-tweets" where action.parameters["class"] == nil && action.parameters["word"] == nil:
+            return "'list-tweets' needs 'class' (positive, negative or neutral) or 'word' (the word to look for)"
+        default:
+            return nil
         }
     }
 

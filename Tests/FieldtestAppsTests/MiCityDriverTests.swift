@@ -45,6 +45,31 @@ struct MiCityDriverTests {
         for folder in folders { #expect(!FileManager.default.fileExists(atPath: folder.path), "\(folder.path) left behind") }
     }
 
+    /// Actions the schema accepts but miCity cannot perform meaningfully (weather without a
+    /// recording, a listing without class or word, adding a place no dataset lists) stop the run with an
+    /// error naming the file, the line and what to add, instead of counting as requirement failures.
+    @Test func actionsMiCityCannotPerformAreInputErrors() throws {
+        let cityDay = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
+        let noWeatherFeed = cityDay.replacingOccurrences(of: "  - {kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}\n", with: "")
+        let bareListing = cityDay.replacingOccurrences(of: "{at: 7m, every: 30m, do: list-tweets, class: positive}",
+                                                       with: "{at: 7m, every: 30m, do: list-tweets}")
+        let unknownPlace = cityDay.replacingOccurrences(of: "{at: 12m, do: add-place, name: Waverly}", with: "{at: 12m, do: add-place, name: Waverley}")
+        let noPlaces = cityDay.replacingOccurrences(of: "noaa-lcd-lincoln-2023, us-cities]", with: "noaa-lcd-lincoln-2023]")
+        #expect(noWeatherFeed != cityDay && bareListing != cityDay && unknownPlace != cityDay && noPlaces != cityDay)
+        let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
+        for (text, message) in [
+            (noWeatherFeed, "city-day.yaml:60: error: actor 'maya': the 'weather' action needs recorded weather; add a feed such as"),
+            (bareListing, "city-day.yaml:48: error: actor 'maya': 'list-tweets' needs 'class' (positive, negative or neutral) or 'word'"),
+            (unknownPlace, "city-day.yaml:55: error: actor 'maya': 'add-place': no place named 'Waverley' in the places datasets"),
+            (noPlaces, "city-day.yaml:54: error: actor 'maya': 'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"),
+        ] {
+            let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
+            let driver = try #require(try AppDrivers.factory(s) as? ManagedAppDriver)
+            let error = #expect(throws: (any Error).self) { try driver.start(RunContext(scenario: s, datasets: store)) }
+            #expect(error.map { "\($0)" }?.contains(message) == true, "\(error.map { "\($0)" } ?? "no error")")
+        }
+    }
+
     @Test func cityDayIngestsClassifiesAndChecksExactly() throws {
         let s = try scenario("micity-city-day.yaml", minutes: 30)
         let rows = try run(s)
@@ -128,6 +153,30 @@ struct MiCityDriverTests {
         #expect(perWindow >= 7 && perWindow <= 7 + lost)
         #expect(value(rows, "MIC-12", "tweets_skipped_or_duplicated") == 0)
         #expect(value(rows, "MIC-15", "mood_mismatches") == 0)
+    }
+
+    /// A run that outlasts its recorded stream (TweetEval: 2,000 tweets, pages of 300) stops fetching
+    /// when the recording is used up: the short last page and the end of the replay are no MIC-12 failure.
+    @Test func usedUpRecordingIsNotABatchFailure() throws {
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "dataset: airline-tweets, size: 100", with: "dataset: tweeteval-val-text, size: 300")
+            .replacingOccurrences(of: "datasets: [airline-tweets,", with: "datasets: [tweeteval-val-text, tweeteval-val-labels,")
+        #expect(text.contains("dataset: tweeteval-val-text, size: 300"))
+        var s = try ScenarioLoader(datasetNames: nil).parse(text, file: "used-up.yaml")
+        s.duration = 20 * 60
+        s.devices[0].connectivity = []
+        let rows = try run(s)
+        // Fetches at 0, 80, …, 480 s: six pages of 300 and the last 200 tweets; from 560 s to 1200 s,
+        // nine deliveries find nothing left and send no request.
+        #expect(value(rows, "MIC-12", "tweets_classified") == 2000)
+        #expect(value(rows, "MIC-12", "batches_not_300") == 0)
+        #expect(rows.first { $0.metric == "batches_not_300" }?.samples == 7)
+        #expect(value(rows, "MIC-12", "tweets_skipped_or_duplicated") == 0)
+        let usedUp = try #require(rows.first { $0.requirement == "MIC-12" && $0.metric == "recording_used_up_at" })
+        #expect(usedUp.value == 560)
+        #expect(usedUp.samples == 9)
+        #expect(value(rows, "MIC-NF6", "max_requests_per_window") == 7)
+        #expect(rows.filter { $0.kind != .latency }.allSatisfy { $0.status != .fail })
     }
 
     @Test func bucketSustainsTheFeedWhenTheLimitAllowsIt() {
