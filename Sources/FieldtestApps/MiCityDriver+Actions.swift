@@ -100,12 +100,15 @@ extension MiCityDriver {
         default:
             break
         }
-        let wait = max(0, mainBusyUntil - time)
-        let with = network + wait + compute, without = network + compute
-        run.metrics.latency("MIC-NF1", "action_latency_with_ingest", seconds: with)
-        run.metrics.latency("MIC-NF1", "action_latency_without_ingest", seconds: without)
-        latencyWith.record(seconds: with)
-        latencyWithout.record(seconds: without)
+        actionTimes.append((time, network, compute))
+    }
+
+    /// How long an action starting at `time` waits for the main thread: until the end of the
+    /// busy stretch it falls in, and of any stretch that begins before that one ends.
+    static func mainThreadWait(at time: Double, busy: [(start: Double, end: Double)]) -> Double {
+        var free = time
+        for b in busy.sorted(by: { $0.start < $1.start }) where b.start <= free && free < b.end { free = b.end }
+        return free - time
     }
 
     func requireStore() throws -> MiCityStore {

@@ -78,7 +78,7 @@ extension MiCityDriver {
             let arrival = time + outcome.latencySeconds
             inFlight.append((time, arrival))
             run.simulation.schedule(at: arrival) { [unowned self] sim in
-                self.guarded { try self.classify(run, tweets, from: page, network: outcome.latencySeconds, at: sim.now) }
+                self.guarded { try self.classify(run, tweets, from: page, fetchedAt: time, network: outcome.latencySeconds, at: sim.now) }
             }
         }
     }
@@ -93,9 +93,10 @@ extension MiCityDriver {
         cloud.remove(mood.evict(at: time))
     }
 
-    /// Classifies a delivered batch (stream positions `first…`) off the main thread, then
-    /// merges it on the main thread (database, mood, word cloud) and checks the mood (MIC-15).
-    func classify(_ run: RunContext, _ tweets: [RecordedTweet], from first: Int, network: Double, at time: Double) throws {
+    /// Classifies a delivered batch (stream positions `first…`, requested at `fetchedAt`) off the
+    /// main thread, then merges it on the main thread (database, mood, word cloud) and checks the
+    /// mood (MIC-15). With `ingest: main-thread` the main thread was held from the request on.
+    func classify(_ run: RunContext, _ tweets: [RecordedTweet], from first: Int, fetchedAt: Double, network: Double, at time: Double) throws {
         guard let model, let store else { return }
         let tokenizer = model.featurizer.tokenizer
         let (results, classifySeconds) = ComputeTimer.measure {
@@ -115,7 +116,8 @@ extension MiCityDriver {
             cloud.remove(evicted)
             return mood.reading
         }
-        mainBusyUntil = time + classifySeconds + mergeSeconds
+        let merged = time + classifySeconds + mergeSeconds
+        mainThreadBusy.append((ingestOnMainThread ? fetchedAt : time + classifySeconds, merged))
         let available = max(0, min(requestedSize, (api?.stream.count ?? 0) - first))
         batchSizes.append((tweets.count, available))
         run.metrics.latency("MIC-12", "batch_latency", seconds: network + classifySeconds + mergeSeconds,

@@ -102,6 +102,43 @@ struct MiCityDriverTests {
         #expect(rows.filter { $0.kind != .latency }.allSatisfy { $0.status != .fail })
     }
 
+    /// MIC-NF1 tells the two designs apart: with ingest in the background user actions keep their
+    /// latency; an app that fetches on the main thread makes the actions that fall during a fetch
+    /// wait for the network and the classification, and fails the requirement.
+    @Test func mainThreadIngestFailsMicNF1() throws {
+        func cityDay(ingest: String) throws -> Scenario {
+            let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
+                .replacingOccurrences(of: "  mood_window: 1h\n", with: "  mood_window: 1h\n  ingest: \(ingest)\n")
+            var s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
+            #expect(s.parameters["ingest"]?.string == ingest)
+            s.duration = 30 * 60
+            s.devices[0].connectivity = []
+            return s
+        }
+        let b = try run(try cityDay(ingest: "background")), m = try run(try cityDay(ingest: "main-thread"))
+        let ratio = { (rows: [MetricRow]) in try #require(rows.first { $0.requirement == "MIC-NF1" && $0.metric == "p95_ratio_with_vs_without" }) }
+        #expect(try ratio(b).status == .pass)
+        #expect(try ratio(b).value <= 1.10)
+        #expect(try ratio(m).status == .fail)
+        #expect(try ratio(m).value > 1.10)
+        // The view-mood action every 160 s starts with a fetch: with main-thread ingest it waits, in the background it does not.
+        let waitedInBackground = try #require(value(b, "MIC-NF1", "actions_waiting_for_main_thread"))
+        let waitedOnMain = try #require(value(m, "MIC-NF1", "actions_waiting_for_main_thread"))
+        #expect(waitedOnMain >= 11)
+        #expect(waitedInBackground < waitedOnMain)
+        // Everything else is measured the same way.
+        #expect(value(b, "MIC-12", "tweets_classified") == value(m, "MIC-12", "tweets_classified"))
+    }
+
+    @Test func waitingForTheMainThreadFollowsBusyStretches() {
+        let busy: [(start: Double, end: Double)] = [(10, 12), (11.5, 13), (20, 21)]
+        #expect(MiCityDriver.mainThreadWait(at: 9, busy: busy) == 0)
+        #expect(MiCityDriver.mainThreadWait(at: 10, busy: busy) == 3)  // through the overlapping stretch
+        #expect(MiCityDriver.mainThreadWait(at: 12.5, busy: busy) == 0.5)
+        #expect(MiCityDriver.mainThreadWait(at: 13, busy: busy) == 0)  // the end is free
+        #expect(MiCityDriver.mainThreadWait(at: 20.25, busy: busy) == 0.75)
+    }
+
     @Test func sameSeedGivesIdenticalNonLatencyRows() throws {
         let s = try scenario("micity-city-day.yaml", minutes: 12)
         let a = MetricsCSV.render(try run(s).filter { $0.kind != .latency })

@@ -190,6 +190,9 @@ public struct AppVocabulary: Sendable {
                             "requests per window the client assumes (default rate_limit; above it, 429s and back-off)"),
                 SchemaField("rate_window", .period(), "API rate window (default 15m), longer than zero"),
                 SchemaField("mood_window", .period(), "rolling window of the city mood (default 1h), longer than zero"),
+                SchemaField("ingest", .string(allowed: ["background", "main-thread"]),
+                            "where the app fetches and classifies tweets: background (default; the spec's design, only merging a batch "
+                            + "holds the main thread) or main-thread (the whole fetch blocks user actions: MIC-NF1 shows the cost)"),
             ]),
         AppVocabulary(
             name: "journal", doc: "BeenThereDoneThat journal with accounts (beentheredonethat-srs.txt)",
