@@ -37,6 +37,8 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     static let defaultRateLimit = 15
     static let defaultRateWindow = 900.0
     static let defaultMoodWindow = 3600.0
+    /// How far from its station a recorded weather file stands for the weather, metres.
+    static let recordedWeatherRadius = 50_000.0
     /// Cached weather answers live this long, seconds.
     static let weatherTimeToLive = 600.0
     /// Bytes of one tweet in an API answer (JSON with metadata), for the emulated download.
@@ -192,7 +194,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             }
             let spec = s.devices.first { $0.name == actor.device }
             for action in actor.actions {
-                if let problem = Self.inputProblem(action, hasRecordedWeather: weather != nil, places: places) {
+                if let problem = Self.inputProblem(action, weather: weather, places: places) {
                     throw EmulatedDevices.BuildError(description: "\(s.file):\(action.line): error: actor '\(actor.name)': \(problem)")
                 }
                 for offset in action.offsets(duration: s.duration) {
@@ -208,8 +210,9 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     /// meaningfully, with how to fix it; nil when it is fine. Without these checks a
     /// `weather` action with no recorded weather would count as a MIC-30 failure, and a
     /// `list-tweets` without a class or a word would add a query that never ran to MIC-NF4,
-    /// and an `add-place` of a place no dataset lists would save nothing, leaving MIC-34 unmeasured.
-    static func inputProblem(_ action: ActionSpec, hasRecordedWeather: Bool, places: [Place]) -> String? {
+    /// an `add-place` of a place no dataset lists would save nothing, leaving MIC-34 unmeasured,
+    /// and a `weather` action far from the recorded station would be served that station's weather.
+    static func inputProblem(_ action: ActionSpec, weather: RecordedWeatherProvider?, places: [Place]) -> String? {
         switch action.kind {
         case "add-place":
             let name = action.parameters["name"]?.string ?? ""
@@ -217,9 +220,17 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             return places.isEmpty
                 ? "'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"
                 : "'add-place': no place named '\(name)' in the places datasets; use a name they list (as spelt there)"
-        case "weather" where !hasRecordedWeather:
-            return "the 'weather' action needs recorded weather; add a feed such as "
-                + "'{kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}'"
+        case "weather":
+            guard let weather else {
+                return "the 'weather' action needs recorded weather; add a feed such as "
+                    + "'{kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}'"
+            }
+            let latitude = action.parameters["latitude"]?.double ?? 0, longitude = action.parameters["longitude"]?.double ?? 0
+            let metres = PlacesLoader.greatCircleMetres(latitude, longitude, weather.latitude, weather.longitude)
+            guard metres > Self.recordedWeatherRadius else { return nil }
+            return String(format: "the 'weather' action at (%.4f, %.4f) is %.0f km from the recorded station at (%.4f, %.4f); "
+                          + "recorded weather stands for %.0f km around its station: ask for a point within that, or replay a station near it",
+                          latitude, longitude, metres / 1000, weather.latitude, weather.longitude, Self.recordedWeatherRadius / 1000)
         case "list-tweets" where action.parameters["class"] == nil && action.parameters["word"] == nil:
             return "'list-tweets' needs 'class' (positive, negative or neutral) or 'word' (the word to look for)"
         default:

@@ -55,13 +55,17 @@ struct MiCityDriverTests {
                                                        with: "{at: 7m, every: 30m, do: list-tweets}")
         let unknownPlace = cityDay.replacingOccurrences(of: "{at: 12m, do: add-place, name: Waverly}", with: "{at: 12m, do: add-place, name: Waverley}")
         let noPlaces = cityDay.replacingOccurrences(of: "noaa-lcd-lincoln-2023, us-cities]", with: "noaa-lcd-lincoln-2023]")
-        #expect(noWeatherFeed != cityDay && bareListing != cityDay && unknownPlace != cityDay && noPlaces != cityDay)
+        // Denver, about 710 km from the Lincoln station the scenario replays.
+        let farWeather = cityDay.replacingOccurrences(of: "do: weather, latitude: 40.8136, longitude: -96.7026}",
+                                                      with: "do: weather, latitude: 39.7392, longitude: -104.9903}")
+        #expect(noWeatherFeed != cityDay && bareListing != cityDay && unknownPlace != cityDay && noPlaces != cityDay && farWeather != cityDay)
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         for (text, message) in [
             (noWeatherFeed, "city-day.yaml:60: error: actor 'maya': the 'weather' action needs recorded weather; add a feed such as"),
             (bareListing, "city-day.yaml:48: error: actor 'maya': 'list-tweets' needs 'class' (positive, negative or neutral) or 'word'"),
             (unknownPlace, "city-day.yaml:55: error: actor 'maya': 'add-place': no place named 'Waverley' in the places datasets"),
             (noPlaces, "city-day.yaml:54: error: actor 'maya': 'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"),
+            (farWeather, "city-day.yaml:60: error: actor 'maya': the 'weather' action at (39.7392, -104.9903) is 7"),
         ] {
             let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
             let driver = try #require(try AppDrivers.factory(s) as? ManagedAppDriver)
