@@ -77,6 +77,7 @@ extension MiCityDriver {
             if regular { fetchStarts.append(time) }
             let arrival = time + outcome.latencySeconds
             inFlight.append((time, arrival))
+            pagesInFlight.append(page)
             run.simulation.schedule(at: arrival) { [unowned self] sim in
                 self.guarded { try self.classify(run, tweets, from: page, fetchedAt: time, network: outcome.latencySeconds, at: sim.now) }
             }
@@ -97,6 +98,7 @@ extension MiCityDriver {
     /// main thread, then merges it on the main thread (database, mood, word cloud) and checks the
     /// mood (MIC-15). With `ingest: main-thread` the main thread was held from the request on.
     func classify(_ run: RunContext, _ tweets: [RecordedTweet], from first: Int, fetchedAt: Double, network: Double, at time: Double) throws {
+        if let k = pagesInFlight.firstIndex(of: first) { pagesInFlight.remove(at: k) }
         guard let model, let store else { return }
         let tokenizer = model.featurizer.tokenizer
         let (results, classifySeconds) = ComputeTimer.measure {

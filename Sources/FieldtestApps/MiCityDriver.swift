@@ -86,6 +86,8 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     var pendingRegular = false
     var fetchesPaced = 0
     var inFlight: [(start: Double, end: Double)] = []
+    /// Stream positions of pages answered but not yet arrived (each page once per answer in flight).
+    var pagesInFlight: [Int] = []
     /// Whether a fetch and its classification hold the main thread (`ingest: main-thread`).
     var ingestOnMainThread = false
     /// When ingest held the main thread (virtual seconds, end excluded): merging each batch, or

@@ -134,6 +134,18 @@ struct MiCityDriverTests {
         #expect(value(b, "MIC-12", "tweets_classified") == value(m, "MIC-12", "tweets_classified"))
     }
 
+    @Test func skippedOrDuplicatedTweetsLeavePagesStillOwedOut() {
+        let pages = { (starts: [Int]) in starts.flatMap { Array($0..<($0 + 10)) } }
+        #expect(MiCityDriver.skippedOrDuplicated(pages([0, 10, 20]), outstandingPages: [], pageSize: 10) == 0)
+        // Page 10 never came: ten tweets skipped.
+        #expect(MiCityDriver.skippedOrDuplicated(pages([0, 20]), outstandingPages: [], pageSize: 10) == 10)
+        // Page 10 is still owed at the end (requeued or on its way): nothing skipped.
+        #expect(MiCityDriver.skippedOrDuplicated(pages([0, 20]), outstandingPages: [10], pageSize: 10) == 0)
+        // Page 10 twice: ten duplicates.
+        #expect(MiCityDriver.skippedOrDuplicated(pages([0, 10, 10, 20]), outstandingPages: [], pageSize: 10) == 10)
+        #expect(MiCityDriver.skippedOrDuplicated([], outstandingPages: [0], pageSize: 10) == 0)
+    }
+
     @Test func waitingForTheMainThreadFollowsBusyStretches() {
         let busy: [(start: Double, end: Double)] = [(10, 12), (11.5, 13), (20, 21)]
         #expect(MiCityDriver.mainThreadWait(at: 9, busy: busy) == 0)
