@@ -63,13 +63,22 @@ extension MiCityDriver {
             let candidate = lastNearby.first { $0.name == name }
                 ?? places.filter { $0.name == name }.min { distance(here, $0) < distance(here, $1) }
             if let c = candidate {
-                let place = FavouritePlace(name: c.name, latitude: c.latitude, longitude: c.longitude,
-                                           note: "\(c.admin1), \(c.countryCode); population \(c.population)", savedAt: time)
+                let note = q["note"]?.string ?? "\(c.admin1), \(c.countryCode); population \(c.population)"
+                let place = FavouritePlace(name: c.name, latitude: c.latitude, longitude: c.longitude, note: note, savedAt: time)
                 let (_, s) = try ComputeTimer.measure { try store.save(place) }
                 compute = s
                 favourites[name] = place
                 run.metrics.latency("MIC-34", "save_latency", seconds: s)
             }
+            try checkFavourites(run, store)
+        case "edit-place":
+            let name = q["name"]?.string ?? "", note = q["note"]?.string ?? ""
+            let store = try requireStore()
+            let (existed, s) = try ComputeTimer.measure { try store.updateNote(name: name, note: note) }
+            compute = s
+            check("MIC-34", existed == (favourites[name] != nil))
+            favourites[name]?.note = note
+            run.metrics.latency("MIC-34", "edit_latency", seconds: s)
             try checkFavourites(run, store)
         case "remove-place":
             let name = q["name"]?.string ?? ""

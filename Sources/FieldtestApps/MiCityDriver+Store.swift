@@ -107,6 +107,15 @@ final class MiCityStore {
         }
     }
 
+    /// Replaces a favourite's note (the "Place Editor" → "Add To Favorites" edit, Func_36 and
+    /// Func_45); returns whether the favourite existed (no row is made for one that does not).
+    func updateNote(name: String, note: String) throws -> Bool {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE place SET note = ? WHERE name = ?", arguments: [note, name])
+            return db.changesCount > 0
+        }
+    }
+
     /// Deletes a favourite; returns whether it existed.
     func delete(name: String) throws -> Bool {
         try queue.write { db in

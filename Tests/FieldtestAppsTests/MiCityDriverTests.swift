@@ -61,11 +61,11 @@ struct MiCityDriverTests {
         #expect(noWeatherFeed != cityDay && bareListing != cityDay && unknownPlace != cityDay && noPlaces != cityDay && farWeather != cityDay)
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         for (text, message) in [
-            (noWeatherFeed, "city-day.yaml:60: error: actor 'maya': the 'weather' action needs recorded weather; add a feed such as"),
+            (noWeatherFeed, "city-day.yaml:62: error: actor 'maya': the 'weather' action needs recorded weather; add a feed such as"),
             (bareListing, "city-day.yaml:48: error: actor 'maya': 'list-tweets' needs 'class' (positive, negative or neutral) or 'word'"),
             (unknownPlace, "city-day.yaml:55: error: actor 'maya': 'add-place': no place named 'Waverley' in the places datasets"),
             (noPlaces, "city-day.yaml:54: error: actor 'maya': 'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"),
-            (farWeather, "city-day.yaml:60: error: actor 'maya': the 'weather' action at (39.7392, -104.9903) is 7"),
+            (farWeather, "city-day.yaml:62: error: actor 'maya': the 'weather' action at (39.7392, -104.9903) is 7"),
         ] {
             let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
             let driver = try #require(try AppDrivers.factory(s) as? ManagedAppDriver)
@@ -132,6 +132,21 @@ struct MiCityDriverTests {
         #expect(waitedInBackground < waitedOnMain)
         // Everything else is measured the same way.
         #expect(value(b, "MIC-12", "tweets_classified") == value(m, "MIC-12", "tweets_classified"))
+    }
+
+    @Test func editingAFavouriteChangesOnlyItsNote() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("micity-store-\(getpid()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try MiCityStore(path: path)
+        let lincoln = FavouritePlace(name: "Lincoln", latitude: 40.8136, longitude: -96.7026, note: "NE, US", savedAt: 100)
+        try store.save(lincoln)
+        #expect(try store.updateNote(name: "Lincoln", note: "Capitol; Haymarket"))
+        var edited = lincoln
+        edited.note = "Capitol; Haymarket"
+        #expect(try store.favourites() == [edited])
+        // A place that is not a favourite is not made one by an edit.
+        #expect(try store.updateNote(name: "Waverly", note: "x") == false)
+        #expect(try store.favourites() == [edited])
     }
 
     @Test func skippedOrDuplicatedTweetsLeavePagesStillOwedOut() {

@@ -168,7 +168,11 @@ public struct AppVocabulary: Sendable {
                 action("list-tweets", "list tweets by class or word", [
                     SchemaField("class", .string(allowed: ["positive", "negative", "neutral"])), SchemaField("word", .string())]),
                 action("nearby-places", "list places near the device", [SchemaField("radius_m", .number(minimum: 1, maximum: 20_100_000), "metres, at most half the Earth's circumference")]),
-                action("add-place", "save a place to favourites", [SchemaField("name", .string(), required: true)]),
+                action("add-place", "save a place to favourites", [
+                    SchemaField("name", .string(), required: true),
+                    SchemaField("note", .string(), "the details as the user edits them before saving (default: the place's region and population)")]),
+                action("edit-place", "edit a favourite's details and save them", [
+                    SchemaField("name", .string(), required: true), SchemaField("note", .string(), required: true, "the new details")]),
                 action("remove-place", "delete a favourite place", [SchemaField("name", .string(), required: true)]),
                 action("weather", "weather at a point", [SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
                                                          SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true)]),
