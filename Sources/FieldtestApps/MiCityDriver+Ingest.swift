@@ -149,7 +149,9 @@ extension MiCityDriver {
     func refreshWeather(device: Device, position: GeoCoordinate?, at time: Double) throws {
         guard let weather else { return }
         let p = position ?? GeoCoordinate(latitude: weather.latitude, longitude: weather.longitude)
-        let (served, _) = try fetchWeather(device: device, latitude: p.latitude, longitude: p.longitude, at: time)
+        let (served, network) = try fetchWeather(device: device, latitude: p.latitude, longitude: p.longitude, at: time)
+        // A background refresh; an app that fetches on the main thread holds it for the download.
+        if ingestOnMainThread, network > 0 { mainThreadBusy.append((time, time + network)) }
         if let served { shownWeather = served }
         check("MIC-30", shownWeather?.isComplete == true)
     }

@@ -21,8 +21,8 @@ import TweetSentiment
 /// MIC-NF1, MIC-NF4 and MIC-NF6. Ingest is asynchronous by default (fetch and
 /// classification off the main thread): a user action waits only while the main
 /// thread merges a classified batch. With the parameter `ingest: main-thread` the
-/// whole fetch (network, classification, merge) holds the main thread, as an app
-/// that fetched synchronously would. MIC-NF1 compares each action's latency with
+/// whole fetch (network, classification, merge) holds the main thread, and so does
+/// each weather refresh's download, as an app that fetched synchronously would. MIC-NF1 compares each action's latency with
 /// the ingest running (network + wait for the main thread + measured compute)
 /// against the same action without it (the same network draw and compute, no wait).
 ///

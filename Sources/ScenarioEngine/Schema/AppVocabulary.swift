@@ -196,7 +196,7 @@ public struct AppVocabulary: Sendable {
                 SchemaField("mood_window", .period(), "rolling window of the city mood (default 1h), longer than zero"),
                 SchemaField("ingest", .string(allowed: ["background", "main-thread"]),
                             "where the app fetches and classifies tweets: background (default; the spec's design, only merging a batch "
-                            + "holds the main thread) or main-thread (the whole fetch blocks user actions: MIC-NF1 shows the cost)"),
+                            + "holds the main thread) or main-thread (every tweet fetch and weather refresh blocks user actions: MIC-NF1 shows the cost)"),
             ]),
         AppVocabulary(
             name: "journal", doc: "BeenThereDoneThat journal with accounts (beentheredonethat-srs.txt)",
