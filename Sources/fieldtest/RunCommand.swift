@@ -103,7 +103,9 @@ struct RunCommand: ParsableCommand {
             out.map { URL(fileURLWithPath: $0).appendingPathComponent(s.name) }
                 ?? URL(fileURLWithPath: "Results/runs").appendingPathComponent(s.name).appendingPathComponent(runID)
         }
-        try checkOutputLocations(reportFolders: reportFolders)
+        let createdFolders = try checkOutputLocations(reportFolders: reportFolders)
+        // Folders made for outputs that were never written (a scenario failed to run) do not stay behind.
+        defer { Self.removeEmptyFolders(createdFolders) }
         if let baseline {
             let here = MachineIdentity.current()
             let recorded = MachineIdentity.recorded(in: Self.baselineFolder(baseline))
@@ -212,8 +214,9 @@ struct RunCommand: ParsableCommand {
     /// Checks, before any scenario runs, that the requested outputs can be written: the
     /// `--junit` file's folder, the `--record-baseline` folder, the `--out` folder and every
     /// scenario's report folder are created when missing and must accept a new file
-    /// (exit 2 otherwise, with no scenario run).
-    func checkOutputLocations(reportFolders: [URL]) throws {
+    /// (exit 2 otherwise, with no scenario run, and no folder made by the check left behind).
+    /// Returns the folders the check created, parents first.
+    func checkOutputLocations(reportFolders: [URL]) throws -> [String] {
         var locations: [(option: String, path: String, folder: URL)] = []
         if let junit {
             let url = URL(fileURLWithPath: junit)
@@ -229,17 +232,26 @@ struct RunCommand: ParsableCommand {
         for folder in reportFolders {
             locations.append((out == nil ? "the report folder (--out DIR chooses another)" : "--out", folder.path, folder))
         }
+        var created: [String] = []
         for l in locations {
-            if let problem = Self.writeProblem(in: l.folder) {
+            if let problem = Self.writeProblem(in: l.folder, created: &created) {
+                Self.removeEmptyFolders(created)
                 CommandSupport.printError("\(l.path): error: \(l.option): \(problem); choose a location you can write to (nothing was run)")
                 throw CommandSupport.invalidInput
             }
         }
+        return created
     }
 
-    /// Why a new file cannot be written in `folder` (created when missing), or nil when it can:
-    /// a uniquely named probe file is created there and removed at once.
-    static func writeProblem(in folder: URL) -> String? {
+    /// Removes those of `folders` (parents first) that are empty, children first.
+    static func removeEmptyFolders(_ folders: [String]) {
+        for path in folders.reversed() { rmdir(path) }  // fails, harmlessly, on a folder that holds anything
+    }
+
+    /// Why a new file cannot be written in `folder` (created when missing; the folders made are
+    /// appended to `created`), or nil when it can: a uniquely named probe file is created there
+    /// and removed at once.
+    static func writeProblem(in folder: URL, created: inout [String]) -> String? {
         var path = ""
         for component in folder.standardizedFileURL.pathComponents {
             path = component == "/" ? "/" : (path.hasSuffix("/") ? path : path + "/") + component
@@ -248,7 +260,9 @@ struct RunCommand: ParsableCommand {
                 if !isDir.boolValue { return "\(path) is a file, not a folder" }
                 continue
             }
-            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            if mkdir(path, 0o755) == 0 {
+                created.append(path)
+            } else if errno != EEXIST {
                 return "cannot create the folder \(path) (\(String(cString: strerror(errno))))"
             }
         }

@@ -23,6 +23,26 @@ struct RunAndCheckSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("skyscape-lincoln").path))
     }
 
+    /// A scenario that fails to start (exit 2) leaves none of the folders made for its reports.
+    @Test func scenarioThatCannotStartLeavesNoEmptyFolders() throws {
+        let dir = try cli.temporaryFolder()
+        // A weather action 710 km from the station the city day replays: an input error found at start.
+        let text = try String(contentsOf: FieldtestCLITests.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "do: weather, latitude: 40.8136, longitude: -96.7026}", with: "do: weather, latitude: 39.7392, longitude: -104.9903}")
+        let scenario = dir.appendingPathComponent("far.yaml")
+        try write(text, scenario)
+        let out = dir.appendingPathComponent("reports/nested")
+        let r = try cli.run(["run", scenario.path, "--out", out.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("km from the recorded station"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("reports").path))
+        // An --out folder that was there before stays.
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        #expect(try cli.run(["run", scenario.path, "--out", out.path]).status == 2)
+        #expect(FileManager.default.fileExists(atPath: out.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
     /// Unwritable --junit or --record-baseline locations stop the run before it starts, leaving
     /// the previous reports as they were.
     @Test func unwritableOutputsAreRejectedBeforeRunning() throws {
