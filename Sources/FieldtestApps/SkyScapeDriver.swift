@@ -19,6 +19,8 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
     var devices: [String: Device] = [:]
     var cacheFolder = EmulatedDevices.temporaryFolder()
     var search: CitySearch?
+    /// Every searchable place: the brute-force truth of SKY-F1's search checks.
+    var places: [Place] = []
     var weather: (any WeatherProvider)?
     var samples: [SkySample] = []
     var reference: SunReference?
@@ -52,13 +54,13 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         zone = TimeZone(identifier: scenario.timeZone) ?? zone
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
-        let places = try store.cached("places:world+us") { () throws -> [Place] in
+        places = try store.cached("places:world+us") { () throws -> [Place] in
             let world = try store.url("world-cities"), us = try store.url("us-cities")
             var all = try PlacesLoader.loadWorldCities(url: world, displayName: DatasetManifest.display(world)).records
             all += try PlacesLoader.loadUSCities(url: us, displayName: DatasetManifest.display(us)).records
             return all
         }
-        search = try store.cached("citysearch:world+us") { CitySearch(places: places) }
+        search = try store.cached("citysearch:world+us") { [places] in CitySearch(places: places) }
         reference = try store.cached("spa-reference") { try SunReference(url: store.url(path: "reference/spa_sun_times.csv")) }
         let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
         if let feed = scenario.feeds.first(where: { $0.kind == "weather-refresh" }), let name = feed.parameters["dataset"]?.string {
@@ -120,9 +122,14 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         let leadDays = (event - now) / 86_400
         if leadDays > 0, let forecast { sky = forecast.conditions(sky, at: event, issuedAt: now) }
         let q = quality.score(sky).qualityPct
+        recordScore(q)
+        return q
+    }
+
+    /// Counts a quality shown to the user (SKY-Q1: percent in 0…100).
+    func recordScore(_ q: Double) {
         scores.append(q)
         if !(0...100).contains(q) { scoresOutOfRange += 1 }
-        return q
     }
 
     /// The details screen (SKY-D2) of `loc` at `t`.
@@ -146,9 +153,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
                 let query = p["query"]?.string ?? ""
                 let hits = search?.search(query, limit: 10) ?? []
                 let message = hits.isEmpty ? SkyMessage.noResults : nil
-                let known = search?.search(query, limit: 1).first.map { CitySearch.fold($0.name) == CitySearch.fold(query) } ?? false
-                check("SKY-F1", hits.isEmpty ? message == "No results found" : true)
-                if known { check("SKY-F1", !hits.isEmpty) }
+                check("SKY-F1", Self.searchFollowsRule(query: query, hits: hits, message: message, places: places))
             case "add-favourite":
                 guard let loc = place(p["place"]?.string ?? "") else { check("SKY-F1", false); return }
                 let already = favourites.locations.contains(loc)
@@ -255,35 +260,81 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         }
     }
 
-    func openCalendar(_ loc: SavedLocation, day: Int, at t: Double, run: RunContext) {
-        let date = localDate(t).adding(days: day)
-        let expected: String? = day > 7 ? "No predictions for the selected date yet!" : (day < -30 ? "Information expired." : nil)
-        let shown: String?
-        if day > 7 { shown = SkyMessage.noPredictionsYet } else if day < -30 { shown = SkyMessage.informationExpired } else {
-            let tz = TimeZone(identifier: loc.timeZone) ?? zone
-            let hasSunset = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz).sunset != nil
-            let q = qualityPct(loc, date: date, sunrise: false, now: t, run: run)
-            shown = hasSunset && q == nil && !samples.isEmpty ? "missing" : nil
-        }
-        check("SKY-C1", shown == expected)
+    /// The app's calendar (CAL1) for `loc`, warning below the scenario's `low_quality_threshold` (%).
+    func calendar(_ loc: SavedLocation, run: RunContext) -> SkyCalendar {
+        var calendar = SkyCalendar(location: loc)
+        calendar.model.lowQualityThreshold = run.number("low_quality_threshold", default: quality.lowQualityThreshold)
+        return calendar
     }
 
+    /// Opens the app's calendar `day` days from today and checks what it shows against CAL1's window rule.
+    func openCalendar(_ loc: SavedLocation, day: Int, at t: Double, run: RunContext) {
+        let today = localDate(t)
+        let shown = calendar(loc, run: run).select(today.adding(days: day), today: today, samples: samples)
+        if case .day(let cell) = shown {
+            for q in [cell.sunriseQualityPct, cell.sunsetQualityPct].compactMap({ $0 }) { recordScore(q) }
+        }
+        check("SKY-C1", Self.calendarFollowsRule(shown, dayOffset: day, weatherRecorded: !samples.isEmpty))
+    }
+
+    /// Sets the app's reminder for the `sunrise` (or sunset) of the day `day` days from today: its warning is
+    /// checked against CAL1 1.4.3 and, when it fires, its time against the SPA event minus 30 min.
     func setReminder(_ loc: SavedLocation, sunrise: Bool, day: Int, at t: Double, run: RunContext) {
+        let today = localDate(t), date = today.adding(days: day)
+        let calendar = calendar(loc, run: run)
+        guard case .day(let cell) = calendar.select(date, today: today, samples: samples) else {
+            check("SKY-M1", false)  // days 0…7 are inside the calendar's window: a reminder can be set
+            return
+        }
+        // No reminder when the event does not happen (polar day or night); SKY-P2 checks that against SPA.
+        guard let reminder = calendar.reminders(for: cell).first(where: { $0.event == (sunrise ? "sunrise" : "sunset") }) else { return }
+        let shownQuality = sunrise ? cell.sunriseQualityPct : cell.sunsetQualityPct
+        check("SKY-M1", Self.reminderWarningFollowsRule(reminder.warning, qualityPct: shownQuality,
+                                                        thresholdPct: calendar.model.lowQualityThreshold))
         let tz = TimeZone(identifier: loc.timeZone) ?? zone
-        let date = localDate(t).adding(days: day)
-        let solarDay = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz)
-        guard let event = sunrise ? solarDay.sunrise : solarDay.sunset else { return }
-        let threshold = run.number("low_quality_threshold", default: quality.lowQualityThreshold)
-        let q = qualityPct(loc, date: date, sunrise: sunrise, now: t, run: run)
-        let warns = (q ?? 0) < threshold
-        check("SKY-M1", warns == ((q ?? 0) < threshold))
-        let fire = event - 1800
         let bounds = SolarCalculator.localDayBounds(date, zone: tz)
         let ref = reference?.events(latitude: loc.latitude, longitude: loc.longitude, sunrise: sunrise,
                                     from: Double(bounds.start), to: Double(bounds.end))?.first
-        run.simulation.schedule(at: fire) { [unowned self] sim in
+        run.simulation.schedule(at: reminder.fireUTC) { [unowned self] sim in
             if let ref { self.reminderErrors.append(abs(sim.now - (ref - 1800))) }
         }
+    }
+
+    // MARK: Spec rules (independent of the app's code)
+
+    /// FAV1 search rule, checked by brute force over `places`: when a place's name starts with the query
+    /// (accents and case folded) there are results, led by the most populous place of exactly that name if
+    /// there is one; no results show exactly "No results found".
+    static func searchFollowsRule(query: String, hits: [Place], message: String?, places: [Place]) -> Bool {
+        let folded = CitySearch.fold(query)
+        if hits.isEmpty {
+            guard message == "No results found" else { return false }
+            return folded.isEmpty || !places.contains { CitySearch.fold($0.name).hasPrefix(folded) }
+        }
+        guard message == nil else { return false }
+        let exact = places.filter { CitySearch.fold($0.name) == folded }
+        guard let topPopulation = exact.map(\.population).max() else { return true }
+        return CitySearch.fold(hits[0].name) == folded && hits[0].population == topPopulation
+    }
+
+    /// CAL1 window rule: more than 7 days ahead shows exactly "No predictions for the selected date yet!",
+    /// more than 30 days back exactly "Information expired."; in between the day's cell, with a sunset
+    /// quality whenever the sun sets and weather was recorded.
+    static func calendarFollowsRule(_ shown: CalendarSelection, dayOffset: Int, weatherRecorded: Bool) -> Bool {
+        let expectedMessage: String? = dayOffset > 7 ? "No predictions for the selected date yet!"
+            : (dayOffset < -30 ? "Information expired." : nil)
+        switch shown {
+        case .message(let m): return m == expectedMessage
+        case .day(let cell):
+            return expectedMessage == nil && !(cell.sun.sunset != nil && cell.sunsetQualityPct == nil && weatherRecorded)
+        }
+    }
+
+    /// CAL1 1.4.3 rule: a reminder warns, with exactly "Low chance of a visible sunrise/sunset on the selected
+    /// day.", when the quality shown for its event (percent) is below `thresholdPct`, and otherwise not.
+    static func reminderWarningFollowsRule(_ warning: String?, qualityPct: Double?, thresholdPct: Double) -> Bool {
+        let low = qualityPct.map { $0 < thresholdPct } ?? false
+        return low ? warning == "Low chance of a visible sunrise/sunset on the selected day." : warning == nil
     }
 
     func account(_ kind: String, _ p: LocatedValue, at t: Double) {

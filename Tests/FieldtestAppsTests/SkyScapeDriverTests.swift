@@ -1,7 +1,8 @@
-import FieldtestData
+@testable import FieldtestData
 import Foundation
 import MetricReports
 import ScenarioEngine
+import SkyScoring
 import Testing
 
 @testable import FieldtestApps
@@ -47,5 +48,64 @@ struct SkyScapeDriverTests {
             #expect(row.value == 0 && row.samples == 0, "\(metric)")
             #expect(row.status != .fail, "\(metric)")
         }
+    }
+
+    static func place(_ id: Int, _ name: String, population: Int) -> Place {
+        Place(geonameID: id, name: name, countryCode: "US", admin1: "NE", latitude: 40.8, longitude: -96.7,
+              population: population, timeZone: "America/Chicago")
+    }
+
+    @Test func searchRuleFlagsMissingOrWrongResultsAgainstABruteForceRecount() {
+        let places = [Self.place(1, "Lincoln", population: 290_000), Self.place(2, "Lincoln", population: 7_000),
+                      Self.place(3, "Lincolnton", population: 11_000)]
+        let lincoln = places[0], small = places[1], lincolnton = places[2]
+        // Right: the most populous exact name first; nothing at all for a name no place starts with.
+        #expect(SkyScapeDriver.searchFollowsRule(query: "lincoln", hits: [lincoln, small], message: nil, places: places))
+        #expect(SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No results found", places: places))
+        // Wrong: no results for a known place, a smaller namesake or a longer name first, a wrong message.
+        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [], message: "No results found", places: places))
+        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [small, lincoln], message: nil, places: places))
+        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [lincolnton], message: nil, places: places))
+        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincolnt", hits: [], message: "No results found", places: places))
+        #expect(!SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No result", places: places))
+    }
+
+    @Test func calendarRuleFlagsAWrongWindowOrAMissingQuality() {
+        let loc = SavedLocation(place: Self.place(1, "Lincoln", population: 290_000))
+        let today = CivilDate(daysSinceEpoch: 19_381)  // 2023-01-24
+        let calendar = SkyCalendar(location: loc)
+        let cell = calendar.select(today, today: today, samples: [])
+        #expect(SkyScapeDriver.calendarFollowsRule(cell, dayOffset: 0, weatherRecorded: false))
+        #expect(SkyScapeDriver.calendarFollowsRule(.message(SkyMessage.noPredictionsYet), dayOffset: 8, weatherRecorded: true))
+        #expect(SkyScapeDriver.calendarFollowsRule(.message(SkyMessage.informationExpired), dayOffset: -31, weatherRecorded: true))
+        // A cell shown 8 days ahead, a message one day too early, the other message, a day without its quality.
+        #expect(!SkyScapeDriver.calendarFollowsRule(cell, dayOffset: 8, weatherRecorded: false))
+        #expect(!SkyScapeDriver.calendarFollowsRule(.message(SkyMessage.informationExpired), dayOffset: -30, weatherRecorded: true))
+        #expect(!SkyScapeDriver.calendarFollowsRule(.message(SkyMessage.informationExpired), dayOffset: 9, weatherRecorded: true))
+        #expect(!SkyScapeDriver.calendarFollowsRule(cell, dayOffset: 0, weatherRecorded: true))
+    }
+
+    @Test func reminderWarningRuleFlagsAWarningThatDisagreesWithTheQuality() {
+        let message = "Low chance of a visible sunrise/sunset on the selected day."
+        #expect(SkyScapeDriver.reminderWarningFollowsRule(message, qualityPct: 10, thresholdPct: 25))
+        #expect(SkyScapeDriver.reminderWarningFollowsRule(nil, qualityPct: 25, thresholdPct: 25))
+        #expect(SkyScapeDriver.reminderWarningFollowsRule(nil, qualityPct: nil, thresholdPct: 25))
+        #expect(!SkyScapeDriver.reminderWarningFollowsRule(nil, qualityPct: 10, thresholdPct: 25))
+        #expect(!SkyScapeDriver.reminderWarningFollowsRule(message, qualityPct: 80, thresholdPct: 25))
+        #expect(!SkyScapeDriver.reminderWarningFollowsRule("Low chance", qualityPct: 10, thresholdPct: 25))
+    }
+
+    @Test func remindersAndCalendarOfTheLincolnScenarioAreCheckedOnTheAppsCalendar() throws {
+        let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
+        let s = try ScenarioLoader(manifest: manifest).load(Self.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml"))
+        let rows = try run(s)
+        let search = try #require(rows.first { $0.requirement == "SKY-F1" && $0.metric == "behaviour_mismatches" })
+        #expect(search.samples == 7 && search.value == 0)
+        let calendar = try #require(rows.first { $0.requirement == "SKY-C1" && $0.metric == "behaviour_mismatches" })
+        #expect(calendar.samples == 5 && calendar.value == 0)
+        let warnings = try #require(rows.first { $0.requirement == "SKY-M1" && $0.metric == "behaviour_mismatches" })
+        #expect(warnings.samples == 2 && warnings.value == 0)
+        let reminder = try #require(rows.first { $0.requirement == "SKY-M1" && $0.metric == "reminder_abs_error_max" })
+        #expect(reminder.samples == 2 && reminder.value > 0 && reminder.value <= 60)
     }
 }
