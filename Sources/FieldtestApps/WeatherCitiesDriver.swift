@@ -17,7 +17,11 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
     var search: CitySearch?
     var places: [Place] = []
     var weather: (any WeatherProvider)?
-    var favourites: [Place] = []
+    /// The user's favourite cities (the app's favourites list, keyed by GeoNames id).
+    var favourites = Favourites()
+    /// The first answer to the weather prompt per city (GeoNames id): the scenario's truth for WXC-P2,
+    /// since the app asks once per new location and keeps that answer.
+    var firstWeatherAnswers: [Int: Bool] = [:]
     var checks: [String: (failures: Int, checks: Int)] = [:]
     var exactHits = 0, exactQueries = 0, misspeltHits = 0, misspeltTop5 = 0, misspeltQueries = 0
     var missingWeatherFields = 0, weatherViews = 0
@@ -73,19 +77,27 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
             searchSample(size: p["size"]?.int ?? 100, threshold: threshold, run: run)
         case "add-city":
             guard let c = city(p["city"]?.string ?? "") else { check("WXC-D1", false); return }
-            let before = favourites.count
-            if !favourites.contains(c) { favourites.append(c) }
-            check("WXC-D1", favourites.count == before + (favourites.dropLast().contains(c) ? 0 : 1) || favourites.contains(c))
+            let before = favourites.locations.count
+            let wasSaved = favourites.locations.contains { $0.id == c.geonameID }
+            let message = favourites.add(SavedLocation(place: c))
+            // Added once: one more entry when new, none and the duplicate message when already saved.
+            check("WXC-D1", favourites.locations.filter { $0.id == c.geonameID }.count == 1
+                  && favourites.locations.count == before + (wasSaved ? 0 : 1) && (message == nil) != wasSaved)
         case "remove-city":
             guard let c = city(p["city"]?.string ?? "") else { check("WXC-D1", false); return }
-            favourites.removeAll { $0 == c }
-            check("WXC-D1", !favourites.contains(c))
+            let before = favourites.locations.count
+            let saved = favourites.locations.filter { $0.id == c.geonameID }.count
+            let removed = favourites.remove(ids: [c.geonameID])
+            check("WXC-D1", removed == saved && favourites.locations.count == before - saved
+                  && !favourites.locations.contains { $0.id == c.geonameID })
         case "answer-weather-permission":
             guard let c = city(p["city"]?.string ?? "") else { return }
             let allow = p["allow"]?.bool ?? true
+            let firstAnswer = firstWeatherAnswers[c.geonameID]
             let arrival = device.weatherService.arrive(at: String(c.geonameID)) { allow }
-            // WXC-P2: asked once per new location; the answer decides whether weather is shown there.
-            check("WXC-P2", arrival.enabled == allow)
+            // WXC-P2: asked once per new location; its first answer decides whether weather is shown there.
+            check("WXC-P2", arrival.prompted == (firstAnswer == nil) && arrival.enabled == (firstAnswer ?? allow))
+            if firstAnswer == nil { firstWeatherAnswers[c.geonameID] = allow }
         case "view-city":
             guard let c = city(p["city"]?.string ?? "") else { check("WXC-W1", false); return }
             viewCity(c, device: device, at: t, run: run)
@@ -151,7 +163,10 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
         let id = String(c.geonameID)
         let enabled = !device.weatherService.hasAnswered(for: id) || device.weatherService.isEnabled(at: id)
         let summary = enabled ? weather?.report(latitude: c.latitude, longitude: c.longitude, at: t) : nil
-        if device.weatherService.hasAnswered(for: id) { check("WXC-P2", (summary != nil) == device.weatherService.isEnabled(at: id) || weather?.observation(at: t) == nil) }
+        if let allowed = firstWeatherAnswers[c.geonameID] {
+            let recorded = weather?.report(latitude: c.latitude, longitude: c.longitude, at: t) != nil
+            check("WXC-P2", Self.weatherShownFollowsAnswer(shown: summary != nil, allowed: allowed, reportRecorded: recorded))
+        }
         if enabled {
             // WXC-W1 and MIC-30: symbol, description, temperature and the map location are shown.
             let fields: [Any?] = [summary?.symbol, summary?.description, summary?.temperatureC, c.latitude, c.longitude]
@@ -159,6 +174,12 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
         }
         let outcome = device.request(bytes: 8_000, at: t)
         run.metrics.latency("WXC-W1", "city_view_latency", seconds: outcome.latencySeconds)
+    }
+
+    /// Use case 5 rule: a city's weather is shown exactly when the user allowed the weather service there
+    /// and the recording has a report for the moment.
+    static func weatherShownFollowsAnswer(shown: Bool, allowed: Bool, reportRecorded: Bool) -> Bool {
+        shown == (allowed && reportRecorded)
     }
 
     func register(_ p: LocatedValue, at t: Double) {
