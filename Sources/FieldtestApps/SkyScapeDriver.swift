@@ -37,6 +37,8 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
     // Measurements.
     var checks: [String: (failures: Int, checks: Int)] = [:]
     var detailAges: [Double] = []
+    /// Distance sorts asked for when the device had no position (not checked; reported).
+    var sortsWithoutPosition = 0
     var missingFields = 0
     var missingByField: [String: Int] = [:]
     var detailViews = 0
@@ -239,7 +241,9 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         var qualities: [Int: Double] = [:]
         if key == "distance" {
             let here = positions[deviceName].flatMap { device.position(at: t, truePosition: $0)?.coordinate }
-            guard let here else { check("SKY-S1", true); return }   // no position: sorting by distance is unavailable
+            // No position (no fix, or location permission refused): there is no distance to sort by, and
+            // SORT1 says nothing of what the app shows then, so nothing is checked.
+            guard let here else { sortsWithoutPosition += 1; return }
             order = .distance(latitude: here.latitude, longitude: here.longitude)
         } else {
             for loc in favourites.locations { qualities[loc.id] = qualityPct(loc, date: localDate(t), sunrise: false, now: t, run: run) }
@@ -406,6 +410,10 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         m.exact("SKY-X1", "weather_unserved_refreshes", failures: providerGaps + (weather == nil ? 1 : 0), checks: max(providerChecks, 1))
         for id in ["SKY-S1", "SKY-F1", "SKY-C1", "SKY-M1", "SKY-A1", "SKY-A2"] {
             if let f = checks[id] { m.exact(id, "behaviour_mismatches", failures: f.failures, checks: f.checks) }
+        }
+        if sortsWithoutPosition > 0 {
+            m.value("SKY-S1", "distance_sorts_without_position", kind: .count, Double(sortsWithoutPosition), unit: "count",
+                    samples: sortsWithoutPosition)
         }
         // SKY-SEC: no plaintext email or password in the account database file.
         if run.reports("SKY-SEC") {

@@ -50,6 +50,27 @@ struct SkyScapeDriverTests {
         }
     }
 
+    /// A distance sort without a position is reported, not counted as a passing SKY-S1 check.
+    @Test func distanceSortWithoutAPositionIsNotAPassingCheck() throws {
+        let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml"), encoding: .utf8)
+        let noPosition = text.replacingOccurrences(of: "    position: {latitude: 40.8136, longitude: -96.7026}\n", with: "")
+        #expect(noPosition != text)
+        func s1(_ yaml: String) throws -> (checks: Int, unchecked: Double?) {
+            var s = try ScenarioLoader(manifest: manifest).parse(yaml, file: "lincoln.yaml")
+            s.duration = 2 * 3600
+            for i in s.devices.indices { s.devices[i].connectivity = s.devices[i].connectivity.filter { $0.at < s.duration } }
+            let rows = try run(s)
+            let mismatches = try #require(rows.first { $0.requirement == "SKY-S1" && $0.metric == "behaviour_mismatches" })
+            #expect(mismatches.value == 0)
+            return (mismatches.samples, rows.first { $0.requirement == "SKY-S1" && $0.metric == "distance_sorts_without_position" }?.value)
+        }
+        let with = try s1(text), without = try s1(noPosition)
+        #expect(with.unchecked == nil)
+        #expect(without.unchecked == 1)  // the sort at 11m
+        #expect(without.checks == with.checks - 1)
+    }
+
     static func place(_ id: Int, _ name: String, population: Int) -> Place {
         Place(geonameID: id, name: name, countryCode: "US", admin1: "NE", latitude: 40.8, longitude: -96.7,
               population: population, timeZone: "America/Chicago")

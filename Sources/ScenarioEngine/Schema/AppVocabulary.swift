@@ -88,7 +88,7 @@ public struct AppVocabulary: Sendable {
             requirements: ["SKY-P1", "SKY-P2", "SKY-P3", "SKY-R1", "SKY-D1", "SKY-D2", "SKY-Q1", "SKY-S1", "SKY-F1",
                            "SKY-C1", "SKY-M1", "SKY-A1", "SKY-A2", "SKY-SEC", "SKY-X1"],
             parameters: [
-                SchemaField("low_quality_threshold", .number(minimum: 0, maximum: 100), "quality % below which a day warns (default 30)"),
+                SchemaField("low_quality_threshold", .number(minimum: 0, maximum: 100), "quality % below which a day warns (default 25)"),
                 SchemaField("forecast_error_growth", .number(minimum: 0), "forecast cloud error SD per day of lead, % (default 8)"),
                 SchemaField("provider", .string(allowed: ["noaa-lcd", "tmy"]), "weather provider"),
             ]),
