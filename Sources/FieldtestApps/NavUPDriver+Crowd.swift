@@ -30,14 +30,18 @@ extension NavUPDriver {
         for e in 0..<truth.count where truth[e] > 0 || snapshot.densities[e] > 0 {
             densityPairs.append((truth[e], snapshot.densities[e]))
         }
-        let walkers = crowd.walkers(at: time).map {
-            CrowdPing(device: "crowd-\($0.person)", time: time, location: $0.point, accuracyMetres: 0)
-        }
-        let trueMap = CrowdHeatmap(pings: walkers, origin: campus.origin, cellMetres: 50, at: time, windowSeconds: window)
+        // The heat map the app shows (`CrowdHeatmap` of the pings) against the walkers' true positions
+        // counted per 50 m cell here, by the documented grid (rows north, columns east of the origin,
+        // equirectangular at its latitude), not by the heat map's own code.
         let estMap = CrowdHeatmap(pings: store.pings.filter { $0.device.hasPrefix("crowd-") }, origin: campus.origin,
                                   cellMetres: 50, at: time, windowSeconds: window)
         var cells: [[Int]: (Double, Double)] = [:]
-        for c in trueMap.cells { cells[[c.row, c.column], default: (0, 0)].0 = Double(c.devices) }
+        let rad = Double.pi / 180, radius = 6_371_008.8
+        for w in crowd.walkers(at: time) {
+            let east = (w.point.longitude - campus.origin.longitude) * rad * cos(campus.origin.latitude * rad) * radius
+            let north = (w.point.latitude - campus.origin.latitude) * rad * radius
+            cells[[Int((north / 50).rounded(.down)), Int((east / 50).rounded(.down))], default: (0, 0)].0 += 1
+        }
         for c in estMap.cells { cells[[c.row, c.column], default: (0, 0)].1 = Double(c.devices) }
         for k in cells.keys.sorted(by: { ($0[0], $0[1]) < ($1[0], $1[1]) }) {
             if let v = cells[k] { cellPairs.append(v) }
@@ -56,20 +60,23 @@ extension NavUPDriver {
         _ = devices[device]?.consent.withdrawAndDelete(at: time)
         consentSince[device] = nil
         withdrawals += 1
-        privacyChecks += 1
         let left = store.pings.filter { $0.device == device }.count + (devices[device]?.consent.records.count ?? 0)
         if left > 0 { dataLeft += 1 }
     }
 
-    /// NAV-PR1 at `time`: no stored ping of a device taken before its consent, none past retention.
+    /// NAV-PR1 at `time`, per phone: no ping stored on the server and no location record kept on the
+    /// phone from a moment without the user's consent (as the scenario's consent actions set it, not as
+    /// the phone or the server believe it); and no ping past retention.
     func checkPrivacy(at time: Double) {
         for name in devices.keys.sorted() {
-            privacyChecks += 1
-            let mine = store.pings.filter { $0.device == name }
+            consentChecks += 1
             let since = consentSince[name]
+            let mine = store.pings.filter { $0.device == name }
             if mine.contains(where: { since == nil || $0.time < since ?? 0 }) { pingsWithoutConsent += 1 }
+            let records = devices[name]?.consent.records ?? []
+            if records.contains(where: { since == nil || $0.time < since ?? 0 }) { phoneRecordsWithoutConsent += 1 }
         }
-        privacyChecks += 1
+        retentionChecks += 1
         if store.pings.contains(where: { $0.time < time - store.retentionSeconds }) { pastRetention += 1 }
     }
 

@@ -19,9 +19,12 @@ public struct NavUPDriverError: Error, CustomStringConvertible {
 /// `DeviceEmulation` and the access rules of `AccountStore`, on the scenario's virtual clock.
 ///
 /// The campus (`campus` parameter, a manifest name) is loaded once per dataset store and shared by sweep
-/// cases. Routing runs on the phone (the map is offline-capable, NAV-F2); congestion comes from the server
-/// when the phone is online and from its cached snapshot, with its age, when offline (NAV-F4). Route latency
-/// is the on-device compute time; the network time of the congestion download is reported beside it.
+/// cases. Routing and venue search run on the phone, on the campus map it downloads on first use while
+/// online and keeps in its offline cache (NAV-F2: offline they work only from that copy); congestion comes
+/// from the server when the phone is online and from its cached snapshot, with its age, when offline
+/// (NAV-F4). Route latency is the on-device compute time; the network time of the congestion download is
+/// reported beside it. A requirement's rows are recorded only when the run checked something for it, so
+/// a listed requirement the scenario never exercises is reported `not_measured`.
 public final class NavUPDriver: AppDriver {
     /// What one user has done, for the checks.
     struct ActorState {
@@ -64,18 +67,29 @@ public final class NavUPDriver: AppDriver {
     var streams: [String: RandomStream] = [:]
     var adjacency: [Int: [[(to: Int32, edge: Int32)]]] = [:]
 
+    /// Manifest name of the campus (the key of the map the phones keep, NAV-F2).
+    var campusName = ""
+    /// Bytes of the campus map download (the OSM extract's size).
+    var mapBytes = 0
+    /// When each phone's map download arrived, seconds.
+    var mapArrival: [String: Double] = [:]
+
     // Measurements.
     var regretOnline: [Double] = [], regretOffline: [Double] = [], cachedAges: [Double] = []
-    var offlineChecks = 0, offlineFailures = 0
+    var blindOnline: [Double] = [], blindOffline: [Double] = [], contestedAsked = 0, contestedMissing = 0
+    var congestionDownloadsFailed = 0, routesWithoutMap = 0
+    var offlineChecks = 0, offlineFailures = 0, offlineRoutes = 0
     var searchQueries = 0, searchHits = 0, offlineSearches = 0
-    var eventChecks = 0, expiredShown = 0, listingMismatches = 0, poisListed = 0
+    var eventChecks = 0, expiredShown = 0, listingMismatches = 0, poiMismatches = 0, poisListed = 0, eventsListed = 0
     var densityPairs: [(truth: Double, estimate: Double)] = []
     var cellPairs: [(truth: Double, estimate: Double)] = []
     var emergencyChecks = 0, emergencyFailures = 0, wheelchairEvacuations = 0, wheelchairEvacuationFailures = 0
+    var evacuationsAtExit = 0, wheelchairEvacuationsAtExit = 0
     var alertsSent = 0, alertsUndelivered = 0
-    var wheelchairRoutes = 0, wheelchairSteps = 0, forbiddenUsed = 0, wheelchairNoRoute = 0
+    var wheelchairRoutes = 0, wheelchairSteps = 0, forbiddenUsed = 0, wheelchairNoRoute = 0, wheelchairWrongNoRoute = 0
     var writeChecks = 0, writeFailures = 0, mobileWrites = 0
-    var privacyChecks = 0, pingsWithoutConsent = 0, dataLeft = 0, pastRetention = 0, withdrawals = 0
+    var consentChecks = 0, pingsWithoutConsent = 0, phoneRecordsWithoutConsent = 0
+    var retentionChecks = 0, dataLeft = 0, pastRetention = 0, withdrawals = 0
     var stepErrors: [Double] = []
     var reminderFailures = 0, reminderChecks = 0, reminderLog: [(actor: Int, event: Int, time: Double)] = []
     var preferenceListings = 0, preferenceListingFailures = 0
@@ -103,6 +117,8 @@ public final class NavUPDriver: AppDriver {
         let campus = try run.datasets.cached("navup-campus-\(campusName)") {
             try NavUPCampus(url: url, displayName: DatasetManifest.display(url))
         }
+        self.campusName = campusName
+        mapBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int) ?? 0
         guard campus.venues.count >= 2 else {
             throw NavUPDriverError(description: "\(s.file): error: campus '\(campusName)' has fewer than two named venues near its paths; choose another campus")
         }
@@ -203,13 +219,17 @@ public final class NavUPDriver: AppDriver {
         case "random-routes":
             guard let campus else { return }
             let rng = stream(run, "routes")
+            let profile = p["profile"]?.string ?? "walk"
+            let contested = p["contested"]?.bool == true
             for _ in 0..<(p["routes"]?.int ?? 1) {
-                let a = rng.uniformInt(below: campus.venues.count)
-                let b = (a + 1 + rng.uniformInt(below: campus.venues.count - 1)) % campus.venues.count
-                try route(actor: i, from: campus.venues[a].location, to: campus.venues[b].location,
-                          profile: p["profile"]?.string ?? "walk", run)
+                if contested { contestedAsked += 1 }
+                guard let (a, b) = contested ? contestedPair(profile: profile, rng: rng, at: run.now) : randomPair(rng) else {
+                    contestedMissing += 1
+                    continue
+                }
+                try route(actor: i, from: campus.venues[a].location, to: campus.venues[b].location, profile: profile, run)
             }
-        case "search-venue": searchVenue(actor: i, query: p["query"]?.string, count: p["queries"]?.int, run)
+        case "search-venue": try searchVenue(actor: i, query: p["query"]?.string, count: p["queries"]?.int, run)
         case "emergency":
             guard let campus, let from = campus.place(p["from"]?.string ?? "") else {
                 throw NavUPDriverError(description: "unknown place in 'from'; give a venue name of the campus or 'lat,lon'")

@@ -1,6 +1,8 @@
+import CampusRouting
 import FieldtestData
 import Foundation
 import MetricReports
+import Positioning
 @testable import ScenarioEngine
 import Testing
 
@@ -154,5 +156,181 @@ struct NavUPDriverTests {
         let text = Self.quickDay.replacingOccurrences(of: "from: \"Science Center\"", with: "from: \"Nowhere Hall\"")
         let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "quick.yaml")
         #expect(throws: NavUPDriverError.self) { try run(s) }
+    }
+
+    // MARK: Checks that must be able to fail
+
+    /// Runs `s` keeping the driver, for tests that look inside it or tamper with a phone.
+    func drive(_ s: Scenario, before: (NavUPDriver, Scenario) -> Void = { _, _ in }) throws -> (NavUPDriver, [MetricRow]) {
+        let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
+        let context = RunContext(scenario: s, datasets: store)
+        let driver = NavUPDriver()
+        try driver.start(context)
+        before(driver, s)
+        context.simulation.run()
+        try driver.finish(context)
+        let rows = context.metrics.rows(template: MetricRow.Template(scenario: s.name, runID: "t", seed: s.seed, requirement: ""),
+                                        requirements: s.requirements)
+        return (driver, rows)
+    }
+
+    /// A listed requirement the scenario never exercises is `not_measured` (a failure), not a pass
+    /// with zero checks (ten NAV requirements used to pass that way).
+    @Test func unexercisedRequirementsAreNotMeasured() throws {
+        let text = """
+        version: 1
+        name: navup-idle
+        app: navup
+        seed: 1
+        time: {start: 2026-03-02T12:00:00Z, duration: 10m, timezone: America/New_York}
+        datasets: [campus-montgomery]
+        parameters: {campus: campus-montgomery}
+        devices:
+          - {name: phone, network: lte, permissions: {location: granted, consent: true}}
+        actors:
+          - {name: ana, device: phone, actions: [{at: 1m, do: consent, granted: true}]}
+        requirements: [NAV-F2, NAV-F3, NAV-F4, NAV-F5, NAV-F7, NAV-F9, NAV-F15, NAV-F18, NAV-F19, NAV-F21, NAV-F22, NAV-F26, NAV-F29, NAV-L1, NAV-PR1]
+        """
+        let rows = try run(try ScenarioLoader(datasetNames: nil).parse(text, file: "idle.yaml"))
+        for req in ["NAV-F2", "NAV-F3", "NAV-F4", "NAV-F5", "NAV-F7", "NAV-F9", "NAV-F15", "NAV-F18", "NAV-F19", "NAV-F21",
+                    "NAV-F22", "NAV-F26", "NAV-F29", "NAV-L1", "NAV-PR1"] {
+            #expect(rows.filter { $0.requirement == req }.map(\.metric) == ["not_measured"], "\(req)")
+        }
+        #expect(!rows.contains { $0.status == .pass })
+    }
+
+    /// NAV-PR1: a phone that records locations before the user consents is caught on the phone, even
+    /// though the server (which refuses the pings) never stores one.
+    @Test func phoneCollectingBeforeConsentFailsPR1() throws {
+        var s = try ScenarioLoader(datasetNames: nil).load(Self.repo.appendingPathComponent("Scenarios/navup-teaching-day.yaml"))
+        s.duration = 40 * 60
+        let (_, rows) = try drive(s) { driver, s in driver.devices["student-phone"]?.consent.give(at: s.start) }
+        let phone = try #require(rows.first { $0.metric == "phone_records_without_consent" })
+        #expect(phone.value > 0 && phone.status == .fail)
+        #expect(value(rows, "NAV-PR1", "pings_stored_without_consent") == 0)
+        let (_, honest) = try drive(s)
+        #expect(value(honest, "NAV-PR1", "phone_records_without_consent") == 0)
+    }
+
+    /// NAV-F3: a typed query's expected answers come from the venue names it begins, not from the
+    /// search under test: a misspelt name begins none, so finding a venue for it is a miss; a text
+    /// that begins no name expects the not-found prompt.
+    @Test func typedQueryIsJudgedAgainstTheNamesItBegins() throws {
+        let names = ["Science Center", "Science West Building", "Music Building"]
+        #expect(NavUPDriver.namesBegun(by: "sci", among: names) == ["Science Center", "Science West Building"])
+        #expect(NavUPDriver.namesBegun(by: "West b", among: names) == ["Science West Building"])
+        #expect(NavUPDriver.namesBegun(by: "Scince", among: names).isEmpty)
+        func hitRate(_ query: String) throws -> Double? {
+            let text = Self.quickDay.replacingOccurrences(of: "{at: 1m, do: search-venue, queries: 30}",
+                                                          with: "{at: 1m, do: search-venue, query: \"\(query)\"}")
+            return value(try run(try ScenarioLoader(datasetNames: nil).parse(text, file: "quick.yaml")), "NAV-F3", "top5_hit_rate")
+        }
+        #expect(try hitRate("Music") == 1)
+        #expect(try hitRate("Scince Centre") == 0) // the fuzzy search finds Science Center: not what the text names
+        #expect(try hitRate("qqqqqqqq") == 1) // nothing found: the prompt
+    }
+
+    /// NAV-F5: the app's listing comes from `RouteSurroundings`; the independent distance agrees with
+    /// the core's geometry, and listed events are never expired.
+    @Test func eventsAlongRoutesComeFromTheCoreAndAreChecked() throws {
+        let a = GeoPoint(latitude: 39.095, longitude: -77.155), b = GeoPoint(latitude: 39.098, longitude: -77.151)
+        let line = [a, GeoPoint(latitude: 39.0962, longitude: -77.1538), b]
+        var worst = 0.0
+        for k in 0..<400 {
+            let p = GeoPoint(latitude: 39.094 + Double(k % 20) * 0.0003, longitude: -77.157 + Double(k / 20) * 0.0004)
+            worst = max(worst, abs(NavUPDriver.sphericalMetres(from: p, to: line) - Geodesy.distanceToPolyline(p, line).metres))
+        }
+        #expect(worst < 0.5)
+        var s = try ScenarioLoader(datasetNames: nil).load(Self.repo.appendingPathComponent("Scenarios/navup-teaching-day.yaml"))
+        s.duration = 25 * 60
+        let (driver, rows) = try drive(s)
+        #expect(driver.eventChecks > 0 && driver.eventsListed > 0)
+        #expect(value(rows, "NAV-F5", "expired_events_shown") == 0)
+        #expect(value(rows, "NAV-F5", "event_listing_mismatches") == 0)
+        #expect(value(rows, "NAV-F5", "poi_listing_mismatches") == 0)
+    }
+
+    /// NAV-F29: a ranking with the right order but wrong ranks, a missing user or a wrong score is caught.
+    @Test func rankingCheckLooksAtTheRanks() {
+        let scores = ["a": 30.0, "b": 20, "c": 20, "d": 5]
+        let good = StepGoals.rank(scores.keys.sorted().map { StepGoals.Entry(user: $0, score: scores[$0] ?? 0) }, by: .score)
+        #expect(good.map(\.rank) == [1, 2, 2, 4])
+        #expect(NavUPDriver.rankingErrors(good, scores: scores) == 0)
+        var allFirst = good
+        for i in allFirst.indices { allFirst[i].rank = 1 }
+        #expect(NavUPDriver.rankingErrors(allFirst, scores: scores) == 3) // b, c and d
+        #expect(NavUPDriver.rankingErrors(Array(good.dropLast()), scores: scores) == 1)
+        var wrongScore = good
+        wrongScore[0].score = 31
+        #expect(NavUPDriver.rankingErrors(wrongScore, scores: scores) == 1)
+    }
+
+    /// NAV-F22: statistics over time are checked period by period, so steps put in the wrong hour fail.
+    @Test func stepStatisticsAreCheckedPerPeriod() {
+        let steps = [3590.0, 3595, 3605, 7300].map { StepEvent(timeSeconds: $0, lengthMetres: 0.7) }
+        let stats = StepStatistics(events: steps, periodSeconds: 3600)
+        #expect(NavUPDriver.statisticsErrors(stats, events: steps, periodSeconds: 3600) == 0)
+        var shifted = stats
+        shifted.periods[0].steps -= 1
+        shifted.periods[1].steps += 1
+        #expect(shifted.totalSteps == stats.totalSteps)
+        #expect(NavUPDriver.statisticsErrors(shifted, events: steps, periodSeconds: 3600) == 2)
+    }
+
+    /// NAV-F4: contested requests are ones where congestion decides the route, so routing them
+    /// without congestion data has positive regret on every one of them.
+    @Test func contestedRequestsDependOnCongestion() throws {
+        var s = try ScenarioLoader(datasetNames: nil).load(Self.repo.appendingPathComponent("Scenarios/navup-teaching-day.yaml"))
+        s.duration = 90 * 60 // both class changes (at the first, the diffuse crowd never changes the app's routes)
+        let (driver, rows) = try drive(s)
+        #expect(driver.blindOnline.count >= 100)
+        #expect(driver.blindOnline.filter { $0 == 0 }.count == 1) // only the agent's named route is not contested
+        // On these requests, fresh congestion data lowers the regret a congestion-free route has.
+        let mean = { (v: [Double]) in v.reduce(0, +) / Double(max(1, v.count)) }
+        #expect(mean(driver.regretOnline) < mean(driver.blindOnline), "\(mean(driver.regretOnline)) vs \(mean(driver.blindOnline))")
+        #expect(value(rows, "NAV-F4", "regret_online_without_congestion_p95") ?? 0 > 0.1)
+    }
+
+    /// NAV-F2: offline, the app answers from the map on the phone: a phone that was never online has
+    /// none, so its offline routes and searches fail; the committed walk keeps it through a reboot.
+    @Test func offlineWithoutADownloadedMapFailsF2() throws {
+        let text = Self.quickDay.replacingOccurrences(
+            of: "  - {name: phone, network: lte, permissions: {location: granted, consent: false}}",
+            with: "  - {name: phone, network: lte, permissions: {location: granted, consent: false}, connectivity: [{at: 0s, state: offline}]}")
+            .replacingOccurrences(of: "requirements: [NAV-F3,", with: "requirements: [NAV-F2, NAV-F3,")
+        let rows = try run(try ScenarioLoader(datasetNames: nil).parse(text, file: "quick.yaml"))
+        let failures = try #require(rows.first { $0.metric == "offline_failures" })
+        #expect(failures.value == Double(failures.samples) && failures.samples == 10 + 30 && failures.status == .fail)
+        let walk = try run(try ScenarioLoader(datasetNames: nil).load(Self.repo.appendingPathComponent("Scenarios/navup-offline-walk.yaml")))
+        let offline = try #require(walk.first { $0.metric == "offline_failures" })
+        #expect(offline.value == 0 && offline.samples > 100)
+    }
+
+    /// NAV-F15: a "no route" answer is checked by an independent search; a made-up one for a pair
+    /// that is connected is wrong.
+    @Test func wrongNoRouteIsCaught() throws {
+        var s = try ScenarioLoader(datasetNames: nil).load(Self.repo.appendingPathComponent("Scenarios/navup-wheelchair.yaml"))
+        s.duration = 5 * 60
+        let (driver, rows) = try drive(s)
+        #expect(value(rows, "NAV-F15", "wrong_no_route") == 0)
+        let campus = try #require(driver.campus)
+        let p = campus.wheelchair
+        var router = AStarRouter()
+        let found = try #require(campus.venues.indices.lazy.compactMap { a -> Route? in
+            let r = router.route(in: campus.graph, from: campus.venues[a].location, to: campus.venues[(a + 1) % campus.venues.count].location, profile: p)
+            return r.status == .ok && !r.steps.isEmpty ? r : nil
+        }.first)
+        #expect(driver.answerIsRight(found, from: found.points[0], to: found.points[found.points.count - 1], profile: p))
+        let madeUp = Route.failed(.noRoute, profile: "wheelchair", from: found.fromVertex, to: found.toVertex)
+        #expect(!driver.answerIsRight(madeUp, from: found.points[0], to: found.points[found.points.count - 1], profile: p))
+    }
+
+    /// NAV-F9/NAV-F18: evacuations that start on an exit (empty routes, no routing) are counted; the
+    /// committed scenarios start most evacuations where a route is needed.
+    @Test func evacuationsStartingAtAnExitAreCounted() throws {
+        let rows = try run(try ScenarioLoader(datasetNames: nil).load(Self.repo.appendingPathComponent("Scenarios/navup-emergency.yaml")))
+        #expect(value(rows, "NAV-F9", "evacuations_starting_at_exit") == 1)
+        #expect(rows.first { $0.metric == "invalid_emergency_routes" }?.samples == 11)
+        #expect(value(rows, "NAV-F18", "wheelchair_evacuations_starting_at_exit") == 0)
     }
 }

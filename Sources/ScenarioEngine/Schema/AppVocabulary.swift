@@ -119,9 +119,10 @@ public struct AppVocabulary: Sendable {
                     SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
                 action("random-routes", "request routes between seeded random venues", [
                     SchemaField("routes", .integer(minimum: 1, maximum: 10_000), required: true, "routes per occurrence, at most 10000"),
-                    SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
+                    SchemaField("profile", .string(allowed: ["walk", "wheelchair"])),
+                    SchemaField("contested", .boolean, "only requests whose congestion-free route is slower under the crowd's true positions than the best route then (NAV-F4); none is made while no pair is (default false)")]),
                 action("search-venue", "search a venue: one typed query, or `queries` seeded prefix/misspelt queries of random venues", [
-                    SchemaField("query", .string(), "text typed; the venue whose name it was taken from is the expected answer"),
+                    SchemaField("query", .string(), "text typed; the venues whose name, or a word of it, begins with it are the expected answers; a text that begins no venue name expects nothing found (the not-found prompt)"),
                     SchemaField("queries", .integer(minimum: 1, maximum: 100_000), "number of seeded queries (prefixes and one-typo names of random venues), at most 100000")]),
                 action("emergency", "route to the nearest exit or assembly point", [
                     SchemaField("from", .place, required: true, "venue name or 'lat,lon'"), SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
