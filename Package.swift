@@ -29,6 +29,7 @@ let package = Package(
         // MARK: System libraries
         .systemLibrary(
             name: "CGSL",
+            path: "Sources/Foundations/CGSL",
             pkgConfig: "gsl",
             providers: [.apt(["libgsl-dev"])]
         ),
@@ -36,24 +37,29 @@ let package = Package(
         // MARK: Foundations
         /// Swift face of the GNU Scientific Library: seeded random streams,
         /// distributions, quantiles, nonlinear least squares, interpolation.
-        .target(name: "FieldtestGSL", dependencies: ["CGSL"]),
+        .target(name: "FieldtestGSL", dependencies: ["CGSL"], path: "Sources/Foundations/FieldtestGSL"),
         /// Dataset manifest, CSV reading and typed, validating loaders.
-        .target(name: "FieldtestData", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "FieldtestData",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Foundations/FieldtestData"
+        ),
 
         // MARK: Cores
         /// Solar times, golden-hour quality, calendar, favourites, city weather.
-        .target(name: "SkyScoring", dependencies: ["FieldtestData", "FieldtestGSL"]),
+        .target(name: "SkyScoring", dependencies: ["FieldtestData", "FieldtestGSL"], path: "Sources/Cores/SkyScoring"),
         /// Campus graph from OSM, profiles, routing, congestion, venues.
         .target(
             name: "CampusRouting",
-            dependencies: ["FieldtestData", .product(name: "Yams", package: "Yams")]
+            dependencies: ["FieldtestData", .product(name: "Yams", package: "Yams")],
+            path: "Sources/Cores/CampusRouting"
         ),
         /// Wi-Fi fingerprinting, trilateration, GPS/PDR fusion, step counting.
-        .target(name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"]),
+        .target(name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"], path: "Sources/Cores/Positioning"),
         /// Cache-line prefetch for Swift (`__builtin_prefetch`), used by the sentiment scorer.
-        .target(name: "CPrefetch"),
+        .target(name: "CPrefetch", path: "Sources/Cores/CPrefetch"),
         /// Tweet tokenizer, sentiment models, city mood and word cloud.
-        .target(name: "TweetSentiment", dependencies: ["FieldtestData", "CPrefetch"]),
+        .target(name: "TweetSentiment", dependencies: ["FieldtestData", "CPrefetch"], path: "Sources/Cores/TweetSentiment"),
         /// Accounts, credential policies, encrypted storage, journal and sync.
         .target(
             name: "AccountStore",
@@ -61,7 +67,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            path: "Sources/Cores/AccountStore"
         ),
 
         // MARK: Harness
@@ -71,12 +78,14 @@ let package = Package(
             dependencies: [
                 "FieldtestGSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            path: "Sources/Harness/DeviceEmulation"
         ),
         /// Metric rows, latency histograms, CSV/JUnit reports, baseline checks.
         .target(
             name: "MetricReports",
-            dependencies: ["FieldtestData", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["FieldtestData", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            path: "Sources/Harness/MetricReports"
         ),
         /// Scenario files (schema, located diagnostics), the virtual-clock
         /// event engine, sweeps and shards, and run reports.
@@ -85,7 +94,8 @@ let package = Package(
             dependencies: [
                 "FieldtestData", "FieldtestGSL", "MetricReports",
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            path: "Sources/Harness/ScenarioEngine"
         ),
         /// The apps under test: drivers that replay a scenario's actions and
         /// feeds through the cores on emulated devices and measure them.
@@ -95,7 +105,8 @@ let package = Package(
                 "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            path: "Sources/Apps"
         ),
 
         // MARK: Command-line tool
