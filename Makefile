@@ -3,12 +3,14 @@
 #   make run    install what is missing, build (release) and run the bundled scenario suite
 #   make test   install what is missing, build and run the test suite
 #   make bench  release benchmarks with Python baselines (installed from PyPI when missing) measured in the same run
+#   make format rewrite the sources with swift-format (.swift-format); make lint checks them (CI runs it)
+#   make docs   DocC documentation of the library modules into .build/docs
 
 SWIFT ?= swift
 SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
 FIELDTEST_RELEASE := .build/release/fieldtest
 
-.PHONY: all deps build release run test bench bench-deps verify clean
+.PHONY: all deps build release run test bench bench-deps verify clean format lint docs
 
 all: build
 
@@ -57,6 +59,25 @@ bench-deps:
 
 bench: release bench-deps
 	$(FIELDTEST_RELEASE) bench all
+
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
+
+DOC_TARGETS := FieldtestData FieldtestGSL SkyScoring CampusRouting Positioning TweetSentiment AccountStore \
+	DeviceEmulation MetricReports ScenarioEngine FieldtestApps
+
+docs: deps
+	@mkdir -p .build/docs
+	for t in $(DOC_TARGETS); do \
+	  $(SWIFT) package --allow-writing-to-directory .build/docs/$$t generate-documentation --target $$t \
+	    --disable-indexing --output-path .build/docs/$$t || exit 1; \
+	done
+	@echo "DocC archives in .build/docs/<module>"
 
 clean:
 	rm -rf .build
