@@ -93,4 +93,11 @@ struct BenchCLITests {
         #expect(Goals.verdict(false, "b") == "NOT met")
         #expect(Goals.unmet == ["b"])
     }
+
+    /// Every baseline a benchmark runs ships as a resource beside the executable.
+    @Test(arguments: ["engine_simpy", "classify_vader", "classify_sklearn", "locate_sklearn", "route_networkx", "sun_pvlib_astral"])
+    func baselineScriptShips(name: String) throws {
+        let url = try #require(PythonBaseline.scriptURL(name))
+        #expect(try String(contentsOf: url, encoding: .utf8).contains("import sys"))
+    }
 }

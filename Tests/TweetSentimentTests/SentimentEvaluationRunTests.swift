@@ -43,3 +43,15 @@ struct SentimentEvaluationRunTests {
         #expect(TrainingConfiguration.sourceWeights(parsing: ["nosuch=1"]) == nil)
     }
 }
+
+/// The default model is looked for in the datasets folder's `models/`, and its absence says how to point at one.
+@Suite("Default sentiment model lookup")
+struct DefaultSentimentModelTests {
+    @Test func missingDefaultModelSaysWhereItLooked() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-models-\(UUID().uuidString)")
+        let expected = empty.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName)
+        #expect(SentimentModelFile.url(nil, datasets: empty) == expected)
+        #expect(SentimentModelFile.url("m.ftsm", datasets: empty) == URL(fileURLWithPath: "m.ftsm"))
+        #expect(throws: SentimentModelFile.NoDefaultModel(url: expected)) { try SentimentModelFile.load(nil, datasets: empty) }
+    }
+}
