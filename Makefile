@@ -2,13 +2,14 @@
 #
 #   make run    install what is missing, build (release) and run the bundled scenario suite
 #   make test   install what is missing, build and run the test suite
-#   make bench  release benchmarks with Python baselines (installed from PyPI when missing) measured in the same run
+#   make bench  release benchmarks (fieldtest-bench) with Python baselines (installed from PyPI when missing) measured in the same run
 #   make format rewrite the sources with swift-format (.swift-format); make lint checks them (CI runs it)
 #   make docs   DocC documentation of the library modules into .build/docs
 
 SWIFT ?= swift
 SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
 FIELDTEST_RELEASE := .build/release/fieldtest
+FIELDTEST_BENCH := .build/release/fieldtest-bench
 
 .PHONY: all deps build release run test bench bench-deps verify clean format lint docs
 
@@ -57,8 +58,10 @@ bench-deps:
 	@python3 -c "import vaderSentiment, sklearn, numpy, networkx, pvlib, astral, simpy" 2>/dev/null || \
 	  python3 -m pip install -q $(BENCH_PYTHON)
 
-bench: release bench-deps
-	$(FIELDTEST_RELEASE) bench all
+# BENCH_FLAGS=--check makes it exit 1 when a stated goal is not met.
+bench: deps bench-deps
+	$(SWIFT) build -c release --product fieldtest-bench
+	$(FIELDTEST_BENCH) all $(BENCH_FLAGS)
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 

@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "fieldtest", targets: ["fieldtest"]),
+        .executable(name: "fieldtest-bench", targets: ["FieldtestBench"]),
         .library(name: "ScenarioEngine", targets: ["ScenarioEngine"]),
     ],
     dependencies: [
@@ -118,6 +119,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        /// `fieldtest-bench`: throughput of the cores and the engine beside Python baselines
+        /// (scripts in `Python/`) measured in the same run, and the classification floor kernels.
+        .executableTarget(
+            name: "FieldtestBench",
+            dependencies: [
+                "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/Benchmarks",
+            resources: [.copy("Python")]
+        ),
 
         // MARK: Tests
         .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),
@@ -132,5 +144,6 @@ let package = Package(
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "MetricReports", "FieldtestData", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
+        .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
     ]
 )

@@ -31,55 +31,10 @@ struct CheckCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        var tolerances = Tolerances()
-        for t in tolerance { try CommandSupport.guarded { try tolerances.apply(t) } }
-        guard FileManager.default.fileExists(atPath: baseline) else {
-            CommandSupport.printError("\(baseline): error: missing baseline; record one with 'fieldtest run --record-baseline DIR'")
-            throw CommandSupport.invalidInput
-        }
-        let cur = try CommandSupport.guarded { try MetricsCSV.read(URL(fileURLWithPath: current), displayName: current) }
-        let base = try CommandSupport.guarded { try MetricsCSV.read(URL(fileURLWithPath: baseline), displayName: baseline) }
-        if base.isEmpty {
-            CommandSupport.printError(CheckError.emptyBaseline(baseline).description)
-            throw CommandSupport.invalidInput
-        }
-        try CommandSupport.guarded { try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric))) }
-        let recorded = MachineIdentity.recorded(in: URL(fileURLWithPath: baseline).deletingLastPathComponent())
-        let measured = Self.runMachine(besides: URL(fileURLWithPath: current))
-        tolerances.comparesLatency = compareLatency == .always
-            || (compareLatency == .sameMachine && recorded != nil && recorded == measured)
-        if !tolerances.comparesLatency && compareLatency == .sameMachine {
-            CommandSupport.printError("note: the run and the baseline are not known to come from the same machine; latency rows are checked against their thresholds only (--compare-latency always compares them anyway)")
-        }
-        let report = BaselineCheck.compare(current: cur, baseline: base, tolerances: tolerances)
-        print(Self.render(report, quiet: quiet), terminator: "")
+        let report = try BaselineComparison.compare(current: current, baseline: baseline, tolerances: tolerance,
+                                                    compareLatency: compareLatency, note: CommandSupport.printError)
+        print(report.rendered(quiet: quiet), terminator: "")
         if report.hasRegression { throw CommandSupport.failed }
-    }
-
-    /// The machine recorded in the `run.json` beside a run's `metrics.csv`, if any.
-    static func runMachine(besides metrics: URL) -> MachineIdentity? {
-        struct Record: Decodable { var machine: [String: String]? }
-        guard let data = try? Data(contentsOf: metrics.deletingLastPathComponent().appendingPathComponent("run.json")),
-              let m = (try? JSONDecoder().decode(Record.self, from: data))?.machine,
-              let host = m["host"], let cpu = m["cpu"], let cores = m["cores"].flatMap(Int.init) else { return nil }
-        return MachineIdentity(host: host, machineID: m["machine_id"] ?? "unknown", cpu: cpu, cores: cores)
-    }
-
-    /// The regression/improvement table and a closing count line.
-    static func render(_ report: CheckReport, quiet: Bool) -> String {
-        let shown = report.comparisons.filter { quiet ? $0.verdict == .regression : ($0.verdict == .regression || $0.verdict == .improvement) }
-        var out = ""
-        if !shown.isEmpty {
-            let rows = shown.map { c -> [String] in
-                let r = c.current ?? c.baseline
-                return [c.verdict.rawValue.uppercased(), r?.scenario ?? "", r?.requirement ?? "", r?.metric ?? "",
-                        c.baseline.map { FieldtestNumber.format($0.value) } ?? "-",
-                        c.current.map { FieldtestNumber.format($0.value) } ?? "-", c.reason]
-            }
-            out += TextTableRenderer.render(header: ["verdict", "scenario", "requirement", "metric", "baseline", "current", "why"], rows: rows)
-        }
-        out += "check: \(report.regressions.count) regressions, \(report.improvements.count) improvements, \(report.comparisons.filter { $0.verdict == .unchanged }.count) unchanged\n"
-        return out
     }
 }
 
@@ -97,11 +52,8 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         try OutputPathCheck.refuseOverwritingInputs(inputs.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
-        let merged = try CommandSupport.guarded {
-            let files = try inputs.map { ($0, try MetricsCSV.readLocated(URL(fileURLWithPath: $0), displayName: $0)) }
-            return try ShardMerge.merge(files.map { (name: $0.0, rows: $0.1) })
-        }
-        try CommandSupport.guarded { try CommandSupport.emit(MetricsCSV.render(merged), to: output) }
+        let merged = try ShardMerge.merge(try inputs.map { (name: $0, rows: try MetricsCSV.readLocated(URL(fileURLWithPath: $0), displayName: $0)) })
+        try OutputText.write(MetricsCSV.render(merged), to: output)
         if merged.contains(where: { $0.status == .fail }) { throw CommandSupport.failed }
     }
 }

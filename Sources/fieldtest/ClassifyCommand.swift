@@ -25,20 +25,18 @@ struct ClassifyCommand: ParsableCommand {
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
-        _ = try SentimentClassesOption.parse(classes)
+        _ = try CommandSupport.classes(classes)
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
-        let chosen = try SentimentClassesOption.parse(classes)
+        let chosen = try CommandSupport.classes(classes)
         try OutputPathCheck.refuseOverwritingInputs(
             [.init(option: "--input", url: URL(fileURLWithPath: input)),
-             .init(option: "--model", url: CommandSupport.sentimentModelURL(model))], output: output)
-        let classifier = try CommandSupport.loadSentimentModel(model)
-        let text = try CommandSupport.guarded { () throws -> String in
-            let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
-            return try SentimentCSV.classify(bytes, file: input, model: classifier, classes: chosen, jobs: jobs)
-        }
-        try CommandSupport.guarded { try CommandSupport.emit(text, to: output) }
+             .init(option: "--model", url: SentimentModelFile.url(model, datasets: DatasetsLocation.current(option: nil)))], output: output)
+        let classifier = try SentimentModelFile.load(model, datasets: DatasetsLocation.current(option: nil))
+        let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
+        let text = try SentimentCSV.classify(bytes, file: input, model: classifier, classes: chosen, jobs: jobs)
+        try OutputText.write(text, to: output)
     }
 }

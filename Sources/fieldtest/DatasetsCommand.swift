@@ -1,6 +1,7 @@
 import ArgumentParser
 import FieldtestData
 import Foundation
+import ScenarioEngine
 
 /// `fieldtest datasets`: what is bundled, and whether it is intact.
 struct DatasetsCommand: ParsableCommand {
@@ -20,9 +21,9 @@ struct DatasetsCommand: ParsableCommand {
         @OptionGroup var options: Options
 
         func run() throws {
-            let manifest = try CommandSupport.datasetManifest(options.datasets)
+            let manifest = try DatasetsLocation.manifest(option: options.datasets)
             let rows = manifest.entries.map { [$0.name, $0.format.rawValue, $0.core, String($0.rows), $0.license] }
-            print(TextTable.render(header: ["name", "format", "core", "rows", "license"], rows: rows))
+            print(TextTableRenderer.render(header: ["name", "format", "core", "rows", "license"], rows: rows), terminator: "")
         }
     }
 
@@ -34,7 +35,7 @@ struct DatasetsCommand: ParsableCommand {
         var names: [String] = []
 
         func run() throws {
-            let manifest = try CommandSupport.datasetManifest(options.datasets)
+            let manifest = try DatasetsLocation.manifest(option: options.datasets)
             for name in names where manifest.entry(named: name) == nil {
                 CommandSupport.printError("error: unknown dataset '\(name)'; run 'fieldtest datasets list' to see the names")
                 throw CommandSupport.invalidInput

@@ -40,71 +40,18 @@ struct EvaluateCommand: ParsableCommand {
 
         func validate() throws {
             if input.isEmpty { throw ValidationError("give at least one --input file") }
-            _ = try SentimentClassesOption.parse(classes)
+            _ = try CommandSupport.classes(classes)
         }
 
         func run() throws {
-            let chosen = try SentimentClassesOption.parse(classes)
-            try OutputPathCheck.refuseOverwritingInputs(
-                OutputPathCheck.tweetInputs(input) + [.init(option: "--model", url: CommandSupport.sentimentModelURL(model))],
-                output: output)
-            let classifier = try CommandSupport.loadSentimentModel(model)
-            let evaluations = try CommandSupport.guarded { () throws -> [SourceEvaluation] in
-                let loaded = try SentimentCorpusFiles.load(input.map { URL(fileURLWithPath: $0) }, displayName: { $0.relativePath })
-                let corpus = reservedOnly ? loaded.reservingEvaluationShare(of: Set(CorpusSource.allCases)).reserved : loaded
-                guard corpus.examples.contains(where: { chosen.contains($0.label) }) else {
-                    throw NoRowsSelected(files: input, loadedCount: loaded.examples.count, reservedCount: reservedOnly ? corpus.examples.count : nil,
-                                         present: Set(corpus.examples.map(\.label)), chosen: chosen)
-                }
-                return SentimentTrainer.evaluate(classifier, on: corpus, classes: chosen, includesTotal: true)
-            }
+            let chosen = try CommandSupport.classes(classes)
+            let modelURL = SentimentModelFile.url(model, datasets: DatasetsLocation.current(option: nil))
+            try OutputPathCheck.refuseOverwritingInputs(OutputPathCheck.tweetInputs(input) + [.init(option: "--model", url: modelURL)], output: output)
+            let classifier = try SentimentModelFile.load(model, datasets: DatasetsLocation.current(option: nil))
+            let evaluations = try SentimentEvaluation.run(classifier, inputs: input.map { URL(fileURLWithPath: $0) }, classes: chosen,
+                                                          reservedOnly: reservedOnly, displayName: { $0.relativePath })
             print(SentimentTrainer.report(evaluations))
-            if let output {
-                try CommandSupport.guarded { try CommandSupport.emit(SentimentTrainer.reportCSV(evaluations), to: output) }
-            }
+            if let output { try OutputText.write(SentimentTrainer.reportCSV(evaluations), to: output) }
         }
-    }
-}
-
-/// `evaluate sentiment` found labelled tweets but the filters (`--reserved-only`, `--classes`) left none to score.
-struct NoRowsSelected: Error, CustomStringConvertible {
-    var files: [String]
-    /// Labelled tweets read from `files`.
-    var loadedCount: Int
-    /// Tweets of the evaluation share, with `--reserved-only`; else nil.
-    var reservedCount: Int?
-    /// Classes of the tweets left after `--reserved-only`.
-    var present: Set<SentimentLabel>
-    var chosen: Set<SentimentLabel>
-
-    var description: String {
-        func names(_ s: Set<SentimentLabel>) -> String { SentimentLabel.allCases.filter(s.contains).map(\.name).joined(separator: ", ") }
-        let source = files.joined(separator: ", ")
-        if reservedCount == 0 {
-            return "\(source): error: no rows selected: none of the \(loadedCount) labelled tweets is in the evaluation share "
-                + "(one tweet in ten, by text hash) that --reserved-only scores; drop --reserved-only to evaluate them all"
-        }
-        return "\(source): error: no rows selected: --classes \(names(chosen)) excludes every label present (\(names(present)))"
-            + "\(reservedCount == nil ? "" : " in the evaluation share --reserved-only keeps"); include at least one of \(names(present)) in --classes"
-    }
-}
-
-/// Parses a `--classes` list such as `negative,positive`.
-enum SentimentClassesOption {
-    static func parse(_ text: String?) throws -> Set<SentimentLabel> {
-        guard let text else { return Set(SentimentLabel.allCases) }
-        var out = Set<SentimentLabel>()
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let label = SentimentLabel(name: part.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                CommandSupport.printError("error: --classes: '\(part)' is not a class; use negative, neutral, positive (comma-separated)")
-                throw CommandSupport.invalidInput
-            }
-            out.insert(label)
-        }
-        if out.count < 2 {
-            CommandSupport.printError("error: --classes needs at least two classes, e.g. negative,positive")
-            throw CommandSupport.invalidInput
-        }
-        return out
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FieldtestData
 import Foundation
 
 /// The `fieldtest` command: a thin shell over the library modules.
@@ -19,7 +20,6 @@ struct Fieldtest: ParsableCommand {
             MergeCommand.self,
             SchemaCommand.self,
             DatasetsCommand.self,
-            BenchCommand.self,
             SunCommand.self,
             ScoreCommand.self,
             LocateCommand.self,
@@ -30,14 +30,20 @@ struct Fieldtest: ParsableCommand {
         ]
     )
 
-    /// Parses the arguments and runs the subcommand. Usage errors exit 2, as documented
-    /// (ArgumentParser's own code for them is 64), and a standard output that cannot be
-    /// written is an error, not a silent loss.
+    /// Parses the arguments and runs the subcommand. Usage errors and the library's errors exit 2,
+    /// as documented (ArgumentParser's own code for usage errors is 64), and a standard output that
+    /// cannot be written is an error, not a silent loss.
     static func main() {
         do {
             var command = try parseAsRoot()
-            try command.run()
-            try CommandSupport.flushStandardOutput()
+            do {
+                try command.run()
+                try OutputText.flushStandardOutput()
+            } catch let error where !(error is ExitCode) && exitCode(for: error) == .failure {
+                // A library error (not an exit code, help or a usage error) says what to fix: it is invalid input (exit 2).
+                CommandSupport.printError(String(describing: error))
+                throw CommandSupport.invalidInput
+            }
         } catch {
             if exitCode(for: error) == .validationFailure {
                 CommandSupport.printError(fullMessage(for: error))
@@ -45,7 +51,7 @@ struct Fieldtest: ParsableCommand {
             }
             if let code = error as? ExitCode, code != .success {
                 // Whatever the command printed before failing still goes out (or is reported lost).
-                _ = try? CommandSupport.flushStandardOutput()
+                do { try OutputText.flushStandardOutput() } catch { CommandSupport.printError(error.description) }
             }
             exit(withError: error)
         }

@@ -54,35 +54,22 @@ struct LocateCommand: ParsableCommand {
         try OutputPathCheck.refuseOverwritingInputs(
             train.map { .init(option: "--train", url: URL(fileURLWithPath: $0)) }
                 + (input.map { [.init(option: "--input", url: URL(fileURLWithPath: $0))] } ?? []), output: output)
-        let training = try CommandSupport.guarded {
-            try train.flatMap { path in try UJIIndoorLoc.load(url: URL(fileURLWithPath: path), displayName: path).records }
-        }
+        let training = try train.flatMap { path in try UJIIndoorLoc.load(url: URL(fileURLWithPath: path), displayName: path).records }
         if let grouping = crossValidate {
-            let evaluation = try CommandSupport.guarded {
-                try FingerprintCrossValidation.leaveOneGroupOut(try FingerprintSample.fromUJIIndoorLoc(training), by: grouping,
-                                                                configuration: method.configuration)
-            }
-            let line = "leave-one-\(grouping.rawValue)-out (\(method.rawValue)): " + Self.describe(evaluation) + "\n"
-            try CommandSupport.guarded { try CommandSupport.emit(line, to: output) }
+            let evaluation = try FingerprintCrossValidation.leaveOneGroupOut(try FingerprintSample.fromUJIIndoorLoc(training), by: grouping,
+                                                                             configuration: method.configuration)
+            let line = "leave-one-\(grouping.rawValue)-out (\(method.rawValue)): " + evaluation.summary + "\n"
+            try OutputText.write(line, to: output)
             return
         }
         guard let input else { return }
-        let result = try CommandSupport.guarded {
-            let queries = try UJIIndoorLoc.load(url: URL(fileURLWithPath: input), displayName: input, requireLabels: false)
-            return try FingerprintBatch.run(training: training, queries: queries.records, configuration: method.configuration)
-        }
-        try CommandSupport.guarded { try CommandSupport.emit(result.csv, to: output) }
-        if let evaluation = result.evaluation { CommandSupport.printError(Self.describe(evaluation)) }
+        let queries = try UJIIndoorLoc.load(url: URL(fileURLWithPath: input), displayName: input, requireLabels: false)
+        let result = try FingerprintBatch.run(training: training, queries: queries.records, configuration: method.configuration)
+        try OutputText.write(result.csv, to: output)
+        if let evaluation = result.evaluation { CommandSupport.printError(evaluation.summary) }
         if result.noSignalCount > 0 {
             CommandSupport.printError("\(result.noSignalCount) fingerprint(s) with no access point detected: status no_signal, not located")
         }
-    }
-
-    static func describe(_ e: FingerprintEvaluation) -> String {
-        func pct(_ v: Double) -> String { String(format: "%.2f %%", v * 100) }
-        func m(_ v: Double) -> String { String(format: "%.2f m", v) }
-        return "\(e.count) fingerprints: building hit rate \(pct(e.buildingHitRate)), floor hit rate \(pct(e.floorHitRate)), "
-            + "2-D error mean \(m(e.errors.meanMetres)), median \(m(e.errors.medianMetres)), p95 \(m(e.errors.p95Metres))"
     }
 }
 

@@ -37,7 +37,7 @@ struct RouteCommand: ParsableCommand {
 
     func run() throws {
         if printProfiles {
-            try CommandSupport.guarded { try CommandSupport.emit(RoutingProfiles.defaultYAML + "\n", to: output) }
+            try OutputText.write(RoutingProfiles.defaultYAML + "\n", to: output)
             return
         }
         guard let graph, let queries else { throw ValidationError("--graph and --queries are required") }
@@ -46,24 +46,7 @@ struct RouteCommand: ParsableCommand {
         try OutputPathCheck.refuseOverwritingInputs(
             namedInputs.compactMap { option, path in path.map { .init(option: option, url: URL(fileURLWithPath: $0)) } },
             output: output)
-        let text = try CommandSupport.guarded { () throws -> String in
-            let set: RoutingProfiles
-            if let profiles {
-                let bytes = try readFileBytes(URL(fileURLWithPath: profiles), displayName: profiles)
-                set = try RoutingProfiles(yaml: String(decoding: bytes, as: UTF8.self), file: profiles)
-            } else {
-                set = .builtIn
-            }
-            let map = try MapFile.load(url: URL(fileURLWithPath: graph), displayName: graph)
-            let g = try CampusGraph(source: map.source, profiles: set)
-            let qs = try RouteBatch.parseQueries(try readFileBytes(URL(fileURLWithPath: queries), displayName: queries), file: queries)
-            var slowdown: [Double]?
-            if let congestion {
-                slowdown = try RouteBatch.parseCongestion(
-                    try readFileBytes(URL(fileURLWithPath: congestion), displayName: congestion), file: congestion, graph: g)
-            }
-            return RouteBatch.csv(queries: qs, routes: try RouteBatch.run(graph: g, queries: qs, queriesFile: queries, slowdown: slowdown))
-        }
-        try CommandSupport.guarded { try CommandSupport.emit(text, to: output) }
+        let text = try RouteBatch.run(graph: graph, queries: queries, congestion: congestion, profiles: profiles)
+        try OutputText.write(text, to: output)
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import FieldtestApps
 import FieldtestData
 import Foundation
-import ScenarioEngine
 import SkyScoring
 
 /// `fieldtest score`: golden-hour quality for every sunrise and sunset in a weather CSV, or in a
@@ -44,50 +43,14 @@ struct ScoreCommand: ParsableCommand {
     }
 
     func run() throws {
-        let manifest = weather == nil ? try CommandSupport.datasetManifest(datasets) : nil
-        try OutputPathCheck.refuseOverwritingInputs(inputFiles(manifest), output: output)
-        try CommandSupport.guarded {
-            if let weather {
-                let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
-                try CommandSupport.emit(try ScoreBatch.run(bytes: bytes, file: weather), to: output)
-                return
-            }
-            let name = dataset ?? ""
-            guard let manifest else { return }
-            let store = DatasetStore(manifest: manifest)
-            var provider = try WeatherProviders.load(name, store: store, year: year)
-            if provider.station == nil, let lcd = provider as? LCDWeatherProvider {
-                provider = lcd.located(in: try Self.stationHistory(manifest))
-            }
-            guard let station = provider.station else {
-                throw WeatherProviders.ProviderError(description: "\(name): error: the recording has no station position, "
-                                                     + "and the isd-history station list has none for its station id")
-            }
-            let location = ScoreBatch.Location(id: name, latitude: station.latitude, longitude: station.longitude,
-                                               samples: provider.skySamples)
-            try CommandSupport.emit(ScoreBatch.render(ScoreBatch.score([location])), to: output)
+        if let weather {
+            try OutputPathCheck.refuseOverwritingInputs([.init(option: "--weather", url: URL(fileURLWithPath: weather))], output: output)
+            let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
+            try OutputText.write(try ScoreBatch.run(bytes: bytes, file: weather), to: output)
+        } else if let dataset {
+            let manifest = try DatasetsLocation.manifest(option: datasets)
+            try OutputPathCheck.refuseOverwritingInputs(WeatherProviders.scoringInputs(dataset: dataset, manifest: manifest), output: output)
+            try OutputText.write(try WeatherProviders.scoreCSV(dataset: dataset, manifest: manifest, year: year), to: output)
         }
-    }
-
-    /// The files the command reads: the --weather CSV, or the --dataset's file and the station list
-    /// beside it (consulted for an LCD recording without a station position).
-    func inputFiles(_ manifest: DatasetManifest?) -> [OutputPathCheck.Input] {
-        if let weather { return [.init(option: "--weather", url: URL(fileURLWithPath: weather))] }
-        guard let manifest else { return [] }
-        var files: [OutputPathCheck.Input] = []
-        if let dataset, let entry = manifest.entry(named: dataset) {
-            files.append(.init(option: "--dataset", url: manifest.url(of: entry)))
-        }
-        if let history = manifest.entries.first(where: { $0.format == .isdHistory }) {
-            files.append(.init(option: "--dataset (station list)", url: manifest.url(of: history)))
-        }
-        return files
-    }
-
-    /// NOAA's station history from the datasets folder (the manifest's `isd-history` entry);
-    /// empty when the folder has none.
-    static func stationHistory(_ manifest: DatasetManifest) throws -> [ISDStation] {
-        guard let entry = manifest.entries.first(where: { $0.format == .isdHistory }) else { return [] }
-        return try ISDHistoryLoader.load(url: manifest.url(of: entry), displayName: DatasetManifest.display(manifest.url(of: entry))).records
     }
 }

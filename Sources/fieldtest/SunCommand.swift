@@ -28,9 +28,7 @@ struct SunCommand: ParsableCommand {
 
     func run() throws {
         try OutputPathCheck.refuseOverwritingInputs([.init(option: "--input", url: URL(fileURLWithPath: input))], output: output)
-        try CommandSupport.guarded {
-            let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
-            try CommandSupport.emit(try SunBatch.run(bytes: bytes, file: input), to: output)
-        }
+        let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
+        try OutputText.write(try SunBatch.run(bytes: bytes, file: input), to: output)
     }
 }

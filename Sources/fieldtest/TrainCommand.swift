@@ -87,41 +87,23 @@ struct TrainCommand: ParsableCommand {
         }
 
         /// The parsed `--reserve` list (nil when malformed).
-        var reservedSources: Set<CorpusSource>? {
-            if reserve == "none" { return [] }
-            var out: Set<CorpusSource> = []
-            for name in reserve.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let source = CorpusSource(rawValue: name.trimmingCharacters(in: .whitespaces)) else { return nil }
-                out.insert(source)
-            }
-            return out
-        }
+        var reservedSources: Set<CorpusSource>? { TrainingConfiguration.reservedSources(parsing: reserve) }
 
         /// The parsed `--source-weight` pairs (nil when one is malformed).
-        var sourceWeights: [CorpusSource: Double]? {
-            var out: [CorpusSource: Double] = [:]
-            for item in sourceWeight {
-                let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let source = CorpusSource(rawValue: parts[0]), let w = Double(parts[1]) else { return nil }
-                out[source] = w
-            }
-            return out
-        }
+        var sourceWeights: [CorpusSource: Double]? { TrainingConfiguration.sourceWeights(parsing: sourceWeight) }
 
         func run() throws {
             let configuration = self.configuration
             let lexiconDirectory = lexicons.map { URL(fileURLWithPath: $0) }
-                ?? CommandSupport.datasetsRoot(datasets).appendingPathComponent("lexicons")
+                ?? DatasetsLocation.current(option: datasets).appendingPathComponent("lexicons")
             let lexiconFiles = SentimentCorpusFiles.lexiconFiles(in: lexiconDirectory)
                 .map { OutputPathCheck.Input(option: lexicons == nil ? "lexicon" : "--lexicons", url: $0) }
             try OutputPathCheck.refuseOverwritingInputs(OutputPathCheck.tweetInputs(input) + lexiconFiles, output: output)
             let start = Date()
-            let outcome = try CommandSupport.guarded {
-                try SentimentTraining.run(inputs: input.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory,
-                                          configuration: configuration, seed: seed, developmentFraction: devFraction,
-                                          displayName: { $0.relativePath })
-            }
-            try CommandSupport.guarded { try SentimentModelFile.save(outcome.model, to: URL(fileURLWithPath: output)) }
+            let outcome = try SentimentTraining.run(inputs: input.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory,
+                                                    configuration: configuration, seed: seed, developmentFraction: devFraction,
+                                                    displayName: { $0.relativePath })
+            try SentimentModelFile.save(outcome.model, to: URL(fileURLWithPath: output))
             CommandSupport.printError(String(format: "trained %@ on %d tweets in %.1f s → %@", model, outcome.trainingCount,
                                              Date().timeIntervalSince(start), output))
             if !outcome.development.isEmpty {

@@ -16,7 +16,7 @@ struct ValidateCommand: ParsableCommand {
     var datasets: String?
 
     func run() throws {
-        let loader = try ScenarioFiles.loader(datasets: datasets)
+        let loader = ScenarioLoader(manifest: try DatasetsLocation.manifest(option: datasets))
         var bad = 0
         for file in files {
             do {
@@ -32,10 +32,3 @@ struct ValidateCommand: ParsableCommand {
     }
 }
 
-/// Shared scenario-file plumbing for `validate` and `run`.
-enum ScenarioFiles {
-    static func loader(datasets: String?) throws -> ScenarioLoader {
-        let manifest = try CommandSupport.datasetManifest(datasets)
-        return ScenarioLoader(manifest: manifest)
-    }
-}

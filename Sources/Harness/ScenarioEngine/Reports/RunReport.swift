@@ -25,6 +25,13 @@ public struct RunRecord: Codable, Sendable {
     public var failed: Int
     public var informational: Int
 
+    /// The keys of `run.json` (snake case), read back by `RunReport.readRecord`.
+    enum CodingKeys: String, CodingKey {
+        case tool, toolVersion = "tool_version", scenario, scenarioFile = "scenario_file", scenarioSHA256 = "scenario_sha256", seed
+        case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest", machine, cases, shard
+        case events, passed, failed, informational
+    }
+
     public init(tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
                 seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
                 cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int,
@@ -67,6 +74,18 @@ public enum RunReport {
         let p = ProcessInfo.processInfo, id = MachineIdentity.current()
         return ["host": id.host, "machine_id": id.machineID, "cpu": id.cpu, "os": p.operatingSystemVersionString, "cores": String(id.cores),
                 "memory_bytes": String(p.physicalMemory)]
+    }
+
+    /// Reads a `run.json` that `write` wrote.
+    public static func readRecord(_ url: URL) throws -> RunRecord {
+        try JSONDecoder().decode(RunRecord.self, from: Data(contentsOf: url))
+    }
+
+    /// The machine recorded in the `run.json` beside a run's `metrics.csv`, if it can be read.
+    public static func machine(besides metrics: URL) -> MachineIdentity? {
+        guard let m = (try? readRecord(metrics.deletingLastPathComponent().appendingPathComponent("run.json")))?.machine,
+              let host = m["host"], let cpu = m["cpu"], let cores = m["cores"].flatMap(Int.init) else { return nil }
+        return MachineIdentity(host: host, machineID: m["machine_id"] ?? "unknown", cpu: cpu, cores: cores)
     }
 
     /// Writes the reports into `folder` as a set: `metrics.csv` and `run.json` are first

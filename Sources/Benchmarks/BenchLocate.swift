@@ -3,7 +3,7 @@ import FieldtestData
 import Foundation
 import Positioning
 
-/// `fieldtest bench locate`: Wi-Fi fingerprint queries per second beside
+/// `fieldtest-bench locate`: Wi-Fi fingerprint queries per second beside
 /// scikit-learn's `KNeighborsRegressor` (brute force, `weights="distance"`, same
 /// k, same features and distance) in the same run. `--distance sorensen` (the
 /// tuned model): powed RSSI ((RSSI + 104)/104)^e with Sørensen = Bray–Curtis;
@@ -15,9 +15,11 @@ import Positioning
 /// training data; the model is trained on the remaining rows. Both sides time
 /// only the queries (best of `repeats`); the outputs of the like-for-like
 /// regression are compared to show the distance measure is the same.
-struct BenchLocate: ParsableCommand {
+struct BenchLocate: ParsableCommand, ChecksGoals {
     static let configuration = CommandConfiguration(
         commandName: "locate", abstract: "Fingerprint queries per second beside scikit-learn KNeighborsRegressor.")
+
+    @OptionGroup var goals: GoalOptions
 
     @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
     @Option(help: "Number of query fingerprints, at least 1 and at most half the bundled training rows (the model trains on the rest).")
@@ -26,48 +28,26 @@ struct BenchLocate: ParsableCommand {
     @Option(help: "Distance: sorensen (tuned model, powed RSSI) or euclidean (positive RSSI).")
     var distance: FingerprintDistance = .sorensen
 
-    static let sklearn = """
-    import sys, time, numpy as np
-    from sklearn.neighbors import KNeighborsRegressor
-    paths, q, k, repeats, metric = sys.argv[1:3], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
-    d = np.vstack([np.loadtxt(p, delimiter=',', skiprows=1) for p in paths])
-    n = len(d)
-    qi = np.array([i * n // q for i in range(q)])
-    mask = np.zeros(n, bool); mask[qi] = True
-    W = d[:, :520]
-    if metric == 'braycurtis':
-        F = np.where(W != 100, ((W + 104.0) / 104.0) ** np.e, 0.0)
-    else:
-        F = np.where(W != 100, W + 105.0, 0.0)
-    model = KNeighborsRegressor(n_neighbors=k, weights='distance', metric=metric, algorithm='brute')
-    model.fit(F[~mask], d[~mask][:, 520:522])
-    best = float('inf')
-    for _ in range(repeats):
-        t0 = time.perf_counter(); pred = model.predict(F[mask]); best = min(best, time.perf_counter() - t0)
-    print(best)
-    for x, y in pred: print(f"{float(x)!r},{float(y)!r}")
-    """
-
     func validate() throws {
         if queries < 1 { throw ValidationError("--queries must be at least 1 (got \(queries))") }
         if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
     }
 
     func run() throws {
-        let root = CommandSupport.datasetsRoot(datasets).appendingPathComponent("positioning")
+        let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("positioning")
         let paths = ["ujiindoorloc_train_a.csv", "ujiindoorloc_train_b.csv"].map { root.appendingPathComponent($0).path }
         let clock = ContinuousClock()
         let loadStart = clock.now
-        let samples = try CommandSupport.guarded {
+        let samples = try BenchSupport.guarded {
             try FingerprintSample.fromUJIIndoorLoc(try paths.flatMap { p in
                 try UJIIndoorLoc.load(url: URL(fileURLWithPath: p), displayName: p).records
             })
         }
         let loadSeconds = Self.seconds(clock.now - loadStart)
         guard queries <= samples.count / 2 else {
-            CommandSupport.printError("error: --queries \(queries): the bundled training data has \(samples.count) fingerprints; "
+            BenchSupport.printError("error: --queries \(queries): the bundled training data has \(samples.count) fingerprints; "
                                       + "give at most \(samples.count / 2) queries (half of them) so the model trains on the rest")
-            throw CommandSupport.invalidInput
+            throw BenchSupport.invalidInput
         }
         let split = FingerprintBenchmarkSplit(samples, queryCount: queries)
         let trainStart = clock.now
@@ -79,10 +59,10 @@ struct BenchLocate: ParsableCommand {
         }
         guard configuration.distance == distance,
               configuration.representation == (distance == .sorensen ? .powed() : .positive()) else {
-            CommandSupport.printError("error: the baseline script mirrors powed RSSI + Sørensen or positive RSSI + Euclidean; update it with the tuned configuration")
-            throw CommandSupport.failed
+            BenchSupport.printError("error: the baseline script mirrors powed RSSI + Sørensen or positive RSSI + Euclidean; update it with the tuned configuration")
+            throw BenchSupport.failed
         }
-        let model = try CommandSupport.guarded { try FingerprintLocator(training: split.training, configuration: configuration) }
+        let model = try BenchSupport.guarded { try FingerprintLocator(training: split.training, configuration: configuration) }
         let trainSeconds = Self.seconds(clock.now - trainStart)
         let rssi = split.queries.map(\.rssi)
 
@@ -91,21 +71,21 @@ struct BenchLocate: ParsableCommand {
         var regression: [(xMetres: Double, yMetres: Double)] = []
         for _ in 0..<max(1, repeats) {
             let t0 = clock.now
-            estimates = try CommandSupport.guarded { try model.locateAll(rssi) }
+            estimates = try BenchSupport.guarded { try model.locateAll(rssi) }
             bestCascade = min(bestCascade, Self.seconds(clock.now - t0))
             var ws = FingerprintLocator.Workspace(for: model)
             let t1 = clock.now
-            regression = try CommandSupport.guarded { try rssi.map { q in try model.regressCoordinates(q, workspace: &ws) } }
+            regression = try BenchSupport.guarded { try rssi.map { q in try model.regressCoordinates(q, workspace: &ws) } }
             bestRegression = min(bestRegression, Self.seconds(clock.now - t1))
         }
         print("distance: \(distance.rawValue)")
         print(String(format: "load %d fingerprints: %.3f s; train on %d: %.3f s; %d queries",
                      samples.count, loadSeconds, split.training.count, trainSeconds, rssi.count))
         if let e = FingerprintEvaluation(estimates: estimates, truth: split.queries) {
-            print("cascade accuracy (evenly spaced hold-out, same phones): " + LocateCommand.describe(e))
+            print("cascade accuracy (evenly spaced hold-out, same phones): " + e.summary)
         }
         let k = model.configuration.positionNeighbours
-        let baseline = PythonBaseline.run(Self.sklearn, arguments: paths + [String(rssi.count), String(k), String(max(1, repeats)),
+        let baseline = PythonBaseline.run("locate_sklearn", arguments: paths + [String(rssi.count), String(k), String(max(1, repeats)),
                                                        distance == .sorensen ? "braycurtis" : "euclidean"],
                                           needs: ["numpy", "sklearn"])
         var baselineRate: Double? = nil

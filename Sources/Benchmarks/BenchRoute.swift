@@ -3,7 +3,7 @@ import CampusRouting
 import FieldtestData
 import Foundation
 
-/// `fieldtest bench route`: route queries per second on the bundled campus graphs, Helsinki and a
+/// `fieldtest-bench route`: route queries per second on the bundled campus graphs, Helsinki and a
 /// city-sized synthetic grid (≥ 100k edges), beside networkx's Dijkstra (`nx.dijkstra_path`) on the same
 /// directed graph (the walk profile's usable arcs, haversine metres) and the same vertex pairs, in
 /// the same run. Both sides time only the queries (best of `repeats`) and print the sum of route
@@ -12,9 +12,11 @@ import Foundation
 /// Synthetic grid: `gridSide × gridSide` vertices 50 m apart around 60.17° N 24.94° E, each moved by a
 /// seeded uniform jitter of ±10 m, joined to their 4 neighbours by footways (2·n·(n−1) edges;
 /// 124,500 at the default n = 250).
-struct BenchRoute: ParsableCommand {
+struct BenchRoute: ParsableCommand, ChecksGoals {
     static let configuration = CommandConfiguration(
         commandName: "route", abstract: "Route queries per second beside networkx Dijkstra, campus to city scale.")
+
+    @OptionGroup var goals: GoalOptions
 
     @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
     @Option(help: "Queries per map graph, 1…1000000.") var queries = 1000
@@ -30,30 +32,6 @@ struct BenchRoute: ParsableCommand {
         if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
     }
 
-    static let networkx = """
-    import sys, time, networkx as nx
-    edges, pairs, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    g = nx.DiGraph()
-    with open(edges) as f:
-        for line in f:
-            u, v, w = line.split()
-            u, v, w = int(u), int(v), float(w)
-            if not g.has_edge(u, v) or g[u][v]['weight'] > w:
-                g.add_edge(u, v, weight=w)
-    qs = [tuple(map(int, l.split())) for l in open(pairs)]
-    best, total = float('inf'), 0.0
-    for _ in range(repeats):
-        t0 = time.perf_counter(); total = 0.0
-        for s, t in qs:
-            try:
-                p = nx.dijkstra_path(g, s, t, weight='weight')
-                total += sum(g[a][b]['weight'] for a, b in zip(p, p[1:]))
-            except nx.NetworkXNoPath:
-                pass
-        best = min(best, time.perf_counter() - t0)
-    print(best); print(repr(total))
-    """
-
     struct SplitMix64: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {
@@ -66,13 +44,13 @@ struct BenchRoute: ParsableCommand {
     }
 
     func run() throws {
-        let root = CommandSupport.datasetsRoot(datasets).appendingPathComponent("maps")
+        let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("maps")
         var rng = SplitMix64(state: seed)
         let maps = [("campus-montgomery", "montgomery_college_rockville_campus.osm"),
                     ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
                     ("city-helsinki", "helsinki_centre.osm")]
         for (name, file) in maps {
-            let graph = try CommandSupport.guarded {
+            let graph = try BenchSupport.guarded {
                 try CampusGraph(source: try MapFile.load(url: root.appendingPathComponent(file), displayName: file).source)
             }
             try bench(name: name, graph: graph, count: queries, rng: &rng)
@@ -114,7 +92,7 @@ struct BenchRoute: ParsableCommand {
     }
 
     func bench(name: String, graph: CampusGraph, count: Int, rng: inout SplitMix64) throws {
-        let p = try CommandSupport.guarded { try graph.profileIndex(named: "walk") }
+        let p = try BenchSupport.guarded { try graph.profileIndex(named: "walk") }
         // Vertices with a usable arc, in index order; query pairs drawn uniformly among them.
         let usable = (0..<graph.vertices.count).filter { v in graph.snap(graph.vertices[v].location, profile: p, maxMetres: 0.001)?.vertex == Int32(v) }
         guard usable.count >= 2 else { return }
@@ -156,11 +134,11 @@ struct BenchRoute: ParsableCommand {
             if bits & CampusGraph.backwardBit != 0 { edgeText += "\(e.to) \(e.from) \(e.lengthMetres)\n" }
         }
         let edgesURL = tmp.appendingPathComponent("edges.txt"), pairsURL = tmp.appendingPathComponent("pairs.txt")
-        try CommandSupport.guarded {
+        try BenchSupport.guarded {
             try AtomicFile.write(edgeText, to: edgesURL)
             try AtomicFile.write(pairs.map { "\($0.0) \($0.1)\n" }.joined(), to: pairsURL)
         }
-        let out = PythonBaseline.run(Self.networkx, arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))], needs: ["networkx"])
+        let out = PythonBaseline.run("route_networkx", arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))], needs: ["networkx"])
         let lines = out?.split(separator: "\n").map(String.init) ?? []
         let pySeconds = lines.first.flatMap(Double.init)
         let pyTotal = lines.count > 1 ? Double(lines[1]) : nil
@@ -175,7 +153,7 @@ struct BenchRoute: ParsableCommand {
         if let pySeconds, pySeconds > 0 {
             let theirs = Double(pairs.count) / pySeconds
             print(String(format: "%@: networkx dijkstra_path %.1f queries/s; ratio %.1f× (goal ≥ 50×: %@)",
-                         name, theirs, ours / theirs, ours / theirs >= 50 ? "met" : "NOT met"))
+                         name, theirs, ours / theirs, Goals.verdict(ours / theirs >= 50, "\(name) ≥ 50× networkx")))
         }
     }
 }

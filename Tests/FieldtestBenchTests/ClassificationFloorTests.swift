@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TweetSentiment
+@testable import FieldtestBench
 
 /// The floor kernel that `bench classify` times beside the scorer: its eight-bytes-at-a-time
 /// word scan must find the words a byte-by-byte reading finds, and its checksum must be
@@ -28,7 +28,7 @@ struct ClassificationFloorTests {
     }
 
     @Test func scanFindsTheSameWordsOnBundledTweets() throws {
-        let lines = try String(contentsOf: ASCIIFastPathTests.datasets.appendingPathComponent("tweets/sentiment140_positive.txt"), encoding: .utf8)
+        let lines = try String(contentsOf: BenchCLITests.datasets.appendingPathComponent("tweets/sentiment140_positive.txt"), encoding: .utf8)
             .split(separator: "\n").prefix(5_000).map(String.init)
         var kernel = ClassificationFloor(bigrams: false)
         let expected = lines.reduce(0) { $0 + ClassificationFloor.words($1).count }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// The least work a hashed word n-gram linear classifier does per tweet, to time beside
-/// `SentimentScorer` on the same tweets (`fieldtest bench classify` prints both), so a
+/// `SentimentScorer` on the same tweets (`fieldtest-bench classify` prints both), so a
 /// throughput goal can be judged against what the machine allows.
 ///
 /// Per tweet: the UTF-8 bytes copied into a buffer with eight bytes of slack; words found eight bytes at a

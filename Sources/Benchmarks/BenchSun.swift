@@ -7,16 +7,18 @@ import SkyScoring
 /// passes; astral: five fifths of the rows, the best scaled to all rows), so a moment of other load on
 /// the machine does not decide the ratio.
 ///
-/// `fieldtest bench sun`: location-days per second through `SolarCalculator` (all 11 events of
+/// `fieldtest-bench sun`: location-days per second through `SolarCalculator` (all 11 events of
 /// `fieldtest sun` per row; the ratios compare this computation, each row's results consumed and
 /// dropped as the baselines do, with the baselines' own computation, both without file reading;
 /// the batch API's rate with stored results and the end-to-end CSV throughput are printed too) beside pvlib's NREL SPA (`pvlib.spa.transit_sunrise_sunset`, numpy,
 /// vectorised over all rows: transit, sunrise, sunset) and astral 3 (`astral.sun.sun`: dawn, sunrise,
 /// noon, sunset, dusk, one row at a time) on the same seeded input in the same run. Single core; the
 /// ratios are given from wall-clock time and from CPU time (per core, robust to other load).
-struct BenchSun: ParsableCommand {
+struct BenchSun: ParsableCommand, ChecksGoals {
     static let configuration = CommandConfiguration(
         commandName: "sun", abstract: "Solar-event throughput beside pvlib SPA and astral (same input, same run).")
+
+    @OptionGroup var goals: GoalOptions
 
     @Option(help: "Number of location-days, 1…10000000.") var rows = 100_000
     @Option(help: "Seed of the generated input.") var seed: UInt64 = 20_240_621
@@ -24,35 +26,6 @@ struct BenchSun: ParsableCommand {
     func validate() throws {
         if !(1...10_000_000).contains(rows) { throw ValidationError("--rows must be in 1…10000000 (got \(rows))") }
     }
-
-    static let python = """
-    import sys, time, csv, datetime as dt, numpy as np
-    import pvlib.spa as spa, astral, astral.sun
-    path = sys.argv[1]
-    lat, lon, days = [], [], []
-    for r in csv.DictReader(open(path)):
-        lat.append(float(r['latitude'])); lon.append(float(r['longitude']))
-        days.append(dt.date.fromisoformat(r['date']))
-    lat, lon = np.array(lat), np.array(lon)
-    ut = np.array([(d - dt.date(1970, 1, 1)).days * 86400.0 for d in days])
-    # Best of 5, like the Fieldtest side: pvlib over all rows each time; astral (slow) over five
-    # fifths of the rows, the best fifth scaled to all rows.
-    t_spa = c_spa = float('inf')
-    for _ in range(5):
-        t0, c0 = time.perf_counter(), time.process_time()
-        spa.transit_sunrise_sunset(ut, lat, lon, 67.0, 1)
-        t_spa, c_spa = min(t_spa, time.perf_counter() - t0), min(c_spa, time.process_time() - c0)
-    n = len(days); t_astral = c_astral = float('inf')
-    for k in range(5):
-        lo, hi = k * n // 5, (k + 1) * n // 5
-        t0, c0 = time.perf_counter(), time.process_time()
-        for a, b, d in zip(lat[lo:hi], lon[lo:hi], days[lo:hi]):
-            try: astral.sun.sun(astral.Observer(a, b), d)
-            except ValueError: pass
-        t, c = time.perf_counter() - t0, time.process_time() - c0
-        t_astral, c_astral = min(t_astral, t * n / (hi - lo)), min(c_astral, c * n / (hi - lo))
-    print(t_spa); print(t_astral); print(c_spa); print(c_astral)
-    """
 
     func run() throws {
         let zones = ["UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Australia/Adelaide",
@@ -68,7 +41,7 @@ struct BenchSun: ParsableCommand {
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-sun-\(seed).csv")
         try AtomicFile.write(text, to: tmp)
         defer { try? FileManager.default.removeItem(at: tmp) }
-        let requests = try CommandSupport.guarded { try SunBatch.parse(bytes: Array(text.utf8), file: tmp.path) }
+        let requests = try BenchSupport.guarded { try SunBatch.parse(bytes: Array(text.utf8), file: tmp.path) }
         let clock = ContinuousClock()
         // The computation as the baselines run it: every row's events computed and consumed (folded
         // into a checksum so nothing is skipped), no result table kept.
@@ -102,7 +75,7 @@ struct BenchSun: ParsableCommand {
         var bestEndToEnd = Double.infinity
         for _ in 0..<3 {
             let start = clock.now
-            _ = try CommandSupport.guarded { try SunBatch.run(bytes: bytes, file: tmp.path) }
+            _ = try BenchSupport.guarded { try SunBatch.run(bytes: bytes, file: tmp.path) }
             let d = clock.now - start
             bestEndToEnd = min(bestEndToEnd, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
         }
@@ -111,12 +84,12 @@ struct BenchSun: ParsableCommand {
         print("sun: fieldtest end to end (CSV in, 11 events, CSV out) \(Int(Double(rows) / bestEndToEnd)) location-days/s")
         print("sun: fieldtest SunBatch.compute (results stored) \(Int(Double(rows) / bestBatch)) location-days/s; checksum \(checksum)")
         let ours = Double(rows) / best
-        guard let out = PythonBaseline.run(Self.python, arguments: [tmp.path], needs: ["pvlib", "astral", "numpy"]) else {
+        guard let out = PythonBaseline.run("sun_pvlib_astral", arguments: [tmp.path], needs: ["pvlib", "astral", "numpy"]) else {
             PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: nil, baselineName: "", goal: nil)
             return
         }
         let times = out.split(separator: "\n").compactMap { Double($0) }
-        guard times.count == 4 else { throw CommandSupport.failed }
+        guard times.count == 4 else { throw BenchSupport.failed }
         PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: Double(rows) / times[0],
                               baselineName: "pvlib SPA (numpy, vectorised)", goal: 10)
         PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: Double(rows) / times[1],

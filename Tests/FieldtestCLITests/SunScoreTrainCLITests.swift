@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 
-/// `sun`, `score`, `train` and `bench` on risky input: outputs never replace inputs,
-/// out-of-range benchmark sizes are usage errors (exit 2) and not traps.
-@Suite("fieldtest sun, score, train and bench: input checks")
-struct SunScoreBenchCLITests {
+/// `sun`, `score` and `train` on risky input: outputs never replace inputs.
+@Suite("fieldtest sun, score and train: input checks")
+struct SunScoreTrainCLITests {
     let cli = FieldtestCLITests()
     static let datasets = FieldtestCLITests.repo.appendingPathComponent("Datasets")
 
@@ -72,31 +71,5 @@ struct SunScoreBenchCLITests {
         }
         let ok = try cli.run(["score", "--weather", "w.csv", "--year", "1900"], in: dir)
         #expect(ok.status == 0, "\(ok.stderr)")
-    }
-
-    @Test("bench: out-of-range sizes are usage errors (exit 2) naming the option and its range, not traps or NaN rates",
-          arguments: [(["engine", "--processes=-1"], "--processes must be in 1…1000000"),
-                      (["engine", "--events", "0"], "--events must be in 1…1000000000"),
-                      (["sun", "--rows=-1"], "--rows must be in 1…10000000"),
-                      (["sun", "--rows", "0"], "--rows must be in 1…10000000"),
-                      (["route", "--queries=-1"], "--queries must be in 1…1000000"),
-                      (["route", "--queries", "0"], "--queries must be in 1…1000000"),
-                      (["route", "--grid-side=-3"], "--grid-side must be in 2…1000"),
-                      (["route", "--repeats", "0"], "--repeats must be in 1…100"),
-                      (["locate", "--queries", "0"], "--queries must be at least 1")])
-    func benchSizesAreValidated(arguments: [String], message: String) throws {
-        let r = try cli.run(["bench"] + arguments)
-        #expect(r.status == 2)
-        #expect(r.stderr.contains(message), "\(r.stderr)")
-        #expect(!r.stdout.contains("nan") && !r.stdout.contains("NaN"))
-    }
-
-    @Test("bench locate: more queries than the data can spare says how many it can")
-    func benchLocateTooManyQueries() throws {
-        let r = try cli.run(["bench", "locate", "--queries", "20000"])
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("error: --queries 20000: the bundled training data has "), "\(r.stderr)")
-        #expect(r.stderr.contains("queries (half of them) so the model trains on the rest"))
-        #expect(!r.stderr.contains("training set is empty"))
     }
 }

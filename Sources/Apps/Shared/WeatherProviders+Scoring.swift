@@ -1,0 +1,42 @@
+import FieldtestData
+import Foundation
+import ScenarioEngine
+import SkyScoring
+
+extension WeatherProviders {
+    /// Golden-hour quality (`ScoreBatch` CSV) of every sunrise and sunset of the bundled weather
+    /// recording `dataset`, scored at its station. An LCD recording without a station position is
+    /// placed by its station id in the manifest's `isd-history` station list; `year` is the year a
+    /// typical-year recording is replayed in.
+    public static func scoreCSV(dataset: String, manifest: DatasetManifest, year: Int) throws -> String {
+        let store = DatasetStore(manifest: manifest)
+        var provider = try load(dataset, store: store, year: year)
+        if provider.station == nil, let lcd = provider as? LCDWeatherProvider {
+            provider = lcd.located(in: try stationHistory(manifest))
+        }
+        guard let station = provider.station else {
+            throw ProviderError(description: "\(dataset): error: the recording has no station position, "
+                                + "and the isd-history station list has none for its station id")
+        }
+        let location = ScoreBatch.Location(id: dataset, latitude: station.latitude, longitude: station.longitude,
+                                           samples: provider.skySamples)
+        return ScoreBatch.render(ScoreBatch.score([location]))
+    }
+
+    /// The files `scoreCSV` reads for `dataset`: its file, and the station list beside it.
+    public static func scoringInputs(dataset: String, manifest: DatasetManifest) -> [OutputPathCheck.Input] {
+        var files: [OutputPathCheck.Input] = []
+        if let entry = manifest.entry(named: dataset) { files.append(.init(option: "--dataset", url: manifest.url(of: entry))) }
+        if let history = manifest.entries.first(where: { $0.format == .isdHistory }) {
+            files.append(.init(option: "--dataset (station list)", url: manifest.url(of: history)))
+        }
+        return files
+    }
+
+    /// NOAA's station history from the datasets folder (the manifest's `isd-history` entry);
+    /// empty when the folder has none.
+    public static func stationHistory(_ manifest: DatasetManifest) throws -> [ISDStation] {
+        guard let entry = manifest.entries.first(where: { $0.format == .isdHistory }) else { return [] }
+        return try ISDHistoryLoader.load(url: manifest.url(of: entry), displayName: DatasetManifest.display(manifest.url(of: entry))).records
+    }
+}

@@ -1,0 +1,25 @@
+import FieldtestData
+import Foundation
+
+extension RouteBatch {
+    /// Routes the queries of the CSV file `queries` over the map file `graph` (OSM XML or
+    /// GeoJSON), with the profiles of the YAML file `profiles` (else the built-in ones) and the
+    /// crowd densities of the CSV file `congestion` when given; returns the result CSV (`csv`).
+    public static func run(graph: String, queries: String, congestion: String?, profiles: String?) throws -> String {
+        let set: RoutingProfiles
+        if let profiles {
+            let bytes = try readFileBytes(URL(fileURLWithPath: profiles), displayName: profiles)
+            set = try RoutingProfiles(yaml: String(decoding: bytes, as: UTF8.self), file: profiles)
+        } else {
+            set = .builtIn
+        }
+        let map = try MapFile.load(url: URL(fileURLWithPath: graph), displayName: graph)
+        let g = try CampusGraph(source: map.source, profiles: set)
+        let qs = try parseQueries(try readFileBytes(URL(fileURLWithPath: queries), displayName: queries), file: queries)
+        var slowdown: [Double]?
+        if let congestion {
+            slowdown = try parseCongestion(try readFileBytes(URL(fileURLWithPath: congestion), displayName: congestion), file: congestion, graph: g)
+        }
+        return csv(queries: qs, routes: try run(graph: g, queries: qs, queriesFile: queries, slowdown: slowdown))
+    }
+}
