@@ -237,21 +237,11 @@ extension NavUPDriver {
     }
 
     /// NAV-F15: edges of a wheelchair route that the tags forbid (steps, wheelchair=no, incline > 8 %,
-    /// raised kerbs and stiles/turnstiles/kissing gates on its nodes), checked from the OSM tags directly.
+    /// raised kerbs and stiles/turnstiles/kissing gates on its nodes), from the core's route audit, which
+    /// reads the OSM tags directly rather than the profile the router used.
     func forbiddenEdges(_ route: Route) -> Int {
         guard let campus else { return 0 }
-        var bad = 0
-        for step in route.steps {
-            let e = campus.graph.edges[Int(step.edge)]
-            var forbidden = e.tags["highway"] == "steps" || e.tags["wheelchair"] == "no"
-            if let raw = e.tags["incline"], let pct = RoutingProfile.inclinePercent(raw), abs(pct) > 8 { forbidden = true }
-            for (_, tags) in e.nodeTags {
-                if tags["kerb"] == "raised" || tags["wheelchair"] == "no" { forbidden = true }
-                if let b = tags["barrier"], ["stile", "turnstile", "kissing_gate"].contains(b) { forbidden = true }
-            }
-            if forbidden { bad += 1 }
-        }
-        return bad
+        return RouteAudit(route: route, graph: campus.graph).impassableEdges
     }
 
     /// NAV-F15 for one wheelchair answer: forbidden edges of a route; a `no_route`/`no_snap` answer is
