@@ -54,7 +54,7 @@ let package = Package(
             dependencies: ["FieldtestData", .product(name: "Yams", package: "Yams")],
             path: "Sources/Cores/CampusRouting"
         ),
-        /// Wi-Fi fingerprinting, trilateration, GPS/PDR fusion, step counting.
+        /// Wi-Fi fingerprinting, GPS/PDR fusion, step counting.
         .target(name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"], path: "Sources/Cores/Positioning"),
         /// Cache-line prefetch for Swift (`__builtin_prefetch`), used by the sentiment scorer.
         .target(name: "CPrefetch", path: "Sources/Cores/CPrefetch"),
