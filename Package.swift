@@ -126,8 +126,8 @@ let package = Package(
         .testTarget(name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"], exclude: ["Fixtures"]),  // read through #filePath
         .testTarget(name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
-        .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore"]),
-        .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL"]),
+        .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
+        .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"]),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "MetricReports", "FieldtestData", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment"]),

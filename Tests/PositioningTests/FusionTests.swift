@@ -1,9 +1,10 @@
+import FieldtestData
 import Foundation
 import Testing
 @testable import Positioning
 
 /// Standard normal deviates from a seeded generator (Box–Muller).
-func gaussian(_ rng: inout SplitMix64, sigma: Double) -> Double {
+func gaussian(_ rng: inout SeededGenerator, sigma: Double) -> Double {
     let u1 = max(Double.random(in: 0..<1, using: &rng), 1e-300), u2 = Double.random(in: 0..<1, using: &rng)
     return sigma * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
 }
@@ -13,7 +14,7 @@ struct FusionTests {
     /// Simulates a 1.4 m/s walk (a square circuit) with GPS fixes every second (σ = 8 m) except
     /// during `outage`, and PDR steps every 0.5 s (length ±5 %, heading ±5°).
     static func walk(outage: Range<Double>?) -> (fused: [Double], gps: [Double]) {
-        var rng = SplitMix64(seed: 2026)
+        var rng = SeededGenerator(seed: 2026)
         var filter = GPSDeadReckoningFilter(east: 0, north: 0, positionSigma: 8)
         var fused: [Double] = [], gps: [Double] = []
         let dt = 0.5, speed = 1.4
