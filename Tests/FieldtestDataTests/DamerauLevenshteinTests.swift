@@ -44,6 +44,6 @@ struct DamerauLevenshteinTests {
         #expect(DamerauLevenshtein.closest(to: "sensrs", in: keys) == "sensors")
         #expect(DamerauLevenshtein.closest(to: "DEVCIES", in: keys) == "devices")
         #expect(DamerauLevenshtein.closest(to: "zzzzzz", in: keys) == nil)
-        #expect(DamerauLevenshtein.closest(to: "sed", in: ["seen", "seed"]) == "seen")
+        #expect(DamerauLevenshtein.closest(to: "sed", in: ["sad", "sod"]) == "sad")
     }
 }
