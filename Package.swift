@@ -38,7 +38,8 @@ let package = Package(
         /// Swift face of the GNU Scientific Library: seeded random streams,
         /// distributions, quantiles, nonlinear least squares, interpolation.
         .target(name: "FieldtestGSL", dependencies: ["CGSL"], path: "Sources/Foundations/FieldtestGSL"),
-        /// Dataset manifest, CSV reading and typed, validating loaders.
+        /// Dataset manifest, CSV reading and typed, validating loaders; the shared small
+        /// concepts: `GeoPoint`/`Geodesy`, `SeededGenerator`, `DamerauLevenshtein`.
         .target(
             name: "FieldtestData",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
@@ -76,7 +77,7 @@ let package = Package(
         .target(
             name: "DeviceEmulation",
             dependencies: [
-                "FieldtestGSL",
+                "FieldtestData", "FieldtestGSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/Harness/DeviceEmulation"

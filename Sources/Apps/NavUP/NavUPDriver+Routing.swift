@@ -1,5 +1,6 @@
 import CampusRouting
 import DeviceEmulation
+import FieldtestData
 import FieldtestGSL
 import Foundation
 import ScenarioEngine
