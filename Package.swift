@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -95,6 +96,7 @@ let package = Package(
             dependencies: [
                 "FieldtestData", "FieldtestGSL", "MetricReports",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Sources/Harness/ScenarioEngine"
         ),
@@ -106,6 +108,7 @@ let package = Package(
                 "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Sources/Apps"
         ),

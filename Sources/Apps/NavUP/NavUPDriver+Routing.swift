@@ -3,6 +3,7 @@ import DeviceEmulation
 import FieldtestData
 import FieldtestGSL
 import Foundation
+import HeapModule
 import ScenarioEngine
 
 /// Routes with congestion, events along routes, accessibility audit, emergency routes
@@ -279,14 +280,15 @@ extension NavUPDriver {
         guard let campus else { return [] }
         let arcs = arcs(p)
         var dist = [Double](repeating: .infinity, count: campus.graph.vertices.count)
-        var heap = BinaryHeap()
+        var heap = Heap<DijkstraEntry>()
         dist[Int(source)] = 0
-        heap.push(0, source)
-        while let (d, v) = heap.pop() {
+        heap.insert(DijkstraEntry(metres: 0, vertex: source))
+        while let top = heap.popMin() {
+            let d = top.metres, v = top.vertex
             if d > dist[Int(v)] { continue }
             for a in arcs[Int(v)] {
                 let nd = d + campus.graph.edges[Int(a.edge)].lengthMetres
-                if nd < dist[Int(a.to)] { dist[Int(a.to)] = nd; heap.push(nd, a.to) }
+                if nd < dist[Int(a.to)] { dist[Int(a.to)] = nd; heap.insert(DijkstraEntry(metres: nd, vertex: a.to)) }
             }
         }
         return dist
@@ -418,5 +420,16 @@ extension NavUPDriver {
                                       start: start, end: start + 1800 + rng.uniform() * 5400, created: time))
         }
         scheduleReminders(run)
+    }
+}
+
+/// A vertex waiting in the check's Dijkstra queue, ordered by its tentative length (metres), then by
+/// vertex so that the order is total.
+struct DijkstraEntry: Comparable {
+    var metres: Double
+    var vertex: Int32
+
+    static func < (a: DijkstraEntry, b: DijkstraEntry) -> Bool {
+        (a.metres, a.vertex) < (b.metres, b.vertex)
     }
 }
