@@ -1,12 +1,12 @@
 import FieldtestData
+import FieldtestGSL
 import Foundation
 import Testing
 @testable import Positioning
 
-/// Standard normal deviates from a seeded generator (Box–Muller).
+/// A normal deviate N(0, sigma²) from a seeded generator (GSL's normal quantile).
 func gaussian(_ rng: inout SeededGenerator, sigma: Double) -> Double {
-    let u1 = max(Double.random(in: 0..<1, using: &rng), 1e-300), u2 = Double.random(in: 0..<1, using: &rng)
-    return sigma * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    Gaussian.draw(standardDeviation: sigma, using: &rng)
 }
 
 @Suite("GPS/PDR fusion")
