@@ -120,6 +120,7 @@ let package = Package(
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "MetricReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
 
