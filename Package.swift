@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -39,7 +40,8 @@ let package = Package(
         /// Swift face of the GNU Scientific Library: seeded random streams,
         /// distributions, quantiles, nonlinear least squares, interpolation.
         .target(name: "FieldtestGSL", dependencies: ["CGSL"], path: "Sources/Foundations/FieldtestGSL"),
-        /// Dataset manifest, CSV reading and typed, validating loaders.
+        /// Dataset manifest, CSV reading and typed, validating loaders; the shared small
+        /// concepts: `GeoPoint`/`Geodesy`, `SeededGenerator`, `DamerauLevenshtein`.
         .target(
             name: "FieldtestData",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
@@ -55,7 +57,7 @@ let package = Package(
             dependencies: ["FieldtestData", .product(name: "Yams", package: "Yams")],
             path: "Sources/Cores/CampusRouting"
         ),
-        /// Wi-Fi fingerprinting, trilateration, GPS/PDR fusion, step counting.
+        /// Wi-Fi fingerprinting, GPS/PDR fusion, step counting.
         .target(name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"], path: "Sources/Cores/Positioning"),
         /// Cache-line prefetch for Swift (`__builtin_prefetch`), used by the sentiment scorer.
         .target(name: "CPrefetch", path: "Sources/Cores/CPrefetch"),
@@ -77,7 +79,7 @@ let package = Package(
         .target(
             name: "DeviceEmulation",
             dependencies: [
-                "FieldtestGSL",
+                "FieldtestData", "FieldtestGSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/Harness/DeviceEmulation"
@@ -95,6 +97,7 @@ let package = Package(
             dependencies: [
                 "FieldtestData", "FieldtestGSL", "MetricReports",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Sources/Harness/ScenarioEngine"
         ),
@@ -106,6 +109,7 @@ let package = Package(
                 "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Sources/Apps"
         ),
@@ -126,6 +130,7 @@ let package = Package(
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Sources/Benchmarks",
             resources: [.copy("Python")]
@@ -138,8 +143,8 @@ let package = Package(
         .testTarget(name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"], exclude: ["Fixtures"]),  // read through #filePath
         .testTarget(name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
-        .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore"]),
-        .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL"]),
+        .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
+        .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"]),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "MetricReports", "FieldtestData", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment"]),

@@ -13,7 +13,7 @@ struct BenchCommand: ParsableCommand {
         Each line is written as soon as it is measured. Exit codes: 0 done (with --check: every stated \
         goal met), 1 a stated goal NOT met with --check, or a benchmark's self-check failed, 2 invalid input or usage.
         """,
-        subcommands: [BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self]
+        subcommands: [BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self, BenchHeap.self]
     )
 
     /// Parses the arguments and runs the benchmark, one output line at a time (see `print`). Usage errors exit 2; with `--check`, a goal

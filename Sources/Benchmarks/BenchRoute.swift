@@ -32,20 +32,9 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
         if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
     }
 
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func run() throws {
         let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("maps")
-        var rng = SplitMix64(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let maps = [("campus-montgomery", "montgomery_college_rockville_campus.osm"),
                     ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
                     ("city-helsinki", "helsinki_centre.osm")]
@@ -59,7 +48,7 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
     }
 
     /// The documented synthetic city grid.
-    static func grid(side n: Int, rng: inout SplitMix64) -> CampusGraph {
+    static func grid(side n: Int, rng: inout SeededGenerator) -> CampusGraph {
         let origin = GeoPoint(latitude: 60.17, longitude: 24.94)
         let degPerMetre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
         let lonPerMetre = degPerMetre / cos(origin.latitude * .pi / 180)
@@ -91,7 +80,7 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
                            access: [[UInt8](repeating: 3, count: edges.count)])
     }
 
-    func bench(name: String, graph: CampusGraph, count: Int, rng: inout SplitMix64) throws {
+    func bench(name: String, graph: CampusGraph, count: Int, rng: inout SeededGenerator) throws {
         let p = try BenchSupport.guarded { try graph.profileIndex(named: "walk") }
         // Vertices with a usable arc, in index order; query pairs drawn uniformly among them.
         let usable = (0..<graph.vertices.count).filter { v in graph.snap(graph.vertices[v].location, profile: p, maxMetres: 0.001)?.vertex == Int32(v) }

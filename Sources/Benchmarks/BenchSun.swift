@@ -30,7 +30,7 @@ struct BenchSun: ParsableCommand, ChecksGoals {
     func run() throws {
         let zones = ["UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Australia/Adelaide",
                      "Pacific/Kiritimati", "America/St_Johns"]
-        var rng = SplitMixBench(state: seed)
+        var rng = SeededGenerator(seed: seed)
         var text = "id,latitude,longitude,date,timezone\n"
         for i in 0..<rows {
             let lat = Double(rng.next() % 130_000) / 1000 - 65
@@ -100,17 +100,5 @@ struct BenchSun: ParsableCommand, ChecksGoals {
                               baselineName: "pvlib SPA (numpy, vectorised)", goal: 10)
         PythonBaseline.report(name: "sun, CPU time", unit: "location-days", fieldtest: oursCPU, baseline: Double(rows) / times[3],
                               baselineName: "astral 3 sun()", goal: 100)
-    }
-}
-
-/// SplitMix64 for the generated benchmark input.
-struct SplitMixBench: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

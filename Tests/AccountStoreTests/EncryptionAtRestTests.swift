@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import GRDB
 import Testing

@@ -1,18 +1,7 @@
 import CampusRouting
+import FieldtestData
 import Foundation
 import Testing
-
-/// Seeded generator for the random query pairs (SplitMix64, Steele et al. 2014).
-struct RoutingTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Bidirectional A* returns routes as cheap as forward A*")
 struct BidirectionalSearchTests {
@@ -23,7 +12,7 @@ struct BidirectionalSearchTests {
     /// route starts at s, ends at t, is connected and uses only arcs the profile allows.
     func compare(_ graph: CampusGraph, profile: String, pairs: Int, seed: UInt64, slowdown: [Double]? = nil) throws -> Int {
         let p = try graph.profileIndex(named: profile)
-        var rng = RoutingTestRNG(state: seed)
+        var rng = SeededGenerator(seed: seed)
         var forward = AStarRouter(), both = AStarRouter()
         forward.algorithm = .unidirectional
         both.algorithm = .bidirectional
@@ -64,7 +53,7 @@ struct BidirectionalSearchTests {
     @Test("congestion slowdowns in [1, 4] per edge", arguments: [RoutingFixtures.montgomery, helsinki])
     func congested(map: URL) throws {
         let graph = try RoutingFixtures.graph(map)
-        var rng = RoutingTestRNG(state: 99)
+        var rng = SeededGenerator(seed: 99)
         let slowdown = graph.edges.map { _ in Double.random(in: 1...4, using: &rng) }
         let ok = try compare(graph, profile: "walk", pairs: 300, seed: 11, slowdown: slowdown)
         #expect(ok > 100)
@@ -75,7 +64,7 @@ struct BidirectionalSearchTests {
     @Test("one-way edges", arguments: [RoutingFixtures.montgomery, helsinki])
     func oneWay(map: URL) throws {
         let base = try RoutingFixtures.graph(map)
-        var rng = RoutingTestRNG(state: 2026)
+        var rng = SeededGenerator(seed: 2026)
         let access = base.access.map { bits in
             bits.map { b -> UInt8 in
                 let u = Double.random(in: 0..<1, using: &rng)

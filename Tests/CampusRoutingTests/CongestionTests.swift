@@ -1,4 +1,5 @@
 import CampusRouting
+import FieldtestData
 import Foundation
 import Testing
 

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import CampusRouting
+import FieldtestData
 
 @Suite("ALT landmark bounds")
 struct LandmarkBoundsTests {
     /// A `side × side` grid of footways 30 m apart; with `oneWayShare` > 0 that share of edges is usable in
     /// one direction only (seeded), so some vertices cannot reach others.
     static func grid(side n: Int, oneWayShare: Double, seed: UInt64) -> CampusGraph {
-        var rng = RoutingTestRNG(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let metre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
         var vertices: [CampusGraph.Vertex] = []
         for r in 0..<n {
@@ -76,7 +77,7 @@ struct LandmarkBoundsTests {
     func sameRoutesFewerSettled() throws {
         for graph in [try RoutingFixtures.graph(RoutingFixtures.montgomery), Self.grid(side: 20, oneWayShare: 0, seed: 1)] {
             let p = try graph.profileIndex(named: "walk")
-            var rng = RoutingTestRNG(state: 7)
+            var rng = SeededGenerator(seed: 7)
             var alt = AStarRouter(), chord = AStarRouter()
             chord.usesLandmarks = false
             var settledALT = 0, settledChord = 0, ok = 0

@@ -1,4 +1,5 @@
 import CampusRouting
+import FieldtestData
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct RouteAssemblyTests {
         let graph = try RoutingFixtures.graph(map)
         let p = try graph.profileIndex(named: "walk")
         let speed = graph.profiles[p].speedMetresPerSecond
-        var rng = RoutingTestRNG(state: 11)
+        var rng = SeededGenerator(seed: 11)
         let slowdown = (0..<graph.edges.count).map { _ in Double.random(in: 1...3, using: &rng) }
         var checked = 0
         for algorithm in [AStarRouter.Algorithm.unidirectional, .bidirectional] {

@@ -1,4 +1,5 @@
 import CampusRouting
+import FieldtestData
 import Foundation
 
 /// A hand-made GeoJSON map with known answers, near (0°, 0°) where 0.001° ≈ 111.195 m.

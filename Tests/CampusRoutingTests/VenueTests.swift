@@ -109,10 +109,12 @@ struct VenueTests {
         #expect(a.unknownAccessibilityEdges == 2)
         #expect(abs(a.unknownAccessibilityMetres - 2 * SmallMap.milliDegree) < 1e-6)
         #expect(!a.isWheelchairPassable)
+        #expect(a.impassableEdges == 1)
         let wc = router.route(in: g, from: SmallMap.a, to: SmallMap.c, profile: try g.profileIndex(named: "wheelchair"))
         let b = RouteAudit(route: wc, graph: g)
         #expect(b.isWheelchairPassable)
         #expect(b.unknownAccessibilityEdges == 0)
+        #expect(b.impassableEdges == 0)
     }
 
     @Test("no wheelchair route on a campus uses a forbidden edge or node", arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito])
@@ -121,7 +123,9 @@ struct VenueTests {
         let bytes = try readFileBytes(RoutingFixtures.fixture(map == RoutingFixtures.quito ? "reference_quito.csv" : "reference_montgomery.csv"))
         let qs = try RouteBatch.parseQueries(bytes, file: "ref").filter { $0.profile == "wheelchair" }
         for r in try RouteBatch.run(graph: g, queries: qs) where r.status == .ok {
-            #expect(RouteAudit(route: r, graph: g).isWheelchairPassable)
+            let audit = RouteAudit(route: r, graph: g)
+            #expect(audit.isWheelchairPassable)
+            #expect(audit.impassableEdges == 0)
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import DeviceEmulation
+import FieldtestData
 
 @Suite("Connectivity schedule")
 struct ConnectivityScheduleTests {
@@ -113,7 +114,7 @@ struct NetworkLinkTests {
 
     @Test("offline and refused cellular give no network; Wi-Fi is preferred when both are up")
     func bearers() throws {
-        var rng = SplitMix64(seed: 9)
+        var rng = SeededGenerator(seed: 9)
         let schedule = try ConnectivitySchedule(intervals: [
             ConnectivityInterval(startTime: 0, endTime: 10, state: .offline),
             ConnectivityInterval(startTime: 10, endTime: 20, state: .cellularOnly),
@@ -132,7 +133,7 @@ struct NetworkLinkTests {
 
     @Test("a retry that lands in an offline interval fails as lost after one attempt")
     func retryIntoOffline() throws {
-        var rng = SplitMix64(seed: 4)
+        var rng = SeededGenerator(seed: 4)
         let schedule = try ConnectivitySchedule(intervals: [
             ConnectivityInterval(startTime: 5, endTime: 100, state: .offline),
         ])

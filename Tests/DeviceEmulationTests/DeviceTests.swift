@@ -1,3 +1,4 @@
+import FieldtestData
 import FieldtestGSL
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 @Suite("Device")
 struct DeviceTests {
-    static let here = GeoCoordinate(latitude: 40.81, longitude: -96.70)
+    static let here = GeoPoint(latitude: 40.81, longitude: -96.70)
 
     static func cachePath() throws -> String {
         try OfflineCacheTests.temporaryDatabasePath()

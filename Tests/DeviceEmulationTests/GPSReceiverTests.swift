@@ -1,3 +1,4 @@
+import FieldtestData
 import FieldtestGSL
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 @Suite("GPS receiver")
 struct GPSReceiverTests {
-    static let origin = GeoCoordinate(latitude: 36.64, longitude: -6.35)
+    static let origin = GeoPoint(latitude: 36.64, longitude: -6.35)
 
     /// 20 000 fix attempts 1000 s apart (ρ = e^(−1000/30) ≈ 0, so draws are independent).
     static func independentAttempts(_ environment: GPSEnvironment, seed: UInt64) throws -> [GPSFix?] {
@@ -81,7 +82,7 @@ struct GPSReceiverTests {
         for second in 0..<20_000 {
             guard let fix = receiver.fix(at: Double(second), truePosition: Self.origin, using: &rng), !fix.isOutlier
             else { continue }
-            let metresPerDegree = GeoCoordinate.earthRadiusMetres * cos(Self.origin.latitude * .pi / 180) * .pi / 180
+            let metresPerDegree = Geodesy.earthRadiusMetres * cos(Self.origin.latitude * .pi / 180) * .pi / 180
             eastErrors.append((fix.coordinate.longitude - Self.origin.longitude) * metresPerDegree)
         }
         let m = Stats.mean(eastErrors)

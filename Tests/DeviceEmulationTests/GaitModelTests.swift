@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import DeviceEmulation
+import FieldtestData
 
 @Suite("Gait model")
 struct GaitModelTests {
@@ -81,7 +82,7 @@ struct GaitModelTests {
 
     @Test("standing: no steps, gravity magnitude and the datasheet noise level")
     func standing() throws {
-        var rng = SplitMix64(seed: 3)
+        var rng = SeededGenerator(seed: 3)
         let model = GaitModel(placement: .hand, noise: .mpu6500)
         let trace = try model.generate(startTime: 0, durationSeconds: 60, pace: .standing, using: &rng)
         #expect(trace.trueStepCount == 0)
@@ -99,7 +100,7 @@ struct GaitModelTests {
 
     @Test("pocket placement swings the phone far more than the hand")
     func pocketSwing() throws {
-        var rng = SplitMix64(seed: 5)
+        var rng = SeededGenerator(seed: 5)
         let hand = try GaitModel(placement: .hand).generate(startTime: 0, durationSeconds: 30, pace: .normal, using: &rng)
         let pocket = try GaitModel(placement: .pocket).generate(
             startTime: 0, durationSeconds: 30, pace: .normal, using: &rng)
@@ -113,7 +114,7 @@ struct GaitModelTests {
 
     @Test("a steady turn appears on the gyroscope and in the step headings")
     func turning() throws {
-        var rng = SplitMix64(seed: 11)
+        var rng = SeededGenerator(seed: 11)
         let model = GaitModel(placement: .hand, noise: .none)
         let rate = 0.2  // rad/s clockwise
         let trace = try model.generate(
@@ -133,7 +134,7 @@ struct GaitModelTests {
 
     @Test("a pause between walks produces no steps during the pause")
     func pause() throws {
-        var rng = SplitMix64(seed: 13)
+        var rng = SeededGenerator(seed: 13)
         let trace = try GaitModel().generate(
             startTime: 100,
             segments: [
@@ -153,7 +154,7 @@ struct GaitModelTests {
 
     @Test("invalid parameters are rejected with a clear message")
     func invalidParameters() throws {
-        var rng = SplitMix64(seed: 1)
+        var rng = SeededGenerator(seed: 1)
         #expect(throws: DeviceEmulationError.invalidParameter(
             name: "sampleRateHz", value: 0, expected: "a finite number > 0")) {
             try GaitModel(sampleRateHz: 0).generate(startTime: 0, durationSeconds: 1, pace: .normal, using: &rng)

@@ -60,23 +60,6 @@ struct ActivityTests {
         #expect(byTime.map(\.rank) == [1, 1, 3, 4])
     }
 
-    @Test("history: visits with dwell, jitter gaps bridged, walk-pasts dropped")
-    func history() {
-        let places = [Place(id: "library", xMetres: 0, yMetres: 0, radiusMetres: 20),
-                      Place(id: "cafe", xMetres: 100, yMetres: 0, radiusMetres: 15)]
-        var fixes: [PositionFix] = []
-        // 0–300 s in the library with one jittery fix outside at 150 s.
-        for t in stride(from: 0.0, through: 300, by: 30) { fixes.append(PositionFix(timeSeconds: t, xMetres: t == 150 ? 40 : 5, yMetres: 0)) }
-        // Walk past the cafe at 400 s (one fix), then sit in it 600–900 s.
-        fixes.append(PositionFix(timeSeconds: 400, xMetres: 100, yMetres: 5))
-        for t in stride(from: 600.0, through: 900, by: 60) { fixes.append(PositionFix(timeSeconds: t, xMetres: 98, yMetres: 0)) }
-        let visits = PlaceHistory().visits(fixes: fixes, places: places)
-        #expect(visits.map(\.placeID) == ["library", "cafe"])
-        #expect(abs(visits[0].dwellSeconds - 300) < 1e-9)
-        #expect(abs(visits[1].arrivalSeconds - 600) < 1e-9)
-        #expect(abs(visits[1].dwellSeconds - 300) < 1e-9)
-    }
-
     @Test("events by preference, expired ones hidden; reminders before the start")
     func reminders() {
         let now = Self.day0 + 10 * 3600

@@ -10,19 +10,6 @@ enum PositioningPaths {
         .appendingPathComponent("Datasets")
 }
 
-/// A small seeded generator (SplitMix64) for reproducible test inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Wi-Fi fingerprinting")
 struct FingerprintLocatorTests {
     /// Synthetic site: 2 buildings × 2 floors, APs on a grid, RSSI from a log-distance model.
@@ -75,7 +62,7 @@ struct FingerprintLocatorTests {
         RSSIRepresentation.positive(), .exponential(), .powed(),
     ], FingerprintDistance.allCases)
     func sparseEqualsDense(representation: RSSIRepresentation, distance: FingerprintDistance) throws {
-        var rng = SplitMix64(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         func random() -> [Int8] {
             (0..<30).map { _ in Bool.random(using: &rng) ? FingerprintSample.notDetected : Int8.random(in: -104...0, using: &rng) }
         }

@@ -1,4 +1,5 @@
 import DeviceEmulation
+import FieldtestData
 import Foundation
 import Testing
 @testable import Positioning
@@ -18,7 +19,7 @@ struct StepDetectorTests {
     func gait(pace: WalkingPace, placement: PhonePlacement) throws {
         var total = 0, truth = 0
         for seed in 1...3 as ClosedRange<UInt64> {
-            var rng = SplitMix64(seed: seed * 100 + UInt64(pace.cadenceHz * 10))
+            var rng = SeededGenerator(seed: seed * 100 + UInt64(pace.cadenceHz * 10))
             let trace = try GaitModel(placement: placement).generate(startTime: 0, durationSeconds: 60, pace: pace, using: &rng)
             total += try Self.count(trace)
             truth += trace.trueStepCount
@@ -30,7 +31,7 @@ struct StepDetectorTests {
 
     @Test("a mixed walk with standing pauses counts no steps while standing")
     func mixed() throws {
-        var rng = SplitMix64(seed: 99)
+        var rng = SeededGenerator(seed: 99)
         let segments = [WalkingSegment(durationSeconds: 20, pace: .standing), WalkingSegment(durationSeconds: 30, pace: .normal),
                         WalkingSegment(durationSeconds: 15, pace: .standing), WalkingSegment(durationSeconds: 30, pace: .fast),
                         WalkingSegment(durationSeconds: 30, pace: .slow)]
@@ -46,7 +47,7 @@ struct StepDetectorTests {
 
     @Test("pure noise (standing still) gives no steps")
     func standing() throws {
-        var rng = SplitMix64(seed: 5)
+        var rng = SeededGenerator(seed: 5)
         let trace = try GaitModel(placement: .hand).generate(startTime: 0, durationSeconds: 30, pace: .standing, using: &rng)
         #expect(try Self.count(trace) == 0)
     }

@@ -17,7 +17,7 @@ struct SimulationTests {
     }
 
     @Test func queueMatchesSortOnRandomInput() {
-        var rng = SplitMix(seed: 3)
+        var rng = SeededGenerator(seed: 3)
         var q = EventQueue<Int>()
         var expected: [(Double, Int)] = []
         for i in 0..<5000 {
@@ -52,18 +52,6 @@ struct SimulationTests {
 final class Log: @unchecked Sendable {
     var lines: [String] = []
     func add(_ s: String) { lines.append(s) }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// A driver that draws from named streams on every action, to test determinism.

@@ -3,24 +3,12 @@ import Foundation
 import Testing
 @testable import SkyScoring
 
-/// Deterministic generator for property tests (SplitMix64, Steele et al. 2014).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Golden-hour quality properties")
 struct GoldenHourQualityTests {
     let model = GoldenHourQuality()
 
     /// Random conditions with every field present, within physical ranges.
-    func random(_ rng: inout SplitMix64) -> SkyConditions {
+    func random(_ rng: inout SeededGenerator) -> SkyConditions {
         SkyConditions(cloudLowPct: .random(in: 0...100, using: &rng), cloudMidPct: .random(in: 0...100, using: &rng),
                       cloudHighPct: .random(in: 0...100, using: &rng), cloudTotalPct: nil,
                       humidityPct: .random(in: 10...100, using: &rng),
@@ -29,7 +17,7 @@ struct GoldenHourQualityTests {
     }
 
     @Test func moreLowCloudNeverRaisesTheScore() {
-        var rng = SplitMix64(state: 1)
+        var rng = SeededGenerator(seed: 1)
         for _ in 0..<2000 {
             var c = random(&rng)
             let a = model.score(c).qualityPct
@@ -39,7 +27,7 @@ struct GoldenHourQualityTests {
     }
 
     @Test func fullLowOvercastScoresBelowFifteen() {
-        var rng = SplitMix64(state: 2)
+        var rng = SeededGenerator(seed: 2)
         for _ in 0..<2000 {
             var c = random(&rng)
             c.cloudLowPct = 100
@@ -48,7 +36,7 @@ struct GoldenHourQualityTests {
     }
 
     @Test func nearCertainRainScoresBelowTwenty() {
-        var rng = SplitMix64(state: 3)
+        var rng = SeededGenerator(seed: 3)
         for _ in 0..<2000 {
             var c = random(&rng)
             c.precipProbabilityPct = .random(in: 95...100, using: &rng)
@@ -57,7 +45,7 @@ struct GoldenHourQualityTests {
     }
 
     @Test func clearSkyIsMiddling() {
-        var rng = SplitMix64(state: 4)
+        var rng = SeededGenerator(seed: 4)
         for _ in 0..<2000 {
             let c = SkyConditions(cloudLowPct: 0, cloudMidPct: 0, cloudHighPct: 0, humidityPct: .random(in: 10...100, using: &rng),
                                   precipProbabilityPct: 0, visibilityKm: .random(in: 10...50, using: &rng),
@@ -68,7 +56,7 @@ struct GoldenHourQualityTests {
     }
 
     @Test func midHighCanvasOverClearLowSkyScoresSeventyPlus() {
-        var rng = SplitMix64(state: 5)
+        var rng = SeededGenerator(seed: 5)
         for _ in 0..<2000 {
             let c = SkyConditions(cloudLowPct: 0, cloudMidPct: .random(in: 30...70, using: &rng),
                                   cloudHighPct: .random(in: 30...70, using: &rng), humidityPct: .random(in: 10...100, using: &rng),
@@ -79,7 +67,7 @@ struct GoldenHourQualityTests {
     }
 
     @Test func heavyPM25CapsTheScore() {
-        var rng = SplitMix64(state: 6)
+        var rng = SeededGenerator(seed: 6)
         for _ in 0..<2000 {
             var c = random(&rng)
             c.pm25 = .random(in: 75.01...600, using: &rng)
@@ -93,7 +81,7 @@ struct GoldenHourQualityTests {
     }
 
     @Test func scoresStayInRangeAndUnknownIsNeutral() {
-        var rng = SplitMix64(state: 7)
+        var rng = SeededGenerator(seed: 7)
         for _ in 0..<2000 {
             let q = model.score(random(&rng)).qualityPct
             #expect(q >= 0 && q <= 100)

@@ -1,3 +1,4 @@
+import FieldtestData
 import Testing
 @testable import TweetSentiment
 

@@ -148,19 +148,19 @@ extension MiCityDriver {
     }
 
     /// The device's GPS position (the scenario's starting point when it has no fix).
-    func position(device: Device, spec: DeviceSpec?, at time: Double) -> GeoCoordinate {
-        let truth = spec?.position.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
-            ?? weather.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
-            ?? GeoCoordinate(latitude: 0, longitude: 0)
+    func position(device: Device, spec: DeviceSpec?, at time: Double) -> GeoPoint {
+        let truth = spec?.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            ?? weather.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            ?? GeoPoint(latitude: 0, longitude: 0)
         return device.position(at: time, truePosition: truth)?.coordinate ?? truth
     }
 
-    func distance(_ p: GeoCoordinate, _ place: Place) -> Double {
+    func distance(_ p: GeoPoint, _ place: Place) -> Double {
         PlacesLoader.greatCircleMetres(p.latitude, p.longitude, place.latitude, place.longitude)
     }
 
     /// Places within `radius` metres, nearest first (ties by name). O(n log n).
-    func nearby(_ p: GeoCoordinate, radius: Double) -> [Place] {
+    func nearby(_ p: GeoPoint, radius: Double) -> [Place] {
         var found: [(place: Place, metres: Double)] = []
         for place in places {
             let d = distance(p, place)

@@ -146,9 +146,9 @@ extension MiCityDriver {
     }
 
     /// A `weather-refresh` delivery: fetch the weather at the device (cache first).
-    func refreshWeather(device: Device, position: GeoCoordinate?, at time: Double) throws {
+    func refreshWeather(device: Device, position: GeoPoint?, at time: Double) throws {
         guard let weather else { return }
-        let p = position ?? GeoCoordinate(latitude: weather.latitude, longitude: weather.longitude)
+        let p = position ?? GeoPoint(latitude: weather.latitude, longitude: weather.longitude)
         let (served, network) = try fetchWeather(device: device, latitude: p.latitude, longitude: p.longitude, at: time)
         // A background refresh; an app that fetches on the main thread holds it for the download.
         if ingestOnMainThread, network > 0 { mainThreadBusy.append((time, time + network)) }

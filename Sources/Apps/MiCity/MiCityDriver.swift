@@ -178,7 +178,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 weather = try run.datasets.cached("lcd-\(dataset)-\(offset)") {
                     try RecordedWeatherProvider.load(url: url, name: dataset, utcOffsetSeconds: offset)
                 }
-                let position = s.devices.first?.position.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
+                let position = s.devices.first?.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
                 var t = s.start + feed.at
                 while t <= s.end {
                     run.simulation.schedule(at: t) { [unowned self] sim in

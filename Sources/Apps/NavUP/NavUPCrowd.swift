@@ -149,10 +149,10 @@ final class NavUPCrowd {
         var out: [CrowdPing] = []
         var rng = gpsStream
         for w in walkers(at: time) {
-            let truth = GeoCoordinate(latitude: w.point.latitude, longitude: w.point.longitude)
+            let truth = w.point
             guard let fix = receivers[w.person].fix(at: time, truePosition: truth, using: &rng) else { continue }
             out.append(CrowdPing(device: "crowd-\(w.person)", time: time,
-                                 location: GeoPoint(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude),
+                                 location: fix.coordinate,
                                  accuracyMetres: fix.horizontalAccuracyMetres))
         }
         return out

@@ -1,6 +1,7 @@
 import AccountStore
 import CampusRouting
 import DeviceEmulation
+import FieldtestData
 import Foundation
 import ScenarioEngine
 
@@ -13,7 +14,7 @@ extension NavUPDriver {
         for ping in crowd?.pings(at: time) ?? [] { store.submit(ping) }
         for a in actors {
             guard let device = devices[a.device] else { continue }
-            let truth = GeoCoordinate(latitude: a.location.latitude, longitude: a.location.longitude)
+            let truth = a.location
             // The app sends a ping only when the phone stored it, i.e. after consent (NAV-PR1).
             if device.collectLocation(userID: a.name, at: time, truePosition: truth), let last = device.consent.records.last {
                 store.submit(CrowdPing(device: a.device, time: time,

@@ -6,14 +6,9 @@ import ScenarioEngine
 
 /// The metric rows of every NAV requirement, from what the run measured.
 extension NavUPDriver {
-    /// Linear-interpolated quantile (GSL's method) of `values`; 0 when empty.
+    /// Linear-interpolated quantile of `values` (GSL's `Quantiles`); 0 when empty.
     static func quantile(_ values: [Double], _ q: Double) -> Double {
-        let s = values.sorted()
-        guard let first = s.first else { return 0 }
-        let h = q * Double(s.count - 1)
-        let lo = Int(h.rounded(.down))
-        guard lo + 1 < s.count else { return s[s.count - 1] }
-        return lo < 0 ? first : s[lo] + (h - Double(lo)) * (s[lo + 1] - s[lo])
+        Quantiles.quantile(sorted: values.sorted(), probability: q) ?? 0
     }
 
     /// Pearson correlation of the pairs; 0 when undefined.

@@ -1,7 +1,9 @@
 import CampusRouting
 import DeviceEmulation
+import FieldtestData
 import FieldtestGSL
 import Foundation
+import HeapModule
 import ScenarioEngine
 
 /// Routes with congestion, events along routes, accessibility audit, emergency routes
@@ -237,21 +239,11 @@ extension NavUPDriver {
     }
 
     /// NAV-F15: edges of a wheelchair route that the tags forbid (steps, wheelchair=no, incline > 8 %,
-    /// raised kerbs and stiles/turnstiles/kissing gates on its nodes), checked from the OSM tags directly.
+    /// raised kerbs and stiles/turnstiles/kissing gates on its nodes), from the core's route audit, which
+    /// reads the OSM tags directly rather than the profile the router used.
     func forbiddenEdges(_ route: Route) -> Int {
         guard let campus else { return 0 }
-        var bad = 0
-        for step in route.steps {
-            let e = campus.graph.edges[Int(step.edge)]
-            var forbidden = e.tags["highway"] == "steps" || e.tags["wheelchair"] == "no"
-            if let raw = e.tags["incline"], let pct = RoutingProfile.inclinePercent(raw), abs(pct) > 8 { forbidden = true }
-            for (_, tags) in e.nodeTags {
-                if tags["kerb"] == "raised" || tags["wheelchair"] == "no" { forbidden = true }
-                if let b = tags["barrier"], ["stile", "turnstile", "kissing_gate"].contains(b) { forbidden = true }
-            }
-            if forbidden { bad += 1 }
-        }
-        return bad
+        return RouteAudit(route: route, graph: campus.graph).impassableEdges
     }
 
     /// NAV-F15 for one wheelchair answer: forbidden edges of a route; a `no_route`/`no_snap` answer is
@@ -288,14 +280,15 @@ extension NavUPDriver {
         guard let campus else { return [] }
         let arcs = arcs(p)
         var dist = [Double](repeating: .infinity, count: campus.graph.vertices.count)
-        var heap = BinaryHeap()
+        var heap = Heap<DijkstraEntry>()
         dist[Int(source)] = 0
-        heap.push(0, source)
-        while let (d, v) = heap.pop() {
+        heap.insert(DijkstraEntry(metres: 0, vertex: source))
+        while let top = heap.popMin() {
+            let d = top.metres, v = top.vertex
             if d > dist[Int(v)] { continue }
             for a in arcs[Int(v)] {
                 let nd = d + campus.graph.edges[Int(a.edge)].lengthMetres
-                if nd < dist[Int(a.to)] { dist[Int(a.to)] = nd; heap.push(nd, a.to) }
+                if nd < dist[Int(a.to)] { dist[Int(a.to)] = nd; heap.insert(DijkstraEntry(metres: nd, vertex: a.to)) }
             }
         }
         return dist
@@ -427,5 +420,16 @@ extension NavUPDriver {
                                       start: start, end: start + 1800 + rng.uniform() * 5400, created: time))
         }
         scheduleReminders(run)
+    }
+}
+
+/// A vertex waiting in the check's Dijkstra queue, ordered by its tentative length (metres), then by
+/// vertex so that the order is total.
+struct DijkstraEntry: Comparable {
+    var metres: Double
+    var vertex: Int32
+
+    static func < (a: DijkstraEntry, b: DijkstraEntry) -> Bool {
+        (a.metres, a.vertex) < (b.metres, b.vertex)
     }
 }

@@ -58,14 +58,13 @@ extension NavUPDriver {
             let f = (t - times[k]) / max(1e-9, times[k + 1] - times[k])
             return (east[k] + f * (east[k + 1] - east[k]), north[k] + f * (north[k + 1] - north[k]))
         }
-        let origin = GeoCoordinate(latitude: actors[i].location.latitude, longitude: actors[i].location.longitude)
+        let origin = actors[i].location
         let steps = try StepDetector().detect(timesSeconds: trace.accelerometer.map(\.time), x: trace.accelerometer.map(\.x),
                                               y: trace.accelerometer.map(\.y), z: trace.accelerometer.map(\.z))
         let stepLength = WalkingPace.normal.stepLengthMetres
         var filter: GPSDeadReckoningFilter?
         var last = t0, stepIndex = 0, previousStep = t0
         var t = t0 + 1
-        let rad = Double.pi / 180
         while t < t0 + seconds {
             while stepIndex < steps.count && steps[stepIndex] <= t {
                 let st = steps[stepIndex]
@@ -84,8 +83,7 @@ extension NavUPDriver {
             let (te, tn) = truth(at: t)
             let here = origin.offset(eastMetres: te, northMetres: tn)
             if let fix = device.position(at: t, truePosition: here) {
-                let fe = (fix.coordinate.longitude - origin.longitude) * rad * cos(origin.latitude * rad) * GeoCoordinate.earthRadiusMetres
-                let fn = (fix.coordinate.latitude - origin.latitude) * rad * GeoCoordinate.earthRadiusMetres
+                let (fe, fn) = Geodesy.localMetres(fix.coordinate, origin: origin)
                 if var f = filter {
                     f.predict(dtSeconds: t - last)
                     f.updateGPS(east: fe, north: fn, sigmaMetres: max(1, fix.horizontalAccuracyMetres))

@@ -1,4 +1,5 @@
 import CampusRouting
+import FieldtestData
 
 /// Venue search with autocomplete that tolerates misspellings (NAV-F3), on the phone (works offline, NAV-F2).
 ///

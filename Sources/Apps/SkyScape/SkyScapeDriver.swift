@@ -25,7 +25,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
     var samples: [SkySample] = []
     var reference: SunReference?
     var favourites = Favourites()
-    var positions: [String: GeoCoordinate] = [:]
+    var positions: [String: GeoPoint] = [:]
     let quality = GoldenHourQuality()
     let solar = SolarCalculator()
     var zone = TimeZone(identifier: "UTC")!
@@ -80,7 +80,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         accounts = try AccountRegistry(path: accountDB, keys: key, configuration: AccountRegistryConfiguration(policy: .skyScapeRegistration))
 
         for spec in scenario.devices {
-            positions[spec.name] = spec.position.map { GeoCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
+            positions[spec.name] = spec.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
             for offset in spec.restarts {
                 run.simulation.schedule(at: scenario.start + offset) { [unowned self] sim in self.restart(spec.name, at: sim.now, run) }
             }
@@ -180,7 +180,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
             case "register", "login":
                 account(action.kind, p, at: t)
             case "move":
-                if let la = p["latitude"]?.double, let lo = p["longitude"]?.double { positions[name] = GeoCoordinate(latitude: la, longitude: lo) }
+                if let la = p["latitude"]?.double, let lo = p["longitude"]?.double { positions[name] = GeoPoint(latitude: la, longitude: lo) }
             default:
                 break
             }

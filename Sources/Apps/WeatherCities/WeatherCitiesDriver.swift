@@ -155,7 +155,7 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
     func viewCity(_ c: Place, device: Device, at t: Double, run: RunContext) {
         weatherViews += 1
         // WXC-P1: location refused → no device position; cellular refused → only Wi-Fi carries data.
-        let position = device.position(at: t, truePosition: GeoCoordinate(latitude: c.latitude, longitude: c.longitude))
+        let position = device.position(at: t, truePosition: GeoPoint(latitude: c.latitude, longitude: c.longitude))
         check("WXC-P1", device.permissions.mayReadDevicePosition || position == nil)
         let bearer = device.network.bearer(at: t)
         check("WXC-P1", device.permissions.mayUseCellularData || bearer != .cellular)

@@ -117,7 +117,7 @@ public struct JournalStore: Sendable {
     public let path: String
 
     /// Opens (creating if needed) the journal at `path`, encrypted with `keys`; AES-GCM nonces
-    /// come from `randomness` (the operating system's generator by default; a ``SeededGenerator``
+    /// come from `randomness` (the operating system's generator by default; a seeded generator
     /// only in tests and scenarios, see ``AccountRandomness``).
     /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` when the journal was created with
     ///   another key; ``AccountStoreError/database(_:)`` when SQLite fails.

@@ -1,3 +1,5 @@
+import FieldtestData
+
 extension AStarRouter {
     /// Bidirectional A* with average potentials (T. Ikeda et al., "A fast algorithm for finding better
     /// routes by AI search techniques", VNIS 1994; A. V. Goldberg & C. Harrelson, "Computing the shortest

@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// Reusable A* search state over a `CampusGraph` (Hart, Nilsson & Raphael 1968) with a 4-ary heap.
 ///
 /// Edge cost is `lengthMetres × slowdown[edge]` (slowdown ≥ 1, from congestion; 1 without), and the

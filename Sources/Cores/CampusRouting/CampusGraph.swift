@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// A routable pedestrian graph built from map ways under a set of routing profiles.

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// A crowd-sourced location ping from a phone.

@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// Routes to the nearest of several destinations — exits or assembly points in an emergency
 /// (NAV-F9, NAV-F18) — with one multi-target Dijkstra search (Dijkstra 1959): it stops at the first
 /// target vertex settled, which is the cheapest to reach. O((V + E) log V).

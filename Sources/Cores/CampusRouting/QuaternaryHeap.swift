@@ -1,5 +1,10 @@
-/// A 4-ary min-heap of `(key, value)` pairs stored contiguously, with the same deterministic total
-/// order as `BinaryHeap`: equal keys come out in increasing `value` order.
+/// A 4-ary min-heap of `(key, value)` pairs stored contiguously, with a deterministic total order:
+/// equal keys come out in increasing `value` order.
+///
+/// The router keeps this heap rather than swift-collections' `Heap` (a min-max heap) because it measured
+/// faster on the router's own workload: lazy-deletion A* over the walk arcs, both heaps on the same
+/// queries in one run, release build: 1.3–2.3× fewer microseconds per query on the bundled campuses,
+/// Helsinki and a 62,500-vertex grid (2026-11-25). Other queues in the project use `Heap`.
 ///
 /// A 4-ary heap halves the tree height of a binary heap, so pushes (the common operation in a
 /// lazy-deletion Dijkstra/A*) move fewer entries, and the four children of a node sit in one or two

@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// Outcome of a route query.
 public enum RouteStatus: String, Sendable, Equatable {
     /// A route was found.

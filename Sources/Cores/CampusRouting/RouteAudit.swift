@@ -20,17 +20,25 @@ public struct RouteAudit: Sendable, Equatable {
     public var surfaces: [String] = []
     /// Length in metres of edges tagged `lit=no`.
     public var unlitMetres = 0.0
+    /// Edges a wheelchair cannot pass: tagged steps, `wheelchair=no` or an incline beyond 8 %, or with a
+    /// raised kerb, a stile, turnstile or kissing gate, or `wheelchair=no` on any of their nodes (both ends
+    /// included, so a blocking junction counts against each edge meeting there).
+    public var impassableEdges = 0
 
     /// Whether the route has nothing a wheelchair cannot pass (steps, raised kerbs, barriers, wheelchair=no, > 8 %).
     public var isWheelchairPassable: Bool {
         stepsEdges == 0 && raisedKerbs == 0 && barriers == 0 && wheelchairNo == 0 && steepEdges == 0
     }
 
+    /// `barrier=*` values a wheelchair cannot pass.
+    static let blockingBarriers: Set<String> = ["stile", "turnstile", "kissing_gate"]
+
     /// Audits `route` on `graph`. Junction nodes are counted once. O(route points).
     public init(route: Route, graph: CampusGraph) {
         var surfaces = Set<String>()
         for (i, step) in route.steps.enumerated() {
             let e = graph.edges[Int(step.edge)]
+            var impassable = e.tags["highway"] == "steps" || e.tags["wheelchair"] == "no"
             if e.tags["highway"] == "steps" { stepsEdges += 1 }
             if e.tags["wheelchair"] == "no" { wheelchairNo += 1 }
             if e.tags["wheelchair"] == nil {
@@ -39,19 +47,23 @@ public struct RouteAudit: Sendable, Equatable {
             }
             if let raw = e.tags["incline"], let g = RoutingProfile.inclinePercent(raw) {
                 maxInclinePercent = max(maxInclinePercent ?? 0, abs(g))
-                if abs(g) > 8 { steepEdges += 1 }
+                if abs(g) > 8 { steepEdges += 1; impassable = true }
             }
             if let s = e.tags["surface"] { surfaces.insert(s) }
             if e.tags["lit"] == "no" { unlitMetres += e.lengthMetres }
             // Count each node once: skip the edge's first node except on the first step.
             let lastIndex = e.shape.count - 1
             for (pos, tags) in e.nodeTags {
+                let blocking = tags["kerb"] == "raised" || tags["wheelchair"] == "no"
+                    || tags["barrier"].map(Self.blockingBarriers.contains) == true
+                if blocking { impassable = true }
                 let entering = step.forward ? pos == 0 : pos == lastIndex
                 if entering && i > 0 { continue }
                 if tags["kerb"] == "raised" { raisedKerbs += 1 }
-                if let b = tags["barrier"], ["stile", "turnstile", "kissing_gate"].contains(b) { barriers += 1 }
+                if let b = tags["barrier"], Self.blockingBarriers.contains(b) { barriers += 1 }
                 if tags["wheelchair"] == "no" { wheelchairNo += 1 }
             }
+            if impassable { impassableEdges += 1 }
         }
         self.surfaces = surfaces.sorted()
     }

@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// A timed campus event at a place.
 public struct CampusEvent: Sendable, Equatable {
     /// Title.

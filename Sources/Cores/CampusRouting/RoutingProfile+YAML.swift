@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import Yams
 
@@ -225,6 +226,6 @@ public struct RoutingProfiles: Sendable, Equatable {
 
     /// Optimal-string-alignment edit distance, for "did you mean" hints. O(|a|·|b|).
     static func editDistance(_ a: String, _ b: String) -> Int {
-        DamerauLevenshtein.distance(Array(a), Array(b))
+        DamerauLevenshtein.distance(a, b)
     }
 }

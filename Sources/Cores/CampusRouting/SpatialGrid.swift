@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// A uniform lat/lon bucket grid for nearest-neighbour and radius queries over points or polylines.

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// Offline venue search with autocomplete, tolerant of prefixes and misspellings (NAV-F3).

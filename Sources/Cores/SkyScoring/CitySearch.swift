@@ -147,7 +147,7 @@ public struct CitySearch: Sendable {
             }
         }
         var matches: [(distance: Int, index: Int)] = []
-        var rows = DistanceRows(capacity: q.count + maxDistance + 1)
+        var rows = DamerauLevenshtein.Rows(capacity: q.count + maxDistance + 1)
         for t in touched {
             let name = Int(t)
             guard Int(shared[name]) >= needed, !excluded.contains(name),
@@ -161,49 +161,5 @@ public struct CitySearch: Sendable {
                 ? places[$0.index].population > places[$1.index].population : $0.index < $1.index
         }
         return matches.map(\.index)
-    }
-
-    /// Optimal-string-alignment (restricted Damerau–Levenshtein) distance, or nil when above `limit`.
-    static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
-        var rows = DistanceRows(capacity: max(a.count, b.count) + 1)
-        return rows.distance(a, b, limit: limit)
-    }
-}
-
-/// Three reusable dynamic-programming rows for bounded OSA distances.
-struct DistanceRows {
-    var prev2: [Int]
-    var prev: [Int]
-    var cur: [Int]
-
-    init(capacity: Int) {
-        prev2 = [Int](repeating: 0, count: capacity + 1)
-        prev = prev2
-        cur = prev2
-    }
-
-    /// OSA distance of `a` and `b`, or nil when above `limit`. O(|a|·|b|), stops early
-    /// once a whole row exceeds `limit`.
-    mutating func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
-        let n = a.count, m = b.count
-        if abs(n - m) > limit { return nil }
-        if n == 0 || m == 0 { return max(n, m) <= limit ? max(n, m) : nil }
-        if prev.count < m + 1 { self = DistanceRows(capacity: m + 1) }
-        for j in 0...m { prev[j] = j }
-        for i in 1...n {
-            cur[0] = i
-            var rowMin = i
-            for j in 1...m {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { v = min(v, prev2[j - 2] + 1) }
-                cur[j] = v
-                rowMin = min(rowMin, v)
-            }
-            if rowMin > limit { return nil }
-            swap(&prev2, &prev)
-            swap(&prev, &cur)
-        }
-        return prev[m] <= limit ? prev[m] : nil
     }
 }

@@ -1,3 +1,5 @@
+import FieldtestGSL
+
 /// Usage statistics of the offline cache over a run (SKY-R1 reporting: hits, misses, age of data at use,
 /// and every use of expired data).
 public struct CacheStatistics: Sendable, Equatable, Codable {
@@ -28,14 +30,8 @@ public struct CacheStatistics: Sendable, Equatable, Codable {
     public var maximumAgeAtUseSeconds: Double { agesAtUseSeconds.max() ?? 0 }
 
     /// The p-quantile (0…1) of age at use, seconds, by linear interpolation between order statistics
-    /// (Hyndman & Fan type 7); `nil` when nothing was used. O(n log n).
+    /// (Hyndman & Fan type 7, GSL's `Quantiles`); `nil` when nothing was used. O(n log n).
     public func ageAtUseQuantile(_ p: Double) -> Double? {
-        let sorted = agesAtUseSeconds.sorted()
-        guard let first = sorted.first else { return nil }
-        guard sorted.count > 1 else { return first }
-        let position = min(max(p, 0), 1) * Double(sorted.count - 1)
-        let lower = Int(position.rounded(.down))
-        let upper = min(lower + 1, sorted.count - 1)
-        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+        Quantiles.quantile(sorted: agesAtUseSeconds.sorted(), probability: p)
     }
 }

@@ -50,7 +50,7 @@ public struct CellScan: Sendable, Equatable, Codable {
 /// `a(h_m) = (1.1 log f − 0.7) h_m − (1.56 log f − 0.8)`. RSSI = EIRP − L + X_σ with σ = 8 dB, the usual
 /// macro-cell shadowing value (Rappaport 2002, §4.9.2, measurements 6–10 dB). Readings below −113 dBm (the
 /// GSM reporting floor, 3GPP TS 27.007 `+CSQ` 0) are not heard. The strongest cell serves; up to six others
-/// are neighbours (GSM reports six: 3GPP TS 45.008). Two random words per tower per scan.
+/// are neighbours (GSM reports six: 3GPP TS 45.008). One random word per tower per scan.
 public struct CellTowerScanner: Sendable, Equatable {
     /// Known towers.
     public var towers: [CellTower]

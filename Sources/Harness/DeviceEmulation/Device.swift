@@ -1,3 +1,4 @@
+import FieldtestData
 import FieldtestGSL
 import Foundation
 
@@ -103,7 +104,7 @@ public final class Device {
 
     /// A GPS fix attempt at `time` (seconds) for a user truly at `truePosition`; `nil` during a dropout or
     /// when location permission is not granted (WXC-P1).
-    public func position(at time: Double, truePosition: GeoCoordinate) -> GPSFix? {
+    public func position(at time: Double, truePosition: GeoPoint) -> GPSFix? {
         var rng = gpsStream
         let fix = gps.fix(at: time, truePosition: truePosition, using: &rng)
         return permissions.devicePosition(fix)
@@ -112,7 +113,7 @@ public final class Device {
     /// Takes a GPS fix and stores it under `userID` if the user consented to collection (NAV-PR1).
     /// Returns whether a record was stored.
     @discardableResult
-    public func collectLocation(userID: String, at time: Double, truePosition: GeoCoordinate) -> Bool {
+    public func collectLocation(userID: String, at time: Double, truePosition: GeoPoint) -> Bool {
         guard let fix = position(at: time, truePosition: truePosition) else { return false }
         return consent.collect(LocationConsent.Record(
             userID: userID, time: time, latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude))

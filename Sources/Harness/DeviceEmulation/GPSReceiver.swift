@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// One GPS fix delivered to the app, with its ground truth for scoring.
@@ -5,7 +6,7 @@ public struct GPSFix: Sendable, Equatable, Codable {
     /// Fix time, seconds (UTC epoch, virtual clock).
     public var time: Double
     /// Reported position.
-    public var coordinate: GeoCoordinate
+    public var coordinate: GeoPoint
     /// Accuracy the phone reports (68 % radius), metres.
     public var horizontalAccuracyMetres: Double
     /// Ground truth: distance between reported and true position, metres.
@@ -48,7 +49,7 @@ public struct GPSReceiver: Sendable, Equatable {
     /// Times must not decrease between calls (a decrease is treated as Δt = 0).
     public mutating func fix(
         at time: Double,
-        truePosition: GeoCoordinate,
+        truePosition: GeoPoint,
         using rng: inout some RandomNumberGenerator
     ) -> GPSFix? {
         let sigma = environment.errorSigmaMetres
@@ -101,7 +102,7 @@ public struct GPSReceiver: Sendable, Equatable {
     public mutating func track(
         from start: Double,
         to end: Double,
-        truePosition: (Double) -> GeoCoordinate,
+        truePosition: (Double) -> GeoPoint,
         using rng: inout some RandomNumberGenerator
     ) -> (fixes: [GPSFix], attempts: Int) {
         var fixes: [GPSFix] = []

@@ -47,7 +47,7 @@ public struct RequestOutcome: Sendable, Equatable {
 /// the preset's loss probability p, so an attempt fails with probability 1 − (1 − p)²; a failed attempt, or
 /// one whose first byte (delays + jitter + upload) would come after `timeoutSeconds`, costs `timeoutSeconds`
 /// and is retried (the bearer is chosen again at the new time) up to `maxAttempts`.
-/// Draws per attempt: two words for the loss checks and two for the jitter, always, so streams stay aligned.
+/// Draws per attempt: two words for the loss checks and one for the jitter, always, so streams stay aligned.
 public struct NetworkLink: Sendable, Equatable {
     /// Connectivity over time.
     public var schedule: ConnectivitySchedule

@@ -59,7 +59,7 @@ public struct PathLossModel: Sendable, Equatable, Codable {
         return referencePowerDbm - 10 * pathLossExponent * log10(d / referenceDistanceMetres)
     }
 
-    /// One shadowed reading at `distanceMetres`, dBm (not floored). Consumes two random words.
+    /// One shadowed reading at `distanceMetres`, dBm (not floored). Consumes one random word.
     public func samplePowerDbm(atDistance distanceMetres: Double, using rng: inout some RandomNumberGenerator) -> Double {
         meanPowerDbm(atDistance: distanceMetres) + shadowingSigmaDb * Sampling.standardNormal(&rng)
     }

@@ -1,3 +1,4 @@
+import FieldtestGSL
 import Foundation
 
 /// Elementary random variates drawn from any `RandomNumberGenerator`.
@@ -13,11 +14,10 @@ enum Sampling {
         return (Double(bits) + 0.5) / 9_007_199_254_740_992.0
     }
 
-    /// A standard normal variate by the Box–Muller transform (Box & Muller, 1958). Consumes two words.
+    /// A standard normal variate by inversion through GSL's normal quantile (`FieldtestGSL.Gaussian`).
+    /// Consumes one word.
     static func standardNormal<R: RandomNumberGenerator>(_ rng: inout R) -> Double {
-        let u1 = openUnit(&rng)
-        let u2 = openUnit(&rng)
-        return (-2.0 * log(u1)).squareRoot() * cos(2.0 * Double.pi * u2)
+        Gaussian.standardNormal(using: &rng)
     }
 
     /// A normal variate with the given mean and standard deviation (same unit as the mean).

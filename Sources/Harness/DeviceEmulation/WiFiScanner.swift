@@ -52,7 +52,7 @@ public struct WiFiScan: Sendable, Equatable, Codable {
 
 /// Emulated Wi-Fi scanner that synthesises RSSI from known access-point positions with `PathLossModel`.
 ///
-/// Each scan draws an independent shadowing term per access point (in the AP list's order, two words each, so
+/// Each scan draws an independent shadowing term per access point (in the AP list's order, one word each, so
 /// the stream stays aligned whatever is detected), rounds to whole dBm, and drops readings below the floor
 /// ("not detected"). Complexity O(a log a) for a access points.
 public struct WiFiScanner: Sendable, Equatable {

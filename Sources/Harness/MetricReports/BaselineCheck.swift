@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// How much a metric may move against its preferred direction before a
 /// baseline check calls it a regression.
 ///
@@ -52,36 +54,8 @@ public struct Tolerances: Sendable, Equatable {
     public func checkOverrideNames(metrics: Set<String>) throws(CheckError) {
         for name in overrides.keys.sorted() where !RequirementCatalogue.contains(name) && !metrics.contains(name) {
             let candidates = Self.kindNames + RequirementCatalogue.all.map(\.id) + metrics.sorted()
-            throw .unknownToleranceName(name, suggestion: Self.closest(to: name, in: candidates))
+            throw .unknownToleranceName(name, suggestion: DamerauLevenshtein.closest(to: name, in: candidates))
         }
-    }
-
-    /// The candidate nearest to `name` by edit distance (case-insensitive), when
-    /// it is near enough to be a likely typo (at most a third of the name's length, at least 2).
-    static func closest(to name: String, in candidates: [String]) -> String? {
-        let target = Array(name.lowercased())
-        var best: (name: String, distance: Int)?
-        for c in candidates {
-            let d = editDistance(target, Array(c.lowercased()))
-            if best == nil || d < best!.distance { best = (c, d) }
-        }
-        guard let best, best.distance <= max(2, target.count / 3) else { return nil }
-        return best.name
-    }
-
-    /// Levenshtein distance between two character arrays.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 
     /// The slack allowed for `baseline`, in the row's unit.

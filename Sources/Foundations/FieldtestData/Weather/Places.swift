@@ -62,12 +62,9 @@ public enum PlacesLoader {
             < greatCircleMetres(latitude, longitude, $1.latitude, $1.longitude) }
     }
 
-    /// Haversine distance between two points, metres (mean Earth radius 6,371,008.8 m).
+    /// Haversine distance between two points given in degrees, metres (`Geodesy.haversineMetres`).
     public static func greatCircleMetres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = Double.pi / 180
-        let dLat = (lat2 - lat1) * r, dLon = (lon2 - lon1) * r
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * r) * cos(lat2 * r) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * 6_371_008.8 * asin(min(1, sqrt(a)))
+        Geodesy.haversineMetres(GeoPoint(latitude: lat1, longitude: lon1), GeoPoint(latitude: lat2, longitude: lon2))
     }
 
     /// Standard-time (no daylight saving) UTC offset of an IANA zone in `year`,
