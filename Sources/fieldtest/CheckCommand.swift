@@ -1,4 +1,5 @@
 import ArgumentParser
+import FieldtestApps
 import FieldtestData
 import Foundation
 import MetricReports
@@ -43,7 +44,9 @@ struct CheckCommand: ParsableCommand {
             CommandSupport.printError(CheckError.emptyBaseline(baseline).description)
             throw CommandSupport.invalidInput
         }
-        try CommandSupport.guarded { try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric))) }
+        try CommandSupport.guarded {
+            try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric)), requirements: AppRegistry.bundled.requirementIDs)
+        }
         let recorded = MachineIdentity.recorded(in: URL(fileURLWithPath: baseline).deletingLastPathComponent())
         let measured = Self.runMachine(besides: URL(fileURLWithPath: current))
         tolerances.comparesLatency = compareLatency == .always

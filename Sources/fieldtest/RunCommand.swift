@@ -70,7 +70,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let manifest = try CommandSupport.datasetManifest(datasets)
-        let loader = ScenarioLoader(manifest: manifest)
+        let loader = ScenarioLoader(manifest: manifest, registry: .bundled)
         var tolerances = Tolerances()
         for t in tolerance { try CommandSupport.guarded { try tolerances.apply(t) } }
         // Everything is parsed (and baselines found) before anything runs.
@@ -96,7 +96,8 @@ struct RunCommand: ParsableCommand {
         }
         let baselines = try zip(scenarios, caseLists).map { try baselineRows(for: $0.0, running: $0.1) }
         try CommandSupport.guarded {
-            try tolerances.checkOverrideNames(metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)))
+            try tolerances.checkOverrideNames(metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)),
+                                           requirements: AppRegistry.bundled.requirementIDs)
         }
         let runIDs = scenarios.map { _ in RunReport.makeRunID() }
         let reportFolders = zip(scenarios, runIDs).map { s, runID in
@@ -128,7 +129,7 @@ struct RunCommand: ParsableCommand {
             // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
             let session = store.session()
             let results = try CommandSupport.guarded {
-                try ScenarioRunner.run(cases, jobs: jobs, runID: runID, datasets: session, driver: AppDrivers.factory)
+                try ScenarioRunner.run(cases, jobs: jobs, runID: runID, datasets: session, apps: .bundled)
             }
             let rows = results.flatMap(\.rows)
             let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FieldtestApps
 import ScenarioEngine
 
 /// `fieldtest schema`: print the scenario JSON Schema.
@@ -11,6 +12,6 @@ struct SchemaCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        try CommandSupport.guarded { try CommandSupport.emit(JSONSchemaWriter.render(), to: output) }
+        try CommandSupport.guarded { try CommandSupport.emit(JSONSchemaWriter.render(.bundled), to: output) }
     }
 }

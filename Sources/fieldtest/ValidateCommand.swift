@@ -1,4 +1,5 @@
 import ArgumentParser
+import FieldtestApps
 import FieldtestData
 import Foundation
 import ScenarioEngine
@@ -36,6 +37,6 @@ struct ValidateCommand: ParsableCommand {
 enum ScenarioFiles {
     static func loader(datasets: String?) throws -> ScenarioLoader {
         let manifest = try CommandSupport.datasetManifest(datasets)
-        return ScenarioLoader(manifest: manifest)
+        return ScenarioLoader(manifest: manifest, registry: .bundled)
     }
 }

@@ -46,7 +46,7 @@ struct NavUPDriverTests {
     func run(_ s: Scenario) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      driver: AppDrivers.factory).flatMap(\.rows)
+                                      apps: .bundled).flatMap(\.rows)
     }
 
     func value(_ rows: [MetricRow], _ req: String, _ metric: String) -> Double? {
