@@ -163,9 +163,10 @@ struct NavUPDriverTests {
     /// Runs `s` keeping the driver, for tests that look inside it or tamper with a phone.
     func drive(_ s: Scenario, before: (NavUPDriver, Scenario) -> Void = { _, _ in }) throws -> (NavUPDriver, [MetricRow]) {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
-        let context = RunContext(scenario: s, datasets: store)
+        let context = RunContext(scenario: s, datasets: store, requirements: NavUPDefinition.requirements)
         let driver = NavUPDriver()
         try driver.start(context)
+        ScenarioTimeline.schedule(context, driver: driver)
         before(driver, s)
         context.simulation.run()
         try driver.finish(context)

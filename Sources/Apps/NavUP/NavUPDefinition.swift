@@ -55,6 +55,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
             SchemaField("fingerprint_test", .dataset(formats: [.ujiIndoorLoc]), "manifest name of the UJIIndoorLoc rows located (rows of phones absent from training)"),
         ],
         requirements: requirements,
+        checks: [crowdWork],
         makeDriver: { _ in NavUPDriver() })
 
     /// The requirements the app reports, in catalogue order.
@@ -170,4 +171,26 @@ enum NavUPDefinition: AppVocabularyBuilding {
     /// The shortest `class_change_period`, seconds: the crowd model plans
     /// every pedestrian's trip at every class change.
     static let minimumClassChangePeriod: Double = 600
+
+    /// The most trips (pedestrians × class changes) the crowd model plans in one scenario.
+    static let maximumCrowdTrips = 10_000_000
+
+    /// Checks that the crowd-pings feeds plan a bounded number of trips: people ×
+    /// class changes over the scenario, with the shortest `class_change_period`
+    /// given (parameter or sweep value; default 1 h).
+    @Sendable static func crowdWork(_ s: ScenarioCheckInput) -> [ScenarioProblem] {
+        let periods = [s.parameters?["class_change_period"]?.double].compactMap { $0 }
+            + (s.sweepValues["class_change_period"]?.compactMap(\.double) ?? [])
+        guard let period = periods.isEmpty ? 3600 : periods.min(), period > 0 else { return [] }
+        let changes = (s.duration / period).rounded(.up) + 1
+        var problems: [ScenarioProblem] = []
+        for (i, feed) in s.feeds.enumerated() where feed.kind == "crowd-pings" {
+            guard let peopleValue = feed.parameters["people"], let people = peopleValue.int else { continue }
+            let trips = Double(people) * changes
+            if trips > Double(maximumCrowdTrips) {
+                problems.append(ScenarioProblem(at: peopleValue, "'feeds[\(i)].people': \(people) people over \(Int(changes)) class changes (every \(DurationText.describe(period))) plan \(Int(trips)) trips; the most is \(maximumCrowdTrips); use fewer people, a longer 'class_change_period' or a shorter 'time.duration'"))
+            }
+        }
+        return problems
+    }
 }

@@ -24,11 +24,15 @@ public struct AppDefinition: Sendable {
     /// Whether, at one instant, the app's users act before a feed delivers (the app
     /// shows what it had), rather than after (`ScenarioTimeline`).
     public var actionsBeforeFeeds: Bool
+    /// Checks of a scenario the schema cannot express (e.g. a bound on the work a feed
+    /// plans), run by the loader after the schema's; each problem is reported where it is.
+    public var checks: [ScenarioCheck]
 
     public init(name: String, doc: String, actions: [(String, ObjectSchema)], feeds: [(String, ObjectSchema)],
                 parameters: [SchemaField], requirements: [RequirementDefinition], actionsBeforeFeeds: Bool = false,
-                makeDriver: @escaping AppDriverFactory) {
+                checks: [ScenarioCheck] = [], makeDriver: @escaping AppDriverFactory) {
         self.actionsBeforeFeeds = actionsBeforeFeeds
+        self.checks = checks
         self.name = name
         self.doc = doc
         self.actions = actions
@@ -63,6 +67,34 @@ public struct AppDefinition: Sendable {
                                   SchemaField("at", .duration, "offset of the first delivery (default 0)")] + fields))
     }
 }
+
+/// What an app's `ScenarioCheck` sees of a scenario being loaded.
+public struct ScenarioCheckInput: Sendable {
+    /// The feeds, validated against their schema.
+    public var feeds: [FeedSpec]
+    /// The `parameters:` mapping, if any.
+    public var parameters: LocatedValue?
+    /// The values of each swept parameter, converted to the parameter's type.
+    public var sweepValues: [String: [LocatedValue]]
+    /// `time.duration`, seconds.
+    public var duration: Double
+}
+
+/// A problem an app's check found: where, and what to do about it.
+public struct ScenarioProblem: Sendable {
+    /// The value at fault (its line and column locate the message).
+    public var at: LocatedValue?
+    /// The message, saying what to change.
+    public var message: String
+
+    public init(at: LocatedValue?, _ message: String) {
+        self.at = at
+        self.message = message
+    }
+}
+
+/// An app-specific check of a scenario the schema cannot express.
+public typealias ScenarioCheck = @Sendable (ScenarioCheckInput) -> [ScenarioProblem]
 
 /// The apps a build can run: the registered `AppDefinition`s, in order.
 ///

@@ -223,26 +223,6 @@ struct ScenarioBuilder {
         checkDataset(reference.value, listed: listed)
     }
 
-    /// The most trips (pedestrians × class changes) the navup crowd model plans in one scenario.
-    static let maximumCrowdTrips = 10_000_000
-
-    /// Checks that the crowd-pings feeds plan a bounded number of trips: people ×
-    /// class changes over the scenario, with the shortest `class_change_period`
-    /// given (parameter or sweep value; default 1 h).
-    mutating func checkCrowdWork(feeds: [FeedSpec], parameters: LocatedValue?, duration: Double) {
-        let periods = [parameters?["class_change_period"]?.double].compactMap { $0 }
-            + (sweepValues["class_change_period"]?.values.compactMap(\.double) ?? [])
-        guard let period = periods.isEmpty ? 3600 : periods.min(), period > 0 else { return }
-        let changes = (duration / period).rounded(.up) + 1
-        for (i, feed) in feeds.enumerated() where feed.kind == "crowd-pings" {
-            guard let peopleValue = feed.parameters["people"], let people = peopleValue.int else { continue }
-            let trips = Double(people) * changes
-            if trips > Double(Self.maximumCrowdTrips) {
-                error(peopleValue, "'feeds[\(i)].people': \(people) people over \(Int(changes)) class changes (every \(DurationText.describe(period))) plan \(Int(trips)) trips; the most is \(Self.maximumCrowdTrips); use fewer people, a longer 'class_change_period' or a shorter 'time.duration'")
-            }
-        }
-    }
-
     mutating func build(_ v: LocatedValue, version: Int) -> Scenario {
         let time = v["time"]
         let tz = time?["timezone"]
@@ -334,7 +314,11 @@ struct ScenarioBuilder {
             let most = busiest.count < 1e15 ? String(Int(busiest.count)) : String(busiest.count)
             error(busiest.at, "the scenario schedules \(total) action occurrences and feed deliveries (\(most) by \(busiest.what)); the most is \(ScenarioSchema.maximumOccurrences); use a longer 'every', a 'count' or 'until', or a shorter 'time.duration'")
         }
-        checkCrowdWork(feeds: feeds, parameters: v["parameters"], duration: duration)
+        let input = ScenarioCheckInput(feeds: feeds, parameters: v["parameters"], sweepValues: sweepValues.mapValues(\.values),
+                                       duration: duration)
+        for check in app.checks {
+            for problem in check(input) { error(problem.at, problem.message) }
+        }
 
         var requirements: [RequirementSpec] = []
         for r in v["requirements"]?.array ?? [] {
