@@ -65,7 +65,10 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
                 .atMost("weather_age_online_max", 300, kind: .accuracy, unit: "s"),
             ]),
         RequirementDefinition(id: "SKY-D2", source: "HOME1, DET1", summary: "Shows sunrise, sunset, cloud cover (low/mid/high), rain probability, humidity, air quality, wind, golden-hour quality",
-            measuredAs: "fields present and sourced from the replayed weather", threshold: "all present"),
+            measuredAs: "fields present and sourced from the replayed weather", threshold: "all present",
+            // One informational row per field a details view lacked (`LocationDetails.missingFields`).
+            metrics: ["sunrise", "sunset", "cloud_low", "cloud_mid", "cloud_high", "rain_probability", "humidity",
+                      "air_quality", "wind", "quality"].map { .info("missing_\($0)", kind: .count, unit: "count") }),
         RequirementDefinition(id: "SKY-Q1", source: "Data dictionary", summary: "Golden-hour quality: a percentage predicting how beautiful the sunset/sunrise will be",
             measuredAs: "score in 0–100 per location and day; agreement with labelled cases where available", threshold: "documented model",
             metrics: [

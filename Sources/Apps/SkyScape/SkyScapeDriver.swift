@@ -395,7 +395,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         m.expect("SKY-D1", "weather_age_online_max", detailAges.max() ?? 0, samples: detailAges.count)
         m.exact("SKY-D2", "detail_fields_missing", failures: missingFields, checks: detailViews * 10)
         for (name, count) in missingByField.sorted(by: { $0.key < $1.key }) {
-            m.value("SKY-D2", "missing_\(name)", kind: .count, Double(count), unit: "count", samples: detailViews)
+            m.expect("SKY-D2", "missing_\(name)", Double(count), samples: detailViews)
         }
         m.exact("SKY-Q1", "quality_out_of_range", failures: scoresOutOfRange, checks: scores.count)
         m.expect("SKY-Q1", "quality_mean", scores.isEmpty ? .nan : scores.reduce(0, +) / Double(scores.count), samples: scores.count)
