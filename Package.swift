@@ -146,8 +146,8 @@ let package = Package(
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"]),
-        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "MetricReports", "FieldtestData", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment"]),
+        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData", .product(name: "Yams", package: "Yams")]),
+        .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
     ]

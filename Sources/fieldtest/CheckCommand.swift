@@ -1,3 +1,4 @@
+import FieldtestApps
 import ArgumentParser
 import FieldtestData
 import Foundation
@@ -32,7 +33,8 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let report = try BaselineComparison.compare(current: current, baseline: baseline, tolerances: tolerance,
-                                                    compareLatency: compareLatency, note: CommandSupport.printError)
+                                                    compareLatency: compareLatency,
+                                                    requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
         print(report.rendered(quiet: quiet), terminator: "")
         if report.hasRegression { throw CommandSupport.failed }
     }

@@ -69,7 +69,7 @@ struct RunCommand: ParsableCommand {
         let interactive = isatty(STDERR_FILENO) == 1
         var signalSources: [any DispatchSourceSignal] = []
         defer { signalSources.forEach { $0.cancel() } }
-        let outcome = try RunPipeline(request: request, manifest: manifest, driver: AppDrivers.factory).run { event in
+        let outcome = try RunPipeline(request: request, manifest: manifest, apps: .bundled).run { event in
             switch event {
             case .note(let message): CommandSupport.printError(message)
             case .prepared:

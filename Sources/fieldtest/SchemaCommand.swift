@@ -1,3 +1,4 @@
+import FieldtestApps
 import ArgumentParser
 import FieldtestData
 import ScenarioEngine
@@ -12,6 +13,6 @@ struct SchemaCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        try OutputText.write(JSONSchemaWriter.render(), to: output)
+        try OutputText.write(JSONSchemaWriter.render(.bundled), to: output)
     }
 }

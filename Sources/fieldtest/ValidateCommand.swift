@@ -1,3 +1,4 @@
+import FieldtestApps
 import ArgumentParser
 import FieldtestData
 import Foundation
@@ -16,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
     var datasets: String?
 
     func run() throws {
-        let loader = ScenarioLoader(manifest: try DatasetsLocation.manifest(option: datasets))
+        let loader = ScenarioLoader(manifest: try DatasetsLocation.manifest(option: datasets), registry: .bundled)
         var bad = 0
         for file in files {
             do {

@@ -24,7 +24,7 @@ struct JournalDriverTests {
     func run(_ s: Scenario) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      driver: AppDrivers.factory).flatMap(\.rows)
+                                      apps: .bundled).flatMap(\.rows)
     }
 
     func row(_ rows: [MetricRow], _ req: String, _ metric: String) -> MetricRow? {

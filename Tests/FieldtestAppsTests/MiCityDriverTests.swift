@@ -23,7 +23,7 @@ struct MiCityDriverTests {
     func run(_ s: Scenario) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      driver: AppDrivers.factory).flatMap(\.rows)
+                                      apps: .bundled).flatMap(\.rows)
     }
 
     func value(_ rows: [MetricRow], _ req: String, _ metric: String) -> Double? {
@@ -38,7 +38,7 @@ struct MiCityDriverTests {
             .replacingOccurrences(of: "dataset: airline-tweets, size", with: "dataset: campus-quito, size")
         let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "rate-limit.yaml")
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
-        let driver = try #require(try AppDrivers.factory(s) as? ManagedAppDriver)
+        let driver = try AppRegistry.bundled.makeDriver(for: s)
         let folders = driver.temporaryFolders
         #expect(folders.count == 1)
         #expect(throws: (any Error).self) { try driver.start(RunContext(scenario: s, datasets: store)) }
@@ -68,7 +68,7 @@ struct MiCityDriverTests {
             (farWeather, "city-day.yaml:62: error: actor 'maya': the 'weather' action at (39.7392, -104.9903) is 7"),
         ] {
             let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
-            let driver = try #require(try AppDrivers.factory(s) as? ManagedAppDriver)
+            let driver = try AppRegistry.bundled.makeDriver(for: s)
             let error = #expect(throws: (any Error).self) { try driver.start(RunContext(scenario: s, datasets: store)) }
             #expect(error.map { "\($0)" }?.contains(message) == true, "\(error.map { "\($0)" } ?? "no error")")
         }

@@ -46,7 +46,7 @@ struct NavUPDriverTests {
     func run(_ s: Scenario) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      driver: AppDrivers.factory).flatMap(\.rows)
+                                      apps: .bundled).flatMap(\.rows)
     }
 
     func value(_ rows: [MetricRow], _ req: String, _ metric: String) -> Double? {
@@ -163,9 +163,10 @@ struct NavUPDriverTests {
     /// Runs `s` keeping the driver, for tests that look inside it or tamper with a phone.
     func drive(_ s: Scenario, before: (NavUPDriver, Scenario) -> Void = { _, _ in }) throws -> (NavUPDriver, [MetricRow]) {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
-        let context = RunContext(scenario: s, datasets: store)
+        let context = RunContext(scenario: s, datasets: store, requirements: NavUPDefinition.requirements)
         let driver = NavUPDriver()
         try driver.start(context)
+        ScenarioTimeline.schedule(context, driver: driver)
         before(driver, s)
         context.simulation.run()
         try driver.finish(context)

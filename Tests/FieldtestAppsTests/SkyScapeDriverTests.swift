@@ -26,7 +26,7 @@ struct SkyScapeDriverTests {
     func run(_ s: Scenario) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      driver: AppDrivers.factory).flatMap(\.rows)
+                                      apps: .bundled).flatMap(\.rows)
     }
 
     @Test func readmeExampleMeasuresSunTimesAndPasses() throws {

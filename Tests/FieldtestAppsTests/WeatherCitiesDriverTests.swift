@@ -19,7 +19,7 @@ struct WeatherCitiesDriverTests {
         let s = try ScenarioLoader(manifest: try DatasetManifest(root: datasets)).parse(text, file: "weather-cities.yaml")
         let store = DatasetStore(manifest: try DatasetManifest(root: datasets))
         return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      driver: AppDrivers.factory).flatMap(\.rows)
+                                      apps: .bundled).flatMap(\.rows)
     }
 
     @Test func aSecondAnswerForACityIsNotAskedAndTheFirstStands() throws {

@@ -127,24 +127,25 @@ struct BaselineCheckTests {
         #expect(throws: CheckError.badTolerance("latency")) { try loose.apply("latency") }
     }
 
-    /// A tolerance NAME must be a kind, a catalogue requirement or a compared metric; a typo is
+    /// A tolerance NAME must be a kind, a requirement of the catalogue given or a compared metric; a typo is
     /// an error with the closest name, never a setting with no effect.
     @Test func toleranceNamesMustBeKnown() throws {
         let metrics = Set(baseline.map(\.metric))
+        let requirements: Set<String> = ["SKY-P1", "SKY-P2", "NAV-L1", "MIC-12"]
         var typo = Tolerances()
         try typo.apply("acuracy=1")
-        #expect(throws: CheckError.unknownToleranceName("acuracy", suggestion: "accuracy")) { try typo.checkOverrideNames(metrics: metrics) }
+        #expect(throws: CheckError.unknownToleranceName("acuracy", suggestion: "accuracy")) { try typo.checkOverrideNames(metrics: metrics, requirements: requirements) }
         var metricTypo = Tolerances()
         try metricTypo.apply("sunrise_eror_max=2")
         #expect(throws: CheckError.unknownToleranceName("sunrise_eror_max", suggestion: "sunrise_error_max")) {
-            try metricTypo.checkOverrideNames(metrics: metrics)
+            try metricTypo.checkOverrideNames(metrics: metrics, requirements: requirements)
         }
         var unrelated = Tolerances()
         try unrelated.apply("zzzzzzzz=2")
-        #expect(throws: CheckError.unknownToleranceName("zzzzzzzz", suggestion: nil)) { try unrelated.checkOverrideNames(metrics: metrics) }
+        #expect(throws: CheckError.unknownToleranceName("zzzzzzzz", suggestion: nil)) { try unrelated.checkOverrideNames(metrics: metrics, requirements: requirements) }
         var known = Tolerances()
         for setting in ["accuracy=1", "rate=0.1", "latency-floor=0.01", "SKY-P2=2", "NAV-L1=0.01", "hit_rate=0.01"] { try known.apply(setting) }
-        try known.checkOverrideNames(metrics: metrics)
+        try known.checkOverrideNames(metrics: metrics, requirements: requirements)
         #expect(known.accuracyAbsolute == 1 && known.overrides == ["SKY-P2": 2, "NAV-L1": 0.01, "hit_rate": 0.01])
     }
 

@@ -32,7 +32,7 @@ struct RunPipelineTests {
     func run(_ request: RunRequest) throws -> (RunOutcome, [RunEvent]) {
         var events: [RunEvent] = []
         let outcome = try RunPipeline(request: request, manifest: manifest,
-                                      driver: { _ in ManagedAppDriver(FailingFolderDriver(failing: nil)) }).run { events.append($0) }
+                                      apps: .bundled(skyscape: { _ in ManagedAppDriver(FailingFolderDriver(failing: nil)) })).run { events.append($0) }
         return (outcome, events)
     }
 
@@ -146,7 +146,8 @@ struct RunPipelineTests {
 
     @Test func checkOfAMissingBaselineFileSaysHowToRecordOne() {
         #expect(throws: BaselineComparison.Problem.missingBaseline("/nonexistent/b.csv")) {
-            try BaselineComparison.compare(current: "m.csv", baseline: "/nonexistent/b.csv", tolerances: [], compareLatency: .never, note: { _ in })
+            try BaselineComparison.compare(current: "m.csv", baseline: "/nonexistent/b.csv", tolerances: [], compareLatency: .never,
+                                           requirements: [], note: { _ in })
         }
     }
 }

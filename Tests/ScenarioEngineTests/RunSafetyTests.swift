@@ -66,7 +66,7 @@ struct RunSafetyTests {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.manifestRoot))
         let error = try #require(throws: ThresholdOverrideError.self) {
             try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "r", datasets: store,
-                                   driver: { _ in ManagedAppDriver(FailingFolderDriver(failing: nil)) })
+                                   apps: .bundled(skyscape: { _ in FailingFolderDriver(failing: nil) }))
         }
         #expect(error.metric == "mean_abs_drw" && error.reported == ["mean_abs_draw"])
     }
@@ -80,7 +80,7 @@ struct RunSafetyTests {
         let inner = FailingFolderDriver(failing: failure)
         let result = Result {
             try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "r", datasets: store,
-                                   driver: { _ in ManagedAppDriver(inner) })
+                                   apps: .bundled(skyscape: { _ in inner }))
         }
         switch (failure, result) {
         case (nil, .success): break

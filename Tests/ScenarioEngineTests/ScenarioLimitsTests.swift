@@ -144,7 +144,7 @@ struct ScenarioLimitsTests {
             "x.yaml:2:7: error: 'name': the name is 101 characters long; shorten it to at most 100",
         ])
         #expect(errors(miCityScenario.replacingOccurrences(of: "name: mood", with: "name: \(String(long.dropFirst()))")) == [])
-        #expect(JSONSchemaWriter.render().contains("\"maxLength\" : 100"))
+        #expect(JSONSchemaWriter.render(.bundled).contains("\"maxLength\" : 100"))
     }
 
     @Test func sweepLabelsNameTheSeedWhenThereAreSeveral() throws {

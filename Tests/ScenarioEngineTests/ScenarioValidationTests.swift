@@ -227,7 +227,7 @@ struct ScenarioValidationTests {
             "x.yaml:4:7: error: 'seed': 18446744073709551616 is above the maximum 18446744073709551615",
         ])
         #expect(errors(miCityScenario.replacingOccurrences(of: "seed: 77", with: "seed: -1")) == ["x.yaml:4:7: error: 'seed': -1 is below the minimum 0"])
-        let schema = JSONSchemaWriter.render()
+        let schema = JSONSchemaWriter.render(.bundled)
         #expect(schema.contains("\"maximum\" : 18446744073709551615"))
     }
 }

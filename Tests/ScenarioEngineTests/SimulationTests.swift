@@ -93,7 +93,7 @@ struct RunnerTests {
     func run(_ s: Scenario, jobs: Int = 1) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.manifestRoot))
         let cases = ScenarioRunner.cases(of: s)
-        return try ScenarioRunner.run(cases, jobs: jobs, runID: "r", datasets: store, driver: { _ in NoiseDriver() })
+        return try ScenarioRunner.run(cases, jobs: jobs, runID: "r", datasets: store, apps: .bundled(skyscape: { _ in NoiseDriver() }))
             .flatMap(\.rows)
     }
 
@@ -151,7 +151,7 @@ struct RunnerTests {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.manifestRoot))
         let parts = try (0..<3).reversed().map { i in
             (name: "shard\(i)", rows: try ScenarioRunner.run(ScenarioRunner.shard(cases, index: i, count: 3), jobs: 1, runID: "r",
-                                                              datasets: store, driver: { _ in NoiseDriver() }).flatMap(\.rows))
+                                                              datasets: store, apps: .bundled(skyscape: { _ in NoiseDriver() })).flatMap(\.rows))
         }
         let merged = try ShardMerge.merge(parts)
         let whole = try run(s)
@@ -162,7 +162,7 @@ struct RunnerTests {
 
     @Test func committedJSONSchemaIsCurrent() throws {
         let url = Self.manifestRoot.deletingLastPathComponent().appendingPathComponent("Scenarios/scenario.schema.json")
-        let generated = JSONSchemaWriter.render()
+        let generated = JSONSchemaWriter.render(.bundled)
         if ProcessInfo.processInfo.environment["FIELDTEST_RECORD"] == "1" {
             try generated.write(to: url, atomically: false, encoding: .utf8)
         }

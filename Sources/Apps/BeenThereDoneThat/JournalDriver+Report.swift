@@ -38,14 +38,11 @@ extension JournalDriver {
             crashes += p.crashes
             for (k, v) in p.transport.counts { counts[k, default: 0] += v }
         }
-        m.value("BTD-S1", "outbox_left", kind: .count, Double(outbox), unit: "count", threshold: 0, comparator: .lessOrEqual,
-                samples: savedOrder.count)
-        m.value("BTD-S1", "resent_deliveries", kind: .count, Double(stats.deliveries - stats.distinctIDs), unit: "count",
-                samples: stats.deliveries)
-        m.value("BTD-S1", "crashes_between_send_and_ack", kind: .count, Double(crashes), unit: "count", samples: stats.deliveries)
+        m.expect("BTD-S1", "outbox_left", Double(outbox), samples: savedOrder.count)
+        m.expect("BTD-S1", "resent_deliveries", Double(stats.deliveries - stats.distinctIDs), samples: stats.deliveries)
+        m.expect("BTD-S1", "crashes_between_send_and_ack", Double(crashes), samples: stats.deliveries)
         for key in ["offline", "requestLost", "responseLost", "delivered"] {
-            m.value("BTD-S1", "pushes_\(key)", kind: .count, Double(counts[key, default: 0]), unit: "count",
-                    samples: counts.values.reduce(0, +))
+            m.expect("BTD-S1", "pushes_\(key)", Double(counts[key, default: 0]), samples: counts.values.reduce(0, +))
         }
         // Sync latency: from the local save to the server's first receipt (virtual time).
         for id in savedOrder {

@@ -91,42 +91,35 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
                 device: device, path: path, store: store,
                 client: try JournalSyncClient(store: store, now: now, batchSize: Self.syncBatch),
                 transport: DeviceJournalTransport(server: server, device: device, rng: run.stream("journal-transport-\(spec.name)")))
-            for offset in spec.restarts {
-                run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
-                    self.guarded { try self.reopen(spec.name, at: sim.now, crash: false) }
-                }
-            }
-            // Connectivity returning cuts the back-off short.
-            for change in spec.connectivity where change.state != "offline" {
-                run.simulation.schedule(at: s.start + change.at) { [unowned self] sim in
-                    self.guarded {
-                        self.phones[spec.name]?.client.connectivityRestored(now: Date(timeIntervalSince1970: sim.now))
-                        try self.sync(spec.name, run: run, at: sim.now)
-                    }
-                }
-            }
         }
-        for feed in s.feeds where feed.kind == "sync" {
-            var t = s.start + feed.at
-            while t <= s.end {
-                run.simulation.schedule(at: t) { [unowned self] sim in
-                    self.guarded { for name in self.phones.keys.sorted() { try self.sync(name, run: run, at: sim.now) } }
-                }
-                t += feed.every
-            }
+        for actor in s.actors where phones[actor.device] == nil {
+            throw EmulatedDevices.BuildError(description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
         }
-        for actor in s.actors {
-            guard phones[actor.device] != nil else {
-                throw EmulatedDevices.BuildError(description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
-            }
-            for action in actor.actions {
-                for offset in action.offsets(duration: s.duration) {
-                    run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
-                        self.guarded { try self.perform(action, run: run, device: actor.device, at: sim.now) }
-                    }
-                }
-            }
+    }
+
+    // MARK: Timeline (scheduled by the engine)
+
+    public func restart(device: String, at time: Double, _ run: RunContext) {
+        guarded { try reopen(device, at: time, crash: false) }
+    }
+
+    /// Connectivity returning cuts the back-off short.
+    public func connectivityChanged(device: String, to state: String, at time: Double, _ run: RunContext) {
+        guard state != "offline" else { return }
+        guarded {
+            phones[device]?.client.connectivityRestored(now: Date(timeIntervalSince1970: time))
+            try sync(device, run: run, at: time)
         }
+    }
+
+    public func deliver(_ feed: FeedSpec, at time: Double, _ run: RunContext) {
+        guard feed.kind == "sync" else { return }
+        guarded { for name in phones.keys.sorted() { try sync(name, run: run, at: time) } }
+    }
+
+    public func perform(_ action: ActionSpec, actor: Int, at time: Double, _ run: RunContext) {
+        let device = run.scenario.actors[actor].device
+        guarded { try perform(action, run: run, device: device, at: time) }
     }
 
     /// A fresh nonce sequence for an opening of `device`'s journal (seeded: an emulation).

@@ -39,28 +39,25 @@ extension MiCityDriver {
                 checks: indices.count)
         let periods = zip(fetchStarts.dropFirst(), fetchStarts).map { $0 - $1 }.sorted()
         if !periods.isEmpty {
-            m.value("MIC-12", "fetch_period_p50", kind: .count, periods[periods.count / 2], unit: "s",
-                    threshold: period, comparator: .lessOrEqual, samples: periods.count)
-            m.value("MIC-12", "fetch_period_max", kind: .count, periods[periods.count - 1], unit: "s", samples: periods.count)
+            m.expect("MIC-12", "fetch_period_p50", periods[periods.count / 2], samples: periods.count, threshold: period)
+            m.expect("MIC-12", "fetch_period_max", periods[periods.count - 1], samples: periods.count)
         }
-        m.value("MIC-12", "tweets_classified", kind: .count, Double(classified.count), unit: "count", samples: batchSizes.count)
+        m.expect("MIC-12", "tweets_classified", Double(classified.count), samples: batchSizes.count)
         if let ended = recordingEndedAt {
             // The replay ran out of recorded tweets: later fetches were not sent (use a longer
             // dataset or a shorter scenario to measure the whole run).
-            m.value("MIC-12", "recording_used_up_at", kind: .count, ended - run.scenario.start, unit: "s",
-                    samples: fetchesAfterRecordingEnd)
+            m.expect("MIC-12", "recording_used_up_at", ended - run.scenario.start, samples: fetchesAfterRecordingEnd)
         }
 
         // MIC-14: the shipped model on the replayed labelled tweets of the evaluation share
         // (`EvaluationShare`: one in ten by text hash, kept out of the shipped model's training).
         if binaryTotal > 0 {
-            m.value("MIC-14", "posneg_accuracy", kind: .accuracy, Double(binaryRight) / Double(binaryTotal), unit: "ratio",
-                    threshold: 0.83, comparator: .greaterOrEqual, samples: binaryTotal)
+            m.expect("MIC-14", "posneg_accuracy", Double(binaryRight) / Double(binaryTotal), samples: binaryTotal)
         }
         if confusion.total > 0 {
-            m.value("MIC-14", "accuracy", kind: .accuracy, confusion.accuracy, unit: "ratio", samples: confusion.total)
-            m.value("MIC-14", "macro_f1", kind: .accuracy, confusion.macroF1, unit: "ratio", samples: confusion.total)
-            m.value("MIC-14", "macro_recall", kind: .accuracy, confusion.macroRecall, unit: "ratio", samples: confusion.total)
+            m.expect("MIC-14", "accuracy", confusion.accuracy, samples: confusion.total)
+            m.expect("MIC-14", "macro_f1", confusion.macroF1, samples: confusion.total)
+            m.expect("MIC-14", "macro_recall", confusion.macroRecall, samples: confusion.total)
         }
 
         for (req, metric) in [("MIC-15", "mood_mismatches"), ("MIC-16", "word_cloud_mismatches"), ("MIC-25", "listing_mismatches"),
@@ -69,7 +66,7 @@ extension MiCityDriver {
             if let c = checks[req] { m.exact(req, metric, failures: c.failures, checks: c.checks) }
         }
         if let c = checks["MIC-16"] {
-            m.value("MIC-16", "distinct_terms_checked", kind: .count, Double(cloudTerms), unit: "count", samples: c.checks)
+            m.expect("MIC-16", "distinct_terms_checked", Double(cloudTerms), samples: c.checks)
         }
         // MIC-55: the documented mapping is monotone over the whole mood range: a happier
         // city (higher net polarity) gives a strictly easier game and a strictly larger
@@ -96,29 +93,27 @@ extension MiCityDriver {
             latencyWith.record(seconds: a.network + wait + a.compute)
             latencyWithout.record(seconds: a.network + a.compute)
         }
-        m.value("MIC-NF1", "actions_during_ingest", kind: .count, Double(actionsDuringIngest), unit: "count", samples: userActions)
-        m.value("MIC-NF1", "actions_waiting_for_main_thread", kind: .count, Double(actionsThatWaited), unit: "count", samples: userActions)
+        m.expect("MIC-NF1", "actions_during_ingest", Double(actionsDuringIngest), samples: userActions)
+        m.expect("MIC-NF1", "actions_waiting_for_main_thread", Double(actionsThatWaited), samples: userActions)
         let with = latencyWith.seconds(atPercentile: 95), without = latencyWithout.seconds(atPercentile: 95)
         if without > 0 {
-            m.value("MIC-NF1", "p95_ratio_with_vs_without", kind: .latency, with / without, unit: "ratio",
-                    threshold: 1.10, comparator: .lessOrEqual, samples: userActions)
+            m.expect("MIC-NF1", "p95_ratio_with_vs_without", with / without, samples: userActions)
         }
-        m.declareLatency("MIC-NF4", "query", threshold: 0.010)
+        m.declareLatency("MIC-NF4", "query")
 
         // MIC-NF6: requests received by the API per window (answered or refused), against the limit.
         if let api {
             let windows = api.requestsPerWindow.count
             let requests = api.requestsPerWindow.values.reduce(0, +)
             let refused = api.rejectionsPerWindow.values.reduce(0, +)
-            m.value("MIC-NF6", "max_requests_per_window", kind: .count, Double(api.maxRequestsInAnyWindow), unit: "count",
-                    threshold: Double(api.requestLimit), comparator: .lessOrEqual, samples: windows)
-            m.value("MIC-NF6", "answers_429", kind: .count, Double(refused), unit: "count", threshold: 0,
-                    comparator: .lessOrEqual, samples: requests)
-            m.value("MIC-NF6", "fetches_deferred", kind: .count, Double(fetchesDeferred), unit: "count", samples: fetchStarts.count)
-            m.value("MIC-NF6", "fetches_paced", kind: .count, Double(fetchesPaced), unit: "count", samples: fetchStarts.count)
-            m.value("MIC-NF6", "burst_requests_refused", kind: .count, Double(burstDenied), unit: "count", samples: fetchStarts.count)
-            m.value("MIC-NF6", "fetches_offline", kind: .count, Double(fetchesOffline), unit: "count", samples: fetchStarts.count)
-            m.value("MIC-NF6", "fetches_lost", kind: .count, Double(fetchesLost), unit: "count", samples: fetchStarts.count)
+            m.expect("MIC-NF6", "max_requests_per_window", Double(api.maxRequestsInAnyWindow), samples: windows,
+                     threshold: Double(api.requestLimit))
+            m.expect("MIC-NF6", "answers_429", Double(refused), samples: requests)
+            m.expect("MIC-NF6", "fetches_deferred", Double(fetchesDeferred), samples: fetchStarts.count)
+            m.expect("MIC-NF6", "fetches_paced", Double(fetchesPaced), samples: fetchStarts.count)
+            m.expect("MIC-NF6", "burst_requests_refused", Double(burstDenied), samples: fetchStarts.count)
+            m.expect("MIC-NF6", "fetches_offline", Double(fetchesOffline), samples: fetchStarts.count)
+            m.expect("MIC-NF6", "fetches_lost", Double(fetchesLost), samples: fetchStarts.count)
         }
     }
 }

@@ -103,6 +103,9 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     var userActions = 0
     var cloudTerms = 0
 
+    /// The device the feeds arrive on (the scenario's first).
+    var feedDevice: Device?
+
     // User state.
     var lastNearby: [Place] = []
     var favourites: [String: FavouritePlace] = [:]
@@ -116,13 +119,6 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     public func start(_ run: RunContext) throws {
         let s = run.scenario
         devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
-        for spec in s.devices {
-            for offset in spec.restarts {
-                run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
-                    self.guarded { try self.devices[spec.name]?.restart(at: sim.now) }
-                }
-            }
-        }
         store = try MiCityStore(path: folder.appendingPathComponent("micity.sqlite").path)
         let modelURL = run.datasets.url(path: "models/" + SentimentModelFile.defaultFileName)
         model = try run.datasets.cached("micity-model") {
@@ -163,14 +159,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 tweetRNG = run.stream("micity-tweet-api")
                 requestedSize = feed.parameters["size"]?.int ?? Self.defaultBatchSize
                 ingestOnMainThread = s.parameters["ingest"]?.string == "main-thread"
-                let burst = feed.parameters["burst"]?.int ?? 0
-                var t = s.start + feed.at
-                while t <= s.end {
-                    run.simulation.schedule(at: t) { [unowned self] sim in
-                        self.guarded { try self.deliver(run, device: feedDevice, burst: burst, at: sim.now) }
-                    }
-                    t += feed.every
-                }
+                self.feedDevice = feedDevice
             case "weather-refresh":
                 guard let dataset = feed.parameters["dataset"]?.string else { continue }
                 let url = try run.datasets.url(dataset)
@@ -178,34 +167,50 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 weather = try run.datasets.cached("lcd-\(dataset)-\(offset)") {
                     try RecordedWeatherProvider.load(url: url, name: dataset, utcOffsetSeconds: offset)
                 }
-                let position = s.devices.first?.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
-                var t = s.start + feed.at
-                while t <= s.end {
-                    run.simulation.schedule(at: t) { [unowned self] sim in
-                        self.guarded { try self.refreshWeather(device: feedDevice, position: position, at: sim.now) }
-                    }
-                    t += feed.every
-                }
+                self.feedDevice = feedDevice
             default:
                 continue
             }
         }
         for actor in s.actors {
-            guard let device = devices[actor.device] else {
+            guard devices[actor.device] != nil else {
                 throw EmulatedDevices.BuildError(description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
             }
-            let spec = s.devices.first { $0.name == actor.device }
             for action in actor.actions {
                 if let problem = Self.inputProblem(action, weather: weather, places: places) {
                     throw EmulatedDevices.BuildError(description: "\(s.file):\(action.line): error: actor '\(actor.name)': \(problem)")
                 }
-                for offset in action.offsets(duration: s.duration) {
-                    run.simulation.schedule(at: s.start + offset) { [unowned self] sim in
-                        self.guarded { try self.perform(action, run: run, device: device, spec: spec, at: sim.now) }
-                    }
-                }
             }
         }
+    }
+
+    // MARK: Timeline (scheduled by the engine)
+
+    public func restart(device: String, at time: Double, _ run: RunContext) {
+        guarded { try devices[device]?.restart(at: time) }
+    }
+
+    /// A `tweet-batch` delivery (with its `burst` of extra requests) or a weather refresh
+    /// at the first device's position.
+    public func deliver(_ feed: FeedSpec, at time: Double, _ run: RunContext) {
+        guard let feedDevice else { return }
+        switch feed.kind {
+        case "tweet-batch":
+            let burst = feed.parameters["burst"]?.int ?? 0
+            guarded { try deliver(run, device: feedDevice, burst: burst, at: time) }
+        case "weather-refresh" where feed.parameters["dataset"]?.string != nil:
+            let position = run.scenario.devices.first?.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            guarded { try refreshWeather(device: feedDevice, position: position, at: time) }
+        default:
+            return
+        }
+    }
+
+    public func perform(_ action: ActionSpec, actor: Int, at time: Double, _ run: RunContext) {
+        let name = run.scenario.actors[actor].device
+        guard let device = devices[name] else { return }
+        let spec = run.scenario.devices.first { $0.name == name }
+        guarded { try perform(action, run: run, device: device, spec: spec, at: time) }
     }
 
     /// What is wrong with an action that the schema accepts but miCity cannot perform

@@ -67,88 +67,83 @@ extension NavUPDriver {
         // NAV-F2: routes and searches on the phone's own map while offline.
         if offlineChecks > 0 {
             m.exact("NAV-F2", "offline_failures", failures: offlineFailures, checks: offlineChecks)
-            m.value("NAV-F2", "offline_routes", kind: .count, Double(offlineRoutes), unit: "count", samples: offlineRoutes)
-            m.value("NAV-F2", "offline_searches", kind: .count, Double(offlineSearches), unit: "count", samples: offlineSearches)
+            m.expect("NAV-F2", "offline_routes", Double(offlineRoutes), samples: offlineRoutes)
+            m.expect("NAV-F2", "offline_searches", Double(offlineSearches), samples: offlineSearches)
         }
         // NAV-F3
         if searchQueries > 0 {
-            m.value("NAV-F3", "top5_hit_rate", kind: .accuracy, Double(searchHits) / Double(searchQueries), unit: "ratio",
-                    threshold: 0.95, comparator: .greaterOrEqual, samples: searchQueries)
+            m.expect("NAV-F3", "top5_hit_rate", Double(searchHits) / Double(searchQueries), samples: searchQueries)
         }
         // NAV-F4: regret of the routes the app chose on fresh congestion ("online": its download arrived)
         // and on its cached snapshot ("offline": no connection, or the download failed), and (info) of
         // congestion-free routes for the same requests: when both are 0 the requests never depended on
         // congestion.
         if !regretOnline.isEmpty {
-            m.value("NAV-F4", "regret_online_p95", kind: .accuracy, Self.quantile(regretOnline, 0.95), unit: "ratio",
-                    threshold: 0.10, comparator: .lessOrEqual, samples: regretOnline.count)
-            m.value("NAV-F4", "regret_online_mean", kind: .accuracy, regretOnline.reduce(0, +) / Double(regretOnline.count),
-                    unit: "ratio", samples: regretOnline.count)
-            m.value("NAV-F4", "regret_online_without_congestion_p95", kind: .accuracy, Self.quantile(blindOnline, 0.95),
-                    unit: "ratio", samples: blindOnline.count)
+            m.expect("NAV-F4", "regret_online_p95", Self.quantile(regretOnline, 0.95), samples: regretOnline.count)
+            m.expect("NAV-F4", "regret_online_mean", regretOnline.reduce(0, +) / Double(regretOnline.count),
+                     samples: regretOnline.count)
+            m.expect("NAV-F4", "regret_online_without_congestion_p95", Self.quantile(blindOnline, 0.95),
+                     samples: blindOnline.count)
         }
         if !regretOffline.isEmpty {
-            m.value("NAV-F4", "regret_offline_p95", kind: .accuracy, Self.quantile(regretOffline, 0.95), unit: "ratio",
-                    samples: regretOffline.count)
-            m.value("NAV-F4", "regret_offline_mean", kind: .accuracy, regretOffline.reduce(0, +) / Double(regretOffline.count),
-                    unit: "ratio", samples: regretOffline.count)
-            m.value("NAV-F4", "regret_offline_without_congestion_p95", kind: .accuracy, Self.quantile(blindOffline, 0.95),
-                    unit: "ratio", samples: blindOffline.count)
+            m.expect("NAV-F4", "regret_offline_p95", Self.quantile(regretOffline, 0.95), samples: regretOffline.count)
+            m.expect("NAV-F4", "regret_offline_mean", regretOffline.reduce(0, +) / Double(regretOffline.count),
+                     samples: regretOffline.count)
+            m.expect("NAV-F4", "regret_offline_without_congestion_p95", Self.quantile(blindOffline, 0.95),
+                     samples: blindOffline.count)
         }
         if congestionDownloadsFailed > 0 {
-            m.value("NAV-F4", "congestion_downloads_failed", kind: .count, Double(congestionDownloadsFailed), unit: "count",
-                    samples: congestionDownloadsFailed)
+            m.expect("NAV-F4", "congestion_downloads_failed", Double(congestionDownloadsFailed),
+                     samples: congestionDownloadsFailed)
         }
         if routesWithoutMap > 0 {
-            m.value("NAV-F4", "online_routes_without_map", kind: .count, Double(routesWithoutMap), unit: "count", samples: routesWithoutMap)
+            m.expect("NAV-F4", "online_routes_without_map", Double(routesWithoutMap), samples: routesWithoutMap)
         }
         if contestedAsked > 0 {
-            m.value("NAV-F4", "contested_requests_not_made", kind: .count, Double(contestedMissing), unit: "count", samples: contestedAsked)
+            m.expect("NAV-F4", "contested_requests_not_made", Double(contestedMissing), samples: contestedAsked)
         }
         if !cachedAges.isEmpty {
-            m.value("NAV-F4", "cached_congestion_age_max", kind: .accuracy, cachedAges.max() ?? 0, unit: "s", samples: cachedAges.count)
+            m.expect("NAV-F4", "cached_congestion_age_max", cachedAges.max() ?? 0, samples: cachedAges.count)
         }
         // NAV-F5
         if eventChecks > 0 {
             m.exact("NAV-F5", "expired_events_shown", failures: expiredShown, checks: eventChecks)
             m.exact("NAV-F5", "event_listing_mismatches", failures: listingMismatches, checks: eventChecks)
             m.exact("NAV-F5", "poi_listing_mismatches", failures: poiMismatches, checks: eventChecks)
-            m.value("NAV-F5", "events_listed", kind: .count, Double(eventsListed), unit: "count", samples: eventChecks)
-            m.value("NAV-F5", "pois_listed", kind: .count, Double(poisListed), unit: "count", samples: eventChecks)
+            m.expect("NAV-F5", "events_listed", Double(eventsListed), samples: eventChecks)
+            m.expect("NAV-F5", "pois_listed", Double(poisListed), samples: eventChecks)
         }
         // NAV-F7: agreement of estimated with true density (Pearson r), per edge and per 50 m heat-map cell.
         if !densityPairs.isEmpty {
-            m.value("NAV-F7", "edge_density_correlation", kind: .accuracy, Self.correlation(densityPairs), unit: "r",
-                    samples: densityPairs.count)
+            m.expect("NAV-F7", "edge_density_correlation", Self.correlation(densityPairs), samples: densityPairs.count)
             let mae = densityPairs.reduce(0) { $0 + abs($1.truth - $1.estimate) } / Double(densityPairs.count)
-            m.value("NAV-F7", "edge_density_mae", kind: .accuracy, mae, unit: "persons/m2", samples: densityPairs.count)
-            m.value("NAV-F7", "heatmap_50m_correlation", kind: .accuracy, Self.correlation(cellPairs), unit: "r",
-                    threshold: 0.8, comparator: .greaterOrEqual, samples: cellPairs.count)
+            m.expect("NAV-F7", "edge_density_mae", mae, samples: densityPairs.count)
+            m.expect("NAV-F7", "heatmap_50m_correlation", Self.correlation(cellPairs), samples: cellPairs.count)
         }
         // NAV-F9, NAV-F18
         if emergencyChecks > 0 {
             m.exact("NAV-F9", "invalid_emergency_routes", failures: emergencyFailures, checks: emergencyChecks)
-            m.value("NAV-F9", "evacuations_starting_at_exit", kind: .count, Double(evacuationsAtExit + wheelchairEvacuationsAtExit),
-                    unit: "count", samples: emergencyChecks)
+            m.expect("NAV-F9", "evacuations_starting_at_exit", Double(evacuationsAtExit + wheelchairEvacuationsAtExit),
+                     samples: emergencyChecks)
         }
         if alertsSent > 0 { m.exact("NAV-F9", "alerts_undelivered", failures: alertsUndelivered, checks: alertsSent) }
         if wheelchairEvacuations > 0 {
             m.exact("NAV-F18", "wrong_wheelchair_evacuations", failures: wheelchairEvacuationFailures, checks: wheelchairEvacuations)
-            m.value("NAV-F18", "wheelchair_evacuations_starting_at_exit", kind: .count, Double(wheelchairEvacuationsAtExit),
-                    unit: "count", samples: wheelchairEvacuations)
+            m.expect("NAV-F18", "wheelchair_evacuations_starting_at_exit", Double(wheelchairEvacuationsAtExit),
+                     samples: wheelchairEvacuations)
         }
         // NAV-F15
         if wheelchairRoutes > 0 {
             if wheelchairSteps > 0 { m.exact("NAV-F15", "forbidden_edges_used", failures: forbiddenUsed, checks: wheelchairSteps) }
             m.exact("NAV-F15", "wrong_no_route", failures: wheelchairWrongNoRoute, checks: wheelchairNoRoute)
-            m.value("NAV-F15", "wheelchair_routes", kind: .count, Double(wheelchairRoutes), unit: "count", samples: wheelchairRoutes)
-            m.value("NAV-F15", "wheelchair_no_route", kind: .count, Double(wheelchairNoRoute), unit: "count", samples: wheelchairRoutes)
+            m.expect("NAV-F15", "wheelchair_routes", Double(wheelchairRoutes), samples: wheelchairRoutes)
+            m.expect("NAV-F15", "wheelchair_no_route", Double(wheelchairNoRoute), samples: wheelchairRoutes)
         }
         // NAV-F19
         checkRemindersAndGoals(run)
         if reminderChecks > 0 {
             m.exact("NAV-F19", "reminder_errors", failures: reminderFailures, checks: reminderChecks)
-            m.value("NAV-F19", "reminders_fired", kind: .count, Double(reminderLog.count), unit: "count", samples: reminderChecks)
+            m.expect("NAV-F19", "reminders_fired", Double(reminderLog.count), samples: reminderChecks)
         }
         if preferenceListings > 0 {
             m.exact("NAV-F19", "preference_listing_errors", failures: preferenceListingFailures, checks: preferenceListings)
@@ -165,12 +160,11 @@ extension NavUPDriver {
         if historyChecks > 0 { m.exact("NAV-F21", "history_mismatches", failures: historyFailures, checks: historyChecks) }
         // NAV-F22
         if !stepErrors.isEmpty {
-            m.value("NAV-F22", "step_count_error_max", kind: .accuracy, stepErrors.max() ?? 0, unit: "ratio",
-                    threshold: 0.05, comparator: .lessOrEqual, samples: stepErrors.count)
+            m.expect("NAV-F22", "step_count_error_max", stepErrors.max() ?? 0, samples: stepErrors.count)
             let detected = actors.reduce(0) { $0 + $1.walks.reduce(0) { $0 + $1.detected } }
             let truth = actors.reduce(0) { $0 + $1.walks.reduce(0) { $0 + $1.truth } }
-            m.value("NAV-F22", "steps_detected_total", kind: .count, Double(detected), unit: "steps", samples: stepErrors.count)
-            m.value("NAV-F22", "steps_true_total", kind: .count, Double(truth), unit: "steps", samples: stepErrors.count)
+            m.expect("NAV-F22", "steps_detected_total", Double(detected), samples: stepErrors.count)
+            m.expect("NAV-F22", "steps_true_total", Double(truth), samples: stepErrors.count)
             // Statistics over time: each user's hourly periods against a recount of their steps.
             var distance = 0.0, periods = 0, periodErrors = 0
             for a in actors where !a.steps.isEmpty {
@@ -179,7 +173,7 @@ extension NavUPDriver {
                 periods += stats.periods.count
                 periodErrors += Self.statisticsErrors(stats, events: a.steps, periodSeconds: 3600)
             }
-            m.value("NAV-F22", "distance_walked", kind: .accuracy, distance, unit: "m", samples: periods)
+            m.expect("NAV-F22", "distance_walked", distance, samples: periods)
             if periods > 0 {
                 m.exact("NAV-F22", "statistics_period_errors", failures: periodErrors, checks: max(periods, 1))
             }
@@ -187,8 +181,8 @@ extension NavUPDriver {
         // NAV-F26
         if writeChecks > 0 { m.exact("NAV-F26", "write_rights_errors", failures: writeFailures, checks: writeChecks) }
         if mobileWrites > 0 {
-            m.value("NAV-F26", "mobile_writes_denied", kind: .count, Double(store.deniedWrites), unit: "count",
-                    threshold: Double(mobileWrites), comparator: .equal, samples: mobileWrites)
+            m.expect("NAV-F26", "mobile_writes_denied", Double(store.deniedWrites),
+                     samples: mobileWrites, threshold: Double(mobileWrites))
         }
         // NAV-F29: the core's goal notices (`StepGoals.notices`) against a recount of the detected steps, and
         // the ranking by steps (`StepGoals.rank`) against each user's competition rank.
@@ -213,26 +207,22 @@ extension NavUPDriver {
         }
         // NAV-L1
         if let ev = FingerprintEvaluation(estimates: indoorEstimates, truth: indoorTruth) {
-            m.value("NAV-L1", "indoor_building_hit_rate", kind: .accuracy, ev.buildingHitRate, unit: "ratio", threshold: 1.0,
-                    comparator: .greaterOrEqual, samples: ev.count)
-            m.value("NAV-L1", "indoor_floor_hit_rate", kind: .accuracy, ev.floorHitRate, unit: "ratio", threshold: 0.93,
-                    comparator: .greaterOrEqual, samples: ev.count)
-            m.value("NAV-L1", "indoor_error_mean", kind: .accuracy, ev.errors.meanMetres, unit: "m", threshold: 6.5,
-                    comparator: .lessOrEqual, samples: ev.count)
-            m.value("NAV-L1", "indoor_error_p50", kind: .accuracy, ev.errors.medianMetres, unit: "m", samples: ev.count)
-            m.value("NAV-L1", "indoor_error_p95", kind: .accuracy, ev.errors.p95Metres, unit: "m", samples: ev.count)
+            m.expect("NAV-L1", "indoor_building_hit_rate", ev.buildingHitRate, samples: ev.count)
+            m.expect("NAV-L1", "indoor_floor_hit_rate", ev.floorHitRate, samples: ev.count)
+            m.expect("NAV-L1", "indoor_error_mean", ev.errors.meanMetres, samples: ev.count)
+            m.expect("NAV-L1", "indoor_error_p50", ev.errors.medianMetres, samples: ev.count)
+            m.expect("NAV-L1", "indoor_error_p95", ev.errors.p95Metres, samples: ev.count)
         }
         if let ev = FingerprintEvaluation(estimates: newPhoneEstimates, truth: newPhoneTruth) {
-            m.value("NAV-L1", "indoor_new_phone_building_hit_rate", kind: .accuracy, ev.buildingHitRate, unit: "ratio", samples: ev.count)
-            m.value("NAV-L1", "indoor_new_phone_floor_hit_rate", kind: .accuracy, ev.floorHitRate, unit: "ratio", samples: ev.count)
-            m.value("NAV-L1", "indoor_new_phone_error_mean", kind: .accuracy, ev.errors.meanMetres, unit: "m", samples: ev.count)
-            m.value("NAV-L1", "indoor_new_phone_error_p95", kind: .accuracy, ev.errors.p95Metres, unit: "m", samples: ev.count)
+            m.expect("NAV-L1", "indoor_new_phone_building_hit_rate", ev.buildingHitRate, samples: ev.count)
+            m.expect("NAV-L1", "indoor_new_phone_floor_hit_rate", ev.floorHitRate, samples: ev.count)
+            m.expect("NAV-L1", "indoor_new_phone_error_mean", ev.errors.meanMetres, samples: ev.count)
+            m.expect("NAV-L1", "indoor_new_phone_error_p95", ev.errors.p95Metres, samples: ev.count)
         }
         if let fused = HorizontalErrorSummary(errorsMetres: outdoorFused), let gps = HorizontalErrorSummary(errorsMetres: outdoorGPS) {
-            m.value("NAV-L1", "outdoor_fused_error_p50", kind: .accuracy, fused.medianMetres, unit: "m", samples: fused.count)
-            m.value("NAV-L1", "outdoor_fused_error_p95", kind: .accuracy, fused.p95Metres, unit: "m",
-                    threshold: gps.p95Metres, comparator: .lessOrEqual, samples: fused.count)
-            m.value("NAV-L1", "outdoor_gps_error_p95", kind: .accuracy, gps.p95Metres, unit: "m", samples: gps.count)
+            m.expect("NAV-L1", "outdoor_fused_error_p50", fused.medianMetres, samples: fused.count)
+            m.expect("NAV-L1", "outdoor_fused_error_p95", fused.p95Metres, samples: fused.count, threshold: gps.p95Metres)
+            m.expect("NAV-L1", "outdoor_gps_error_p95", gps.p95Metres, samples: gps.count)
         }
         // NAV-PR1
         if consentChecks > 0 {
@@ -243,8 +233,8 @@ extension NavUPDriver {
         if retentionChecks > 0 {
             m.exact("NAV-PR1", "pings_past_retention", failures: pastRetention, checks: retentionChecks)
             let phoneRefusals = devices.keys.sorted().reduce(0) { $0 + (devices[$1]?.consent.refusedCollections ?? 0) }
-            m.value("NAV-PR1", "collections_refused_without_consent", kind: .count,
-                    Double(store.refusedWithoutConsent + phoneRefusals), unit: "count", samples: consentChecks)
+            m.expect("NAV-PR1", "collections_refused_without_consent", Double(store.refusedWithoutConsent + phoneRefusals),
+                     samples: consentChecks)
         }
     }
 }

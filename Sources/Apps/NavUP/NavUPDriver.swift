@@ -130,11 +130,6 @@ public final class NavUPDriver: AppDriver {
         cacheFolder = folder
         devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
         for spec in s.devices {
-            for r in spec.restarts {
-                run.simulation.schedule(at: s.start + r) { [weak self] sim in
-                    do { try self?.devices[spec.name]?.restart(at: sim.now) } catch { self?.fail("\(s.file): error: restart of '\(spec.name)': \(error)") }
-                }
-            }
             if spec.consent { grantConsent(device: spec.name, at: s.start) }
             congestionCaches[spec.name] = CongestionCache()
         }
@@ -152,27 +147,33 @@ public final class NavUPDriver: AppDriver {
             }
             actors.append(state)
         }
-        for feed in s.feeds { try scheduleFeed(feed, run) }
-        for (i, a) in s.actors.enumerated() {
-            for action in a.actions {
-                for offset in action.offsets(duration: s.duration) {
-                    run.simulation.schedule(at: s.start + offset) { [weak self] _ in
-                        guard let self else { return }
-                        do { try self.perform(action, actor: i, run) } catch {
-                            self.fail("\(s.file):\(action.line): error: '\(action.kind)' failed: \(error)")
-                        }
-                    }
-                }
-            }
+        for feed in s.feeds { try prepareFeed(feed, run) }
+    }
+
+    // MARK: Timeline (scheduled by the engine)
+
+    public func restart(device: String, at time: Double, _ run: RunContext) {
+        do { try devices[device]?.restart(at: time) } catch { fail("\(run.scenario.file): error: restart of '\(device)': \(error)") }
+    }
+
+    public func deliver(_ feed: FeedSpec, at time: Double, _ run: RunContext) {
+        switch feed.kind {
+        case "crowd-pings": crowdTick(at: time, window: feed.every, run)
+        case "campus-events": eventsTick(at: time, count: feed.parameters["count"]?.int ?? 5, run)
+        default: return
         }
     }
 
-    func scheduleFeed(_ feed: FeedSpec, _ run: RunContext) throws {
+    public func perform(_ action: ActionSpec, actor i: Int, at time: Double, _ run: RunContext) {
+        do { try perform(action, actor: i, run) } catch {
+            fail("\(run.scenario.file):\(action.line): error: '\(action.kind)' failed: \(error)")
+        }
+    }
+
+    /// Builds what a feed needs before its first delivery (the crowd model), or refuses a feed NavUP has not.
+    func prepareFeed(_ feed: FeedSpec, _ run: RunContext) throws {
         let s = run.scenario
         guard let campus else { return }
-        var times: [Double] = []
-        var t = s.start + feed.at
-        while t <= s.end { times.append(t); t += feed.every }
         switch feed.kind {
         case "crowd-pings":
             let people = feed.parameters["people"]?.int ?? 100
@@ -195,14 +196,8 @@ public final class NavUPDriver: AppDriver {
                                        stream: stream(run, "crowd"), gpsStream: stream(run, "crowd-gps"))
             self.crowd = crowd
             for p in 0..<people { store.grantConsent("crowd-\(p)") }
-            for time in times {
-                run.simulation.schedule(at: time) { [weak self] sim in self?.crowdTick(at: sim.now, window: feed.every, run) }
-            }
         case "campus-events":
-            let count = feed.parameters["count"]?.int ?? 5
-            for time in times {
-                run.simulation.schedule(at: time) { [weak self] sim in self?.eventsTick(at: sim.now, count: count, run) }
-            }
+            return
         default:
             throw NavUPDriverError(description: "\(s.file):\(feed.line): error: feed '\(feed.kind)' is not a NavUP feed; use crowd-pings or campus-events")
         }

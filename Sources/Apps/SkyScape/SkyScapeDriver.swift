@@ -81,27 +81,20 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
 
         for spec in scenario.devices {
             positions[spec.name] = spec.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
-            for offset in spec.restarts {
-                run.simulation.schedule(at: scenario.start + offset) { [unowned self] sim in self.restart(spec.name, at: sim.now, run) }
-            }
-        }
-        for actor in scenario.actors {
-            for action in actor.actions {
-                for offset in action.offsets(duration: scenario.duration) {
-                    run.simulation.schedule(at: scenario.start + offset) { [unowned self] sim in
-                        self.perform(action, device: actor.device, at: sim.now, run)
-                    }
-                }
-            }
-        }
-        for feed in scenario.feeds where feed.kind == "weather-refresh" {
-            var t = scenario.start + feed.at
-            while t <= scenario.end {
-                run.simulation.schedule(at: t) { [unowned self] sim in self.refreshAll(at: sim.now, run) }
-                t += feed.every
-            }
         }
     }
+
+    // MARK: Timeline (scheduled by the engine)
+
+    func perform(_ action: ActionSpec, actor: Int, at t: Double, _ run: RunContext) {
+        perform(action, device: scenario.actors[actor].device, at: t, run)
+    }
+
+    func deliver(_ feed: FeedSpec, at t: Double, _ run: RunContext) {
+        if feed.kind == "weather-refresh" { refreshAll(at: t, run) }
+    }
+
+    func restart(device: String, at t: Double, _ run: RunContext) { restart(device, at: t, run) }
 
     // MARK: Places and weather
 
@@ -185,7 +178,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
                 break
             }
         }
-        run.metrics.latency("SKY-P3", "user_action_latency", seconds: compute + network, threshold: 3)
+        run.metrics.latency("SKY-P3", "user_action_latency", seconds: compute + network)
     }
 
     func viewDetails(_ loc: SavedLocation, device: Device, at t: Double, run: RunContext) -> Double {
@@ -205,7 +198,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
             missingFields += 1
             missingByField[name, default: 0] += 1
         }
-        run.metrics.latency("SKY-P1", "location_query_latency", seconds: compute + network, threshold: 5)
+        run.metrics.latency("SKY-P1", "location_query_latency", seconds: compute + network)
         return network
     }
 
@@ -393,27 +386,26 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
             }
         }
         // With no reference day to compare (samples 0) the errors are 0, as an exact check of no cases reports 0 failures.
-        m.value("SKY-P2", "sun_event_abs_error_max", kind: .accuracy, errors.max() ?? 0, unit: "s", threshold: 300, comparator: .lessOrEqual, samples: errors.count)
-        m.value("SKY-P2", "sun_event_abs_error_mean", kind: .accuracy, errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count), unit: "s", samples: errors.count)
+        m.expect("SKY-P2", "sun_event_abs_error_max", errors.max() ?? 0, samples: errors.count)
+        m.expect("SKY-P2", "sun_event_abs_error_mean", errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count), samples: errors.count)
         m.exact("SKY-P2", "polar_event_mismatches", failures: existenceMismatches, checks: compared)
-        m.declareLatency("SKY-P1", "location_query_latency", threshold: 5)
-        m.value("SKY-R1", "restart_to_served_max", kind: .latency, restartRecoveries.max() ?? 0, unit: "s", threshold: 120, comparator: .lessOrEqual, samples: restartRecoveries.count)
+        m.declareLatency("SKY-P1", "location_query_latency")
+        m.expect("SKY-R1", "restart_to_served_max", restartRecoveries.max() ?? 0, samples: restartRecoveries.count)
         if let f = checks["SKY-R1"] { m.exact("SKY-R1", "restart_requests_not_served", failures: f.failures, checks: f.checks) }
-        m.value("SKY-D1", "weather_age_online_max", kind: .accuracy, detailAges.max() ?? 0, unit: "s", threshold: 300, comparator: .lessOrEqual, samples: detailAges.count)
+        m.expect("SKY-D1", "weather_age_online_max", detailAges.max() ?? 0, samples: detailAges.count)
         m.exact("SKY-D2", "detail_fields_missing", failures: missingFields, checks: detailViews * 10)
         for (name, count) in missingByField.sorted(by: { $0.key < $1.key }) {
-            m.value("SKY-D2", "missing_\(name)", kind: .count, Double(count), unit: "count", samples: detailViews)
+            m.expect("SKY-D2", "missing_\(name)", Double(count), samples: detailViews)
         }
         m.exact("SKY-Q1", "quality_out_of_range", failures: scoresOutOfRange, checks: scores.count)
-        m.value("SKY-Q1", "quality_mean", kind: .accuracy, scores.isEmpty ? .nan : scores.reduce(0, +) / Double(scores.count), unit: "%", samples: scores.count)
-        m.value("SKY-M1", "reminder_abs_error_max", kind: .accuracy, reminderErrors.max() ?? 0, unit: "s", threshold: 60, comparator: .lessOrEqual, samples: reminderErrors.count)
+        m.expect("SKY-Q1", "quality_mean", scores.isEmpty ? .nan : scores.reduce(0, +) / Double(scores.count), samples: scores.count)
+        m.expect("SKY-M1", "reminder_abs_error_max", reminderErrors.max() ?? 0, samples: reminderErrors.count)
         m.exact("SKY-X1", "weather_unserved_refreshes", failures: providerGaps + (weather == nil ? 1 : 0), checks: max(providerChecks, 1))
         for id in ["SKY-S1", "SKY-F1", "SKY-C1", "SKY-M1", "SKY-A1", "SKY-A2"] {
             if let f = checks[id] { m.exact(id, "behaviour_mismatches", failures: f.failures, checks: f.checks) }
         }
         if sortsWithoutPosition > 0 {
-            m.value("SKY-S1", "distance_sorts_without_position", kind: .count, Double(sortsWithoutPosition), unit: "count",
-                    samples: sortsWithoutPosition)
+            m.expect("SKY-S1", "distance_sorts_without_position", Double(sortsWithoutPosition), samples: sortsWithoutPosition)
         }
         // SKY-SEC: no plaintext email or password in the account database file.
         if run.reports("SKY-SEC") {

@@ -47,13 +47,13 @@ public struct Tolerances: Sendable, Equatable {
     /// The kind names `apply` accepts.
     public static let kindNames = ["accuracy", "latency", "latency-floor", "count", "rate"]
 
-    /// Checks that every per-requirement or per-metric override names a requirement of
-    /// the catalogue or one of `metrics` (the metrics of the compared rows): an override
-    /// naming anything else would have no effect, so a typo would pass unnoticed.
-    /// The error suggests the closest known name.
-    public func checkOverrideNames(metrics: Set<String>) throws(CheckError) {
-        for name in overrides.keys.sorted() where !RequirementCatalogue.contains(name) && !metrics.contains(name) {
-            let candidates = Self.kindNames + RequirementCatalogue.all.map(\.id) + metrics.sorted()
+    /// Checks that every per-requirement or per-metric override names one of `requirements`
+    /// (the IDs of the requirement catalogue, `AppRegistry.requirementIDs`) or one of `metrics`
+    /// (the metrics of the compared rows): an override naming anything else would have no
+    /// effect, so a typo would pass unnoticed. The error suggests the closest known name.
+    public func checkOverrideNames(metrics: Set<String>, requirements: Set<String>) throws(CheckError) {
+        for name in overrides.keys.sorted() where !requirements.contains(name) && !metrics.contains(name) {
+            let candidates = Self.kindNames + requirements.sorted() + metrics.sorted()
             throw .unknownToleranceName(name, suggestion: DamerauLevenshtein.closest(to: name, in: candidates))
         }
     }

@@ -25,26 +25,54 @@ public final class MetricCollector {
     private var entries: [Entry] = []
     private var latencies: [LatencySeries] = []
     private var latencyIndex: [String: Int] = [:]
+    /// The app's requirement definitions, by ID.
+    private let definitions: [String: RequirementDefinition]
 
-    public init() {}
+    /// A collector for an app reporting `requirements` (their metric definitions
+    /// give `expect` and `latency` their units, kinds and default thresholds).
+    public init(requirements: [RequirementDefinition] = []) {
+        definitions = Dictionary(requirements.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The definition of `requirement`'s `metric`, if the app declares it.
+    public func definition(_ requirement: String, _ metric: String) -> MetricDefinition? {
+        definitions[requirement]?.metric(metric)
+    }
+
+    /// Records one measured value of a metric the app declares (`RequirementDefinition.metrics`):
+    /// kind, unit, comparator and threshold come from the definition, so every row of the
+    /// metric follows one rule. `threshold` replaces the default only where the threshold is
+    /// derived from the run (e.g. a feed period); a scenario override still replaces either.
+    public func expect(_ requirement: String, _ metric: String, _ value: Double, samples: Int,
+                       threshold: Double? = nil, status: MetricStatus? = nil) {
+        guard let d = definition(requirement, metric) else {
+            preconditionFailure("\(requirement) declares no metric '\(metric)'; add it to the app's requirement definition")
+        }
+        entries.append(Entry(requirement: requirement, metric: metric, kind: d.kind, value: value, unit: d.unit,
+                             threshold: threshold ?? d.threshold, comparator: d.comparator, samples: samples, status: status))
+    }
 
     /// Records one latency sample, seconds, for `requirement`'s `metric`
     /// (reported as `<metric>_p50/_p95/_p99/_max`; the threshold applies to p95).
+    /// Without `threshold`, the series has the metric definition's default, if any.
     public func latency(_ requirement: String, _ metric: String, seconds: Double, threshold: Double? = nil) {
         let key = requirement + "|" + metric
         if let i = latencyIndex[key] {
             latencies[i].recorder.record(seconds: seconds)
             if let threshold { latencies[i].threshold = threshold }
         } else {
-            var s = LatencySeries(requirement: requirement, metric: metric, threshold: threshold)
+            var s = LatencySeries(requirement: requirement, metric: metric,
+                                  threshold: threshold ?? definition(requirement, metric)?.threshold)
             s.recorder.record(seconds: seconds)
             latencyIndex[key] = latencies.count
             latencies.append(s)
         }
     }
 
-    /// Declares a latency series with its threshold even before any sample.
-    public func declareLatency(_ requirement: String, _ metric: String, threshold: Double?) {
+    /// Declares a latency series even before any sample, with `threshold` or, without
+    /// one, the metric definition's default.
+    public func declareLatency(_ requirement: String, _ metric: String, threshold: Double? = nil) {
+        let threshold = threshold ?? definition(requirement, metric)?.threshold
         let key = requirement + "|" + metric
         if let i = latencyIndex[key] { latencies[i].threshold = threshold; return }
         latencyIndex[key] = latencies.count

@@ -5,13 +5,31 @@ import MetricReports
 
 /// An app under test, driven through one scenario run.
 ///
-/// `start` schedules the scenario's actions and feeds on the simulation;
-/// the engine then runs the virtual clock; `finish` records the final metrics.
+/// `start` builds the app's state (and may refuse a scenario it cannot run);
+/// the engine then schedules the scenario's timeline (`ScenarioTimeline`) and
+/// runs the virtual clock, calling `perform`, `deliver`, `restart` and
+/// `connectivityChanged` at their times; `finish` records the final metrics.
+/// The timeline calls do nothing unless the app implements them.
 public protocol AppDriver: AnyObject {
-    /// Schedules actions and feeds; may record metrics already.
+    /// Builds the app's state; may record metrics already.
     func start(_ run: RunContext) throws
+    /// One occurrence of `action` by actor number `actor` (index in `scenario.actors`), at virtual time `time`.
+    func perform(_ action: ActionSpec, actor: Int, at time: Double, _ run: RunContext)
+    /// One delivery of `feed` at virtual time `time`.
+    func deliver(_ feed: FeedSpec, at time: Double, _ run: RunContext)
+    /// A reboot of the device called `device` at virtual time `time`.
+    func restart(device: String, at time: Double, _ run: RunContext)
+    /// The device called `device` changes to connectivity `state` (`online`, `offline`, …) at `time`.
+    func connectivityChanged(device: String, to state: String, at time: Double, _ run: RunContext)
     /// Records the metrics that summarise the run.
     func finish(_ run: RunContext) throws
+}
+
+extension AppDriver {
+    public func perform(_ action: ActionSpec, actor: Int, at time: Double, _ run: RunContext) {}
+    public func deliver(_ feed: FeedSpec, at time: Double, _ run: RunContext) {}
+    public func restart(device: String, at time: Double, _ run: RunContext) {}
+    public func connectivityChanged(device: String, to state: String, at time: Double, _ run: RunContext) {}
 }
 
 /// Builds the driver for a scenario's app.
@@ -51,6 +69,18 @@ public final class ManagedAppDriver: AppDriver {
             removeTemporaryFolders()
             throw error
         }
+    }
+
+    public func perform(_ action: ActionSpec, actor: Int, at time: Double, _ run: RunContext) {
+        driver.perform(action, actor: actor, at: time, run)
+    }
+
+    public func deliver(_ feed: FeedSpec, at time: Double, _ run: RunContext) { driver.deliver(feed, at: time, run) }
+
+    public func restart(device: String, at time: Double, _ run: RunContext) { driver.restart(device: device, at: time, run) }
+
+    public func connectivityChanged(device: String, to state: String, at time: Double, _ run: RunContext) {
+        driver.connectivityChanged(device: device, to: state, at: time, run)
     }
 
     public func finish(_ run: RunContext) throws {
@@ -108,16 +138,20 @@ public final class RunContext {
     public let scenario: Scenario
     /// The virtual clock and event queue.
     public let simulation: Simulation
-    /// Where measurements go.
-    public let metrics = MetricCollector()
+    /// Where measurements go; it knows the app's requirement definitions.
+    public let metrics: MetricCollector
     /// The datasets, by manifest name.
     public let datasets: DatasetStore
     /// Root stream of the scenario seed.
     private let root: RandomStream
 
-    public init(scenario: Scenario, datasets: DatasetStore) {
+    /// A context for one run of `scenario`; `requirements` are the definitions of
+    /// the requirements the app reports (`AppDefinition.requirements`), whose metric
+    /// units, kinds and default thresholds `metrics.expect`/`latency` apply.
+    public init(scenario: Scenario, datasets: DatasetStore, requirements: [RequirementDefinition] = []) {
         self.scenario = scenario
         self.datasets = datasets
+        self.metrics = MetricCollector(requirements: requirements)
         self.simulation = Simulation(start: scenario.start, end: scenario.end)
         self.root = RandomStream(seed: scenario.seed)
     }

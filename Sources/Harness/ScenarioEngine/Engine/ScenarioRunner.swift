@@ -80,12 +80,17 @@ public enum ScenarioRunner {
         cases.filter { $0.index % count == index }
     }
 
-    /// Runs one case to completion.
-    public static func run(_ c: ScenarioCase, runID: String, datasets: DatasetStore,
-                           driver makeDriver: AppDriverFactory) throws -> CaseResult {
-        let context = RunContext(scenario: c.scenario, datasets: datasets)
-        let driver = try makeDriver(c.scenario)
+    /// Runs one case to completion: builds its app's driver from `apps`, lets it
+    /// start, schedules the scenario's timeline, runs the virtual clock, lets it
+    /// finish, and returns the rows of the requirements the scenario lists.
+    public static func run(_ c: ScenarioCase, runID: String, datasets: DatasetStore, apps: AppRegistry) throws -> CaseResult {
+        guard let app = apps.app(c.scenario.app) else {
+            throw UnknownAppError(app: c.scenario.app, file: c.scenario.file)
+        }
+        let context = RunContext(scenario: c.scenario, datasets: datasets, requirements: app.requirements)
+        let driver = try apps.makeDriver(for: c.scenario)
         try driver.start(context)
+        ScenarioTimeline.schedule(context, driver: driver, actionsBeforeFeeds: app.actionsBeforeFeeds)
         context.simulation.run()
         try driver.finish(context)
         let template = MetricRow.Template(scenario: c.label, runID: runID, seed: c.scenario.seed, requirement: "")
@@ -96,17 +101,17 @@ public enum ScenarioRunner {
     /// Runs `cases` on up to `jobs` threads; results come back in case order
     /// whatever the completion order. The first error is rethrown.
     public static func run(_ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
-                           driver: AppDriverFactory) throws -> [CaseResult] {
+                           apps: AppRegistry) throws -> [CaseResult] {
         let box = ResultBox(count: cases.count)
         let workers = max(1, min(jobs, cases.count))
         if workers == 1 {
-            return try cases.map { try run($0, runID: runID, datasets: datasets, driver: driver) }
+            return try cases.map { try run($0, runID: runID, datasets: datasets, apps: apps) }
         }
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let i = next.take(below: cases.count) {
                 do {
-                    box.set(i, .success(try run(cases[i], runID: runID, datasets: datasets, driver: driver)))
+                    box.set(i, .success(try run(cases[i], runID: runID, datasets: datasets, apps: apps)))
                 } catch {
                     box.set(i, .failure(error))
                 }

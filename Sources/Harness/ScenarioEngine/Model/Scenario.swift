@@ -7,7 +7,7 @@ public struct Scenario: Sendable {
     public var name: String
     /// Free description.
     public var description: String
-    /// App driven (see `AppVocabulary`).
+    /// App driven (an `AppDefinition` name).
     public var app: String
     /// Root seed.
     public var seed: UInt64

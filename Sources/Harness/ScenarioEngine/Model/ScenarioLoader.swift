@@ -14,16 +14,20 @@ public struct ScenarioLoader: Sendable {
     /// Format of each bundled dataset by name (from the manifest); nil skips
     /// the check that a dataset field names a dataset of a format it reads.
     public var datasetFormats: [String: DatasetFormat]?
+    /// The apps whose scenarios this loader reads (vocabulary, parameters, requirements).
+    public var registry: AppRegistry
 
-    public init(datasetNames: Set<String>?, datasetFormats: [String: DatasetFormat]? = nil) {
+    public init(datasetNames: Set<String>?, datasetFormats: [String: DatasetFormat]? = nil, registry: AppRegistry) {
         self.datasetNames = datasetNames
         self.datasetFormats = datasetFormats
+        self.registry = registry
     }
 
-    /// A loader checking dataset names and formats against `manifest`.
-    public init(manifest: DatasetManifest) {
+    /// A loader of scenarios for the apps of `registry`, checking dataset names and formats against `manifest`.
+    public init(manifest: DatasetManifest, registry: AppRegistry) {
         self.init(datasetNames: Set(manifest.entries.map(\.name)),
-                  datasetFormats: Dictionary(manifest.entries.map { ($0.name, $0.format) }, uniquingKeysWith: { a, _ in a }))
+                  datasetFormats: Dictionary(manifest.entries.map { ($0.name, $0.format) }, uniquingKeysWith: { a, _ in a }),
+                  registry: registry)
     }
 
     /// Loads and validates the file at `url`; `displayName` is used in messages.
@@ -74,16 +78,16 @@ public struct ScenarioLoader: Sendable {
                        "unsupported scenario version '\(versionPair.value.string ?? "?")'; this build reads version \(supported)")
         }
         let appName = top.first(where: { $0.key.string == "app" })?.value.string
-        let app = appName.flatMap(AppVocabulary.app)
+        let app = appName.flatMap(registry.app)
         var validator = SchemaValidator(file: file)
-        let value = validator.validate(root, as: .object(ScenarioSchema.document(app: app)), path: "")
+        let value = validator.validate(root, as: .object(ScenarioSchema.document(app: app, registry: registry)), path: "")
         let sweepValues = app.map { Self.typedSweepValues(top, app: $0, validator: &validator) } ?? [:]
         var diagnostics = validator.diagnostics
         guard let value, diagnostics.isEmpty, let app else {
             if diagnostics.isEmpty { diagnostics.append(ScenarioDiagnostic(file: file, line: 0, column: 0, message: "missing 'app'")) }
             throw ScenarioErrors(diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
-        var builder = ScenarioBuilder(file: file, app: app, datasetNames: datasetNames, datasetFormats: datasetFormats,
+        var builder = ScenarioBuilder(file: file, app: app, registry: registry, datasetNames: datasetNames, datasetFormats: datasetFormats,
                                       datasetReferences: validator.datasetReferences, sweepValues: sweepValues)
         let scenario = builder.build(value, version: version)
         if !builder.diagnostics.isEmpty {
@@ -95,7 +99,7 @@ public struct ScenarioLoader: Sendable {
     /// The schema type a value of sweep parameter `name` must have: the app
     /// parameter's, or the device field's for `devices.<name>.<field>`; nil
     /// for unknown parameters (reported by the builder).
-    static func sweepType(_ name: String, app: AppVocabulary) -> SchemaType? {
+    static func sweepType(_ name: String, app: AppDefinition) -> SchemaType? {
         if let field = app.parameters.first(where: { $0.name == name }) { return field.type }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, parts[0] == "devices", ["gps", "network", "placement"].contains(parts[2]) else { return nil }
@@ -105,7 +109,7 @@ public struct ScenarioLoader: Sendable {
     /// Validates every value of `sweep.parameters` against its parameter's type
     /// and converts it (durations to seconds); returns name → (values, texts as written).
     /// Its diagnostics replace the generic scalar check's at the same positions.
-    static func typedSweepValues(_ top: Node.Mapping, app: AppVocabulary,
+    static func typedSweepValues(_ top: Node.Mapping, app: AppDefinition,
                                  validator: inout SchemaValidator) -> [String: (values: [LocatedValue], texts: [String])] {
         guard case .mapping(let sweep)? = top.first(where: { $0.key.string == "sweep" })?.value,
               case .mapping(let parameters)? = sweep.first(where: { $0.key.string == "parameters" })?.value else { return [:] }
@@ -178,7 +182,8 @@ public struct ScenarioLoader: Sendable {
 /// Builds the model from validated values and performs the semantic checks.
 struct ScenarioBuilder {
     let file: String
-    let app: AppVocabulary
+    let app: AppDefinition
+    let registry: AppRegistry
     let datasetNames: Set<String>?
     let datasetFormats: [String: DatasetFormat]?
     /// Dataset-valued fields found by the schema validator.
@@ -216,26 +221,6 @@ struct ScenarioBuilder {
             return
         }
         checkDataset(reference.value, listed: listed)
-    }
-
-    /// The most trips (pedestrians × class changes) the navup crowd model plans in one scenario.
-    static let maximumCrowdTrips = 10_000_000
-
-    /// Checks that the crowd-pings feeds plan a bounded number of trips: people ×
-    /// class changes over the scenario, with the shortest `class_change_period`
-    /// given (parameter or sweep value; default 1 h).
-    mutating func checkCrowdWork(feeds: [FeedSpec], parameters: LocatedValue?, duration: Double) {
-        let periods = [parameters?["class_change_period"]?.double].compactMap { $0 }
-            + (sweepValues["class_change_period"]?.values.compactMap(\.double) ?? [])
-        guard let period = periods.isEmpty ? 3600 : periods.min(), period > 0 else { return }
-        let changes = (duration / period).rounded(.up) + 1
-        for (i, feed) in feeds.enumerated() where feed.kind == "crowd-pings" {
-            guard let peopleValue = feed.parameters["people"], let people = peopleValue.int else { continue }
-            let trips = Double(people) * changes
-            if trips > Double(Self.maximumCrowdTrips) {
-                error(peopleValue, "'feeds[\(i)].people': \(people) people over \(Int(changes)) class changes (every \(DurationText.describe(period))) plan \(Int(trips)) trips; the most is \(Self.maximumCrowdTrips); use fewer people, a longer 'class_change_period' or a shorter 'time.duration'")
-            }
-        }
     }
 
     mutating func build(_ v: LocatedValue, version: Int) -> Scenario {
@@ -329,16 +314,20 @@ struct ScenarioBuilder {
             let most = busiest.count < 1e15 ? String(Int(busiest.count)) : String(busiest.count)
             error(busiest.at, "the scenario schedules \(total) action occurrences and feed deliveries (\(most) by \(busiest.what)); the most is \(ScenarioSchema.maximumOccurrences); use a longer 'every', a 'count' or 'until', or a shorter 'time.duration'")
         }
-        checkCrowdWork(feeds: feeds, parameters: v["parameters"], duration: duration)
+        let input = ScenarioCheckInput(feeds: feeds, parameters: v["parameters"], sweepValues: sweepValues.mapValues(\.values),
+                                       duration: duration)
+        for check in app.checks {
+            for problem in check(input) { error(problem.at, problem.message) }
+        }
 
         var requirements: [RequirementSpec] = []
         for r in v["requirements"]?.array ?? [] {
             let idValue = r.string != nil ? r : r["id"]
             let id = idValue?.string ?? ""
-            if !RequirementCatalogue.contains(id) {
-                error(idValue, "unknown requirement '\(id)'\(Suggest.hint(id, RequirementCatalogue.all.map(\.id))); see the specs' REQUIREMENTS.md")
-            } else if !app.requirements.contains(id) {
-                error(idValue, "requirement '\(id)' is not measured by app '\(app.name)'; it measures \(app.requirements.joined(separator: ", "))")
+            if registry.requirement(id) == nil {
+                error(idValue, "unknown requirement '\(id)'\(Suggest.hint(id, registry.requirements.map(\.id))); see the specs' REQUIREMENTS.md")
+            } else if app.requirement(id) == nil {
+                error(idValue, "requirement '\(id)' is not measured by app '\(app.name)'; it measures \(app.requirementIDs.joined(separator: ", "))")
             }
             if requirements.contains(where: { $0.id == id && $0.metric == r["metric"]?.string }) {
                 error(idValue, "requirement '\(id)' is listed twice")

@@ -21,16 +21,18 @@ public enum BaselineComparison {
     /// Compares the rows of the metrics file `current` with those of `baseline` under the tolerance
     /// settings (`NAME=VALUE`). Latency rows are compared when `compareLatency` is `always`, or
     /// `sameMachine` and the baseline folder's `machine.json` names the machine in the `run.json`
-    /// beside `current`; `note` is told when they are not compared for want of that.
+    /// beside `current`; `note` is told when they are not compared for want of that. A per-requirement
+    /// tolerance must name one of `requirements` (the catalogue, `AppRegistry.requirementIDs`) or a metric.
     public static func compare(current: String, baseline: String, tolerances settings: [String],
-                               compareLatency: LatencyComparison, note: (String) -> Void) throws -> CheckReport {
+                               compareLatency: LatencyComparison, requirements: Set<String>,
+                               note: (String) -> Void) throws -> CheckReport {
         var tolerances = Tolerances()
         for t in settings { try tolerances.apply(t) }
         guard FileManager.default.fileExists(atPath: baseline) else { throw Problem.missingBaseline(baseline) }
         let cur = try MetricsCSV.read(URL(fileURLWithPath: current), displayName: current)
         let base = try MetricsCSV.read(URL(fileURLWithPath: baseline), displayName: baseline)
         if base.isEmpty { throw CheckError.emptyBaseline(baseline) }
-        try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric)))
+        try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric)), requirements: requirements)
         let recorded = MachineIdentity.recorded(in: URL(fileURLWithPath: baseline).deletingLastPathComponent())
         let measured = RunReport.machine(besides: URL(fileURLWithPath: current))
         tolerances.comparesLatency = compareLatency == .always

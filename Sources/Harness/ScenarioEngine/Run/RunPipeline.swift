@@ -52,14 +52,14 @@ public struct RunPipeline {
     public var request: RunRequest
     /// The datasets the scenarios name.
     public var manifest: DatasetManifest
-    /// Makes the driver of each case's app.
-    public var driver: AppDriverFactory
+    /// The apps scenarios may name: their vocabulary, requirements and drivers.
+    public var apps: AppRegistry
 
-    /// A pipeline for `request` over `manifest`, with the apps' drivers from `driver`.
-    public init(request: RunRequest, manifest: DatasetManifest, driver: @escaping AppDriverFactory) {
+    /// A pipeline for `request` over `manifest`, running the apps of `apps`.
+    public init(request: RunRequest, manifest: DatasetManifest, apps: AppRegistry) {
         self.request = request
         self.manifest = manifest
-        self.driver = driver
+        self.apps = apps
     }
 
     /// Runs the request, reporting progress and each scenario's outcome to `observe`. Throws
@@ -77,7 +77,7 @@ public struct RunPipeline {
         let baselines = try zip(scenarios, caseLists).map { s, cases in
             try request.baseline.map { try BaselineSelection.rows(for: s, running: cases, baseline: $0, shard: request.shard) }
         }
-        try tolerances.checkOverrideNames(metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)))
+        try tolerances.checkOverrideNames(metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)), requirements: apps.requirementIDs)
         let runIDs = scenarios.map { _ in RunReport.makeRunID() }
         let reportFolders = zip(scenarios, runIDs).map { s, runID in
             request.out.map { URL(fileURLWithPath: $0).appendingPathComponent(s.name) }
@@ -105,7 +105,7 @@ public struct RunPipeline {
             let startedAt = ISO8601DateFormatter().string(from: Date())
             // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
             let session = store.session()
-            let results = try ScenarioRunner.run(cases, jobs: request.jobs, runID: runID, datasets: session, driver: driver)
+            let results = try ScenarioRunner.run(cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps)
             let rows = results.flatMap(\.rows)
             let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets) { observe(.note($0)) }
             let record = try runRecord(s, used: used, runID: runID, startedAt: startedAt, cases: cases.count, results: results, rows: rows)
@@ -126,7 +126,7 @@ public struct RunPipeline {
     /// The scenarios of the request's files, with the seed override applied; two files of one
     /// scenario name are an error (reports and baselines are kept by name).
     func loadScenarios() throws -> [Scenario] {
-        let loader = ScenarioLoader(manifest: manifest)
+        let loader = ScenarioLoader(manifest: manifest, registry: apps)
         var scenarios: [Scenario] = []
         var fileOfName: [String: String] = [:]
         for file in request.files {

@@ -4,9 +4,9 @@ import Foundation
 /// complete and validate scenario files. Generated from the same
 /// `SchemaType` description the validator uses, so the two cannot drift.
 public enum JSONSchemaWriter {
-    /// The schema document, pretty-printed with sorted keys.
-    public static func render() -> String {
-        var root = object(ScenarioSchema.document(app: nil))
+    /// The schema document of scenarios for the apps of `registry`, pretty-printed with sorted keys.
+    public static func render(_ registry: AppRegistry) -> String {
+        var root = object(ScenarioSchema.document(app: nil, registry: registry))
         root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         root["$id"] = "https://fieldtest.invalid/scenario.schema.json"
         root["title"] = "Fieldtest scenario (version 1)"

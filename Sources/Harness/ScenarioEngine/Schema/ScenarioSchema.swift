@@ -52,9 +52,10 @@ public enum ScenarioSchema {
         SchemaField("seeds", .array(.unsignedInteger, minItems: 1), "seeds of each case, 0 to 18446744073709551615, no repeats (default: the scenario seed)"),
     ])
 
-    /// The top-level schema; with an app, actions and feeds are that app's.
-    public static func document(app: AppVocabulary?) -> ObjectSchema {
-        let apps = app.map { [$0] } ?? AppVocabulary.all
+    /// The top-level schema of scenarios for the apps of `registry`; with an app,
+    /// actions, feeds and parameters are that app's.
+    public static func document(app: AppDefinition?, registry: AppRegistry) -> ObjectSchema {
+        let apps = app.map { [$0] } ?? registry.apps
         var actions: [(String, ObjectSchema)] = []
         var feeds: [(String, ObjectSchema)] = []
         for a in apps {
@@ -67,7 +68,7 @@ public enum ScenarioSchema {
             SchemaField("version", .integer(), required: true, "scenario schema version; this build reads 1"),
             SchemaField("name", .fileName, required: true, "scenario name, used as a folder name in report paths: letters, digits, '.', '_', '-'; at most 100 characters"),
             SchemaField("description", .string()),
-            SchemaField("app", .string(allowed: AppVocabulary.all.map(\.name)), required: true, "the app whose cores are exercised"),
+            SchemaField("app", .string(allowed: registry.apps.map(\.name)), required: true, "the app whose cores are exercised"),
             SchemaField("seed", .unsignedInteger, required: true, "root seed, 0 to 18446744073709551615; every component draws from a named sub-stream"),
             SchemaField("time", .object(ObjectSchema("the virtual time span", [
                 SchemaField("start", .timestamp, required: true, "ISO 8601 with zone"),

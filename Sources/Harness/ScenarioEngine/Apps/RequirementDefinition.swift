@@ -1,0 +1,93 @@
+import MetricReports
+
+/// A metric a requirement reports: its unit, kind, comparator and default
+/// threshold. The default threshold lives here and nowhere else; a scenario's
+/// threshold override replaces it in the rows (`MetricCollector.rows`).
+public struct MetricDefinition: Sendable, Equatable {
+    /// Name in the `metric` column, e.g. `sun_event_abs_error_max`. For a latency
+    /// series, the stem of its `_p50/_p95/_p99/_max` rows.
+    public var name: String
+    /// What the value measures.
+    public var kind: MetricKind
+    /// Unit of the value (`s`, `m`, `ratio`, `count`, …).
+    public var unit: String
+    /// How the value is compared with the threshold (`none`: informational).
+    public var comparator: ThresholdComparator
+    /// Default threshold in `unit`; nil when the row is informational or the
+    /// threshold is derived from the run (the driver passes it, e.g. a feed period).
+    public var threshold: Double?
+    /// Whether this is a latency series (samples in seconds, threshold on p95)
+    /// rather than a single value.
+    public var isSeries: Bool
+
+    public init(_ name: String, kind: MetricKind, unit: String, comparator: ThresholdComparator = .none,
+                threshold: Double? = nil, isSeries: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.unit = unit
+        self.comparator = comparator
+        self.threshold = threshold
+        self.isSeries = isSeries
+    }
+
+    /// A latency series, seconds, whose p95 must stay at or below `threshold` seconds (none: informational).
+    public static func latency(_ name: String, p95AtMost threshold: Double? = nil) -> MetricDefinition {
+        MetricDefinition(name, kind: .latency, unit: "s", comparator: threshold == nil ? .none : .lessOrEqual,
+                         threshold: threshold, isSeries: true)
+    }
+
+    /// An exact check: the count of cases that did not behave as specified must be 0.
+    public static func mismatches(_ name: String) -> MetricDefinition {
+        MetricDefinition(name, kind: .count, unit: "count", comparator: .lessOrEqual, threshold: 0)
+    }
+
+    /// A value that must be at most `threshold` (in `unit`).
+    public static func atMost(_ name: String, _ threshold: Double, kind: MetricKind, unit: String) -> MetricDefinition {
+        MetricDefinition(name, kind: kind, unit: unit, comparator: .lessOrEqual, threshold: threshold)
+    }
+
+    /// A value that must be at least `threshold` (in `unit`).
+    public static func atLeast(_ name: String, _ threshold: Double, kind: MetricKind, unit: String) -> MetricDefinition {
+        MetricDefinition(name, kind: kind, unit: unit, comparator: .greaterOrEqual, threshold: threshold)
+    }
+
+    /// An informational value (no threshold).
+    public static func info(_ name: String, kind: MetricKind, unit: String) -> MetricDefinition {
+        MetricDefinition(name, kind: kind, unit: unit)
+    }
+}
+
+/// A measurable requirement of an app's source specification: what it asks,
+/// how Fieldtest measures it, and the metrics it reports.
+///
+/// Every `requirement` column of a metric report names one of these IDs, so a
+/// row can be traced back to a sentence of a spec.
+public struct RequirementDefinition: Sendable, Equatable {
+    /// Stable ID, e.g. `SKY-P2`.
+    public var id: String
+    /// Section of the source specification.
+    public var source: String
+    /// What the specification asks.
+    public var summary: String
+    /// How Fieldtest measures it.
+    public var measuredAs: String
+    /// The threshold as stated (a *default* marks Fieldtest's own number).
+    public var threshold: String
+    /// The metrics it reports whose unit, kind and threshold the app records through
+    /// `MetricCollector.expect`/`latency` (a requirement may also report rows recorded
+    /// with every field spelt out, `MetricCollector.value`).
+    public var metrics: [MetricDefinition]
+
+    public init(id: String, source: String, summary: String, measuredAs: String, threshold: String,
+                metrics: [MetricDefinition] = []) {
+        self.id = id
+        self.source = source
+        self.summary = summary
+        self.measuredAs = measuredAs
+        self.threshold = threshold
+        self.metrics = metrics
+    }
+
+    /// The metric called `name`, if declared.
+    public func metric(_ name: String) -> MetricDefinition? { metrics.first { $0.name == name } }
+}

@@ -1,0 +1,49 @@
+import FieldtestApps
+import FieldtestData
+import Foundation
+import MetricReports
+import ScenarioEngine
+import Testing
+
+/// Every bundled scenario, run through the library, reports the same non-latency rows as
+/// its recorded baseline in `Results/baselines`: a restructuring that changes what the apps
+/// measure fails here. Latency rows are wall-clock compute time and are left out.
+@Suite("Bundled scenarios against their baselines")
+struct BundledBaselineTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var scenarios: [String] {
+        let folder = repo.appendingPathComponent("Scenarios")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") }.sorted()
+    }
+
+    /// The rows as compared: every column but the run ID, values as the CSV writes them.
+    static func comparable(_ rows: [MetricRow]) -> [String] {
+        let kept = rows.filter { $0.kind != .latency }.map { row -> MetricRow in
+            var row = row
+            row.runID = ""
+            return row
+        }
+        return MetricsCSV.render(kept).split(separator: "\n").dropFirst().map(String.init)
+    }
+
+    @Test(arguments: scenarios)
+    func nonLatencyRowsMatchTheBaseline(_ file: String) throws {
+        let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
+        let scenario = try ScenarioLoader(manifest: manifest, registry: .bundled)
+            .load(Self.repo.appendingPathComponent("Scenarios/" + file), displayName: "Scenarios/" + file)
+        let baselineURL = Self.repo.appendingPathComponent("Results/baselines/\(scenario.name).csv")
+        let baseline = try MetricsCSV.read(baselineURL)
+        let results = try ScenarioRunner.run(ScenarioRunner.cases(of: scenario), jobs: 2, runID: "check",
+                                             datasets: DatasetStore(manifest: manifest), apps: .bundled)
+        let current = Self.comparable(results.flatMap(\.rows))
+        let expected = Self.comparable(baseline)
+        #expect(!expected.isEmpty, "the baseline of \(file) has no non-latency rows")
+        #expect(current.count == expected.count, "\(file): \(current.count) rows, baseline \(expected.count)")
+        for (c, e) in zip(current, expected) where c != e {
+            Issue.record("\(file): row differs from the baseline\n  now:      \(c)\n  baseline: \(e)")
+        }
+    }
+}
