@@ -9,8 +9,9 @@ struct RouteCommand: ParsableCommand {
         commandName: "route",
         abstract: "Route a batch of queries (id,from_lat,from_lon,to_lat,to_lon,profile) over a campus map.",
         discussion: """
-        Output columns: id,status,length_m,duration_s,node_ids,path. status is ok, no_route or no_snap \
-        (no routable vertex within 200 m). Profiles: walk, wheelchair and the others of the built-in \
+        Output columns: id,status,length_m,duration_s,node_ids,path,from_snap_m,to_snap_m. Each end is \
+        projected onto the nearest usable path (fragments lose to the main network unless much closer); \
+        status is ok, no_route or no_snap (no usable path within 200 m). Profiles: walk, wheelchair and the others of the built-in \
         profile YAML (see --print-profiles), or your own with --profiles.
         """
     )

@@ -60,9 +60,9 @@ struct CampusGraphTests {
         let queries = try RouteBatch.parseQueries(Array(q.utf8), file: "q.csv")
         let out = RouteBatch.csv(queries: queries, routes: try RouteBatch.run(graph: g, queries: queries))
         let lines = out.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "id,status,length_m,duration_s,node_ids,path")
-        #expect(lines[1].hasPrefix("q1,ok,222.390160467,158.850114619,,0.0 0.0;0.0 0.001;0.001 0.001"))
-        #expect(lines[2] == "q2,no_snap,,,,")
+        #expect(lines[0] == "id,status,length_m,duration_s,node_ids,path,from_snap_m,to_snap_m")
+        #expect(lines[1] == "q1,ok,222.390160467,158.850114619,,0.0 0.0;0.0 0.001;0.001 0.001,0,0")
+        #expect(lines[2] == "q2,no_snap,,,,,,0")
     }
 
     @Test("bad queries are located; unknown profiles named")

@@ -289,7 +289,11 @@ struct NavUPDriverTests {
         // On these requests, fresh congestion data lowers the regret a congestion-free route has.
         let mean = { (v: [Double]) in v.reduce(0, +) / Double(max(1, v.count)) }
         #expect(mean(driver.regretOnline) < mean(driver.blindOnline), "\(mean(driver.regretOnline)) vs \(mean(driver.blindOnline))")
-        #expect(value(rows, "NAV-F4", "regret_online_without_congestion_p95") ?? 0 > 0.1)
+        // Routes now start and end at the projected points, so the partial edges every route shares
+        // dilute the ratio: the blind p95 is about 0.05 (0.16 with vertex snapping), still above the
+        // congestion-aware p95.
+        let blind = try #require(value(rows, "NAV-F4", "regret_online_without_congestion_p95"))
+        #expect(blind > 0 && blind >= (value(rows, "NAV-F4", "regret_online_p95") ?? .infinity))
     }
 
     /// NAV-F2: offline, the app answers from the map on the phone: a phone that was never online has
@@ -322,7 +326,8 @@ struct NavUPDriverTests {
             return r.status == .ok && !r.steps.isEmpty ? r : nil
         }.first)
         #expect(driver.answerIsRight(found, from: found.points[0], to: found.points[found.points.count - 1], profile: p))
-        let madeUp = Route.failed(.noRoute, profile: "wheelchair", from: found.fromVertex, to: found.toVertex)
+        let madeUp = Route.failed(.noRoute, profile: "wheelchair", from: found.fromVertex, to: found.toVertex,
+                                  fromSnap: found.fromSnap, toSnap: found.toSnap)
         #expect(!driver.answerIsRight(madeUp, from: found.points[0], to: found.points[found.points.count - 1], profile: p))
     }
 

@@ -19,8 +19,9 @@ public struct NavUPExit: Sendable, Equatable {
     public var name: String
     /// Position, degrees.
     public var location: GeoPoint
-    /// Graph vertex per profile index; nil when the exit is not reachable in that profile's graph.
-    public var vertices: [Int32?]
+    /// Projection onto the nearest usable edge, per profile index; nil when the exit is not reachable in
+    /// that profile's graph.
+    public var snaps: [EdgeSnap?]
 }
 
 /// The campus as the NavUP driver uses it: the routing graph with its `walk` and `wheelchair` profiles,
@@ -60,15 +61,15 @@ public final class NavUPCampus: @unchecked Sendable {
         var pois: [NavUPVenue] = []
         var exits: [NavUPExit] = []
         var seenExit = Set<Int64>()
-        func exitVertices(_ p: GeoPoint, within metres: Double) -> [Int32?] {
-            (0..<graph.profiles.count).map { graph.snap(p, profile: $0, maxMetres: metres)?.vertex }
+        func exitSnaps(_ p: GeoPoint, within metres: Double) -> [EdgeSnap?] {
+            (0..<graph.profiles.count).map { graph.snapToEdge(p, profile: $0, maxMetres: metres) }
         }
         if let osm = map.osm {
             for node in osm.nodes {
                 let p = GeoPoint(latitude: node.latitude, longitude: node.longitude)
                 if node.tags["entrance"] != nil || node.tags["emergency"] == "assembly_point", seenExit.insert(node.id).inserted {
                     exits.append(NavUPExit(name: node.tags["name"] ?? "entrance \(node.id)", location: p,
-                                           vertices: exitVertices(p, within: 50)))
+                                           snaps: exitSnaps(p, within: 50)))
                 }
                 guard let name = node.tags["name"] else { continue }
                 if let kind = node.tags["amenity"] ?? node.tags["shop"] ?? node.tags["tourism"] {
@@ -86,7 +87,7 @@ public final class NavUPCampus: @unchecked Sendable {
                 let centre = GeoPoint(latitude: lat, longitude: lon)
                 if way.tags["amenity"] == "parking" || way.tags["leisure"] == "pitch" || way.tags["leisure"] == "park" {
                     exits.append(NavUPExit(name: way.tags["name"] ?? "assembly area \(way.id)", location: centre,
-                                           vertices: exitVertices(centre, within: 200)))
+                                           snaps: exitSnaps(centre, within: 200)))
                 }
                 guard way.tags["highway"] == nil, let name = way.tags["name"],
                       let kind = way.tags["building"] ?? way.tags["amenity"] ?? way.tags["leisure"],
@@ -97,7 +98,7 @@ public final class NavUPCampus: @unchecked Sendable {
             }
         }
         let walkIndex = walk
-        self.venues = venues.filter { graph.snap($0.location, profile: walkIndex) != nil }
+        self.venues = venues.filter { graph.snapToEdge($0.location, profile: walkIndex) != nil }
             .sorted { ($0.name, $0.location.latitude, $0.location.longitude) < ($1.name, $1.location.latitude, $1.location.longitude) }
         self.pois = pois
         self.exits = exits

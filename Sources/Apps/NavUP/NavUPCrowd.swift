@@ -27,8 +27,11 @@ final class NavUPCrowd {
         var speed: Double
         var pair: Int
     }
+    /// A route walked: its pieces (the partial edges at the ends included), the metres along each
+    /// piece's edge where it begins, and the cumulative metres at the end of each piece.
     struct Leg {
         var steps: [RouteStep]
+        var starts: [Double]
         var cumulative: [Double]
         var length: Double
     }
@@ -85,11 +88,26 @@ final class NavUPCrowd {
                 if pairIndex[key] == nil {
                     let r = router.route(in: campus.graph, from: campus.venues[at[p]].location, to: campus.venues[dest].location,
                                          profile: campus.walk)
+                    // Walkers are on the partial edges at both ends too, from the projected start.
+                    var pieces: [(step: RouteStep, start: Double, metres: Double)] = []
+                    if let h = r.head, let s = r.fromSnap {
+                        pieces.append((RouteStep(edge: h.edge, forward: h.forward), s.metresFromStart, h.lengthMetres))
+                    }
+                    for s in r.steps {
+                        let length = campus.graph.edges[Int(s.edge)].lengthMetres
+                        pieces.append((s, s.forward ? 0 : length, length))
+                    }
+                    if let t = r.tail {
+                        pieces.append((RouteStep(edge: t.edge, forward: t.forward), t.forward ? 0 : campus.graph.edges[Int(t.edge)].lengthMetres,
+                                       t.lengthMetres))
+                    }
                     var cum: [Double] = []
                     var total = 0.0
-                    for s in r.steps { total += campus.graph.edges[Int(s.edge)].lengthMetres; cum.append(total) }
+                    for piece in pieces { total += piece.metres; cum.append(total) }
                     pairIndex[key] = legs.count
-                    legs.append(Leg(steps: r.status == .ok ? r.steps : [], cumulative: cum, length: r.status == .ok ? total : 0))
+                    let ok = r.status == .ok
+                    legs.append(Leg(steps: ok ? pieces.map(\.step) : [], starts: ok ? pieces.map(\.start) : [], cumulative: cum,
+                                    length: ok ? total : 0))
                 }
                 guard let leg = pairIndex[key], legs[leg].length > 0 else { continue }
                 trips.append(Trip(person: p, depart: leave, speed: speeds[p], pair: leg))
@@ -113,7 +131,7 @@ final class NavUPCrowd {
             let step = leg.steps[lo]
             let edge = campus.graph.edges[Int(step.edge)]
             let before = lo == 0 ? 0 : leg.cumulative[lo - 1]
-            let along = step.forward ? d - before : edge.lengthMetres - (d - before)
+            let along = step.forward ? leg.starts[lo] + (d - before) : leg.starts[lo] - (d - before)
             out.append((trip.person, step.edge, Self.point(on: edge.shape, metres: along)))
         }
         out.sort { $0.person < $1.person }

@@ -124,7 +124,7 @@ extension NavUPDriver {
             offlineFailures += 1
         }
         if !fresh, choice.snapshot != nil { cachedAges.append(choice.ageSeconds) }
-        guard route.status == .ok, let s = route.fromVertex, let t = route.toVertex else { return }
+        guard route.status == .ok, let s = route.fromSnap, let t = route.toSnap else { return }
         let truth = crowd.map { WeidmannSpeed.slowdowns(densities: $0.trueDensities(at: now, estimator: estimator)) }
             ?? [Double](repeating: 1, count: edges)
         if let regret = RouteRegret.regret(of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router) {
@@ -132,49 +132,118 @@ extension NavUPDriver {
         }
         // What the same request would have cost routed without any congestion data (the contrast that
         // shows whether congestion decided anything).
-        let blind = router.route(in: campus.graph, fromVertex: s, toVertex: t, profile: p)
+        let blind = router.route(in: campus.graph, fromSnap: s, toSnap: t, profile: p)
         if let regret = RouteRegret.regret(of: blind, in: campus.graph, profile: p, trueSlowdown: truth, router: &router) {
             if fresh { blindOnline.append(regret) } else { blindOffline.append(regret) }
         }
         listAlongRoute(route, at: now)
     }
 
-    /// Whether `route` follows usable arcs of profile `p` from its start vertex to its end vertex.
+    /// Whether `route` follows usable arcs of profile `p`: from its projected start along part of the
+    /// start's edge to its first vertex, over whole edges to its last vertex, and along part of the end's
+    /// edge to its projected end (or straight along the one edge both ends share), its points running
+    /// from the one projected point to the other.
     func follows(_ route: Route, profile p: Int) -> Bool {
-        guard let campus, let s = route.fromVertex, let t = route.toVertex else { return false }
-        var at = s
+        guard let campus else { return false }
+        let g = campus.graph
+        func usable(_ edge: Int32, forward: Bool) -> Bool {
+            Int(edge) >= 0 && Int(edge) < g.edges.count
+                && g.access[p][Int(edge)] & (forward ? CampusGraph.forwardBit : CampusGraph.backwardBit) != 0
+        }
+        var start = route.fromVertex, end = route.toVertex
+        if let s = route.fromSnap, let t = route.toSnap {
+            guard route.points.first == s.point, route.points.last == t.point else { return false }
+            guard route.fromVertex != nil else {
+                // One edge: walked from the start's position towards the end's.
+                guard let head = route.head, head.edge == s.edge, usable(head.edge, forward: head.forward) else { return false }
+                return t.edge == s.edge && route.steps.isEmpty && route.tail == nil && route.toVertex == nil
+                    && (t.position == s.position || (t.position > s.position) == head.forward)
+            }
+            /// The vertex a snap lies on (an end of its edge), if any.
+            func vertex(_ snap: EdgeSnap) -> Int32? {
+                let e = g.edges[Int(snap.edge)]
+                return snap.position == 0 ? e.from : snap.position == Double(e.shape.count - 1) ? e.to : nil
+            }
+            if let head = route.head {
+                guard head.edge == s.edge, usable(head.edge, forward: head.forward) else { return false }
+                start = head.forward ? g.edges[Int(head.edge)].to : g.edges[Int(head.edge)].from
+            } else {
+                start = vertex(s)
+            }
+            if let tail = route.tail {
+                guard tail.edge == t.edge, usable(tail.edge, forward: tail.forward) else { return false }
+                end = tail.forward ? g.edges[Int(tail.edge)].from : g.edges[Int(tail.edge)].to
+            } else {
+                end = vertex(t)
+            }
+            guard start != nil, end != nil, route.fromVertex == start, route.toVertex == end else { return false }
+        }
+        guard var at = start, let end else { return false }
         for step in route.steps {
-            guard Int(step.edge) >= 0, Int(step.edge) < campus.graph.edges.count else { return false }
-            let e = campus.graph.edges[Int(step.edge)]
-            let bits = campus.graph.access[p][Int(step.edge)]
-            let (a, b, bit) = step.forward ? (e.from, e.to, CampusGraph.forwardBit) : (e.to, e.from, CampusGraph.backwardBit)
-            if a != at || bits & bit == 0 { return false }
+            guard usable(step.edge, forward: step.forward) else { return false }
+            let e = g.edges[Int(step.edge)]
+            let (a, b) = step.forward ? (e.from, e.to) : (e.to, e.from)
+            if a != at { return false }
             at = b
         }
-        return at == t
+        return at == end
     }
 
     /// Whether a route answer is right, checked independently of the router: an `ok` route follows
-    /// usable arcs between its snapped ends; `no_route` only when a plain Dijkstra cannot reach the end;
-    /// `no_snap` only when an end has no usable vertex within the router's 200 m (a scan of every vertex).
+    /// usable arcs between its projected ends; `no_route` only when plain Dijkstra over the graph split
+    /// at both projections cannot reach the end; `no_snap` only when an end has no usable edge within the
+    /// router's 200 m (a scan of every edge with the spherical distance; answers within 1 m of the radius
+    /// are not judged).
     func answerIsRight(_ route: Route, from: GeoPoint, to: GeoPoint, profile p: Int) -> Bool {
         switch route.status {
         case .ok:
             return follows(route, profile: p)
         case .noRoute:
-            guard let s = route.fromVertex, let t = route.toVertex else { return false }
-            return !dijkstra(from: s, profile: p)[Int(t)].isFinite
+            guard let s = route.fromSnap, let t = route.toSnap else { return false }
+            return !splitDistances(from: s, to: [t], profile: p)[0].isFinite
         case .noSnap:
-            return !hasUsableVertex(near: from, profile: p) || !hasUsableVertex(near: to, profile: p)
+            return !hasUsableEdge(near: from, profile: p) || !hasUsableEdge(near: to, profile: p)
         }
     }
 
-    /// Whether some vertex with a usable arc of profile `p` lies within 200 m of `point`. O(V + E).
-    func hasUsableVertex(near point: GeoPoint, profile p: Int) -> Bool {
+    /// Whether some edge usable by profile `p` passes within 199 m of `point` (spherical distance). O(E).
+    func hasUsableEdge(near point: GeoPoint, profile p: Int) -> Bool {
         guard let campus else { return false }
-        let arcs = arcs(p)
-        return campus.graph.vertices.indices.contains { v in
-            !arcs[v].isEmpty && Geodesy.haversineMetres(point, campus.graph.vertices[v].location) <= 200
+        return campus.graph.edges.indices.contains { e in
+            campus.graph.access[p][e] != 0 && Self.sphericalMetres(from: point, to: campus.graph.edges[e].shape) <= 199
+        }
+    }
+
+    /// Shortest lengths (metres) from projected point `s` to each of `targets` under profile `p` over the
+    /// graph split at those points: plain Dijkstra from each end of `s`'s edge the profile lets the start
+    /// reach (or from the vertex it stands on), plus the parts of the edges at both ends, or the stretch
+    /// between them on a shared edge. The independent check of routes and evacuations.
+    /// O(2 (V + E) log V + targets).
+    func splitDistances(from s: EdgeSnap, to targets: [EdgeSnap?], profile p: Int) -> [Double] {
+        guard let campus else { return targets.map { _ in .infinity } }
+        let g = campus.graph
+        let fwd = CampusGraph.forwardBit, bwd = CampusGraph.backwardBit
+        /// Ways between a snap and its edge's ends: (vertex, metres, direction bit needed to leave the snap
+        /// towards the vertex); an end the snap lies on costs nothing in either direction.
+        func ends(_ snap: EdgeSnap) -> [(vertex: Int32, metres: Double, bit: UInt8, on: Bool)] {
+            let e = g.edges[Int(snap.edge)]
+            let last = Double(e.shape.count - 1)
+            return [(e.from, snap.metresFromStart, bwd, snap.position == 0), (e.to, snap.metresToEnd, fwd, snap.position == last)]
+        }
+        let sBits = g.access[p][Int(s.edge)]
+        let starts = ends(s).filter { $0.on || sBits & $0.bit != 0 }.map { (dist: dijkstra(from: $0.vertex, profile: p), offset: $0.on ? 0 : $0.metres) }
+        return targets.map { t in
+            guard let t else { return .infinity }
+            let tBits = g.access[p][Int(t.edge)]
+            var best = Double.infinity
+            // Entering the target's edge from an end walks towards the other end: the opposite bit.
+            for end in ends(t) where end.on || tBits & (end.bit == fwd ? bwd : fwd) != 0 {
+                for (dist, offset) in starts { best = min(best, offset + dist[Int(end.vertex)] + (end.on ? 0 : end.metres)) }
+            }
+            if t.edge == s.edge, t.position == s.position || tBits & (t.position > s.position ? fwd : bwd) != 0 {
+                best = min(best, g.alongMetres(edge: Int(s.edge), from: s.position, to: t.position))
+            }
+            return best
         }
     }
 
@@ -256,7 +325,7 @@ extension NavUPDriver {
             if !answerIsRight(route, from: from, to: to, profile: campus.wheelchair) { wheelchairWrongNoRoute += 1 }
             return
         }
-        wheelchairSteps += route.steps.count
+        wheelchairSteps += route.walkedEdges.count
         forbiddenUsed += forbiddenEdges(route)
     }
 
@@ -294,9 +363,16 @@ extension NavUPDriver {
         return dist
     }
 
-    /// NAV-F9/NAV-F18: route to the nearest exit or assembly point from `from`, for `profile`; the mass
-    /// alert goes to every phone. The route must be contiguous, usable by the profile, end at an exit,
-    /// be as short as the nearest exit by an independent Dijkstra, and (wheelchair) use no forbidden edge.
+    /// Metres from an exit within which the user counts as starting at it (NAV-F9), measured from the
+    /// user's own position: about a doorway's width.
+    static let atExitMetres = 2.0
+
+    /// NAV-F9/NAV-F18: route to the nearest exit or assembly point from `from`, for `profile`
+    /// (`EmergencyRouting`, from the user's projected position); the mass alert goes to every phone.
+    /// The route must follow the profile's usable arcs from the user's projection to an exit's
+    /// projection, be as short as the nearest exit by an independent Dijkstra over the split graph, and
+    /// (wheelchair) use no forbidden edge. An evacuation starts at an exit when the user stands within
+    /// `atExitMetres` of one the profile can use.
     func emergency(from: GeoPoint, profile name: String, _ run: RunContext) throws {
         guard let campus else { return }
         let p = name == "wheelchair" ? campus.wheelchair : campus.walk
@@ -305,52 +381,51 @@ extension NavUPDriver {
             alertsSent += 1
             if !device.request(bytes: 2048, at: run.now).delivered { alertsUndelivered += 1 }
         }
-        let targets = Array(Set(campus.exits.compactMap { $0.vertices[p] })).sorted()
-        var best: Route?
-        for t in targets {
-            guard let s = campus.graph.snap(from, profile: p) else { break }
-            let r = router.route(in: campus.graph, fromVertex: s.vertex, toVertex: t, profile: p)
-            if r.status == .ok, best.map({ r.lengthMetres < $0.lengthMetres }) ?? true { best = r }
-        }
-        var ok = false
-        let source = campus.graph.snap(from, profile: p)
-        if let source, targets.contains(source.vertex) {
-            // Already at an exit: the right answer is the empty route, which exercises no routing.
+        let targets = campus.exits.map { $0.snaps[p] }
+        let (route, chosen) = EmergencyRouting.nearest(in: campus.graph, from: from, destinations: targets, profile: p,
+                                                       router: &router)
+        if campus.exits.contains(where: { $0.snaps[p] != nil && Geodesy.haversineMetres(from, $0.location) <= Self.atExitMetres }) {
             if p == campus.wheelchair { wheelchairEvacuationsAtExit += 1 } else { evacuationsAtExit += 1 }
         }
-        let reachable = source.map { s in
-            let dist = dijkstra(from: s.vertex, profile: p)
-            return targets.contains { dist[Int($0)].isFinite }
-        } ?? false
-        if best == nil && !reachable {
-            // No exit is reachable in this profile's graph: "no route" is the correct answer.
-            ok = true
-        } else if let r = best, let s = r.fromVertex, let t = r.toVertex {
-            let dist = dijkstra(from: s, profile: p)
-            let nearest = targets.map { dist[Int($0)] }.min() ?? .infinity
-            ok = s == source?.vertex && follows(r, profile: p) && targets.contains(t)
-                && abs(r.lengthMetres - nearest) <= 1e-6 * max(1, nearest)
-            if p == campus.wheelchair && forbiddenEdges(r) > 0 { ok = false }
+        let source = campus.graph.snapToEdge(from, profile: p)
+        let nearest = source.map { splitDistances(from: $0, to: targets, profile: p).min() ?? .infinity } ?? .infinity
+        var ok = false
+        if route.status != .ok {
+            // "No route" is right exactly when no exit is reachable in this profile's graph.
+            ok = !nearest.isFinite
+        } else if let chosen, let end = targets[chosen] {
+            ok = route.fromSnap == source && route.toSnap == end && follows(route, profile: p)
+                && abs(route.lengthMetres - nearest) <= 1e-6 * max(1, nearest)
+            if p == campus.wheelchair && forbiddenEdges(route) > 0 { ok = false }
         }
         emergencyChecks += 1
         if !ok { emergencyFailures += 1 }
         if p == campus.wheelchair {
             wheelchairEvacuations += 1
             if !ok { wheelchairEvacuationFailures += 1 }
-            if let best { auditWheelchair(best, from: from, to: best.points.last ?? from) }
+            if route.status == .ok { auditWheelchair(route, from: from, to: route.points.last ?? from) }
         }
     }
 
     /// The venue names a typed query was taken from: names that begin with it, or one of whose words
-    /// begins with it (case-insensitive). Empty when the query begins no name: the app should then find
-    /// nothing and prompt (NAV-F3). Independent of the search's fuzzy matching.
+    /// begins with it, compared after `VenueSearch.normalise` (case, diacritics and punctuation folded, as
+    /// the search compares). Empty when the query begins no name: the app should then find nothing
+    /// within its edit tolerance, or prompt (NAV-F3). Independent of the search's fuzzy matching.
     static func namesBegun(by query: String, among names: [String]) -> Set<String> {
-        let q = query.lowercased().trimmingCharacters(in: .whitespaces)
+        let q = VenueSearch.normalise(query)
         guard !q.isEmpty else { return [] }
         return Set(names.filter { name in
-            let words = name.lowercased().split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            let words = VenueSearch.normalise(name).split(separator: " ").map(String.init)
             return words.indices.contains { words[$0...].joined(separator: " ").hasPrefix(q) }
         })
+    }
+
+    /// The venue search over `venues` (`CampusRouting.VenueSearch`, the one implementation of NAV-F3's rules).
+    static func venueSearch(_ venues: [NavUPVenue]) -> VenueSearch {
+        VenueSearch(directory: VenueDirectory(venues: venues.enumerated().map { i, v in
+            Venue(ref: "navup/\(i)", name: v.name, kind: .building, category: v.kind, location: v.location,
+                  entrances: [v.location], hasTaggedEntrance: false)
+        }))
     }
 
     /// NAV-F3: one typed query, or `count` seeded queries made from random venue names (a prefix of 3–8
@@ -383,7 +458,7 @@ extension NavUPDriver {
         let online = devices[device]?.isOnline(at: run.now) ?? true
         let map = try phoneMap(device: device, at: run.now)
         let index = map.map { m in
-            NavUPVenueSearch(venues: m.names.indices.map {
+            Self.venueSearch(m.names.indices.map {
                 NavUPVenue(name: m.names[$0], location: GeoPoint(latitude: m.latitudes[$0], longitude: m.longitudes[$0]), kind: "")
             })
         }
@@ -400,10 +475,10 @@ extension NavUPDriver {
             }
             let (found, seconds) = ComputeTimer.measure { index.search(q.text, limit: 5) }
             run.metrics.latency("NAV-F3", "search_latency", seconds: seconds)
-            let names = found.map { index.names[$0] }
+            let names = found.map(\.venue.name)
             let hit = q.targets.isEmpty ? found.isEmpty : names.contains { q.targets.contains($0) }
             if hit { searchHits += 1 }
-            if !online, names != search.search(q.text, limit: 5).map({ campus.venues[$0].name }) { offlineFailures += 1 }
+            if !online, names != search.search(q.text, limit: 5).map(\.venue.name) { offlineFailures += 1 }
         }
     }
 

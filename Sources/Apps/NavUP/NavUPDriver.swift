@@ -52,7 +52,7 @@ public final class NavUPDriver: AppDriver {
     }
 
     var campus: NavUPCampus?
-    var search: NavUPVenueSearch?
+    var search: VenueSearch?
     var devices: [String: Device] = [:]
     var cacheFolder: URL?
     var router = AStarRouter()
@@ -123,7 +123,7 @@ public final class NavUPDriver: AppDriver {
             throw NavUPDriverError(description: "\(s.file): error: campus '\(campusName)' has fewer than two named venues near its paths; choose another campus")
         }
         self.campus = campus
-        search = NavUPVenueSearch(venues: campus.venues)
+        search = Self.venueSearch(campus.venues)
         estimator = CrowdDensityEstimator(graph: campus.graph)
         store = CrowdPingStore(retentionSeconds: run.number("ping_retention", default: 3600))
         let folder = EmulatedDevices.temporaryFolder()

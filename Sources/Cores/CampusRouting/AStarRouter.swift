@@ -26,6 +26,14 @@ public struct AStarRouter: Sendable {
     var heap = QuaternaryHeap()
     /// The last route's arcs from the target back to the start (reused between queries).
     var pathArcs: [Int32] = []
+    /// The current query's start vertices with the cost of reaching each from the start (reused).
+    var seeds: [SearchSeed] = []
+    /// The current query's target entry vertices, sorted by vertex (reused).
+    var entries: [SearchEntry] = []
+    /// The current query's routes that reach a target without any vertex (same edge; reused).
+    var directs: [SearchEntry] = []
+    /// Landmark distances of the current target (`LandmarkBounds` row layout; empty: chord bound only).
+    var targetRow: [Double] = []
     // Backward-search scratch and the per-query potential cache of the bidirectional search.
     var costB: [Double] = []
     var parentArcB: [Int32] = []
@@ -57,16 +65,16 @@ public struct AStarRouter: Sendable {
     /// Creates an empty router; it sizes itself to the graph on first use.
     public init() {}
 
-    /// Snaps both ends to the profile's graph (within `snapMetres`) and returns the cheapest route.
+    /// Projects both ends onto the profile's nearest usable edges (within `snapMetres`, large components
+    /// preferred by `SnapRule.standard`) and returns the cheapest route between the projected points.
     /// `slowdown`, when given, holds one factor ≥ 1 per edge (see `WeidmannSpeed.slowdown`).
     public mutating func route(in graph: CampusGraph, from: GeoPoint, to: GeoPoint, profile p: Int,
                                slowdown: [Double]? = nil, snapMetres: Double = 200) -> Route {
         let name = graph.profileNames[p]
-        guard let s = graph.snap(from, profile: p, maxMetres: snapMetres),
-              let t = graph.snap(to, profile: p, maxMetres: snapMetres) else {
-            return .failed(.noSnap, profile: name)
-        }
-        return route(in: graph, fromVertex: s.vertex, toVertex: t.vertex, profile: p, slowdown: slowdown)
+        let s = graph.snapToEdge(from, profile: p, maxMetres: snapMetres)
+        let t = graph.snapToEdge(to, profile: p, maxMetres: snapMetres)
+        guard let s, let t else { return .failed(.noSnap, profile: name, fromSnap: s, toSnap: t) }
+        return route(in: graph, fromSnap: s, toSnap: t, profile: p, slowdown: slowdown)
     }
 
     /// The cheapest route between two vertices under profile `p`.
@@ -109,112 +117,21 @@ public struct AStarRouter: Sendable {
     mutating func searchTree(_ g: CampusGraph, _ s: Int32, _ t: Int32, _ p: Int, _ slowdown: [Double]?) -> Bool {
         let n = g.vertices.count
         guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profileAdjacency.count else { return false }
-        if cost.count != n {
-            cost = [Double](repeating: 0, count: n)
-            parentArc = [Int32](repeating: -1, count: n)
-            stamp = [UInt32](repeating: 0, count: n)
-            closed = [UInt32](repeating: 0, count: n)
-            generation = 0
-        }
-        if mark.count != n {
-            mark = [UInt32](repeating: 0, count: n)
-            markGeneration = 0
-        }
-        markGeneration &+= 1
-        if markGeneration > 0x7FFF_FFFF {
-            for i in 0..<n { mark[i] = 0 }
-            markGeneration = 1
-        }
-        // One mark per vertex: `open` when its cost is from this query, `shut` once settled.
-        let open = markGeneration << 1, shut = open | 1
-        // The heap is moved out for the loop so no access to `self` overlaps the scratch buffers' accesses.
-        var heap = QuaternaryHeap()
-        swap(&heap, &self.heap)
-        defer { swap(&heap, &self.heap) }
-        heap.removeAll()
+        seeds.removeAll(keepingCapacity: true)
+        seeds.append(SearchSeed(vertex: s, cost: 0, forward: true))
+        entries.removeAll(keepingCapacity: true)
+        entries.append(SearchEntry(vertex: t, cost: 0, forward: true, target: 0))
+        directs.removeAll(keepingCapacity: true)
+        // The target's own landmark row: the bound is then exactly the vertex-to-vertex ALT bound.
         let adjacency = g.profileAdjacency[p]
-        if let slowdown, slowdown.count < g.edges.count { return false }
-        if adjacency.component[Int(s)] != adjacency.component[Int(t)] { settledCount = 0; return false }
-        // Slightly shrunk so floating-point rounding can never make the heuristic overestimate.
-        let scale = Geodesy.earthRadiusMetres * (1 - 1e-9)
-        var settled = 0
-        var found = false
-        // Landmark bounds apply when the target lies in the component the landmarks cover.
         let landmarks = adjacency.landmarks
-        let l = usesLandmarks && adjacency.component[Int(t)] == landmarks.component ? landmarks.count : 0
-        g.vertexXYZ.withUnsafeBufferPointer { xyz in
-        landmarks.distances.withUnsafeBufferPointer { bounds in
-        adjacency.offsets.withUnsafeBufferPointer { offsets in
-        adjacency.records.withUnsafeBufferPointer { records in
-        adjacency.edges.withUnsafeBufferPointer { arcEdges in
-        cost.withUnsafeMutableBufferPointer { cost in
-        parentArc.withUnsafeMutableBufferPointer { parent in
-        mark.withUnsafeMutableBufferPointer { mark in
-            let ti = Int(t) * 3
-            let tx = xyz[ti], ty = xyz[ti + 1], tz = xyz[ti + 2]
-            let rowT = 2 * l * Int(t)
-            /// Lower bound on the cost from v to t: the chord, or the tighter landmark bound
-            /// (+∞ when a landmark proves t unreachable from v).
-            @inline(__always) func h(_ v: Int) -> Double {
-                let dx = xyz[3 * v] - tx, dy = xyz[3 * v + 1] - ty, dz = xyz[3 * v + 2] - tz
-                let chord = scale * (dx * dx + dy * dy + dz * dz).squareRoot()
-                guard l > 0 else { return chord }
-                return LandmarkBounds.bound(bounds, count: l, rowV: 2 * l * v, rowT: rowT, floor: chord)
-            }
-            let si = Int(s)
-            cost[si] = 0
-            parent[si] = -1
-            mark[si] = open
-            heap.push(h(si), s)
-            while let (_, v32) = heap.pop() {
-                let v = Int(v32)
-                if mark[v] == shut { continue }
-                mark[v] = shut
-                settled += 1
-                if v32 == t { found = true; break }
-                let base = cost[v]
-                var a = Int(offsets[v])
-                let hi = Int(offsets[v + 1])
-                if let slowdown {
-                    while a < hi {
-                        let r = records[a]
-                        let w = Int(r.target)
-                        let m = mark[w]
-                        if m != shut {
-                            let nc = base + r.length * slowdown[Int(arcEdges[a])]
-                            if m != open || nc < cost[w] {
-                                mark[w] = open
-                                cost[w] = nc
-                                parent[w] = r.arc
-                                let f = nc + h(w)
-                                if f < .infinity { heap.push(f, r.target) }
-                            }
-                        }
-                        a += 1
-                    }
-                } else {
-                    // The common case without congestion, kept free of the per-arc factor lookup.
-                    while a < hi {
-                        let r = records[a]
-                        let w = Int(r.target)
-                        let m = mark[w]
-                        if m != shut {
-                            let nc = base + r.length
-                            if m != open || nc < cost[w] {
-                                mark[w] = open
-                                cost[w] = nc
-                                parent[w] = r.arc
-                                let f = nc + h(w)
-                                if f < .infinity { heap.push(f, r.target) }
-                            }
-                        }
-                        a += 1
-                    }
-                }
-            }
-        }}}}}}}}
-        settledCount = settled
-        return found
+        targetRow.removeAll(keepingCapacity: true)
+        if usesLandmarks && adjacency.component[Int(t)] == landmarks.component {
+            let row = 2 * landmarks.count * Int(t)
+            targetRow.append(contentsOf: landmarks.distances[row..<(row + 2 * landmarks.count)])
+        }
+        let x = 3 * Int(t)
+        return searchGoal(g, p, slowdown, goal: (g.vertexXYZ[x], g.vertexXYZ[x + 1], g.vertexXYZ[x + 2])) != nil
     }
 
     /// The route from `s` to `t` read off the parent arcs of the last `searchTree`: one walk back from

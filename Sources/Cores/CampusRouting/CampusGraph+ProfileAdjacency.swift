@@ -34,6 +34,10 @@ extension CampusGraph {
         /// No path joins vertices of different components, so a search between them can stop at once
         /// instead of exhausting the start's component.
         let component: [Int32]
+        /// Vertices in each component, indexed by the component's root (0 for vertices that are not roots).
+        let componentSizes: [Int32]
+        /// Root of the component with the most vertices (ties: the smaller root); -1 for an empty graph.
+        let largestComponent: Int32
         /// Reverse CSR: the usable arcs u→v grouped by their head v (`reverseOffsets[v]..<reverseOffsets[v+1]`),
         /// for a backward search from the target. `reverseTargets` holds the tail u; lengths, full-adjacency
         /// arc indices and edge indices are those of the forward arc u→v.
@@ -81,6 +85,12 @@ extension CampusGraph {
             }
             let component = (0..<vertexCount).map { Int32(find($0)) }
             self.component = component
+            var sizes = [Int32](repeating: 0, count: vertexCount)
+            for c in component { sizes[Int(c)] += 1 }
+            self.componentSizes = sizes
+            var largest: Int32 = -1
+            for r in 0..<vertexCount where largest < 0 || sizes[r] > sizes[Int(largest)] { largest = Int32(r) }
+            self.largestComponent = largest
             // Counting sort of the usable arcs by head vertex; within a head, tails in increasing order.
             var rOffsets = [Int32](repeating: 0, count: vertexCount + 1)
             for w in targets { rOffsets[Int(w) + 1] += 1 }

@@ -137,18 +137,27 @@ public struct CongestionCache: Sendable, Equatable {
 /// Route regret under the true congestion: duration of the chosen route divided by the best possible
 /// duration, minus one (0 = optimal). O(route length) plus one A* search for the optimum.
 public enum RouteRegret {
-    /// Duration in seconds of `route` under `slowdown` (one multiplier per edge).
+    /// Duration in seconds of `route` under `slowdown` (one multiplier per edge), partial edges included.
     public static func duration(of route: Route, in graph: CampusGraph, profile p: Int, slowdown: [Double]) -> Double {
         let speed = graph.profiles[p].speedMetresPerSecond
-        return route.steps.reduce(0) { $0 + graph.edges[Int($1.edge)].lengthMetres * slowdown[Int($1.edge)] / speed }
+        let whole = route.steps.reduce(0) { $0 + graph.edges[Int($1.edge)].lengthMetres * slowdown[Int($1.edge)] / speed }
+        let parts = [route.head, route.tail].compactMap { $0 }.reduce(0) { $0 + $1.lengthMetres * slowdown[Int($1.edge)] / speed }
+        return whole + parts
     }
 
-    /// Regret of `chosen` against the optimum between the same vertices under `trueSlowdown`;
-    /// nil when `chosen` is not an ok route.
+    /// Regret of `chosen` against the optimum between the same ends (its projected points, or its
+    /// vertices for a vertex-to-vertex route) under `trueSlowdown`; nil when `chosen` is not an ok route.
     public static func regret(of chosen: Route, in graph: CampusGraph, profile p: Int, trueSlowdown: [Double],
                               router: inout AStarRouter) -> Double? {
-        guard chosen.status == .ok, let s = chosen.fromVertex, let t = chosen.toVertex else { return nil }
-        let best = router.route(in: graph, fromVertex: s, toVertex: t, profile: p, slowdown: trueSlowdown)
+        guard chosen.status == .ok else { return nil }
+        let best: Route
+        if let s = chosen.fromSnap, let t = chosen.toSnap {
+            best = router.route(in: graph, fromSnap: s, toSnap: t, profile: p, slowdown: trueSlowdown)
+        } else if let s = chosen.fromVertex, let t = chosen.toVertex {
+            best = router.route(in: graph, fromVertex: s, toVertex: t, profile: p, slowdown: trueSlowdown)
+        } else {
+            return nil
+        }
         let actual = duration(of: chosen, in: graph, profile: p, slowdown: trueSlowdown)
         guard best.status == .ok, best.durationSeconds > 0 else { return 0 }
         return max(0, actual / best.durationSeconds - 1)

@@ -110,6 +110,21 @@ struct LandmarkBounds: Sendable {
         return best
     }
 
+    /// `bound` towards a target given by its own row `target` (d(L_k, t) then d(t, L_k), as a vertex's
+    /// row in `distances`), e.g. a point inside an edge whose row is derived from the edge's ends. O(L).
+    @inline(__always)
+    static func bound(_ bounds: UnsafeBufferPointer<Double>, count l: Int, rowV: Int, target: UnsafeBufferPointer<Double>,
+                      floor: Double) -> Double {
+        var best = floor
+        for k in 0..<l {
+            let a = (target[k] - bounds[rowV + k]) * shrink
+            let b = (bounds[rowV + l + k] - target[l + k]) * shrink
+            if a > best { best = a }
+            if b > best { best = b }
+        }
+        return best
+    }
+
     /// `bound` for vertices `v` and `t` (0 when no landmark covers t's component).
     func bound(from v: Int, to t: Int) -> Double {
         guard count > 0 else { return 0 }

@@ -36,21 +36,27 @@ public struct RouteAudit: Sendable, Equatable {
     /// Audits `route` on `graph`. Junction nodes are counted once. O(route points).
     public init(route: Route, graph: CampusGraph) {
         var surfaces = Set<String>()
-        for (i, step) in route.steps.enumerated() {
+        // Partial edges at the ends count with their walked length; their tags and node tags count whole
+        // (a barrier on the part not walked is still next to the user).
+        let walked: [(step: RouteStep, metres: Double)] =
+            (route.head.map { [(RouteStep(edge: $0.edge, forward: $0.forward), $0.lengthMetres)] } ?? [])
+            + route.steps.map { ($0, graph.edges[Int($0.edge)].lengthMetres) }
+            + (route.tail.map { [(RouteStep(edge: $0.edge, forward: $0.forward), $0.lengthMetres)] } ?? [])
+        for (i, (step, metres)) in walked.enumerated() {
             let e = graph.edges[Int(step.edge)]
             var impassable = e.tags["highway"] == "steps" || e.tags["wheelchair"] == "no"
             if e.tags["highway"] == "steps" { stepsEdges += 1 }
             if e.tags["wheelchair"] == "no" { wheelchairNo += 1 }
             if e.tags["wheelchair"] == nil {
                 unknownAccessibilityEdges += 1
-                unknownAccessibilityMetres += e.lengthMetres
+                unknownAccessibilityMetres += metres
             }
             if let raw = e.tags["incline"], let g = RoutingProfile.inclinePercent(raw) {
                 maxInclinePercent = max(maxInclinePercent ?? 0, abs(g))
                 if abs(g) > 8 { steepEdges += 1; impassable = true }
             }
             if let s = e.tags["surface"] { surfaces.insert(s) }
-            if e.tags["lit"] == "no" { unlitMetres += e.lengthMetres }
+            if e.tags["lit"] == "no" { unlitMetres += metres }
             // Count each node once: skip the edge's first node except on the first step.
             let lastIndex = e.shape.count - 1
             for (pos, tags) in e.nodeTags {

@@ -3,11 +3,16 @@ import Foundation
 
 /// The `fieldtest route` batch: queries CSV in, routes CSV out.
 ///
-/// Queries: `id,from_lat,from_lon,to_lat,to_lon,profile` (degrees). Output columns, in order:
-/// `id,status,length_m,duration_s,node_ids,path` — `node_ids` every OSM node passed (shape nodes
-/// included) separated by `;` (empty for GeoJSON maps), `path` the same points as `lat lon` pairs
-/// separated by `;`, `length_m` the haversine sum along the path, `duration_s` the travel time at the
-/// profile speed slowed by congestion. Failed queries have empty numbers and paths.
+/// Queries: `id,from_lat,from_lon,to_lat,to_lon,profile` (degrees). Each end is projected onto the
+/// nearest usable edge of the profile (`CampusGraph.snapToEdge`) and the route runs between the
+/// projected points. Output columns, in order:
+/// `id,status,length_m,duration_s,node_ids,path,from_snap_m,to_snap_m` — `node_ids` every OSM node
+/// passed (shape nodes included) from the first at or after the projected start to the last at or
+/// before the projected end, separated by `;` (empty for GeoJSON maps), `path` the points walked as
+/// `lat lon` pairs separated by `;` from the projected start to the projected end, `length_m` the
+/// length along the path in metres, `duration_s` the travel time at the profile speed slowed by
+/// congestion, `from_snap_m`/`to_snap_m` the metres from each query point to its projection.
+/// Failed queries have empty numbers and paths; a snap distance is given whenever that end snapped.
 public enum RouteBatch {
     /// One query row.
     public struct Query: Sendable, Equatable {
@@ -24,7 +29,7 @@ public enum RouteBatch {
     }
 
     /// Output header.
-    public static let header = ["id", "status", "length_m", "duration_s", "node_ids", "path"]
+    public static let header = ["id", "status", "length_m", "duration_s", "node_ids", "path", "from_snap_m", "to_snap_m"]
 
     /// Parses a queries CSV. Every coordinate is validated; errors are located.
     public static func parseQueries(_ bytes: [UInt8], file: String) throws(RoutingError) -> [Query] {
@@ -91,15 +96,16 @@ public enum RouteBatch {
         var w = CSVWriter()
         w.row(header)
         for (q, r) in zip(queries, routes) {
+            let snaps = [r.fromSnap, r.toSnap].map { $0.map { CSVWriter.number($0.metres, significantDigits: 12) } ?? "" }
             guard r.status == .ok else {
-                w.row([q.id, r.status.rawValue, "", "", "", ""])
+                w.row([q.id, r.status.rawValue, "", "", "", ""] + snaps)
                 continue
             }
             w.row([q.id, r.status.rawValue,
                    CSVWriter.number(r.lengthMetres, significantDigits: 12),
                    CSVWriter.number(r.durationSeconds, significantDigits: 12),
                    r.nodeIDs.map(String.init).joined(separator: ";"),
-                   r.points.map { "\($0.latitude) \($0.longitude)" }.joined(separator: ";")])
+                   r.points.map { "\($0.latitude) \($0.longitude)" }.joined(separator: ";")] + snaps)
         }
         return w.text
     }

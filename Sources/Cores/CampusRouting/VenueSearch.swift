@@ -15,6 +15,8 @@ public struct VenueSearch: Sendable {
         public var venue: Venue
         /// 0 whole-name prefix, 1 word prefix, 2 + edit distance for fuzzy matches.
         public var rank: Int
+        /// Position of the venue in the directory searched.
+        public var index: Int
     }
 
     let entries: [(venue: Venue, name: [Character], suffixes: [[Character]])]
@@ -53,7 +55,7 @@ public struct VenueSearch: Sendable {
                 let d = ([e.name] + e.suffixes).map { DamerauLevenshtein.prefixDistance(q, $0) }.min() ?? Int.max
                 if d <= tolerance { rank = 2 + d }
             }
-            if let rank { hits.append((Hit(venue: e.venue, rank: rank), e.name.count, i)) }
+            if let rank { hits.append((Hit(venue: e.venue, rank: rank, index: i), e.name.count, i)) }
         }
         hits.sort { a, b in
             (a.0.rank, a.1, a.0.venue.name, a.2) < (b.0.rank, b.1, b.0.venue.name, b.2)
