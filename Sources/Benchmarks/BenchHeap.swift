@@ -106,7 +106,7 @@ struct HeapBenchSearch<Q: HeapBenchQueue> {
     }
 }
 
-/// `fieldtest bench heap`: the router's priority queue, `QuaternaryHeap`, against swift-collections'
+/// `fieldtest-bench heap`: the router's priority queue, `QuaternaryHeap`, against swift-collections'
 /// `Heap` on the router's workload: lazy-deletion A* over each graph's walk arcs with the chord
 /// heuristic (as `AStarRouter` without landmarks), generic over the queue, both queues on the same
 /// seeded query pairs, interleaved per repetition in one run; best of `repeats`. `AStarRouter` itself

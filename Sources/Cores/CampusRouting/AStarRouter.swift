@@ -43,7 +43,7 @@ public struct AStarRouter: Sendable {
     var potentialStamp: [UInt32] = []
     var heapB = QuaternaryHeap()
     /// Which search answers queries; both return a cheapest route (equal cost up to floating-point rounding).
-    /// Forward A* is the default: in `fieldtest bench route` the bidirectional search settled about as many
+    /// Forward A* is the default: in `fieldtest-bench route` the bidirectional search settled about as many
     /// vertices (its average potentials are weaker than the plain chord bound) and was slower on
     /// Helsinki and the synthetic grid.
     public var algorithm: Algorithm = .unidirectional

@@ -11,7 +11,7 @@ import Foundation
 /// `TIMESTAMP` (UNIX seconds). Columns are found by name, so their order may vary.
 ///
 /// Speed: the loader scans bytes directly (no per-field `String`), O(n) in the
-/// file's bytes; `fieldtest bench locate` reports the load time of the bundled
+/// file's bytes; `fieldtest-bench locate` reports the load time of the bundled
 /// 13,000 rows × 529 columns. Lines holding a `"` fall back to the RFC 4180 `CSVReader`.
 public enum UJIIndoorLoc {
     /// Number of access-point (`WAPnnn`) columns: 520.
