@@ -27,17 +27,19 @@ struct LocateCommand: ParsableCommand {
     var output: String?
     @Option(name: .long, help: "Evaluate the training data holding out each 'phone' or 'user' in turn.")
     var crossValidate: FingerprintCrossValidation.Grouping?
-    @Option(name: .long, help: "'tuned' (powed RSSI, Sørensen, weighted 5-NN cascade) or 'baseline' (the published 1-NN Euclidean baseline, for comparison).")
+    @Option(name: .long, help: "'tuned' (powed RSSI, Sørensen, weighted 5-NN cascade after a device-offset search), 'no-offset-search' (the same cascade without the search) or 'baseline' (the published 1-NN Euclidean baseline), the last two for comparison.")
     var method: Method = .tuned
 
     /// The locator configurations `--method` chooses from.
     enum Method: String, ExpressibleByArgument, CaseIterable {
         case tuned, baseline
+        case withoutOffsetSearch = "no-offset-search"
 
         var configuration: FingerprintLocator.Configuration {
             switch self {
             case .tuned: .tuned
             case .baseline: .publishedBaseline
+            case .withoutOffsetSearch: .withoutOffsetSearch
             }
         }
     }

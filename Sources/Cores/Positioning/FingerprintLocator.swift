@@ -33,12 +33,24 @@ public struct FingerprintLocator: Sendable {
         public var positionNeighbours: Int
         /// Representation used for the coordinate step only (same distance); nil = `representation`.
         public var positionRepresentation: RSSIRepresentation?
+        /// Device offsets tried on each query, in dB, added to every detected RSSI before the
+        /// representation; the offset whose `offsetScoreNeighbours` nearest training
+        /// fingerprints are closest on average is used for the whole cascade (ties go to the
+        /// offset of smaller magnitude). `[0]` disables the search. Why: phones of other makes
+        /// read the same signal several dB higher or lower, which moves a fingerprint away
+        /// from its neighbours under any RSSI distance.
+        public var deviceOffsetsDB: [Double]
+        /// Nearest training fingerprints whose mean distance scores a device offset.
+        public var offsetScoreNeighbours: Int
 
-        /// Creates a configuration; all neighbour counts must be ≥ 1.
+        /// Creates a configuration; all neighbour counts must be ≥ 1 and `deviceOffsetsDB` non-empty.
         public init(representation: RSSIRepresentation = .powed(), distance: FingerprintDistance = .sorensen,
                     buildingNeighbours: Int = 5, floorNeighbours: Int = 5, positionNeighbours: Int = 5,
-                    positionRepresentation: RSSIRepresentation? = nil) {
+                    positionRepresentation: RSSIRepresentation? = nil,
+                    deviceOffsetsDB: [Double] = [0], offsetScoreNeighbours: Int = 3) {
             self.positionRepresentation = positionRepresentation
+            self.deviceOffsetsDB = deviceOffsetsDB
+            self.offsetScoreNeighbours = offsetScoreNeighbours
             self.representation = representation
             self.distance = distance
             self.buildingNeighbours = buildingNeighbours
@@ -61,7 +73,12 @@ public struct FingerprintLocator: Sendable {
         /// exponential with α = 12 dB: 9.2 m. Under the same protocol `publishedBaseline` scores
         /// 98.8 %, 86.1 %, 11.2 m (published on the official validation split: 91.6 % floor, 7.9 m),
         /// so this configuration's relative gain estimates ≈ 94.7 % floor and ≈ 6.0 m there.
-        public static let tuned = Configuration(positionRepresentation: .exponential())
+        public static let tuned = Configuration(positionRepresentation: .exponential(),
+                                                deviceOffsetsDB: [-9, -6, -3, 0, 3, 6, 9], offsetScoreNeighbours: 3)
+
+        /// `tuned` without the device-offset search: the previous tuned cascade, kept to measure
+        /// what the search adds under the same protocol.
+        public static let withoutOffsetSearch = Configuration(positionRepresentation: .exponential())
 
         /// The published UJIIndoorLoc baseline (Torres-Sospedra et al., IPIN 2014): 1-NN with
         /// the Euclidean distance on positive RSSI (91.6 % floor, 7.9 m mean error on the
@@ -97,6 +114,14 @@ public struct FingerprintLocator: Sendable {
                           ("floorNeighbours", configuration.floorNeighbours),
                           ("positionNeighbours", configuration.positionNeighbours)] where k < 1 {
             throw .invalidParameter(name: name, reason: "must be at least 1 (got \(k))")
+        }
+        if configuration.offsetScoreNeighbours < 1 {
+            throw .invalidParameter(name: "offsetScoreNeighbours",
+                                    reason: "must be at least 1 (got \(configuration.offsetScoreNeighbours))")
+        }
+        if configuration.deviceOffsetsDB.isEmpty || configuration.deviceOffsetsDB.contains(where: { !$0.isFinite }) {
+            throw .invalidParameter(name: "deviceOffsetsDB",
+                                    reason: "must list at least one finite offset in dB (use [0] for no search)")
         }
         let d = first.rssi.count
         self.configuration = configuration
@@ -157,9 +182,10 @@ public struct FingerprintLocator: Sendable {
         }
     }
 
-    /// Ranking keys from `rssi` to every training fingerprint into `workspace.squared`: squared
-    /// Euclidean distance, or the Sørensen distance. Throws when `rssi` has the wrong length.
-    func squaredDistances(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) {
+    /// Ranking keys from `rssi`, every detected value raised by `offsetDB`, to every training
+    /// fingerprint into `workspace.squared`: squared Euclidean distance, or the Sørensen distance.
+    /// Throws when `rssi` has the wrong length.
+    func squaredDistances(_ rssi: [Int8], offsetDB: Double = 0, workspace: inout Workspace) throws(PositioningError) {
         guard rssi.count == accessPointCount else {
             throw .wrongFingerprintLength(index: 0, expected: accessPointCount, found: rssi.count)
         }
@@ -171,7 +197,7 @@ public struct FingerprintLocator: Sendable {
             postingValues.withUnsafeBufferPointer { values in
                 workspace.dot.withUnsafeMutableBufferPointer { dot in
                     for (j, v) in rssi.enumerated() where v != FingerprintSample.notDetected {
-                        let q = rep.value(ujiRSSI: v)
+                        let q = rep.value(rssiDBm: Double(v) + offsetDB, detected: true)
                         if euclidean {
                             qNorm += q * q
                             for p in postingStart[j]..<postingStart[j + 1] {
@@ -224,9 +250,90 @@ public struct FingerprintLocator: Sendable {
         return try locate(rssi, workspace: &workspace)
     }
 
+    /// The device offset (dB, one of `deviceOffsetsDB`) that brings `rssi` closest to the
+    /// training fingerprints: the smallest mean distance to its `offsetScoreNeighbours` nearest
+    /// ones, ties to the smaller magnitude. Leaves that offset's keys in `workspace.squared`.
+    /// O(|offsets| · (postings + n·k)).
+    func chooseDeviceOffset(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> Double {
+        let offsets = configuration.deviceOffsetsDB
+        guard offsets.count > 1 else {
+            try squaredDistances(rssi, offsetDB: offsets[0], workspace: &workspace)
+            return offsets[0]
+        }
+        var best = offsets[0], bestScore = Double.infinity
+        for offset in offsets {
+            let score = try offsetScore(rssi, offsetDB: offset, workspace: &workspace)
+            if score < bestScore || (score == bestScore && abs(offset) < abs(best)) {
+                best = offset
+                bestScore = score
+            }
+        }
+        try squaredDistances(rssi, offsetDB: best, workspace: &workspace)
+        return best
+    }
+
+    /// Mean distance from `rssi` (raised by `offsetDB`) to its `offsetScoreNeighbours` nearest
+    /// training fingerprints. Sørensen visits only the rows sharing an access point with the query
+    /// (every other row is at distance 1): O(postings · k) instead of the O(n) full pass.
+    func offsetScore(_ rssi: [Int8], offsetDB: Double, workspace: inout Workspace) throws(PositioningError) -> Double {
+        let k = configuration.offsetScoreNeighbours
+        guard configuration.distance == .sorensen else {
+            try squaredDistances(rssi, offsetDB: offsetDB, workspace: &workspace)
+            return workspace.squared.withUnsafeBufferPointer { sq in
+                let idx = Self.nearest(k, sq) { _ in true }
+                return idx.reduce(0.0) { $0 + sq[$1].squareRoot() } / Double(max(1, idx.count))
+            }
+        }
+        guard rssi.count == accessPointCount else {
+            throw .wrongFingerprintLength(index: 0, expected: accessPointCount, found: rssi.count)
+        }
+        let rep = configuration.representation
+        var qNorm = 0.0
+        workspace.touched.removeAll(keepingCapacity: true)
+        // The k smallest distances seen, ascending; rows never touched are at distance 1.
+        var smallest = [Double](repeating: 1, count: k)
+        postingRows.withUnsafeBufferPointer { rows in
+            postingValues.withUnsafeBufferPointer { values in
+                workspace.dot.withUnsafeMutableBufferPointer { dot in
+                    for (j, v) in rssi.enumerated() where v != FingerprintSample.notDetected {
+                        let q = rep.value(rssiDBm: Double(v) + offsetDB, detected: true)
+                        qNorm += q
+                        for p in postingStart[j]..<postingStart[j + 1] {
+                            let r = Int(rows[p])
+                            if dot[r] == 0 { workspace.touched.append(rows[p]) }
+                            dot[r] += min(q, values[p])
+                        }
+                    }
+                    norms.withUnsafeBufferPointer { norms in
+                        for r in workspace.touched {
+                            let i = Int(r)
+                            guard dot[i] != 0 else { continue }
+                            let total = qNorm + norms[i]
+                            let d = total > 0 ? max(0, 1 - 2 * dot[i] / total) : 0
+                            dot[i] = 0
+                            guard d < smallest[k - 1] else { continue }
+                            var pos = k - 1
+                            while pos > 0 && smallest[pos - 1] > d { smallest[pos] = smallest[pos - 1]; pos -= 1 }
+                            smallest[pos] = d
+                        }
+                    }
+                }
+            }
+        }
+        // Fewer training rows than k: average over the rows there are.
+        let m = min(k, trainingCount)
+        return smallest.prefix(m).reduce(0, +) / Double(max(1, m))
+    }
+
+    /// The device offset in dB `locate` applies to `rssi` (see `Configuration.deviceOffsetsDB`).
+    public func estimatedDeviceOffset(_ rssi: [Int8]) throws(PositioningError) -> Double {
+        var workspace = Workspace(for: self)
+        return try chooseDeviceOffset(rssi, workspace: &workspace)
+    }
+
     /// As `locate(_:)`, reusing `workspace` between queries.
     public func locate(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> FingerprintEstimate {
-        try squaredDistances(rssi, workspace: &workspace)
+        let offset = try chooseDeviceOffset(rssi, workspace: &workspace)
         let c = configuration
         let squared = c.distance == .euclidean
         let (building, floor) = workspace.squared.withUnsafeBufferPointer { sq in
@@ -236,7 +343,7 @@ public struct FingerprintLocator: Sendable {
             return (building, Self.vote(nf, sq, squared: squared) { floors[$0] })
         }
         if let stage = positionStage.first, !workspace.inner.isEmpty {
-            try stage.squaredDistances(rssi, workspace: &workspace.inner[0])
+            try stage.squaredDistances(rssi, offsetDB: offset, workspace: &workspace.inner[0])
         }
         let positionKeys = positionStage.isEmpty ? workspace.squared : workspace.inner[0].squared
         return positionKeys.withUnsafeBufferPointer { sq in
