@@ -12,7 +12,7 @@ struct LocateCommand: ParsableCommand {
         Output columns: row,longitude,latitude,floor,building,status (row = 1-based data row of the input; \
         coordinates in the input's projected metres; status ok, or no_signal for a fingerprint in which no \
         access point was detected (every WAP value 100): it is not located and its other columns are empty). \
-        When the input has ground truth, building and floor hit rates and mean/median/p95 2-D errors of the \
+        When the input has ground truth, building and floor hit rates and mean/median/p75/p95 2-D errors of the \
         located fingerprints go to standard error. With --cross-validate, the training data is evaluated \
         leave-one-phone-out (or -user-out; it needs at least two phones or users) instead of an --input, \
         and the one-line result goes to --output (default: standard output).
@@ -84,7 +84,8 @@ struct LocateCommand: ParsableCommand {
         func pct(_ v: Double) -> String { String(format: "%.2f %%", v * 100) }
         func m(_ v: Double) -> String { String(format: "%.2f m", v) }
         return "\(e.count) fingerprints: building hit rate \(pct(e.buildingHitRate)), floor hit rate \(pct(e.floorHitRate)), "
-            + "2-D error mean \(m(e.errors.meanMetres)), median \(m(e.errors.medianMetres)), p95 \(m(e.errors.p95Metres))"
+            + "2-D error mean \(m(e.errors.meanMetres)), median \(m(e.errors.medianMetres)), p75 \(m(e.errors.p75Metres)), "
+            + "p95 \(m(e.errors.p95Metres))"
     }
 }
 
