@@ -11,6 +11,11 @@ import Foundation
 /// averages are weighted by 1/distance; neighbours at distance 0 take all the
 /// weight (as scikit-learn's `weights="distance"`).
 ///
+/// Before the cascade, each query is shifted by the device offset (dB) that brings it
+/// closest to the training fingerprints (`Configuration.deviceOffsetsDB`): the gain of a
+/// phone the site was not surveyed with is unknown, and a constant dB error distorts every
+/// RSSI distance.
+///
 /// Distances are exact, computed sparsely through an inverted index over the
 /// access points the query detected (non-detected APs have feature 0):
 /// Euclidean ‖q − t‖² = ‖q‖² + ‖t‖² − 2 Σ qⱼtⱼ; Sørensen
@@ -33,12 +38,24 @@ public struct FingerprintLocator: Sendable {
         public var positionNeighbours: Int
         /// Representation used for the coordinate step only (same distance); nil = `representation`.
         public var positionRepresentation: RSSIRepresentation?
+        /// Device offsets tried on each query, in dB, added to every detected RSSI before the
+        /// representation; the offset whose `offsetScoreNeighbours` nearest training
+        /// fingerprints are closest on average is used for the whole cascade (ties go to the
+        /// offset of smaller magnitude). `[0]` disables the search. Why: phones of other makes
+        /// read the same signal several dB higher or lower, which moves a fingerprint away
+        /// from its neighbours under any RSSI distance.
+        public var deviceOffsetsDB: [Double]
+        /// Nearest training fingerprints whose mean distance scores a device offset.
+        public var offsetScoreNeighbours: Int
 
-        /// Creates a configuration; all neighbour counts must be ≥ 1.
+        /// Creates a configuration; all neighbour counts must be ≥ 1 and `deviceOffsetsDB` non-empty.
         public init(representation: RSSIRepresentation = .powed(), distance: FingerprintDistance = .sorensen,
                     buildingNeighbours: Int = 5, floorNeighbours: Int = 5, positionNeighbours: Int = 5,
-                    positionRepresentation: RSSIRepresentation? = nil) {
+                    positionRepresentation: RSSIRepresentation? = nil,
+                    deviceOffsetsDB: [Double] = [0], offsetScoreNeighbours: Int = 3) {
             self.positionRepresentation = positionRepresentation
+            self.deviceOffsetsDB = deviceOffsetsDB
+            self.offsetScoreNeighbours = offsetScoreNeighbours
             self.representation = representation
             self.distance = distance
             self.buildingNeighbours = buildingNeighbours
@@ -47,21 +64,25 @@ public struct FingerprintLocator: Sendable {
         }
 
         /// Chosen by leave-one-phone-out validation on the bundled 13,000 training rows
-        /// (`fieldtest locate --cross-validate phone`): powed RSSI with the Sørensen distance
-        /// and k = 5 for building and floor, the exponential representation for the
-        /// coordinates (k = 5). Measured: building 99.6 %, floor 91.2 %, mean 2-D error
-        /// 8.4 m (powed throughout: 9.0 m; positive RSSI with Euclidean: 85.5 % floor, 11.4 m).
-        /// Alternatives measured with the same leave-one-phone-out protocol on every 8th held-out row
-        /// (where this configuration scores 90.8 % floor, 8.4 m; scikit-learn/SciPy prototype):
-        /// none beat this one. Averaging the fingerprints of a reference point (building, floor,
-        /// SPACEID, RELATIVEPOSITION) into one (every 4th row): 91.3 % floor, 10.2 m (per reference point and user:
-        /// 90.0 %, 9.5 m); aligning each scan's strongest AP to −35 dBm: 90.0 %, 8.7 m; ignoring APs
-        /// weaker than −92 dBm: 90.8 %, 9.0 m; Manhattan instead of Sørensen: 83.0 %, 17.3 m;
-        /// k = 3: 90.9 %, 8.5 m; k = 9: 90.6 %, 8.4 m; 1/d² weights (k = 7): 90.4 %, 8.4 m;
-        /// exponential with α = 12 dB: 9.2 m. Under the same protocol `publishedBaseline` scores
-        /// 98.8 %, 86.1 %, 11.2 m (published on the official validation split: 91.6 % floor, 7.9 m),
-        /// so this configuration's relative gain estimates ≈ 94.7 % floor and ≈ 6.0 m there.
-        public static let tuned = Configuration(positionRepresentation: .exponential())
+        /// (`fieldtest locate --cross-validate phone`; method and figures in `docs/positioning.md`):
+        /// powed RSSI with the Sørensen distance and k = 5 for building and floor, the exponential
+        /// representation for the coordinates within the voted floor (k = 5), after a per-query
+        /// device-offset search over −9…+9 dB in 3 dB steps scored by the 3 nearest fingerprints.
+        /// Measured: building 99.76 %, floor 92.40 %, mean 2-D error 7.82 m (without the offset
+        /// search, `withoutOffsetSearch`: 99.64 %, 91.16 %, 8.44 m). Offset grids measured on every
+        /// 16th held-out row (NumPy prototype, same protocol): ±9 dB step 3 cut the mean error by
+        /// 5.6 % and floor misses by 13 %; ±15 dB by 1.5 %; ±6 dB by 3–4 %; scoring by the nearest 1
+        /// or 5 instead of 3: no better. Other alternatives measured before, none better than the
+        /// cascade: averaging the fingerprints of a reference point; aligning each scan's strongest
+        /// AP to −35 dBm; ignoring APs weaker than −92 dBm; Manhattan instead of Sørensen; k = 3, 7,
+        /// 9 or 10; 1/d² weights; exponential with α = 12 dB; k distinct locations instead of k
+        /// fingerprints (8.7–9.0 m on every 4th row, against 8.3 m).
+        public static let tuned = Configuration(positionRepresentation: .exponential(),
+                                                deviceOffsetsDB: [-9, -6, -3, 0, 3, 6, 9], offsetScoreNeighbours: 3)
+
+        /// `tuned` without the device-offset search: the previous tuned cascade, kept to measure
+        /// what the search adds under the same protocol.
+        public static let withoutOffsetSearch = Configuration(positionRepresentation: .exponential())
 
         /// The published UJIIndoorLoc baseline (Torres-Sospedra et al., IPIN 2014): 1-NN with
         /// the Euclidean distance on positive RSSI (91.6 % floor, 7.9 m mean error on the
@@ -97,6 +118,14 @@ public struct FingerprintLocator: Sendable {
                           ("floorNeighbours", configuration.floorNeighbours),
                           ("positionNeighbours", configuration.positionNeighbours)] where k < 1 {
             throw .invalidParameter(name: name, reason: "must be at least 1 (got \(k))")
+        }
+        if configuration.offsetScoreNeighbours < 1 {
+            throw .invalidParameter(name: "offsetScoreNeighbours",
+                                    reason: "must be at least 1 (got \(configuration.offsetScoreNeighbours))")
+        }
+        if configuration.deviceOffsetsDB.isEmpty || configuration.deviceOffsetsDB.contains(where: { !$0.isFinite }) {
+            throw .invalidParameter(name: "deviceOffsetsDB",
+                                    reason: "must list at least one finite offset in dB (use [0] for no search)")
         }
         let d = first.rssi.count
         self.configuration = configuration
@@ -157,9 +186,10 @@ public struct FingerprintLocator: Sendable {
         }
     }
 
-    /// Ranking keys from `rssi` to every training fingerprint into `workspace.squared`: squared
-    /// Euclidean distance, or the Sørensen distance. Throws when `rssi` has the wrong length.
-    func squaredDistances(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) {
+    /// Ranking keys from `rssi`, every detected value raised by `offsetDB`, to every training
+    /// fingerprint into `workspace.squared`: squared Euclidean distance, or the Sørensen distance.
+    /// Throws when `rssi` has the wrong length.
+    func squaredDistances(_ rssi: [Int8], offsetDB: Double = 0, workspace: inout Workspace) throws(PositioningError) {
         guard rssi.count == accessPointCount else {
             throw .wrongFingerprintLength(index: 0, expected: accessPointCount, found: rssi.count)
         }
@@ -171,7 +201,7 @@ public struct FingerprintLocator: Sendable {
             postingValues.withUnsafeBufferPointer { values in
                 workspace.dot.withUnsafeMutableBufferPointer { dot in
                     for (j, v) in rssi.enumerated() where v != FingerprintSample.notDetected {
-                        let q = rep.value(ujiRSSI: v)
+                        let q = rep.value(rssiDBm: Double(v) + offsetDB, detected: true)
                         if euclidean {
                             qNorm += q * q
                             for p in postingStart[j]..<postingStart[j + 1] {
@@ -224,9 +254,90 @@ public struct FingerprintLocator: Sendable {
         return try locate(rssi, workspace: &workspace)
     }
 
+    /// The device offset (dB, one of `deviceOffsetsDB`) that brings `rssi` closest to the
+    /// training fingerprints: the smallest mean distance to its `offsetScoreNeighbours` nearest
+    /// ones, ties to the smaller magnitude. Leaves that offset's keys in `workspace.squared`.
+    /// O(|offsets| · (postings + n·k)).
+    func chooseDeviceOffset(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> Double {
+        let offsets = configuration.deviceOffsetsDB
+        guard offsets.count > 1 else {
+            try squaredDistances(rssi, offsetDB: offsets[0], workspace: &workspace)
+            return offsets[0]
+        }
+        var best = offsets[0], bestScore = Double.infinity
+        for offset in offsets {
+            let score = try offsetScore(rssi, offsetDB: offset, workspace: &workspace)
+            if score < bestScore || (score == bestScore && abs(offset) < abs(best)) {
+                best = offset
+                bestScore = score
+            }
+        }
+        try squaredDistances(rssi, offsetDB: best, workspace: &workspace)
+        return best
+    }
+
+    /// Mean distance from `rssi` (raised by `offsetDB`) to its `offsetScoreNeighbours` nearest
+    /// training fingerprints. Sørensen visits only the rows sharing an access point with the query
+    /// (every other row is at distance 1): O(postings · k) instead of the O(n) full pass.
+    func offsetScore(_ rssi: [Int8], offsetDB: Double, workspace: inout Workspace) throws(PositioningError) -> Double {
+        let k = configuration.offsetScoreNeighbours
+        guard configuration.distance == .sorensen else {
+            try squaredDistances(rssi, offsetDB: offsetDB, workspace: &workspace)
+            return workspace.squared.withUnsafeBufferPointer { sq in
+                let idx = Self.nearest(k, sq) { _ in true }
+                return idx.reduce(0.0) { $0 + sq[$1].squareRoot() } / Double(max(1, idx.count))
+            }
+        }
+        guard rssi.count == accessPointCount else {
+            throw .wrongFingerprintLength(index: 0, expected: accessPointCount, found: rssi.count)
+        }
+        let rep = configuration.representation
+        var qNorm = 0.0
+        workspace.touched.removeAll(keepingCapacity: true)
+        // The k smallest distances seen, ascending; rows never touched are at distance 1.
+        var smallest = [Double](repeating: 1, count: k)
+        postingRows.withUnsafeBufferPointer { rows in
+            postingValues.withUnsafeBufferPointer { values in
+                workspace.dot.withUnsafeMutableBufferPointer { dot in
+                    for (j, v) in rssi.enumerated() where v != FingerprintSample.notDetected {
+                        let q = rep.value(rssiDBm: Double(v) + offsetDB, detected: true)
+                        qNorm += q
+                        for p in postingStart[j]..<postingStart[j + 1] {
+                            let r = Int(rows[p])
+                            if dot[r] == 0 { workspace.touched.append(rows[p]) }
+                            dot[r] += min(q, values[p])
+                        }
+                    }
+                    norms.withUnsafeBufferPointer { norms in
+                        for r in workspace.touched {
+                            let i = Int(r)
+                            guard dot[i] != 0 else { continue }
+                            let total = qNorm + norms[i]
+                            let d = total > 0 ? max(0, 1 - 2 * dot[i] / total) : 0
+                            dot[i] = 0
+                            guard d < smallest[k - 1] else { continue }
+                            var pos = k - 1
+                            while pos > 0 && smallest[pos - 1] > d { smallest[pos] = smallest[pos - 1]; pos -= 1 }
+                            smallest[pos] = d
+                        }
+                    }
+                }
+            }
+        }
+        // Fewer training rows than k: average over the rows there are.
+        let m = min(k, trainingCount)
+        return smallest.prefix(m).reduce(0, +) / Double(max(1, m))
+    }
+
+    /// The device offset in dB `locate` applies to `rssi` (see `Configuration.deviceOffsetsDB`).
+    public func estimatedDeviceOffset(_ rssi: [Int8]) throws(PositioningError) -> Double {
+        var workspace = Workspace(for: self)
+        return try chooseDeviceOffset(rssi, workspace: &workspace)
+    }
+
     /// As `locate(_:)`, reusing `workspace` between queries.
     public func locate(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> FingerprintEstimate {
-        try squaredDistances(rssi, workspace: &workspace)
+        let offset = try chooseDeviceOffset(rssi, workspace: &workspace)
         let c = configuration
         let squared = c.distance == .euclidean
         let (building, floor) = workspace.squared.withUnsafeBufferPointer { sq in
@@ -236,7 +347,7 @@ public struct FingerprintLocator: Sendable {
             return (building, Self.vote(nf, sq, squared: squared) { floors[$0] })
         }
         if let stage = positionStage.first, !workspace.inner.isEmpty {
-            try stage.squaredDistances(rssi, workspace: &workspace.inner[0])
+            try stage.squaredDistances(rssi, offsetDB: offset, workspace: &workspace.inner[0])
         }
         let positionKeys = positionStage.isEmpty ? workspace.squared : workspace.inner[0].squared
         return positionKeys.withUnsafeBufferPointer { sq in
