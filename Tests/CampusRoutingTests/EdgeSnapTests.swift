@@ -1,4 +1,5 @@
 @testable import CampusRouting
+import FieldtestData
 import Foundation
 import Testing
 

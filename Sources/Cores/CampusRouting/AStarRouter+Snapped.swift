@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// A start vertex of a search: reached from the projected start along part of its edge.

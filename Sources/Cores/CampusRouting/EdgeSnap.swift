@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// Where a query point meets the network: its perpendicular projection onto one usable edge of a
