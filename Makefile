@@ -2,13 +2,14 @@
 #
 #   make run    install what is missing, build (release) and run the bundled scenario suite
 #   make test   install what is missing, build and run the test suite
+#   make test-slurm  (root) run the README's Slurm array job on a one-node cluster started on this machine
 #   make bench  release benchmarks with Python baselines (installed from PyPI when missing) measured in the same run
 
 SWIFT ?= swift
 SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
 FIELDTEST_RELEASE := .build/release/fieldtest
 
-.PHONY: all deps build release run test bench bench-deps verify clean
+.PHONY: all deps build release run test test-slurm bench bench-deps verify clean
 
 all: build
 
@@ -47,6 +48,12 @@ verify: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Installs slurm-wlm and munge when missing, starts munged, slurmctld and slurmd (root, state in a
+# temporary folder), runs deploy/slurm/sweep.sbatch, merges the shards and compares them with a
+# single-machine run; stops the daemons it started on exit (deploy/slurm/test-cluster.sh).
+test-slurm: release
+	deploy/slurm/test-cluster.sh
 
 # The Python baselines the benchmarks compare against (PyPI), installed when missing.
 BENCH_PYTHON := vaderSentiment scikit-learn numpy networkx pvlib astral simpy

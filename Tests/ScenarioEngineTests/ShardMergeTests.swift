@@ -109,7 +109,7 @@ struct ShardMergeTests {
         #expect(report.missing.isEmpty)
         #expect(report.duplicated.map(\.label) == ScenarioRunner.shard(ScenarioRunner.cases(of: s), index: 1, count: 4).map(\.label))
         #expect(report.duplicated.allSatisfy { $0.files == ["shard-1/metrics.csv", "copy/metrics.csv"] })
-        #expect(report.problems().first == "case mood[devices.phone.network=wifi,seed=2] (seed 2) is in 2 inputs: shard-1/metrics.csv, copy/metrics.csv")
+        #expect(report.problems().first == "case mood[devices.phone.network=wifi,seed=2] is in 2 inputs: shard-1/metrics.csv, copy/metrics.csv")
         #expect(report.rows.map(\.key) == rows(ScenarioRunner.cases(of: s)).map(\.key))
     }
 

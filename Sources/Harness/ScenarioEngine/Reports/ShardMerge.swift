@@ -133,7 +133,9 @@ public struct MergeReport: Sendable {
                          + named.joined(separator: ", ") + more)
         }
         for d in duplicated {
-            lines.append("case \(d.label) (seed \(d.seed)) is in \(d.files.count) inputs: \(d.files.joined(separator: ", "))")
+            // A sweep of several seeds names the seed in the label already.
+            let seed = d.label.hasSuffix("seed=\(d.seed)]") ? "" : " (seed \(d.seed))"
+            lines.append("case \(d.label)\(seed) is in \(d.files.count) inputs: \(d.files.joined(separator: ", "))")
         }
         return lines
     }
