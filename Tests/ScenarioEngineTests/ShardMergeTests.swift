@@ -122,6 +122,18 @@ struct ShardMergeTests {
         }
     }
 
+    /// A record no run could have written is refused before its cases are listed.
+    @Test func anOversizedRecordIsRefused() throws {
+        let s = try sweep()
+        var inputs = shards(s, count: 2)
+        inputs[1].run?.sweep?.seeds = [SweepRecord.SeedRun(from: 0, count: Int.max)]
+        #expect(inputs[1].run?.sweep?.caseCount == Int.max)
+        #expect(throws: MergeError.self) { try ShardMerge.merge(inputs) }
+        inputs[1].run?.sweep?.seeds = [SweepRecord.SeedRun(from: 0, count: -1)]
+        #expect(inputs[1].run?.sweep?.caseCount == nil)
+        #expect(throws: MergeError.self) { try ShardMerge.merge(inputs) }
+    }
+
     /// Files without a recorded sweep (baselines, older reports) are merged unchecked, by label and seed.
     @Test func filesWithoutARecordedSweepAreMergedUnchecked() throws {
         let s = try sweep()

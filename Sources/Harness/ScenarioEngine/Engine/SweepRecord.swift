@@ -71,9 +71,22 @@ public struct SweepRecord: Codable, Sendable, Equatable {
         seeds.flatMap { run in (0..<UInt64(max(0, run.count))).map { run.from &+ $0 } }
     }
 
-    /// How many cases the sweep has: the product of the value counts times the seeds.
-    public var caseCount: Int {
-        parameters.reduce(seeds.reduce(0) { $0 + $1.count }) { $0 * $1.values.count }
+    /// How many cases the sweep has: the product of the value counts times the seeds;
+    /// `Int.max` when that overflows (a record not written by `run`), nil for a negative count.
+    public var caseCount: Int? {
+        var total = 0
+        for run in seeds {
+            guard run.count >= 0 else { return nil }
+            let (sum, overflow) = total.addingReportingOverflow(run.count)
+            if overflow { return Int.max }
+            total = sum
+        }
+        for p in parameters {
+            let (product, overflow) = total.multipliedReportingOverflow(by: p.values.count)
+            if overflow { return Int.max }
+            total = product
+        }
+        return total
     }
 
     /// Every case of the sweep of scenario `name`, in sweep order (parameters in file

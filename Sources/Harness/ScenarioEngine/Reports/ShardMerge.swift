@@ -68,7 +68,7 @@ public enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidRunRecord(file, reason):
-            return "\(file): error: \(reason); remove it to merge without the completeness check"
+            return "\(file): error: \(reason); remove that run.json to merge without the completeness check"
         case let .differentSweeps(scenario, file, other):
             return "\(file): error: records another sweep of scenario '\(scenario)' than \(other); the scenario file changed "
                 + "between shards: run every shard from one version of it"
@@ -184,6 +184,11 @@ public enum ShardMerge {
         var scenarioOrder: [String] = []
         for input in inputs {
             guard let run = input.run, let sweep = run.sweep else { unchecked.append(input.name); continue }
+            // A record `run` wrote never exceeds the loader's bound; anything else is not listed.
+            guard let count = sweep.caseCount, count <= ScenarioSchema.maximumCases else {
+                throw .invalidRunRecord(file: input.name, reason: "its run.json records a sweep of \(sweep.caseCount.map(String.init) ?? "a negative number of") cases, "
+                                        + "not 1 to \(ScenarioSchema.maximumCases) as fieldtest writes")
+            }
             if let known = sweeps[run.scenario] {
                 if known.sweep != sweep {
                     throw .differentSweeps(scenario: run.scenario, file: input.name, other: known.file)
