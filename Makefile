@@ -2,6 +2,7 @@
 #
 #   make run    install what is missing, build (release) and run the bundled scenario suite
 #   make test   install what is missing, build and run the test suite
+#   make test-slurm  (root) run the README's Slurm array job on a one-node cluster started on this machine
 #   make bench  release benchmarks (fieldtest-bench) with Python baselines (installed from PyPI when missing) measured in the same run
 #   make format rewrite the sources with swift-format (.swift-format); make lint checks them (CI runs it)
 #   make docs   DocC documentation of the library modules into .build/docs
@@ -11,7 +12,7 @@ SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 
-.PHONY: all deps build release run test bench bench-deps verify clean format lint docs
+.PHONY: all deps build release run test test-slurm bench bench-deps verify clean format lint docs
 
 all: build
 
@@ -50,6 +51,12 @@ verify: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Installs slurm-wlm and munge when missing, starts munged, slurmctld and slurmd (root, state in a
+# temporary folder), runs deploy/slurm/sweep.sbatch, merges the shards and compares them with a
+# single-machine run; stops the daemons it started on exit (deploy/slurm/test-cluster.sh).
+test-slurm: release
+	deploy/slurm/test-cluster.sh
 
 # The Python baselines the benchmarks compare against (PyPI), installed when missing.
 BENCH_PYTHON := vaderSentiment scikit-learn numpy networkx pvlib astral simpy

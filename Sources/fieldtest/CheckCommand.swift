@@ -44,7 +44,13 @@ struct CheckCommand: ParsableCommand {
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Combine the metrics.csv files of a sweep's shards into one, in a deterministic order.")
+        abstract: "Combine the metrics.csv files of a sweep's shards into one, in a deterministic order.",
+        discussion: """
+        The run.json beside each metrics.csv records the whole sweep, so merge names the cases no
+        input holds (and the shard that runs each) and the cases held by several inputs.
+        Exit codes: 0 merged, 1 a case is missing or duplicated (nothing written unless
+        --allow-partial) or a merged row failed its requirement, 2 invalid input.
+        """)
 
     @Argument(help: "Shard metrics.csv files.")
     var inputs: [String]
@@ -52,9 +58,25 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .long, help: "Output file (default: standard output).")
     var output: String?
 
+    @Flag(name: .long, help: "Write the rows that are there even when cases are missing or duplicated (a duplicated case keeps its first input's rows).")
+    var allowPartial = false
+
     func run() throws {
         try OutputPathCheck.refuseOverwritingInputs(inputs.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
-        let merged = try ShardMerge.merge(try inputs.map { (name: $0, rows: try MetricsCSV.readLocated(URL(fileURLWithPath: $0), displayName: $0)) })
+        let report = try ShardMerge.merge(try inputs.map { name in
+            let url = URL(fileURLWithPath: name)
+            return ShardMerge.Input(name: name, rows: try MetricsCSV.readLocated(url, displayName: name),
+                                    run: try ShardRunInfo.read(besides: url, displayName: name))
+        })
+        let merged = report.rows
+        for file in report.unchecked {
+            CommandSupport.printError("\(file): note: no run.json recording the sweep beside it; its rows are merged, but missing cases cannot be named")
+        }
+        for problem in report.problems() { CommandSupport.printError("merge: \(allowPartial ? "warning" : "error"): \(problem)") }
+        if !report.isComplete && !allowPartial {
+            CommandSupport.printError("merge: nothing written; run the missing shards (or merge each shard once), or pass --allow-partial to write the rows that are there")
+            throw CommandSupport.failed
+        }
         try OutputText.write(MetricsCSV.render(merged), to: output)
         if merged.contains(where: { $0.status == .fail }) { throw CommandSupport.failed }
     }

@@ -90,17 +90,21 @@ struct RunSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: inner.folder.path))
     }
 
-    /// A duplicate across shard files names both files and the real line of each copy.
-    @Test func shardMergeDuplicateNamesBothLines() throws {
+    /// A row repeated within one file is an error naming both lines; a case in two files is a duplicated case.
+    @Test func shardMergeDuplicateRowNamesBothLines() throws {
         let row = { (metric: String) in
             MetricRow(scenario: "demo[x=1]", runID: "r", seed: 1, requirement: "SKY-P2", metric: metric, kind: .accuracy,
                       value: 1, unit: "s", threshold: nil, comparator: .none, samples: 1)
         }
-        let a = try MetricsCSV.parseLocated(bytes: Array(MetricsCSV.render([row("a"), row("b")]).utf8), file: "shard0.csv")
-        let b = try MetricsCSV.parseLocated(bytes: Array(MetricsCSV.render([row("c"), row("d"), row("b")]).utf8), file: "shard1.csv")
-        #expect(throws: DataError.badLayout(file: "shard1.csv", line: 4,
-                                            reason: "row SKY-P2 b of case demo[x=1] seed 1 is also in shard0.csv line 3; merge each shard once")) {
-            try ShardMerge.merge([(name: "shard0.csv", rows: a), (name: "shard1.csv", rows: b)])
+        // Rows held in memory (a file with a repeated row is already refused by `MetricsCSV`).
+        let a = [row("a"), row("b")], b = [row("c"), row("d"), row("c")]
+        #expect(throws: MergeError.duplicateRow(.badLayout(
+            file: "shard1.csv", line: 4,
+            reason: "row SKY-P2 c of case demo[x=1] seed 1 is also on line 2; a metrics file holds each row once (was it concatenated?); merge the shards' own files"))) {
+            try ShardMerge.merge([ShardMerge.Input(name: "shard0.csv", rows: a), ShardMerge.Input(name: "shard1.csv", rows: b)])
         }
+        let report = try ShardMerge.merge([ShardMerge.Input(name: "shard0.csv", rows: a), ShardMerge.Input(name: "shard1.csv", rows: Array(b.prefix(2)))])
+        #expect(report.duplicated == [MergeReport.DuplicatedCase(label: "demo[x=1]", seed: 1, files: ["shard0.csv", "shard1.csv"])])
+        #expect(report.rows.map(\.metric) == ["a", "b"])
     }
 }

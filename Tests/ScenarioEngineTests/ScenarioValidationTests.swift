@@ -142,7 +142,9 @@ struct ScenarioValidationTests {
     @Test func everyBundledScenarioIsValid() throws {
         let folder = Self.repo.appendingPathComponent("Scenarios")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
-        #expect(files.count >= 10)
+            + FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("sweeps").path)
+                .filter { $0.hasSuffix(".yaml") }.sorted().map { "sweeps/" + $0 }
+        #expect(files.count >= 11)
         for file in files {
             #expect(throws: Never.self, "\(file)") { try loader.load(folder.appendingPathComponent(file), displayName: file) }
         }
@@ -229,5 +231,30 @@ struct ScenarioValidationTests {
         #expect(errors(miCityScenario.replacingOccurrences(of: "seed: 77", with: "seed: -1")) == ["x.yaml:4:7: error: 'seed': -1 is below the minimum 0"])
         let schema = JSONSchemaWriter.render(.bundled)
         #expect(schema.contains("\"maximum\" : 18446744073709551615"))
+    }
+
+    @Test func seedsCanBeARange() throws {
+        let s = try loader.parse(miCityScenario + "sweep:\n  parameters:\n    rate_limit: [6, 10]\n  seeds: {from: 5, count: 3}\n", file: "x.yaml")
+        #expect(s.sweep?.seeds == [5, 6, 7])
+        #expect(ScenarioRunner.cases(of: s).map(\.label).prefix(4) == ["mood[rate_limit=6,seed=5]", "mood[rate_limit=6,seed=6]",
+                                                                      "mood[rate_limit=6,seed=7]", "mood[rate_limit=10,seed=5]"])
+        let top = try loader.parse(miCityScenario + "sweep:\n  seeds: {from: 18446744073709551614, count: 2}\n", file: "x.yaml")
+        #expect(top.sweep?.seeds == [UInt64.max - 1, UInt64.max])
+        let block = try loader.parse(miCityScenario + "sweep:\n  seeds:\n    from: 0\n    count: 100000\n", file: "x.yaml")
+        #expect(block.sweep?.seeds.count == 100_000 && block.sweep?.seeds.last == 99_999)
+    }
+
+    @Test(arguments: [
+        ("{from: 18446744073709551615, count: 2}",
+         "x.yaml:26:46: error: 'sweep.seeds.count': 2 seeds from 18446744073709551615 would pass the largest seed 18446744073709551615; start at 18446744073709551614 or lower, or count at most 1"),
+        ("{from: 1, count: 0}", "x.yaml:26:27: error: 'sweep.seeds.count': 0 is below the minimum 1"),
+        ("{from: 1, count: 100001}", "x.yaml:26:27: error: 'sweep.seeds.count': 100001 is above the maximum 100000"),
+        ("{from: -1, count: 3}", "x.yaml:26:17: error: 'sweep.seeds.from': -1 is below the minimum 0"),
+        ("{from: 1}", "x.yaml:26:10: error: missing required key 'sweep.seeds.count' (how many consecutive seeds)"),
+        ("{from: 1, count: 2, step: 2}", "x.yaml:26:30: error: unknown key 'sweep.seeds.step'"),
+        ("7", "x.yaml:26:10: error: 'sweep.seeds': expected a list or a mapping, found a number '7'"),
+    ])
+    func seedRangesAreValidatedWhereTheyAreWritten(seeds: String, message: String) {
+        #expect(errors(miCityScenario + "sweep:\n  seeds: \(seeds)\n") == [message])
     }
 }

@@ -153,11 +153,15 @@ struct RunnerTests {
             (name: "shard\(i)", rows: try ScenarioRunner.run(ScenarioRunner.shard(cases, index: i, count: 3), jobs: 1, runID: "r",
                                                               datasets: store, apps: .bundled(skyscape: { _ in NoiseDriver() })).flatMap(\.rows))
         }
-        let merged = try ShardMerge.merge(parts)
+        let info = ShardRunInfo(scenario: s.name, shard: "0/3", sweep: SweepRecord(s))
+        let merged = try ShardMerge.merge(parts.map { ShardMerge.Input(name: $0.name, rows: $0.rows, run: info) })
         let whole = try run(s)
-        #expect(Set(merged.map(\.key)) == Set(whole.map(\.key)))
-        #expect(merged.count == whole.count)
-        #expect(throws: DataError.self) { try ShardMerge.merge([parts[0], parts[0]]) }
+        #expect(merged.isComplete)
+        // In sweep order, so the merged rows are those of the whole run, in its order.
+        #expect(merged.rows.map(\.key) == whole.map(\.key))
+        let twice = try ShardMerge.merge([parts[0], parts[0]].map { ShardMerge.Input(name: $0.name, rows: $0.rows, run: info) })
+        #expect(twice.duplicated.count == ScenarioRunner.shard(cases, index: 2, count: 3).count)
+        #expect(twice.missing.count == 12 - twice.duplicated.count)
     }
 
     @Test func committedJSONSchemaIsCurrent() throws {

@@ -41,10 +41,9 @@ public enum ScenarioRunner {
                 s.seed = seed
                 s.sweep = nil
                 for (name, value, _) in combo { apply(name, value, to: &s) }
-                // The seed is part of the label only when the cases differ by it, so a
-                // sweep's cases have distinct labels and one-seed labels stay as they were.
-                let params = combo.map { "\($0.name)=\($0.text)" } + (seeds.count > 1 ? ["seed=\(seed)"] : [])
-                let label = params.isEmpty ? scenario.name : "\(scenario.name)[\(params.joined(separator: ","))]"
+                // One label function for running and for merging (`SweepRecord`), so they cannot drift.
+                let label = SweepRecord.label(scenario: scenario.name, parameters: combo.map { ($0.name, $0.text) }, seed: seed,
+                                              severalSeeds: seeds.count > 1)
                 out.append(ScenarioCase(index: out.count, label: label, scenario: s))
             }
         }

@@ -223,6 +223,30 @@ struct ScenarioBuilder {
         checkDataset(reference.value, listed: listed)
     }
 
+    /// The seeds of `sweep.seeds`, validated by the schema as a list or a `{from, count}` range:
+    /// a list must not repeat a seed, and a range must not pass `UInt64.max`.
+    mutating func seeds(_ value: LocatedValue?) -> [UInt64] {
+        guard let value else { return [] }
+        if let list = value.array {
+            var seen = Set<UInt64>()
+            for (i, seed) in list.enumerated() {
+                if let u = seed.unsigned, !seen.insert(u).inserted {
+                    error(seed, "'sweep.seeds[\(i)]': seed \(u) is listed twice; each seed must be different")
+                }
+            }
+            return list.compactMap(\.unsigned)
+        }
+        // The schema bounds count to 1…maximumCases, so the range is small enough to list.
+        guard let from = value["from"]?.unsigned, let count = value["count"]?.int, count >= 1 else { return [] }
+        let last = from.addingReportingOverflow(UInt64(count - 1))
+        if last.overflow {
+            error(value["count"], "'sweep.seeds.count': \(count) seeds from \(from) would pass the largest seed \(UInt64.max); "
+                  + "start at \(UInt64.max - UInt64(count - 1)) or lower, or count at most \(UInt64.max - from + 1)")
+            return []
+        }
+        return (0..<UInt64(count)).map { from + $0 }
+    }
+
     mutating func build(_ v: LocatedValue, version: Int) -> Scenario {
         let time = v["time"]
         let tz = time?["timezone"]
@@ -368,14 +392,7 @@ struct ScenarioBuilder {
                 }
                 params.append(SweepParameter(name: k, values: typed.values, texts: typed.texts))
             }
-            let seedValues = s["seeds"]?.array ?? []
-            var seenSeeds = Set<UInt64>()
-            for (i, seed) in seedValues.enumerated() {
-                if let u = seed.unsigned, !seenSeeds.insert(u).inserted {
-                    error(seed, "'sweep.seeds[\(i)]': seed \(u) is listed twice; each seed must be different")
-                }
-            }
-            let spec = SweepSpec(parameters: params, seeds: seedValues.compactMap(\.unsigned))
+            let spec = SweepSpec(parameters: params, seeds: seeds(s["seeds"]))
             if spec.caseCount > ScenarioSchema.maximumCases {
                 let factors = params.map { "\($0.values.count) \($0.name)" } + (spec.seeds.isEmpty ? [] : ["\(spec.seeds.count) seeds"])
                 let total = spec.caseCount == Int.max ? "more than \(Int.max)" : String(spec.caseCount)

@@ -18,8 +18,12 @@ public struct RunRecord: Codable, Sendable {
     /// from it (absent when every file matches its manifest entry).
     public var datasetsManifest: [String: String]?
     public var machine: [String: String]
+    /// Cases this run ran (those of its shard with `--shard`).
     public var cases: Int
     public var shard: String?
+    /// The whole sweep (every case, not only this shard's), so `merge` can name missing cases;
+    /// absent in reports written before it was recorded.
+    public var sweep: SweepRecord?
     public var events: Int
     public var passed: Int
     public var failed: Int
@@ -35,7 +39,7 @@ public struct RunRecord: Codable, Sendable {
     public init(tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
                 seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
                 cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int,
-                datasetsManifest: [String: String]? = nil) {
+                datasetsManifest: [String: String]? = nil, sweep: SweepRecord? = nil) {
         self.tool = tool
         self.toolVersion = toolVersion
         self.scenario = scenario
@@ -49,6 +53,7 @@ public struct RunRecord: Codable, Sendable {
         self.machine = machine
         self.cases = cases
         self.shard = shard
+        self.sweep = sweep
         self.events = events
         self.passed = passed
         self.failed = failed
@@ -152,39 +157,5 @@ public enum TextTableRenderer {
         }
         return ([line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line))
             .joined(separator: "\n") + "\n"
-    }
-}
-
-/// Combines the metrics files of a sweep's shards into one, in a
-/// deterministic order (by scenario label, then seed, keeping each file's
-/// row order), rejecting duplicate rows.
-public enum ShardMerge {
-    /// Merges rows held in memory; a duplicate is reported at the line the row
-    /// would have in its file as `MetricsCSV.render` writes it (header on line 1).
-    public static func merge(_ files: [(name: String, rows: [MetricRow])]) throws(DataError) -> [MetricRow] {
-        try merge(files.map { f in
-            (name: f.name, rows: f.rows.enumerated().map { LocatedMetricRow(line: $0.offset + 2, row: $0.element) })
-        })
-    }
-
-    /// Merges rows read from files; a duplicate is reported at its line, naming the file and line of the other copy.
-    public static func merge(_ files: [(name: String, rows: [LocatedMetricRow])]) throws(DataError) -> [MetricRow] {
-        var seen = [String: (file: String, line: Int)]()
-        var all: [(Int, MetricRow)] = []
-        for f in files {
-            for located in f.rows {
-                let r = located.row
-                if let other = seen[r.key] {
-                    throw .badLayout(file: f.name, line: located.line,
-                                     reason: "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also in \(other.file) "
-                                        + "line \(other.line); merge each shard once")
-                }
-                seen[r.key] = (f.name, located.line)
-                all.append((all.count, r))
-            }
-        }
-        return all.sorted { a, b in
-            (a.1.scenario, a.1.seed, a.0) < (b.1.scenario, b.1.seed, b.0)
-        }.map(\.1)
     }
 }

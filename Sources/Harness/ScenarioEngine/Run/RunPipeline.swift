@@ -169,6 +169,6 @@ public struct RunPipeline {
                          events: results.reduce(0) { $0 + $1.events },
                          passed: rows.filter { $0.status == .pass }.count, failed: rows.filter { $0.status == .fail }.count,
                          informational: rows.filter { $0.status == .info }.count,
-                         datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes)
+                         datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s))
     }
 }

@@ -49,7 +49,14 @@ public enum ScenarioSchema {
 
     static let sweep = ObjectSchema("a parameter matrix run over several seeds", [
         SchemaField("parameters", .map(.array(.scalar, minItems: 1)), "parameter name → distinct values, each of the parameter's type; device keys as devices.<name>.<gps|network|placement>"),
-        SchemaField("seeds", .array(.unsignedInteger, minItems: 1), "seeds of each case, 0 to 18446744073709551615, no repeats (default: the scenario seed)"),
+        SchemaField("seeds", .oneOf([.array(.unsignedInteger, minItems: 1), .object(seedRange)]),
+                    "seeds of each case: a list (0 to 18446744073709551615, no repeats) or a range {from, count} (default: the scenario seed)"),
+    ])
+
+    /// `seeds: {from: F, count: N}`: the N consecutive seeds F, F + 1, …, F + N − 1.
+    static let seedRange = ObjectSchema("consecutive seeds from, from + 1, …, from + count - 1 (at most 18446744073709551615)", [
+        SchemaField("from", .unsignedInteger, required: true, "the first seed"),
+        SchemaField("count", .integer(minimum: 1, maximum: maximumCases), required: true, "how many consecutive seeds"),
     ])
 
     /// The top-level schema of scenarios for the apps of `registry`; with an app,

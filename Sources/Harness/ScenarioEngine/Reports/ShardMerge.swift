@@ -1,0 +1,258 @@
+import FieldtestData
+import Foundation
+import MetricReports
+
+/// What `merge` reads of a shard's `run.json`: the scenario its rows belong to and
+/// the whole sweep that scenario expands to (see `SweepRecord`).
+public struct ShardRunInfo: Decodable, Sendable, Equatable {
+    /// Scenario name.
+    public var scenario: String
+    /// SHA-256 of the scenario file the shard ran.
+    public var scenarioSHA256: String?
+    /// `I/N` when the run was one shard of its sweep.
+    public var shard: String?
+    /// The whole sweep; nil in a `run.json` written before it was recorded.
+    public var sweep: SweepRecord?
+
+    // `run.json` is written with snake-case keys; these name them exactly.
+    enum CodingKeys: String, CodingKey {
+        case scenario, scenarioSHA256 = "scenario_sha256", shard, sweep
+    }
+
+    public init(scenario: String, scenarioSHA256: String? = nil, shard: String? = nil, sweep: SweepRecord?) {
+        self.scenario = scenario
+        self.scenarioSHA256 = scenarioSHA256
+        self.shard = shard
+        self.sweep = sweep
+    }
+
+    /// The facts of `record` that `merge` uses.
+    public init(_ record: RunRecord) {
+        self.init(scenario: record.scenario, scenarioSHA256: record.scenarioSHA256, shard: record.shard, sweep: record.sweep)
+    }
+
+    /// The `run.json` in the folder of the metrics file at `metrics` (`displayName` names
+    /// that file in messages); nil when there is none.
+    public static func read(besides metrics: URL, displayName: String) throws(MergeError) -> ShardRunInfo? {
+        let url = metrics.deletingLastPathComponent().appendingPathComponent("run.json")
+        let shown = displayName.contains("/")
+            ? String(displayName[..<displayName.lastIndex(of: "/")!]) + "/run.json" : "run.json"
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard let data = try? Data(contentsOf: url) else {
+            throw .invalidRunRecord(file: shown, reason: "cannot be read; check its permissions")
+        }
+        do {
+            return try JSONDecoder().decode(ShardRunInfo.self, from: data)
+        } catch {
+            throw .invalidRunRecord(file: shown, reason: "is not a run.json fieldtest wrote (\(error))")
+        }
+    }
+
+    /// N of `shard` (`I/N`), if it is one.
+    var shardCount: Int? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/")
+        return parts.count == 2 ? Int(parts[1]) : nil
+    }
+}
+
+/// A `merge` input that cannot be merged.
+public enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A `run.json` beside an input cannot be read or decoded.
+    case invalidRunRecord(file: String, reason: String)
+    /// Two inputs' `run.json` record different sweeps of one scenario (the file changed between shards).
+    case differentSweeps(scenario: String, file: String, other: String)
+    /// A row appears twice in one file.
+    case duplicateRow(DataError)
+
+    public var description: String {
+        switch self {
+        case let .invalidRunRecord(file, reason):
+            return "\(file): error: \(reason); remove that run.json to merge without the completeness check"
+        case let .differentSweeps(scenario, file, other):
+            return "\(file): error: records another sweep of scenario '\(scenario)' than \(other); the scenario file changed "
+                + "between shards: run every shard from one version of it"
+        case let .duplicateRow(error):
+            return error.description
+        }
+    }
+}
+
+/// The merged rows of a sweep's shards, and what the shards lack or hold twice.
+public struct MergeReport: Sendable {
+    /// A case of a recorded sweep that no input holds.
+    public struct MissingCase: Sendable, Equatable {
+        /// Scenario name.
+        public var scenario: String
+        /// The case (index in the sweep, label, seed).
+        public var sweepCase: SweepRecord.Case
+        /// `I/N`: the shard that runs it, when the inputs agree on N.
+        public var shard: String?
+    }
+
+    /// A case whose rows are in more than one input.
+    public struct DuplicatedCase: Sendable, Equatable {
+        /// Case label (the rows' `scenario` column).
+        public var label: String
+        /// Case seed.
+        public var seed: UInt64
+        /// The inputs holding it, in argument order; the first one's rows are kept.
+        public var files: [String]
+    }
+
+    /// The rows, each case once, ordered as a single run writes them (see `ShardMerge.merge`).
+    public var rows: [MetricRow]
+    /// Cases of the recorded sweeps that no input holds, in sweep order.
+    public var missing: [MissingCase]
+    /// Cases held by more than one input.
+    public var duplicated: [DuplicatedCase]
+    /// Scenario name → number of cases its recorded sweep has.
+    public var expectedCases: [String: Int]
+    /// Inputs with no recorded sweep beside them (no `run.json`, or one written before
+    /// sweeps were recorded): their rows are merged, but cannot tell which cases are missing.
+    public var unchecked: [String]
+
+    /// True when no case is missing or duplicated.
+    public var isComplete: Bool { missing.isEmpty && duplicated.isEmpty }
+
+    /// One line per problem: per scenario, the missing cases (at most `limit` named, with the
+    /// shard that runs each), then each duplicated case with its files.
+    public func problems(limit: Int = 10) -> [String] {
+        var lines: [String] = []
+        var order: [String] = []
+        var byScenario: [String: [MissingCase]] = [:]
+        for m in missing {
+            if byScenario[m.scenario] == nil { order.append(m.scenario) }
+            byScenario[m.scenario, default: []].append(m)
+        }
+        for scenario in order {
+            let cases = byScenario[scenario]!
+            let named = cases.prefix(limit).map { $0.sweepCase.label + ($0.shard.map { " (shard \($0))" } ?? "") }
+            let more = cases.count > limit ? " and \(cases.count - limit) more" : ""
+            lines.append("\(scenario): \(cases.count) of \(expectedCases[scenario] ?? 0) cases missing: "
+                         + named.joined(separator: ", ") + more)
+        }
+        for d in duplicated {
+            // A sweep of several seeds names the seed in the label already.
+            let seed = d.label.hasSuffix("seed=\(d.seed)]") ? "" : " (seed \(d.seed))"
+            lines.append("case \(d.label)\(seed) is in \(d.files.count) inputs: \(d.files.joined(separator: ", "))")
+        }
+        return lines
+    }
+}
+
+/// Combines the metrics files of a sweep's shards into one, each case once, and says
+/// which cases of the sweep are missing or duplicated.
+///
+/// The expected cases come from each shard's `run.json`, which records the whole sweep
+/// (`SweepRecord`: the parameters' values as written and the seeds), so every shard knows
+/// every case of the sweep, including those of shards that never ran. A case is identified
+/// by its label and seed (the rows' `scenario` and `seed` columns). Rows of inputs without a
+/// recorded sweep are merged without that check.
+public enum ShardMerge {
+    /// One input: a metrics file's rows and, when found, its `run.json`.
+    public struct Input: Sendable {
+        /// The file name shown in messages.
+        public var name: String
+        /// The rows, with their lines in the file.
+        public var rows: [LocatedMetricRow]
+        /// What the `run.json` beside the file records, if there is one.
+        public var run: ShardRunInfo?
+
+        public init(name: String, rows: [LocatedMetricRow], run: ShardRunInfo? = nil) {
+            self.name = name
+            self.rows = rows
+            self.run = run
+        }
+
+        /// Rows held in memory; their lines are those `MetricsCSV.render` would give them (header on line 1).
+        public init(name: String, rows: [MetricRow], run: ShardRunInfo? = nil) {
+            self.init(name: name, rows: rows.enumerated().map { LocatedMetricRow(line: $0.offset + 2, row: $0.element) }, run: run)
+        }
+    }
+
+    /// Merges `inputs`. A case whose rows are in several inputs is kept from the first
+    /// and reported duplicated; a row repeated within one input is an error (the file was
+    /// edited or concatenated). Cases of a recorded sweep come out in sweep order, so the
+    /// shards of one scenario merge to the rows a single run of it writes; other rows
+    /// follow by case label and seed, each input's row order kept within a case.
+    public static func merge(_ inputs: [Input]) throws(MergeError) -> MergeReport {
+        // Expected cases: the recorded sweep of each scenario, identical across its inputs.
+        var sweeps: [String: (sweep: SweepRecord, file: String)] = [:]
+        var shardCounts: [String: Set<Int?>] = [:]
+        var unchecked: [String] = []
+        var scenarioOrder: [String] = []
+        for input in inputs {
+            guard let run = input.run, let sweep = run.sweep else { unchecked.append(input.name); continue }
+            // A record `run` wrote never exceeds the loader's bound; anything else is not listed.
+            guard let count = sweep.caseCount, count <= ScenarioSchema.maximumCases else {
+                throw .invalidRunRecord(file: input.name, reason: "its run.json records a sweep of \(sweep.caseCount.map(String.init) ?? "a negative number of") cases, "
+                                        + "not 1 to \(ScenarioSchema.maximumCases) as fieldtest writes")
+            }
+            if let known = sweeps[run.scenario] {
+                if known.sweep != sweep {
+                    throw .differentSweeps(scenario: run.scenario, file: input.name, other: known.file)
+                }
+            } else {
+                sweeps[run.scenario] = (sweep, input.name)
+                scenarioOrder.append(run.scenario)
+            }
+            shardCounts[run.scenario, default: []].insert(run.shardCount)
+        }
+        struct Key: Hashable { var label: String; var seed: UInt64 }
+        var expected: [Key: (scenario: String, index: Int)] = [:]
+        var expectedCases: [String: Int] = [:]
+        var sweepCases: [String: [SweepRecord.Case]] = [:]
+        for scenario in scenarioOrder {
+            let cases = sweeps[scenario]!.sweep.cases(scenario: scenario)
+            sweepCases[scenario] = cases
+            expectedCases[scenario] = cases.count
+            for c in cases { expected[Key(label: c.label, seed: c.seed)] = (scenario, c.index) }
+        }
+
+        // Each case is taken from the first input that holds it.
+        var owner: [Key: Int] = [:]
+        var duplicateFiles: [Key: [Int]] = [:]
+        var duplicateOrder: [Key] = []
+        var kept: [(order: (group: String, index: Int, label: String, seed: UInt64, position: Int), row: MetricRow)] = []
+        for (fileIndex, input) in inputs.enumerated() {
+            var lineOfRow: [String: Int] = [:]
+            for located in input.rows {
+                let r = located.row
+                if let other = lineOfRow[r.key] {
+                    throw .duplicateRow(.badLayout(file: input.name, line: located.line,
+                                                   reason: "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also on line \(other); "
+                                                       + "a metrics file holds each row once (was it concatenated?); merge the shards' own files"))
+                }
+                lineOfRow[r.key] = located.line
+                let key = Key(label: r.scenario, seed: r.seed)
+                if let first = owner[key] {
+                    if first != fileIndex {
+                        if duplicateFiles[key] == nil { duplicateOrder.append(key); duplicateFiles[key] = [first] }
+                        if duplicateFiles[key]!.last != fileIndex { duplicateFiles[key]!.append(fileIndex) }
+                        continue
+                    }
+                } else {
+                    owner[key] = fileIndex
+                }
+                let place = expected[key]
+                kept.append(((place?.scenario ?? r.scenario, place?.index ?? Int.max, r.scenario, r.seed, kept.count), r))
+            }
+        }
+        kept.sort { $0.order < $1.order }
+
+        var missing: [MergeReport.MissingCase] = []
+        for scenario in scenarioOrder {
+            let counts = shardCounts[scenario] ?? []
+            let n = counts.count == 1 ? counts.first! : nil
+            for c in sweepCases[scenario]! where owner[Key(label: c.label, seed: c.seed)] == nil {
+                missing.append(.init(scenario: scenario, sweepCase: c, shard: n.map { "\(c.index % $0)/\($0)" }))
+            }
+        }
+        let duplicated = duplicateOrder.map { key in
+            MergeReport.DuplicatedCase(label: key.label, seed: key.seed, files: duplicateFiles[key]!.map { inputs[$0].name })
+        }
+        return MergeReport(rows: kept.map(\.row), missing: missing, duplicated: duplicated,
+                           expectedCases: expectedCases, unchecked: unchecked)
+    }
+}
