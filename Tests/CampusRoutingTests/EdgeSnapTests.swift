@@ -26,7 +26,7 @@ enum SnapMaps {
     /// half of them bent through a jittered shape point, some `steps` (closed to wheelchairs) and some
     /// one-way for pedestrians.
     static func grid(seed: UInt64) -> String {
-        var rng = RoutingTestRNG(state: seed)
+        var rng = SeededGenerator(seed: seed)
         var features: [String] = []
         func node(_ r: Int, _ c: Int) -> (Double, Double) { (Double(c) * 0.0003, Double(r) * 0.0003) }
         for r in 0..<7 {
@@ -169,7 +169,7 @@ struct EdgeSnapTests {
             for k in 1..<(e.shape.count - 1) where count[e.shape[k]] == 1 { nodes.append((e.nodeIDs[k], e.shape[k])) }
         }
         #expect(nodes.count > 50)
-        var rng = RoutingTestRNG(state: 5)
+        var rng = SeededGenerator(seed: 5)
         var router = AStarRouter()
         var routed = 0
         for _ in 0..<60 {
@@ -208,7 +208,7 @@ struct EdgeSnapTests {
           arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito])
     func campusProjection(map: URL) throws {
         let g = try RoutingFixtures.graph(map)
-        var rng = RoutingTestRNG(state: 23)
+        var rng = SeededGenerator(seed: 23)
         let lats = g.vertices.map(\.location.latitude), lons = g.vertices.map(\.location.longitude)
         var interior = 0
         for i in 0..<150 {
@@ -266,7 +266,7 @@ struct EdgeSnapTests {
         case "quito": g = try RoutingFixtures.graph(RoutingFixtures.quito)
         default: g = try SnapMaps.graph(SnapMaps.grid(seed: map == "grid1" ? 1 : 2), file: map)
         }
-        var rng = RoutingTestRNG(state: map.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })
+        var rng = SeededGenerator(seed: map.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) })
         let slowdown = (0..<g.edges.count).map { _ in Double.random(in: 1...3, using: &rng) }
         let lats = g.vertices.map(\.location.latitude), lons = g.vertices.map(\.location.longitude)
         func point() -> GeoPoint {

@@ -303,7 +303,7 @@ struct FingerprintHierarchyTests {
             let url = PositioningPaths.datasets.appendingPathComponent("positioning/" + name)
             samples += try FingerprintSample.fromUJIIndoorLoc(try UJIIndoorLoc.load(url: url, displayName: name).records)
         }
-        var rng = SplitMix64(seed: 2013)
+        var rng = SeededGenerator(seed: 2013)
         let subset = Array(samples.shuffled(using: &rng).prefix(2000))
         let tuned = try FingerprintCrossValidation.leaveOneGroupOut(subset, by: .phone, configuration: .tuned)
         let plain = try FingerprintCrossValidation.leaveOneGroupOut(subset, by: .phone, configuration: .withoutOffsetSearch)
