@@ -125,10 +125,9 @@ struct SentimentCalibrationTests {
         let (offsets, score) = SentimentCalibration.bestOffsets([p])
         #expect(p.macroRecall(offsets: [0, 0, 0]) < 0.7)
         #expect(score == 1)
-        #expect(offsets[1] == 0)
-        // Neutral needs the negative offset below −0.59 and above −1.5; the smallest such grid step is −0.6.
-        #expect(abs(offsets[0] - -0.6) < 1e-9)
-        #expect(offsets[2] == 0)
+        // Neutral needs an offset above 0.59 and below 1.5; the smallest such grid step is 0.6.
+        #expect(offsets[0] == 0 && offsets[2] == 0)
+        #expect(abs(offsets[1] - 0.6) < 1e-9)
     }
 
     @Test func offsetsAreAddedToTheTrainedBiasOnly() throws {
@@ -185,7 +184,7 @@ struct SentimentCalibrationTests {
         #expect(a.parts.map(\.droppedDuplicates) == [0, 0, 0])
         #expect(a.offsets == b.offsets)
         #expect(a.parts.map(\.evaluation) == b.parts.map(\.evaluation))
-        #expect(a.offsets[1] == 0)
+        #expect(a.offsets[0] == 0 && a.offsets[2] == 0)
         #expect(a.meanMacroRecallAfter >= a.meanMacroRecallBefore)
         #expect(a.parts[2].ownBestOffsets != nil)
         let report = SentimentCalibration.report(a)

@@ -39,29 +39,27 @@ public struct HeldOutPredictions: Sendable, Equatable {
 /// or source come with another class mix and vocabulary; a random split of the training
 /// sources cannot show how far the decision then drifts (a random TweetEval split promised a
 /// macro-recall of 0.640 that fell to 0.586 on a later year). So each part is held out in turn,
-/// a model is trained on the rest, and the log-odds offsets that maximise the mean
+/// a model is trained on the rest, and the neutral log-odds offset that maximises the mean
 /// macro-recall over the held-out three-class parts (each part counting once, whatever its
-/// size) become `TrainingConfiguration.classLogOffsets` of the shipped model.
+/// size) becomes `TrainingConfiguration.classLogOffsets` of the shipped model. Only the neutral
+/// decision is moved, so binary (positive vs negative) decisions keep their trained accuracy.
 public enum SentimentCalibration {
-    /// Offsets tried for the negative and positive classes, relative to neutral (fixed at 0):
-    /// −1.5…1.5 in steps of 0.05.
+    /// Neutral offsets tried: −1.5…1.5 in steps of 0.05.
     public static let offsetGrid: [Double] = (-30...30).map { Double($0) * 0.05 }
 
-    /// The offsets (negative, neutral, positive; neutral 0) from `offsetGrid` maximising the
-    /// mean over `parts` of `macroRecall(offsets:)`, and that mean. Ties go to the smaller
-    /// |negative| + |positive| (the smaller correction), then to the earlier grid point.
-    /// Complexity: O(grid² × tweets).
+    /// The offsets (0, t, 0) with t from `offsetGrid` maximising the mean over `parts` of
+    /// `macroRecall(offsets:)`, and that mean. Only the neutral decision moves: the negative and
+    /// positive biases keep their difference, so the positive-vs-negative decision (and the
+    /// sign of P(pos) − P(neg)) is exactly the trained one. Ties go to the smaller |t| (the
+    /// smaller correction), then to the earlier grid point. Complexity: O(grid × tweets).
     public static func bestOffsets(_ parts: [HeldOutPredictions]) -> (offsets: [Double], meanMacroRecall: Double) {
         var best: [Double] = [0, 0, 0]
         var bestScore = -1.0
-        for neg in offsetGrid {
-            for pos in offsetGrid {
-                let o = [neg, 0, pos]
-                let score = parts.isEmpty ? 0 : parts.map { $0.macroRecall(offsets: o) }.reduce(0, +) / Double(parts.count)
-                let better = score > bestScore + 1e-12
-                    || (abs(score - bestScore) <= 1e-12 && abs(neg) + abs(pos) < abs(best[0]) + abs(best[2]))
-                if better { best = o; bestScore = score }
-            }
+        for t in offsetGrid {
+            let o = [0, t, 0]
+            let score = parts.isEmpty ? 0 : parts.map { $0.macroRecall(offsets: o) }.reduce(0, +) / Double(parts.count)
+            let better = score > bestScore + 1e-12 || (abs(score - bestScore) <= 1e-12 && abs(t) < abs(best[1]))
+            if better { best = o; bestScore = score }
         }
         return (best, bestScore)
     }
