@@ -7,12 +7,12 @@ import Foundation
 /// neutral class and noisy emoticon labels, so its examples are down-weighted
 /// (`sourceWeights`), and then every class gets the same total weight
 /// (`balancesClasses`, the "balanced" weighting of King & Zeng 2001), so the
-/// 4–5k neutral tweets of the airline, TweetEval and VADER sets count as much as
+/// neutral tweets of the SemEval, airline, TweetEval and VADER sets count as much as
 /// the positives or negatives. The airline tweets (one narrow domain, mostly
-/// complaints) are down-weighted too and the SemEval-style TweetEval tweets
-/// up-weighted: chosen by repeated development splits (five seeds), where this
-/// raised TweetEval macro-recall from 0.596 to 0.628 and Sentiment140 pos/neg
-/// accuracy from 0.758 to 0.765 (see `Datasets/models/README.md`).
+/// complaints) are down-weighted too. The SemEval and TweetEval tweets (the TweetEval
+/// validation tweets are SemEval 2016 tweets) weigh 1 each. `classLogOffsets` then
+/// moves the decision for the class mix of unseen tweets (`SentimentCalibration`;
+/// see `Datasets/models/README.md`).
 public struct TrainingConfiguration: Sendable, Equatable {
     /// The model family.
     public var kind: SentimentModelKind = .logisticRegression
