@@ -31,8 +31,8 @@ struct TrainCommand: ParsableCommand {
 
         @Option(name: .long, parsing: .upToNextOption, help: "Training files.")
         var input: [String]
-        @Option(name: .long, help: "Model file to write (.ftsm).")
-        var output: String
+        @Option(name: .long, help: "Model file to write (.ftsm); required unless --hold-out is given.")
+        var output: String?
         @Option(name: .long, help: "Random seed for the split and the training order.")
         var seed: UInt64 = 42
         @Option(name: .long, help: "Model family: nb or logreg.")
@@ -47,10 +47,16 @@ struct TrainCommand: ParsableCommand {
         var learningRate: Double?
         @Option(name: .long, help: "log2 of the character n-gram buckets, 0 (no character n-grams) or 4…26 (default 18).")
         var charBits: Int?
-        @Option(name: .long, parsing: .upToNextOption, help: "Source weights before class balancing, each in 0…1000000 (0 leaves the source out), e.g. tweetEval=10 sentiment140=0.1 (defaults: sentiment140 0.1, airline 0.1, tweetEval 10, vader 1.5, labelledCSV 1).")
+        @Option(name: .long, parsing: .upToNextOption, help: "Source weights before class balancing, each in 0…1000000 (0 leaves the source out), e.g. semEval=2 sentiment140=0.1 (defaults: sentiment140 0.1, airline 0.1, tweetEval 1, semEval 1, vader 1.5, labelledCSV 1).")
         var sourceWeight: [String] = []
         @Option(name: .long, help: "Sources whose evaluation share (one tweet in ten, by text hash) is never trained on, comma-separated, or 'none'.")
         var reserve: String = "airline"
+        @Option(name: .long, parsing: .upToNextOption, help: "Leave-one-out evaluation instead of training a model: hold out each SOURCE or SOURCE:GROUP in turn (e.g. semEval:2015, the SemEval tweets posted in 2015, or vader), train on the rest and report on it.")
+        var holdOut: [String] = []
+        @Option(name: .long, parsing: .upToNextOption, help: "With --hold-out: the held-out parts on which to choose the --class-offsets that maximise their mean macro-recall (default: none).")
+        var calibrateOn: [String] = []
+        @Option(name: .long, help: "Log-odds added to the negative,neutral,positive biases after training, each in -10…10 (default 0,0,0).")
+        var classOffsets: String?
         @Option(name: .long, help: "Lexicon folder (default: <datasets>/lexicons).")
         var lexicons: String?
         @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
@@ -62,6 +68,15 @@ struct TrainCommand: ParsableCommand {
                 throw CommandSupport.invalidInput
             }
             if input.isEmpty { try usage("give at least one --input file") }
+            if output == nil, holdOut.isEmpty { try usage("give --output (the model file to write), or --hold-out for a leave-one-out report") }
+            if output != nil, !holdOut.isEmpty { try usage("--hold-out reports on held-out parts and writes no model; leave out --output (train the model in a second run, without --hold-out)") }
+            if let bad = (holdOut + calibrateOn).first(where: { HeldOutPart($0) == nil }) {
+                try usage("'\(bad)' is not SOURCE or SOURCE:GROUP with SOURCE one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if !calibrateOn.isEmpty, let stray = calibrateOn.first(where: { !holdOut.contains($0) }) {
+                try usage("--calibrate-on \(stray) is not among the --hold-out parts")
+            }
+            if classOffsets != nil, parsedClassOffsets == nil { try usage("--class-offsets takes three numbers separated by commas: negative,neutral,positive") }
             if SentimentModelKind(rawValue: model) == nil { try usage("--model must be 'nb' or 'logreg'") }
             if !(0..<1).contains(devFraction) { try usage("--dev-fraction must be in [0, 1)") }
             if reservedSources == nil { try usage("--reserve takes 'none' or sources separated by commas, each one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", "))") }
@@ -83,7 +98,15 @@ struct TrainCommand: ParsableCommand {
             if let charBits { configuration.charBits = charBits }
             for (source, w) in sourceWeights ?? [:] { configuration.sourceWeights[source] = w }
             configuration.reservedSources = reservedSources ?? configuration.reservedSources
+            if let offsets = parsedClassOffsets { configuration.classLogOffsets = offsets }
             return configuration
+        }
+
+        /// The parsed `--class-offsets` (nil when absent or malformed).
+        var parsedClassOffsets: [Double]? {
+            guard let classOffsets else { return nil }
+            let values = classOffsets.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            return values.count == 3 ? values : nil
         }
 
         /// The parsed `--reserve` list (nil when malformed).
@@ -98,8 +121,17 @@ struct TrainCommand: ParsableCommand {
                 ?? DatasetsLocation.current(option: datasets).appendingPathComponent("lexicons")
             let lexiconFiles = SentimentCorpusFiles.lexiconFiles(in: lexiconDirectory)
                 .map { OutputPathCheck.Input(option: lexicons == nil ? "lexicon" : "--lexicons", url: $0) }
-            try OutputPathCheck.refuseOverwritingInputs(OutputPathCheck.tweetInputs(input) + lexiconFiles, output: output)
             let start = Date()
+            guard let output else {
+                let outcome = try SentimentCalibration.leaveOneOut(
+                    inputs: input.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory,
+                    configuration: configuration, seed: seed, parts: holdOut.compactMap(HeldOutPart.init),
+                    calibrateOn: Set(calibrateOn.compactMap(HeldOutPart.init)), displayName: { $0.relativePath })
+                print(SentimentCalibration.report(outcome), terminator: "")
+                CommandSupport.printError(String(format: "%d leave-one-out folds in %.1f s", outcome.parts.count, Date().timeIntervalSince(start)))
+                return
+            }
+            try OutputPathCheck.refuseOverwritingInputs(OutputPathCheck.tweetInputs(input) + lexiconFiles, output: output)
             let outcome = try SentimentTraining.run(inputs: input.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory,
                                                     configuration: configuration, seed: seed, developmentFraction: devFraction,
                                                     displayName: { $0.relativePath })

@@ -182,7 +182,8 @@ struct ASCIIFastPathTests {
     /// airline evaluation share (`EvaluationShare`; reference path unchanged), and when `tricky` gained
     /// words that end the text or are ended by `'` `.` `,` `:` (the value before it passed with the new scanner),
     /// and when the tokenizer left trailing punctuation out of URLs, collapsed repeated letter mouths (`:DDD`)
-    /// and kept keycaps (shipped model retrained with it; `tricky` gained cases of each). Any change to the shipped model, the inputs or the
-    /// reference arithmetic changes it.
-    static let referenceChecksum: UInt64 = 0x0d5c_d793_57c4_2d59
+    /// and kept keycaps (shipped model retrained with it; `tricky` gained cases of each), and when the shipped model
+    /// was retrained with the SemEval tweets and a neutral offset (reference path unchanged). Any change to the
+    /// shipped model, the inputs or the reference arithmetic changes it.
+    static let referenceChecksum: UInt64 = 0xf55e_c4ce_0dbf_e1ab
 }

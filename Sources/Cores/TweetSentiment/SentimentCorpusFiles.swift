@@ -29,7 +29,7 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .unknownInput(let file):
-            return "\(file): error: unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER tweets_GroundTruth file, or a CSV with 'text' and 'label' columns"
+            return "\(file): error: unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER tweets_GroundTruth file, a SemEval *.tsv (id, label, text), or a CSV with 'text' and 'label' columns"
         case .data(let e):
             return e.description
         case .invalidModel(let file, let reason):
@@ -67,7 +67,8 @@ public enum SentimentCorpusFiles {
     /// `*positive*.txt` / `*negative*.txt` (Sentiment140 lines), the original Sentiment140
     /// CSV (no header; `polarity,id,date,query,user,text` with polarity 0/2/4), a CSV with
     /// `airline_sentiment` (airline tweets), `*_text.txt` (TweetEval; labels from
-    /// `*_labels.txt`), `*GroundTruth*` (VADER), or a CSV with `text,label`. An input
+    /// `*_labels.txt`), `*GroundTruth*` (VADER), a `*.tsv` with the header `id TAB label TAB text`
+    /// (SemEval tweets with status IDs, grouped by the year posted), or a CSV with `text,label`. An input
     /// without a single labelled tweet is `SentimentError.noExamples` naming it.
     public static func load(_ inputs: [URL], displayName: (URL) -> String = { $0.path },
                             policy: LoadPolicy = .strict) throws(SentimentError) -> TrainingCorpus {
@@ -102,6 +103,8 @@ public enum SentimentCorpusFiles {
                     } else {
                         throw DataError.badLayout(file: shown, line: 1, reason: Self.unknownLayout)
                     }
+                } else if name.lowercased().hasSuffix(".tsv") {
+                    corpus.add(semEval: try SemEvalTweetsLoader.load(url: url, displayName: shown, policy: policy).records)
                 } else if name.contains("GroundTruth") {
                     corpus.add(vader: try VaderTweetsLoader.loadGroundTruth(url: url, displayName: shown, policy: policy).records)
                 } else if name.contains("_text"), let labels = TweetEvalLoader.labelsURL(forText: url) {
@@ -121,7 +124,7 @@ public enum SentimentCorpusFiles {
         return corpus
     }
 
-    static let unknownLayout = "unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, or a CSV with 'text' and 'label' columns"
+    static let unknownLayout = "unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, a SemEval *.tsv with the header id<TAB>label<TAB>text, or a CSV with 'text' and 'label' columns"
 
     /// The training inputs bundled in a datasets folder (`tweets/…`).
     public static func bundledInputs(datasets root: URL) -> [URL] {

@@ -7,12 +7,12 @@ import Foundation
 /// neutral class and noisy emoticon labels, so its examples are down-weighted
 /// (`sourceWeights`), and then every class gets the same total weight
 /// (`balancesClasses`, the "balanced" weighting of King & Zeng 2001), so the
-/// 4–5k neutral tweets of the airline, TweetEval and VADER sets count as much as
+/// neutral tweets of the SemEval, airline, TweetEval and VADER sets count as much as
 /// the positives or negatives. The airline tweets (one narrow domain, mostly
-/// complaints) are down-weighted too and the SemEval-style TweetEval tweets
-/// up-weighted: chosen by repeated development splits (five seeds), where this
-/// raised TweetEval macro-recall from 0.596 to 0.628 and Sentiment140 pos/neg
-/// accuracy from 0.758 to 0.765 (see `Datasets/models/README.md`).
+/// complaints) are down-weighted too. The SemEval and TweetEval tweets (the TweetEval
+/// validation tweets are SemEval 2016 tweets) weigh 1 each. `classLogOffsets` then
+/// moves the decision for the class mix of unseen tweets (`SentimentCalibration`;
+/// see `Datasets/models/README.md`).
 public struct TrainingConfiguration: Sendable, Equatable {
     /// The model family.
     public var kind: SentimentModelKind = .logisticRegression
@@ -28,7 +28,7 @@ public struct TrainingConfiguration: Sendable, Equatable {
     public var normalizesGrams: Bool = true
     /// Weight of each example of a source (before class balancing).
     public var sourceWeights: [CorpusSource: Double] = [
-        .sentiment140: 0.1, .airline: 0.1, .tweetEval: 10, .vader: 1.5, .labelledCSV: 1,
+        .sentiment140: 0.1, .airline: 0.1, .tweetEval: 1, .semEval: 1, .vader: 1.5, .labelledCSV: 1,
     ]
     /// Whether the classes are re-weighted to equal total weight.
     public var balancesClasses: Bool = true
@@ -41,6 +41,11 @@ public struct TrainingConfiguration: Sendable, Equatable {
     public var naiveBayesAlpha: Double = 0.5
     /// Weight of the lexicon compound in the polarity score.
     public var lexiconScoreWeight: Double = 0.4
+    /// Log-odds added to each class's bias (Naive Bayes: log prior) after training, indexed by
+    /// `SentimentLabel.rawValue`: a prior correction for the class mix of tweets the model will
+    /// meet, chosen on held-out sources (`SentimentCalibration`), not on a random split of the
+    /// training sources. Zero leaves the trained decision unchanged.
+    public var classLogOffsets: [Double] = [0, 0, 0]
 
     /// The defaults.
     public init() {}
@@ -53,6 +58,8 @@ public struct TrainingConfiguration: Sendable, Equatable {
     public static let epochsRange: ClosedRange<Int> = 1...1000
     /// Accepted source weights: 0…10⁶ (0 leaves a source's tweets out of training).
     public static let sourceWeightRange: ClosedRange<Double> = 0...1e6
+    /// Accepted `classLogOffsets` entries: −10…10.
+    public static let classLogOffsetRange: ClosedRange<Double> = -10...10
     /// Accepted `hashBits`, and `charBits` unless 0: 4…26.
     public static let bitsRange: ClosedRange<Int> = 4...26
 
@@ -83,6 +90,9 @@ public struct TrainingConfiguration: Sendable, Equatable {
         guard naiveBayesAlpha.isFinite, naiveBayesAlpha > 0 else { throw bad("Naive Bayes alpha", "must be a finite number above 0") }
         guard lexiconScoreWeight.isFinite, (0...1).contains(lexiconScoreWeight) else {
             throw bad("lexicon score weight", "must be in 0…1")
+        }
+        guard classLogOffsets.count == 3, classLogOffsets.allSatisfy({ $0.isFinite && Self.classLogOffsetRange.contains($0) }) else {
+            throw bad("--class-offsets", "are \(classLogOffsets); give three numbers (negative,neutral,positive), each in −10…10")
         }
     }
 }
@@ -170,20 +180,35 @@ public enum SentimentTrainer {
     /// generator state ⇒ identical parameters. Complexity: O(epochs × features).
     public static func train(corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
                              using rng: inout some RandomNumberGenerator) -> SentimentModel {
-        let featurizer = SentimentFeaturizer(hashBits: c.hashBits, usesBigrams: c.usesBigrams, charBits: c.charBits,
-                                             charGramLengths: c.charGramLengths, normalizesGrams: c.normalizesGrams, lexicon: lexicon)
+        let featurizer = featurizer(c, lexicon: lexicon)
         let features = corpus.examples.map { featurizer.features($0.text) }
+        return train(corpus: corpus, features: features, featurizer: featurizer, configuration: c, using: &rng)
+    }
+
+    /// The featurizer `configuration` describes.
+    static func featurizer(_ c: TrainingConfiguration, lexicon: SentimentLexicon) -> SentimentFeaturizer {
+        SentimentFeaturizer(hashBits: c.hashBits, usesBigrams: c.usesBigrams, charBits: c.charBits,
+                            charGramLengths: c.charGramLengths, normalizesGrams: c.normalizesGrams, lexicon: lexicon)
+    }
+
+    /// Trains on `corpus` whose texts `featurizer` has already turned into `features` (one per
+    /// example, in order), then adds `classLogOffsets`.
+    static func train(corpus: TrainingCorpus, features: [SparseFeatures], featurizer: SentimentFeaturizer,
+                      configuration c: TrainingConfiguration, using rng: inout some RandomNumberGenerator) -> SentimentModel {
         let labels = corpus.examples.map(\.label)
         let w = weights(for: corpus, configuration: c)
+        let model: SentimentModel
         switch c.kind {
         case .naiveBayes:
-            return .naiveBayes(NaiveBayesClassifier.train(featurizer: featurizer, examples: features, labels: labels, weights: w,
-                                                          alpha: c.naiveBayesAlpha, lexiconScoreWeight: c.lexiconScoreWeight))
+            model = .naiveBayes(NaiveBayesClassifier.train(featurizer: featurizer, examples: features, labels: labels, weights: w,
+                                                           alpha: c.naiveBayesAlpha, lexiconScoreWeight: c.lexiconScoreWeight))
         case .logisticRegression:
-            return .logisticRegression(LogisticRegressionClassifier.train(
+            model = .logisticRegression(LogisticRegressionClassifier.train(
                 featurizer: featurizer, examples: features, labels: labels, weights: w,
                 hyperparameters: c.logisticRegression, lexiconScoreWeight: c.lexiconScoreWeight, using: &rng))
         }
+        // Adding zeros changes no bit, so a model trained without offsets is unchanged.
+        return c.classLogOffsets == [0, 0, 0] ? model : model.addingClassLogOffsets(c.classLogOffsets)
     }
 
     /// Evaluates `model` on `corpus`, one result per source present (then one for all sources
@@ -232,17 +257,19 @@ public enum SentimentTrainer {
     }
 
     /// A plain-text table of evaluations (per-class precision/recall, macro-F1,
-    /// macro-recall, accuracy, binary accuracy, Pearson r).
-    public static func report(_ evaluations: [SourceEvaluation]) -> String {
+    /// macro-recall, accuracy, binary accuracy, Pearson r). Rows are named by source (`all` for the
+    /// total) unless `rowNames` gives a name per evaluation.
+    public static func report(_ evaluations: [SourceEvaluation], rowNames: [String]? = nil) -> String {
         func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
         var lines = ["source        n      acc    bin-acc  macroF1  macroR   P-neg  R-neg  P-neu  R-neu  P-pos  R-pos  pearson"]
-        for e in evaluations {
+        for (k, e) in evaluations.enumerated() {
             let c = e.confusion
+            let name = rowNames.flatMap { k < $0.count ? $0[k] : nil } ?? e.source?.rawValue ?? "all"
             func p(_ l: SentimentLabel) -> String { e.classes.contains(l) ? f(c.precision(l)) : "-" }
             func r(_ l: SentimentLabel) -> String { e.classes.contains(l) ? f(c.recall(l)) : "-" }
             let cells = [f(c.accuracy), f(e.binaryAccuracy), f(e.macroF1), f(e.macroRecall),
                          p(.negative), r(.negative), p(.neutral), r(.neutral), p(.positive), r(.positive), f(e.pearsonR)]
-            lines.append((e.source?.rawValue ?? "all").padding(toLength: 14, withPad: " ", startingAt: 0)
+            lines.append(name.padding(toLength: 14, withPad: " ", startingAt: 0)
                          + String(c.total).padding(toLength: 7, withPad: " ", startingAt: 0)
                          + cells.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined(separator: "  "))
         }

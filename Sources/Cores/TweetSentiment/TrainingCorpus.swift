@@ -9,6 +9,9 @@ public enum CorpusSource: String, Sendable, CaseIterable, Codable {
     case airline
     /// TweetEval / SemEval-2017 Task 4A tweets (three classes).
     case tweetEval
+    /// SemEval 2013–2016 Twitter message-polarity tweets with status IDs (three classes;
+    /// `TrainingExample.group` is the year each was posted).
+    case semEval
     /// VADER ground-truth tweets (mean rating mapped to a class).
     case vader
     /// A user-supplied `text,label` CSV.
@@ -25,13 +28,49 @@ public struct TrainingExample: Sendable, Equatable {
     public var source: CorpusSource
     /// The human mean rating (−4 … 4) for VADER tweets, else nil.
     public var meanRating: Double?
+    /// A part of the source that can be held out on its own (`HeldOutPart`): for SemEval
+    /// tweets the UTC year they were posted (e.g. `"2015"`), else nil.
+    public var group: String?
 
     /// Creates an example.
-    public init(text: String, label: SentimentLabel, source: CorpusSource, meanRating: Double? = nil) {
+    public init(text: String, label: SentimentLabel, source: CorpusSource, meanRating: Double? = nil, group: String? = nil) {
         self.text = text
         self.label = label
         self.source = source
         self.meanRating = meanRating
+        self.group = group
+    }
+}
+
+/// A part of the training inputs held out as a development set that does not come from a
+/// random split of the training sources: a whole source (`vader`), or one group of a source
+/// (`semEval:2015`, the SemEval tweets posted in 2015). Written `source[:group]`.
+public struct HeldOutPart: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The source held out.
+    public var source: CorpusSource
+    /// The group of the source held out (nil: the whole source).
+    public var group: String?
+
+    /// Creates a part.
+    public init(source: CorpusSource, group: String? = nil) {
+        self.source = source
+        self.group = group
+    }
+
+    /// Parses `source` or `source:group`; nil when the source is unknown or the group empty.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let source = CorpusSource(rawValue: parts[0]) else { return nil }
+        if parts.count == 2, parts[1].isEmpty { return nil }
+        self.init(source: source, group: parts.count == 2 ? parts[1] : nil)
+    }
+
+    /// `source` or `source:group`.
+    public var description: String { group.map { "\(source.rawValue):\($0)" } ?? source.rawValue }
+
+    /// Whether `example` belongs to the part.
+    public func contains(_ example: TrainingExample) -> Bool {
+        example.source == source && (group == nil || example.group == group)
     }
 }
 
@@ -70,6 +109,37 @@ public struct TrainingCorpus: Sendable, Equatable {
         examples += tweets.map {
             TrainingExample(text: $0.text, label: $0.label(neutralThreshold: neutralThreshold), source: .vader, meanRating: $0.meanRating)
         }
+    }
+
+    /// Adds SemEval tweets, grouped by the year they were posted (`SemEvalTweet.postedYear`;
+    /// tweets with pre-2010 sequential IDs get no group).
+    public mutating func add(semEval tweets: [SemEvalTweet]) {
+        examples += tweets.map {
+            TrainingExample(text: $0.text, label: $0.label, source: .semEval, group: $0.postedYear.map(String.init))
+        }
+    }
+
+    /// The corpus without `part` (`training`), and `part` (`heldOut`). Any training tweet whose
+    /// text matches a held-out one (`duplicateKey`: the same tokens, mentions and URLs ignored)
+    /// is dropped too, so that a tweet another source repeats (the TweetEval validation tweets
+    /// are also SemEval 2016 tweets) is not trained on and then scored as unseen.
+    /// Complexity: O(total text length).
+    public func holdingOut(_ part: HeldOutPart) -> (training: TrainingCorpus, heldOut: TrainingCorpus, droppedDuplicates: Int) {
+        var train = TrainingCorpus(), held = TrainingCorpus()
+        for e in examples {
+            if part.contains(e) { held.examples.append(e) } else { train.examples.append(e) }
+        }
+        let tokenizer = TweetTokenizer(marksNegation: false)
+        let heldKeys = Set(held.examples.map { Self.duplicateKey($0.text, tokenizer: tokenizer) })
+        let before = train.examples.count
+        train.examples.removeAll { heldKeys.contains(Self.duplicateKey($0.text, tokenizer: tokenizer)) }
+        return (train, held, before - train.examples.count)
+    }
+
+    /// The text as the tokenizer reads it, without mentions and URLs (which some
+    /// redistributions of the same tweets replace or drop), tokens joined by spaces.
+    static func duplicateKey(_ text: String, tokenizer: TweetTokenizer) -> String {
+        tokenizer.tokenize(text).filter { $0 != TweetTokenizer.urlToken && $0 != TweetTokenizer.userToken }.joined(separator: " ")
     }
 
     /// The corpus without the `EvaluationShare` of `sources` (`training`), and that share (`reserved`).
