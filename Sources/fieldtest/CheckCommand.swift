@@ -68,17 +68,10 @@ struct MergeCommand: ParsableCommand {
             return ShardMerge.Input(name: name, rows: try MetricsCSV.readLocated(url, displayName: name),
                                     run: try ShardRunInfo.read(besides: url, displayName: name))
         })
-        let merged = report.rows
-        for file in report.unchecked {
-            CommandSupport.printError("\(file): note: no run.json recording the sweep beside it; its rows are merged, but missing cases cannot be named")
-        }
-        for problem in report.problems() { CommandSupport.printError("merge: \(allowPartial ? "warning" : "error"): \(problem)") }
-        if !report.isComplete && !allowPartial {
-            CommandSupport.printError("merge: nothing written; run the missing shards (or merge each shard once), or pass --allow-partial to write the rows that are there")
-            throw CommandSupport.failed
-        }
-        try OutputText.write(MetricsCSV.render(merged), to: output)
-        if merged.contains(where: { $0.status == .fail }) { throw CommandSupport.failed }
+        report.diagnostics(allowPartial: allowPartial).forEach(CommandSupport.printError)
+        if !report.isComplete && !allowPartial { throw CommandSupport.failed }
+        try OutputText.write(MetricsCSV.render(report.rows), to: output)
+        if report.rows.contains(where: { $0.status == .fail }) { throw CommandSupport.failed }
     }
 }
 

@@ -27,16 +27,16 @@ struct LocateCommand: ParsableCommand {
     var output: String?
     @Option(name: .long, help: "Evaluate the training data holding out each 'phone' or 'user' in turn.")
     var crossValidate: FingerprintCrossValidation.Grouping?
-    @Option(name: .long, help: "'tuned' (powed RSSI, Sørensen, weighted 5-NN cascade) or 'baseline' (the published 1-NN Euclidean baseline, for comparison).")
+    @Option(name: .long, help: "'tuned' (per-query device-offset search, then powed RSSI, Sørensen, weighted 5-NN cascade), 'no-offset-search' (the same cascade without the search) or 'baseline' (the published 1-NN Euclidean baseline), for comparison.")
     var method: Method = .tuned
 
     /// The locator configurations `--method` chooses from.
     enum Method: String, ExpressibleByArgument, CaseIterable {
-        case tuned, baseline
-
+        case tuned, noOffsetSearch = "no-offset-search", baseline
         var configuration: FingerprintLocator.Configuration {
             switch self {
             case .tuned: .tuned
+            case .noOffsetSearch: .withoutOffsetSearch
             case .baseline: .publishedBaseline
             }
         }
@@ -45,9 +45,7 @@ struct LocateCommand: ParsableCommand {
     func validate() throws {
         if train.isEmpty { throw ValidationError("give at least one --train FILE.csv (UJIIndoorLoc layout)") }
         if input == nil && crossValidate == nil { throw ValidationError("give --input FILE.csv to locate, or --cross-validate phone|user") }
-        if input != nil && crossValidate != nil {
-            throw ValidationError("--cross-validate evaluates the --train data and reads no --input; give one of --input and --cross-validate")
-        }
+        if input != nil && crossValidate != nil { throw ValidationError("--cross-validate evaluates the --train data and reads no --input; give one of --input and --cross-validate") }
     }
 
     func run() throws {
@@ -58,9 +56,7 @@ struct LocateCommand: ParsableCommand {
         if let grouping = crossValidate {
             let evaluation = try FingerprintCrossValidation.leaveOneGroupOut(try FingerprintSample.fromUJIIndoorLoc(training), by: grouping,
                                                                              configuration: method.configuration)
-            let line = "leave-one-\(grouping.rawValue)-out (\(method.rawValue)): " + evaluation.summary + "\n"
-            try OutputText.write(line, to: output)
-            return
+            return try OutputText.write("leave-one-\(grouping.rawValue)-out (\(method.rawValue)): " + evaluation.summary + "\n", to: output)
         }
         guard let input else { return }
         let queries = try UJIIndoorLoc.load(url: URL(fileURLWithPath: input), displayName: input, requireLabels: false)

@@ -62,61 +62,27 @@ struct TrainCommand: ParsableCommand {
         @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
         var datasets: String?
 
+        /// The options as the library reads them.
+        var options: TrainingOptions {
+            var o = TrainingOptions()
+            (o.model, o.epochs, o.l2, o.learningRate, o.charBits) = (model, epochs, l2, learningRate, charBits)
+            (o.sourceWeights, o.reserve, o.classOffsets, o.holdOut, o.calibrateOn) = (sourceWeight, reserve, classOffsets, holdOut, calibrateOn)
+            (o.developmentFraction, o.writesModel) = (devFraction, output != nil)
+            return o
+        }
+
         func validate() throws {
-            func usage(_ message: String) throws -> Never {
-                CommandSupport.printError("error: \(message)")
-                throw CommandSupport.invalidInput
-            }
-            if input.isEmpty { try usage("give at least one --input file") }
-            if output == nil, holdOut.isEmpty { try usage("give --output (the model file to write), or --hold-out for a leave-one-out report") }
-            if output != nil, !holdOut.isEmpty { try usage("--hold-out reports on held-out parts and writes no model; leave out --output (train the model in a second run, without --hold-out)") }
-            if let bad = (holdOut + calibrateOn).first(where: { HeldOutPart($0) == nil }) {
-                try usage("'\(bad)' is not SOURCE or SOURCE:GROUP with SOURCE one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            if !calibrateOn.isEmpty, let stray = calibrateOn.first(where: { !holdOut.contains($0) }) {
-                try usage("--calibrate-on \(stray) is not among the --hold-out parts")
-            }
-            if classOffsets != nil, parsedClassOffsets == nil { try usage("--class-offsets takes three numbers separated by commas: negative,neutral,positive") }
-            if SentimentModelKind(rawValue: model) == nil { try usage("--model must be 'nb' or 'logreg'") }
-            if !(0..<1).contains(devFraction) { try usage("--dev-fraction must be in [0, 1)") }
-            if reservedSources == nil { try usage("--reserve takes 'none' or sources separated by commas, each one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", "))") }
-            if sourceWeights == nil { try usage("--source-weight takes SOURCE=WEIGHT with SOURCE one of \(CorpusSource.allCases.map(\.rawValue).joined(separator: ", ")) and WEIGHT a number in 0…1000000") }
-            // Ranges of --epochs, --l2, --learning-rate, --char-bits and the source weights (TrainingConfiguration.validate).
-            do throws(SentimentError) { try configuration.validate() } catch {
-                CommandSupport.printError(error.description)
+            do {
+                if input.isEmpty { throw TrainingOptionsError(message: "give at least one --input file") }
+                _ = try TrainingConfiguration(options: options)
+            } catch {
+                CommandSupport.printError(String(describing: error))
                 throw CommandSupport.invalidInput
             }
         }
-
-        /// The training configuration the options describe (defaults for those not given).
-        var configuration: TrainingConfiguration {
-            var configuration = TrainingConfiguration()
-            configuration.kind = SentimentModelKind(rawValue: model) ?? .logisticRegression
-            if let epochs { configuration.logisticRegression.epochs = epochs }
-            if let l2 { configuration.logisticRegression.l2 = l2 }
-            if let learningRate { configuration.logisticRegression.learningRate = learningRate }
-            if let charBits { configuration.charBits = charBits }
-            for (source, w) in sourceWeights ?? [:] { configuration.sourceWeights[source] = w }
-            configuration.reservedSources = reservedSources ?? configuration.reservedSources
-            if let offsets = parsedClassOffsets { configuration.classLogOffsets = offsets }
-            return configuration
-        }
-
-        /// The parsed `--class-offsets` (nil when absent or malformed).
-        var parsedClassOffsets: [Double]? {
-            guard let classOffsets else { return nil }
-            let values = classOffsets.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            return values.count == 3 ? values : nil
-        }
-
-        /// The parsed `--reserve` list (nil when malformed).
-        var reservedSources: Set<CorpusSource>? { TrainingConfiguration.reservedSources(parsing: reserve) }
-
-        /// The parsed `--source-weight` pairs (nil when one is malformed).
-        var sourceWeights: [CorpusSource: Double]? { TrainingConfiguration.sourceWeights(parsing: sourceWeight) }
 
         func run() throws {
-            let configuration = self.configuration
+            let configuration = try TrainingConfiguration(options: options)
             let lexiconDirectory = lexicons.map { URL(fileURLWithPath: $0) }
                 ?? DatasetsLocation.current(option: datasets).appendingPathComponent("lexicons")
             let lexiconFiles = SentimentCorpusFiles.lexiconFiles(in: lexiconDirectory)
@@ -125,8 +91,8 @@ struct TrainCommand: ParsableCommand {
             guard let output else {
                 let outcome = try SentimentCalibration.leaveOneOut(
                     inputs: input.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory,
-                    configuration: configuration, seed: seed, parts: holdOut.compactMap(HeldOutPart.init),
-                    calibrateOn: Set(calibrateOn.compactMap(HeldOutPart.init)), displayName: { $0.relativePath })
+                    configuration: configuration, seed: seed, parts: options.heldOutParts,
+                    calibrateOn: options.calibrationParts, displayName: { $0.relativePath })
                 print(SentimentCalibration.report(outcome), terminator: "")
                 CommandSupport.printError(String(format: "%d leave-one-out folds in %.1f s", outcome.parts.count, Date().timeIntervalSince(start)))
                 return

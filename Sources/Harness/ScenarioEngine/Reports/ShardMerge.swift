@@ -115,6 +115,16 @@ public struct MergeReport: Sendable {
     /// True when no case is missing or duplicated.
     public var isComplete: Bool { missing.isEmpty && duplicated.isEmpty }
 
+    /// What `merge` tells its user, one line each: a note per input whose missing cases cannot be
+    /// named, each problem (an error, or a warning when `allowPartial`), and, when the merge is
+    /// refused, what to do.
+    public func diagnostics(allowPartial: Bool) -> [String] {
+        unchecked.map { "\($0): note: no run.json recording the sweep beside it; its rows are merged, but missing cases cannot be named" }
+            + problems().map { "merge: \(allowPartial ? "warning" : "error"): \($0)" }
+            + (isComplete || allowPartial ? [] : ["merge: nothing written; run the missing shards (or merge each shard once), "
+                                                  + "or pass --allow-partial to write the rows that are there"])
+    }
+
     /// One line per problem: per scenario, the missing cases (at most `limit` named, with the
     /// shard that runs each), then each duplicated case with its files.
     public func problems(limit: Int = 10) -> [String] {
