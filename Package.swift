@@ -17,7 +17,15 @@ let package = Package(
     products: [
         .executable(name: "fieldtest", targets: ["fieldtest"]),
         .executable(name: "fieldtest-bench", targets: ["FieldtestBench"]),
-        .library(name: "ScenarioEngine", targets: ["ScenarioEngine"]),
+        // The harness and each core, for packages that run scenarios from their own tests.
+        .library(name: "ScenarioEngine", targets: ["ScenarioEngine", "MetricReports", "DeviceEmulation"]),
+        .library(name: "FieldtestApps", targets: ["FieldtestApps"]),
+        .library(name: "FieldtestData", targets: ["FieldtestData"]),
+        .library(name: "SkyScoring", targets: ["SkyScoring"]),
+        .library(name: "CampusRouting", targets: ["CampusRouting"]),
+        .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "TweetSentiment", targets: ["TweetSentiment"]),
+        .library(name: "AccountStore", targets: ["AccountStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // `make docs`: DocC archives of the library modules (a command plugin; nothing of it is linked).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [

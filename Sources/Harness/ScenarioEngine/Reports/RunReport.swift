@@ -32,7 +32,7 @@ public struct RunRecord: Codable, Sendable {
     /// The keys of `run.json` (snake case), read back by `RunReport.readRecord`.
     enum CodingKeys: String, CodingKey {
         case tool, toolVersion = "tool_version", scenario, scenarioFile = "scenario_file", scenarioSHA256 = "scenario_sha256", seed
-        case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest", machine, cases, shard
+        case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest", machine, cases, shard, sweep
         case events, passed, failed, informational
     }
 
