@@ -50,6 +50,8 @@ public struct TrainingOptions: Sendable, Equatable {
 public struct TrainingOptionsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong and how to fix it.
     public var message: String
+    /// An error saying `message`.
+    public init(message: String) { self.message = message }
     public var description: String { "error: \(message)" }
 }
 
