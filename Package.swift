@@ -68,11 +68,13 @@ let package = Package(
             path: "Sources/Cores/CampusRouting"
         ),
         /// Wi-Fi fingerprinting, GPS/PDR fusion, step counting.
-        .target(name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"], path: "Sources/Cores/Positioning"),
+        .target(
+            name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"], path: "Sources/Cores/Positioning"),
         /// Cache-line prefetch for Swift (`__builtin_prefetch`), used by the sentiment scorer.
         .target(name: "CPrefetch", path: "Sources/Cores/CPrefetch"),
         /// Tweet tokenizer, sentiment models, city mood and word cloud.
-        .target(name: "TweetSentiment", dependencies: ["FieldtestData", "CPrefetch"], path: "Sources/Cores/TweetSentiment"),
+        .target(
+            name: "TweetSentiment", dependencies: ["FieldtestData", "CPrefetch"], path: "Sources/Cores/TweetSentiment"),
         /// Accounts, credential policies, encrypted storage, journal and sync.
         .target(
             name: "AccountStore",
@@ -149,15 +151,26 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),
         .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"], exclude: ["Fixtures"]),  // read through #filePath
-        .testTarget(name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"], exclude: ["Fixtures"]),  // read through #filePath
-        .testTarget(name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
+        // read through #filePath
+        .testTarget(name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"], exclude: ["Fixtures"]),
+        .testTarget(
+            // read through #filePath
+            name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"]),
-        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData", .product(name: "Yams", package: "Yams")]),
-        .testTarget(name: "FieldtestAppsTests", dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData"]),
+        .testTarget(
+            name: "ScenarioEngineTests",
+            dependencies: [
+                "ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData",
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        .testTarget(
+            name: "FieldtestAppsTests",
+            dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
     ]

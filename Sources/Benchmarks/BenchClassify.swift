@@ -19,12 +19,19 @@ struct BenchClassify: ParsableCommand, ChecksGoals {
 
     @OptionGroup var goals: GoalOptions
 
-    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
+    @Option(
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    ) var datasets: String?
     @Option(help: "Model file (default: the shipped default model).") var model: String?
     @Option(help: "Tweets to classify.") var tweets = 1_000_000
     @Option(help: "Tweets given to VADER (default: all; VADER needs minutes per million).") var vaderTweets: Int?
-    @Option(help: ArgumentHelp("How many different bundled tweets are cycled (default: all of them).",
-                               discussion: "Evenly spaced through the bundled files. A few thousand fit in the CPU caches: compare with the default to see how much of the throughput is memory."))
+    @Option(
+        help: ArgumentHelp(
+            "How many different bundled tweets are cycled (default: all of them).",
+            discussion:
+                "Evenly spaced through the bundled files. A few thousand fit in the CPU caches: compare with the default to see how much of the throughput is memory."
+        ))
     var sources: Int?
     @Flag(help: "Skip timing the training run.") var skipTraining = false
 
@@ -36,10 +43,14 @@ struct BenchClassify: ParsableCommand, ChecksGoals {
 
     func run() throws {
         let root = BenchSupport.datasetsRoot(datasets)
-        let modelURL = model.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName)
+        let modelURL =
+            model.map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName)
         let clock = ContinuousClock()
         let classifier = try BenchSupport.guarded { try SentimentModelFile.load(modelURL, displayName: modelURL.path) }
-        let corpus = try BenchSupport.guarded { try SentimentCorpusFiles.load(SentimentCorpusFiles.bundledInputs(datasets: root)) }
+        let corpus = try BenchSupport.guarded {
+            try SentimentCorpusFiles.load(SentimentCorpusFiles.bundledInputs(datasets: root))
+        }
         let input = SentimentBenchmarkInput.replicate(corpus, count: tweets, sources: sources)
         guard !input.isEmpty else { throw ValidationError("the bundled tweet files hold no tweets") }
         let distinct = min(sources ?? corpus.examples.count, corpus.examples.count, input.count)
@@ -55,8 +66,10 @@ struct BenchClassify: ParsableCommand, ChecksGoals {
         let cpuRate = Double(input.count) / max(PythonBaseline.cpuSeconds() - cpuStart, 1e-9)
         let seconds = Self.seconds(clock.now - start)
         let rate = Double(input.count) / seconds
-        BenchSupport.printError(String(format: "classified %d tweets in %.2f s (negative %d, neutral %d, positive %d)",
-                                         input.count, seconds, result.labels[0], result.labels[1], result.labels[2]))
+        BenchSupport.printError(
+            String(
+                format: "classified %d tweets in %.2f s (negative %d, neutral %d, positive %d)",
+                input.count, seconds, result.labels[0], result.labels[1], result.labels[2]))
         // What `fieldtest classify` does with the same tweets: CSV bytes in, CSV text out (in memory).
         var csv = CSVWriter(capacity: input.count * 90)
         csv.row(["id", "text"])
@@ -64,13 +77,17 @@ struct BenchClassify: ParsableCommand, ChecksGoals {
         let csvBytes = csv.bytes
         csv = CSVWriter()
         let csvStart = clock.now
-        let csvOut = try BenchSupport.guarded { try SentimentCSV.classify(csvBytes, file: "bench.csv", model: classifier) }
+        let csvOut = try BenchSupport.guarded {
+            try SentimentCSV.classify(csvBytes, file: "bench.csv", model: classifier)
+        }
         let csvRate = Double(input.count) / Self.seconds(clock.now - csvStart)
         guard csvOut.utf8.count > input.count else { throw BenchSupport.failed }
         // The same with one thread per core (`fieldtest classify`'s default), which must give the same bytes.
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let parallelStart = clock.now
-        let parallelOut = try BenchSupport.guarded { try SentimentCSV.classify(csvBytes, file: "bench.csv", model: classifier, jobs: cores) }
+        let parallelOut = try BenchSupport.guarded {
+            try SentimentCSV.classify(csvBytes, file: "bench.csv", model: classifier, jobs: cores)
+        }
         let parallelRate = Double(input.count) / Self.seconds(clock.now - parallelStart)
         guard parallelOut == csvOut else {
             BenchSupport.printError("error: classifying on \(cores) threads changed the output")
@@ -79,7 +96,9 @@ struct BenchClassify: ParsableCommand, ChecksGoals {
 
         // The floor: the least work a hashed word n-gram classifier does per tweet, on the same tweets.
         // The compact layout: the same work on tables sized for the CPU caches.
-        let floorKinds: [(bigrams: Bool, layout: ClassificationFloor.Layout)] = [(false, .wide), (true, .wide), (true, .compact)]
+        let floorKinds: [(bigrams: Bool, layout: ClassificationFloor.Layout)] = [
+            (false, .wide), (true, .wide), (true, .compact),
+        ]
         let floors = floorKinds.map { kind -> Double in
             var kernel = ClassificationFloor(bigrams: kind.bigrams, layout: kind.layout)
             let start = clock.now
@@ -88,59 +107,93 @@ struct BenchClassify: ParsableCommand, ChecksGoals {
         }
 
         // Inputs for the Python baselines: the same tweets, and the same labelled training tweets.
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-classify-\(ProcessInfo.processInfo.processIdentifier)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-bench-classify-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let tweetsURL = dir.appendingPathComponent("tweets.txt"), trainURL = dir.appendingPathComponent("train.tsv")
+        let tweetsURL = dir.appendingPathComponent("tweets.txt")
+        let trainURL = dir.appendingPathComponent("train.tsv")
         try BenchSupport.guarded {
             try AtomicFile.write(input.joined(separator: "\n"), to: tweetsURL)
-            try AtomicFile.write(corpus.examples.map { "\($0.label.rawValue)\t" + $0.text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ") }.joined(separator: "\n"), to: trainURL)
+            try AtomicFile.write(
+                corpus.examples.map {
+                    "\($0.label.rawValue)\t"
+                        + $0.text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+                }.joined(separator: "\n"), to: trainURL)
         }
         setenv("OMP_NUM_THREADS", "1", 1)
         setenv("OPENBLAS_NUM_THREADS", "1", 1)
         let vaderCount = min(vaderTweets ?? input.count, input.count)
-        let vaderLines = PythonBaseline.run("classify_vader", arguments: [tweetsURL.path, String(vaderCount)], needs: ["vaderSentiment"])?
+        let vaderLines =
+            PythonBaseline.run(
+                "classify_vader", arguments: [tweetsURL.path, String(vaderCount)], needs: ["vaderSentiment"])?
             .split(separator: "\n").compactMap { Double($0) } ?? []
         let vader = vaderLines.first
         let sk = PythonBaseline.run("classify_sklearn", arguments: [tweetsURL.path, trainURL.path], needs: ["sklearn"])
         let skLines = sk?.split(separator: "\n").compactMap { Double($0) } ?? []
 
-        print("tweets: \(input.count) (\(distinct) different bundled tweets repeated); VADER timed on the first \(vaderCount)")
-        PythonBaseline.report(name: "classify vs VADER", unit: "tweets", fieldtest: rate, baseline: vader, baselineName: "VADER", goal: 25)
+        print(
+            "tweets: \(input.count) (\(distinct) different bundled tweets repeated); VADER timed on the first \(vaderCount)"
+        )
+        PythonBaseline.report(
+            name: "classify vs VADER", unit: "tweets", fieldtest: rate, baseline: vader, baselineName: "VADER", goal: 25
+        )
         // Repetition lets the token memo and the caches warm up; a single pass shows the cost for tweets never seen before.
-        print(String(format: "first pass over the %d different tweets (new scorer, empty memo): %.0f tweets/s%@", distinct, firstPassRate,
-                     vader.map { String(format: " = %.1f× VADER", firstPassRate / $0) } ?? ""))
-        print(String(format: "end to end as `fieldtest classify --jobs 1` (CSV bytes in, CSV text out, in memory): %.0f tweets/s", csvRate))
-        print(String(format: "end to end as `fieldtest classify --jobs %d` (all cores; not per core): %.0f tweets/s = %.2f× one thread",
-                     cores, parallelRate, parallelRate / csvRate))
-        PythonBaseline.report(name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
-                              baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
+        print(
+            String(
+                format: "first pass over the %d different tweets (new scorer, empty memo): %.0f tweets/s%@", distinct,
+                firstPassRate,
+                vader.map { String(format: " = %.1f× VADER", firstPassRate / $0) } ?? ""))
+        print(
+            String(
+                format:
+                    "end to end as `fieldtest classify --jobs 1` (CSV bytes in, CSV text out, in memory): %.0f tweets/s",
+                csvRate))
+        print(
+            String(
+                format:
+                    "end to end as `fieldtest classify --jobs %d` (all cores; not per core): %.0f tweets/s = %.2f× one thread",
+                cores, parallelRate, parallelRate / csvRate))
+        PythonBaseline.report(
+            name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
+            baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
         // For reference, not goals: the floor kernels (`ClassificationFloor`) against VADER on this machine.
         for (kind, floor) in zip(floorKinds, floors) {
             let ratio = vader.map { String(format: " = %.1f× VADER", floor / $0) } ?? ""
-            let what = kind.layout == .wide
+            let what =
+                kind.layout == .wide
                 ? "one memo probe per word" + (kind.bigrams ? ", one weight row per bigram" : "")
                 : "compact tables: 8-byte memo slots, 2^16 rows of 8-bit weights per bigram"
-            print(String(format: "floor (word scan, %@, no tokenizer rules): %.0f tweets/s%@ (fieldtest at %.0f%% of it)",
-                         what, floor, ratio, 100 * rate / floor))
+            print(
+                String(
+                    format: "floor (word scan, %@, no tokenizer rules): %.0f tweets/s%@ (fieldtest at %.0f%% of it)",
+                    what, floor, ratio, 100 * rate / floor))
         }
         // Per core: CPU time of this thread vs the Python processes' CPU time (robust to other load on the machine).
-        PythonBaseline.report(name: "classify vs VADER, CPU time", unit: "tweets", fieldtest: cpuRate,
-                              baseline: vaderLines.count > 1 ? vaderLines[1] : nil, baselineName: "VADER", goal: 25)
-        PythonBaseline.report(name: "classify vs scikit-learn, CPU time", unit: "tweets", fieldtest: cpuRate,
-                              baseline: skLines.count > 2 ? skLines[2] : nil, baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
+        PythonBaseline.report(
+            name: "classify vs VADER, CPU time", unit: "tweets", fieldtest: cpuRate,
+            baseline: vaderLines.count > 1 ? vaderLines[1] : nil, baselineName: "VADER", goal: 25)
+        PythonBaseline.report(
+            name: "classify vs scikit-learn, CPU time", unit: "tweets", fieldtest: cpuRate,
+            baseline: skLines.count > 2 ? skLines[2] : nil, baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
         if !skipTraining {
             var configuration = TrainingConfiguration()
             configuration.kind = classifier.kind
             let trainStart = clock.now
             let outcome = try BenchSupport.guarded {
-                try SentimentTraining.run(inputs: SentimentCorpusFiles.bundledInputs(datasets: root),
-                                          lexiconDirectory: root.appendingPathComponent("lexicons"),
-                                          configuration: configuration, seed: 42, developmentFraction: 0)
+                try SentimentTraining.run(
+                    inputs: SentimentCorpusFiles.bundledInputs(datasets: root),
+                    lexiconDirectory: root.appendingPathComponent("lexicons"),
+                    configuration: configuration, seed: 42, developmentFraction: 0)
             }
             let trainSeconds = Self.seconds(clock.now - trainStart)
-            print(String(format: "training (%@, %d tweets, load + featurize + fit): %.1f s (goal < 60 s: %@)",
-                         classifier.kind.rawValue, outcome.trainingCount, trainSeconds, Goals.verdict(trainSeconds < 60, "training < 60 s")))
-            if skLines.count > 1 { print(String(format: "scikit-learn SGDClassifier fit on the same tweets: %.1f s", skLines[1])) }
+            print(
+                String(
+                    format: "training (%@, %d tweets, load + featurize + fit): %.1f s (goal < 60 s: %@)",
+                    classifier.kind.rawValue, outcome.trainingCount, trainSeconds,
+                    Goals.verdict(trainSeconds < 60, "training < 60 s")))
+            if skLines.count > 1 {
+                print(String(format: "scikit-learn SGDClassifier fit on the same tweets: %.1f s", skLines[1]))
+            }
         }
     }
 

@@ -10,10 +10,13 @@ struct BenchCommand: ParsableCommand {
         commandName: "fieldtest-bench",
         abstract: "Benchmarks with Python baselines measured in the same run (build with -c release).",
         discussion: """
-        Each line is written as soon as it is measured. Exit codes: 0 done (with --check: every stated \
-        goal met), 1 a stated goal NOT met with --check, or a benchmark's self-check failed, 2 invalid input or usage.
-        """,
-        subcommands: [BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self, BenchHeap.self]
+            Each line is written as soon as it is measured. Exit codes: 0 done (with --check: every stated \
+            goal met), 1 a stated goal NOT met with --check, or a benchmark's self-check failed, 2 invalid input or usage.
+            """,
+        subcommands: [
+            BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self,
+            BenchHeap.self,
+        ]
     )
 
     /// Parses the arguments and runs the benchmark, one output line at a time (see `print`). Usage errors exit 2; with `--check`, a goal
@@ -64,7 +67,8 @@ enum PythonBaseline {
     /// output, or nil (with a note on stderr) when the script, Python or a module is missing.
     static func run(_ name: String, arguments: [String] = [], needs modules: [String]) -> String? {
         guard let script = scriptURL(name) else {
-            BenchSupport.printError("note: the baseline script \(name).py is not beside this executable; the baseline is skipped")
+            BenchSupport.printError(
+                "note: the baseline script \(name).py is not beside this executable; the baseline is skipped")
             return nil
         }
         let check = Process()
@@ -78,7 +82,9 @@ enum PythonBaseline {
         }
         check.waitUntilExit()
         if check.terminationStatus != 0 {
-            BenchSupport.printError("note: Python modules \(modules.joined(separator: ", ")) missing; install with: pip install \(modules.joined(separator: " ")); the baseline is skipped")
+            BenchSupport.printError(
+                "note: Python modules \(modules.joined(separator: ", ")) missing; install with: pip install \(modules.joined(separator: " ")); the baseline is skipped"
+            )
             return nil
         }
         let p = Process()
@@ -103,11 +109,16 @@ enum PythonBaseline {
 
     /// Prints a throughput line (`fieldtest` in `unit`s per second) and, when the baseline ran, its
     /// rate and the ratio, judged against `goal` (a minimum ratio) when there is one.
-    static func report(name: String, unit: String, fieldtest: Double, baseline: Double?, baselineName: String, goal: Double?) {
+    static func report(
+        name: String, unit: String, fieldtest: Double, baseline: Double?, baselineName: String, goal: Double?
+    ) {
         print(String(format: "%@: fieldtest %.0f %@/s", name, fieldtest, unit))
         if let baseline, baseline > 0 {
             let ratio = fieldtest / baseline
-            let verdict = goal.map { " (goal ≥ \(Int($0))×: \(Goals.verdict(ratio >= $0, "\(name) ≥ \(Int($0))× \(baselineName)")))" } ?? ""
+            let verdict =
+                goal.map {
+                    " (goal ≥ \(Int($0))×: \(Goals.verdict(ratio >= $0, "\(name) ≥ \(Int($0))× \(baselineName)")))"
+                } ?? ""
             print(String(format: "%@: %@ %.0f %@/s; ratio %.1f×", name, baselineName, baseline, unit, ratio) + verdict)
         }
     }

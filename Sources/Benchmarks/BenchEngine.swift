@@ -9,7 +9,8 @@ import ScenarioEngine
 /// time units and rescheduling itself, until `events` events have been
 /// dispatched. Goal: at least 1 million events per second on one core.
 struct BenchEngine: ParsableCommand, ChecksGoals {
-    static let configuration = CommandConfiguration(commandName: "engine", abstract: "Events per second of the scenario engine beside SimPy.")
+    static let configuration = CommandConfiguration(
+        commandName: "engine", abstract: "Events per second of the scenario engine beside SimPy.")
 
     @OptionGroup var goals: GoalOptions
 
@@ -17,8 +18,12 @@ struct BenchEngine: ParsableCommand, ChecksGoals {
     @Option(help: "Concurrent processes, 1…1000000.") var processes = 1000
 
     func validate() throws {
-        if !(1...1_000_000_000).contains(events) { throw ValidationError("--events must be in 1…1000000000 (got \(events))") }
-        if !(1...1_000_000).contains(processes) { throw ValidationError("--processes must be in 1…1000000 (got \(processes))") }
+        if !(1...1_000_000_000).contains(events) {
+            throw ValidationError("--events must be in 1…1000000000 (got \(events))")
+        }
+        if !(1...1_000_000).contains(processes) {
+            throw ValidationError("--processes must be in 1…1000000 (got \(processes))")
+        }
     }
 
     func run() throws {
@@ -35,9 +40,14 @@ struct BenchEngine: ParsableCommand, ChecksGoals {
         for i in 0..<processes { sim.schedule(at: 0, tick(1 + Double(i % 7) / 1000)) }
         let (dispatched, seconds) = ComputeTimer.measure { sim.run() }
         let rate = Double(dispatched) / seconds
-        let baseline = PythonBaseline.run("engine_simpy", arguments: [String(events), String(processes)], needs: ["simpy"])
-            .flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        PythonBaseline.report(name: "engine", unit: "events", fieldtest: rate, baseline: baseline, baselineName: "SimPy", goal: nil)
-        print("engine: goal ≥ 1,000,000 events/s on one core: " + Goals.verdict(rate >= 1_000_000, "engine ≥ 1,000,000 events/s"))
+        let baseline = PythonBaseline.run(
+            "engine_simpy", arguments: [String(events), String(processes)], needs: ["simpy"]
+        )
+        .flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        PythonBaseline.report(
+            name: "engine", unit: "events", fieldtest: rate, baseline: baseline, baselineName: "SimPy", goal: nil)
+        print(
+            "engine: goal ≥ 1,000,000 events/s on one core: "
+                + Goals.verdict(rate >= 1_000_000, "engine ≥ 1,000,000 events/s"))
     }
 }

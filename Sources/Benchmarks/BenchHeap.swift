@@ -20,14 +20,18 @@ extension QuaternaryHeap: HeapBenchQueue {
 struct HeapBenchEntry: Comparable {
     var key: Double
     var value: Int32
-    static func < (a: HeapBenchEntry, b: HeapBenchEntry) -> Bool { a.key < b.key || (a.key == b.key && a.value < b.value) }
+    static func < (a: HeapBenchEntry, b: HeapBenchEntry) -> Bool {
+        a.key < b.key || (a.key == b.key && a.value < b.value)
+    }
 }
 
 /// swift-collections' `Heap` behind the same operations.
 struct CollectionsHeap: HeapBenchQueue {
     var heap = Heap<HeapBenchEntry>()
     init() {}
-    @inline(__always) mutating func push(_ key: Double, _ value: Int32) { heap.insert(HeapBenchEntry(key: key, value: value)) }
+    @inline(__always) mutating func push(_ key: Double, _ value: Int32) {
+        heap.insert(HeapBenchEntry(key: key, value: value))
+    }
     @inline(__always) mutating func pop() -> (key: Double, value: Int32)? { heap.popMin().map { ($0.key, $0.value) } }
     mutating func clear() { heap = Heap<HeapBenchEntry>(minimumCapacity: heap.count) }
 }
@@ -48,14 +52,20 @@ func heapBenchGraph(_ g: CampusGraph, profile p: Int) -> HeapBenchGraph {
         if bits & CampusGraph.forwardBit != 0 { lists[Int(e.from)].append((e.to, e.lengthMetres)) }
         if bits & CampusGraph.backwardBit != 0 { lists[Int(e.to)].append((e.from, e.lengthMetres)) }
     }
-    var offsets: [Int32] = [0], targets: [Int32] = [], lengths: [Double] = []
+    var offsets: [Int32] = [0]
+    var targets: [Int32] = []
+    var lengths: [Double] = []
     for l in lists {
-        for (t, len) in l { targets.append(t); lengths.append(len) }
+        for (t, len) in l {
+            targets.append(t)
+            lengths.append(len)
+        }
         offsets.append(Int32(targets.count))
     }
     var xyz: [Double] = []
     for v in g.vertices {
-        let la = v.location.latitude * .pi / 180, lo = v.location.longitude * .pi / 180
+        let la = v.location.latitude * .pi / 180
+        let lo = v.location.longitude * .pi / 180
         xyz += [cos(la) * cos(lo), cos(la) * sin(lo), sin(la)]
     }
     return HeapBenchGraph(offsets: offsets, targets: targets, lengths: lengths, xyz: xyz)
@@ -70,15 +80,23 @@ struct HeapBenchSearch<Q: HeapBenchQueue> {
 
     mutating func run(_ g: HeapBenchGraph, _ s: Int32, _ t: Int32) -> Double? {
         let n = g.offsets.count - 1
-        if cost.count != n { cost = [Double](repeating: 0, count: n); mark = [UInt32](repeating: 0, count: n) }
+        if cost.count != n {
+            cost = [Double](repeating: 0, count: n)
+            mark = [UInt32](repeating: 0, count: n)
+        }
         generation &+= 1
-        let open = generation << 1, shut = open | 1
+        let open = generation << 1
+        let shut = open | 1
         queue.clear()
         let scale = Geodesy.earthRadiusMetres * (1 - 1e-9)
         let ti = Int(t) * 3
-        let tx = g.xyz[ti], ty = g.xyz[ti + 1], tz = g.xyz[ti + 2]
+        let tx = g.xyz[ti]
+        let ty = g.xyz[ti + 1]
+        let tz = g.xyz[ti + 2]
         @inline(__always) func h(_ v: Int) -> Double {
-            let dx = g.xyz[3 * v] - tx, dy = g.xyz[3 * v + 1] - ty, dz = g.xyz[3 * v + 2] - tz
+            let dx = g.xyz[3 * v] - tx
+            let dy = g.xyz[3 * v + 1] - ty
+            let dz = g.xyz[3 * v + 2] - tz
             return scale * (dx * dx + dy * dy + dz * dz).squareRoot()
         }
         cost[Int(s)] = 0
@@ -115,15 +133,22 @@ struct BenchHeap: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "heap", abstract: "The router's 4-ary heap against swift-collections' Heap, on route queries.")
 
-    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
+    @Option(
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    ) var datasets: String?
     @Option(help: "Queries per map graph, 1…1000000.") var queries = 2000
     @Option(help: "Queries on the synthetic city grid (250 × 250), 1…1000000.") var gridQueries = 200
     @Option(help: "Timed repetitions (best is reported), 1…100.") var repeats = 7
     @Option(help: "Seed for query pairs and grid jitter.") var seed: UInt64 = 42
 
     func validate() throws {
-        if !(1...1_000_000).contains(queries) { throw ValidationError("--queries must be in 1…1000000 (got \(queries))") }
-        if !(1...1_000_000).contains(gridQueries) { throw ValidationError("--grid-queries must be in 1…1000000 (got \(gridQueries))") }
+        if !(1...1_000_000).contains(queries) {
+            throw ValidationError("--queries must be in 1…1000000 (got \(queries))")
+        }
+        if !(1...1_000_000).contains(gridQueries) {
+            throw ValidationError("--grid-queries must be in 1…1000000 (got \(gridQueries))")
+        }
         if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
     }
 
@@ -131,25 +156,35 @@ struct BenchHeap: ParsableCommand {
         let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("maps")
         var rng = SeededGenerator(seed: seed)
         var graphs: [(String, CampusGraph, Int)] = []
-        for (name, file) in [("campus-montgomery", "montgomery_college_rockville_campus.osm"),
-                             ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
-                             ("city-helsinki", "helsinki_centre.osm")] {
+        for (name, file) in [
+            ("campus-montgomery", "montgomery_college_rockville_campus.osm"),
+            ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
+            ("city-helsinki", "helsinki_centre.osm"),
+        ] {
             let graph = try BenchSupport.guarded {
-                try CampusGraph(source: try MapFile.load(url: root.appendingPathComponent(file), displayName: file).source)
+                try CampusGraph(
+                    source: try MapFile.load(url: root.appendingPathComponent(file), displayName: file).source)
             }
             graphs.append((name, graph, queries))
         }
         graphs.append(("synthetic-grid-250", BenchRoute.grid(side: 250, rng: &rng), gridQueries))
         let clock = ContinuousClock()
-        print("graph | queries | QuaternaryHeap µs/query | swift-collections Heap µs/query | Heap/Quaternary | AStarRouter µs/query")
+        print(
+            "graph | queries | QuaternaryHeap µs/query | swift-collections Heap µs/query | Heap/Quaternary | AStarRouter µs/query"
+        )
         for (name, g, count) in graphs {
             let p = try BenchSupport.guarded { try g.profileIndex(named: "walk") }
             let c = heapBenchGraph(g, profile: p)
             let usable = (0..<g.vertices.count).filter { c.offsets[$0 + 1] > c.offsets[$0] }
             guard usable.count >= 2 else { continue }
-            let pairs = (0..<count).map { _ in (Int32(usable[Int.random(in: 0..<usable.count, using: &rng)]),
-                                                Int32(usable[Int.random(in: 0..<usable.count, using: &rng)])) }
-            var quaternary = HeapBenchSearch<QuaternaryHeap>(), collections = HeapBenchSearch<CollectionsHeap>()
+            let pairs = (0..<count).map { _ in
+                (
+                    Int32(usable[Int.random(in: 0..<usable.count, using: &rng)]),
+                    Int32(usable[Int.random(in: 0..<usable.count, using: &rng)])
+                )
+            }
+            var quaternary = HeapBenchSearch<QuaternaryHeap>()
+            var collections = HeapBenchSearch<CollectionsHeap>()
             var router = AStarRouter()
             router.usesLandmarks = false
             var best = [Double](repeating: .infinity, count: 3)
@@ -176,7 +211,9 @@ struct BenchHeap: ParsableCommand {
                 throw ValidationError("\(name): the two queues' route lengths disagree (\(sums[0]) m vs \(sums[1]) m)")
             }
             let us = best.map { $0 / Double(pairs.count) * 1e6 }
-            print("\(name) | \(pairs.count) | " + [us[0], us[1], us[1] / us[0], us[2]].map { String(format: "%.2f", $0) }.joined(separator: " | "))
+            print(
+                "\(name) | \(pairs.count) | "
+                    + [us[0], us[1], us[1] / us[0], us[2]].map { String(format: "%.2f", $0) }.joined(separator: " | "))
         }
     }
 }

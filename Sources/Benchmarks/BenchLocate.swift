@@ -21,8 +21,14 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
 
     @OptionGroup var goals: GoalOptions
 
-    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
-    @Option(help: "Number of query fingerprints, at least 1 and at most half the bundled training rows (the model trains on the rest).")
+    @Option(
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    ) var datasets: String?
+    @Option(
+        help:
+            "Number of query fingerprints, at least 1 and at most half the bundled training rows (the model trains on the rest)."
+    )
     var queries = 1111
     @Option(help: "Timed repetitions (best is reported), 1…100.") var repeats = 3
     @Option(help: "Distance: sorensen (tuned model, powed RSSI) or euclidean (positive RSSI).")
@@ -35,18 +41,22 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
 
     func run() throws {
         let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("positioning")
-        let paths = ["ujiindoorloc_train_a.csv", "ujiindoorloc_train_b.csv"].map { root.appendingPathComponent($0).path }
+        let paths = ["ujiindoorloc_train_a.csv", "ujiindoorloc_train_b.csv"].map {
+            root.appendingPathComponent($0).path
+        }
         let clock = ContinuousClock()
         let loadStart = clock.now
         let samples = try BenchSupport.guarded {
-            try FingerprintSample.fromUJIIndoorLoc(try paths.flatMap { p in
-                try UJIIndoorLoc.load(url: URL(fileURLWithPath: p), displayName: p).records
-            })
+            try FingerprintSample.fromUJIIndoorLoc(
+                try paths.flatMap { p in
+                    try UJIIndoorLoc.load(url: URL(fileURLWithPath: p), displayName: p).records
+                })
         }
         let loadSeconds = Self.seconds(clock.now - loadStart)
         guard queries <= samples.count / 2 else {
-            BenchSupport.printError("error: --queries \(queries): the bundled training data has \(samples.count) fingerprints; "
-                                      + "give at most \(samples.count / 2) queries (half of them) so the model trains on the rest")
+            BenchSupport.printError(
+                "error: --queries \(queries): the bundled training data has \(samples.count) fingerprints; "
+                    + "give at most \(samples.count / 2) queries (half of them) so the model trains on the rest")
             throw BenchSupport.invalidInput
         }
         let split = FingerprintBenchmarkSplit(samples, queryCount: queries)
@@ -58,15 +68,21 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
             configuration.positionRepresentation = nil
         }
         guard configuration.distance == distance,
-              configuration.representation == (distance == .sorensen ? .powed() : .positive()) else {
-            BenchSupport.printError("error: the baseline script mirrors powed RSSI + Sørensen or positive RSSI + Euclidean; update it with the tuned configuration")
+            configuration.representation == (distance == .sorensen ? .powed() : .positive())
+        else {
+            BenchSupport.printError(
+                "error: the baseline script mirrors powed RSSI + Sørensen or positive RSSI + Euclidean; update it with the tuned configuration"
+            )
             throw BenchSupport.failed
         }
-        let model = try BenchSupport.guarded { try FingerprintLocator(training: split.training, configuration: configuration) }
+        let model = try BenchSupport.guarded {
+            try FingerprintLocator(training: split.training, configuration: configuration)
+        }
         let trainSeconds = Self.seconds(clock.now - trainStart)
         let rssi = split.queries.map(\.rssi)
 
-        var bestCascade = Double.infinity, bestRegression = Double.infinity
+        var bestCascade = Double.infinity
+        var bestRegression = Double.infinity
         var estimates: [FingerprintEstimate] = []
         var regression: [(xMetres: Double, yMetres: Double)] = []
         for _ in 0..<max(1, repeats) {
@@ -75,19 +91,27 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
             bestCascade = min(bestCascade, Self.seconds(clock.now - t0))
             var ws = FingerprintLocator.Workspace(for: model)
             let t1 = clock.now
-            regression = try BenchSupport.guarded { try rssi.map { q in try model.regressCoordinates(q, workspace: &ws) } }
+            regression = try BenchSupport.guarded {
+                try rssi.map { q in try model.regressCoordinates(q, workspace: &ws) }
+            }
             bestRegression = min(bestRegression, Self.seconds(clock.now - t1))
         }
         print("distance: \(distance.rawValue)")
-        print(String(format: "load %d fingerprints: %.3f s; train on %d: %.3f s; %d queries",
-                     samples.count, loadSeconds, split.training.count, trainSeconds, rssi.count))
+        print(
+            String(
+                format: "load %d fingerprints: %.3f s; train on %d: %.3f s; %d queries",
+                samples.count, loadSeconds, split.training.count, trainSeconds, rssi.count))
         if let e = FingerprintEvaluation(estimates: estimates, truth: split.queries) {
             print("cascade accuracy (evenly spaced hold-out, same phones): " + e.summary)
         }
         let k = model.configuration.positionNeighbours
-        let baseline = PythonBaseline.run("locate_sklearn", arguments: paths + [String(rssi.count), String(k), String(max(1, repeats)),
-                                                       distance == .sorensen ? "braycurtis" : "euclidean"],
-                                          needs: ["numpy", "sklearn"])
+        let baseline = PythonBaseline.run(
+            "locate_sklearn",
+            arguments: paths + [
+                String(rssi.count), String(k), String(max(1, repeats)),
+                distance == .sorensen ? "braycurtis" : "euclidean",
+            ],
+            needs: ["numpy", "sklearn"])
         var baselineRate: Double? = nil
         if let out = baseline?.split(separator: "\n"), let first = out.first, let t = Double(first), t > 0 {
             baselineRate = Double(rssi.count) / t
@@ -97,14 +121,22 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
                 return (x, y)
             }
             if predictions.count == regression.count {
-                let same = zip(predictions, regression).filter { abs($0.0 - $1.xMetres) < 1e-6 && abs($0.1 - $1.yMetres) < 1e-6 }.count
-                print("same-distance check: \(same) of \(regression.count) k-NN regression outputs equal scikit-learn's within 1e-6 m")
+                let same = zip(predictions, regression).filter {
+                    abs($0.0 - $1.xMetres) < 1e-6 && abs($0.1 - $1.yMetres) < 1e-6
+                }.count
+                print(
+                    "same-distance check: \(same) of \(regression.count) k-NN regression outputs equal scikit-learn's within 1e-6 m"
+                )
             }
         }
-        PythonBaseline.report(name: "locate k-NN regression (like for like)", unit: "queries", fieldtest: Double(rssi.count) / bestRegression,
-                              baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
-        PythonBaseline.report(name: "locate cascade (building→floor→coordinates)", unit: "queries", fieldtest: Double(rssi.count) / bestCascade,
-                              baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
+        PythonBaseline.report(
+            name: "locate k-NN regression (like for like)", unit: "queries",
+            fieldtest: Double(rssi.count) / bestRegression,
+            baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
+        PythonBaseline.report(
+            name: "locate cascade (building→floor→coordinates)", unit: "queries",
+            fieldtest: Double(rssi.count) / bestCascade,
+            baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
     }
 
     static func seconds(_ d: Duration) -> Double {

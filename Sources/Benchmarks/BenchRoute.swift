@@ -18,7 +18,10 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
 
     @OptionGroup var goals: GoalOptions
 
-    @Option(help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).") var datasets: String?
+    @Option(
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    ) var datasets: String?
     @Option(help: "Queries per map graph, 1…1000000.") var queries = 1000
     @Option(help: "Queries on the synthetic city grid, 1…1000000.") var gridQueries = 100
     @Option(help: "Vertices per side of the synthetic grid, 2…1000.") var gridSide = 250
@@ -26,8 +29,12 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
     @Option(help: "Seed for query pairs and grid jitter.") var seed: UInt64 = 42
 
     func validate() throws {
-        if !(1...1_000_000).contains(queries) { throw ValidationError("--queries must be in 1…1000000 (got \(queries))") }
-        if !(1...1_000_000).contains(gridQueries) { throw ValidationError("--grid-queries must be in 1…1000000 (got \(gridQueries))") }
+        if !(1...1_000_000).contains(queries) {
+            throw ValidationError("--queries must be in 1…1000000 (got \(queries))")
+        }
+        if !(1...1_000_000).contains(gridQueries) {
+            throw ValidationError("--grid-queries must be in 1…1000000 (got \(gridQueries))")
+        }
         if !(2...1000).contains(gridSide) { throw ValidationError("--grid-side must be in 2…1000 (got \(gridSide))") }
         if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
     }
@@ -35,16 +42,21 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
     func run() throws {
         let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("maps")
         var rng = SeededGenerator(seed: seed)
-        let maps = [("campus-montgomery", "montgomery_college_rockville_campus.osm"),
-                    ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
-                    ("city-helsinki", "helsinki_centre.osm")]
+        let maps = [
+            ("campus-montgomery", "montgomery_college_rockville_campus.osm"),
+            ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
+            ("city-helsinki", "helsinki_centre.osm"),
+        ]
         for (name, file) in maps {
             let graph = try BenchSupport.guarded {
-                try CampusGraph(source: try MapFile.load(url: root.appendingPathComponent(file), displayName: file).source)
+                try CampusGraph(
+                    source: try MapFile.load(url: root.appendingPathComponent(file), displayName: file).source)
             }
             try bench(name: name, graph: graph, count: queries, rng: &rng)
         }
-        try bench(name: "synthetic-grid-\(gridSide)", graph: Self.grid(side: gridSide, rng: &rng), count: gridQueries, rng: &rng)
+        try bench(
+            name: "synthetic-grid-\(gridSide)", graph: Self.grid(side: gridSide, rng: &rng), count: gridQueries,
+            rng: &rng)
     }
 
     /// The documented synthetic city grid.
@@ -58,16 +70,22 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
             for c in 0..<n {
                 let y = Double(r) * 50 + Double.random(in: -10...10, using: &rng)
                 let x = Double(c) * 50 + Double.random(in: -10...10, using: &rng)
-                vertices.append(CampusGraph.Vertex(osmID: Int64(r * n + c), location: GeoPoint(
-                    latitude: origin.latitude + y * degPerMetre, longitude: origin.longitude + x * lonPerMetre)))
+                vertices.append(
+                    CampusGraph.Vertex(
+                        osmID: Int64(r * n + c),
+                        location: GeoPoint(
+                            latitude: origin.latitude + y * degPerMetre, longitude: origin.longitude + x * lonPerMetre))
+                )
             }
         }
         var edges: [CampusGraph.Edge] = []
         edges.reserveCapacity(2 * n * (n - 1))
         func add(_ a: Int, _ b: Int) {
             let shape = [vertices[a].location, vertices[b].location]
-            edges.append(CampusGraph.Edge(from: Int32(a), to: Int32(b), wayID: nil, nodeIDs: [Int64(a), Int64(b)], shape: shape,
-                                          lengthMetres: Geodesy.pathLengthMetres(shape), tags: ["highway": "footway"], nodeTags: [:]))
+            edges.append(
+                CampusGraph.Edge(
+                    from: Int32(a), to: Int32(b), wayID: nil, nodeIDs: [Int64(a), Int64(b)], shape: shape,
+                    lengthMetres: Geodesy.pathLengthMetres(shape), tags: ["highway": "footway"], nodeTags: [:]))
         }
         for r in 0..<n {
             for c in 0..<n {
@@ -76,17 +94,24 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
             }
         }
         let walk = RoutingProfiles.builtIn.profiles.filter { $0.name == "walk" }
-        return CampusGraph(file: "synthetic grid", profiles: walk, vertices: vertices, edges: edges,
-                           access: [[UInt8](repeating: 3, count: edges.count)])
+        return CampusGraph(
+            file: "synthetic grid", profiles: walk, vertices: vertices, edges: edges,
+            access: [[UInt8](repeating: 3, count: edges.count)])
     }
 
     func bench(name: String, graph: CampusGraph, count: Int, rng: inout SeededGenerator) throws {
         let p = try BenchSupport.guarded { try graph.profileIndex(named: "walk") }
         // Vertices with a usable arc, in index order; query pairs drawn uniformly among them.
-        let usable = (0..<graph.vertices.count).filter { v in graph.snap(graph.vertices[v].location, profile: p, maxMetres: 0.001)?.vertex == Int32(v) }
+        let usable = (0..<graph.vertices.count).filter { v in
+            graph.snap(graph.vertices[v].location, profile: p, maxMetres: 0.001)?.vertex == Int32(v)
+        }
         guard usable.count >= 2 else { return }
-        let pairs = (0..<count).map { _ in (Int32(usable[Int.random(in: 0..<usable.count, using: &rng)]),
-                                            Int32(usable[Int.random(in: 0..<usable.count, using: &rng)])) }
+        let pairs = (0..<count).map { _ in
+            (
+                Int32(usable[Int.random(in: 0..<usable.count, using: &rng)]),
+                Int32(usable[Int.random(in: 0..<usable.count, using: &rng)])
+            )
+        }
         // Both searches are timed, interleaved per repetition; the ratio is that of the router's default.
         var best: [AStarRouter.Algorithm: Double] = [:]
         var settled: [AStarRouter.Algorithm: Int] = [:]
@@ -96,7 +121,8 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
             for algorithm in [AStarRouter.Algorithm.unidirectional, .bidirectional] {
                 var router = AStarRouter()
                 router.algorithm = algorithm
-                var sum = 0.0, count = 0
+                var sum = 0.0
+                var count = 0
                 let start = clock.now
                 for (s, t) in pairs {
                     let r = router.route(in: graph, fromVertex: s, toVertex: t, profile: p)
@@ -104,15 +130,20 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
                     count += router.settledCount
                 }
                 let d = clock.now - start
-                best[algorithm] = min(best[algorithm] ?? .infinity, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+                best[algorithm] = min(
+                    best[algorithm] ?? .infinity,
+                    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
                 settled[algorithm] = count
                 totals[algorithm] = sum
             }
         }
         let chosen = AStarRouter().algorithm
         let total = totals[chosen] ?? 0
-        print("\(name): \(graph.vertices.count) vertices, \(graph.edges.count) edges, \(graph.usableArcCount(profile: p)) walk arcs, \(pairs.count) queries")
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-route-\(ProcessInfo.processInfo.processIdentifier)")
+        print(
+            "\(name): \(graph.vertices.count) vertices, \(graph.edges.count) edges, \(graph.usableArcCount(profile: p)) walk arcs, \(pairs.count) queries"
+        )
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-bench-route-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
         var edgeText = ""
@@ -122,27 +153,38 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
             if bits & CampusGraph.forwardBit != 0 { edgeText += "\(e.from) \(e.to) \(e.lengthMetres)\n" }
             if bits & CampusGraph.backwardBit != 0 { edgeText += "\(e.to) \(e.from) \(e.lengthMetres)\n" }
         }
-        let edgesURL = tmp.appendingPathComponent("edges.txt"), pairsURL = tmp.appendingPathComponent("pairs.txt")
+        let edgesURL = tmp.appendingPathComponent("edges.txt")
+        let pairsURL = tmp.appendingPathComponent("pairs.txt")
         try BenchSupport.guarded {
             try AtomicFile.write(edgeText, to: edgesURL)
             try AtomicFile.write(pairs.map { "\($0.0) \($0.1)\n" }.joined(), to: pairsURL)
         }
-        let out = PythonBaseline.run("route_networkx", arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))], needs: ["networkx"])
+        let out = PythonBaseline.run(
+            "route_networkx", arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))], needs: ["networkx"])
         let lines = out?.split(separator: "\n").map(String.init) ?? []
         let pySeconds = lines.first.flatMap(Double.init)
         let pyTotal = lines.count > 1 ? Double(lines[1]) : nil
-        print(String(format: "%@: route length sum fieldtest %.3f m", name, total)
-              + (pyTotal.map { String(format: ", networkx %.3f m (relative difference %.1e)", $0, abs($0 - total) / max(1, total)) } ?? ""))
+        print(
+            String(format: "%@: route length sum fieldtest %.3f m", name, total)
+                + (pyTotal.map {
+                    String(format: ", networkx %.3f m (relative difference %.1e)", $0, abs($0 - total) / max(1, total))
+                } ?? ""))
         let ours = Double(pairs.count) / (best[chosen] ?? .infinity)
         for algorithm in [AStarRouter.Algorithm.unidirectional, .bidirectional] {
-            print(String(format: "%@: fieldtest %@ A* %.0f queries/s, %.1f vertices settled per query, length sum %.3f m%@", name,
-                         "\(algorithm)", Double(pairs.count) / (best[algorithm] ?? .infinity),
-                         Double(settled[algorithm] ?? 0) / Double(pairs.count), totals[algorithm] ?? 0, algorithm == chosen ? " (router default)" : ""))
+            print(
+                String(
+                    format: "%@: fieldtest %@ A* %.0f queries/s, %.1f vertices settled per query, length sum %.3f m%@",
+                    name,
+                    "\(algorithm)", Double(pairs.count) / (best[algorithm] ?? .infinity),
+                    Double(settled[algorithm] ?? 0) / Double(pairs.count), totals[algorithm] ?? 0,
+                    algorithm == chosen ? " (router default)" : ""))
         }
         if let pySeconds, pySeconds > 0 {
             let theirs = Double(pairs.count) / pySeconds
-            print(String(format: "%@: networkx dijkstra_path %.1f queries/s; ratio %.1f× (goal ≥ 50×: %@)",
-                         name, theirs, ours / theirs, Goals.verdict(ours / theirs >= 50, "\(name) ≥ 50× networkx")))
+            print(
+                String(
+                    format: "%@: networkx dijkstra_path %.1f queries/s; ratio %.1f× (goal ≥ 50×: %@)",
+                    name, theirs, ours / theirs, Goals.verdict(ours / theirs >= 50, "\(name) ≥ 50× networkx")))
         }
     }
 }

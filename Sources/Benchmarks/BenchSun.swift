@@ -28,8 +28,10 @@ struct BenchSun: ParsableCommand, ChecksGoals {
     }
 
     func run() throws {
-        let zones = ["UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Australia/Adelaide",
-                     "Pacific/Kiritimati", "America/St_Johns"]
+        let zones = [
+            "UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Australia/Adelaide",
+            "Pacific/Kiritimati", "America/St_Johns",
+        ]
         var rng = SeededGenerator(seed: seed)
         var text = "id,latitude,longitude,date,timezone\n"
         for i in 0..<rows {
@@ -46,14 +48,17 @@ struct BenchSun: ParsableCommand, ChecksGoals {
         // The computation as the baselines run it: every row's events computed and consumed (folded
         // into a checksum so nothing is skipped), no result table kept.
         let calculator = SolarCalculator()
-        var best = Double.infinity, bestCPU = Double.infinity
+        var best = Double.infinity
+        var bestCPU = Double.infinity
         var checksum = 0.0
         for _ in 0..<5 {
-            let start = clock.now, cpuStart = PythonBaseline.cpuSeconds()
+            let start = clock.now
+            let cpuStart = PythonBaseline.cpuSeconds()
             checksum = 0
             for r in requests {
                 let d = calculator.day(date: r.date, latitude: r.latitude, longitude: r.longitude, offsets: r.offsets)
-                checksum += (d.sunrise ?? 0) + (d.sunset ?? 0) + (d.solarNoon ?? 0) + (d.civilDawn ?? 0) + (d.civilDusk ?? 0)
+                checksum +=
+                    (d.sunrise ?? 0) + (d.sunset ?? 0) + (d.solarNoon ?? 0) + (d.civilDawn ?? 0) + (d.civilDusk ?? 0)
                     + (d.goldenMorning.start ?? 0) + (d.goldenMorning.end ?? 0) + (d.goldenEvening.start ?? 0)
                     + (d.goldenEvening.end ?? 0) + (d.dayLengthSeconds ?? 0)
             }
@@ -81,24 +86,36 @@ struct BenchSun: ParsableCommand, ChecksGoals {
         }
         let polar = days.filter { $0.note != .none }.count
         print("bench sun: \(rows) location-days (|lat| ≤ 65°, 2000–2030, 8 zones), \(polar) polar; best of 5 runs")
-        print("sun: fieldtest end to end (CSV in, 11 events, CSV out) \(Int(Double(rows) / bestEndToEnd)) location-days/s")
-        print("sun: fieldtest SunBatch.compute (results stored) \(Int(Double(rows) / bestBatch)) location-days/s; checksum \(checksum)")
+        print(
+            "sun: fieldtest end to end (CSV in, 11 events, CSV out) \(Int(Double(rows) / bestEndToEnd)) location-days/s"
+        )
+        print(
+            "sun: fieldtest SunBatch.compute (results stored) \(Int(Double(rows) / bestBatch)) location-days/s; checksum \(checksum)"
+        )
         let ours = Double(rows) / best
-        guard let out = PythonBaseline.run("sun_pvlib_astral", arguments: [tmp.path], needs: ["pvlib", "astral", "numpy"]) else {
-            PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: nil, baselineName: "", goal: nil)
+        guard
+            let out = PythonBaseline.run(
+                "sun_pvlib_astral", arguments: [tmp.path], needs: ["pvlib", "astral", "numpy"])
+        else {
+            PythonBaseline.report(
+                name: "sun", unit: "location-days", fieldtest: ours, baseline: nil, baselineName: "", goal: nil)
             return
         }
         let times = out.split(separator: "\n").compactMap { Double($0) }
         guard times.count == 4 else { throw BenchSupport.failed }
-        PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: Double(rows) / times[0],
-                              baselineName: "pvlib SPA (numpy, vectorised)", goal: 10)
-        PythonBaseline.report(name: "sun", unit: "location-days", fieldtest: ours, baseline: Double(rows) / times[1],
-                              baselineName: "astral 3 sun()", goal: 100)
+        PythonBaseline.report(
+            name: "sun", unit: "location-days", fieldtest: ours, baseline: Double(rows) / times[0],
+            baselineName: "pvlib SPA (numpy, vectorised)", goal: 10)
+        PythonBaseline.report(
+            name: "sun", unit: "location-days", fieldtest: ours, baseline: Double(rows) / times[1],
+            baselineName: "astral 3 sun()", goal: 100)
         // Per core: this thread's CPU time against the Python process's, robust to other load on the machine.
         let oursCPU = Double(rows) / max(bestCPU, 1e-9)
-        PythonBaseline.report(name: "sun, CPU time", unit: "location-days", fieldtest: oursCPU, baseline: Double(rows) / times[2],
-                              baselineName: "pvlib SPA (numpy, vectorised)", goal: 10)
-        PythonBaseline.report(name: "sun, CPU time", unit: "location-days", fieldtest: oursCPU, baseline: Double(rows) / times[3],
-                              baselineName: "astral 3 sun()", goal: 100)
+        PythonBaseline.report(
+            name: "sun, CPU time", unit: "location-days", fieldtest: oursCPU, baseline: Double(rows) / times[2],
+            baselineName: "pvlib SPA (numpy, vectorised)", goal: 10)
+        PythonBaseline.report(
+            name: "sun, CPU time", unit: "location-days", fieldtest: oursCPU, baseline: Double(rows) / times[3],
+            baselineName: "astral 3 sun()", goal: 100)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The least work a hashed word n-gram linear classifier does per tweet, to time beside
@@ -63,7 +63,9 @@ public struct ClassificationFloor {
         init(word h: UInt64) {
             let x = Double(h >> 11) / Double(1 << 53)
             key = h
-            class0 = x - 0.5; class1 = 0.5 - x; class2 = x * x - 0.25
+            class0 = x - 0.5
+            class1 = 0.5 - x
+            class2 = x * x - 0.25
         }
     }
 
@@ -78,7 +80,9 @@ public struct ClassificationFloor {
 
         init(word h: UInt64) {
             key = Self.key(h)
-            class0 = Int8(truncatingIfNeeded: h >> 3); class1 = Int8(truncatingIfNeeded: h >> 13); class2 = Int8(truncatingIfNeeded: h >> 23)
+            class0 = Int8(truncatingIfNeeded: h >> 3)
+            class1 = Int8(truncatingIfNeeded: h >> 13)
+            class2 = Int8(truncatingIfNeeded: h >> 23)
         }
     }
 
@@ -117,13 +121,17 @@ public struct ClassificationFloor {
         self.layout = layout
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next() -> UInt64 {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             return state
         }
         switch layout {
         case .wide:
             slots = [Slot](repeating: Slot(), count: Self.memoSlots)
-            weights = (0..<(3 * Self.weightRows)).map { _ in Float(Int64(bitPattern: next() >> 40) - (1 << 23)) / Float(1 << 23) }
+            weights = (0..<(3 * Self.weightRows)).map { _ in
+                Float(Int64(bitPattern: next() >> 40) - (1 << 23)) / Float(1 << 23)
+            }
             compactSlots = []
             compactWeights = []
         case .compact:
@@ -138,7 +146,8 @@ public struct ClassificationFloor {
     /// High bit of each byte of `w` that is an ASCII letter or digit.
     @inline(__always)
     static func wordBytes(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         let low = w & ~highs  // no carry crosses a byte below
         let folded = low | (ones &* 0x20)
         let letter = (folded &+ ones &* 0x1F) & ~(folded &+ ones &* 0x05)
@@ -148,11 +157,15 @@ public struct ClassificationFloor {
 
     /// The words of `text` as the kernel finds them, lower-cased (for tests).
     public static func words(_ text: String) -> [String] {
-        var result: [String] = [], current: [UInt8] = []
+        var result: [String] = []
+        var current: [UInt8] = []
         for b in text.utf8 {
             let isWord = (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || (b >= 0x30 && b <= 0x39)
-            if isWord { current.append((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b) } else if !current.isEmpty {
-                result.append(String(decoding: current, as: UTF8.self)); current = []
+            if isWord {
+                current.append((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b)
+            } else if !current.isEmpty {
+                result.append(String(decoding: current, as: UTF8.self))
+                current = []
             }
         }
         if !current.isEmpty { result.append(String(decoding: current, as: UTF8.self)) }
@@ -161,7 +174,8 @@ public struct ClassificationFloor {
 
     /// Runs the kernel over `tweets`; returns the number of words seen and a checksum of the scores.
     public mutating func run(_ tweets: [String]) -> (words: Int, checksum: Double) {
-        var total = 0.0, words = 0
+        var total = 0.0
+        var words = 0
         let bigrams = bigrams
         for tweet in tweets {
             let n = tweet.utf8.count
@@ -171,7 +185,8 @@ public struct ClassificationFloor {
                 buffer.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: s.baseAddress!, count: n) }
             }
             if copied == nil { buffer.replaceSubrange(0..<n, with: tweet.utf8.prefix(n)) }
-            let (score, count) = layout == .wide ? score(count: n, bigrams: bigrams) : compactScore(count: n, bigrams: bigrams)
+            let (score, count) =
+                layout == .wide ? score(count: n, bigrams: bigrams) : compactScore(count: n, bigrams: bigrams)
             total += score
             words += count
         }
@@ -185,7 +200,10 @@ public struct ClassificationFloor {
         var i = 0
         while i < n {
             let start = wordBytes(base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            if start == 0 { i += 8; continue }
+            if start == 0 {
+                i += 8
+                continue
+            }
             i += start.trailingZeroBitCount >> 3
             if i >= n { break }
             var h: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -207,7 +225,9 @@ public struct ClassificationFloor {
     @inline(__always)
     static func softmaxScore(_ z0: Double, _ z1: Double, _ z2: Double) -> Double {
         let m = max(z0, max(z1, z2))
-        let a = exp(z0 - m), b = exp(z1 - m), c = exp(z2 - m)
+        let a = exp(z0 - m)
+        let b = exp(z1 - m)
+        let c = exp(z2 - m)
         return (c - a) / (a + b + c)
     }
 
@@ -221,17 +241,22 @@ public struct ClassificationFloor {
                 compactWeights.withUnsafeBufferPointer { W in
                     (buf.baseAddress! + n).update(repeating: 0, count: 8)
                     let rowMask = Self.compactRows - 1
-                    var z0: Int32 = 0, z1: Int32 = 0, z2: Int32 = 0
+                    var z0: Int32 = 0
+                    var z1: Int32 = 0
+                    var z2: Int32 = 0
                     var previous: UInt64 = 0
                     var words = 0
                     Self.forEachWordHash(UnsafeRawPointer(buf.baseAddress!), count: n) { h in
                         words += 1
                         let j = Self.slot(for: h, in: slots, filled: &filled)
-                        z0 &+= Int32(slots[j].class0); z1 &+= Int32(slots[j].class1); z2 &+= Int32(slots[j].class2)
+                        z0 &+= Int32(slots[j].class0)
+                        z1 &+= Int32(slots[j].class1)
+                        z2 &+= Int32(slots[j].class2)
                         if bigrams, words > 1 {
                             let p = (previous &* 0x9E37_79B9_7F4A_7C15) ^ h
                             let r = W[Int(truncatingIfNeeded: p ^ (p >> 31)) & rowMask]
-                            z0 &+= Int32(Int8(truncatingIfNeeded: r)); z1 &+= Int32(Int8(truncatingIfNeeded: r >> 8))
+                            z0 &+= Int32(Int8(truncatingIfNeeded: r))
+                            z1 &+= Int32(Int8(truncatingIfNeeded: r >> 8))
                             z2 &+= Int32(Int8(truncatingIfNeeded: r >> 16))
                         }
                         previous = h
@@ -251,17 +276,23 @@ public struct ClassificationFloor {
                 weights.withUnsafeBufferPointer { W in
                     (buf.baseAddress! + n).update(repeating: 0, count: 8)
                     let rowMask = UInt64(Self.weightRows - 1)
-                    var z0 = 0.0, z1 = 0.0, z2 = 0.0
+                    var z0 = 0.0
+                    var z1 = 0.0
+                    var z2 = 0.0
                     var previous: UInt64 = 0
                     var words = 0
                     Self.forEachWordHash(UnsafeRawPointer(buf.baseAddress!), count: n) { h in
                         words += 1
                         let j = Self.slot(for: h, in: slots, filled: &filled)
-                        z0 += slots[j].class0; z1 += slots[j].class1; z2 += slots[j].class2
+                        z0 += slots[j].class0
+                        z1 += slots[j].class1
+                        z2 += slots[j].class2
                         if bigrams, words > 1 {
                             let p = (previous &* 0x9E37_79B9_7F4A_7C15) ^ h
                             let at = 3 * Int(truncatingIfNeeded: (p ^ (p >> 31)) & rowMask)
-                            z0 += Double(W[at]); z1 += Double(W[at + 1]); z2 += Double(W[at + 2])
+                            z0 += Double(W[at])
+                            z1 += Double(W[at + 1])
+                            z2 += Double(W[at + 2])
                         }
                         previous = h
                     }

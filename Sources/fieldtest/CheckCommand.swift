@@ -1,5 +1,5 @@
-import FieldtestApps
 import ArgumentParser
+import FieldtestApps
 import FieldtestData
 import Foundation
 import MetricReports
@@ -11,10 +11,10 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Compare a metrics.csv with a baseline row by row; exit 1 on a regression.",
         discussion: """
-        Each metric knows which way is better (from its comparator; latency: lower). Default
-        tolerances: accuracy 1e-9 absolute, latency 50 % relative (floor 5 ms), count 0, rate 5 %.
-        Exit codes: 0 no regression, 1 regression, 2 bad input or missing baseline.
-        """)
+            Each metric knows which way is better (from its comparator; latency: lower). Default
+            tolerances: accuracy 1e-9 absolute, latency 50 % relative (floor 5 ms), count 0, rate 5 %.
+            Exit codes: 0 no regression, 1 regression, 2 bad input or missing baseline.
+            """)
 
     @Argument(help: "The current run's metrics.csv.")
     var current: String
@@ -22,19 +22,26 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: "The baseline metrics CSV.")
     var baseline: String
 
-    @Option(name: .long, parsing: .singleValue, help: "Tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric).")
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: "Tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric).")
     var tolerance: [String] = []
 
-    @Option(name: .long, help: "Compare latency rows: same-machine (only when the baseline folder's machine.json names the machine in the run's run.json), always or never.")
+    @Option(
+        name: .long,
+        help:
+            "Compare latency rows: same-machine (only when the baseline folder's machine.json names the machine in the run's run.json), always or never."
+    )
     var compareLatency: LatencyComparison = .sameMachine
 
     @Flag(name: .long, help: "Print only regressions.")
     var quiet = false
 
     func run() throws {
-        let report = try BaselineComparison.compare(current: current, baseline: baseline, tolerances: tolerance,
-                                                    compareLatency: compareLatency,
-                                                    requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
+        let report = try BaselineComparison.compare(
+            current: current, baseline: baseline, tolerances: tolerance,
+            compareLatency: compareLatency,
+            requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
         print(report.rendered(quiet: quiet), terminator: "")
         if report.hasRegression { throw CommandSupport.failed }
     }
@@ -46,11 +53,11 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Combine the metrics.csv files of a sweep's shards into one, in a deterministic order.",
         discussion: """
-        The run.json beside each metrics.csv records the whole sweep, so merge names the cases no
-        input holds (and the shard that runs each) and the cases held by several inputs.
-        Exit codes: 0 merged, 1 a case is missing or duplicated (nothing written unless
-        --allow-partial) or a merged row failed its requirement, 2 invalid input.
-        """)
+            The run.json beside each metrics.csv records the whole sweep, so merge names the cases no
+            input holds (and the shard that runs each) and the cases held by several inputs.
+            Exit codes: 0 merged, 1 a case is missing or duplicated (nothing written unless
+            --allow-partial) or a merged row failed its requirement, 2 invalid input.
+            """)
 
     @Argument(help: "Shard metrics.csv files.")
     var inputs: [String]
@@ -58,16 +65,23 @@ struct MergeCommand: ParsableCommand {
     @Option(name: .long, help: "Output file (default: standard output).")
     var output: String?
 
-    @Flag(name: .long, help: "Write the rows that are there even when cases are missing or duplicated (a duplicated case keeps its first input's rows).")
+    @Flag(
+        name: .long,
+        help:
+            "Write the rows that are there even when cases are missing or duplicated (a duplicated case keeps its first input's rows)."
+    )
     var allowPartial = false
 
     func run() throws {
-        try OutputPathCheck.refuseOverwritingInputs(inputs.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
-        let report = try ShardMerge.merge(try inputs.map { name in
-            let url = URL(fileURLWithPath: name)
-            return ShardMerge.Input(name: name, rows: try MetricsCSV.readLocated(url, displayName: name),
-                                    run: try ShardRunInfo.read(besides: url, displayName: name))
-        })
+        try OutputPathCheck.refuseOverwritingInputs(
+            inputs.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
+        let report = try ShardMerge.merge(
+            try inputs.map { name in
+                let url = URL(fileURLWithPath: name)
+                return ShardMerge.Input(
+                    name: name, rows: try MetricsCSV.readLocated(url, displayName: name),
+                    run: try ShardRunInfo.read(besides: url, displayName: name))
+            })
         report.diagnostics(allowPartial: allowPartial).forEach(CommandSupport.printError)
         if !report.isComplete && !allowPartial { throw CommandSupport.failed }
         try OutputText.write(MetricsCSV.render(report.rows), to: output)

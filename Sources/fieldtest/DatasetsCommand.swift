@@ -12,18 +12,25 @@ struct DatasetsCommand: ParsableCommand {
     )
 
     struct Options: ParsableArguments {
-        @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
+        @Option(
+            name: .long,
+            help:
+                "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+        )
         var datasets: String?
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show each bundled file: name, format, core, rows, licence.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show each bundled file: name, format, core, rows, licence.")
         @OptionGroup var options: Options
 
         func run() throws {
             let manifest = try DatasetsLocation.manifest(option: options.datasets)
             let rows = manifest.entries.map { [$0.name, $0.format.rawValue, $0.core, String($0.rows), $0.license] }
-            print(TextTableRenderer.render(header: ["name", "format", "core", "rows", "license"], rows: rows), terminator: "")
+            print(
+                TextTableRenderer.render(header: ["name", "format", "core", "rows", "license"], rows: rows),
+                terminator: "")
         }
     }
 
@@ -37,7 +44,8 @@ struct DatasetsCommand: ParsableCommand {
         func run() throws {
             let manifest = try DatasetsLocation.manifest(option: options.datasets)
             for name in names where manifest.entry(named: name) == nil {
-                CommandSupport.printError("error: unknown dataset '\(name)'; run 'fieldtest datasets list' to see the names")
+                CommandSupport.printError(
+                    "error: unknown dataset '\(name)'; run 'fieldtest datasets list' to see the names")
                 throw CommandSupport.invalidInput
             }
             let checks = manifest.verify(names.isEmpty ? nil : Set(names))

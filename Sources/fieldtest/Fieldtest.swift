@@ -7,11 +7,12 @@ import Foundation
 struct Fieldtest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fieldtest",
-        abstract: "Replay recorded weather, location and tweet data through sky, routing and social algorithms, and report accuracy and latency against their requirements.",
+        abstract:
+            "Replay recorded weather, location and tweet data through sky, routing and social algorithms, and report accuracy and latency against their requirements.",
         discussion: """
-        Exit codes: 0 success (all requirements pass), 1 a requirement failed or a \
-        regression was found, 2 invalid input or usage, or an output that cannot be written.
-        """,
+            Exit codes: 0 success (all requirements pass), 1 a requirement failed or a \
+            regression was found, 2 invalid input or usage, or an output that cannot be written.
+            """,
         version: FieldtestVersion.current,
         subcommands: [
             RunCommand.self,

@@ -9,12 +9,13 @@ import ScenarioEngine
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run scenario files on the virtual clock and write metrics.csv, run.json (and JUnit XML) per scenario.",
+        abstract:
+            "Run scenario files on the virtual clock and write metrics.csv, run.json (and JUnit XML) per scenario.",
         discussion: """
-        Reports go to Results/runs/<scenario>/<run_id>/, or DIR/<scenario>/ with --out DIR.
-        Exit codes: 0 every requirement passes (and no regression against --baseline),
-        1 a requirement failed or a metric regressed, 2 invalid input, usage or a missing baseline.
-        """)
+            Reports go to Results/runs/<scenario>/<run_id>/, or DIR/<scenario>/ with --out DIR.
+            Exit codes: 0 every requirement passes (and no regression against --baseline),
+            1 a requirement failed or a metric regressed, 2 invalid input, usage or a missing baseline.
+            """)
 
     @Argument(help: "Scenario files (YAML).")
     var files: [String]
@@ -28,7 +29,11 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Compare with a baseline: a metrics CSV, or a folder holding <scenario>.csv files.")
     var baseline: String?
 
-    @Option(name: .long, help: "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard: a baseline holds every case).")
+    @Option(
+        name: .long,
+        help:
+            "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard: a baseline holds every case)."
+    )
     var recordBaseline: String?
 
     @Option(name: .long, help: "Override the scenario seed (ignored for sweeps with seeds).")
@@ -40,13 +45,25 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Run only slice I of N of each sweep (0-based, I/N), e.g. for a batch array job.")
     var shard: String?
 
-    @Option(name: .long, parsing: .singleValue, help: "Baseline tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric).")
+    @Option(
+        name: .long, parsing: .singleValue,
+        help:
+            "Baseline tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric)."
+    )
     var tolerance: [String] = []
 
-    @Option(name: .long, help: "Compare latency rows with the baseline: same-machine (only when the baseline's machine.json names this machine), always or never.")
+    @Option(
+        name: .long,
+        help:
+            "Compare latency rows with the baseline: same-machine (only when the baseline's machine.json names this machine), always or never."
+    )
     var compareLatency: LatencyComparison = .sameMachine
 
-    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
+    @Option(
+        name: .long,
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    )
     var datasets: String?
 
     @Flag(name: .long, help: "Print only the failing rows.")
@@ -54,13 +71,17 @@ struct RunCommand: ParsableCommand {
 
     /// The request the options describe.
     var request: RunRequest {
-        RunRequest(files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed, jobs: jobs,
-                   shard: shard.flatMap(Shard.init(parsing:)), tolerances: tolerance, compareLatency: compareLatency,
-                   toolVersion: FieldtestVersion.current)
+        RunRequest(
+            files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed,
+            jobs: jobs,
+            shard: shard.flatMap(Shard.init(parsing:)), tolerances: tolerance, compareLatency: compareLatency,
+            toolVersion: FieldtestVersion.current)
     }
 
     func validate() throws {
-        if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4") }
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
+        }
         do { try request.validate() } catch { throw ValidationError(error.description) }
     }
 
@@ -73,14 +94,19 @@ struct RunCommand: ParsableCommand {
             switch event {
             case .note(let message): CommandSupport.printError(message)
             case .prepared:
-                signalSources = InterruptCleanup.install(message: "fieldtest run: interrupted; temporary folders removed, no reports written "
-                                                                  + "for the scenario in progress", cleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
+                signalSources = InterruptCleanup.install(
+                    message: "fieldtest run: interrupted; temporary folders removed, no reports written "
+                        + "for the scenario in progress", cleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
             case let .starting(s, count):
-                if interactive { CommandSupport.printError("running \(s.name): \(count) case\(count == 1 ? "" : "s")…") }
+                if interactive {
+                    CommandSupport.printError("running \(s.name): \(count) case\(count == 1 ? "" : "s")…")
+                }
             case .finished(let o):
                 let shown = quiet ? o.rows.filter { $0.status == .fail } : o.rows
                 if !shown.isEmpty { print(RunReport.summary(shown), terminator: "") }
-                print("\(o.scenario.name): \(o.passedCount) passed, \(o.failedCount) failed, \(o.record.informational) informational; reports in \(o.folder.path)")
+                print(
+                    "\(o.scenario.name): \(o.passedCount) passed, \(o.failedCount) failed, \(o.record.informational) informational; reports in \(o.folder.path)"
+                )
                 if let check = o.check { print(check.rendered(quiet: quiet), terminator: "") }
             }
         }

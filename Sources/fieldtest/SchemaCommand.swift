@@ -1,5 +1,5 @@
-import FieldtestApps
 import ArgumentParser
+import FieldtestApps
 import FieldtestData
 import ScenarioEngine
 

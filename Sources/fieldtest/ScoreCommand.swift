@@ -11,13 +11,13 @@ struct ScoreCommand: ParsableCommand {
         commandName: "score",
         abstract: "Golden-hour quality (0–100) per location and sunrise/sunset from hourly weather.",
         discussion: """
-        Input (--weather): location_id,latitude,longitude,time (UTC) and any of cloud_low_pct, cloud_mid_pct, \
-        cloud_high_pct, cloud_total_pct, humidity_pct, precip_probability_pct, visibility_km, pm25_ugm3.
-        Or --dataset NAME: a bundled weather recording (NOAA LCD, TMY3, TMY2, Beijing PM2.5; see \
-        `fieldtest datasets list`) scored at its station (an LCD file without LATITUDE/LONGITUDE columns is \
-        placed by its station id in the bundled isd-history station list).
-        All rows of one location_id must give the same latitude and longitude.
-        """)
+            Input (--weather): location_id,latitude,longitude,time (UTC) and any of cloud_low_pct, cloud_mid_pct, \
+            cloud_high_pct, cloud_total_pct, humidity_pct, precip_probability_pct, visibility_km, pm25_ugm3.
+            Or --dataset NAME: a bundled weather recording (NOAA LCD, TMY3, TMY2, Beijing PM2.5; see \
+            `fieldtest datasets list`) scored at its station (an LCD file without LATITUDE/LONGITUDE columns is \
+            placed by its station id in the bundled isd-history station list).
+            All rows of one location_id must give the same latitude and longitude.
+            """)
 
     @Option(help: "Hourly weather CSV.")
     var weather: String?
@@ -25,32 +25,46 @@ struct ScoreCommand: ParsableCommand {
     @Option(help: "A bundled weather dataset to score instead of a CSV (e.g. noaa-lcd-lincoln-2023, beijing-pm25).")
     var dataset: String?
 
-    @Option(help: "Year a typical-year (TMY) dataset is replayed in, 1900–2100 (checked with every input; other recordings keep their own dates).")
+    @Option(
+        help:
+            "Year a typical-year (TMY) dataset is replayed in, 1900–2100 (checked with every input; other recordings keep their own dates)."
+    )
     var year = 2021
 
-    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
+    @Option(
+        name: .long,
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    )
     var datasets: String?
 
     @Option(help: "Output CSV (default: standard output).")
     var output: String?
 
     func validate() throws {
-        if (weather == nil) == (dataset == nil) { throw ValidationError("give exactly one of --weather FILE.csv or --dataset NAME") }
+        if (weather == nil) == (dataset == nil) {
+            throw ValidationError("give exactly one of --weather FILE.csv or --dataset NAME")
+        }
         let years = TMYWeatherProvider.supportedYears
         if !years.contains(year) {
-            throw ValidationError("--year \(year): error: outside the years a typical year can be replayed in; give a year in \(years.lowerBound)…\(years.upperBound)")
+            throw ValidationError(
+                "--year \(year): error: outside the years a typical year can be replayed in; give a year in \(years.lowerBound)…\(years.upperBound)"
+            )
         }
     }
 
     func run() throws {
         if let weather {
-            try OutputPathCheck.refuseOverwritingInputs([.init(option: "--weather", url: URL(fileURLWithPath: weather))], output: output)
+            try OutputPathCheck.refuseOverwritingInputs(
+                [.init(option: "--weather", url: URL(fileURLWithPath: weather))], output: output)
             let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
             try OutputText.write(try ScoreBatch.run(bytes: bytes, file: weather), to: output)
         } else if let dataset {
             let manifest = try DatasetsLocation.manifest(option: datasets)
-            try OutputPathCheck.refuseOverwritingInputs(WeatherProviders.scoringInputs(dataset: dataset, manifest: manifest), output: output)
-            try OutputText.write(try WeatherProviders.scoreCSV(dataset: dataset, manifest: manifest, year: year), to: output)
+            try OutputPathCheck.refuseOverwritingInputs(
+                WeatherProviders.scoringInputs(dataset: dataset, manifest: manifest), output: output)
+            try OutputText.write(
+                try WeatherProviders.scoreCSV(dataset: dataset, manifest: manifest, year: year), to: output)
         }
     }
 }

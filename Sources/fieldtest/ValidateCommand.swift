@@ -1,5 +1,5 @@
-import FieldtestApps
 import ArgumentParser
+import FieldtestApps
 import FieldtestData
 import Foundation
 import ScenarioEngine
@@ -8,12 +8,18 @@ import ScenarioEngine
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid.")
+        abstract:
+            "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid."
+    )
 
     @Argument(help: "Scenario files.")
     var files: [String]
 
-    @Option(name: .long, help: "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in).")
+    @Option(
+        name: .long,
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    )
     var datasets: String?
 
     func run() throws {
@@ -23,7 +29,9 @@ struct ValidateCommand: ParsableCommand {
             do {
                 let s = try loader.load(URL(fileURLWithPath: file), displayName: file)
                 let cases = ScenarioRunner.caseCount(of: s)
-                print("ok    \(file) (\(s.app), \(s.requirements.count) requirements, \(cases) case\(cases == 1 ? "" : "s"))")
+                print(
+                    "ok    \(file) (\(s.app), \(s.requirements.count) requirements, \(cases) case\(cases == 1 ? "" : "s"))"
+                )
             } catch {
                 bad += 1
                 CommandSupport.printError(error.description)
@@ -32,4 +40,3 @@ struct ValidateCommand: ParsableCommand {
         if bad > 0 { throw CommandSupport.invalidInput }
     }
 }
-

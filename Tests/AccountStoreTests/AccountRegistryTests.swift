@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import GRDB
 import Testing
+
 @testable import AccountStore
 
 /// Shared helpers: cheap hashing (1,000 iterations) except where a test says otherwise.
@@ -12,10 +13,14 @@ enum Fixture {
         (try? KeyProvider(keyBytes: (0..<32).map { UInt8($0 * 7 + 3) }))!
     }()
 
-    static func registry(_ policy: CredentialPolicy, path: String? = nil, iterations: Int = 1_000,
-                         keys: KeyProvider = keys) throws -> AccountRegistry {
-        try AccountRegistry(path: path, keys: keys, configuration: AccountRegistryConfiguration(
-            policy: policy, hashing: .unsafeForTesting(iterations: iterations)))
+    static func registry(
+        _ policy: CredentialPolicy, path: String? = nil, iterations: Int = 1_000,
+        keys: KeyProvider = keys
+    ) throws -> AccountRegistry {
+        try AccountRegistry(
+            path: path, keys: keys,
+            configuration: AccountRegistryConfiguration(
+                policy: policy, hashing: .unsafeForTesting(iterations: iterations)))
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -33,10 +38,12 @@ struct AccountRegistryTests {
     func skyScapeFlow() throws {
         var rng = SeededGenerator(seed: 11)
         let registry = try Fixture.registry(.skyScapeRegistration)
-        let form = RegistrationForm(username: "Samantha", email: "samantha123@email.com",
-                                    password: "Sunset#2024", passwordConfirmation: "Sunset#2024")
+        let form = RegistrationForm(
+            username: "Samantha", email: "samantha123@email.com",
+            password: "Sunset#2024", passwordConfirmation: "Sunset#2024")
         guard case .pendingVerification(let delivery) = try registry.register(form, now: t0, using: &rng) else {
-            Issue.record("SkyScape must ask for a verification code"); return
+            Issue.record("SkyScape must ask for a verification code")
+            return
         }
         #expect(delivery.email == "samantha123@email.com")
         #expect(delivery.expiresAt == t0.addingTimeInterval(600))
@@ -49,7 +56,8 @@ struct AccountRegistryTests {
         #expect(throws: AccountStoreError.verificationCodeIncorrect(attemptsLeft: 3)) {
             try registry.verifyEmail(pendingID: delivery.pendingID, code: wrong, now: t0.addingTimeInterval(40))
         }
-        let account = try registry.verifyEmail(pendingID: delivery.pendingID, code: delivery.code, now: t0.addingTimeInterval(60))
+        let account = try registry.verifyEmail(
+            pendingID: delivery.pendingID, code: delivery.code, now: t0.addingTimeInterval(60))
         #expect(account.username == "Samantha")
         #expect(account.email == "samantha123@email.com")
         #expect(account.role == .mobileUser)
@@ -60,11 +68,13 @@ struct AccountRegistryTests {
             try registry.verifyEmail(pendingID: delivery.pendingID, code: delivery.code, now: t0.addingTimeInterval(61))
         }
 
-        let byName = try registry.login(identifier: "samantha", password: "Sunset#2024", now: t0.addingTimeInterval(100), using: &rng)
+        let byName = try registry.login(
+            identifier: "samantha", password: "Sunset#2024", now: t0.addingTimeInterval(100), using: &rng)
         #expect(byName.id == account.id)
         #expect(byName.lastSignInAt == t0.addingTimeInterval(100))
-        let byEmail = try registry.login(identifier: "SAMANTHA123@email.com ", password: "Sunset#2024",
-                                         now: t0.addingTimeInterval(200), using: &rng)
+        let byEmail = try registry.login(
+            identifier: "SAMANTHA123@email.com ", password: "Sunset#2024",
+            now: t0.addingTimeInterval(200), using: &rng)
         #expect(byEmail.id == account.id)
         #expect(try registry.account(id: account.id).lastSignInAt == t0.addingTimeInterval(200))
     }
@@ -73,17 +83,21 @@ struct AccountRegistryTests {
     func codeExpiry() throws {
         var rng = SeededGenerator(seed: 12)
         let registry = try Fixture.registry(.skyScapeDataDictionary)
-        let form = RegistrationForm(username: "stargazer9", email: "star@example.org",
-                                    password: "Golden1hour", passwordConfirmation: "Golden1hour")
+        let form = RegistrationForm(
+            username: "stargazer9", email: "star@example.org",
+            password: "Golden1hour", passwordConfirmation: "Golden1hour")
         guard case .pendingVerification(let first) = try registry.register(form, now: t0, using: &rng) else {
-            Issue.record("expected a pending verification"); return
+            Issue.record("expected a pending verification")
+            return
         }
         #expect(throws: AccountStoreError.verificationCodeExpired) {
             try registry.verifyEmail(pendingID: first.pendingID, code: first.code, now: t0.addingTimeInterval(600))
         }
-        let second = try registry.resendVerificationCode(pendingID: first.pendingID, now: t0.addingTimeInterval(700), using: &rng)
+        let second = try registry.resendVerificationCode(
+            pendingID: first.pendingID, now: t0.addingTimeInterval(700), using: &rng)
         #expect(second.email == "star@example.org")
-        let account = try registry.verifyEmail(pendingID: first.pendingID, code: second.code, now: t0.addingTimeInterval(710))
+        let account = try registry.verifyEmail(
+            pendingID: first.pendingID, code: second.code, now: t0.addingTimeInterval(710))
         #expect(account.username == "stargazer9")
     }
 
@@ -91,38 +105,49 @@ struct AccountRegistryTests {
     func uniqueness() throws {
         var rng = SeededGenerator(seed: 13)
         let registry = try Fixture.registry(.skyScapeRegistration)
-        let form = RegistrationForm(username: "Samantha", email: "Sam@Example.com", password: "Sunset#2024",
-                                    passwordConfirmation: "Sunset#2024")
+        let form = RegistrationForm(
+            username: "Samantha", email: "Sam@Example.com", password: "Sunset#2024",
+            passwordConfirmation: "Sunset#2024")
         guard case .pendingVerification(let d) = try registry.register(form, now: t0, using: &rng) else {
-            Issue.record("expected a pending verification"); return
+            Issue.record("expected a pending verification")
+            return
         }
         _ = try registry.verifyEmail(pendingID: d.pendingID, code: d.code, now: t0)
-        let again = RegistrationForm(username: "SAMANTHA", email: "sam@EXAMPLE.com", password: "Sunset#2025",
-                                     passwordConfirmation: "Sunset#2025")
+        let again = RegistrationForm(
+            username: "SAMANTHA", email: "sam@EXAMPLE.com", password: "Sunset#2025",
+            passwordConfirmation: "Sunset#2025")
         let result = Result { () throws(AccountStoreError) in try registry.register(again, now: t0, using: &rng) }
-        #expect(result.failure == .registrationRejected(
-            [CredentialPolicy.skyScapeRegistration.rules[5], CredentialPolicy.skyScapeRegistration.rules[6]]
-                .map(CredentialViolation.init(rule:))))
-        #expect(result.failure?.description == """
-            This username is taken. Please enter another username.
-            An account with this email address already exists. Please log in or use another email address.
-            """)
+        #expect(
+            result.failure
+                == .registrationRejected(
+                    [CredentialPolicy.skyScapeRegistration.rules[5], CredentialPolicy.skyScapeRegistration.rules[6]]
+                        .map(CredentialViolation.init(rule:))))
+        #expect(
+            result.failure?.description == """
+                This username is taken. Please enter another username.
+                An account with this email address already exists. Please log in or use another email address.
+                """)
     }
 
     @Test("A name or email claimed between sign-up and verification is rejected at verification")
     func raceAtVerification() throws {
         var rng = SeededGenerator(seed: 14)
         let registry = try Fixture.registry(.skyScapeRegistration)
-        let form = RegistrationForm(username: "twin", email: "twin@example.com", password: "Sunset#2024",
-                                    passwordConfirmation: "Sunset#2024")
+        let form = RegistrationForm(
+            username: "twin", email: "twin@example.com", password: "Sunset#2024",
+            passwordConfirmation: "Sunset#2024")
         var other = form
         other.email = "other.twin@example.com"
         guard case .pendingVerification(let a) = try registry.register(form, now: t0, using: &rng),
-              case .pendingVerification(let b) = try registry.register(other, now: t0, using: &rng) else {
-            Issue.record("expected two pending verifications"); return
+            case .pendingVerification(let b) = try registry.register(other, now: t0, using: &rng)
+        else {
+            Issue.record("expected two pending verifications")
+            return
         }
         _ = try registry.verifyEmail(pendingID: a.pendingID, code: a.code, now: t0)
-        #expect(throws: AccountStoreError.self) { try registry.verifyEmail(pendingID: b.pendingID, code: b.code, now: t0) }
+        #expect(throws: AccountStoreError.self) {
+            try registry.verifyEmail(pendingID: b.pendingID, code: b.code, now: t0)
+        }
         #expect(try registry.accountCount() == 1)
     }
 
@@ -130,54 +155,81 @@ struct AccountRegistryTests {
     func verificationCodeBudget() throws {
         var rng = SeededGenerator(seed: 16)
         let registry = try Fixture.registry(.skyScapeRegistration)
-        let form = RegistrationForm(username: "guess", email: "victim@example.com", password: "Sunset#2024",
-                                    passwordConfirmation: "Sunset#2024")
+        let form = RegistrationForm(
+            username: "guess", email: "victim@example.com", password: "Sunset#2024",
+            passwordConfirmation: "Sunset#2024")
         guard case .pendingVerification(let first) = try registry.register(form, now: t0, using: &rng) else {
-            Issue.record("expected a pending verification"); return
+            Issue.record("expected a pending verification")
+            return
         }
-        let second = try registry.resendVerificationCode(pendingID: first.pendingID, now: t0.addingTimeInterval(60), using: &rng)
+        let second = try registry.resendVerificationCode(
+            pendingID: first.pendingID, now: t0.addingTimeInterval(60), using: &rng)
         // A new registration of the address replaces the pending one and spends the same budget.
-        guard case .pendingVerification(let third) = try registry.register(form, now: t0.addingTimeInterval(120), using: &rng) else {
-            Issue.record("expected a pending verification"); return
+        guard
+            case .pendingVerification(let third) = try registry.register(
+                form, now: t0.addingTimeInterval(120), using: &rng)
+        else {
+            Issue.record("expected a pending verification")
+            return
         }
         #expect(throws: AccountStoreError.unknownPendingRegistration(first.pendingID)) {
             try registry.verifyEmail(pendingID: first.pendingID, code: second.code, now: t0.addingTimeInterval(130))
         }
-        _ = try registry.resendVerificationCode(pendingID: third.pendingID, now: t0.addingTimeInterval(180), using: &rng)
+        _ = try registry.resendVerificationCode(
+            pendingID: third.pendingID, now: t0.addingTimeInterval(180), using: &rng)
         #expect(throws: AccountStoreError.verificationCodeLimit(retryAfterSeconds: 86_400 - 240)) {
-            try registry.resendVerificationCode(pendingID: third.pendingID, now: t0.addingTimeInterval(240), using: &rng)
+            try registry.resendVerificationCode(
+                pendingID: third.pendingID, now: t0.addingTimeInterval(240), using: &rng)
         }
         #expect(throws: AccountStoreError.verificationCodeLimit(retryAfterSeconds: 86_400 - 300)) {
             try registry.register(form, now: t0.addingTimeInterval(300), using: &rng)
         }
-        #expect(AccountStoreError.verificationCodeLimit(retryAfterSeconds: 86_100).description
+        #expect(
+            AccountStoreError.verificationCodeLimit(retryAfterSeconds: 86_100).description
                 == "Too many verification codes were sent to this email address. Please try again in 24 hour(s).")
         // A day later the stale registration is gone and the address may start again.
-        guard case .pendingVerification(let fresh) = try registry.register(form, now: t0.addingTimeInterval(86_401), using: &rng) else {
-            Issue.record("expected a pending verification"); return
+        guard
+            case .pendingVerification(let fresh) = try registry.register(
+                form, now: t0.addingTimeInterval(86_401), using: &rng)
+        else {
+            Issue.record("expected a pending verification")
+            return
         }
-        #expect(try registry.verifyEmail(pendingID: fresh.pendingID, code: fresh.code, now: t0.addingTimeInterval(86_402)).email
+        #expect(
+            try registry.verifyEmail(pendingID: fresh.pendingID, code: fresh.code, now: t0.addingTimeInterval(86_402))
+                .email
                 == "victim@example.com")
     }
 
-    @Test("A username cannot contain '@'; under a policy without usernames none is stored, so email logins cannot be captured")
+    @Test(
+        "A username cannot contain '@'; under a policy without usernames none is stored, so email logins cannot be captured"
+    )
     func usernamesCannotCaptureEmailLogins() throws {
         var rng = SeededGenerator(seed: 17)
         // BeenThereDoneThat signs in by email: a username in the form is ignored.
         let journal = try Fixture.registry(.beenThereDoneThat)
-        guard case .created(let ana) = try journal.register(RegistrationForm(email: "ana@example.org", password: "journaling"),
-                                                            now: t0, using: &rng),
-              case .created(let mallory) = try journal.register(RegistrationForm(username: "ana@example.org", email: "mallory@x.org",
-                                                                                 password: "malicious1"), now: t0, using: &rng) else {
-            Issue.record("expected two accounts"); return
+        guard
+            case .created(let ana) = try journal.register(
+                RegistrationForm(email: "ana@example.org", password: "journaling"),
+                now: t0, using: &rng),
+            case .created(let mallory) = try journal.register(
+                RegistrationForm(
+                    username: "ana@example.org", email: "mallory@x.org",
+                    password: "malicious1"), now: t0, using: &rng)
+        else {
+            Issue.record("expected two accounts")
+            return
         }
         #expect(mallory.username == nil)
-        #expect(try journal.login(identifier: "ana@example.org", password: "journaling", now: t0, using: &rng).id == ana.id)
+        #expect(
+            try journal.login(identifier: "ana@example.org", password: "journaling", now: t0, using: &rng).id == ana.id)
         // SkyScape has usernames: one with '@' is refused with its own message.
         let sky = try Fixture.registry(.skyScapeRegistration)
-        let form = RegistrationForm(username: "ana@example.org", email: "m@x.org", password: "Sunset#2024", passwordConfirmation: "Sunset#2024")
+        let form = RegistrationForm(
+            username: "ana@example.org", email: "m@x.org", password: "Sunset#2024", passwordConfirmation: "Sunset#2024")
         let result = Result { () throws(AccountStoreError) in try sky.register(form, now: t0, using: &rng) }
-        #expect(result.failure == .registrationRejected([CredentialViolation(rule: CredentialPolicy.usernameIsNotAnEmail)]))
+        #expect(
+            result.failure == .registrationRejected([CredentialViolation(rule: CredentialPolicy.usernameIsNotAnEmail)]))
         #expect(result.failure?.description == "Usernames cannot contain '@'.")
     }
 
@@ -185,11 +237,13 @@ struct AccountRegistryTests {
     func concurrentFailuresAllCount() throws {
         let registry = try Fixture.registry(.beenThereDoneThat)
         var rng = SeededGenerator(seed: 18)
-        _ = try registry.register(RegistrationForm(email: "target@example.org", password: "journaling"), now: t0, using: &rng)
+        _ = try registry.register(
+            RegistrationForm(email: "target@example.org", password: "journaling"), now: t0, using: &rng)
         let attempts = 4  // fewer than the 5 that lock, so every one is checked against the password
         DispatchQueue.concurrentPerform(iterations: attempts) { k in
             var local = SeededGenerator(seed: UInt64(100 + k))
-            _ = try? registry.login(identifier: "target@example.org", password: "wrong guess \(k)", now: t0, using: &local)
+            _ = try? registry.login(
+                identifier: "target@example.org", password: "wrong guess \(k)", now: t0, using: &local)
         }
         let key = registry.index.digest(AccountRegistry.usernameKey("target@example.org"), purpose: "login")
         let failures = try registry.read { db in try AccountRegistry.throttleState(db, key).failures }
@@ -209,9 +263,13 @@ struct AccountRegistryTests {
         let registry = try Fixture.registry(.beenThereDoneThat)
         var ids = Set<String>()
         for i in 0..<20 {
-            let outcome = try registry.register(RegistrationForm(email: "writer\(i)@example.org", password: "journaling"),
-                                                now: t0.addingTimeInterval(Double(i)), using: &rng)
-            guard case .created(let account) = outcome else { Issue.record("BTD creates at once"); return }
+            let outcome = try registry.register(
+                RegistrationForm(email: "writer\(i)@example.org", password: "journaling"),
+                now: t0.addingTimeInterval(Double(i)), using: &rng)
+            guard case .created(let account) = outcome else {
+                Issue.record("BTD creates at once")
+                return
+            }
             #expect(account.email == "writer\(i)@example.org")
             #expect(account.createdAt == t0.addingTimeInterval(Double(i)))
             #expect(account.lastSignInAt == nil)
@@ -220,7 +278,8 @@ struct AccountRegistryTests {
         }
         #expect(ids.count == 20)
         #expect(throws: AccountStoreError.self) {
-            try registry.register(RegistrationForm(email: "WRITER3@example.org", password: "journaling"), now: t0, using: &rng)
+            try registry.register(
+                RegistrationForm(email: "WRITER3@example.org", password: "journaling"), now: t0, using: &rng)
         }
     }
 
@@ -228,21 +287,28 @@ struct AccountRegistryTests {
     func weatherCitiesAccounts() throws {
         var rng = SeededGenerator(seed: 16)
         let registry = try Fixture.registry(.weatherCities)
-        guard case .created(let account) = try registry.register(
-            RegistrationForm(username: "stormchaser", password: "Forecast1"), now: t0, using: &rng) else {
-            Issue.record("expected an account"); return
+        guard
+            case .created(let account) = try registry.register(
+                RegistrationForm(username: "stormchaser", password: "Forecast1"), now: t0, using: &rng)
+        else {
+            Issue.record("expected an account")
+            return
         }
         #expect(account.email == nil)
-        #expect(try registry.login(identifier: "StormChaser", password: "Forecast1", now: t0, using: &rng).id == account.id)
+        #expect(
+            try registry.login(identifier: "StormChaser", password: "Forecast1", now: t0, using: &rng).id == account.id)
     }
 
     @Test("SKY-A2: the failure message is identical for unknown users and wrong passwords")
     func loginFailureIsUniform() throws {
         var rng = SeededGenerator(seed: 17)
         let registry = try Fixture.registry(.weatherCities)
-        _ = try registry.register(RegistrationForm(username: "stormchaser", password: "Forecast1"), now: t0, using: &rng)
+        _ = try registry.register(
+            RegistrationForm(username: "stormchaser", password: "Forecast1"), now: t0, using: &rng)
         var messages: [String] = []
-        for (identifier, password) in [("stormchaser", "Forecast2"), ("nobody", "Forecast1"), ("", ""), ("stormchaser", "")] {
+        for (identifier, password) in [
+            ("stormchaser", "Forecast2"), ("nobody", "Forecast1"), ("", ""), ("stormchaser", ""),
+        ] {
             do {
                 _ = try registry.login(identifier: identifier, password: password, now: t0, using: &rng)
                 Issue.record("login should fail for \(identifier)")
@@ -258,23 +324,29 @@ struct AccountRegistryTests {
     func throttling() throws {
         var rng = SeededGenerator(seed: 18)
         let registry = try Fixture.registry(.weatherCities)
-        _ = try registry.register(RegistrationForm(username: "stormchaser", password: "Forecast1"), now: t0, using: &rng)
+        _ = try registry.register(
+            RegistrationForm(username: "stormchaser", password: "Forecast1"), now: t0, using: &rng)
         for i in 0..<5 {
             #expect(throws: AccountStoreError.incorrectCredentials) {
-                try registry.login(identifier: "stormchaser", password: "guess\(i)", now: t0.addingTimeInterval(Double(i)), using: &rng)
+                try registry.login(
+                    identifier: "stormchaser", password: "guess\(i)", now: t0.addingTimeInterval(Double(i)), using: &rng
+                )
             }
         }
         #expect(throws: AccountStoreError.throttled(retryAfterSeconds: 895)) {
-            try registry.login(identifier: "STORMCHASER", password: "Forecast1", now: t0.addingTimeInterval(9), using: &rng)
+            try registry.login(
+                identifier: "STORMCHASER", password: "Forecast1", now: t0.addingTimeInterval(9), using: &rng)
         }
         // Unknown identifiers are throttled the same way (no hint that they do not exist).
         for i in 0..<5 {
-            _ = try? registry.login(identifier: "ghost", password: "x", now: t0.addingTimeInterval(Double(i)), using: &rng)
+            _ = try? registry.login(
+                identifier: "ghost", password: "x", now: t0.addingTimeInterval(Double(i)), using: &rng)
         }
         #expect(throws: AccountStoreError.throttled(retryAfterSeconds: 896)) {
             try registry.login(identifier: "ghost", password: "x", now: t0.addingTimeInterval(8), using: &rng)
         }
-        let account = try registry.login(identifier: "stormchaser", password: "Forecast1", now: t0.addingTimeInterval(904), using: &rng)
+        let account = try registry.login(
+            identifier: "stormchaser", password: "Forecast1", now: t0.addingTimeInterval(904), using: &rng)
         #expect(account.username == "stormchaser")
     }
 
@@ -296,13 +368,17 @@ struct AccountRegistryTests {
     @Test("Production cost: registration and login with 600,000 iterations")
     func productionCost() throws {
         var rng = SystemRandomNumberGenerator()
-        let registry = try AccountRegistry(path: nil, keys: Fixture.keys,
-                                           configuration: AccountRegistryConfiguration(policy: .beenThereDoneThat))
+        let registry = try AccountRegistry(
+            path: nil, keys: Fixture.keys,
+            configuration: AccountRegistryConfiguration(policy: .beenThereDoneThat))
         #expect(registry.configuration.hashing.iterations == 600_000)
-        _ = try registry.register(RegistrationForm(email: "troy@example.org", password: "journaling"), now: t0, using: &rng)
+        _ = try registry.register(
+            RegistrationForm(email: "troy@example.org", password: "journaling"), now: t0, using: &rng)
         let stored = try registry.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users") }
         #expect(stored?.hasPrefix("$pbkdf2-sha256$i=600000$") == true)
-        #expect(try registry.login(identifier: "troy@example.org", password: "journaling", now: t0, using: &rng).email == "troy@example.org")
+        #expect(
+            try registry.login(identifier: "troy@example.org", password: "journaling", now: t0, using: &rng).email
+                == "troy@example.org")
     }
 
     @Test("NAV-F26: only administrators change roles; roles govern congestion-data writes")
@@ -310,8 +386,11 @@ struct AccountRegistryTests {
         var rng = SeededGenerator(seed: 20)
         let registry = try Fixture.registry(.weatherCities)
         func make(_ name: String, _ role: Role) throws -> String {
-            guard case .created(let a) = try registry.register(RegistrationForm(username: name, password: "Forecast1"),
-                                                               role: role, now: t0, using: &rng) else { return "" }
+            guard
+                case .created(let a) = try registry.register(
+                    RegistrationForm(username: name, password: "Forecast1"),
+                    role: role, now: t0, using: &rng)
+            else { return "" }
             return a.id
         }
         let student = try make("student", .mobileUser)
@@ -327,36 +406,45 @@ struct AccountRegistryTests {
         }
         try registry.setRole(of: student, to: .agent, by: admin)
         try registry.authorize(userID: student, .write, .congestionData)
-        #expect(throws: AccountStoreError.unknownUser("nope")) { try registry.authorize(userID: "nope", .read, .congestionData) }
+        #expect(throws: AccountStoreError.unknownUser("nope")) {
+            try registry.authorize(userID: "nope", .read, .congestionData)
+        }
     }
 
     @Test("NAV-PR1: no location before consent; withdrawal deletes the history")
     func consent() throws {
         var rng = SeededGenerator(seed: 21)
         let registry = try Fixture.registry(.weatherCities)
-        guard case .created(let user) = try registry.register(RegistrationForm(username: "walker", password: "Forecast1"),
-                                                              now: t0, using: &rng) else { return }
-        let fix = LocationSample(recordedAt: t0, latitudeDegrees: -25.7545, longitudeDegrees: 28.2314, horizontalAccuracyMetres: 5)
+        guard
+            case .created(let user) = try registry.register(
+                RegistrationForm(username: "walker", password: "Forecast1"),
+                now: t0, using: &rng)
+        else { return }
+        let fix = LocationSample(
+            recordedAt: t0, latitudeDegrees: -25.7545, longitudeDegrees: 28.2314, horizontalAccuracyMetres: 5)
         #expect(throws: AccountStoreError.noLocationConsent(userID: user.id)) {
             try registry.recordLocation(fix, userID: user.id, using: &rng)
         }
         #expect(try registry.locationConsent(userID: user.id) == nil)
         try registry.grantLocationConsent(userID: user.id, policyVersion: "popi-2024-1", now: t0)
         for i in 0..<3 {
-            let f = LocationSample(recordedAt: t0.addingTimeInterval(Double(i) * 10), latitudeDegrees: -25.75 - Double(i) * 1e-4,
-                                   longitudeDegrees: 28.23, horizontalAccuracyMetres: 4.5)
+            let f = LocationSample(
+                recordedAt: t0.addingTimeInterval(Double(i) * 10), latitudeDegrees: -25.75 - Double(i) * 1e-4,
+                longitudeDegrees: 28.23, horizontalAccuracyMetres: 4.5)
             try registry.recordLocation(f, userID: user.id, using: &rng)
         }
         let history = try registry.locationHistory(userID: user.id)
         #expect(history.count == 3)
-        #expect(abs((history.last?.latitudeDegrees ?? 0) - (-25.7502)) < 1e-12)  // bit-exact round trip; tolerance only guards the literal
+        // bit-exact round trip; tolerance only guards the literal
+        #expect(abs((history.last?.latitudeDegrees ?? 0) - (-25.7502)) < 1e-12)
         #expect(try registry.withdrawLocationConsent(userID: user.id, now: t0.addingTimeInterval(100)) == 3)
         #expect(try registry.locationHistory(userID: user.id).isEmpty)
         #expect(try registry.locationConsent(userID: user.id)?.isActive == false)
         #expect(throws: AccountStoreError.noLocationConsent(userID: user.id)) {
             try registry.recordLocation(fix, userID: user.id, using: &rng)
         }
-        try registry.grantLocationConsent(userID: user.id, policyVersion: "popi-2024-2", now: t0.addingTimeInterval(200))
+        try registry.grantLocationConsent(
+            userID: user.id, policyVersion: "popi-2024-2", now: t0.addingTimeInterval(200))
         try registry.recordLocation(fix, userID: user.id, using: &rng)
         try registry.deleteAccount(userID: user.id)
         #expect(try registry.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM location_history") } == 0)

@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import GRDB
 import Testing
+
 @testable import AccountStore
 
 @Suite("Encryption at rest (SKY-SEC)")
@@ -37,12 +38,15 @@ struct EncryptionAtRestTests {
         let password = "Golden#Hour2024"
         let form = RegistrationForm(username: "alice", email: email, password: password, passwordConfirmation: password)
         guard case .pendingVerification(let d) = try registry.register(form, now: t0, using: &rng) else {
-            Issue.record("expected a pending verification"); return
+            Issue.record("expected a pending verification")
+            return
         }
         let user = try registry.verifyEmail(pendingID: d.pendingID, code: d.code, now: t0)
         try registry.grantLocationConsent(userID: user.id, policyVersion: "v1", now: t0)
-        try registry.recordLocation(LocationSample(recordedAt: t0, latitudeDegrees: 1.2903, longitudeDegrees: 103.8519,
-                                                   horizontalAccuracyMetres: 3), userID: user.id, using: &rng)
+        try registry.recordLocation(
+            LocationSample(
+                recordedAt: t0, latitudeDegrees: 1.2903, longitudeDegrees: 103.8519,
+                horizontalAccuracyMetres: 3), userID: user.id, using: &rng)
         _ = try registry.login(identifier: email, password: password, now: t0, using: &rng)
         #expect(throws: AccountStoreError.incorrectCredentials) {
             try registry.login(identifier: "alice", password: "Wrong#Guess1", now: t0, using: &rng)
@@ -51,15 +55,22 @@ struct EncryptionAtRestTests {
         let bytes = Self.rawBytes(of: path)
         #expect(bytes.count > 4096)
         #expect(Self.contains(bytes, "alice"))  // control: the scan does find stored plaintext (the public username)
-        for secret in [email, email.lowercased(), "Alice.Sunset", "alice.sunset", "Example.org", "example.org",
-                       password, "Wrong#Guess1", keyText] {
+        for secret in [
+            email, email.lowercased(), "Alice.Sunset", "alice.sunset", "Example.org", "example.org",
+            password, "Wrong#Guess1", keyText,
+        ] {
             #expect(!Self.contains(bytes, secret), "plaintext '\(secret)' found in the database file")
         }
         // Neither the raw key, the location's coordinates as doubles, nor the derived subkeys appear.
         let keyBytes = (0..<32).map { UInt8($0 * 7 + 3) }
         let lat = withUnsafeBytes(of: (1.2903).bitPattern.littleEndian) { Array($0) }
-        for needle in [keyBytes, lat, keys.fieldEncryptionKey.withUnsafeBytes { Array($0) }, keys.indexKey.withUnsafeBytes { Array($0) }] {
-            let found = bytes.indices.dropLast(needle.count).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+        for needle in [
+            keyBytes, lat, keys.fieldEncryptionKey.withUnsafeBytes { Array($0) },
+            keys.indexKey.withUnsafeBytes { Array($0) },
+        ] {
+            let found = bytes.indices.dropLast(needle.count).contains {
+                bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+            }
             #expect(!found)
         }
         // The application still reads everything back with the key.
@@ -74,18 +85,23 @@ struct EncryptionAtRestTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("accounts.sqlite").path
         let registry = try Fixture.registry(.beenThereDoneThat, path: path)
-        guard case .created(let a) = try registry.register(RegistrationForm(email: "a@example.org", password: "journaling"),
-                                                           now: t0, using: &rng),
-              case .created(let b) = try registry.register(RegistrationForm(email: "b@example.org", password: "journaling"),
-                                                           now: t0, using: &rng) else { return }
+        guard
+            case .created(let a) = try registry.register(
+                RegistrationForm(email: "a@example.org", password: "journaling"),
+                now: t0, using: &rng),
+            case .created(let b) = try registry.register(
+                RegistrationForm(email: "b@example.org", password: "journaling"),
+                now: t0, using: &rng)
+        else { return }
         let other = try KeyProvider(keyBytes: [UInt8](repeating: 9, count: 32))
         #expect(throws: AccountStoreError.keyUnavailable("the database was created with a different key")) {
             try Fixture.registry(.beenThereDoneThat, path: path, keys: other)
         }
         // Copying b's ciphertext into a's row fails authentication (bound to the row by AAD).
         try registry.write { db in
-            try db.execute(sql: "UPDATE users SET email_cipher = (SELECT email_cipher FROM users WHERE id = ?) WHERE id = ?",
-                           arguments: [b.id, a.id])
+            try db.execute(
+                sql: "UPDATE users SET email_cipher = (SELECT email_cipher FROM users WHERE id = ?) WHERE id = ?",
+                arguments: [b.id, a.id])
         }
         #expect(throws: AccountStoreError.self) { try registry.account(id: a.id) }
         #expect(try registry.account(id: b.id).email == "b@example.org")
@@ -122,14 +138,17 @@ struct EncryptionAtRestTests {
                 try KeyProvider.parse(text, source: "test")
             }
         }
-        #expect(try KeyProvider.parse(String(repeating: "aB", count: 32), source: "test").keyCheckValue
+        #expect(
+            try KeyProvider.parse(String(repeating: "aB", count: 32), source: "test").keyCheckValue
                 == KeyProvider(keyBytes: [UInt8](repeating: 0xAB, count: 32)).keyCheckValue)
         do {
             _ = try KeyProvider.fromKeyFile(URL(fileURLWithPath: "/nonexistent/key"))
             Issue.record("a missing key file must be reported")
         } catch {
             // Foundation's wording of the cause differs between platforms; check our part.
-            #expect(error.description.hasPrefix("The account encryption key is unavailable: cannot read key file /nonexistent/key: "))
+            #expect(
+                error.description.hasPrefix(
+                    "The account encryption key is unavailable: cannot read key file /nonexistent/key: "))
             #expect(!error.description.contains(".."))
         }
     }
@@ -141,15 +160,18 @@ struct EncryptionAtRestTests {
         let path = dir.appendingPathComponent("journal.sqlite").path
         let store = try JournalStore(path: path, keys: Fixture.keys, randomness: SeededGenerator(seed: 41))
         var rng = SeededGenerator(seed: 42)
-        let entry = JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: "user-1", title: "Secret Trip Plans",
-                                 body: "We met at the Lighthouse Cafe and talked until midnight", savedAt: t0, category: "Travel",
-                                 prompt: "Where did you wander today?", type: .pictureDiary, photoReference: "IMG_PRIVATE_0042.heic")
+        let entry = JournalEntry(
+            id: AccountRandomness.uuid(using: &rng), userID: "user-1", title: "Secret Trip Plans",
+            body: "We met at the Lighthouse Cafe and talked until midnight", savedAt: t0, category: "Travel",
+            prompt: "Where did you wander today?", type: .pictureDiary, photoReference: "IMG_PRIVATE_0042.heic")
         var stored = try store.save(entry)
         stored.body = "An edited body that replaces the first"
         stored = try store.save(stored)
         let bytes = Self.rawBytes(of: path)
         #expect(Self.contains(bytes, "Travel"))  // control: the clear category is found by the scan
-        for secret in ["Secret Trip Plans", "Lighthouse Cafe", "An edited body", "Where did you wander", "IMG_PRIVATE_0042"] {
+        for secret in [
+            "Secret Trip Plans", "Lighthouse Cafe", "An edited body", "Where did you wander", "IMG_PRIVATE_0042",
+        ] {
             #expect(!Self.contains(bytes, secret), "plaintext '\(secret)' found in the journal file")
         }
         #expect(try store.entry(id: entry.id)?.body == "An edited body that replaces the first")
@@ -169,10 +191,14 @@ struct EncryptionAtRestTests {
         let path = dir.appendingPathComponent("journal.sqlite").path
         let store = try JournalStore(path: path, keys: Fixture.keys)
         var rng = SeededGenerator(seed: 43)
-        let a = try store.save(JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: "u", title: "A", body: "first body",
-                                            savedAt: t0, category: "Daily", prompt: nil, type: .journal, photoReference: nil))
-        let b = try store.save(JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: "u", title: "B", body: "second body",
-                                            savedAt: t0, category: "Daily", prompt: nil, type: .journal, photoReference: nil))
+        let a = try store.save(
+            JournalEntry(
+                id: AccountRandomness.uuid(using: &rng), userID: "u", title: "A", body: "first body",
+                savedAt: t0, category: "Daily", prompt: nil, type: .journal, photoReference: nil))
+        let b = try store.save(
+            JournalEntry(
+                id: AccountRandomness.uuid(using: &rng), userID: "u", title: "B", body: "second body",
+                savedAt: t0, category: "Daily", prompt: nil, type: .journal, photoReference: nil))
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             let body = try Data.fetchOne(db, sql: "SELECT body FROM entries WHERE id = ?", arguments: [a.id.uuidString])
@@ -180,7 +206,10 @@ struct EncryptionAtRestTests {
         }
         try queue.close()
         #expect(try store.entry(id: a.id)?.body == "first body")
-        #expect(throws: AccountStoreError.storageCorrupted("entries.body:\(b.id.uuidString):u does not decrypt (wrong key or modified data)")) {
+        #expect(
+            throws: AccountStoreError.storageCorrupted(
+                "entries.body:\(b.id.uuidString):u does not decrypt (wrong key or modified data)")
+        ) {
             try store.entry(id: b.id)
         }
     }

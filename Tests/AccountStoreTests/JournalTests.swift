@@ -1,6 +1,7 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import AccountStore
 
 @Suite("Journal entries, prompts and filters")
@@ -9,15 +10,20 @@ struct JournalTests {
 
     static func store() throws -> (JournalStore, URL) {
         let dir = try Fixture.temporaryDirectory()
-        return (try JournalStore(path: dir.appendingPathComponent("journal.sqlite").path, keys: Fixture.keys, randomness: SeededGenerator(seed: 5)), dir)
+        return (
+            try JournalStore(
+                path: dir.appendingPathComponent("journal.sqlite").path, keys: Fixture.keys,
+                randomness: SeededGenerator(seed: 5)), dir
+        )
     }
 
     func entry(_ n: Int, type: EntryType, category: String, at seconds: Double, user: String = "u1") -> JournalEntry {
         var rng = SeededGenerator(seed: UInt64(n + 1000))
-        return JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: user, title: "Title \(n)", body: "Body \(n)",
-                            savedAt: t0.addingTimeInterval(seconds), category: category,
-                            prompt: PromptCatalogue.bundled.prompts(in: category).first, type: type,
-                            photoReference: type == .pictureDiary ? "IMG_\(n).heic" : nil)
+        return JournalEntry(
+            id: AccountRandomness.uuid(using: &rng), userID: user, title: "Title \(n)", body: "Body \(n)",
+            savedAt: t0.addingTimeInterval(seconds), category: category,
+            prompt: PromptCatalogue.bundled.prompts(in: category).first, type: type,
+            photoReference: type == .pictureDiary ? "IMG_\(n).heic" : nil)
     }
 
     @Test("BTD-J1: an entry round-trips with every field; a second save bumps the revision")
@@ -72,7 +78,9 @@ struct JournalTests {
         #expect(try ids(JournalFilter(type: .pictureDiary)) == ["Title 3", "Title 1"])
         #expect(try ids(JournalFilter(category: "Travel")) == ["Title 1", "Title 0"])
         #expect(try ids(JournalFilter(type: .journal, category: "Travel")) == ["Title 0"])
-        #expect(try ids(JournalFilter(savedFrom: t0.addingTimeInterval(3_600), savedBefore: t0.addingTimeInterval(86_400))) == ["Title 2", "Title 1"])
+        #expect(
+            try ids(JournalFilter(savedFrom: t0.addingTimeInterval(3_600), savedBefore: t0.addingTimeInterval(86_400)))
+                == ["Title 2", "Title 1"])
         #expect(try ids(JournalFilter(category: "Travel'; DROP TABLE entries;--")) == [])
         #expect(try store.entryCount() == 5)
     }
@@ -91,12 +99,17 @@ struct JournalTests {
         #expect(catalogue.prompts(in: "Unknown").isEmpty)
     }
 
-    @Test("Hostile titles and bodies are stored and read back intact", arguments: [
-        ("O'Brien \"quoted\"", "Robert'); DROP TABLE entries;-- "),
-        ("NUL\u{0}inside", "before\u{0}after\u{0}"),
-        ("\u{1F305}\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} emoji", "e\u{301} combining, \u{FEFF}BOM, RTL \u{202E}text"),
-        ("", "%_ LIKE wildcards \\ backslash ? placeholders :name $1"),
-    ])
+    @Test(
+        "Hostile titles and bodies are stored and read back intact",
+        arguments: [
+            ("O'Brien \"quoted\"", "Robert'); DROP TABLE entries;-- "),
+            ("NUL\u{0}inside", "before\u{0}after\u{0}"),
+            (
+                "\u{1F305}\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} emoji",
+                "e\u{301} combining, \u{FEFF}BOM, RTL \u{202E}text"
+            ),
+            ("", "%_ LIKE wildcards \\ backslash ? placeholders :name $1"),
+        ])
     func hostileText(title: String, body: String) throws {
         let (store, dir) = try Self.store()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -120,31 +133,41 @@ struct JournalTests {
         try store.save(e)
         #expect(try store.entry(id: e.id)?.body == e.body)
         e.body = String(repeating: "x", count: JournalLimits.bodyBytes + 1)
-        #expect(throws: AccountStoreError.textTooLong(field: "body", byteCount: JournalLimits.bodyBytes + 1, limitBytes: JournalLimits.bodyBytes)) {
+        #expect(
+            throws: AccountStoreError.textTooLong(
+                field: "body", byteCount: JournalLimits.bodyBytes + 1, limitBytes: JournalLimits.bodyBytes)
+        ) {
             try store.save(e)
         }
         e.body = "ok"
         e.category = "Tra\u{0}vel"
-        #expect(throws: AccountStoreError.invalidText(field: "category", reason: "it contains the control character U+0")) {
+        #expect(
+            throws: AccountStoreError.invalidText(field: "category", reason: "it contains the control character U+0")
+        ) {
             try store.save(e)
         }
     }
 
-    @Test("Invalid UTF-8 from a file is rejected with its byte offset", arguments: [
-        ([0x48, 0x69, 0xFF], 2),                 // stray 0xFF
-        ([0x61, 0xC0, 0xAF], 1),                 // overlong "/"
-        ([0xED, 0xA0, 0x80], 1),                 // UTF-16 surrogate
-        ([0x61, 0x62, 0xE2, 0x82], 2),           // truncated 3-byte sequence
-        ([0xF4, 0x90, 0x80, 0x80], 1),           // above U+10FFFF
-        ([0xE2, 0x82, 0x41], 2),                 // bad continuation
-    ])
+    @Test(
+        "Invalid UTF-8 from a file is rejected with its byte offset",
+        arguments: [
+            ([0x48, 0x69, 0xFF], 2),  // stray 0xFF
+            ([0x61, 0xC0, 0xAF], 1),  // overlong "/"
+            ([0xED, 0xA0, 0x80], 1),  // UTF-16 surrogate
+            ([0x61, 0x62, 0xE2, 0x82], 2),  // truncated 3-byte sequence
+            ([0xF4, 0x90, 0x80, 0x80], 1),  // above U+10FFFF
+            ([0xE2, 0x82, 0x41], 2),  // bad continuation
+        ])
     func invalidUTF8(bytes: [UInt8], offset: Int) throws {
         let dir = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("body.txt")
         try Data(bytes).write(to: url)
-        #expect(throws: AccountStoreError.invalidUTF8(source: url.path, byteOffset: offset)) { try JournalText.read(url) }
-        #expect(AccountStoreError.invalidUTF8(source: "x.txt", byteOffset: offset).description
+        #expect(throws: AccountStoreError.invalidUTF8(source: url.path, byteOffset: offset)) {
+            try JournalText.read(url)
+        }
+        #expect(
+            AccountStoreError.invalidUTF8(source: "x.txt", byteOffset: offset).description
                 == "x.txt: error: invalid UTF-8 at byte \(offset); re-encode the text as UTF-8.")
     }
 
@@ -175,7 +198,8 @@ struct JournalSyncTests {
     @Test("The server is idempotent by UUID and keeps the highest revision")
     func serverIdempotent() throws {
         let server = try EmulatedJournalServer()
-        var e = JournalEntry(id: UUID(), userID: "u", title: "t", body: "b", savedAt: t0, category: "Travel", type: .journal)
+        var e = JournalEntry(
+            id: UUID(), userID: "u", title: "t", body: "b", savedAt: t0, category: "Travel", type: .journal)
         _ = try server.receive([e, e], now: t0)
         _ = try server.receive([e], now: t0)
         e.revision = 3
@@ -199,18 +223,22 @@ struct JournalSyncTests {
         let path = dir.appendingPathComponent("j.sqlite").path
         let server = try EmulatedJournalServer()
         var client = try JournalSyncClient(store: JournalStore(path: path, keys: Fixture.keys), now: t0)
-        let e = JournalEntry(id: UUID(), userID: "u", title: "t", body: "b", savedAt: t0, category: "Travel", type: .journal)
+        let e = JournalEntry(
+            id: UUID(), userID: "u", title: "t", body: "b", savedAt: t0, category: "Travel", type: .journal)
         try client.store.save(e)
         client.noteLocalChange(now: t0)
-        var crashing = FlakyTransport(server: server, requestLossProbability: 0, responseLossProbability: 0,
-                                      crashProbability: 1, rng: SeededGenerator(seed: 1))
+        var crashing = FlakyTransport(
+            server: server, requestLossProbability: 0, responseLossProbability: 0,
+            crashProbability: 1, rng: SeededGenerator(seed: 1))
         #expect(try client.step(now: t0, transport: &crashing, using: &rng) == .crashed)
-        #expect(try server.statistics().rows == 1)          // the server got it…
-        let reopened = try JournalStore(path: path, keys: Fixture.keys)          // …but the relaunched app still has it queued
+        #expect(try server.statistics().rows == 1)  // the server got it…
+        let reopened = try JournalStore(path: path, keys: Fixture.keys)  // …but the relaunched app still has it queued
         #expect(try reopened.outboxCount() == 1)
         var relaunched = try JournalSyncClient(store: reopened, now: t0.addingTimeInterval(5))
         var direct = DirectTransport(server: server)
-        #expect(try relaunched.step(now: t0.addingTimeInterval(5), transport: &direct, using: &rng) == .acknowledged(count: 1, remaining: 0))
+        #expect(
+            try relaunched.step(now: t0.addingTimeInterval(5), transport: &direct, using: &rng)
+                == .acknowledged(count: 1, remaining: 0))
         let stats = try server.statistics()
         #expect(stats.rows == 1 && stats.deliveries == 2)
         #expect(try reopened.outboxCount() == 0)
@@ -223,24 +251,35 @@ struct JournalSyncTests {
         let dir = try Fixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try EmulatedJournalServer()
-        var client = try JournalSyncClient(store: JournalStore(path: dir.appendingPathComponent("j.sqlite").path, keys: Fixture.keys), now: t0)
-        var transport = FlakyTransport(server: server, isOnline: false, requestLossProbability: 0,
-                                       responseLossProbability: 0, crashProbability: 0, rng: SeededGenerator(seed: 2))
+        var client = try JournalSyncClient(
+            store: JournalStore(path: dir.appendingPathComponent("j.sqlite").path, keys: Fixture.keys), now: t0)
+        var transport = FlakyTransport(
+            server: server, isOnline: false, requestLossProbability: 0,
+            responseLossProbability: 0, crashProbability: 0, rng: SeededGenerator(seed: 2))
         for i in 0..<120 {
-            try client.store.save(JournalEntry(id: UUID(), userID: "u", title: "\(i)", body: "", savedAt: t0,
-                                               category: "Goals", type: .journal))
+            try client.store.save(
+                JournalEntry(
+                    id: UUID(), userID: "u", title: "\(i)", body: "", savedAt: t0,
+                    category: "Goals", type: .journal))
         }
         client.noteLocalChange(now: t0)
         guard case .failed(.offline, let retry) = try client.step(now: t0, transport: &transport, using: &rng) else {
-            Issue.record("expected an offline failure"); return
+            Issue.record("expected an offline failure")
+            return
         }
         #expect(retry.timeIntervalSince(t0) >= 0.5 && retry.timeIntervalSince(t0) <= 1)
         #expect(try client.step(now: t0, transport: &transport, using: &rng) == .idle)  // still backing off
         transport.isOnline = true
         client.connectivityRestored(now: t0.addingTimeInterval(2))
-        #expect(try client.step(now: t0.addingTimeInterval(2), transport: &transport, using: &rng) == .acknowledged(count: 50, remaining: 70))
-        #expect(try client.step(now: t0.addingTimeInterval(2), transport: &transport, using: &rng) == .acknowledged(count: 50, remaining: 20))
-        #expect(try client.step(now: t0.addingTimeInterval(2), transport: &transport, using: &rng) == .acknowledged(count: 20, remaining: 0))
+        #expect(
+            try client.step(now: t0.addingTimeInterval(2), transport: &transport, using: &rng)
+                == .acknowledged(count: 50, remaining: 70))
+        #expect(
+            try client.step(now: t0.addingTimeInterval(2), transport: &transport, using: &rng)
+                == .acknowledged(count: 50, remaining: 20))
+        #expect(
+            try client.step(now: t0.addingTimeInterval(2), transport: &transport, using: &rng)
+                == .acknowledged(count: 20, remaining: 0))
         #expect(try server.statistics().rows == 120)
     }
 }

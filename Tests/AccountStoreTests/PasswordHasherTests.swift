@@ -1,6 +1,7 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import AccountStore
 
 private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
@@ -10,9 +11,15 @@ struct PasswordHasherTests {
     @Test("PBKDF2-HMAC-SHA256 matches the RFC 7914 §11 test vectors")
     func knownAnswers() throws {
         let one = try PasswordHasher.derive("passwd", salt: Array("salt".utf8), iterations: 1, byteCount: 64)
-        #expect(hex(one) == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783")
+        #expect(
+            hex(one)
+                == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783"
+        )
         let many = try PasswordHasher.derive("Password", salt: Array("NaCl".utf8), iterations: 80_000, byteCount: 64)
-        #expect(hex(many) == "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d078478f62b397f33c8d")
+        #expect(
+            hex(many)
+                == "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d078478f62b397f33c8d"
+        )
     }
 
     /// The only test that pays the full production cost (three 600,000-iteration derivations).
@@ -67,11 +74,15 @@ struct PasswordHasherTests {
         #expect(!hasher.verifyAgainstDummy("Caf\u{E9}#Sunset1"))
     }
 
-    @Test("Malformed stored hashes are reported", arguments: [
-        "", "pbkdf2-sha256$i=1$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA", "$bcrypt$i=1$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA",
-        "$pbkdf2-sha256$i=0$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA", "$pbkdf2-sha256$i=99999999999$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA",
-        "$pbkdf2-sha256$i=1$!!$AAAAAAAAAAAAAAAAAAAAAA", "$pbkdf2-sha256$i=1$AAAAAAAAAAA$AA",
-    ])
+    @Test(
+        "Malformed stored hashes are reported",
+        arguments: [
+            "", "pbkdf2-sha256$i=1$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA",
+            "$bcrypt$i=1$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA",
+            "$pbkdf2-sha256$i=0$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA",
+            "$pbkdf2-sha256$i=99999999999$AAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAA",
+            "$pbkdf2-sha256$i=1$!!$AAAAAAAAAAAAAAAAAAAAAA", "$pbkdf2-sha256$i=1$AAAAAAAAAAA$AA",
+        ])
     func malformed(encoded: String) {
         #expect(throws: AccountStoreError.self) { try PasswordHash(encoded: encoded) }
     }
@@ -91,8 +102,12 @@ struct LoginThrottleTests {
         }
         try state.admit(now: t0.addingTimeInterval(240))
         state.recordFailure(now: t0.addingTimeInterval(240), policy: policy)
-        #expect(throws: AccountStoreError.throttled(retryAfterSeconds: 900)) { try state.admit(now: t0.addingTimeInterval(240)) }
-        #expect(throws: AccountStoreError.throttled(retryAfterSeconds: 1)) { try state.admit(now: t0.addingTimeInterval(1139)) }
+        #expect(throws: AccountStoreError.throttled(retryAfterSeconds: 900)) {
+            try state.admit(now: t0.addingTimeInterval(240))
+        }
+        #expect(throws: AccountStoreError.throttled(retryAfterSeconds: 1)) {
+            try state.admit(now: t0.addingTimeInterval(1139))
+        }
         try state.admit(now: t0.addingTimeInterval(1140))
     }
 
@@ -102,7 +117,8 @@ struct LoginThrottleTests {
         for i in 0..<20 {
             let now = t0.addingTimeInterval(Double(i) * 300)  // one failure every 5 minutes
             try state.admit(now: now)
-            state.recordFailure(now: now, policy: LoginThrottlePolicy(maxFailures: 5, windowSeconds: 900, lockoutSeconds: 900))
+            state.recordFailure(
+                now: now, policy: LoginThrottlePolicy(maxFailures: 5, windowSeconds: 900, lockoutSeconds: 900))
         }
         #expect(state.lockedUntil == nil)
     }

@@ -10,10 +10,13 @@ struct BidirectionalSearchTests {
     /// Routes `pairs` random vertex pairs with both algorithms and checks equal status, equal cost
     /// (duration, which is cost / speed) and length within 1e-9 relative, and that each bidirectional
     /// route starts at s, ends at t, is connected and uses only arcs the profile allows.
-    func compare(_ graph: CampusGraph, profile: String, pairs: Int, seed: UInt64, slowdown: [Double]? = nil) throws -> Int {
+    func compare(_ graph: CampusGraph, profile: String, pairs: Int, seed: UInt64, slowdown: [Double]? = nil) throws
+        -> Int
+    {
         let p = try graph.profileIndex(named: profile)
         var rng = SeededGenerator(seed: seed)
-        var forward = AStarRouter(), both = AStarRouter()
+        var forward = AStarRouter()
+        var both = AStarRouter()
         forward.algorithm = .unidirectional
         both.algorithm = .bidirectional
         var ok = 0
@@ -25,8 +28,11 @@ struct BidirectionalSearchTests {
             #expect(a.status == b.status, "\(profile) \(s)→\(t)")
             guard a.status == .ok, b.status == .ok else { continue }
             ok += 1
-            #expect(abs(a.durationSeconds - b.durationSeconds) <= 1e-9 * max(1, a.durationSeconds), "\(profile) \(s)→\(t)")
-            #expect(abs(a.lengthMetres - b.lengthMetres) <= 1e-9 * max(1, a.lengthMetres) || slowdown != nil, "\(profile) \(s)→\(t)")
+            #expect(
+                abs(a.durationSeconds - b.durationSeconds) <= 1e-9 * max(1, a.durationSeconds), "\(profile) \(s)→\(t)")
+            #expect(
+                abs(a.lengthMetres - b.lengthMetres) <= 1e-9 * max(1, a.lengthMetres) || slowdown != nil,
+                "\(profile) \(s)→\(t)")
             var v = s
             for step in b.steps {
                 let e = graph.edges[Int(step.edge)]
@@ -40,8 +46,9 @@ struct BidirectionalSearchTests {
         return ok
     }
 
-    @Test("bundled maps, walk and wheelchair, 300 seeded pairs each",
-          arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito, helsinki])
+    @Test(
+        "bundled maps, walk and wheelchair, 300 seeded pairs each",
+        arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito, helsinki])
     func bundled(map: URL) throws {
         let graph = try RoutingFixtures.graph(map)
         for (i, profile) in ["walk", "wheelchair"].enumerated() {
@@ -71,7 +78,8 @@ struct BidirectionalSearchTests {
                 return u < 0.2 ? b & CampusGraph.forwardBit : u < 0.4 ? b & CampusGraph.backwardBit : b
             }
         }
-        let graph = CampusGraph(file: base.file, profiles: base.profiles, vertices: base.vertices, edges: base.edges, access: access)
+        let graph = CampusGraph(
+            file: base.file, profiles: base.profiles, vertices: base.vertices, edges: base.edges, access: access)
         let oneWays = access[0].filter { $0 == CampusGraph.forwardBit || $0 == CampusGraph.backwardBit }.count
         #expect(oneWays > base.edges.count / 4)
         for profile in ["walk", "wheelchair"] {

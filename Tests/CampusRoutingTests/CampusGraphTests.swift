@@ -68,10 +68,15 @@ struct CampusGraphTests {
     @Test("bad queries are located; unknown profiles named")
     func badQueries() throws {
         let g = try SmallMap.graph()
-        #expect(throws: RoutingError.data(.invalidField(file: "q.csv", line: 2, field: "from_lat", value: "95", reason: "outside -90…90"))) {
-            try RouteBatch.parseQueries(Array("id,from_lat,from_lon,to_lat,to_lon,profile\n1,95,0,0,0,walk\n".utf8), file: "q.csv")
+        #expect(
+            throws: RoutingError.data(
+                .invalidField(file: "q.csv", line: 2, field: "from_lat", value: "95", reason: "outside -90…90"))
+        ) {
+            try RouteBatch.parseQueries(
+                Array("id,from_lat,from_lon,to_lat,to_lon,profile\n1,95,0,0,0,walk\n".utf8), file: "q.csv")
         }
-        let queries = try RouteBatch.parseQueries(Array("id,from_lat,from_lon,to_lat,to_lon,profile\n1,0,0,0,0,bike\n".utf8), file: "q.csv")
+        let queries = try RouteBatch.parseQueries(
+            Array("id,from_lat,from_lon,to_lat,to_lon,profile\n1,0,0,0,0,bike\n".utf8), file: "q.csv")
         #expect(throws: RoutingError.self) { try RouteBatch.run(graph: g, queries: queries, queriesFile: "q.csv") }
     }
 

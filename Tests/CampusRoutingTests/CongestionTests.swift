@@ -50,7 +50,8 @@ struct CongestionTests {
         let naiveTime = (SmallMap.milliDegree / 0.2467871391570694 + SmallMap.milliDegree) / 1.4
         #expect(abs(r - (naiveTime / aware.durationSeconds - 1)) < 1e-9)
         #expect(r > 0.3)
-        let zero = try #require(RouteRegret.regret(of: aware, in: g, profile: walk, trueSlowdown: truth, router: &router))
+        let zero = try #require(
+            RouteRegret.regret(of: aware, in: g, profile: walk, trueSlowdown: truth, router: &router))
         #expect(abs(zero) < 1e-12)
     }
 
@@ -69,9 +70,14 @@ struct CongestionTests {
 
     @Test("heatmap counts devices per cell")
     func heatmap() {
-        let pings = Self.crowd(on: GeoPoint(latitude: 0.0001, longitude: 0.0001), devices: 4, time: 5)
-            + [CrowdPing(device: "x", time: 5, location: GeoPoint(latitude: 0.0006, longitude: 0.0001), accuracyMetres: 3)]
-        let h = CrowdHeatmap(pings: pings, origin: GeoPoint(latitude: 0, longitude: 0), cellMetres: 50, at: 5, windowSeconds: 10)
+        let pings =
+            Self.crowd(on: GeoPoint(latitude: 0.0001, longitude: 0.0001), devices: 4, time: 5)
+            + [
+                CrowdPing(
+                    device: "x", time: 5, location: GeoPoint(latitude: 0.0006, longitude: 0.0001), accuracyMetres: 3)
+            ]
+        let h = CrowdHeatmap(
+            pings: pings, origin: GeoPoint(latitude: 0, longitude: 0), cellMetres: 50, at: 5, windowSeconds: 10)
         #expect(h.cells.map(\.devices) == [4, 1])
         #expect(h.cells.map(\.row) == [0, 1])
         #expect(abs(h.cells[0].density - 4.0 / 2500) < 1e-15)
@@ -101,8 +107,11 @@ struct CrowdPingStoreTests {
     @Test("withdrawal deletes the device's data and stops collection")
     func withdraw() {
         var store = CrowdPingStore(retentionSeconds: 3600)
-        store.grantConsent("a"); store.grantConsent("b")
-        store.submit(Self.ping("a", 1)); store.submit(Self.ping("a", 2)); store.submit(Self.ping("b", 3))
+        store.grantConsent("a")
+        store.grantConsent("b")
+        store.submit(Self.ping("a", 1))
+        store.submit(Self.ping("a", 2))
+        store.submit(Self.ping("b", 3))
         let deleted = store.withdrawConsent("a")
         #expect(deleted == 2)
         #expect(store.pings.map(\.device) == ["b"])
@@ -114,7 +123,8 @@ struct CrowdPingStoreTests {
     func retention() {
         var store = CrowdPingStore(retentionSeconds: 100)
         store.grantConsent("a")
-        store.submit(Self.ping("a", 0)); store.submit(Self.ping("a", 50))
+        store.submit(Self.ping("a", 0))
+        store.submit(Self.ping("a", 50))
         store.submit(Self.ping("a", 120))
         #expect(store.pings.map(\.time) == [50, 120])
         let pruned = store.prune(now: 1000)

@@ -1,7 +1,8 @@
+import FieldtestData
 import Foundation
 import Testing
+
 @testable import CampusRouting
-import FieldtestData
 
 @Suite("ALT landmark bounds")
 struct LandmarkBoundsTests {
@@ -14,18 +15,27 @@ struct LandmarkBoundsTests {
         for r in 0..<n {
             for c in 0..<n {
                 let jitter = Double.random(in: -5...5, using: &rng)
-                vertices.append(CampusGraph.Vertex(osmID: Int64(r * n + c), location: GeoPoint(
-                    latitude: 38.9 + (Double(r) * 30 + jitter) * metre, longitude: -77.0 + Double(c) * 30 * metre / cos(38.9 * .pi / 180))))
+                vertices.append(
+                    CampusGraph.Vertex(
+                        osmID: Int64(r * n + c),
+                        location: GeoPoint(
+                            latitude: 38.9 + (Double(r) * 30 + jitter) * metre,
+                            longitude: -77.0 + Double(c) * 30 * metre / cos(38.9 * .pi / 180))))
             }
         }
-        var edges: [CampusGraph.Edge] = [], access: [UInt8] = []
+        var edges: [CampusGraph.Edge] = []
+        var access: [UInt8] = []
         func add(_ a: Int, _ b: Int) {
             let shape = [vertices[a].location, vertices[b].location]
-            edges.append(CampusGraph.Edge(from: Int32(a), to: Int32(b), wayID: nil, nodeIDs: [Int64(a), Int64(b)], shape: shape,
-                                          lengthMetres: Geodesy.pathLengthMetres(shape), tags: ["highway": "footway"], nodeTags: [:]))
+            edges.append(
+                CampusGraph.Edge(
+                    from: Int32(a), to: Int32(b), wayID: nil, nodeIDs: [Int64(a), Int64(b)], shape: shape,
+                    lengthMetres: Geodesy.pathLengthMetres(shape), tags: ["highway": "footway"], nodeTags: [:]))
             let oneWay = Double.random(in: 0..<1, using: &rng) < oneWayShare
-            access.append(oneWay ? (Bool.random(using: &rng) ? CampusGraph.forwardBit : CampusGraph.backwardBit)
-                                 : CampusGraph.forwardBit | CampusGraph.backwardBit)
+            access.append(
+                oneWay
+                    ? (Bool.random(using: &rng) ? CampusGraph.forwardBit : CampusGraph.backwardBit)
+                    : CampusGraph.forwardBit | CampusGraph.backwardBit)
         }
         for r in 0..<n {
             for c in 0..<n {
@@ -38,8 +48,9 @@ struct LandmarkBoundsTests {
     }
 
     static func arcs(_ a: CampusGraph.ProfileAdjacency, reverse: Bool) -> LandmarkBounds.Arcs {
-        reverse ? .init(offsets: a.reverseOffsets, targets: a.reverseTargets, lengths: a.reverseLengths)
-                : .init(offsets: a.offsets, targets: a.targets, lengths: a.lengths)
+        reverse
+            ? .init(offsets: a.reverseOffsets, targets: a.reverseTargets, lengths: a.reverseLengths)
+            : .init(offsets: a.offsets, targets: a.targets, lengths: a.lengths)
     }
 
     @Test("on the Montgomery campus the bounds never exceed the true distance and are consistent along every arc")
@@ -58,13 +69,18 @@ struct LandmarkBoundsTests {
             let toT = LandmarkBounds.dijkstra(from: t, Self.arcs(adjacency, reverse: true))
             for v in members {
                 let b = landmarks.bound(from: v, to: t)
-                if toT[v].isFinite { #expect(b <= toT[v], "bound \(b) > distance \(toT[v]) from \(v) to \(t)") } else { #expect(b == .infinity || b >= 0) }
+                if toT[v].isFinite {
+                    #expect(b <= toT[v], "bound \(b) > distance \(toT[v]) from \(v) to \(t)")
+                } else {
+                    #expect(b == .infinity || b >= 0)
+                }
                 if b > 0.9 * toT[v] { tightened += 1 }
             }
             for u in members {
                 for a in Int(adjacency.offsets[u])..<Int(adjacency.offsets[u + 1]) {
                     let w = Int(adjacency.targets[a])
-                    let bu = landmarks.bound(from: u, to: t), bw = landmarks.bound(from: w, to: t)
+                    let bu = landmarks.bound(from: u, to: t)
+                    let bw = landmarks.bound(from: w, to: t)
                     if bu.isFinite && bw.isFinite { #expect(bu <= adjacency.lengths[a] + bw + 1e-9) }
                 }
             }
@@ -75,12 +91,17 @@ struct LandmarkBoundsTests {
 
     @Test("with and without landmarks, A* returns routes of equal length, settling fewer vertices with them")
     func sameRoutesFewerSettled() throws {
-        for graph in [try RoutingFixtures.graph(RoutingFixtures.montgomery), Self.grid(side: 20, oneWayShare: 0, seed: 1)] {
+        for graph in [
+            try RoutingFixtures.graph(RoutingFixtures.montgomery), Self.grid(side: 20, oneWayShare: 0, seed: 1),
+        ] {
             let p = try graph.profileIndex(named: "walk")
             var rng = SeededGenerator(seed: 7)
-            var alt = AStarRouter(), chord = AStarRouter()
+            var alt = AStarRouter()
+            var chord = AStarRouter()
             chord.usesLandmarks = false
-            var settledALT = 0, settledChord = 0, ok = 0
+            var settledALT = 0
+            var settledChord = 0
+            var ok = 0
             for _ in 0..<300 {
                 let s = Int32.random(in: 0..<Int32(graph.vertices.count), using: &rng)
                 let t = Int32.random(in: 0..<Int32(graph.vertices.count), using: &rng)

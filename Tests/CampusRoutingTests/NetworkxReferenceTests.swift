@@ -6,7 +6,8 @@ import Testing
 /// Paths of the bundled maps and committed fixtures, from this file's location.
 enum RoutingFixtures {
     static let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let datasets = here.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Datasets")
+    static let datasets = here.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "Datasets")
     static func campus(_ name: String) -> URL { datasets.appendingPathComponent("maps/\(name)") }
     static let montgomery = campus("montgomery_college_rockville_campus.osm")
     static let quito = campus("universidad_central_del_ecuador_campus.osm")
@@ -22,8 +23,9 @@ enum RoutingFixtures {
 /// brute-force split graph in `EdgeSnapTests`.
 @Suite("Routes match networkx Dijkstra exactly")
 struct NetworkxReferenceTests {
-    @Test("reference queries between the nearest vertices",
-          arguments: [("montgomery", RoutingFixtures.montgomery), ("quito", RoutingFixtures.quito)])
+    @Test(
+        "reference queries between the nearest vertices",
+        arguments: [("montgomery", RoutingFixtures.montgomery), ("quito", RoutingFixtures.quito)])
     func reference(name: String, map: URL) throws {
         let graph = try RoutingFixtures.graph(map)
         let table = try CSVTable(url: RoutingFixtures.fixture("reference_\(name).csv"))
@@ -47,7 +49,8 @@ struct NetworkxReferenceTests {
             if r.status == .ok, let want = e.1 {
                 okCount += 1
                 // networkx sums the same haversine terms in a different order: relative 1e-6 is generous.
-                #expect(abs(r.lengthMetres - want) <= 1e-6 * max(1, want), "query \(q.id): \(r.lengthMetres) vs \(want)")
+                #expect(
+                    abs(r.lengthMetres - want) <= 1e-6 * max(1, want), "query \(q.id): \(r.lengthMetres) vs \(want)")
                 // The path is continuous and node ids match the points.
                 #expect(r.nodeIDs.count == r.points.count)
                 // A profile's duration is its length at its speed when there is no congestion (1e-9 relative).

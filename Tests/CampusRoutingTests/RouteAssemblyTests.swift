@@ -9,8 +9,9 @@ struct RouteAssemblyTests {
     /// steps and checks the router's output matches exactly (points and ids) or within 1e-12 relative
     /// (sums), for forward A* (which assembles from its parent arcs) and bidirectional A* (from steps),
     /// with and without congestion.
-    @Test("forward and bidirectional routes match an edge-by-edge expansion",
-          arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito])
+    @Test(
+        "forward and bidirectional routes match an edge-by-edge expansion",
+        arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito])
     func expansion(map: URL) throws {
         let graph = try RoutingFixtures.graph(map)
         let p = try graph.profileIndex(named: "walk")
@@ -30,7 +31,8 @@ struct RouteAssemblyTests {
                 checked += 1
                 var pts = [graph.vertices[Int(s)].location]
                 var ids = graph.vertices[Int(s)].osmID.map { [$0] } ?? []
-                var length = 0.0, duration = 0.0
+                var length = 0.0
+                var duration = 0.0
                 for step in r.steps {
                     let e = graph.edges[Int(step.edge)]
                     pts += step.forward ? Array(e.shape.dropFirst()) : Array(e.shape.reversed().dropFirst())
@@ -40,7 +42,9 @@ struct RouteAssemblyTests {
                 }
                 #expect(r.points == pts, "\(s)→\(t)")
                 #expect(r.nodeIDs == ids, "\(s)→\(t)")
-                #expect(r.points.first == graph.vertices[Int(s)].location && r.points.last == graph.vertices[Int(t)].location)
+                #expect(
+                    r.points.first == graph.vertices[Int(s)].location
+                        && r.points.last == graph.vertices[Int(t)].location)
                 #expect(abs(r.lengthMetres - length) <= 1e-12 * max(1, length), "\(s)→\(t)")
                 #expect(abs(r.durationSeconds - duration) <= 1e-12 * max(1, duration), "\(s)→\(t)")
                 #expect(r.profile == "walk")

@@ -11,17 +11,24 @@ struct RoutingProfileTests {
 
     @Test("built-in YAML parses into the documented profiles")
     func builtIn() {
-        #expect(RoutingProfiles.builtIn.profiles.map(\.name) ==
-                ["walk", "wheelchair", "wheelchair-strict", "manual-wheelchair", "powered-wheelchair", "cane"])
+        #expect(
+            RoutingProfiles.builtIn.profiles.map(\.name) == [
+                "walk", "wheelchair", "wheelchair-strict", "manual-wheelchair", "powered-wheelchair", "cane",
+            ])
         #expect(abs(walk.speedMetresPerSecond - 1.4) < 1e-12)
         #expect(abs(wheelchair.speedMetresPerSecond - 1.0) < 1e-12)
         #expect(walk.highways.count == 17)
         #expect(wheelchair.highways == walk.highways)
     }
 
-    @Test("walk accepts each listed highway", arguments: ["footway", "path", "pedestrian", "steps", "living_street",
-        "residential", "service", "track", "unclassified", "tertiary", "tertiary_link", "secondary", "secondary_link",
-        "primary", "primary_link", "cycleway", "corridor"])
+    @Test(
+        "walk accepts each listed highway",
+        arguments: [
+            "footway", "path", "pedestrian", "steps", "living_street",
+            "residential", "service", "track", "unclassified", "tertiary", "tertiary_link", "secondary",
+            "secondary_link",
+            "primary", "primary_link", "cycleway", "corridor",
+        ])
     func walkHighways(_ highway: String) {
         #expect(walk.directions(wayTags: ["highway": highway]) == Self.both)
     }
@@ -47,8 +54,12 @@ struct RoutingProfileTests {
     @Test("pedestrians ignore oneway unless oneway:foot")
     func oneway() {
         #expect(walk.directions(wayTags: ["highway": "residential", "oneway": "yes"]) == Self.both)
-        #expect(walk.directions(wayTags: ["highway": "footway", "oneway:foot": "yes"]) == TravelDirections(forward: true, backward: false))
-        #expect(walk.directions(wayTags: ["highway": "footway", "oneway:foot": "-1"]) == TravelDirections(forward: false, backward: true))
+        #expect(
+            walk.directions(wayTags: ["highway": "footway", "oneway:foot": "yes"])
+                == TravelDirections(forward: true, backward: false))
+        #expect(
+            walk.directions(wayTags: ["highway": "footway", "oneway:foot": "-1"])
+                == TravelDirections(forward: false, backward: true))
         #expect(walk.directions(wayTags: ["highway": "footway", "oneway:foot": "no"]) == Self.both)
     }
 
@@ -93,15 +104,15 @@ struct RoutingProfileTests {
     @Test("user profile file with inheritance")
     func userYAML() throws {
         let yaml = """
-        version: 1
-        profiles:
-          base:
-            speed_mps: 1.2
-            highways: [footway]
-          hurried:
-            inherits: base
-            speed_mps: 2
-        """
+            version: 1
+            profiles:
+              base:
+                speed_mps: 1.2
+                highways: [footway]
+              hurried:
+                inherits: base
+                speed_mps: 2
+            """
         let set = try RoutingProfiles(yaml: yaml, file: "mine.yaml")
         #expect(set.profiles.map(\.name) == ["base", "hurried"])
         #expect(set.profile(named: "hurried")?.highways == ["footway"])
@@ -110,14 +121,26 @@ struct RoutingProfileTests {
 
     @Test("profile errors are located with a hint")
     func yamlErrors() {
-        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 4, reason: "unknown key 'speed_mp' in profile 'x'; did you mean 'speed_mps'?")) {
-            try RoutingProfiles(yaml: "version: 1\nprofiles:\n  x:\n    speed_mp: 1\n    highways: [footway]\n", file: "p.yaml")
+        #expect(
+            throws: RoutingError.invalidProfile(
+                file: "p.yaml", line: 4, reason: "unknown key 'speed_mp' in profile 'x'; did you mean 'speed_mps'?")
+        ) {
+            try RoutingProfiles(
+                yaml: "version: 1\nprofiles:\n  x:\n    speed_mp: 1\n    highways: [footway]\n", file: "p.yaml")
         }
-        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 1, reason: "unsupported version '2'; supported versions: 1")) {
+        #expect(
+            throws: RoutingError.invalidProfile(
+                file: "p.yaml", line: 1, reason: "unsupported version '2'; supported versions: 1")
+        ) {
             try RoutingProfiles(yaml: "version: 2\nprofiles: {}\n", file: "p.yaml")
         }
-        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 3, reason: "'speed_mps' is -1.0; it must be in 0.05…20 metres per second (walking is about 1.4)")) {
-            try RoutingProfiles(yaml: "version: 1\nprofiles:\n  x: {speed_mps: -1, highways: [footway]}\n", file: "p.yaml")
+        #expect(
+            throws: RoutingError.invalidProfile(
+                file: "p.yaml", line: 3,
+                reason: "'speed_mps' is -1.0; it must be in 0.05…20 metres per second (walking is about 1.4)")
+        ) {
+            try RoutingProfiles(
+                yaml: "version: 1\nprofiles:\n  x: {speed_mps: -1, highways: [footway]}\n", file: "p.yaml")
         }
     }
 
@@ -127,16 +150,36 @@ struct RoutingProfileTests {
             try RoutingProfiles(yaml: "version: 1\nprofiles:\n  x:\n    highways: [footway]\n" + body, file: "p.yaml")
         }
         // A subnormal speed used to be accepted and gave infinite durations.
-        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 5, reason: "'speed_mps' is 1e-320; it must be in 0.05…20 metres per second (walking is about 1.4)")) {
+        #expect(
+            throws: RoutingError.invalidProfile(
+                file: "p.yaml", line: 5,
+                reason: "'speed_mps' is 1e-320; it must be in 0.05…20 metres per second (walking is about 1.4)")
+        ) {
             try load("    speed_mps: 1e-320\n")
         }
-        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 5, reason: "'speed_mps' is 21.0; it must be in 0.05…20 metres per second (walking is about 1.4)")) {
+        #expect(
+            throws: RoutingError.invalidProfile(
+                file: "p.yaml", line: 5,
+                reason: "'speed_mps' is 21.0; it must be in 0.05…20 metres per second (walking is about 1.4)")
+        ) {
             try load("    speed_mps: 21\n")
         }
-        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 6, reason: "'max_incline_percent' is -5.0; it must be in 0…100 percent (it limits the incline in both directions), or null for no limit")) {
+        #expect(
+            throws: RoutingError.invalidProfile(
+                file: "p.yaml", line: 6,
+                reason:
+                    "'max_incline_percent' is -5.0; it must be in 0…100 percent (it limits the incline in both directions), or null for no limit"
+            )
+        ) {
             try load("    speed_mps: 1\n    max_incline_percent: -5\n")
         }
-        #expect(throws: RoutingError.invalidProfile(file: "p.yaml", line: 6, reason: "'max_incline_percent' is 100.5; it must be in 0…100 percent (it limits the incline in both directions), or null for no limit")) {
+        #expect(
+            throws: RoutingError.invalidProfile(
+                file: "p.yaml", line: 6,
+                reason:
+                    "'max_incline_percent' is 100.5; it must be in 0…100 percent (it limits the incline in both directions), or null for no limit"
+            )
+        ) {
             try load("    speed_mps: 1\n    max_incline_percent: 100.5\n")
         }
         let edges = try load("    speed_mps: 0.05\n    max_incline_percent: 0\n")

@@ -19,19 +19,19 @@ enum SmallMap {
     static let milliDegree = 111.19508023353292
 
     static let geoJSON = """
-    {"type": "FeatureCollection", "features": [
-      {"type": "Feature", "properties": {"highway": "footway", "name": "South Walk"},
-       "geometry": {"type": "LineString", "coordinates": [[0, 0], [0.001, 0]]}},
-      {"type": "Feature", "properties": {"highway": "steps"},
-       "geometry": {"type": "LineString", "coordinates": [[0.001, 0], [0.001, 0.001]]}},
-      {"type": "Feature", "properties": {"highway": "footway", "wheelchair": "yes"},
-       "geometry": {"type": "LineString", "coordinates": [[0, 0], [-0.0005, 0.0015], [0.001, 0.001]]}},
-      {"type": "Feature", "properties": {"highway": "footway"},
-       "geometry": {"type": "LineString", "coordinates": [[0.01, 0], [0.0105, 0]]}},
-      {"type": "Feature", "properties": {"building": "yes"},
-       "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}}
-    ]}
-    """
+        {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "properties": {"highway": "footway", "name": "South Walk"},
+           "geometry": {"type": "LineString", "coordinates": [[0, 0], [0.001, 0]]}},
+          {"type": "Feature", "properties": {"highway": "steps"},
+           "geometry": {"type": "LineString", "coordinates": [[0.001, 0], [0.001, 0.001]]}},
+          {"type": "Feature", "properties": {"highway": "footway", "wheelchair": "yes"},
+           "geometry": {"type": "LineString", "coordinates": [[0, 0], [-0.0005, 0.0015], [0.001, 0.001]]}},
+          {"type": "Feature", "properties": {"highway": "footway"},
+           "geometry": {"type": "LineString", "coordinates": [[0.01, 0], [0.0105, 0]]}},
+          {"type": "Feature", "properties": {"building": "yes"},
+           "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}}
+        ]}
+        """
 
     static func graph() throws -> CampusGraph {
         try CampusGraph(source: try MapSource(geoJSON: Data(geoJSON.utf8), file: "small.geojson"))

@@ -20,31 +20,38 @@ struct VenueTests {
         for v in buildings where !v.hasTaggedEntrance {
             // The chosen outline node is the one nearest the walk graph.
             let way = try #require(osm.ways.first { "way/\($0.id)" == v.ref })
-            let outline = way.nodeRefs.compactMap { osm.node($0) }.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            let outline = way.nodeRefs.compactMap { osm.node($0) }.map {
+                GeoPoint(latitude: $0.latitude, longitude: $0.longitude)
+            }
             let best = outline.compactMap { g.snap($0, profile: walk, maxMetres: 500)?.metres }.min()
             let chosen = try #require(v.entrances.first)
-            if let best { #expect(abs((g.snap(chosen, profile: walk, maxMetres: 500)?.metres ?? .infinity) - best) < 1e-9) }
+            if let best {
+                #expect(abs((g.snap(chosen, profile: walk, maxMetres: 500)?.metres ?? .infinity) - best) < 1e-9)
+            }
         }
     }
 
     @Test("search: prefix, word prefix, misspelling, accents, not found")
     func search() throws {
         let dir = VenueDirectory(venues: [
-            Venue(ref: "a", name: "Biblioteca General", kind: .building, category: "library",
-                  location: GeoPoint(latitude: 0, longitude: 0), entrances: [], hasTaggedEntrance: false),
-            Venue(ref: "b", name: "Facultad de Ingeniería", kind: .building, category: "university",
-                  location: GeoPoint(latitude: 0, longitude: 0), entrances: [], hasTaggedEntrance: false),
-            Venue(ref: "c", name: "Teatro Universitario", kind: .pointOfInterest, category: "theatre",
-                  location: GeoPoint(latitude: 0, longitude: 0), entrances: [], hasTaggedEntrance: false),
+            Venue(
+                ref: "a", name: "Biblioteca General", kind: .building, category: "library",
+                location: GeoPoint(latitude: 0, longitude: 0), entrances: [], hasTaggedEntrance: false),
+            Venue(
+                ref: "b", name: "Facultad de Ingeniería", kind: .building, category: "university",
+                location: GeoPoint(latitude: 0, longitude: 0), entrances: [], hasTaggedEntrance: false),
+            Venue(
+                ref: "c", name: "Teatro Universitario", kind: .pointOfInterest, category: "theatre",
+                location: GeoPoint(latitude: 0, longitude: 0), entrances: [], hasTaggedEntrance: false),
         ])
         let s = VenueSearch(directory: dir)
         #expect(s.search("bibl").map(\.venue.ref) == ["a"])
         #expect(s.search("bibl").first?.rank == 0)
         #expect(s.search("inge").map(\.venue.ref) == ["b"])
         #expect(s.search("inge").first?.rank == 1)
-        #expect(s.search("ingenieria").map(\.venue.ref) == ["b"])      // accent folded
-        #expect(s.search("teatr unvi").map(\.venue.ref) == ["c"])      // one deletion
-        #expect(s.search("Bibilotecca").map(\.venue.ref) == ["a"])     // transposition + insertion
+        #expect(s.search("ingenieria").map(\.venue.ref) == ["b"])  // accent folded
+        #expect(s.search("teatr unvi").map(\.venue.ref) == ["c"])  // one deletion
+        #expect(s.search("Bibilotecca").map(\.venue.ref) == ["a"])  // transposition + insertion
         #expect(s.search("zzzz").isEmpty)
         #expect(s.search("  ").isEmpty)
     }
@@ -55,7 +62,10 @@ struct VenueTests {
         let s = VenueSearch(directory: dir)
         let named = dir.venues.filter { VenueSearch.normalise($0.name).count >= 4 }
         var hits = 0
-        for v in named where s.search(String(VenueSearch.normalise(v.name).prefix(4)), limit: 50).contains(where: { $0.venue.ref == v.ref }) {
+        for v in named
+        where s.search(String(VenueSearch.normalise(v.name).prefix(4)), limit: 50).contains(where: {
+            $0.venue.ref == v.ref
+        }) {
             hits += 1
         }
         #expect(hits == named.count)
@@ -72,10 +82,14 @@ struct VenueTests {
             CampusEvent(title: "Far gig", location: GeoPoint(latitude: 0.01, longitude: 0.01), start: 0, end: 100),
         ]
         #expect(RouteSurroundings.events(along: r, events: events, now: 60, within: 30).map(\.title) == ["Open day"])
-        #expect(RouteSurroundings.events(near: SmallMap.a, events: events, now: 10, within: 100).map(\.title) == ["Old fair", "Open day"])
+        #expect(
+            RouteSurroundings.events(near: SmallMap.a, events: events, now: 10, within: 100).map(\.title) == [
+                "Old fair", "Open day",
+            ])
         let dir = VenueDirectory(venues: [
-            Venue(ref: "k", name: "Kiosk", kind: .pointOfInterest, category: "cafe",
-                  location: GeoPoint(latitude: 0.0005, longitude: 0.0011), entrances: [], hasTaggedEntrance: true),
+            Venue(
+                ref: "k", name: "Kiosk", kind: .pointOfInterest, category: "cafe",
+                location: GeoPoint(latitude: 0.0005, longitude: 0.0011), entrances: [], hasTaggedEntrance: true)
         ])
         #expect(RouteSurroundings.venues(along: r, in: dir, within: 20).map(\.name) == ["Kiosk"])
         #expect(RouteSurroundings.venues(along: r, in: dir, within: 5).isEmpty)
@@ -85,7 +99,7 @@ struct VenueTests {
     func emergency() throws {
         let g = try SmallMap.graph()
         var router = AStarRouter()
-        let exits = [SmallMap.e, SmallMap.c, SmallMap.b]   // E unreachable, C and B reachable
+        let exits = [SmallMap.e, SmallMap.c, SmallMap.b]  // E unreachable, C and B reachable
         let walk = try g.profileIndex(named: "walk")
         let w = EmergencyRouting.nearest(in: g, from: SmallMap.a, destinations: exits, profile: walk, router: &router)
         #expect(w.destination == 2)
@@ -95,7 +109,8 @@ struct VenueTests {
         let r = EmergencyRouting.nearest(in: g, from: SmallMap.a, destinations: exits, profile: wc, router: &router)
         #expect(r.destination != nil)
         #expect(RouteAudit(route: r.route, graph: g).isWheelchairPassable)
-        let none = EmergencyRouting.nearest(in: g, from: SmallMap.a, destinations: [SmallMap.e], profile: walk, router: &router)
+        let none = EmergencyRouting.nearest(
+            in: g, from: SmallMap.a, destinations: [SmallMap.e], profile: walk, router: &router)
         #expect(none.route.status == .noRoute)
     }
 
@@ -117,10 +132,13 @@ struct VenueTests {
         #expect(b.impassableEdges == 0)
     }
 
-    @Test("no wheelchair route on a campus uses a forbidden edge or node", arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito])
+    @Test(
+        "no wheelchair route on a campus uses a forbidden edge or node",
+        arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito])
     func forbidden(map: URL) throws {
         let g = try RoutingFixtures.graph(map)
-        let bytes = try readFileBytes(RoutingFixtures.fixture(map == RoutingFixtures.quito ? "reference_quito.csv" : "reference_montgomery.csv"))
+        let bytes = try readFileBytes(
+            RoutingFixtures.fixture(map == RoutingFixtures.quito ? "reference_quito.csv" : "reference_montgomery.csv"))
         let qs = try RouteBatch.parseQueries(bytes, file: "ref").filter { $0.profile == "wheelchair" }
         for r in try RouteBatch.run(graph: g, queries: qs) where r.status == .ok {
             let audit = RouteAudit(route: r, graph: g)

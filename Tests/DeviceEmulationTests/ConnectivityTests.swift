@@ -1,9 +1,9 @@
+import FieldtestData
 import FieldtestGSL
 import Foundation
 import Testing
 
 @testable import DeviceEmulation
-import FieldtestData
 
 @Suite("Connectivity schedule")
 struct ConnectivityScheduleTests {
@@ -19,10 +19,12 @@ struct ConnectivityScheduleTests {
             defaultState: .online)
     }
 
-    @Test("state at, before and after interval boundaries", arguments: [
-        (99.999, ConnectivityState.online), (100, .offline), (199.999, .offline), (200, .wifiOnly),
-        (259.999, .wifiOnly), (260, .online), (400, .cellularOnly), (500, .online), (-1e9, .online),
-    ])
+    @Test(
+        "state at, before and after interval boundaries",
+        arguments: [
+            (99.999, ConnectivityState.online), (100, .offline), (199.999, .offline), (200, .wifiOnly),
+            (259.999, .wifiOnly), (260, .online), (400, .cellularOnly), (500, .online), (-1e9, .online),
+        ])
     func stateAt(time: Double, expected: ConnectivityState) {
         #expect(schedule.state(at: time) == expected)
     }
@@ -59,8 +61,11 @@ struct NetworkLinkTests {
     func presetLookup() throws {
         #expect(try NetworkLinkPreset.named("3G") == .threeG)
         #expect(try NetworkLinkPreset.named("very-bad-network").lossProbability == 0.10)
-        #expect(throws: DeviceEmulationError.unknownNetworkPreset(
-            name: "5g", known: ["edge", "3g", "lte", "wifi", "very-bad-network", "100%-loss", "gsm", "hsdpa", "full"])) {
+        #expect(
+            throws: DeviceEmulationError.unknownNetworkPreset(
+                name: "5g",
+                known: ["edge", "3g", "lte", "wifi", "very-bad-network", "100%-loss", "gsm", "hsdpa", "full"])
+        ) {
             try NetworkLinkPreset.named("5g")
         }
         for preset in NetworkLinkPreset.all { try preset.validate() }
@@ -84,13 +89,15 @@ struct NetworkLinkTests {
     func veryBadNetworkLoss() throws {
         var rng = RandomStream(seed: 77)
         let single = try NetworkLink(
-            schedule: .always(.cellularOnly), cellular: .veryBadNetwork, retry: RetryPolicy(timeoutSeconds: 5, maxAttempts: 1))
+            schedule: .always(.cellularOnly), cellular: .veryBadNetwork,
+            retry: RetryPolicy(timeoutSeconds: 5, maxAttempts: 1))
         let outcomes = (0..<20_000).map { _ in single.request(bytes: 1000, at: 0, using: &rng) }
         let delivered = Double(outcomes.filter(\.delivered).count) / 20_000
         // Binomial standard error √(0.81·0.19/20000) ≈ 0.0028: 4 σ band.
         #expect(abs(delivered - 0.81) < 0.011)
         let retrying = try NetworkLink(
-            schedule: .always(.cellularOnly), cellular: .veryBadNetwork, retry: RetryPolicy(timeoutSeconds: 5, maxAttempts: 3))
+            schedule: .always(.cellularOnly), cellular: .veryBadNetwork,
+            retry: RetryPolicy(timeoutSeconds: 5, maxAttempts: 3))
         let retried = (0..<20_000).map { _ in retrying.request(bytes: 1000, at: 0, using: &rng) }
         let deliveredWithRetry = Double(retried.filter(\.delivered).count) / 20_000
         // 1 − 0.19³ = 0.99314; standard error ≈ 0.0006.
@@ -123,7 +130,9 @@ struct NetworkLinkTests {
         let allowed = try NetworkLink(schedule: schedule, cellularDataAllowed: true)
         let refused = try NetworkLink(schedule: schedule, cellularDataAllowed: false)
         let offline = allowed.request(bytes: 100, at: 5, using: &rng)
-        #expect(offline == RequestOutcome(delivered: false, latencySeconds: 0, attempts: 0, bearer: nil, failure: .noNetwork))
+        #expect(
+            offline
+                == RequestOutcome(delivered: false, latencySeconds: 0, attempts: 0, bearer: nil, failure: .noNetwork))
         #expect(allowed.request(bytes: 100, at: 15, using: &rng).bearer == .cellular)
         #expect(refused.request(bytes: 100, at: 15, using: &rng).failure == .noNetwork)
         #expect(refused.request(bytes: 100, at: 25, using: &rng).bearer == .wifi)
@@ -135,9 +144,10 @@ struct NetworkLinkTests {
     func retryIntoOffline() throws {
         var rng = SeededGenerator(seed: 4)
         let schedule = try ConnectivitySchedule(intervals: [
-            ConnectivityInterval(startTime: 5, endTime: 100, state: .offline),
+            ConnectivityInterval(startTime: 5, endTime: 100, state: .offline)
         ])
-        let link = try NetworkLink(schedule: schedule, wifi: .totalLoss, retry: RetryPolicy(timeoutSeconds: 10, maxAttempts: 3))
+        let link = try NetworkLink(
+            schedule: schedule, wifi: .totalLoss, retry: RetryPolicy(timeoutSeconds: 10, maxAttempts: 3))
         let outcome = link.request(bytes: 1, at: 0, using: &rng)
         #expect(outcome.attempts == 1)
         #expect(outcome.failure == .lost)
@@ -156,7 +166,10 @@ struct NetworkLinkTests {
         let impatient = try NetworkLink(
             schedule: .always(.cellularOnly), cellular: .edge, retry: RetryPolicy(timeoutSeconds: 0.5, maxAttempts: 2))
         let failed = impatient.request(bytes: 100, at: 0, using: &rng)
-        #expect(failed == RequestOutcome(delivered: false, latencySeconds: 1.0, attempts: 2, bearer: .cellular, failure: .lost))
+        #expect(
+            failed
+                == RequestOutcome(delivered: false, latencySeconds: 1.0, attempts: 2, bearer: .cellular, failure: .lost)
+        )
     }
 
     @Test("same seed gives the same latencies")

@@ -22,14 +22,19 @@ struct DeviceTests {
         let profile = DeviceProfile(name: "phone", gpsEnvironment: .urban, cellularPreset: .veryBadNetwork)
         let quiet = try Device(profile: profile, stream: RandomStream(seed: 1234))
         let busy = try Device(profile: profile, stream: RandomStream(seed: 1234))
-        busy.wifiScanner = try WiFiScanner(accessPoints: [AccessPoint(bssid: "a", position: LocalPosition(east: 5, north: 5))])
-        busy.cellScanner = try CellTowerScanner(towers: [CellTower(cellID: "c", position: LocalPosition(east: 500, north: 0, up: 25))])
+        busy.wifiScanner = try WiFiScanner(accessPoints: [
+            AccessPoint(bssid: "a", position: LocalPosition(east: 5, north: 5))
+        ])
+        busy.cellScanner = try CellTowerScanner(towers: [
+            CellTower(cellID: "c", position: LocalPosition(east: 500, north: 0, up: 25))
+        ])
         var busyFixes: [GPSFix?] = []
         for second in 0..<200 {
             _ = busy.scanWiFi(at: Double(second), from: LocalPosition(east: 0, north: 0))
             _ = busy.scanCells(at: Double(second), from: LocalPosition(east: 0, north: 0))
             _ = busy.request(bytes: 5000, at: Double(second))
-            _ = try busy.walk(startTime: Double(second), segments: [WalkingSegment(durationSeconds: 0.5, pace: .normal)])
+            _ = try busy.walk(
+                startTime: Double(second), segments: [WalkingSegment(durationSeconds: 0.5, pace: .normal)])
             busyFixes.append(busy.position(at: Double(second), truePosition: Self.here))
         }
         #expect(Self.gpsTrack(quiet, from: 0, count: 200) == busyFixes)
@@ -41,10 +46,12 @@ struct DeviceTests {
     @Test("same seed ⇒ identical Wi-Fi scans, requests and gait samples")
     func determinism() throws {
         func run() throws -> ([WiFiScan?], [RequestOutcome], GaitTrace) {
-            let device = try Device(profile: DeviceProfile(name: "p", cellularPreset: .edge), stream: RandomStream(seed: 77))
-            device.wifiScanner = try WiFiScanner(accessPoints: (0..<5).map {
-                AccessPoint(bssid: "ap\($0)", position: LocalPosition(east: Double($0) * 10, north: 0))
-            })
+            let device = try Device(
+                profile: DeviceProfile(name: "p", cellularPreset: .edge), stream: RandomStream(seed: 77))
+            device.wifiScanner = try WiFiScanner(
+                accessPoints: (0..<5).map {
+                    AccessPoint(bssid: "ap\($0)", position: LocalPosition(east: Double($0) * 10, north: 0))
+                })
             let scans = (0..<20).map { device.scanWiFi(at: Double($0), from: LocalPosition(east: 3, north: 2)) }
             let requests = (0..<20).map { device.request(bytes: 10_000, at: Double($0)) }
             let trace = try device.walk(startTime: 0, segments: [WalkingSegment(durationSeconds: 5, pace: .fast)])
@@ -57,16 +64,20 @@ struct DeviceTests {
         #expect(first.2 == second.2)
     }
 
-    @Test("WXC-P1 on a device: refused location hides fixes without shifting the GPS stream; refused cellular is offline")
+    @Test(
+        "WXC-P1 on a device: refused location hides fixes without shifting the GPS stream; refused cellular is offline")
     func permissions() throws {
         let granted = try Device(profile: DeviceProfile(name: "p"), stream: RandomStream(seed: 5))
         let refused = try Device(
-            profile: DeviceProfile(name: "p", permissions: DevicePermissions(location: .refused, cellularData: .refused)),
+            profile: DeviceProfile(
+                name: "p", permissions: DevicePermissions(location: .refused, cellularData: .refused)),
             stream: RandomStream(seed: 5),
             connectivity: .always(.cellularOnly))
         #expect(Self.gpsTrack(refused, from: 0, count: 50).allSatisfy { $0 == nil })
         refused.permissions.location = .granted
-        #expect(Self.gpsTrack(refused, from: 50, count: 50) == Self.gpsTrack(granted, from: 0, count: 100).suffix(50).map { $0 })
+        #expect(
+            Self.gpsTrack(refused, from: 50, count: 50)
+                == Self.gpsTrack(granted, from: 0, count: 100).suffix(50).map { $0 })
         #expect(!refused.isOnline(at: 0))
         #expect(refused.request(bytes: 10, at: 0).failure == .noNetwork)
         refused.permissions.cellularData = .granted
@@ -77,7 +88,7 @@ struct DeviceTests {
     @Test("cache-first fetch: network, fresh cache, expired use offline, unavailable, and survival of a restart")
     func fetchAndRestart() throws {
         let schedule = try ConnectivitySchedule(intervals: [
-            ConnectivityInterval(startTime: 1000, endTime: 5000, state: .offline),
+            ConnectivityInterval(startTime: 1000, endTime: 5000, state: .offline)
         ])
         let device = try Device(
             profile: DeviceProfile(name: "p", cellularPreset: .threeG), stream: RandomStream(seed: 8),
@@ -107,7 +118,8 @@ struct DeviceTests {
 
     @Test("NAV-PR1 on a device: fixes are stored only under consent")
     func consentOnDevice() throws {
-        let device = try Device(profile: DeviceProfile(name: "p", gpsEnvironment: .openSky), stream: RandomStream(seed: 3))
+        let device = try Device(
+            profile: DeviceProfile(name: "p", gpsEnvironment: .openSky), stream: RandomStream(seed: 3))
         #expect(!device.collectLocation(userID: "u", at: 0, truePosition: Self.here))
         device.consent.give(at: 1)
         var stored = 0

@@ -39,7 +39,9 @@ struct GPSReceiverTests {
         let outlierRate = Double(urban.filter(\.isOutlier).count) / Double(urban.count)
         // Binomial standard error ≈ 0.001: band ±0.5 %.
         #expect(abs(outlierRate - 0.02) < 0.005)
-        #expect(urban.filter(\.isOutlier).allSatisfy { $0.trueErrorMetres >= 30 - 1e-6 && $0.trueErrorMetres <= 150 + 1e-6 })
+        #expect(
+            urban.filter(\.isOutlier).allSatisfy { $0.trueErrorMetres >= 30 - 1e-6 && $0.trueErrorMetres <= 150 + 1e-6 }
+        )
 
         let indoor = try Self.independentAttempts(.indoor, seed: 13)
         // Indoor median 25 m (σ 21 m) plus 5 % outliers of 50–200 m, which lift the median to ≈ 26 m.
@@ -110,6 +112,7 @@ struct GPSReceiverTests {
         let moved = Self.origin.offset(eastMetres: 300, northMetres: 400)
         // 500 m on a local plane; equirectangular vs haversine differ by far less than 1 cm here.
         #expect(abs(Self.origin.distance(to: moved) - 500) < 0.05)
-        #expect(abs(LocalPosition(east: 0, north: 0).distance(to: LocalPosition(east: 3, north: 4, up: 12)) - 13) < 1e-12)
+        #expect(
+            abs(LocalPosition(east: 0, north: 0).distance(to: LocalPosition(east: 3, north: 4, up: 12)) - 13) < 1e-12)
     }
 }

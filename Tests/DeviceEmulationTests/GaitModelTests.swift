@@ -1,9 +1,9 @@
+import FieldtestData
 import FieldtestGSL
 import Foundation
 import Testing
 
 @testable import DeviceEmulation
-import FieldtestData
 
 @Suite("Gait model")
 struct GaitModelTests {
@@ -22,18 +22,21 @@ struct GaitModelTests {
         return count
     }
 
-    @Test("cadence is recovered from zero crossings of the acceleration magnitude", arguments: [
-        (WalkingPace.slow, PhonePlacement.hand),
-        (WalkingPace.normal, PhonePlacement.hand),
-        (WalkingPace.fast, PhonePlacement.hand),
-        (WalkingPace.normal, PhonePlacement.pocket),
-    ])
+    @Test(
+        "cadence is recovered from zero crossings of the acceleration magnitude",
+        arguments: [
+            (WalkingPace.slow, PhonePlacement.hand),
+            (WalkingPace.normal, PhonePlacement.hand),
+            (WalkingPace.fast, PhonePlacement.hand),
+            (WalkingPace.normal, PhonePlacement.pocket),
+        ])
     func cadenceRecovered(pace: WalkingPace, placement: PhonePlacement) throws {
         let rng = RandomStream(seed: 42)
         var generator = rng
         let model = GaitModel(placement: placement)
         let duration = 120.0
-        let trace = try model.generate(startTime: 1_700_000_000, durationSeconds: duration, pace: pace, using: &generator)
+        let trace = try model.generate(
+            startTime: 1_700_000_000, durationSeconds: duration, pace: pace, using: &generator)
         let magnitude = trace.accelerometer.map(\.magnitude)
         let crossings = Self.upwardCrossings(magnitude, band: 0.3)
         let measuredCadence = Double(crossings) / duration
@@ -101,7 +104,8 @@ struct GaitModelTests {
     @Test("pocket placement swings the phone far more than the hand")
     func pocketSwing() throws {
         var rng = SeededGenerator(seed: 5)
-        let hand = try GaitModel(placement: .hand).generate(startTime: 0, durationSeconds: 30, pace: .normal, using: &rng)
+        let hand = try GaitModel(placement: .hand).generate(
+            startTime: 0, durationSeconds: 30, pace: .normal, using: &rng)
         let pocket = try GaitModel(placement: .pocket).generate(
             startTime: 0, durationSeconds: 30, pace: .normal, using: &rng)
         let handRate = Stats.standardDeviation(hand.gyroscope.map(\.x))
@@ -155,16 +159,23 @@ struct GaitModelTests {
     @Test("invalid parameters are rejected with a clear message")
     func invalidParameters() throws {
         var rng = SeededGenerator(seed: 1)
-        #expect(throws: DeviceEmulationError.invalidParameter(
-            name: "sampleRateHz", value: 0, expected: "a finite number > 0")) {
+        #expect(
+            throws: DeviceEmulationError.invalidParameter(
+                name: "sampleRateHz", value: 0, expected: "a finite number > 0")
+        ) {
             try GaitModel(sampleRateHz: 0).generate(startTime: 0, durationSeconds: 1, pace: .normal, using: &rng)
         }
-        #expect(throws: DeviceEmulationError.invalidParameter(
-            name: "segment durationSeconds", value: -1, expected: "a finite number > 0")) {
+        #expect(
+            throws: DeviceEmulationError.invalidParameter(
+                name: "segment durationSeconds", value: -1, expected: "a finite number > 0")
+        ) {
             try GaitModel().generate(startTime: 0, durationSeconds: -1, pace: .normal, using: &rng)
         }
         let message = DeviceEmulationError.invalidParameter(
-            name: "sampleRateHz", value: 0, expected: "a finite number > 0").description
-        #expect(message == "invalid sampleRateHz 0.0: expected a finite number > 0; correct the device profile or call site")
+            name: "sampleRateHz", value: 0, expected: "a finite number > 0"
+        ).description
+        #expect(
+            message == "invalid sampleRateHz 0.0: expected a finite number > 0; correct the device profile or call site"
+        )
     }
 }

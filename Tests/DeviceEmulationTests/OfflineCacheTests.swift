@@ -19,12 +19,15 @@ struct OfflineCacheTests {
     func expiryBoundaries() throws {
         let cache = try OfflineCache(path: Self.temporaryDatabasePath())
         try cache.store(CacheEntry(key: "weather/Rota", payload: Self.payload, fetchedAt: 1000, timeToLiveSeconds: 300))
-        #expect(try cache.lookup(key: "weather/Rota", at: 1000, isOnline: true) == .hit(payload: Self.payload, ageSeconds: 0))
+        #expect(
+            try cache.lookup(key: "weather/Rota", at: 1000, isOnline: true)
+                == .hit(payload: Self.payload, ageSeconds: 0))
         let nearlyExpired = try cache.lookup(key: "weather/Rota", at: 1299.5, isOnline: true)
         #expect(nearlyExpired == .hit(payload: Self.payload, ageSeconds: 299.5))
         #expect(try cache.lookup(key: "weather/Rota", at: 1300, isOnline: true) == .miss(expiredAgeSeconds: 300))
-        #expect(try cache.lookup(key: "weather/Rota", at: 1300, isOnline: false)
-            == .expiredUse(payload: Self.payload, ageSeconds: 300))
+        #expect(
+            try cache.lookup(key: "weather/Rota", at: 1300, isOnline: false)
+                == .expiredUse(payload: Self.payload, ageSeconds: 300))
         #expect(try cache.lookup(key: "weather/Lincoln", at: 1300, isOnline: false) == .miss(expiredAgeSeconds: nil))
         // A zero TTL is expired at once.
         try cache.store(CacheEntry(key: "zero", payload: Self.payload, fetchedAt: 5, timeToLiveSeconds: 0))
@@ -36,8 +39,10 @@ struct OfflineCacheTests {
         let cache = try OfflineCache(path: Self.temporaryDatabasePath())
         try cache.store(CacheEntry(key: "k", payload: Self.payload, fetchedAt: 1000, timeToLiveSeconds: 10))
         #expect(throws: DeviceEmulationError.self) { try cache.lookup(key: "k", at: 999, isOnline: true) }
-        #expect(throws: DeviceEmulationError.invalidParameter(
-            name: "timeToLiveSeconds", value: -1, expected: "a finite number >= 0")) {
+        #expect(
+            throws: DeviceEmulationError.invalidParameter(
+                name: "timeToLiveSeconds", value: -1, expected: "a finite number >= 0")
+        ) {
             try cache.store(CacheEntry(key: "k", payload: Self.payload, fetchedAt: 0, timeToLiveSeconds: -1))
         }
     }
@@ -54,15 +59,18 @@ struct OfflineCacheTests {
         for entry in entries { try cache.store(entry) }
         _ = try cache.lookup(key: "a", at: 11, isOnline: true)
         try cache.close()
-        #expect(throws: DeviceEmulationError.cacheStorage(
-            path: path, reason: "the cache is closed (emulated power-off); reopen it first")) {
+        #expect(
+            throws: DeviceEmulationError.cacheStorage(
+                path: path, reason: "the cache is closed (emulated power-off); reopen it first")
+        ) {
             try cache.count()
         }
         let reopened = try OfflineCache(path: path, statistics: cache.statistics)
         #expect(try reopened.allEntries() == entries.sorted { $0.key < $1.key })
         #expect(try reopened.count() == 3)
-        #expect(try reopened.lookup(key: "weather/Pretoria", at: 100, isOnline: false)
-            == .hit(payload: Self.payload, ageSeconds: 70))
+        #expect(
+            try reopened.lookup(key: "weather/Pretoria", at: 100, isOnline: false)
+                == .hit(payload: Self.payload, ageSeconds: 70))
         #expect(reopened.statistics.hits == 2)
     }
 

@@ -5,15 +5,17 @@ import Testing
 
 @Suite("Permissions (WXC-P1, WXC-P2, NAV-PR1)")
 struct PermissionsTests {
-    @Test("WXC-P1: cellular refused → only Wi-Fi is used", arguments: [
-        (ConnectivityState.online, PermissionDecision.granted, [NetworkBearer.wifi, .cellular]),
-        (.online, .refused, [.wifi]),
-        (.cellularOnly, .granted, [.cellular]),
-        (.cellularOnly, .refused, []),
-        (.cellularOnly, .notAsked, []),
-        (.wifiOnly, .refused, [.wifi]),
-        (.offline, .granted, []),
-    ])
+    @Test(
+        "WXC-P1: cellular refused → only Wi-Fi is used",
+        arguments: [
+            (ConnectivityState.online, PermissionDecision.granted, [NetworkBearer.wifi, .cellular]),
+            (.online, .refused, [.wifi]),
+            (.cellularOnly, .granted, [.cellular]),
+            (.cellularOnly, .refused, []),
+            (.cellularOnly, .notAsked, []),
+            (.wifiOnly, .refused, [.wifi]),
+            (.offline, .granted, []),
+        ])
     func cellularRule(state: ConnectivityState, cellular: PermissionDecision, expected: [NetworkBearer]) throws {
         let permissions = DevicePermissions(location: .granted, cellularData: cellular)
         #expect(permissions.usableBearers(in: state) == expected)
@@ -34,10 +36,22 @@ struct PermissionsTests {
     func weatherServicePerLocation() {
         var store = WeatherServicePermissions()
         var asked: [String] = []
-        let first = store.arrive(at: "Pretoria") { asked.append("Pretoria"); return true }
-        let second = store.arrive(at: "Rota") { asked.append("Rota"); return false }
-        let again = store.arrive(at: "Pretoria") { asked.append("Pretoria again"); return false }
-        let refusedAgain = store.arrive(at: "Rota") { asked.append("Rota again"); return true }
+        let first = store.arrive(at: "Pretoria") {
+            asked.append("Pretoria")
+            return true
+        }
+        let second = store.arrive(at: "Rota") {
+            asked.append("Rota")
+            return false
+        }
+        let again = store.arrive(at: "Pretoria") {
+            asked.append("Pretoria again")
+            return false
+        }
+        let refusedAgain = store.arrive(at: "Rota") {
+            asked.append("Rota again")
+            return true
+        }
         #expect(first == .init(prompted: true, enabled: true))
         #expect(second == .init(prompted: true, enabled: false))
         #expect(again == .init(prompted: false, enabled: true))
@@ -53,7 +67,8 @@ struct PermissionsTests {
     @Test("NAV-PR1: no data before consent; none after withdrawal and deletion")
     func consent() {
         var consent = LocationConsent()
-        let record = { (t: Double) in LocationConsent.Record(userID: "u1", time: t, latitude: -25.75, longitude: 28.23) }
+        let record = { (t: Double) in LocationConsent.Record(userID: "u1", time: t, latitude: -25.75, longitude: 28.23)
+        }
         let r1 = consent.collect(record(0))
         #expect(!r1)
         #expect(consent.records.isEmpty)

@@ -8,7 +8,9 @@ import Testing
 struct RadioScannerTests {
     @Test("path loss: mean −70 dBm at 10 m and shadowing σ = 6 dB recovered from 20k scans")
     func shadowingRecovered() throws {
-        let scanner = try WiFiScanner(accessPoints: [AccessPoint(bssid: "ap", position: LocalPosition(east: 10, north: 0))])
+        let scanner = try WiFiScanner(accessPoints: [
+            AccessPoint(bssid: "ap", position: LocalPosition(east: 10, north: 0))
+        ])
         var rng = RandomStream(seed: 21)
         let values = (0..<20_000).compactMap { _ in
             scanner.scan(at: 0, from: LocalPosition(east: 0, north: 0), using: &rng).rssi(of: "ap").map(Double.init)
@@ -27,7 +29,7 @@ struct RadioScannerTests {
         var ys: [Double] = []
         for distance in stride(from: 2.0, through: 40.0, by: 2.0) {
             let scanner = try WiFiScanner(accessPoints: [
-                AccessPoint(bssid: "ap", position: LocalPosition(east: distance, north: 0)),
+                AccessPoint(bssid: "ap", position: LocalPosition(east: distance, north: 0))
             ])
             for _ in 0..<500 {
                 if let rssi = scanner.scan(at: 0, from: LocalPosition(east: 0, north: 0), using: &rng).rssi(of: "ap") {
@@ -38,7 +40,8 @@ struct RadioScannerTests {
         }
         let mx = Stats.mean(xs)
         let my = Stats.mean(ys)
-        let slope = zip(xs, ys).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) } / xs.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+        let slope =
+            zip(xs, ys).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) } / xs.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
         // Slope = −n = −3; 10 000 readings, σ 6 dB → standard error ≈ 0.03.
         #expect(abs(slope + 3) < 0.12)
     }
@@ -69,9 +72,12 @@ struct RadioScannerTests {
 
     @Test("scans are sorted strongest first and reproducible from the seed")
     func orderAndDeterminism() throws {
-        let scanner = try WiFiScanner(accessPoints: (0..<20).map {
-            AccessPoint(bssid: String(format: "WAP%03d", $0), position: LocalPosition(east: Double($0) * 5, north: 3, up: 4))
-        })
+        let scanner = try WiFiScanner(
+            accessPoints: (0..<20).map {
+                AccessPoint(
+                    bssid: String(format: "WAP%03d", $0), position: LocalPosition(east: Double($0) * 5, north: 3, up: 4)
+                )
+            })
         var a = RandomStream(seed: 24)
         var b = RandomStream(seed: 24)
         let first = scanner.scan(at: 5, from: LocalPosition(east: 12, north: 0), using: &a)
@@ -83,15 +89,21 @@ struct RadioScannerTests {
     @Test("replay returns the nearest recorded fingerprint (same floor) or the next in order")
     func replay() throws {
         let prints = [
-            RecordedFingerprint(position: LocalPosition(east: 0, north: 0), floor: 0, readings: [WiFiReading(bssid: "A", rssiDbm: -50)]),
-            RecordedFingerprint(position: LocalPosition(east: 10, north: 0), floor: 0, readings: [WiFiReading(bssid: "B", rssiDbm: -60)]),
-            RecordedFingerprint(position: LocalPosition(east: 1, north: 0), floor: 1, readings: [WiFiReading(bssid: "C", rssiDbm: -70)]),
+            RecordedFingerprint(
+                position: LocalPosition(east: 0, north: 0), floor: 0, readings: [WiFiReading(bssid: "A", rssiDbm: -50)]),
+            RecordedFingerprint(
+                position: LocalPosition(east: 10, north: 0), floor: 0, readings: [WiFiReading(bssid: "B", rssiDbm: -60)]
+            ),
+            RecordedFingerprint(
+                position: LocalPosition(east: 1, north: 0), floor: 1, readings: [WiFiReading(bssid: "C", rssiDbm: -70)]),
         ]
         var replay = try WiFiFingerprintReplay(fingerprints: prints)
         #expect(replay.scan(at: 1, nearest: LocalPosition(east: 8, north: 1)).readings == prints[1].readings)
         #expect(replay.scan(at: 1, nearest: LocalPosition(east: 1.2, north: 0)).readings == prints[2].readings)
-        #expect(replay.scan(at: 1, nearest: LocalPosition(east: 1.2, north: 0), floor: 0).readings == prints[0].readings)
-        #expect(replay.scan(at: 1, nearest: LocalPosition(east: 1.2, north: 0), floor: 7).readings == prints[2].readings)
+        #expect(
+            replay.scan(at: 1, nearest: LocalPosition(east: 1.2, north: 0), floor: 0).readings == prints[0].readings)
+        #expect(
+            replay.scan(at: 1, nearest: LocalPosition(east: 1.2, north: 0), floor: 7).readings == prints[2].readings)
         let order = (0..<4).map { replay.nextScan(at: Double($0)).readings[0].bssid }
         #expect(order == ["A", "B", "C", "A"])
         #expect(throws: DeviceEmulationError.emptyFingerprintReplay) { try WiFiFingerprintReplay(fingerprints: []) }
@@ -104,7 +116,9 @@ struct RadioScannerTests {
         // Hata urban, 900 MHz, h_b 30 m, h_m 1.5 m, 1 km: L ≈ 126.4 dB → 43 − 126.4 = −83.4 dBm.
         #expect(abs(scanner.meanPowerDbm(tower: near, distanceMetres: 1000) + 83.42) < 0.05)
         // 35.2 dB per decade of distance at h_b = 30 m.
-        let decade = scanner.meanPowerDbm(tower: near, distanceMetres: 1000) - scanner.meanPowerDbm(tower: near, distanceMetres: 10_000)
+        let decade =
+            scanner.meanPowerDbm(tower: near, distanceMetres: 1000)
+            - scanner.meanPowerDbm(tower: near, distanceMetres: 10_000)
         #expect(abs(decade - (44.9 - 6.55 * log10(30))) < 1e-9)
 
         var rng = RandomStream(seed: 25)

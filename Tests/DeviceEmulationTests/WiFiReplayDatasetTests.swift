@@ -50,7 +50,8 @@ struct WiFiReplayDatasetTests {
         let replay = try WiFiFingerprintReplay(fingerprints: prints)
         for fingerprint in prints {
             let scan = replay.scan(at: 0, nearest: fingerprint.position, floor: fingerprint.floor)
-            let firstAtSpot = try #require(prints.first { $0.position == fingerprint.position && $0.floor == fingerprint.floor })
+            let firstAtSpot = try #require(
+                prints.first { $0.position == fingerprint.position && $0.floor == fingerprint.floor })
             #expect(scan == WiFiScan(time: 0, readings: firstAtSpot.readings))
         }
     }

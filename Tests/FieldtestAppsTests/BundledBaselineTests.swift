@@ -36,8 +36,9 @@ struct BundledBaselineTests {
             .load(Self.repo.appendingPathComponent("Scenarios/" + file), displayName: "Scenarios/" + file)
         let baselineURL = Self.repo.appendingPathComponent("Results/baselines/\(scenario.name).csv")
         let baseline = try MetricsCSV.read(baselineURL)
-        let results = try ScenarioRunner.run(ScenarioRunner.cases(of: scenario), jobs: 2, runID: "check",
-                                             datasets: DatasetStore(manifest: manifest), apps: .bundled)
+        let results = try ScenarioRunner.run(
+            ScenarioRunner.cases(of: scenario), jobs: 2, runID: "check",
+            datasets: DatasetStore(manifest: manifest), apps: .bundled)
         let current = Self.comparable(results.flatMap(\.rows))
         let expected = Self.comparable(baseline)
         #expect(!expected.isEmpty, "the baseline of \(file) has no non-latency rows")

@@ -25,7 +25,9 @@ struct BundledRegistryTests {
         let requirement = try #require(AppRegistry.bundled.requirement(id))
         #expect(Set(requirement.metrics.map(\.name)).count == requirement.metrics.count)
         for m in requirement.metrics {
-            if m.threshold != nil { #expect(m.comparator != .none, "\(id) \(m.name): a threshold without a comparator") }
+            if m.threshold != nil {
+                #expect(m.comparator != .none, "\(id) \(m.name): a threshold without a comparator")
+            }
             if m.isSeries { #expect(m.unit == "s" && m.kind == .latency, "\(id) \(m.name)") }
         }
     }

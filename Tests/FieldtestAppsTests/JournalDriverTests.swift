@@ -17,14 +17,17 @@ struct JournalDriverTests {
         let url = Self.repo.appendingPathComponent("Scenarios/beentheredonethat-offline-sync.yaml")
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(text.contains("entries: 250"))
-        return try ScenarioLoader(datasetNames: nil).parse(text.replacingOccurrences(of: "entries: 250", with: "entries: \(entries)"),
-                                                           file: "beentheredonethat-offline-sync.yaml")
+        return try ScenarioLoader(datasetNames: nil).parse(
+            text.replacingOccurrences(of: "entries: 250", with: "entries: \(entries)"),
+            file: "beentheredonethat-offline-sync.yaml")
     }
 
     func run(_ s: Scenario) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
-        return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      apps: .bundled).flatMap(\.rows)
+        return try ScenarioRunner.run(
+            ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
+            apps: .bundled
+        ).flatMap(\.rows)
     }
 
     func row(_ rows: [MetricRow], _ req: String, _ metric: String) -> MetricRow? {
@@ -42,9 +45,11 @@ struct JournalDriverTests {
         #expect(row(rows, "BTD-S1", "crashes_between_send_and_ack")?.value == 4)
         #expect((row(rows, "BTD-S1", "resent_deliveries")?.value ?? 0) >= 4)
         #expect((row(rows, "BTD-S1", "pushes_offline")?.value ?? 0) > 0)
-        for (req, metric, checks) in [("BTD-A1", "account_record_mismatches", 5), ("BTD-A2", "login_outcome_mismatches", 4),
-                                      ("BTD-J1", "entry_record_mismatches", 240), ("BTD-J3", "filter_result_mismatches", 4),
-                                      ("BTD-P1", "prompt_group_mismatches", 14)] {
+        for (req, metric, checks) in [
+            ("BTD-A1", "account_record_mismatches", 5), ("BTD-A2", "login_outcome_mismatches", 4),
+            ("BTD-J1", "entry_record_mismatches", 240), ("BTD-J3", "filter_result_mismatches", 4),
+            ("BTD-P1", "prompt_group_mismatches", 14),
+        ] {
             let r = try #require(row(rows, req, metric))
             #expect(r.value == 0, "\(req)")
             #expect(r.samples == checks, "\(req)")

@@ -16,14 +16,18 @@ struct MiCityDriverTests {
     func scenario(_ file: String, minutes: Double) throws -> Scenario {
         var s = try ScenarioLoader(datasetNames: nil).load(Self.repo.appendingPathComponent("Scenarios/" + file))
         s.duration = minutes * 60
-        for i in s.devices.indices { s.devices[i].connectivity = s.devices[i].connectivity.filter { $0.at < s.duration } }
+        for i in s.devices.indices {
+            s.devices[i].connectivity = s.devices[i].connectivity.filter { $0.at < s.duration }
+        }
         return s
     }
 
     func run(_ s: Scenario) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
-        return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      apps: .bundled).flatMap(\.rows)
+        return try ScenarioRunner.run(
+            ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
+            apps: .bundled
+        ).flatMap(\.rows)
     }
 
     func value(_ rows: [MetricRow], _ req: String, _ metric: String) -> Double? {
@@ -33,38 +37,62 @@ struct MiCityDriverTests {
     /// A run that fails in `start` (a tweet feed pointed at a campus map) leaves no
     /// temporary folder (device caches, app database) behind.
     @Test func failedStartLeavesNoTemporaryFolder() throws {
-        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-rate-limit.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "datasets: [airline-tweets,", with: "datasets: [campus-quito, airline-tweets,")
-            .replacingOccurrences(of: "dataset: airline-tweets, size", with: "dataset: campus-quito, size")
+        let text = try String(
+            contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-rate-limit.yaml"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "datasets: [airline-tweets,", with: "datasets: [campus-quito, airline-tweets,")
+        .replacingOccurrences(of: "dataset: airline-tweets, size", with: "dataset: campus-quito, size")
         let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "rate-limit.yaml")
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         let driver = try AppRegistry.bundled.makeDriver(for: s)
         let folders = driver.temporaryFolders
         #expect(folders.count == 1)
         #expect(throws: (any Error).self) { try driver.start(RunContext(scenario: s, datasets: store)) }
-        for folder in folders { #expect(!FileManager.default.fileExists(atPath: folder.path), "\(folder.path) left behind") }
+        for folder in folders {
+            #expect(!FileManager.default.fileExists(atPath: folder.path), "\(folder.path) left behind")
+        }
     }
 
     /// Actions the schema accepts but miCity cannot perform meaningfully (weather without a
     /// recording, a listing without class or word, adding a place no dataset lists) stop the run with an
     /// error naming the file, the line and what to add, instead of counting as requirement failures.
     @Test func actionsMiCityCannotPerformAreInputErrors() throws {
-        let cityDay = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
-        let noWeatherFeed = cityDay.replacingOccurrences(of: "  - {kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}\n", with: "")
-        let bareListing = cityDay.replacingOccurrences(of: "{at: 7m, every: 30m, do: list-tweets, class: positive}",
-                                                       with: "{at: 7m, every: 30m, do: list-tweets}")
-        let unknownPlace = cityDay.replacingOccurrences(of: "{at: 12m, do: add-place, name: Waverly}", with: "{at: 12m, do: add-place, name: Waverley}")
-        let noPlaces = cityDay.replacingOccurrences(of: "noaa-lcd-lincoln-2023, us-cities]", with: "noaa-lcd-lincoln-2023]")
+        let cityDay = try String(
+            contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
+        let noWeatherFeed = cityDay.replacingOccurrences(
+            of: "  - {kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}\n", with: "")
+        let bareListing = cityDay.replacingOccurrences(
+            of: "{at: 7m, every: 30m, do: list-tweets, class: positive}",
+            with: "{at: 7m, every: 30m, do: list-tweets}")
+        let unknownPlace = cityDay.replacingOccurrences(
+            of: "{at: 12m, do: add-place, name: Waverly}", with: "{at: 12m, do: add-place, name: Waverley}")
+        let noPlaces = cityDay.replacingOccurrences(
+            of: "noaa-lcd-lincoln-2023, us-cities]", with: "noaa-lcd-lincoln-2023]")
         // Denver, about 710 km from the Lincoln station the scenario replays.
-        let farWeather = cityDay.replacingOccurrences(of: "do: weather, latitude: 40.8136, longitude: -96.7026}",
-                                                      with: "do: weather, latitude: 39.7392, longitude: -104.9903}")
-        #expect(noWeatherFeed != cityDay && bareListing != cityDay && unknownPlace != cityDay && noPlaces != cityDay && farWeather != cityDay)
+        let farWeather = cityDay.replacingOccurrences(
+            of: "do: weather, latitude: 40.8136, longitude: -96.7026}",
+            with: "do: weather, latitude: 39.7392, longitude: -104.9903}")
+        #expect(
+            noWeatherFeed != cityDay && bareListing != cityDay && unknownPlace != cityDay && noPlaces != cityDay
+                && farWeather != cityDay)
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         for (text, message) in [
-            (noWeatherFeed, "city-day.yaml:62: error: actor 'maya': the 'weather' action needs recorded weather; add a feed such as"),
-            (bareListing, "city-day.yaml:48: error: actor 'maya': 'list-tweets' needs 'class' (positive, negative or neutral) or 'word'"),
-            (unknownPlace, "city-day.yaml:55: error: actor 'maya': 'add-place': no place named 'Waverley' in the places datasets"),
-            (noPlaces, "city-day.yaml:54: error: actor 'maya': 'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"),
+            (
+                noWeatherFeed,
+                "city-day.yaml:62: error: actor 'maya': the 'weather' action needs recorded weather; add a feed such as"
+            ),
+            (
+                bareListing,
+                "city-day.yaml:48: error: actor 'maya': 'list-tweets' needs 'class' (positive, negative or neutral) or 'word'"
+            ),
+            (
+                unknownPlace,
+                "city-day.yaml:55: error: actor 'maya': 'add-place': no place named 'Waverley' in the places datasets"
+            ),
+            (
+                noPlaces,
+                "city-day.yaml:54: error: actor 'maya': 'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"
+            ),
             (farWeather, "city-day.yaml:62: error: actor 'maya': the 'weather' action at (39.7392, -104.9903) is 7"),
         ] {
             let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
@@ -83,7 +111,9 @@ struct MiCityDriverTests {
         #expect(value(rows, "MIC-12", "tweets_skipped_or_duplicated") == 0)
         #expect(value(rows, "MIC-12", "fetch_period_p50") == 80)
         // MIC-14 scores only the replayed tweets of the evaluation share, which the shipped model never saw.
-        let airline = try AirlineTweetsLoader.load(url: Self.repo.appendingPathComponent("Datasets/tweets/airline_Tweets.csv")).records
+        let airline = try AirlineTweetsLoader.load(
+            url: Self.repo.appendingPathComponent("Datasets/tweets/airline_Tweets.csv")
+        ).records
         let reserved = airline.prefix(2300).filter { EvaluationShare.contains($0.text) }
         #expect(reserved.count > 150 && reserved.count < 320)  // about one in ten
         let accuracyRow = try #require(rows.first { $0.requirement == "MIC-14" && $0.metric == "accuracy" })
@@ -93,9 +123,11 @@ struct MiCityDriverTests {
         #expect(posNeg.value > 0.85 && posNeg.value <= 1)
         let f1 = try #require(value(rows, "MIC-14", "macro_f1"))
         #expect(f1 > 0.5 && f1 < 1)
-        for (req, metric) in [("MIC-15", "mood_mismatches"), ("MIC-16", "word_cloud_mismatches"), ("MIC-25", "listing_mismatches"),
-                              ("MIC-30", "weather_fields_missing"), ("MIC-34", "favourites_mismatches"),
-                              ("MIC-55", "difficulty_not_monotone")] {
+        for (req, metric) in [
+            ("MIC-15", "mood_mismatches"), ("MIC-16", "word_cloud_mismatches"), ("MIC-25", "listing_mismatches"),
+            ("MIC-30", "weather_fields_missing"), ("MIC-34", "favourites_mismatches"),
+            ("MIC-55", "difficulty_not_monotone"),
+        ] {
             let row = try #require(rows.first { $0.requirement == req && $0.metric == metric })
             #expect(row.value == 0, "\(req) \(metric)")
             #expect(row.samples > 0, "\(req) \(metric) made no checks")
@@ -111,16 +143,21 @@ struct MiCityDriverTests {
     /// wait for the network and the classification, and fails the requirement.
     @Test func mainThreadIngestFailsMicNF1() throws {
         func cityDay(ingest: String) throws -> Scenario {
-            let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
-                .replacingOccurrences(of: "  mood_window: 1h\n", with: "  mood_window: 1h\n  ingest: \(ingest)\n")
+            let text = try String(
+                contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8
+            )
+            .replacingOccurrences(of: "  mood_window: 1h\n", with: "  mood_window: 1h\n  ingest: \(ingest)\n")
             var s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
             #expect(s.parameters["ingest"]?.string == ingest)
             s.duration = 30 * 60
             s.devices[0].connectivity = []
             return s
         }
-        let b = try run(try cityDay(ingest: "background")), m = try run(try cityDay(ingest: "main-thread"))
-        let ratio = { (rows: [MetricRow]) in try #require(rows.first { $0.requirement == "MIC-NF1" && $0.metric == "p95_ratio_with_vs_without" }) }
+        let b = try run(try cityDay(ingest: "background"))
+        let m = try run(try cityDay(ingest: "main-thread"))
+        let ratio = { (rows: [MetricRow]) in
+            try #require(rows.first { $0.requirement == "MIC-NF1" && $0.metric == "p95_ratio_with_vs_without" })
+        }
         #expect(try ratio(b).status == .pass)
         #expect(try ratio(b).value <= 1.10)
         #expect(try ratio(m).status == .fail)
@@ -138,7 +175,8 @@ struct MiCityDriverTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("micity-store-\(getpid()).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try MiCityStore(path: path)
-        let lincoln = FavouritePlace(name: "Lincoln", latitude: 40.8136, longitude: -96.7026, note: "NE, US", savedAt: 100)
+        let lincoln = FavouritePlace(
+            name: "Lincoln", latitude: 40.8136, longitude: -96.7026, note: "NE, US", savedAt: 100)
         try store.save(lincoln)
         #expect(try store.updateNote(name: "Lincoln", note: "Capitol; Haymarket"))
         var edited = lincoln
@@ -202,8 +240,10 @@ struct MiCityDriverTests {
     @Test func clientAssumingTooHighALimitBacksOffAfterEach429() throws {
         // The client believes in 12 requests per window, the API allows 6: the 7th request of a
         // window is refused, and the client waits for the window's reset before trying again.
-        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-rate-limit.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "  rate_limit: 6\n", with: "  rate_limit: 6\n  client_rate_limit: 12\n")
+        let text = try String(
+            contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-rate-limit.yaml"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "  rate_limit: 6\n", with: "  rate_limit: 6\n  client_rate_limit: 12\n")
         #expect(text.contains("client_rate_limit: 12"))
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("micity-backoff-\(getpid()).yaml")
         try text.write(to: url, atomically: false, encoding: .utf8)
@@ -226,9 +266,12 @@ struct MiCityDriverTests {
     /// A run that outlasts its recorded stream (TweetEval: 2,000 tweets, pages of 300) stops fetching
     /// when the recording is used up: the short last page and the end of the replay are no MIC-12 failure.
     @Test func usedUpRecordingIsNotABatchFailure() throws {
-        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "dataset: airline-tweets, size: 100", with: "dataset: tweeteval-val-text, size: 300")
-            .replacingOccurrences(of: "datasets: [airline-tweets,", with: "datasets: [tweeteval-val-text, tweeteval-val-labels,")
+        let text = try String(
+            contentsOf: Self.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "dataset: airline-tweets, size: 100", with: "dataset: tweeteval-val-text, size: 300")
+        .replacingOccurrences(
+            of: "datasets: [airline-tweets,", with: "datasets: [tweeteval-val-text, tweeteval-val-labels,")
         #expect(text.contains("dataset: tweeteval-val-text, size: 300"))
         var s = try ScenarioLoader(datasetNames: nil).parse(text, file: "used-up.yaml")
         s.duration = 20 * 60

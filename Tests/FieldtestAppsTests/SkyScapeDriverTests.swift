@@ -1,4 +1,3 @@
-@testable import FieldtestData
 import Foundation
 import MetricReports
 import ScenarioEngine
@@ -6,6 +5,7 @@ import SkyScoring
 import Testing
 
 @testable import FieldtestApps
+@testable import FieldtestData
 
 @Suite("SkyScape driver")
 struct SkyScapeDriverTests {
@@ -15,8 +15,9 @@ struct SkyScapeDriverTests {
     /// The worked example of `Scenarios/README.md` (the YAML block of scenario `demo`), without its sweep.
     static func readmeExample() throws -> Scenario {
         let readme = try String(contentsOf: repo.appendingPathComponent("Scenarios/README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```yaml\n").dropFirst()
-            .compactMap { $0.components(separatedBy: "```").first }.first { $0.contains("name: demo\n") })
+        let block = try #require(
+            readme.components(separatedBy: "```yaml\n").dropFirst()
+                .compactMap { $0.components(separatedBy: "```").first }.first { $0.contains("name: demo\n") })
         let manifest = try DatasetManifest(root: repo.appendingPathComponent("Datasets"))
         var s = try ScenarioLoader(manifest: manifest).parse(block, file: "README.md")
         s.sweep = nil
@@ -25,8 +26,10 @@ struct SkyScapeDriverTests {
 
     func run(_ s: Scenario) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
-        return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      apps: .bundled).flatMap(\.rows)
+        return try ScenarioRunner.run(
+            ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
+            apps: .bundled
+        ).flatMap(\.rows)
     }
 
     @Test func readmeExampleMeasuresSunTimesAndPasses() throws {
@@ -53,41 +56,60 @@ struct SkyScapeDriverTests {
     /// A distance sort without a position is reported, not counted as a passing SKY-S1 check.
     @Test func distanceSortWithoutAPositionIsNotAPassingCheck() throws {
         let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
-        let text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml"), encoding: .utf8)
-        let noPosition = text.replacingOccurrences(of: "    position: {latitude: 40.8136, longitude: -96.7026}\n", with: "")
+        let text = try String(
+            contentsOf: Self.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml"), encoding: .utf8)
+        let noPosition = text.replacingOccurrences(
+            of: "    position: {latitude: 40.8136, longitude: -96.7026}\n", with: "")
         #expect(noPosition != text)
         func s1(_ yaml: String) throws -> (checks: Int, unchecked: Double?) {
             var s = try ScenarioLoader(manifest: manifest).parse(yaml, file: "lincoln.yaml")
             s.duration = 2 * 3600
-            for i in s.devices.indices { s.devices[i].connectivity = s.devices[i].connectivity.filter { $0.at < s.duration } }
+            for i in s.devices.indices {
+                s.devices[i].connectivity = s.devices[i].connectivity.filter { $0.at < s.duration }
+            }
             let rows = try run(s)
-            let mismatches = try #require(rows.first { $0.requirement == "SKY-S1" && $0.metric == "behaviour_mismatches" })
+            let mismatches = try #require(
+                rows.first { $0.requirement == "SKY-S1" && $0.metric == "behaviour_mismatches" })
             #expect(mismatches.value == 0)
-            return (mismatches.samples, rows.first { $0.requirement == "SKY-S1" && $0.metric == "distance_sorts_without_position" }?.value)
+            return (
+                mismatches.samples,
+                rows.first { $0.requirement == "SKY-S1" && $0.metric == "distance_sorts_without_position" }?.value
+            )
         }
-        let with = try s1(text), without = try s1(noPosition)
+        let with = try s1(text)
+        let without = try s1(noPosition)
         #expect(with.unchecked == nil)
         #expect(without.unchecked == 1)  // the sort at 11m
         #expect(without.checks == with.checks - 1)
     }
 
     static func place(_ id: Int, _ name: String, population: Int) -> Place {
-        Place(geonameID: id, name: name, countryCode: "US", admin1: "NE", latitude: 40.8, longitude: -96.7,
-              population: population, timeZone: "America/Chicago")
+        Place(
+            geonameID: id, name: name, countryCode: "US", admin1: "NE", latitude: 40.8, longitude: -96.7,
+            population: population, timeZone: "America/Chicago")
     }
 
     @Test func searchRuleFlagsMissingOrWrongResultsAgainstABruteForceRecount() {
-        let places = [Self.place(1, "Lincoln", population: 290_000), Self.place(2, "Lincoln", population: 7_000),
-                      Self.place(3, "Lincolnton", population: 11_000)]
-        let lincoln = places[0], small = places[1], lincolnton = places[2]
+        let places = [
+            Self.place(1, "Lincoln", population: 290_000), Self.place(2, "Lincoln", population: 7_000),
+            Self.place(3, "Lincolnton", population: 11_000),
+        ]
+        let lincoln = places[0]
+        let small = places[1]
+        let lincolnton = places[2]
         // Right: the most populous exact name first; nothing at all for a name no place starts with.
-        #expect(SkyScapeDriver.searchFollowsRule(query: "lincoln", hits: [lincoln, small], message: nil, places: places))
-        #expect(SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No results found", places: places))
+        #expect(
+            SkyScapeDriver.searchFollowsRule(query: "lincoln", hits: [lincoln, small], message: nil, places: places))
+        #expect(
+            SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No results found", places: places))
         // Wrong: no results for a known place, a smaller namesake or a longer name first, a wrong message.
-        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [], message: "No results found", places: places))
-        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [small, lincoln], message: nil, places: places))
+        #expect(
+            !SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [], message: "No results found", places: places))
+        #expect(
+            !SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [small, lincoln], message: nil, places: places))
         #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [lincolnton], message: nil, places: places))
-        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincolnt", hits: [], message: "No results found", places: places))
+        #expect(
+            !SkyScapeDriver.searchFollowsRule(query: "Lincolnt", hits: [], message: "No results found", places: places))
         #expect(!SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No result", places: places))
     }
 
@@ -97,12 +119,20 @@ struct SkyScapeDriverTests {
         let calendar = SkyCalendar(location: loc)
         let cell = calendar.select(today, today: today, samples: [])
         #expect(SkyScapeDriver.calendarFollowsRule(cell, dayOffset: 0, weatherRecorded: false))
-        #expect(SkyScapeDriver.calendarFollowsRule(.message(SkyMessage.noPredictionsYet), dayOffset: 8, weatherRecorded: true))
-        #expect(SkyScapeDriver.calendarFollowsRule(.message(SkyMessage.informationExpired), dayOffset: -31, weatherRecorded: true))
+        #expect(
+            SkyScapeDriver.calendarFollowsRule(
+                .message(SkyMessage.noPredictionsYet), dayOffset: 8, weatherRecorded: true))
+        #expect(
+            SkyScapeDriver.calendarFollowsRule(
+                .message(SkyMessage.informationExpired), dayOffset: -31, weatherRecorded: true))
         // A cell shown 8 days ahead, a message one day too early, the other message, a day without its quality.
         #expect(!SkyScapeDriver.calendarFollowsRule(cell, dayOffset: 8, weatherRecorded: false))
-        #expect(!SkyScapeDriver.calendarFollowsRule(.message(SkyMessage.informationExpired), dayOffset: -30, weatherRecorded: true))
-        #expect(!SkyScapeDriver.calendarFollowsRule(.message(SkyMessage.informationExpired), dayOffset: 9, weatherRecorded: true))
+        #expect(
+            !SkyScapeDriver.calendarFollowsRule(
+                .message(SkyMessage.informationExpired), dayOffset: -30, weatherRecorded: true))
+        #expect(
+            !SkyScapeDriver.calendarFollowsRule(
+                .message(SkyMessage.informationExpired), dayOffset: 9, weatherRecorded: true))
         #expect(!SkyScapeDriver.calendarFollowsRule(cell, dayOffset: 0, weatherRecorded: true))
     }
 
@@ -118,7 +148,8 @@ struct SkyScapeDriverTests {
 
     @Test func remindersAndCalendarOfTheLincolnScenarioAreCheckedOnTheAppsCalendar() throws {
         let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
-        let s = try ScenarioLoader(manifest: manifest).load(Self.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml"))
+        let s = try ScenarioLoader(manifest: manifest).load(
+            Self.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml"))
         let rows = try run(s)
         let search = try #require(rows.first { $0.requirement == "SKY-F1" && $0.metric == "behaviour_mismatches" })
         #expect(search.samples == 7 && search.value == 0)

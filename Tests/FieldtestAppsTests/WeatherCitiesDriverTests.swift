@@ -14,12 +14,16 @@ struct WeatherCitiesDriverTests {
     /// `Scenarios/weather-cities.yaml` with its text edited by `edit` (a small search sample keeps it quick).
     func run(editing edit: (String) -> String) throws -> [MetricRow] {
         let datasets = Self.repo.appendingPathComponent("Datasets")
-        var text = try String(contentsOf: Self.repo.appendingPathComponent("Scenarios/weather-cities.yaml"), encoding: .utf8)
+        var text = try String(
+            contentsOf: Self.repo.appendingPathComponent("Scenarios/weather-cities.yaml"), encoding: .utf8)
         text = edit(text.replacingOccurrences(of: "search-sample, size: 400", with: "search-sample, size: 5"))
-        let s = try ScenarioLoader(manifest: try DatasetManifest(root: datasets)).parse(text, file: "weather-cities.yaml")
+        let s = try ScenarioLoader(manifest: try DatasetManifest(root: datasets)).parse(
+            text, file: "weather-cities.yaml")
         let store = DatasetStore(manifest: try DatasetManifest(root: datasets))
-        return try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
-                                      apps: .bundled).flatMap(\.rows)
+        return try ScenarioRunner.run(
+            ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store,
+            apps: .bundled
+        ).flatMap(\.rows)
     }
 
     @Test func aSecondAnswerForACityIsNotAskedAndTheFirstStands() throws {

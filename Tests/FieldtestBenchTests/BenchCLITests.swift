@@ -1,20 +1,24 @@
 import Foundation
 import Testing
+
 @testable import FieldtestBench
 
 /// Runs the built `fieldtest-bench` executable: out-of-range sizes are usage errors (exit 2)
 /// and not traps, and `--check` turns a goal that is not met into exit 1.
 @Suite("fieldtest-bench command line")
 struct BenchCLITests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let datasets = repo.appendingPathComponent("Datasets")
 
     static var executable: URL {
         // The test bundle sits in the products folder next to the executable.
         let products = Bundle.main.bundleURL
-        let candidates = [products.appendingPathComponent("fieldtest-bench"),
-                          products.deletingLastPathComponent().appendingPathComponent("fieldtest-bench"),
-                          repo.appendingPathComponent(".build/debug/fieldtest-bench")]
+        let candidates = [
+            products.appendingPathComponent("fieldtest-bench"),
+            products.deletingLastPathComponent().appendingPathComponent("fieldtest-bench"),
+            repo.appendingPathComponent(".build/debug/fieldtest-bench"),
+        ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }
 
@@ -30,28 +34,34 @@ struct BenchCLITests {
         p.arguments = arguments
         p.currentDirectoryURL = Self.repo
         if let environment { p.environment = environment }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
     }
 
-    @Test("out-of-range sizes are usage errors (exit 2) naming the option and its range, not traps or NaN rates",
-          arguments: [(["engine", "--processes=-1"], "--processes must be in 1…1000000"),
-                      (["engine", "--events", "0"], "--events must be in 1…1000000000"),
-                      (["sun", "--rows=-1"], "--rows must be in 1…10000000"),
-                      (["sun", "--rows", "0"], "--rows must be in 1…10000000"),
-                      (["route", "--queries=-1"], "--queries must be in 1…1000000"),
-                      (["route", "--queries", "0"], "--queries must be in 1…1000000"),
-                      (["route", "--grid-side=-3"], "--grid-side must be in 2…1000"),
-                      (["route", "--repeats", "0"], "--repeats must be in 1…100"),
-                      (["heap", "--grid-queries", "0"], "--grid-queries must be in 1…1000000"),
-                      (["heap", "--repeats=-1"], "--repeats must be in 1…100"),
-                      (["locate", "--queries", "0"], "--queries must be at least 1")])
+    @Test(
+        "out-of-range sizes are usage errors (exit 2) naming the option and its range, not traps or NaN rates",
+        arguments: [
+            (["engine", "--processes=-1"], "--processes must be in 1…1000000"),
+            (["engine", "--events", "0"], "--events must be in 1…1000000000"),
+            (["sun", "--rows=-1"], "--rows must be in 1…10000000"),
+            (["sun", "--rows", "0"], "--rows must be in 1…10000000"),
+            (["route", "--queries=-1"], "--queries must be in 1…1000000"),
+            (["route", "--queries", "0"], "--queries must be in 1…1000000"),
+            (["route", "--grid-side=-3"], "--grid-side must be in 2…1000"),
+            (["route", "--repeats", "0"], "--repeats must be in 1…100"),
+            (["heap", "--grid-queries", "0"], "--grid-queries must be in 1…1000000"),
+            (["heap", "--repeats=-1"], "--repeats must be in 1…100"),
+            (["locate", "--queries", "0"], "--queries must be at least 1"),
+        ])
     func sizesAreValidated(arguments: [String], message: String) throws {
         let r = try run(arguments)
         #expect(r.status == 2)
@@ -97,7 +107,9 @@ struct BenchCLITests {
     }
 
     /// Every baseline a benchmark runs ships as a resource beside the executable.
-    @Test(arguments: ["engine_simpy", "classify_vader", "classify_sklearn", "locate_sklearn", "route_networkx", "sun_pvlib_astral"])
+    @Test(arguments: [
+        "engine_simpy", "classify_vader", "classify_sklearn", "locate_sklearn", "route_networkx", "sun_pvlib_astral",
+    ])
     func baselineScriptShips(name: String) throws {
         let url = try #require(PythonBaseline.scriptURL(name))
         #expect(try String(contentsOf: url, encoding: .utf8).contains("import sys"))

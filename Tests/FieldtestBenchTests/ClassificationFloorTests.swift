@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestBench
 
 /// The floor kernel that `bench classify` times beside the scorer: its eight-bytes-at-a-time
@@ -28,8 +29,11 @@ struct ClassificationFloorTests {
     }
 
     @Test func scanFindsTheSameWordsOnBundledTweets() throws {
-        let lines = try String(contentsOf: BenchCLITests.datasets.appendingPathComponent("tweets/sentiment140_positive.txt"), encoding: .utf8)
-            .split(separator: "\n").prefix(5_000).map(String.init)
+        let lines = try String(
+            contentsOf: BenchCLITests.datasets.appendingPathComponent("tweets/sentiment140_positive.txt"),
+            encoding: .utf8
+        )
+        .split(separator: "\n").prefix(5_000).map(String.init)
         var kernel = ClassificationFloor(bigrams: false)
         let expected = lines.reduce(0) { $0 + ClassificationFloor.words($1).count }
         #expect(expected > 50_000)
@@ -38,8 +42,12 @@ struct ClassificationFloorTests {
 
     @Test func checksumIsDeterministicAndBigramsCount() {
         let tweets = Self.texts + Self.texts
-        var a = ClassificationFloor(bigrams: true), b = ClassificationFloor(bigrams: true), c = ClassificationFloor(bigrams: false)
-        let ra = a.run(tweets), rb = b.run(tweets), rc = c.run(tweets)
+        var a = ClassificationFloor(bigrams: true)
+        var b = ClassificationFloor(bigrams: true)
+        var c = ClassificationFloor(bigrams: false)
+        let ra = a.run(tweets)
+        let rb = b.run(tweets)
+        let rc = c.run(tweets)
         #expect(ra.checksum == rb.checksum)
         #expect(ra.words == rc.words)
         #expect(ra.checksum != rc.checksum)
@@ -49,9 +57,13 @@ struct ClassificationFloorTests {
 
     @Test func compactLayoutIsDeterministicAndCountsBigrams() {
         let tweets = Self.texts + Self.texts
-        var a = ClassificationFloor(bigrams: true, layout: .compact), b = ClassificationFloor(bigrams: true, layout: .compact)
-        var c = ClassificationFloor(bigrams: false, layout: .compact), wide = ClassificationFloor(bigrams: true)
-        let ra = a.run(tweets), rc = c.run(tweets), rw = wide.run(tweets)
+        var a = ClassificationFloor(bigrams: true, layout: .compact)
+        var b = ClassificationFloor(bigrams: true, layout: .compact)
+        var c = ClassificationFloor(bigrams: false, layout: .compact)
+        var wide = ClassificationFloor(bigrams: true)
+        let ra = a.run(tweets)
+        let rc = c.run(tweets)
+        let rw = wide.run(tweets)
         #expect(ra.checksum == b.run(tweets).checksum)
         #expect(ra.words == rc.words && ra.words == rw.words)
         #expect(ra.checksum != rc.checksum)

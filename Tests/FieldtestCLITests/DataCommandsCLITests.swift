@@ -6,12 +6,14 @@ import Testing
 @Suite("fieldtest data commands: input checks")
 struct DataCommandsCLITests {
     let cli = FieldtestCLITests()
-    static let ujiTraining = FieldtestCLITests.repo.appendingPathComponent("Datasets/positioning/ujiindoorloc_train_a.csv")
+    static let ujiTraining = FieldtestCLITests.repo.appendingPathComponent(
+        "Datasets/positioning/ujiindoorloc_train_a.csv")
 
     /// The header and data rows `rows` (1-based) of the bundled UJIIndoorLoc training half, with
     /// `edit` applied to each row's fields.
     func ujiRows(_ rows: ClosedRange<Int>, edit: (inout [Substring]) -> Void = { _ in }) throws -> String {
-        let lines = try String(contentsOf: Self.ujiTraining, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: Self.ujiTraining, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         var out = String(lines[0]) + "\n"
         for line in lines[rows] {
             var fields = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -24,7 +26,9 @@ struct DataCommandsCLITests {
     /// A three-class `text,label` CSV.
     static let labelledCSV: String = {
         var csv = "text,label\n"
-        for k in 0..<20 { csv += "great happy day \(k),positive\nawful sad news \(k),negative\nthe bus leaves at \(k),neutral\n" }
+        for k in 0..<20 {
+            csv += "great happy day \(k),positive\nawful sad news \(k),negative\nthe bus leaves at \(k),neutral\n"
+        }
         return csv
     }()
 
@@ -37,7 +41,10 @@ struct DataCommandsCLITests {
 
         var r = try cli.run(["train", "sentiment", "--input", "labelled.csv", "--output", "./labelled.csv"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("error: --output ./labelled.csv is the input file --input labelled.csv; writing it would destroy the input"))
+        #expect(
+            r.stderr.contains(
+                "error: --output ./labelled.csv is the input file --input labelled.csv; writing it would destroy the input"
+            ))
         #expect(try Data(contentsOf: data) == original)
 
         let model = dir.appendingPathComponent("m.ftsm")
@@ -62,7 +69,8 @@ struct DataCommandsCLITests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("is the input file --model m.ftsm"))
 
-        r = try cli.run(["evaluate", "sentiment", "--input", "labelled.csv", "--model", "m.ftsm", "--output", "m.ftsm"], in: dir)
+        r = try cli.run(
+            ["evaluate", "sentiment", "--input", "labelled.csv", "--model", "m.ftsm", "--output", "m.ftsm"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("is the input file --model m.ftsm"))
         #expect(try Data(contentsOf: model) == modelBytes)
@@ -86,7 +94,8 @@ struct DataCommandsCLITests {
     @Test("locate: a huge LONGITUDE is a located load error, not a crash")
     func locateHugeCoordinate() throws {
         let dir = try cli.temporaryFolder()
-        let train = dir.appendingPathComponent("train.csv"), input = dir.appendingPathComponent("in.csv")
+        let train = dir.appendingPathComponent("train.csv")
+        let input = dir.appendingPathComponent("in.csv")
         // Column 521 (index 520) is LONGITUDE.
         try ujiRows(1...200) { $0[520] = "1e20" }.write(to: train, atomically: false, encoding: .utf8)
         try ujiRows(201...210).write(to: input, atomically: false, encoding: .utf8)
@@ -96,10 +105,13 @@ struct DataCommandsCLITests {
         #expect(!r.stderr.contains("Fatal error"))
     }
 
-    @Test("locate: a fingerprint with no access point detected is reported as no_signal; cross-validation needs two phones")
+    @Test(
+        "locate: a fingerprint with no access point detected is reported as no_signal; cross-validation needs two phones"
+    )
     func locateNoSignalAndCrossValidation() throws {
         let dir = try cli.temporaryFolder()
-        let train = dir.appendingPathComponent("train.csv"), input = dir.appendingPathComponent("in.csv")
+        let train = dir.appendingPathComponent("train.csv")
+        let input = dir.appendingPathComponent("in.csv")
         try ujiRows(1...200).write(to: train, atomically: false, encoding: .utf8)
         var k = 0
         try ujiRows(201...203) { fields in
@@ -118,7 +130,10 @@ struct DataCommandsCLITests {
 
         r = try cli.run(["locate", "--train", "train.csv", "--cross-validate", "phone"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("leave-one-phone-out cross-validation needs labelled fingerprints from at least two phones, the training data has 1"))
+        #expect(
+            r.stderr.contains(
+                "leave-one-phone-out cross-validation needs labelled fingerprints from at least two phones, the training data has 1"
+            ))
         #expect(!r.stderr.contains("the training set is empty"))
     }
 
@@ -129,7 +144,10 @@ struct DataCommandsCLITests {
         try Self.labelledCSV.write(to: data, atomically: false, encoding: .utf8)
         let model = dir.appendingPathComponent("m.ftsm")
         let cases: [([String], String)] = [
-            (["--char-bits", "10", "--learning-rate", "1e300"], "error: --learning-rate is 1e+300; it must be above 0 and at most 10"),
+            (
+                ["--char-bits", "10", "--learning-rate", "1e300"],
+                "error: --learning-rate is 1e+300; it must be above 0 and at most 10"
+            ),
             (["--l2", "1e300"], "error: --l2 is 1e+300; it must be in 0…1"),
             (["--source-weight", "labelledCSV=1e308"], "error: --source-weight labelledCSV=1e+308 is out of range"),
             (["--source-weight", "labelledCSV=0"], "error: every training tweet has weight 0"),
@@ -141,7 +159,8 @@ struct DataCommandsCLITests {
             #expect(!FileManager.default.fileExists(atPath: model.path))
         }
         let positives = dir.appendingPathComponent("ponly.csv")
-        try "text,label\ngreat day,positive\nlove it,positive\n".write(to: positives, atomically: false, encoding: .utf8)
+        try "text,label\ngreat day,positive\nlove it,positive\n".write(
+            to: positives, atomically: false, encoding: .utf8)
         let r = try cli.run(["train", "sentiment", "--input", positives.path, "--output", model.path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("error: the training data has no negative, neutral examples"))
@@ -155,28 +174,37 @@ struct DataCommandsCLITests {
         try Self.labelledCSV.write(to: data, atomically: false, encoding: .utf8)
         let headerOnly = dir.appendingPathComponent("header.csv")
         try "text,label\n".write(to: headerOnly, atomically: false, encoding: .utf8)
-        var r = try cli.run(["train", "sentiment", "--input", "labelled.csv", "header.csv", "--output", "m.ftsm"], in: dir)
+        var r = try cli.run(
+            ["train", "sentiment", "--input", "labelled.csv", "header.csv", "--output", "m.ftsm"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("header.csv: error: no labelled tweets in this file"))
 
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("folder.csv"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("folder.csv"), withIntermediateDirectories: true)
         r = try cli.run(["classify", "--input", "folder.csv"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("folder.csv: error: cannot read file: it is a directory"))
         #expect(!r.stderr.contains("NSCocoaErrorDomain"))
         r = try cli.run(["route", "--graph", ".", "--queries", "q.csv"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains(".: error: cannot read file: it is a directory; give an .osm (OSM XML) or .geojson map file"))
+        #expect(
+            r.stderr.contains(
+                ".: error: cannot read file: it is a directory; give an .osm (OSM XML) or .geojson map file"))
 
         // Only neutral tweets, none of them in the reserved share, then classes that exclude them.
         let neutral = dir.appendingPathComponent("neutral.csv")
         try "text,label\nthe bus leaves at 8,neutral\n".write(to: neutral, atomically: false, encoding: .utf8)
         r = try cli.run(["evaluate", "sentiment", "--input", "neutral.csv", "--reserved-only"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("neutral.csv: error: no rows selected: none of the 1 labelled tweets is in the evaluation share"))
+        #expect(
+            r.stderr.contains(
+                "neutral.csv: error: no rows selected: none of the 1 labelled tweets is in the evaluation share"))
         r = try cli.run(["evaluate", "sentiment", "--input", "neutral.csv", "--classes", "negative,positive"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("neutral.csv: error: no rows selected: --classes negative, positive excludes every label present (neutral)"))
+        #expect(
+            r.stderr.contains(
+                "neutral.csv: error: no rows selected: --classes negative, positive excludes every label present (neutral)"
+            ))
     }
 
     @Test("classify: text after a closing quote is a located CSV error")

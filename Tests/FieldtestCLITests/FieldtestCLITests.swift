@@ -5,14 +5,17 @@ import Testing
 /// output and exit code.
 @Suite("fieldtest command line")
 struct FieldtestCLITests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static var executable: URL {
         // The test bundle sits in the products folder next to the executable.
         let products = Bundle.main.bundleURL
-        let candidates = [products.appendingPathComponent("fieldtest"),
-                          products.deletingLastPathComponent().appendingPathComponent("fieldtest"),
-                          repo.appendingPathComponent(".build/debug/fieldtest")]
+        let candidates = [
+            products.appendingPathComponent("fieldtest"),
+            products.deletingLastPathComponent().appendingPathComponent("fieldtest"),
+            repo.appendingPathComponent(".build/debug/fieldtest"),
+        ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }
 
@@ -27,14 +30,17 @@ struct FieldtestCLITests {
         p.executableURL = Self.executable
         p.arguments = arguments
         p.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
     }
 
     func temporaryFolder() throws -> URL {
@@ -62,8 +68,10 @@ struct FieldtestCLITests {
         #expect(lines.first?.hasPrefix("location_id,event,event_time,quality_pct,") == true)
         #expect(lines.count > 3600 && lines.count < 3700)  // 1,826 days × sunrise and sunset (+ header)
         let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        let quality = try #require(header.firstIndex(of: "quality_pct")), pm = try #require(header.firstIndex(of: "window_pm25_ugm3"))
-        var hazy: [Double] = [], clean: [Double] = []
+        let quality = try #require(header.firstIndex(of: "quality_pct"))
+        let pm = try #require(header.firstIndex(of: "window_pm25_ugm3"))
+        var hazy: [Double] = []
+        var clean: [Double] = []
         for line in lines.dropFirst() {
             let f = line.split(separator: ",", omittingEmptySubsequences: false)
             guard let q = Double(f[quality]), let p = Double(f[pm]) else { continue }
@@ -103,7 +111,8 @@ struct FieldtestCLITests {
     @Test func validateReportsLocatedErrorsWithExitCode2() throws {
         let dir = try temporaryFolder()
         let file = dir.appendingPathComponent("bad.yaml")
-        try "version: 1\nname: x\napp: skyscape\nseed: 1\nsensrs: []\n".write(to: file, atomically: false, encoding: .utf8)
+        try "version: 1\nname: x\napp: skyscape\nseed: 1\nsensrs: []\n".write(
+            to: file, atomically: false, encoding: .utf8)
         let r = try run(["validate", file.path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("bad.yaml:5:1: error: unknown key 'sensrs'"))
@@ -112,9 +121,12 @@ struct FieldtestCLITests {
 
     @Test func validateChecksEveryFileAsItsHelpSays() throws {
         let dir = try temporaryFolder()
-        let first = dir.appendingPathComponent("first.yaml"), second = dir.appendingPathComponent("second.yaml")
-        try "version: 1\nname: x\napp: skyscape\nseed: 1\nsensrs: []\n".write(to: first, atomically: false, encoding: .utf8)
-        try "version: 1\nname: y\napp: skyscape\nseed: 1\nsensorz: []\n".write(to: second, atomically: false, encoding: .utf8)
+        let first = dir.appendingPathComponent("first.yaml")
+        let second = dir.appendingPathComponent("second.yaml")
+        try "version: 1\nname: x\napp: skyscape\nseed: 1\nsensrs: []\n".write(
+            to: first, atomically: false, encoding: .utf8)
+        try "version: 1\nname: y\napp: skyscape\nseed: 1\nsensorz: []\n".write(
+            to: second, atomically: false, encoding: .utf8)
         let r = try run(["validate", first.path, second.path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("first.yaml:5:1: error: unknown key 'sensrs'"))
@@ -131,17 +143,29 @@ struct FieldtestCLITests {
         let worse = header + "s,b,1,SKY-P2,sunrise_error_max,accuracy,14,s,300,<=,pass,100\n"
         try base.write(to: dir.appendingPathComponent("base.csv"), atomically: false, encoding: .utf8)
         try worse.write(to: dir.appendingPathComponent("worse.csv"), atomically: false, encoding: .utf8)
-        let same = try run(["check", dir.appendingPathComponent("base.csv").path, "--baseline", dir.appendingPathComponent("base.csv").path])
+        let same = try run([
+            "check", dir.appendingPathComponent("base.csv").path, "--baseline",
+            dir.appendingPathComponent("base.csv").path,
+        ])
         #expect(same.status == 0)
         #expect(same.stdout.contains("check: 0 regressions, 0 improvements, 1 unchanged"))
-        let regress = try run(["check", dir.appendingPathComponent("worse.csv").path, "--baseline", dir.appendingPathComponent("base.csv").path])
+        let regress = try run([
+            "check", dir.appendingPathComponent("worse.csv").path, "--baseline",
+            dir.appendingPathComponent("base.csv").path,
+        ])
         #expect(regress.status == 1)
         #expect(regress.stdout.contains("REGRESSION"))
-        let missing = try run(["check", dir.appendingPathComponent("worse.csv").path, "--baseline", dir.appendingPathComponent("nope.csv").path])
+        let missing = try run([
+            "check", dir.appendingPathComponent("worse.csv").path, "--baseline",
+            dir.appendingPathComponent("nope.csv").path,
+        ])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("missing baseline"))
         try "garbage,only\n1,2\n".write(to: dir.appendingPathComponent("bad.csv"), atomically: false, encoding: .utf8)
-        let bad = try run(["check", dir.appendingPathComponent("bad.csv").path, "--baseline", dir.appendingPathComponent("base.csv").path])
+        let bad = try run([
+            "check", dir.appendingPathComponent("bad.csv").path, "--baseline",
+            dir.appendingPathComponent("base.csv").path,
+        ])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("bad.csv:1: error: header must be exactly"))
     }
@@ -154,7 +178,10 @@ struct FieldtestCLITests {
             .write(to: dir.appendingPathComponent("base.csv"), atomically: false, encoding: .utf8)
         try (header + "s,b,1,SKY-P1,query_p95,latency,0.9,s,5,<=,pass,100\n")
             .write(to: dir.appendingPathComponent("slow.csv"), atomically: false, encoding: .utf8)
-        let args = ["check", dir.appendingPathComponent("slow.csv").path, "--baseline", dir.appendingPathComponent("base.csv").path]
+        let args = [
+            "check", dir.appendingPathComponent("slow.csv").path, "--baseline",
+            dir.appendingPathComponent("base.csv").path,
+        ]
         let unknown = try run(args)
         #expect(unknown.status == 0)
         #expect(unknown.stderr.contains("latency rows are checked against their thresholds only"))
@@ -167,7 +194,10 @@ struct FieldtestCLITests {
 
     /// Usage errors exit 2, as the help says (not ArgumentParser's 64), with the usage text.
     @Test func usageErrorsExitTwo() throws {
-        for arguments in [["no-such-command"], ["sun"], ["sun", "--input", "x.csv", "--no-such-option"], ["run", "x.yaml", "--jobs", "0"]] {
+        for arguments in [
+            ["no-such-command"], ["sun"], ["sun", "--input", "x.csv", "--no-such-option"],
+            ["run", "x.yaml", "--jobs", "0"],
+        ] {
             let r = try run(arguments)
             #expect(r.status == 2, "\(arguments)")
             #expect(r.stderr.contains("Usage: fieldtest"), "\(arguments)")
@@ -180,7 +210,8 @@ struct FieldtestCLITests {
     func aFullStandardOutputIsAnError() throws {
         let dir = try temporaryFolder()
         let input = dir.appendingPathComponent("days.csv")
-        try "id,latitude,longitude,date,timezone\na,0,0,2024-01-01,UTC\n".write(to: input, atomically: false, encoding: .utf8)
+        try "id,latitude,longitude,date,timezone\na,0,0,2024-01-01,UTC\n".write(
+            to: input, atomically: false, encoding: .utf8)
         for arguments in [["sun", "--input", input.path], ["datasets", "list"]] {
             let p = Process()
             p.executableURL = Self.executable
@@ -204,7 +235,8 @@ struct FieldtestCLITests {
         let dir = try temporaryFolder()
         let input = dir.appendingPathComponent("days.csv")
         let rows = (0..<60).map { "r\($0),10,10,2024-01-\(String(format: "%02d", $0 % 28 + 1)),UTC" }
-        try (["id,latitude,longitude,date,timezone"] + rows).joined(separator: "\n").write(to: input, atomically: false, encoding: .utf8)
+        try (["id,latitude,longitude,date,timezone"] + rows).joined(separator: "\n").write(
+            to: input, atomically: false, encoding: .utf8)
         try "KEEP\n".write(to: dir.appendingPathComponent("out.csv"), atomically: false, encoding: .utf8)
         let script = "trap '' XFSZ; ulimit -f 4; exec \"$0\" sun --input days.csv --output out.csv"
         let p = Process()
@@ -226,7 +258,8 @@ struct FieldtestCLITests {
     @Test func mergeRefusesToOverwriteAnInput() throws {
         let dir = try temporaryFolder()
         let shard = dir.appendingPathComponent("shard.csv")
-        let original = try String(contentsOf: Self.repo.appendingPathComponent("Results/baselines/navup-wheelchair.csv"), encoding: .utf8)
+        let original = try String(
+            contentsOf: Self.repo.appendingPathComponent("Results/baselines/navup-wheelchair.csv"), encoding: .utf8)
         try original.write(to: shard, atomically: false, encoding: .utf8)
         let r = try run(["merge", shard.path, "--output", shard.path])
         #expect(r.status == 2)
@@ -241,11 +274,13 @@ struct FieldtestCLITests {
         let good = "name,file,format,core,rows,sha256,license,origin\nmap,m.txt,tweeteval-mapping,classification,3,"
         // sha256 of `mapping` (sha256sum).
         let sha = "c0572796fbe261d8ea5fd16c5061076fbba49bc69fc865d6abccaf60daacee24"
-        try (good + sha + ",MIT,test\n").write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: false, encoding: .utf8)
+        try (good + sha + ",MIT,test\n").write(
+            to: dir.appendingPathComponent("MANIFEST.csv"), atomically: false, encoding: .utf8)
         let ok = try run(["datasets", "verify", "--datasets", dir.path])
         #expect(ok.status == 0)
         #expect(ok.stdout.contains("1 of 1 datasets verified"))
-        try (mapping + "3\tunknown\n").write(to: dir.appendingPathComponent("m.txt"), atomically: false, encoding: .utf8)
+        try (mapping + "3\tunknown\n").write(
+            to: dir.appendingPathComponent("m.txt"), atomically: false, encoding: .utf8)
         let r = try run(["datasets", "verify", "--datasets", dir.path])
         #expect(r.status == 1)
         #expect(r.stdout.contains("FAIL  map:"))
@@ -269,7 +304,7 @@ struct SentimentCommandTests {
         let rows = r.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         #expect(rows.first == ["id", "label", "score"])
         #expect(rows.count == 4)
-        #expect(rows.dropFirst().map { $0[1] } .allSatisfy { ["negative", "neutral", "positive"].contains($0) })
+        #expect(rows.dropFirst().map { $0[1] }.allSatisfy { ["negative", "neutral", "positive"].contains($0) })
         #expect(rows[1][1] == "positive" && rows[2][1] == "negative")
         for row in rows.dropFirst() { #expect((-1...1).contains(Double(row[2]) ?? 99)) }
         // Binary labels: never neutral; a bad class name is a usage error.
@@ -290,7 +325,8 @@ struct SentimentCommandTests {
         // Run from a folder without `Datasets`: the executable finds its checkout's data.
         let dir = try cli.temporaryFolder()
         let input = dir.appendingPathComponent("tweets.csv")
-        try "id,text\n1,\"I love this, best day ever :)\"\n2,worst service ever. never again\n".write(to: input, atomically: false, encoding: .utf8)
+        try "id,text\n1,\"I love this, best day ever :)\"\n2,worst service ever. never again\n".write(
+            to: input, atomically: false, encoding: .utf8)
         let here = try cli.run(["classify", "--input", input.path], in: dir)
         #expect(here.status == 0, "\(here.stderr)")
         #expect(here.stdout == (try cli.run(["classify", "--input", input.path])).stdout)
@@ -313,17 +349,23 @@ struct SentimentCommandTests {
 
         """.write(to: test, atomically: false, encoding: .utf8)
         let report = dir.appendingPathComponent("figures.csv")
-        let r = try cli.run(["evaluate", "sentiment", "--input", test.path, "--classes", "negative,positive", "--output", report.path])
+        let r = try cli.run([
+            "evaluate", "sentiment", "--input", test.path, "--classes", "negative,positive", "--output", report.path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let all = r.stdout.split(separator: "\n").first { $0.hasPrefix("all ") }
-        #expect(all?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first == "4")  // neutral left out
+        // neutral left out
+        #expect(all?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first == "4")
         let figures = try String(contentsOf: report, encoding: .utf8)
         #expect(figures.hasPrefix("source,classes,metric,value\n"))
         #expect(figures.contains("all,negative+positive,n,4\n"))
         #expect(figures.contains("all,negative+positive,accuracy,1.0\n"))
         // A bad polarity is located by file, line and field, and nothing is written.
-        try "\"4\",\"1\",\"d\",\"q\",\"u\",\"fine\"\n\"3\",\"2\",\"d\",\"q\",\"u\",\"meh\"\n".write(to: test, atomically: false, encoding: .utf8)
-        let bad = try cli.run(["evaluate", "sentiment", "--input", test.path, "--output", dir.appendingPathComponent("none.csv").path])
+        try "\"4\",\"1\",\"d\",\"q\",\"u\",\"fine\"\n\"3\",\"2\",\"d\",\"q\",\"u\",\"meh\"\n".write(
+            to: test, atomically: false, encoding: .utf8)
+        let bad = try cli.run([
+            "evaluate", "sentiment", "--input", test.path, "--output", dir.appendingPathComponent("none.csv").path,
+        ])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("testdata.manual.csv:2") && bad.stderr.contains("polarity"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("none.csv").path))
@@ -334,11 +376,15 @@ struct SentimentCommandTests {
         let dir = try cli.temporaryFolder()
         let report = dir.appendingPathComponent("reserved.csv")
         let airline = FieldtestCLITests.repo.appendingPathComponent("Datasets/tweets/airline_Tweets.csv")
-        let r = try cli.run(["evaluate", "sentiment", "--input", airline.path, "--reserved-only", "--output", report.path])
+        let r = try cli.run([
+            "evaluate", "sentiment", "--input", airline.path, "--reserved-only", "--output", report.path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let figures = try String(contentsOf: report, encoding: .utf8)
         #expect(figures.contains("airline,negative+neutral+positive,n,1547\n"))
-        let binary = figures.split(separator: "\n").first { $0.hasPrefix("airline,negative+neutral+positive,binary_accuracy,") }
+        let binary = figures.split(separator: "\n").first {
+            $0.hasPrefix("airline,negative+neutral+positive,binary_accuracy,")
+        }
         let value = try #require(binary.flatMap { Double($0.split(separator: ",").last ?? "") })
         #expect(value > 0.9 && value < 0.95)
     }
@@ -347,7 +393,10 @@ struct SentimentCommandTests {
         let dir = try cli.temporaryFolder()
         let data = dir.appendingPathComponent("labelled.csv")
         try "text,label\ngood,positive\nbad,negative\n".write(to: data, atomically: false, encoding: .utf8)
-        let r = try cli.run(["train", "sentiment", "--input", data.path, "--output", dir.appendingPathComponent("m.ftsm").path, "--reserve", "airlines"])
+        let r = try cli.run([
+            "train", "sentiment", "--input", data.path, "--output", dir.appendingPathComponent("m.ftsm").path,
+            "--reserve", "airlines",
+        ])
         #expect(r.status == 2)
         #expect(r.stderr.contains("--reserve takes 'none' or sources"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m.ftsm").path))
@@ -361,9 +410,13 @@ struct SentimentCommandTests {
             csv += "great happy day \(k),positive\nawful sad news \(k),negative\nthe bus leaves at \(k),neutral\n"
         }
         try csv.write(to: data, atomically: false, encoding: .utf8)
-        let a = dir.appendingPathComponent("a.ftsm"), b = dir.appendingPathComponent("b.ftsm")
+        let a = dir.appendingPathComponent("a.ftsm")
+        let b = dir.appendingPathComponent("b.ftsm")
         for model in [a, b] {
-            let r = try cli.run(["train", "sentiment", "--input", data.path, "--output", model.path, "--seed", "7", "--dev-fraction", "0.2"])
+            let r = try cli.run([
+                "train", "sentiment", "--input", data.path, "--output", model.path, "--seed", "7", "--dev-fraction",
+                "0.2",
+            ])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stderr.contains("development split"))
         }

@@ -12,14 +12,19 @@ struct RunAndCheckSafetyTests {
     /// Two scenario files with one name would overwrite each other's reports: rejected before anything runs.
     @Test func duplicateScenarioNamesAreRejectedBeforeRunning() throws {
         let dir = try cli.temporaryFolder()
-        let scenario = try String(contentsOf: FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml"), encoding: .utf8)
-        let a = dir.appendingPathComponent("a.yaml"), b = dir.appendingPathComponent("b.yaml")
+        let scenario = try String(
+            contentsOf: FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml"),
+            encoding: .utf8)
+        let a = dir.appendingPathComponent("a.yaml")
+        let b = dir.appendingPathComponent("b.yaml")
         try write(scenario, a)
         try write(scenario, b)
         let out = dir.appendingPathComponent("out")
         let r = try cli.run(["run", a.path, b.path, "--out", out.path])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("\(b.path): error: scenario name 'skyscape-lincoln' is also the name of \(a.path)"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("\(b.path): error: scenario name 'skyscape-lincoln' is also the name of \(a.path)"),
+            "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("skyscape-lincoln").path))
     }
 
@@ -27,8 +32,12 @@ struct RunAndCheckSafetyTests {
     @Test func scenarioThatCannotStartLeavesNoEmptyFolders() throws {
         let dir = try cli.temporaryFolder()
         // A weather action 710 km from the station the city day replays: an input error found at start.
-        let text = try String(contentsOf: FieldtestCLITests.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "do: weather, latitude: 40.8136, longitude: -96.7026}", with: "do: weather, latitude: 39.7392, longitude: -104.9903}")
+        let text = try String(
+            contentsOf: FieldtestCLITests.repo.appendingPathComponent("Scenarios/micity-city-day.yaml"), encoding: .utf8
+        )
+        .replacingOccurrences(
+            of: "do: weather, latitude: 40.8136, longitude: -96.7026}",
+            with: "do: weather, latitude: 39.7392, longitude: -104.9903}")
         let scenario = dir.appendingPathComponent("far.yaml")
         try write(text, scenario)
         let out = dir.appendingPathComponent("reports/nested")
@@ -55,13 +64,17 @@ struct RunAndCheckSafetyTests {
         let scenario = FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml").path
         let blocker = dir.appendingPathComponent("file")
         try write("x", blocker)
-        for (option, path) in [("--junit", "/proc/fieldtest-x.xml"), ("--record-baseline", "/proc/fieldtest-bl"),
-                               ("--junit", blocker.appendingPathComponent("x.xml").path), ("--junit", dir.path)] {
+        for (option, path) in [
+            ("--junit", "/proc/fieldtest-x.xml"), ("--record-baseline", "/proc/fieldtest-bl"),
+            ("--junit", blocker.appendingPathComponent("x.xml").path), ("--junit", dir.path),
+        ] {
             let r = try cli.run(["run", scenario, "--out", out.path, option, path])
             #expect(r.status == 2, "\(option) \(path)")
             #expect(r.stderr.contains("error: \(option)"), "\(r.stderr)")
             #expect(r.stdout.isEmpty)
-            #expect(try String(contentsOf: previous.appendingPathComponent("metrics.csv"), encoding: .utf8) == "previous metrics\n")
+            #expect(
+                try String(contentsOf: previous.appendingPathComponent("metrics.csv"), encoding: .utf8)
+                    == "previous metrics\n")
             #expect(try String(contentsOf: previous.appendingPathComponent("run.json"), encoding: .utf8) == "{}\n")
         }
         #expect(!FileManager.default.fileExists(atPath: "/proc/fieldtest-bl"))
@@ -75,12 +88,15 @@ struct RunAndCheckSafetyTests {
         let fm = FileManager.default
         try fm.createDirectory(at: datasets.appendingPathComponent("weather"), withIntermediateDirectories: true)
         for name in try fm.contentsOfDirectory(atPath: real.path) where name != "weather" {
-            try fm.createSymbolicLink(at: datasets.appendingPathComponent(name), withDestinationURL: real.appendingPathComponent(name))
+            try fm.createSymbolicLink(
+                at: datasets.appendingPathComponent(name), withDestinationURL: real.appendingPathComponent(name))
         }
         let edited = "LCD_USW00014939_Lincoln_2023JanFeb.csv"
-        for name in try fm.contentsOfDirectory(atPath: real.appendingPathComponent("weather").path) where name != edited {
-            try fm.createSymbolicLink(at: datasets.appendingPathComponent("weather/" + name),
-                                      withDestinationURL: real.appendingPathComponent("weather/" + name))
+        for name in try fm.contentsOfDirectory(atPath: real.appendingPathComponent("weather").path) where name != edited
+        {
+            try fm.createSymbolicLink(
+                at: datasets.appendingPathComponent("weather/" + name),
+                withDestinationURL: real.appendingPathComponent("weather/" + name))
         }
         // The same observations with one more line ending: another file, the same records.
         var bytes = try Data(contentsOf: real.appendingPathComponent("weather/" + edited))
@@ -91,12 +107,18 @@ struct RunAndCheckSafetyTests {
         #expect(actualSHA != manifestSHA)
 
         let out = dir.appendingPathComponent("out")
-        let r = try cli.run(["run", FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml").path,
-                             "--datasets", datasets.path, "--out", out.path])
+        let r = try cli.run([
+            "run", FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml").path,
+            "--datasets", datasets.path, "--out", out.path,
+        ])
         #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
-        #expect(r.stderr.contains("weather/\(edited): warning: dataset 'noaa-lcd-lincoln-2023' has sha256 \(actualSHA), not \(manifestSHA)"),
-                "\(r.stderr)")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("skyscape-lincoln/run.json")))
+        #expect(
+            r.stderr.contains(
+                "weather/\(edited): warning: dataset 'noaa-lcd-lincoln-2023' has sha256 \(actualSHA), not \(manifestSHA)"
+            ),
+            "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: out.appendingPathComponent("skyscape-lincoln/run.json")))
         let record = try #require(json as? [String: Any])
         let used = try #require(record["datasets"] as? [String: String])
         #expect(used["noaa-lcd-lincoln-2023"] == actualSHA)
@@ -122,40 +144,56 @@ struct RunAndCheckSafetyTests {
     /// and in `merge`; a misspelt tolerance name is an error with a suggestion.
     @Test func checkRejectsDuplicateRowsAndUnknownToleranceNames() throws {
         let dir = try cli.temporaryFolder()
-        let good = Self.header + "s,a,1,SKY-P2,sunrise_error_max,accuracy,12,s,300,<=,pass,100\n"
+        let good =
+            Self.header + "s,a,1,SKY-P2,sunrise_error_max,accuracy,12,s,300,<=,pass,100\n"
             + "s,a,1,SKY-P2,sunset_error_max,accuracy,10,s,300,<=,pass,100\n"
         let duplicated = good + "s,a,1,SKY-P2,sunrise_error_max,accuracy,400,s,300,<=,fail,100\n"
-        let base = dir.appendingPathComponent("base.csv"), dup = dir.appendingPathComponent("dup.csv")
+        let base = dir.appendingPathComponent("base.csv")
+        let dup = dir.appendingPathComponent("dup.csv")
         try write(good, base)
         try write(duplicated, dup)
         for args in [["check", base.path, "--baseline", dup.path], ["check", dup.path, "--baseline", base.path]] {
             let r = try cli.run(args)
             #expect(r.status == 2)
-            #expect(r.stderr.contains("\(dup.path):4: error: duplicate row: requirement SKY-P2 metric sunrise_error_max of scenario s seed 1 is also on line 2"),
-                    "\(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "\(dup.path):4: error: duplicate row: requirement SKY-P2 metric sunrise_error_max of scenario s seed 1 is also on line 2"
+                ),
+                "\(r.stderr)")
         }
         let typo = try cli.run(["check", base.path, "--baseline", base.path, "--tolerance", "acuracy=1"])
         #expect(typo.status == 2)
-        #expect(typo.stderr.contains("tolerance name 'acuracy'") && typo.stderr.contains("did you mean 'accuracy'?"), "\(typo.stderr)")
+        #expect(
+            typo.stderr.contains("tolerance name 'acuracy'") && typo.stderr.contains("did you mean 'accuracy'?"),
+            "\(typo.stderr)")
         let metricTypo = try cli.run(["check", base.path, "--baseline", base.path, "--tolerance", "sunrise_eror_max=5"])
         #expect(metricTypo.status == 2)
         #expect(metricTypo.stderr.contains("did you mean 'sunrise_error_max'?"), "\(metricTypo.stderr)")
         for setting in ["accuracy=1", "SKY-P2=5", "sunset_error_max=5"] {
-            #expect(try cli.run(["check", base.path, "--baseline", base.path, "--tolerance", setting]).status == 0, "\(setting)")
+            #expect(
+                try cli.run(["check", base.path, "--baseline", base.path, "--tolerance", setting]).status == 0,
+                "\(setting)")
         }
-        let runTypo = try cli.run(["run", FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml").path,
-                                   "--baseline", FieldtestCLITests.repo.appendingPathComponent("Results/baselines").path,
-                                   "--tolerance", "acuracy=1", "--out", dir.appendingPathComponent("out").path])
+        let runTypo = try cli.run([
+            "run", FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-lincoln.yaml").path,
+            "--baseline", FieldtestCLITests.repo.appendingPathComponent("Results/baselines").path,
+            "--tolerance", "acuracy=1", "--out", dir.appendingPathComponent("out").path,
+        ])
         #expect(runTypo.status == 2)
         #expect(runTypo.stderr.contains("did you mean 'accuracy'?"), "\(runTypo.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/skyscape-lincoln").path))
 
-        let shard0 = dir.appendingPathComponent("shard0.csv"), shard1 = dir.appendingPathComponent("shard1.csv")
+        let shard0 = dir.appendingPathComponent("shard0.csv")
+        let shard1 = dir.appendingPathComponent("shard1.csv")
         try write(good, shard0)
-        try write(Self.header + "s,a,1,SKY-P3,tap_p95,latency,0.1,s,3,<=,pass,10\n" + "s,a,1,SKY-P2,sunset_error_max,accuracy,10,s,300,<=,pass,100\n", shard1)
+        try write(
+            Self.header + "s,a,1,SKY-P3,tap_p95,latency,0.1,s,3,<=,pass,10\n"
+                + "s,a,1,SKY-P2,sunset_error_max,accuracy,10,s,300,<=,pass,100\n", shard1)
         let merge = try cli.run(["merge", shard0.path, shard1.path])
         #expect(merge.status == 1)
-        #expect(merge.stderr.contains("merge: error: case s (seed 1) is in 2 inputs: \(shard0.path), \(shard1.path)"), "\(merge.stderr)")
+        #expect(
+            merge.stderr.contains("merge: error: case s (seed 1) is in 2 inputs: \(shard0.path), \(shard1.path)"),
+            "\(merge.stderr)")
         #expect(merge.stdout.isEmpty)
     }
 }

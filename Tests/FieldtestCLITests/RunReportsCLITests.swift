@@ -22,38 +22,54 @@ struct RunReportsCLITests {
         let lincoln = Self.scenarios.appendingPathComponent("skyscape-lincoln.yaml").path
         let miami = Self.scenarios.appendingPathComponent("skyscape-miami.yaml").path
         let recorded = dir.appendingPathComponent("recorded")
-        var r = try cli.run(["run", lincoln, miami, "--out", dir.appendingPathComponent("out1").path, "--record-baseline", recorded.path])
+        var r = try cli.run([
+            "run", lincoln, miami, "--out", dir.appendingPathComponent("out1").path, "--record-baseline", recorded.path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let merged = dir.appendingPathComponent("merged.csv")
-        r = try cli.run(["merge", recorded.appendingPathComponent("skyscape-lincoln.csv").path,
-                         recorded.appendingPathComponent("skyscape-miami.csv").path, "--output", merged.path])
+        r = try cli.run([
+            "merge", recorded.appendingPathComponent("skyscape-lincoln.csv").path,
+            recorded.appendingPathComponent("skyscape-miami.csv").path, "--output", merged.path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
-        r = try cli.run(["run", lincoln, miami, "--baseline", merged.path, "--compare-latency", "never",
-                         "--out", dir.appendingPathComponent("out2").path])
+        r = try cli.run([
+            "run", lincoln, miami, "--baseline", merged.path, "--compare-latency", "never",
+            "--out", dir.appendingPathComponent("out2").path,
+        ])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.components(separatedBy: "check: 0 regressions").count == 3, "\(r.stdout)")
         #expect(!r.stdout.contains("missing from this run"))
 
         // A 3 × 2 sweep recorded whole, then checked one shard at a time.
         let sweep = dir.appendingPathComponent("sweep.yaml")
-        try write(try scenarioText("skyscape-lincoln").replacingOccurrences(of: "name: skyscape-lincoln", with: "name: lincoln-sweep")
-                  + "\nsweep:\n  parameters:\n    low_quality_threshold: [20, 40, 60]\n  seeds: [1, 2]\n", sweep)
+        try write(
+            try scenarioText("skyscape-lincoln").replacingOccurrences(
+                of: "name: skyscape-lincoln", with: "name: lincoln-sweep")
+                + "\nsweep:\n  parameters:\n    low_quality_threshold: [20, 40, 60]\n  seeds: [1, 2]\n", sweep)
         let swbase = dir.appendingPathComponent("swbase")
-        r = try cli.run(["run", sweep.path, "--record-baseline", swbase.path, "--out", dir.appendingPathComponent("out3").path])
+        r = try cli.run([
+            "run", sweep.path, "--record-baseline", swbase.path, "--out", dir.appendingPathComponent("out3").path,
+        ])
         #expect(r.status == 0, "\(r.stderr)")
-        r = try cli.run(["run", sweep.path, "--shard", "0/3", "--baseline", swbase.path, "--compare-latency", "never",
-                         "--out", dir.appendingPathComponent("out4").path])
+        r = try cli.run([
+            "run", sweep.path, "--shard", "0/3", "--baseline", swbase.path, "--compare-latency", "never",
+            "--out", dir.appendingPathComponent("out4").path,
+        ])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("check: 0 regressions"), "\(r.stdout)")
         #expect(!r.stdout.contains("REGRESSION"))
         // A shard records only its slice, so recording a baseline from a shard is refused.
-        r = try cli.run(["run", sweep.path, "--shard", "0/3", "--record-baseline", dir.appendingPathComponent("shardbase").path])
+        r = try cli.run([
+            "run", sweep.path, "--shard", "0/3", "--record-baseline", dir.appendingPathComponent("shardbase").path,
+        ])
         #expect(r.status == 2)
         #expect(r.stderr.contains("--record-baseline records whole scenarios"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("shardbase").path))
         // A baseline of another scenario only is an error before running, not a pass over nothing.
-        r = try cli.run(["run", lincoln, "--baseline", recorded.appendingPathComponent("skyscape-miami.csv").path,
-                         "--out", dir.appendingPathComponent("out5").path])
+        r = try cli.run([
+            "run", lincoln, "--baseline", recorded.appendingPathComponent("skyscape-miami.csv").path,
+            "--out", dir.appendingPathComponent("out5").path,
+        ])
         #expect(r.status == 2)
         #expect(r.stderr.contains("error: the baseline has no rows for scenario 'skyscape-lincoln'"), "\(r.stderr)")
     }
@@ -64,13 +80,16 @@ struct RunReportsCLITests {
     @Test func runRecordsUnlistedDatasetFiles() throws {
         let dir = try cli.temporaryFolder()
         let out = dir.appendingPathComponent("out")
-        let r = try cli.run(["run", Self.scenarios.appendingPathComponent("skyscape-lincoln.yaml").path,
-                             Self.scenarios.appendingPathComponent("skyscape-tromso.yaml").path, "--out", out.path])
+        let r = try cli.run([
+            "run", Self.scenarios.appendingPathComponent("skyscape-lincoln.yaml").path,
+            Self.scenarios.appendingPathComponent("skyscape-tromso.yaml").path, "--out", out.path,
+        ])
         #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
         let reference = FieldtestCLITests.repo.appendingPathComponent("Datasets/reference/spa_sun_times.csv")
         let referenceSHA = try RunAndCheckSafetyTests().sha256(reference)
         for name in ["skyscape-lincoln", "skyscape-tromso"] {
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("\(name)/run.json")))
+            let json = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: out.appendingPathComponent("\(name)/run.json")))
             let used = try #require((json as? [String: Any])?["datasets"] as? [String: String], "\(name)")
             #expect(used["reference/spa_sun_times.csv"] == referenceSHA, "\(name): \(used)")
             #expect(used["world-cities"]?.count == 64 && used["us-cities"]?.count == 64, "\(name): \(used)")
@@ -92,25 +111,33 @@ struct RunReportsCLITests {
         let out = dir.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try write("not a folder", out.appendingPathComponent("skyscape-tromso"))
-        r = try cli.run(["run", lincoln, Self.scenarios.appendingPathComponent("skyscape-tromso.yaml").path, "--out", out.path])
+        r = try cli.run([
+            "run", lincoln, Self.scenarios.appendingPathComponent("skyscape-tromso.yaml").path, "--out", out.path,
+        ])
         #expect(r.status == 2)
         #expect(r.stderr.contains("skyscape-tromso is a file, not a folder"), "\(r.stderr)")
         #expect(r.stdout.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("skyscape-lincoln/metrics.csv").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: out.appendingPathComponent("skyscape-lincoln/metrics.csv").path))
     }
 
     /// When `run.json` cannot be replaced, the previous `metrics.csv` is left as it was.
     @Test func aFailedReportWriteKeepsThePreviousSet() throws {
         let dir = try cli.temporaryFolder()
         let folder = dir.appendingPathComponent("out/skyscape-lincoln")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("run.json"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("run.json"), withIntermediateDirectories: true)
         try write("previous metrics\n", folder.appendingPathComponent("metrics.csv"))
-        let r = try cli.run(["run", Self.scenarios.appendingPathComponent("skyscape-lincoln.yaml").path,
-                             "--out", dir.appendingPathComponent("out").path])
+        let r = try cli.run([
+            "run", Self.scenarios.appendingPathComponent("skyscape-lincoln.yaml").path,
+            "--out", dir.appendingPathComponent("out").path,
+        ])
         #expect(r.status == 2)
         #expect(r.stderr.contains("run.json"), "\(r.stderr)")
         #expect(!r.stderr.contains("NSCocoaErrorDomain"))
-        #expect(try String(contentsOf: folder.appendingPathComponent("metrics.csv"), encoding: .utf8) == "previous metrics\n")
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("metrics.csv"), encoding: .utf8)
+                == "previous metrics\n")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(left == ["metrics.csv", "run.json"])
     }
@@ -122,8 +149,10 @@ struct RunReportsCLITests {
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         let p = Process()
         p.executableURL = FieldtestCLITests.executable
-        p.arguments = ["run", Self.scenarios.appendingPathComponent("navup-teaching-day.yaml").path,
-                       "--out", dir.appendingPathComponent("out").path]
+        p.arguments = [
+            "run", Self.scenarios.appendingPathComponent("navup-teaching-day.yaml").path,
+            "--out", dir.appendingPathComponent("out").path,
+        ]
         p.currentDirectoryURL = FieldtestCLITests.repo
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = tmp.path
@@ -138,7 +167,7 @@ struct RunReportsCLITests {
         while try temporaryFolders().isEmpty && p.isRunning && Date() < deadline { usleep(20_000) }
         #expect(p.isRunning, "the run ended before it made a temporary folder")
         #expect(try !temporaryFolders().isEmpty)
-        p.terminate()                   // SIGTERM
+        p.terminate()  // SIGTERM
         p.waitUntilExit()
         #expect(p.terminationReason == .exit && p.terminationStatus == 143)
         let left = try temporaryFolders()
@@ -155,7 +184,9 @@ struct RunReportsCLITests {
         try write(header, dir.appendingPathComponent("empty.csv"))
         var r = try cli.run(["check", "missing.csv", "--baseline", "good.csv"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("missing.csv: error: cannot read file: no such file; give the path of a metrics CSV"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("missing.csv: error: cannot read file: no such file; give the path of a metrics CSV"),
+            "\(r.stderr)")
         #expect(!r.stderr.contains("The operation could not be completed"))
         r = try cli.run(["merge", "good.csv", "missing.csv"], in: dir)
         #expect(r.status == 2)
@@ -163,10 +194,15 @@ struct RunReportsCLITests {
         r = try cli.run(["check", "good.csv", "--baseline", "empty.csv"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("empty.csv:1: error: the baseline has a header but no metric rows"), "\(r.stderr)")
-        try write(good + "s,a,1,NAV-F15,forbidden_edges_used,count,0,count,0,<=,pass,21\n", dir.appendingPathComponent("twice.csv"))
+        try write(
+            good + "s,a,1,NAV-F15,forbidden_edges_used,count,0,count,0,<=,pass,21\n",
+            dir.appendingPathComponent("twice.csv"))
         r = try cli.run(["merge", "twice.csv"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("twice.csv:3: error: duplicate row: requirement NAV-F15 metric forbidden_edges_used of scenario s seed 1 is also on line 2"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "twice.csv:3: error: duplicate row: requirement NAV-F15 metric forbidden_edges_used of scenario s seed 1 is also on line 2"
+            ), "\(r.stderr)")
         r = try cli.run(["merge", "good.csv", "good.csv"], in: dir)
         #expect(r.status == 1)
         #expect(r.stderr.contains("merge: error: case s (seed 1) is in 2 inputs: good.csv, good.csv"), "\(r.stderr)")
@@ -182,14 +218,16 @@ struct RunReportsCLITests {
             k += 1
             fields[527] = k % 2 == 0 ? "1" : "2"
         }.write(to: dir.appendingPathComponent("train.csv"), atomically: false, encoding: .utf8)
-        var r = try cli.run(["locate", "--train", "train.csv", "--cross-validate", "phone", "--output", "cv.txt"], in: dir)
+        var r = try cli.run(
+            ["locate", "--train", "train.csv", "--cross-validate", "phone", "--output", "cv.txt"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
         let written = try String(contentsOf: dir.appendingPathComponent("cv.txt"), encoding: .utf8)
         #expect(written.hasPrefix("leave-one-phone-out (tuned): 120 fingerprints: building hit rate "), "\(written)")
         r = try cli.run(["locate", "--train", "train.csv", "--cross-validate", "phone"], in: dir)
         #expect(r.stdout == written)
-        r = try cli.run(["locate", "--train", "train.csv", "--cross-validate", "phone", "--input", "train.csv"], in: dir)
+        r = try cli.run(
+            ["locate", "--train", "train.csv", "--cross-validate", "phone", "--input", "train.csv"], in: dir)
         #expect(r.status == 2)
         #expect(r.stderr.contains("give one of --input and --cross-validate"), "\(r.stderr)")
 

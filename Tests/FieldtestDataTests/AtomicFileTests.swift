@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 /// `AtomicFile.write` on the kinds of target a user may name with `--output`.
@@ -18,7 +19,8 @@ struct AtomicFileTests {
 
     @Test func aSymbolicLinkIsWrittenThroughAndKept() throws {
         let dir = try folder()
-        let target = dir.appendingPathComponent("target.csv"), link = dir.appendingPathComponent("link.csv")
+        let target = dir.appendingPathComponent("target.csv")
+        let link = dir.appendingPathComponent("link.csv")
         try "old\n".write(to: target, atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "target.csv")
         try AtomicFile.write("new\n", to: link)
@@ -30,7 +32,10 @@ struct AtomicFileTests {
         try AtomicFile.write("made\n", to: dangling)
         #expect(fileType(dangling.path) == S_IFLNK)
         #expect(try String(contentsOf: dir.appendingPathComponent("later.csv"), encoding: .utf8) == "made\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["dangling.csv", "later.csv", "link.csv", "target.csv"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+                "dangling.csv", "later.csv", "link.csv", "target.csv",
+            ])
         try? FileManager.default.removeItem(at: dir)
     }
 

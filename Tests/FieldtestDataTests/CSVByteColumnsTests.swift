@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FieldtestData
 
 /// `CSVByteColumns` must read exactly what `CSVTable` reads, and decline (nil) every file
@@ -12,7 +13,8 @@ struct CSVByteColumnsTests {
         return (0..<scan.rowCount).map { r in
             scan.columns.map { column in
                 let f = column[r]
-                return String(decoding: f.isUnescaped ? scan.unescaped[f.start..<f.end] : bytes[f.start..<f.end], as: UTF8.self)
+                return String(
+                    decoding: f.isUnescaped ? scan.unescaped[f.start..<f.end] : bytes[f.start..<f.end], as: UTF8.self)
             }
         }
     }
@@ -21,7 +23,9 @@ struct CSVByteColumnsTests {
     static func tableStrings(_ text: String, _ columns: [String]) throws -> [[String]] {
         let table = try CSVTable(bytes: Array(text.utf8), file: "t.csv")
         return try table.records.map { r in
-            try columns.map { try CSVRow(file: "t.csv", line: r.line, fields: r.fields, header: table.header).string($0) }
+            try columns.map {
+                try CSVRow(file: "t.csv", line: r.line, fields: r.fields, header: table.header).string($0)
+            }
         }
     }
 
@@ -72,10 +76,15 @@ struct CSVByteColumnsTests {
     /// eight-byte steps: whatever the table reads, the byte reading reads the same or declines; whatever
     /// the table rejects, the byte reading declines.
     @Test func agreesWithTheTableOnRandomFiles() throws {
-        let pieces = ["a", "b", "xyzw", "0123456789", ",", ",", "\"", "\"\"", "\n", "\r\n", "\r", " ", "\u{E9}", "\u{1F600}", "id", "text"]
+        let pieces = [
+            "a", "b", "xyzw", "0123456789", ",", ",", "\"", "\"\"", "\n", "\r\n", "\r", " ", "\u{E9}", "\u{1F600}",
+            "id", "text",
+        ]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             return Int(state % UInt64(bound))
         }
         var accepted = 0
@@ -85,7 +94,9 @@ struct CSVByteColumnsTests {
                 // Well-formed: fields written by CSVWriter (quoted when needed).
                 var w = CSVWriter()
                 w.row(["id", "text"])
-                for _ in 0..<next(5) { w.row((0..<2).map { _ in (0..<next(6)).map { _ in pieces[next(pieces.count)] }.joined() }) }
+                for _ in 0..<next(5) {
+                    w.row((0..<2).map { _ in (0..<next(6)).map { _ in pieces[next(pieces.count)] }.joined() })
+                }
                 text = w.text
             } else {
                 // Anything: raw pieces after a header.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 @Suite("RFC 4180 reader")
@@ -10,7 +11,10 @@ struct CSVReaderTests {
 
     @Test func quotedFieldsSeparatorsAndLineBreaks() throws {
         let recs = try read("a,b,c\r\n1,\"x, y\",\"say \"\"hi\"\"\"\n2,\"two\nlines\",3\n\n4,,\n")
-        #expect(recs.map(\.fields) == [["a", "b", "c"], ["1", "x, y", "say \"hi\""], ["2", "two\nlines", "3"], ["4", "", ""]])
+        #expect(
+            recs.map(\.fields) == [
+                ["a", "b", "c"], ["1", "x, y", "say \"hi\""], ["2", "two\nlines", "3"], ["4", "", ""],
+            ])
         // Line numbers are where each record starts; the blank line 5 is skipped.
         #expect(recs.map(\.line) == [1, 2, 3, 6])
     }
@@ -22,13 +26,23 @@ struct CSVReaderTests {
 
     @Test func textAfterAClosingQuoteIsALocatedError() {
         // RFC 4180: "a"b is not a field; it used to be read as ab.
-        #expect(throws: DataError.invalidField(file: "t.csv", line: 2, field: "#2", value: "\"a\"b",
-                                               reason: "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "t.csv", line: 2, field: "#2", value: "\"a\"b",
+                reason:
+                    "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)"
+            )
+        ) {
             try read("id,text\n1,\"a\"b,c\n")
         }
         // The line is where the text after the quote is, also when the quoted part spans lines.
-        #expect(throws: DataError.invalidField(file: "t.csv", line: 3, field: "#1", value: "\"x\ny\" z",
-                                               reason: "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "t.csv", line: 3, field: "#1", value: "\"x\ny\" z",
+                reason:
+                    "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)"
+            )
+        ) {
             try read("h\n\"x\ny\" z\n")
         }
         // A quote closed right before a separator, a line end or the end of the file stays valid.
@@ -37,14 +51,28 @@ struct CSVReaderTests {
 
     /// The RFC 4180 reading the reader implements, one byte at a time (the reference for the runs it copies whole).
     static func referenceRecords(_ bytes: [UInt8]) -> [[String]]? {
-        var out: [[String]] = [], fields: [String] = [], field: [UInt8] = []
-        var i = 0, atStart = true
-        func finish() { fields.append(String(decoding: field, as: UTF8.self)); field = [] }
+        var out: [[String]] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var i = 0
+        var atStart = true
+        func finish() {
+            fields.append(String(decoding: field, as: UTF8.self))
+            field = []
+        }
         while i < bytes.count {
             if atStart {
                 atStart = false
-                if bytes[i] == 0x0A { i += 1; atStart = true; continue }
-                if bytes[i] == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 2; atStart = true; continue }
+                if bytes[i] == 0x0A {
+                    i += 1
+                    atStart = true
+                    continue
+                }
+                if bytes[i] == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A {
+                    i += 2
+                    atStart = true
+                    continue
+                }
             }
             let b = bytes[i]
             if b == 0x22 && field.isEmpty {
@@ -52,24 +80,43 @@ struct CSVReaderTests {
                 var closed = false
                 while i < bytes.count {
                     if bytes[i] == 0x22 {
-                        if i + 1 < bytes.count && bytes[i + 1] == 0x22 { field.append(0x22); i += 2; continue }
-                        i += 1; closed = true; break
+                        if i + 1 < bytes.count && bytes[i + 1] == 0x22 {
+                            field.append(0x22)
+                            i += 2
+                            continue
+                        }
+                        i += 1
+                        closed = true
+                        break
                     }
-                    field.append(bytes[i]); i += 1
+                    field.append(bytes[i])
+                    i += 1
                 }
                 if !closed { return nil }
                 if i < bytes.count, ![0x2C, 0x0A, 0x0D].contains(bytes[i]) { return nil }
                 continue
             }
-            if b == 0x2C { finish(); i += 1; continue }
-            if b == 0x0A || b == 0x0D {
-                finish(); out.append(fields); fields = []
-                if b == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
-                i += 1; atStart = true; continue
+            if b == 0x2C {
+                finish()
+                i += 1
+                continue
             }
-            field.append(b); i += 1
+            if b == 0x0A || b == 0x0D {
+                finish()
+                out.append(fields)
+                fields = []
+                if b == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
+                i += 1
+                atStart = true
+                continue
+            }
+            field.append(b)
+            i += 1
         }
-        if !atStart { finish(); out.append(fields) }
+        if !atStart {
+            finish()
+            out.append(fields)
+        }
         return out
     }
 
@@ -78,9 +125,13 @@ struct CSVReaderTests {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         for _ in 0..<5_000 {
             var bytes: [UInt8] = []
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             for _ in 0..<Int(state % 40) {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
                 bytes += alphabet[Int(state % UInt64(alphabet.count))]
             }
             let expected = Self.referenceRecords(bytes)
@@ -118,7 +169,8 @@ struct CSVReaderTests {
     }
 
     @Test func tabSeparatedWithoutQuoting() throws {
-        let recs = try CSVReader(fileName: "t.tsv", separator: "\t", quoting: false).records(Array("\"quoted\"\t1.5\n".utf8))
+        let recs = try CSVReader(fileName: "t.tsv", separator: "\t", quoting: false).records(
+            Array("\"quoted\"\t1.5\n".utf8))
         #expect(recs.first?.fields == ["\"quoted\"", "1.5"])
     }
 }
@@ -128,10 +180,15 @@ struct CSVTableTests {
     let text = "id,latitude,longitude,count\nA,1.5,103.8,3\nB,95.0,10,1\nC,nan,10,1\nD,1,2\nE,1,2,x\n"
 
     @Test func strictStopsAtTheFirstBadRowWithLocation() {
-        #expect(throws: DataError.invalidField(file: "p.csv", line: 3, field: "latitude", value: "95.0", reason: "outside -90…90")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "p.csv", line: 3, field: "latitude", value: "95.0", reason: "outside -90…90")
+        ) {
             let t = try CSVTable(bytes: Array(text.utf8), file: "p.csv")
             _ = try t.load(policy: .strict) { (r: CSVRow) throws(DataError) -> String? in
-                _ = try r.latitude(); _ = try r.longitude(); _ = try r.int("count")
+                _ = try r.latitude()
+                _ = try r.longitude()
+                _ = try r.int("count")
                 return try r.string("id")
             }
         }
@@ -140,18 +197,21 @@ struct CSVTableTests {
     @Test func lenientSkipsAndCountsEveryKindOfBadRow() throws {
         let t = try CSVTable(bytes: Array(text.utf8), file: "p.csv")
         let loaded = try t.load(policy: .lenient) { (r: CSVRow) throws(DataError) -> String? in
-            _ = try r.latitude(); _ = try r.longitude(); _ = try r.int("count")
+            _ = try r.latitude()
+            _ = try r.longitude()
+            _ = try r.int("count")
             return try r.string("id")
         }
         #expect(loaded.records == ["A"])
         #expect(loaded.report.rowsLoaded == 1)
         #expect(loaded.report.rowsSkipped == 4)
-        #expect(loaded.report.issues.map(\.description) == [
-            "p.csv:3: error: field 'latitude': outside -90…90 (value '95.0')",
-            "p.csv:4: error: field 'latitude': not a finite number (value 'nan')",
-            "p.csv:5: error: expected 4 fields, found 3; check quoting and separators",
-            "p.csv:6: error: field 'count': not an integer (value 'x')",
-        ])
+        #expect(
+            loaded.report.issues.map(\.description) == [
+                "p.csv:3: error: field 'latitude': outside -90…90 (value '95.0')",
+                "p.csv:4: error: field 'latitude': not a finite number (value 'nan')",
+                "p.csv:5: error: expected 4 fields, found 3; check quoting and separators",
+                "p.csv:6: error: field 'count': not an integer (value 'x')",
+            ])
     }
 
     @Test func missingColumnIsFatalEvenWhenLenient() throws {
@@ -175,7 +235,8 @@ struct WritingTests {
     }
 
     @Test func fieldByFieldRecordsEqualRows() {
-        var a = CSVWriter(), b = CSVWriter(capacity: 64)
+        var a = CSVWriter()
+        var b = CSVWriter(capacity: 64)
         a.row(["id", "a,b", "", "q\"x"])
         a.row(["2", "time"])
         for f in ["id", "a,b", "", "q\"x"] { b.field(f) }
@@ -188,7 +249,9 @@ struct WritingTests {
     }
 
     @Test func appendedRecordsEqualRecordsWrittenInPlace() {
-        var whole = CSVWriter(), head = CSVWriter(), tail = CSVWriter()
+        var whole = CSVWriter()
+        var head = CSVWriter()
+        var tail = CSVWriter()
         for (k, row) in [["id", "text"], ["1", "a,b"], ["2", "q\"x"], ["3", ""]].enumerated() {
             whole.row(row)
             if k < 2 { head.row(row) } else { tail.row(row) }
@@ -201,8 +264,10 @@ struct WritingTests {
 
     @Test func isoTimesAppendedAsBytesEqualTheStrings() {
         // Both sides of the epoch, leap days, the ends of years 0 and 9999 and beyond (the string fallback).
-        var seconds: [Int] = [0, -1, 1, 86_399, 86_400, -86_400, -86_401, 951_782_400, 951_868_799, 4_107_542_399, -62_167_219_200,
-                              253_402_300_799, 253_402_300_800, -62_167_219_201]
+        var seconds: [Int] = [
+            0, -1, 1, 86_399, 86_400, -86_400, -86_401, 951_782_400, 951_868_799, 4_107_542_399, -62_167_219_200,
+            253_402_300_799, 253_402_300_800, -62_167_219_201,
+        ]
         var state: UInt64 = 42
         for _ in 0..<20_000 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -231,16 +296,23 @@ struct WritingTests {
         #expect(CSVWriter.fixed(-1, decimals: 4) == "-1.0000")
         #expect(CSVWriter.fixed(0.99996, decimals: 4) == "1.0000")
         // Ties and values the product cannot decide go to the formatter: same text either way.
-        let special: [Double] = [0.5, 1.5, 2.5, 0.125, 0.00005, 0.00015, -0.00025, 0.12345, 1e9, 1e12, 123456.789, .nan, .infinity, -.infinity,
-                                 .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1 + 0.2, 1.0 / 3.0, -2.0 / 3.0]
+        let special: [Double] = [
+            0.5, 1.5, 2.5, 0.125, 0.00005, 0.00015, -0.00025, 0.12345, 1e9, 1e12, 123456.789, .nan, .infinity,
+            -.infinity,
+            .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1 + 0.2, 1.0 / 3.0, -2.0 / 3.0,
+        ]
         for v in special {
-            for d in [0, 1, 2, 3, 4, 6, 9, 12] { #expect(CSVWriter.fixed(v, decimals: d) == String(format: "%.\(d)f", v), "\(v) with \(d) decimals") }
+            for d in [0, 1, 2, 3, 4, 6, 9, 12] {
+                #expect(CSVWriter.fixed(v, decimals: d) == String(format: "%.\(d)f", v), "\(v) with \(d) decimals")
+            }
         }
         // Many values of every magnitude a score or a metric takes, against printf.
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         var mismatches: [String] = []
         for k in 0..<200_000 {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
             let unit = Double(state >> 11) / Double(1 << 53)
             let v = (unit * 2 - 1) * [1.0, 1e3, 1e-3, 1e6][k % 4]
             let d = [4, 4, 3, 2, 0, 6][k % 6]
@@ -266,7 +338,8 @@ struct DatasetManifestTests {
     /// inside it, else by its full path (a `--datasets` folder elsewhere is not called `Datasets/`).
     @Test func filesAreNamedWhereTheyAre() {
         let cwd = FileManager.default.currentDirectoryPath
-        #expect(DatasetManifest.display(URL(fileURLWithPath: cwd + "/Datasets/weather/x.csv")) == "Datasets/weather/x.csv")
+        #expect(
+            DatasetManifest.display(URL(fileURLWithPath: cwd + "/Datasets/weather/x.csv")) == "Datasets/weather/x.csv")
         let elsewhere = URL(fileURLWithPath: "/nonexistent-copy/weather/x.csv")
         #expect(DatasetManifest.display(elsewhere) == "/nonexistent-copy/weather/x.csv")
     }
@@ -277,7 +350,8 @@ struct DatasetManifestTests {
         try manifest.write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: false, encoding: .utf8)
         for (name, text) in files {
             let url = dir.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: false, encoding: .utf8)
         }
         return dir
@@ -287,26 +361,33 @@ struct DatasetManifestTests {
     let mapping = "0\tnegative\n1\tneutral\n2\tpositive\n"
 
     @Test func verifyDetectsHashAndRowMismatches() throws {
-        let actual = try DatasetManifest.sha256(of: try folder("", files: ["m.txt": mapping]).appendingPathComponent("m.txt"))
+        let actual = try DatasetManifest.sha256(
+            of: try folder("", files: ["m.txt": mapping]).appendingPathComponent("m.txt"))
         let good = header + "map,m.txt,tweeteval-mapping,classification,3,\(actual),MIT,test\n"
         let dir = try folder(good, files: ["m.txt": mapping])
         let m = try DatasetManifest(root: dir)
         let checks = m.verify()
         #expect(checks.count == 1 && checks.allSatisfy { $0.passed })
-        let badRows = try folder(header + "map,m.txt,tweeteval-mapping,classification,4,\(actual),MIT,test\n", files: ["m.txt": mapping])
+        let badRows = try folder(
+            header + "map,m.txt,tweeteval-mapping,classification,4,\(actual),MIT,test\n", files: ["m.txt": mapping])
         let check = try DatasetManifest(root: badRows).verify()[0]
         #expect(!check.passed)
         #expect(check.problem == "3 rows, manifest says 4")
-        let badHash = try folder(header + "map,m.txt,tweeteval-mapping,classification,3,\(String(repeating: "0", count: 64)),MIT,test\n", files: ["m.txt": mapping])
+        let badHash = try folder(
+            header + "map,m.txt,tweeteval-mapping,classification,3,\(String(repeating: "0", count: 64)),MIT,test\n",
+            files: ["m.txt": mapping])
         #expect(try DatasetManifest(root: badHash).verify()[0].problem.hasPrefix("sha256 \(actual) does not match"))
-        let missing = try folder(header + "map,gone.txt,tweeteval-mapping,classification,3,\(actual),MIT,test\n", files: [:])
+        let missing = try folder(
+            header + "map,gone.txt,tweeteval-mapping,classification,3,\(actual),MIT,test\n", files: [:])
         #expect(try DatasetManifest(root: missing).verify()[0].error != nil)
     }
 
     @Test func manifestRowsAreValidated() throws {
-        let dir = try folder(header + "x,../etc/passwd,json,scoring,1,\(String(repeating: "a", count: 64)),MIT,o\n", files: [:])
+        let dir = try folder(
+            header + "x,../etc/passwd,json,scoring,1,\(String(repeating: "a", count: 64)),MIT,o\n", files: [:])
         #expect(throws: DataError.self) { try DatasetManifest(root: dir) }
-        let unknown = try folder(header + "x,a.txt,parquet,scoring,1,\(String(repeating: "a", count: 64)),MIT,o\n", files: [:])
+        let unknown = try folder(
+            header + "x,a.txt,parquet,scoring,1,\(String(repeating: "a", count: 64)),MIT,o\n", files: [:])
         do {
             _ = try DatasetManifest(root: unknown)
             Issue.record("expected an error")
@@ -320,6 +401,8 @@ struct DatasetManifestTests {
             .deletingLastPathComponent().appendingPathComponent("Datasets")
         let m = try DatasetManifest(root: root)
         #expect(m.entries.count >= 30)
-        for e in m.entries { #expect(FileManager.default.fileExists(atPath: m.url(of: e).path), "\(e.file) is missing") }
+        for e in m.entries {
+            #expect(FileManager.default.fileExists(atPath: m.url(of: e).path), "\(e.file) is missing")
+        }
     }
 }

@@ -3,12 +3,14 @@ import Testing
 
 @Suite("Optimal string alignment distance")
 struct DamerauLevenshteinTests {
-    @Test("known distances", arguments: [
-        ("", "", 0), ("", "abc", 3), ("abc", "", 3), ("kitten", "sitting", 3),
-        ("ab", "ba", 1),  // one transposition (plain Levenshtein says 2)
-        ("ca", "abc", 3),  // OSA, not unrestricted Damerau (which says 2)
-        ("pretoria", "pretoria", 0), ("sensrs", "sensors", 1),
-    ])
+    @Test(
+        "known distances",
+        arguments: [
+            ("", "", 0), ("", "abc", 3), ("abc", "", 3), ("kitten", "sitting", 3),
+            ("ab", "ba", 1),  // one transposition (plain Levenshtein says 2)
+            ("ca", "abc", 3),  // OSA, not unrestricted Damerau (which says 2)
+            ("pretoria", "pretoria", 0), ("sensrs", "sensors", 1),
+        ])
     func distances(a: String, b: String, expected: Int) {
         #expect(DamerauLevenshtein.distance(a, b) == expected)
         #expect(DamerauLevenshtein.distance(b, a) == expected)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 @Suite("GeoLife loaders")
@@ -19,8 +20,11 @@ struct GeoLifeLoadersTests {
 
     @Test("a malformed start time is located")
     func csvBad() throws {
-        #expect(throws: DataError.invalidField(file: "geolife_bad.csv", line: 3, field: "start_time_from_filename",
-                                               value: "2009-02-30Tnoon", reason: "expected an ISO time YYYY-MM-DDThh:mm:ss")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "geolife_bad.csv", line: 3, field: "start_time_from_filename",
+                value: "2009-02-30Tnoon", reason: "expected an ISO time YYYY-MM-DDThh:mm:ss")
+        ) {
             try GeoLifeLoaders.loadCSV(url: try MapFixtures.url("geolife_bad.csv"), displayName: "geolife_bad.csv")
         }
     }
@@ -38,16 +42,21 @@ struct GeoLifeLoadersTests {
 
     @Test("a bad longitude in a .plt is located")
     func pltBad() throws {
-        #expect(throws: DataError.invalidField(file: "bad.plt", line: 3, field: "longitude", value: "north", reason: "not a number")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "bad.plt", line: 3, field: "longitude", value: "north", reason: "not a number")
+        ) {
             try GeoLifeLoaders.loadPLT(url: try MapFixtures.url("bad.plt"), displayName: "bad.plt")
         }
     }
 
     @Test("bundled files load whole with the manifest counts")
     func bundled() throws {
-        let csv = try GeoLifeLoaders.loadCSV(url: MapFixtures.datasets.appendingPathComponent("positioning/geolife_trajectories_40.csv"))
+        let csv = try GeoLifeLoaders.loadCSV(
+            url: MapFixtures.datasets.appendingPathComponent("positioning/geolife_trajectories_40.csv"))
         #expect(csv.records.count == 53716)
-        let plt = try GeoLifeLoaders.loadPLT(url: MapFixtures.datasets.appendingPathComponent("positioning/20081023025304.plt"))
+        let plt = try GeoLifeLoaders.loadPLT(
+            url: MapFixtures.datasets.appendingPathComponent("positioning/20081023025304.plt"))
         #expect(plt.records.count == 908)
         #expect(zip(plt.records, plt.records.dropFirst()).allSatisfy { $0.time <= $1.time })
     }

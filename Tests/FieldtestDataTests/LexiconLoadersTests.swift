@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 private func fixture(_ name: String) throws -> URL {
@@ -17,7 +18,9 @@ struct LexiconLoadersTests {
     }
 
     @Test func vaderValenceOutOfRange() throws {
-        #expect(throws: DataError.invalidField(file: "v.txt", line: 1, field: "mean", value: "9.5", reason: "outside -4…4")) {
+        #expect(
+            throws: DataError.invalidField(file: "v.txt", line: 1, field: "mean", value: "9.5", reason: "outside -4…4")
+        ) {
             try LexiconLoaders.loadVader(url: fixture("vader_lexicon_bad.txt"), displayName: "v.txt")
         }
     }
@@ -35,10 +38,13 @@ struct LexiconLoadersTests {
     }
 
     @Test func afinnValenceOutOfRange() throws {
-        #expect(throws: DataError.invalidField(file: "a.txt", line: 2, field: "valence", value: "6", reason: "outside -5…5")) {
+        #expect(
+            throws: DataError.invalidField(file: "a.txt", line: 2, field: "valence", value: "6", reason: "outside -5…5")
+        ) {
             try LexiconLoaders.loadAFINN(url: fixture("afinn_bad.txt"), displayName: "a.txt")
         }
-        let lenient = try LexiconLoaders.loadAFINN(url: fixture("afinn_bad.txt"), displayName: "a.txt", policy: .lenient)
+        let lenient = try LexiconLoaders.loadAFINN(
+            url: fixture("afinn_bad.txt"), displayName: "a.txt", policy: .lenient)
         #expect(lenient.records.map(\.term) == ["abandon", "fine"])
         #expect(lenient.report.rowsSkipped == 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 /// Fixture and bundled-dataset locations for the map loader tests.
@@ -33,28 +34,36 @@ struct OSMXMLLoaderTests {
         #expect(data.waysWithMissingNodes == 1)
         #expect(data.presentRuns(of: way) == [[0, 1, 2]])
         let rel = try #require(data.relations.first)
-        #expect(rel.members == [OSMMember(kind: .way, ref: 100, role: "outer"), OSMMember(kind: .node, ref: 1, role: "")])
+        #expect(
+            rel.members == [OSMMember(kind: .way, ref: 100, role: "outer"), OSMMember(kind: .node, ref: 1, role: "")])
     }
 
     @Test("a hole in a way splits it into runs")
     func runs() {
-        let data = OSMData(nodes: [OSMNode(id: 1, latitude: 0, longitude: 0), OSMNode(id: 2, latitude: 0, longitude: 1),
-                                   OSMNode(id: 4, latitude: 0, longitude: 3), OSMNode(id: 5, latitude: 0, longitude: 4)],
-                           ways: [OSMWay(id: 9, nodeRefs: [1, 2, 3, 4, 5, 6, 1])], relations: [])
+        let data = OSMData(
+            nodes: [
+                OSMNode(id: 1, latitude: 0, longitude: 0), OSMNode(id: 2, latitude: 0, longitude: 1),
+                OSMNode(id: 4, latitude: 0, longitude: 3), OSMNode(id: 5, latitude: 0, longitude: 4),
+            ],
+            ways: [OSMWay(id: 9, nodeRefs: [1, 2, 3, 4, 5, 6, 1])], relations: [])
         #expect(data.presentRuns(of: data.ways[0]) == [[0, 1], [2, 3]])
         #expect(data.missingNodeRefs == 2)
     }
 
     @Test("latitude out of range is a located error")
     func badLatitude() throws {
-        #expect(throws: DataError.invalidField(file: "bad_lat.osm", line: 4, field: "node.lat", value: "91.5", reason: "outside -90…90")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "bad_lat.osm", line: 4, field: "node.lat", value: "91.5", reason: "outside -90…90")
+        ) {
             try OSMXMLLoader.load(url: try MapFixtures.url("bad_lat.osm"), displayName: "bad_lat.osm")
         }
     }
 
     @Test("lenient load skips the bad node and reports it")
     func lenient() throws {
-        let data = try OSMXMLLoader.load(url: try MapFixtures.url("bad_lat.osm"), displayName: "bad_lat.osm", policy: .lenient)
+        let data = try OSMXMLLoader.load(
+            url: try MapFixtures.url("bad_lat.osm"), displayName: "bad_lat.osm", policy: .lenient)
         #expect(data.nodes.map(\.id) == [1, 3])
         #expect(data.report.rowsSkipped == 1)
         #expect(data.report.issues.first?.line == 4)
@@ -79,7 +88,10 @@ struct OSMXMLLoaderTests {
             _ = try OSMXMLLoader.load(url: url, displayName: "truncated.osm")
             Issue.record("expected an error")
         } catch {
-            guard case .badLayout(let file, let line, _) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .badLayout(let file, let line, _) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(file == "truncated.osm")
             #expect(line >= 5)
         }

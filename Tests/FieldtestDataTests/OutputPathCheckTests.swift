@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 /// Output paths that would destroy an input, the datasets folder lookup, and text output.
@@ -13,7 +14,8 @@ struct OutputPathCheckTests {
     }
 
     @Test func anOutputNamingAnInputThroughALinkIsRefused() throws {
-        let input = folder.appendingPathComponent("in.csv"), link = folder.appendingPathComponent("link.csv")
+        let input = folder.appendingPathComponent("in.csv")
+        let link = folder.appendingPathComponent("link.csv")
         try "a\n".write(to: input, atomically: true, encoding: .utf8)
         try FileManager.default.linkItem(at: input, to: link)
         #expect(OutputPathCheck.sameFile(input, link))
@@ -23,7 +25,8 @@ struct OutputPathCheckTests {
         }
         #expect(error.description.hasPrefix("error: --output \(link.path) is the input file --input "))
         try OutputPathCheck.refuseOverwritingInputs([.init(option: "--input", url: input)], output: nil)
-        try OutputPathCheck.refuseOverwritingInputs([.init(option: "--input", url: input)], output: folder.appendingPathComponent("new.csv").path)
+        try OutputPathCheck.refuseOverwritingInputs(
+            [.init(option: "--input", url: input)], output: folder.appendingPathComponent("new.csv").path)
     }
 
     @Test func tweetEvalTextFilesBringTheirLabels() {
@@ -37,7 +40,9 @@ struct OutputPathCheckTests {
         // Given explicitly, the manifest's own error says what is missing.
         #expect(throws: DataError.self) { try DatasetsLocation.manifest(option: root.path) }
         let notFound = DatasetsLocation.NotFound(folder: root)
-        #expect(notFound.description.hasPrefix("\(root.path)/MANIFEST.csv: error: no datasets folder here; pass --datasets DIR"))
+        #expect(
+            notFound.description.hasPrefix(
+                "\(root.path)/MANIFEST.csv: error: no datasets folder here; pass --datasets DIR"))
     }
 
     @Test func textGoesToAFileAtomically() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 private func placesFixture(_ name: String) throws -> URL {
@@ -23,7 +24,10 @@ struct PlacesLoadersTests {
             _ = try PlacesLoader.loadUSCities(url: placesFixture("us_cities_bad_zone.csv"), displayName: "u.csv")
             Issue.record("expected an error")
         } catch let error as DataError {
-            guard case .invalidField(_, let line, let field, _, let reason) = error else { Issue.record("\(error)"); return }
+            guard case .invalidField(_, let line, let field, _, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(line == 8)
             #expect(field == "timezone")
             #expect(reason == "unknown IANA time zone")
@@ -37,10 +41,17 @@ struct PlacesLoadersTests {
         let l = try PlacesLoader.loadWorldCities(url: placesFixture("world_cities_valid.csv"))
         #expect(l.records.count == 20)
         #expect(l.records[0].countryCode == "CN")
-        #expect(throws: DataError.invalidField(file: "p.csv", line: 10, field: "population", value: "-5", reason: "outside 0…\(Int.max)")) {
-            try PlacesLoader.loadWorldCities(url: placesFixture("world_cities_bad_population.csv"), displayName: "p.csv")
+        #expect(
+            throws: DataError.invalidField(
+                file: "p.csv", line: 10, field: "population", value: "-5", reason: "outside 0…\(Int.max)")
+        ) {
+            try PlacesLoader.loadWorldCities(
+                url: placesFixture("world_cities_bad_population.csv"), displayName: "p.csv")
         }
-        #expect(throws: DataError.invalidField(file: "o.csv", line: 4, field: "longitude", value: "190.5", reason: "outside -180…180")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "o.csv", line: 4, field: "longitude", value: "190.5", reason: "outside -180…180")
+        ) {
             try PlacesLoader.loadWorldCities(url: placesFixture("world_cities_bad_longitude.csv"), displayName: "o.csv")
         }
     }
@@ -49,7 +60,8 @@ struct PlacesLoadersTests {
         let t = try JSONTableLoader.load(url: placesFixture("states_valid.json"))
         #expect(t.keys == ["CA", "NY"])
         #expect(t.names["NY"] == "New York")
-        #expect(throws: DataError.badLayout(file: "j.json", line: 1, reason: "entry 'NY' has code 'NJ', expected 'NY'")) {
+        #expect(throws: DataError.badLayout(file: "j.json", line: 1, reason: "entry 'NY' has code 'NJ', expected 'NY'"))
+        {
             try JSONTableLoader.load(url: placesFixture("states_bad_code.json"), displayName: "j.json")
         }
     }

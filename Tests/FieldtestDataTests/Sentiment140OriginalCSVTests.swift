@@ -1,15 +1,18 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 @Suite("Sentiment140 original CSV")
 struct Sentiment140OriginalCSVTests {
     /// Three records in the layout of `testdata.manual.2009.06.14.csv`, the last with a Latin-1 byte (é = 0xE9).
-    static let sample: [UInt8] = Array("""
-    "4","3","Mon May 11 03:17:40 UTC 2009","kindle2","tpryan","@stellargirl I loooooooovvvvvveee my Kindle2, not that the DX is cool"
-    "0","1","Mon May 11 03:18:03 UTC 2009","kindle2","vcu451","Fuck this economy. I hate aig and their non loan given asses."
-    "2","5","Mon May 11 05:21:45 UTC 2009","lebron","x","Lebron plays tonight, caf
-    """.utf8) + [0xE9] + Array("\"\r\n".utf8)
+    static let sample: [UInt8] =
+        Array(
+            """
+            "4","3","Mon May 11 03:17:40 UTC 2009","kindle2","tpryan","@stellargirl I loooooooovvvvvveee my Kindle2, not that the DX is cool"
+            "0","1","Mon May 11 03:18:03 UTC 2009","kindle2","vcu451","Fuck this economy. I hate aig and their non loan given asses."
+            "2","5","Mon May 11 05:21:45 UTC 2009","lebron","x","Lebron plays tonight, caf
+            """.utf8) + [0xE9] + Array("\"\r\n".utf8)
 
     @Test func recognisesTheLayoutByItsFirstRecord() {
         #expect(Sentiment140Loader.looksLikeOriginalCSV(Self.sample))
@@ -29,8 +32,11 @@ struct Sentiment140OriginalCSVTests {
 
     @Test func badRecordsAreLocated() {
         let badPolarity = Array("\"4\",\"1\",\"d\",\"q\",\"u\",\"fine\"\n\"3\",\"2\",\"d\",\"q\",\"u\",\"meh\"\n".utf8)
-        #expect(throws: DataError.invalidField(file: "t.csv", line: 2, field: "polarity", value: "3",
-                                               reason: "expected 0 (negative), 2 (neutral) or 4 (positive)")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "t.csv", line: 2, field: "polarity", value: "3",
+                reason: "expected 0 (negative), 2 (neutral) or 4 (positive)")
+        ) {
             try Sentiment140Loader.parseOriginalCSV(badPolarity, file: "t.csv")
         }
         let short = Array("\"4\",\"1\",\"d\",\"q\",\"u\",\"fine\"\n\"0\",\"2\",\"d\",\"q\",\"only five\"\n".utf8)

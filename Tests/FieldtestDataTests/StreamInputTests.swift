@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 /// Inputs that are not regular files (a FIFO, as a shell's `<(command)` gives) are read by streaming.
@@ -12,7 +13,9 @@ struct StreamInputTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("in.csv")
         try #require(mkfifo(fifo.path, 0o600) == 0)
-        let text = "id,latitude,longitude,date,timezone\n" + (0..<5000).map { "p\($0),48.85,2.35,2024-06-21,Europe/Paris\n" }.joined()
+        let text =
+            "id,latitude,longitude,date,timezone\n"
+            + (0..<5000).map { "p\($0),48.85,2.35,2024-06-21,Europe/Paris\n" }.joined()
         let writer = Thread {
             guard let handle = FileHandle(forWritingAtPath: fifo.path) else { return }
             handle.write(Data(text.utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FieldtestData
 
 /// URL of a weather fixture.
@@ -18,8 +19,8 @@ struct SkyConditionTests {
         #expect(sky.layers.count == 3)
         #expect(sky.layers[2].suspect)
         let c = sky.cover
-        #expect(abs(c.lowPct - 25) < tol)     // 4,000 ft
-        #expect(abs(c.midPct - 50) < tol)     // 10,000 ft
+        #expect(abs(c.lowPct - 25) < tol)  // 4,000 ft
+        #expect(abs(c.midPct - 50) < tol)  // 10,000 ft
         #expect(abs(c.highPct - 87.5) < tol)  // 25,000 ft
         #expect(abs(c.totalPct - 87.5) < tol)
     }
@@ -50,7 +51,8 @@ struct SkyConditionTests {
 @Suite("NOAA LCD loader")
 struct NOAALCDLoaderTests {
     @Test func v1ImperialRowsBecomeSIAndUTC() throws {
-        let f = try NOAALCDLoader.load(url: weatherFixture("lcd_v1_valid.csv"), displayName: "v1.csv", utcOffsetSeconds: 3600)
+        let f = try NOAALCDLoader.load(
+            url: weatherFixture("lcd_v1_valid.csv"), displayName: "v1.csv", utcOffsetSeconds: 3600)
         #expect(f.layout == .v1)
         #expect(f.coordinate == nil)
         #expect(f.observations.count == 6)
@@ -58,7 +60,7 @@ struct NOAALCDLoaderTests {
         #expect(f.recordCount == 7)
         let o = f.observations[1]  // 2018-01-01T02:00 local = 01:00Z
         #expect(CivilTime.isoUTC(o.timeUTC) == "2018-01-01T01:00:00Z")
-        #expect(abs((o.temperatureC ?? .nan) - 10) < tol)           // 50 °F
+        #expect(abs((o.temperatureC ?? .nan) - 10) < tol)  // 50 °F
         #expect(abs((o.visibilityKm ?? .nan) - 6.21 * 1.609344) < tol)
         #expect(abs((o.windSpeedMps ?? .nan) - 3 * 0.44704) < tol)
         #expect(abs((o.windDirectionDeg ?? .nan) - 50) < tol)
@@ -69,7 +71,8 @@ struct NOAALCDLoaderTests {
     }
 
     @Test func v2MetricRowsKeepUnitsAndCoordinates() throws {
-        let f = try NOAALCDLoader.load(url: weatherFixture("lcd_v2_valid.csv"), displayName: "v2.csv", utcOffsetSeconds: -21_600)
+        let f = try NOAALCDLoader.load(
+            url: weatherFixture("lcd_v2_valid.csv"), displayName: "v2.csv", utcOffsetSeconds: -21_600)
         #expect(f.layout == .v2)
         #expect(abs((f.coordinate?.latitude ?? .nan) - 40.8508) < tol)
         #expect(abs((f.coordinate?.longitude ?? .nan) + 96.7475) < tol)
@@ -86,16 +89,24 @@ struct NOAALCDLoaderTests {
     }
 
     @Test func unknownSkyCodeIsLocated() throws {
-        #expect(throws: DataError.invalidField(file: "bad.csv", line: 3, field: "HourlySkyConditions", value: "XYZ:02 40",
-                                               reason: "unknown sky cover code 'XYZ' (expected CLR, FEW, SCT, BKN, OVC or VV)")) {
-            try NOAALCDLoader.load(url: weatherFixture("lcd_v1_bad_sky.csv"), displayName: "bad.csv", utcOffsetSeconds: 3600)
+        #expect(
+            throws: DataError.invalidField(
+                file: "bad.csv", line: 3, field: "HourlySkyConditions", value: "XYZ:02 40",
+                reason: "unknown sky cover code 'XYZ' (expected CLR, FEW, SCT, BKN, OVC or VV)")
+        ) {
+            try NOAALCDLoader.load(
+                url: weatherFixture("lcd_v1_bad_sky.csv"), displayName: "bad.csv", utcOffsetSeconds: 3600)
         }
     }
 
     @Test func nanTemperatureIsLocated() throws {
-        #expect(throws: DataError.invalidField(file: "nan.csv", line: 2, field: "HourlyDryBulbTemperature", value: "NaN",
-                                               reason: "not a finite number")) {
-            try NOAALCDLoader.load(url: weatherFixture("lcd_v2_nan_temp.csv"), displayName: "nan.csv", utcOffsetSeconds: 0)
+        #expect(
+            throws: DataError.invalidField(
+                file: "nan.csv", line: 2, field: "HourlyDryBulbTemperature", value: "NaN",
+                reason: "not a finite number")
+        ) {
+            try NOAALCDLoader.load(
+                url: weatherFixture("lcd_v2_nan_temp.csv"), displayName: "nan.csv", utcOffsetSeconds: 0)
         }
     }
 
@@ -110,13 +121,16 @@ struct NOAALCDLoaderTests {
     }
 
     @Test func bundledFilesLoadStrictly() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Datasets/weather")
-        let rota = try NOAALCDLoader.load(url: root.appendingPathComponent("LCD_08449013025_Rota_2018.csv"), utcOffsetSeconds: 3600)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Datasets/weather")
+        let rota = try NOAALCDLoader.load(
+            url: root.appendingPathComponent("LCD_08449013025_Rota_2018.csv"), utcOffsetSeconds: 3600)
         #expect(rota.recordCount == 9049)
         #expect(rota.summaryRows == 35)
         #expect(rota.observations.filter { $0.sky != nil }.count > 4000)
-        let lincoln = try NOAALCDLoader.load(url: root.appendingPathComponent("LCD_USW00014939_Lincoln_2023JanFeb.csv"),
-                                             utcOffsetSeconds: -21_600)
+        let lincoln = try NOAALCDLoader.load(
+            url: root.appendingPathComponent("LCD_USW00014939_Lincoln_2023JanFeb.csv"),
+            utcOffsetSeconds: -21_600)
         #expect(lincoln.recordCount == 1999)
         #expect(lincoln.observations.contains { $0.precipitationTrace })
     }
@@ -127,20 +141,24 @@ struct ISDHistoryLoaderTests {
     @Test func loadsStationsAndFlagsGarbledRows() throws {
         let l = try ISDHistoryLoader.load(url: weatherFixture("isd_valid.csv"), displayName: "isd.csv")
         #expect(l.records.count == 6)
-        #expect(l.records[0].latitude == nil)                 // BOGUS NORWAY: blank
+        #expect(l.records[0].latitude == nil)  // BOGUS NORWAY: blank
         #expect(abs((l.records[1].latitude ?? .nan) - 70.933) < tol)
-        #expect(l.records[5].locationGarbled)                  // SANDSPIT: shifted fields
+        #expect(l.records[5].locationGarbled)  // SANDSPIT: shifted fields
         #expect(l.records[5].longitude == nil)
     }
 
     @Test func outOfRangeLatitudeIsLocated() throws {
-        #expect(throws: DataError.invalidField(file: "i.csv", line: 4, field: "LAT", value: "+99.792", reason: "outside -90.0…90.0")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "i.csv", line: 4, field: "LAT", value: "+99.792", reason: "outside -90.0…90.0")
+        ) {
             try ISDHistoryLoader.load(url: weatherFixture("isd_bad_lat.csv"), displayName: "i.csv")
         }
     }
 
     @Test func findsRotaForItsLCDStation() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Datasets/weather")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Datasets/weather")
         let all = try ISDHistoryLoader.load(url: root.appendingPathComponent("isd-history.csv")).records
         let rota = try #require(ISDHistoryLoader.station(forLCD: "08449013025", in: all))
         #expect(rota.call == "LERT")
@@ -167,11 +185,17 @@ struct TMYLoaderTests {
     }
 
     @Test func tmy3BadCloudAndDateAreLocated() throws {
-        #expect(throws: DataError.invalidField(file: "c.csv", line: 6, field: "TotCld (tenths)", value: "11", reason: "outside 0…10")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "c.csv", line: 6, field: "TotCld (tenths)", value: "11", reason: "outside 0…10")
+        ) {
             try TMY3Loader.load(url: weatherFixture("tmy3_bad_cloud.csv"), displayName: "c.csv")
         }
-        #expect(throws: DataError.invalidField(file: "d.csv", line: 7, field: "Date (MM/DD/YYYY)", value: "02/30/1997",
-                                               reason: "expected an existing date MM/DD/YYYY")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "d.csv", line: 7, field: "Date (MM/DD/YYYY)", value: "02/30/1997",
+                reason: "expected an existing date MM/DD/YYYY")
+        ) {
             try TMY3Loader.load(url: weatherFixture("tmy3_bad_date.csv"), displayName: "d.csv")
         }
     }
@@ -193,10 +217,14 @@ struct TMYLoaderTests {
     }
 
     @Test func tmy2MalformedRecordsAreLocated() throws {
-        #expect(throws: DataError.badLayout(file: "s.tm2", line: 4, reason: "TMY2 record must be 142 characters, found 138")) {
+        #expect(
+            throws: DataError.badLayout(file: "s.tm2", line: 4, reason: "TMY2 record must be 142 characters, found 138")
+        ) {
             try TMY2Loader.load(url: weatherFixture("tmy2_short.tm2"), displayName: "s.tm2")
         }
-        #expect(throws: DataError.invalidField(file: "c.tm2", line: 5, field: "TotCld", value: "12", reason: "outside 0…10")) {
+        #expect(
+            throws: DataError.invalidField(file: "c.tm2", line: 5, field: "TotCld", value: "12", reason: "outside 0…10")
+        ) {
             try TMY2Loader.load(url: weatherFixture("tmy2_bad_cloud.tm2"), displayName: "c.tm2")
         }
     }
@@ -213,8 +241,11 @@ struct DailyAndAirLoaderTests {
     }
 
     @Test func seattleUnknownLabelAndBadUTF8() throws {
-        #expect(throws: DataError.invalidField(file: "s.csv", line: 5, field: "weather", value: "hail",
-                                               reason: "unknown label (expected sun, fog, rain, drizzle or snow)")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "s.csv", line: 5, field: "weather", value: "hail",
+                reason: "unknown label (expected sun, fog, rain, drizzle or snow)")
+        ) {
             try SeattleDailyLoader.load(url: weatherFixture("seattle_bad_label.csv"), displayName: "s.csv")
         }
         #expect(throws: DataError.self) {
@@ -238,7 +269,9 @@ struct DailyAndAirLoaderTests {
     }
 
     @Test func beijingHourOutOfRange() throws {
-        #expect(throws: DataError.invalidField(file: "b.csv", line: 6, field: "hour", value: "24", reason: "outside 0…23")) {
+        #expect(
+            throws: DataError.invalidField(file: "b.csv", line: 6, field: "hour", value: "24", reason: "outside 0…23")
+        ) {
             try BeijingPM25Loader.load(url: weatherFixture("beijing_bad_hour.csv"), displayName: "b.csv")
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FieldtestGSL
 
 /// A generator that replays fixed words, to pin what one draw maps a word to.
@@ -32,7 +33,9 @@ struct GaussianTests {
     func moments(mean: Double, standardDeviation: Double) {
         var generator = RandomStream(seed: 7)
         let n = 100_000
-        let draws = (0..<n).map { _ in Gaussian.draw(mean: mean, standardDeviation: standardDeviation, using: &generator) }
+        let draws = (0..<n).map { _ in
+            Gaussian.draw(mean: mean, standardDeviation: standardDeviation, using: &generator)
+        }
         // 5 standard errors: σ/√n for the mean, about σ/√(2n) for the standard deviation.
         let tolerance = 5 * standardDeviation / Double(n).squareRoot()
         #expect(abs((Quantiles.mean(draws) ?? .nan) - mean) < tolerance)

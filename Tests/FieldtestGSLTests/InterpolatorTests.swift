@@ -1,5 +1,5 @@
-import Testing
 import FieldtestGSL
+import Testing
 
 @Suite("Interpolator")
 struct InterpolatorTests {
@@ -23,9 +23,11 @@ struct InterpolatorTests {
         #expect(abs(f.value(at: 4.25) - 4.75) < 1e-12)
     }
 
-    @Test("natural cubic spline matches scipy CubicSpline(bc_type: natural)", arguments: [
-        (0.5, 2.2963235294117648), (1.7, 2.5086152505446626), (3.3, 3.6325263616557733), (4.9, 4.184829411764706),
-    ])
+    @Test(
+        "natural cubic spline matches scipy CubicSpline(bc_type: natural)",
+        arguments: [
+            (0.5, 2.2963235294117648), (1.7, 2.5086152505446626), (3.3, 3.6325263616557733), (4.9, 4.184829411764706),
+        ])
     func cubicSpline(at point: Double, expected: Double) throws {
         let f = try Interpolator(x: Self.x, y: Self.y, method: .cubicSpline)
         #expect(abs(f.value(at: point) - expected) < 1e-12)
@@ -62,23 +64,29 @@ struct InterpolatorTests {
 
     @Test("invalid knots are rejected with a clear message")
     func errors() {
-        #expect(throws: GSLError.invalidInput(
-            "duplicate x at index 2: x[1] = 1.0, x[2] = 1.0; x must be strictly increasing (sort the points and merge duplicates)")
+        #expect(
+            throws: GSLError.invalidInput(
+                "duplicate x at index 2: x[1] = 1.0, x[2] = 1.0; x must be strictly increasing (sort the points and merge duplicates)"
+            )
         ) {
             try Interpolator(x: [0, 1, 1, 2], y: [0, 1, 2, 3])
         }
-        #expect(throws: GSLError.invalidInput(
-            "x not increasing at index 1: x[0] = 2.0, x[1] = 1.0; x must be strictly increasing (sort the points and merge duplicates)")
+        #expect(
+            throws: GSLError.invalidInput(
+                "x not increasing at index 1: x[0] = 2.0, x[1] = 1.0; x must be strictly increasing (sort the points and merge duplicates)"
+            )
         ) {
             try Interpolator(x: [2, 1, 3], y: [0, 1, 2])
         }
-        #expect(throws: GSLError.invalidInput(
-            "interpolation needs one y per x, but got 3 x values and 2 y values; pass arrays of equal length")
+        #expect(
+            throws: GSLError.invalidInput(
+                "interpolation needs one y per x, but got 3 x values and 2 y values; pass arrays of equal length")
         ) {
             try Interpolator(x: [0, 1, 2], y: [0, 1])
         }
-        #expect(throws: GSLError.invalidInput(
-            "cubicSpline interpolation needs at least 3 points, got 2; add points or use a simpler method")
+        #expect(
+            throws: GSLError.invalidInput(
+                "cubicSpline interpolation needs at least 3 points, got 2; add points or use a simpler method")
         ) {
             try Interpolator(x: [0, 1], y: [0, 1], method: .cubicSpline)
         }

@@ -1,6 +1,6 @@
+import FieldtestGSL
 import Foundation
 import Testing
-import FieldtestGSL
 
 @Suite("NonlinearLeastSquares")
 struct NonlinearLeastSquaresTests {
@@ -118,13 +118,19 @@ struct NonlinearLeastSquaresTests {
 
     @Test("fewer residuals than parameters is rejected")
     func underdetermined() {
-        #expect(throws: GSLError.invalidInput(
-            "fewer residuals (2) than parameters (3): the problem is underdetermined; add observations or fix some parameters")
+        #expect(
+            throws: GSLError.invalidInput(
+                "fewer residuals (2) than parameters (3): the problem is underdetermined; add observations or fix some parameters"
+            )
         ) {
-            try NonlinearLeastSquares.solve(initial: [1, 2, 3], residualCount: 2) { _, f in f[0] = 0; f[1] = 0 }
+            try NonlinearLeastSquares.solve(initial: [1, 2, 3], residualCount: 2) { _, f in
+                f[0] = 0
+                f[1] = 0
+            }
         }
-        #expect(throws: GSLError.invalidInput(
-            "nonlinear least squares needs at least one parameter; pass a non-empty initial guess")
+        #expect(
+            throws: GSLError.invalidInput(
+                "nonlinear least squares needs at least one parameter; pass a non-empty initial guess")
         ) {
             try NonlinearLeastSquares.solve(initial: [], residualCount: 2) { _, _ in }
         }
@@ -135,22 +141,29 @@ struct NonlinearLeastSquaresTests {
 
     @Test("misbehaving callbacks surface as errors, not crashes")
     func badCallbacks() {
-        #expect(throws: GSLError.invalidInput(
-            "the residual callback changed the residual count from 3 to 4; fill the given array in place")
+        #expect(
+            throws: GSLError.invalidInput(
+                "the residual callback changed the residual count from 3 to 4; fill the given array in place")
         ) {
             try NonlinearLeastSquares.solve(initial: [1], residualCount: 3) { _, f in f.append(0) }
         }
-        #expect(throws: GSLError.invalidInput(
-            "residual f[0] = nan at parameters [1.0] is not finite; guard the model against this region or start closer to the solution")
+        #expect(
+            throws: GSLError.invalidInput(
+                "residual f[0] = nan at parameters [1.0] is not finite; guard the model against this region or start closer to the solution"
+            )
         ) {
             try NonlinearLeastSquares.solve(initial: [1], residualCount: 2) { _, f in f[0] = .nan }
         }
-        #expect(throws: GSLError.invalidInput(
-            "the Jacobian callback must keep J at 2 rows × 1 columns; fill the given array in place")
+        #expect(
+            throws: GSLError.invalidInput(
+                "the Jacobian callback must keep J at 2 rows × 1 columns; fill the given array in place")
         ) {
             try NonlinearLeastSquares.solve(
                 initial: [1], residualCount: 2,
-                residuals: { p, f in f[0] = p[0] - 1; f[1] = p[0] - 2 },
+                residuals: { p, f in
+                    f[0] = p[0] - 1
+                    f[1] = p[0] - 2
+                },
                 jacobian: { _, J in J.removeLast() })
         }
     }

@@ -1,12 +1,14 @@
-import Testing
 import FieldtestGSL
+import Testing
 
 /// Expected values are hand-computed type-7 quantiles (checked against numpy.percentile).
 @Suite("Quantiles")
 struct QuantilesTests {
-    @Test("type-7 quantiles of [1, 2, 3, 4]", arguments: [
-        (0.0, 1.0), (0.25, 1.75), (0.5, 2.5), (0.9, 3.7), (1.0, 4.0),
-    ])
+    @Test(
+        "type-7 quantiles of [1, 2, 3, 4]",
+        arguments: [
+            (0.0, 1.0), (0.25, 1.75), (0.5, 2.5), (0.9, 3.7), (1.0, 4.0),
+        ])
     func smallSample(probability: Double, expected: Double) throws {
         let q = try #require(Quantiles.quantile(sorted: [1, 2, 3, 4], probability: probability))
         #expect(abs(q - expected) < 1e-12)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FieldtestGSL
 
 /// Reference values were produced by a C program calling GSL 2.7 directly (gsl_rng_mt19937 seeded with
@@ -35,7 +36,8 @@ struct RandomStreamTests {
 
     @Test("gaussian mean shifts the draw and nothing else")
     func gaussianMeanOffset() {
-        let a = RandomStream(seed: 7), b = RandomStream(seed: 7)
+        let a = RandomStream(seed: 7)
+        let b = RandomStream(seed: 7)
         for _ in 0..<100 {
             let shifted = a.gaussian(mean: 10, standardDeviation: 3)
             let plain = b.gaussian(standardDeviation: 3)
@@ -45,7 +47,8 @@ struct RandomStreamTests {
 
     @Test("same seed gives identical streams; different seeds differ")
     func determinism() {
-        let a = RandomStream(seed: 123_456_789), b = RandomStream(seed: 123_456_789)
+        let a = RandomStream(seed: 123_456_789)
+        let b = RandomStream(seed: 123_456_789)
         let c = RandomStream(seed: 123_456_790)
         let xa = (0..<1000).map { _ in a.next() }
         let xb = (0..<1000).map { _ in b.next() }
@@ -56,7 +59,8 @@ struct RandomStreamTests {
 
     @Test("seeds differing only in the high 32 bits give different streams")
     func highBitsMatter() {
-        let a = RandomStream(seed: 1), b = RandomStream(seed: (UInt64(1) << 32) | 1)
+        let a = RandomStream(seed: 1)
+        let b = RandomStream(seed: (UInt64(1) << 32) | 1)
         #expect((0..<16).map { _ in a.next() } != (0..<16).map { _ in b.next() })
     }
 
@@ -68,7 +72,8 @@ struct RandomStreamTests {
         #expect(RandomStream.derivedSeed(parent: 0, name: "wifi") == 5_493_073_817_816_386_822)
 
         let root = RandomStream(seed: 42)
-        let s1 = root.substream(named: "sensors"), s2 = root.substream(named: "sensors")
+        let s1 = root.substream(named: "sensors")
+        let s2 = root.substream(named: "sensors")
         let other = root.substream(named: "network")
         let first = (0..<100).map { _ in s1.next() }
         #expect(first == (0..<100).map { _ in s2.next() })
@@ -120,7 +125,8 @@ struct RandomStreamTests {
 
     @Test("usable as a RandomNumberGenerator")
     func randomNumberGenerator() {
-        var a = RandomStream(seed: 11), b = RandomStream(seed: 11)
+        var a = RandomStream(seed: 11)
+        var b = RandomStream(seed: 11)
         let xs = (0..<50).map { _ in Int.random(in: 0..<1000, using: &a) }
         let ys = (0..<50).map { _ in Int.random(in: 0..<1000, using: &b) }
         #expect(xs == ys)
@@ -149,16 +155,16 @@ struct RandomStreamMomentTests {
     func gaussian() {
         let stream = RandomStream(seed: 2024)
         let m = Self.moments { stream.gaussian(mean: 3, standardDeviation: 2) }
-        #expect(abs(m.mean - 3) < 5 * 2 / 316.2)            // 5 SE, SE = 2/√1e5
-        #expect(abs(m.variance - 4) < 5 * 4 * 0.00447)      // κ = 3 → SE = σ²·√(2/n)
+        #expect(abs(m.mean - 3) < 5 * 2 / 316.2)  // 5 SE, SE = 2/√1e5
+        #expect(abs(m.variance - 4) < 5 * 4 * 0.00447)  // κ = 3 → SE = σ²·√(2/n)
     }
 
     @Test("logNormal(mu: 0, sigma: 0.5): mean e^0.125, variance (e^0.25 − 1)e^0.25")
     func logNormal() {
         let stream = RandomStream(seed: 2025)
         let m = Self.moments { stream.logNormal(mu: 0, sigma: 0.5) }
-        let mean = 1.1331484530668263   // exp(0.125)
-        let variance = 0.3646958540932934 // (exp(0.25) − 1)·exp(0.25)
+        let mean = 1.1331484530668263  // exp(0.125)
+        let variance = 0.3646958540932934  // (exp(0.25) − 1)·exp(0.25)
         #expect(abs(m.mean - mean) < 5 * 0.60389 / 316.2)
         #expect(abs(m.variance - variance) / variance < 0.05)  // heavy tail (κ ≈ 8.9): 5 SE ≈ 4.4 %
     }
@@ -168,7 +174,7 @@ struct RandomStreamMomentTests {
         let stream = RandomStream(seed: 2026)
         let m = Self.moments { Double(stream.poisson(mean: 3.5)) }
         #expect(abs(m.mean - 3.5) < 5 * 1.8708 / 316.2)
-        #expect(abs(m.variance - 3.5) / 3.5 < 0.025)        // κ = 3 + 1/3.5: 5 SE ≈ 2.3 %
+        #expect(abs(m.variance - 3.5) / 3.5 < 0.025)  // κ = 3 + 1/3.5: 5 SE ≈ 2.3 %
     }
 
     @Test("exponential(mean: 2): mean 2, variance 4")
@@ -176,7 +182,7 @@ struct RandomStreamMomentTests {
         let stream = RandomStream(seed: 2027)
         let m = Self.moments { stream.exponential(mean: 2) }
         #expect(abs(m.mean - 2) < 5 * 2 / 316.2)
-        #expect(abs(m.variance - 4) / 4 < 0.045)            // κ = 9: 5 SE ≈ 4.5 %
+        #expect(abs(m.variance - 4) / 4 < 0.045)  // κ = 9: 5 SE ≈ 4.5 %
     }
 
     @Test("bernoulli(0.3): frequency 0.3")

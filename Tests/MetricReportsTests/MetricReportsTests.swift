@@ -1,12 +1,16 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import MetricReports
 
-func row(_ metric: String, _ kind: MetricKind, _ value: Double, threshold: Double? = nil,
-         _ comparator: ThresholdComparator = .none, scenario: String = "s", requirement: String = "SKY-P2") -> MetricRow {
-    MetricRow(scenario: scenario, runID: "r1", seed: 1, requirement: requirement, metric: metric, kind: kind, value: value,
-              unit: "s", threshold: threshold, comparator: comparator, samples: 10)
+func row(
+    _ metric: String, _ kind: MetricKind, _ value: Double, threshold: Double? = nil,
+    _ comparator: ThresholdComparator = .none, scenario: String = "s", requirement: String = "SKY-P2"
+) -> MetricRow {
+    MetricRow(
+        scenario: scenario, runID: "r1", seed: 1, requirement: requirement, metric: metric, kind: kind, value: value,
+        unit: "s", threshold: threshold, comparator: comparator, samples: 10)
 }
 
 @Suite("metrics.csv")
@@ -19,7 +23,8 @@ struct MetricsCSVTests {
         ]
         let text = MetricsCSV.render(rows)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[0] == "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples")
+        #expect(
+            lines[0] == "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples")
         #expect(lines[1] == "s,r1,1,SKY-P2,plain,accuracy,12.5,s,300,<=,pass,10")
         #expect(lines[2] == "\"a \"\"quoted\"\" name\",r1,1,SKY-P2,\"with,comma\",count,3,s,,,info,10")
         #expect(text.contains("\"multi\nline\",rate,0.000123456789012,s,,,info,10"))
@@ -39,12 +44,18 @@ struct MetricsCSVTests {
 
     @Test func badFilesGiveLocatedErrors() {
         let wrongHeader = "scenario,run_id\ns,r\n"
-        #expect(throws: DataError.badLayout(file: "m.csv", line: 1, reason: "header must be exactly '\(MetricsCSV.columns.joined(separator: ","))'")) {
+        #expect(
+            throws: DataError.badLayout(
+                file: "m.csv", line: 1, reason: "header must be exactly '\(MetricsCSV.columns.joined(separator: ","))'")
+        ) {
             try MetricsCSV.parse(bytes: Array(wrongHeader.utf8), file: "m.csv")
         }
         let badKind = MetricsCSV.columns.joined(separator: ",") + "\ns,r,1,SKY-P2,m,speed,1,s,,,info,1\n"
-        #expect(throws: DataError.invalidField(file: "m.csv", line: 2, field: "kind", value: "speed",
-                                               reason: "expected one of accuracy, latency, count, rate")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "m.csv", line: 2, field: "kind", value: "speed",
+                reason: "expected one of accuracy, latency, count, rate")
+        ) {
             try MetricsCSV.parse(bytes: Array(badKind.utf8), file: "m.csv")
         }
     }
@@ -53,13 +64,19 @@ struct MetricsCSVTests {
     /// error naming the file and both lines.
     @Test func duplicateKeysNameBothLines() throws {
         let text = MetricsCSV.render([row("a", .accuracy, 1), row("b", .accuracy, 2), row("a", .accuracy, 3)])
-        #expect(throws: DataError.badLayout(file: "base.csv", line: 4,
-                                            reason: "duplicate row: requirement SKY-P2 metric a of scenario s seed 1 is also on line 2; "
-                                                + "keep one row per scenario, seed, requirement and metric")) {
+        #expect(
+            throws: DataError.badLayout(
+                file: "base.csv", line: 4,
+                reason: "duplicate row: requirement SKY-P2 metric a of scenario s seed 1 is also on line 2; "
+                    + "keep one row per scenario, seed, requirement and metric")
+        ) {
             try MetricsCSV.parse(bytes: Array(text.utf8), file: "base.csv")
         }
         // The same metric under another requirement, seed or scenario is a different row.
-        let distinct = [row("a", .accuracy, 1), row("a", .accuracy, 1, requirement: "SKY-P1"), row("a", .accuracy, 1, scenario: "t")]
+        let distinct = [
+            row("a", .accuracy, 1), row("a", .accuracy, 1, requirement: "SKY-P1"),
+            row("a", .accuracy, 1, scenario: "t"),
+        ]
         let back = try MetricsCSV.parseLocated(bytes: Array(MetricsCSV.render(distinct).utf8), file: "m.csv")
         #expect(back.map(\.line) == [2, 3, 4])
         #expect(back.map(\.row) == distinct)
@@ -73,13 +90,16 @@ struct MetricsCSVTests {
         #expect(abs(rec.seconds(atPercentile: 95) - 0.95) <= 0.001)
         #expect(abs(rec.seconds(atPercentile: 99) - 0.99) <= 0.001)
         #expect(rec.maximumSeconds == 1.0)
-        let rows = rec.rows(base: .init(scenario: "s", runID: "r", seed: 1, requirement: "SKY-P1"), metric: "q", threshold: 0.9)
+        let rows = rec.rows(
+            base: .init(scenario: "s", runID: "r", seed: 1, requirement: "SKY-P1"), metric: "q", threshold: 0.9)
         #expect(rows.map(\.metric) == ["q_p50", "q_p95", "q_p99", "q_max"])
         #expect(rows.map(\.status) == [.info, .fail, .info, .info])
     }
 
     @Test func junitNamesValueAndThreshold() {
-        let xml = JUnitReport.render([row("err<max>", .accuracy, 301, threshold: 300, .lessOrEqual), row("ok", .count, 1)])
+        let xml = JUnitReport.render([
+            row("err<max>", .accuracy, 301, threshold: 300, .lessOrEqual), row("ok", .count, 1),
+        ])
         #expect(xml.contains("<testsuite name=\"s\" tests=\"2\" failures=\"1\""))
         #expect(xml.contains("message=\"SKY-P2 err&lt;max&gt; = 301 s, required &lt;= 300 s\""))
     }
@@ -102,17 +122,17 @@ struct BaselineCheckTests {
 
     @Test func worseRunIsARegressionInEachDirection() {
         var cur = baseline
-        cur[0].value = 13               // lower is better
-        cur[1].value = 0.96             // higher is better
-        cur[2].value = 0.2              // latency +100 %
+        cur[0].value = 13  // lower is better
+        cur[1].value = 0.96  // higher is better
+        cur[2].value = 0.2  // latency +100 %
         let report = BaselineCheck.compare(current: cur, baseline: baseline)
         #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "hit_rate", "query_p95"])
     }
 
     @Test func toleranceAndImprovements() throws {
         var cur = baseline
-        cur[2].value = 0.140            // +40 %: inside the default 50 %
-        cur[0].value = 10               // better
+        cur[2].value = 0.140  // +40 %: inside the default 50 %
+        cur[0].value = 10  // better
         var report = BaselineCheck.compare(current: cur, baseline: baseline)
         #expect(!report.hasRegression)
         #expect(report.improvements.map { $0.current?.metric } == ["sunrise_error_max"])
@@ -134,7 +154,9 @@ struct BaselineCheckTests {
         let requirements: Set<String> = ["SKY-P1", "SKY-P2", "NAV-L1", "MIC-12"]
         var typo = Tolerances()
         try typo.apply("acuracy=1")
-        #expect(throws: CheckError.unknownToleranceName("acuracy", suggestion: "accuracy")) { try typo.checkOverrideNames(metrics: metrics, requirements: requirements) }
+        #expect(throws: CheckError.unknownToleranceName("acuracy", suggestion: "accuracy")) {
+            try typo.checkOverrideNames(metrics: metrics, requirements: requirements)
+        }
         var metricTypo = Tolerances()
         try metricTypo.apply("sunrise_eror_max=2")
         #expect(throws: CheckError.unknownToleranceName("sunrise_eror_max", suggestion: "sunrise_error_max")) {
@@ -142,9 +164,13 @@ struct BaselineCheckTests {
         }
         var unrelated = Tolerances()
         try unrelated.apply("zzzzzzzz=2")
-        #expect(throws: CheckError.unknownToleranceName("zzzzzzzz", suggestion: nil)) { try unrelated.checkOverrideNames(metrics: metrics, requirements: requirements) }
+        #expect(throws: CheckError.unknownToleranceName("zzzzzzzz", suggestion: nil)) {
+            try unrelated.checkOverrideNames(metrics: metrics, requirements: requirements)
+        }
         var known = Tolerances()
-        for setting in ["accuracy=1", "rate=0.1", "latency-floor=0.01", "SKY-P2=2", "NAV-L1=0.01", "hit_rate=0.01"] { try known.apply(setting) }
+        for setting in ["accuracy=1", "rate=0.1", "latency-floor=0.01", "SKY-P2=2", "NAV-L1=0.01", "hit_rate=0.01"] {
+            try known.apply(setting)
+        }
         try known.checkOverrideNames(metrics: metrics, requirements: requirements)
         #expect(known.accuracyAbsolute == 1 && known.overrides == ["SKY-P2": 2, "NAV-L1": 0.01, "hit_rate": 0.01])
     }
@@ -153,20 +179,24 @@ struct BaselineCheckTests {
     /// row that starts failing its own threshold still regresses; accuracy is always compared.
     @Test func latencyFromAnotherMachineIsCheckedByThresholdOnly() {
         var cur = baseline
-        cur[2].value = 0.9              // 9× slower, still under its 5 s threshold
+        cur[2].value = 0.9  // 9× slower, still under its 5 s threshold
         var other = Tolerances()
         other.comparesLatency = false
         #expect(!BaselineCheck.compare(current: cur, baseline: baseline, tolerances: other).hasRegression)
-        #expect(BaselineCheck.compare(current: cur, baseline: baseline).regressions.map { $0.current?.metric } == ["query_p95"])
+        #expect(
+            BaselineCheck.compare(current: cur, baseline: baseline).regressions.map { $0.current?.metric } == [
+                "query_p95"
+            ])
         cur[2] = row("query_p95", .latency, 6, threshold: 5, .lessOrEqual, requirement: "SKY-P1")
-        cur[0].value = 13               // accuracy worse
+        cur[0].value = 13  // accuracy worse
         let report = BaselineCheck.compare(current: cur, baseline: baseline, tolerances: other)
         #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "query_p95"])
     }
 
     /// `machine.json` round-trips, and only an identical machine compares latency by default.
     @Test func machineIdentityDecidesLatencyComparison() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-machine-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-machine-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(MachineIdentity.recorded(in: folder) == nil)
@@ -186,38 +216,44 @@ struct BaselineCheckTests {
         var cur = Array(baseline.dropLast())
         cur[0] = row("sunrise_error_max", .accuracy, 400, threshold: 300, .lessOrEqual)
         let report = BaselineCheck.compare(current: cur, baseline: baseline)
-        #expect(report.regressions.map(\.reason) == ["now fails its threshold", "checked metric missing from this run"])
+        #expect(
+            report.regressions.map(\.reason) == ["now fails its threshold", "checked metric missing from this run"])
     }
 
     /// A checked baseline row that loses its threshold (or changes it) is judged by the
     /// baseline's check: dropping or loosening the check is a regression, not "unchanged".
     @Test func droppedOrChangedChecksRegress() {
         var cur = baseline
-        cur[3] = row("lost", .count, 7, requirement: "BTD-S1")                                  // was <= 0, now unchecked
-        cur[0] = row("sunrise_error_max", .accuracy, 12, threshold: 600, .lessOrEqual)          // threshold loosened
+        cur[3] = row("lost", .count, 7, requirement: "BTD-S1")  // was <= 0, now unchecked
+        cur[0] = row("sunrise_error_max", .accuracy, 12, threshold: 600, .lessOrEqual)  // threshold loosened
         let report = BaselineCheck.compare(current: cur, baseline: baseline)
         #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "lost"])
-        #expect(report.regressions.map(\.reason) == [
-            "the baseline checks <= 300, this run <= 600; restore the check, or re-record the baseline if the change is intended",
-            "the baseline checks <= 0, this run no threshold; restore the check, or re-record the baseline if the change is intended",
-        ])
+        #expect(
+            report.regressions.map(\.reason) == [
+                "the baseline checks <= 300, this run <= 600; restore the check, or re-record the baseline if the change is intended",
+                "the baseline checks <= 0, this run no threshold; restore the check, or re-record the baseline if the change is intended",
+            ])
     }
 
     /// Informational accuracy, count and rate rows are deterministic and compared (counts exactly,
     /// rates within 5 %); informational latency rows regress only by getting slower.
     @Test func informationalRowsAreCompared() throws {
-        let base = [row("no_route", .count, 89), row("mean_error", .accuracy, 2.5), row("per_hour", .rate, 100),
-                    row("tap_mean", .latency, 0.1)]
+        let base = [
+            row("no_route", .count, 89), row("mean_error", .accuracy, 2.5), row("per_hour", .rate, 100),
+            row("tap_mean", .latency, 0.1),
+        ]
         var cur = base
         cur[0].value = 105
         cur[1].value = 2.4
-        cur[2].value = 104                 // +4 %: within the rate tolerance
-        cur[3].value = 0.05                // faster
+        cur[2].value = 104  // +4 %: within the rate tolerance
+        cur[3].value = 0.05  // faster
         var report = BaselineCheck.compare(current: cur, baseline: base)
         #expect(report.regressions.map { $0.current?.metric } == ["no_route", "mean_error"])
-        #expect(report.regressions.first?.reason == "changed by 16 s (allowed 0); informational count rows are compared too")
-        cur[2].value = 106                 // +6 %
-        cur[3].value = 0.2                 // 2× slower
+        #expect(
+            report.regressions.first?.reason == "changed by 16 s (allowed 0); informational count rows are compared too"
+        )
+        cur[2].value = 106  // +6 %
+        cur[3].value = 0.2  // 2× slower
         report = BaselineCheck.compare(current: cur, baseline: base)
         #expect(report.regressions.map { $0.current?.metric } == ["no_route", "mean_error", "per_hour", "tap_mean"])
         var loose = Tolerances()
@@ -237,7 +273,8 @@ struct BaselineCheckTests {
         cur[2].samples = 12
         var report = BaselineCheck.compare(current: cur, baseline: baseline)
         #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "lost"])
-        #expect(report.regressions.last?.reason == "summarises 0 samples, the baseline 10; count rows are deterministic")
+        #expect(
+            report.regressions.last?.reason == "summarises 0 samples, the baseline 10; count rows are deterministic")
         cur = baseline
         cur[2].samples = 0
         report = BaselineCheck.compare(current: cur, baseline: baseline)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Positioning
 
 @Suite("Step statistics, goals, history and reminders")
@@ -7,7 +8,9 @@ struct ActivityTests {
     // 2026-11-20T00:00:00Z = 1_795_132_800 s (20,776 days × 86,400 s).
     static let day0 = 1_795_132_800.0
 
-    static func steps(_ count: Int, from start: Double, every interval: Double = 0.5, length: Double = 0.7) -> [StepEvent] {
+    static func steps(_ count: Int, from start: Double, every interval: Double = 0.5, length: Double = 0.7)
+        -> [StepEvent]
+    {
         (0..<count).map { StepEvent(timeSeconds: start + Double($0) * interval, lengthMetres: length) }
     }
 
@@ -31,9 +34,11 @@ struct ActivityTests {
     @Test("goal progress, one notice when the target is crossed, admin prize")
     func goals() {
         let events = Self.steps(1000, from: Self.day0)
-        let daily = StepGoal(id: "daily", measure: .steps, target: 600, startSeconds: Self.day0, endSeconds: Self.day0 + 86_400)
-        let distance = StepGoal(id: "km", measure: .distanceMetres, target: 1000, startSeconds: Self.day0,
-                                endSeconds: Self.day0 + 86_400, setByAdministrator: true, prize: "coffee")
+        let daily = StepGoal(
+            id: "daily", measure: .steps, target: 600, startSeconds: Self.day0, endSeconds: Self.day0 + 86_400)
+        let distance = StepGoal(
+            id: "km", measure: .distanceMetres, target: 1000, startSeconds: Self.day0,
+            endSeconds: Self.day0 + 86_400, setByAdministrator: true, prize: "coffee")
         #expect(abs(StepGoals.progress(daily, events: events) - 1) < 1e-12)
         #expect(abs(StepGoals.progress(distance, events: events) - 0.7) < 1e-9)
         let n = StepGoals.notices(goals: [daily, distance], events: events)
@@ -41,17 +46,20 @@ struct ActivityTests {
         // The 600th step is at index 599: 599 × 0.5 s after the start.
         #expect(n.first?.goalID == "daily")
         #expect(abs((n.first?.timeSeconds ?? 0) - (Self.day0 + 299.5)) < 1e-6)
-        let more = StepGoals.notices(goals: [daily, distance], events: events + Self.steps(500, from: Self.day0 + 1000))
+        let more = StepGoals.notices(
+            goals: [daily, distance], events: events + Self.steps(500, from: Self.day0 + 1000))
         #expect(more.map(\.goalID) == ["daily", "km"])
         #expect(more.last?.prize == "coffee")
     }
 
     @Test("rankings by score and by time share ranks on ties")
     func rankings() {
-        let entries = [StepGoals.Entry(user: "b", score: 900, completionSeconds: 3000),
-                       StepGoals.Entry(user: "a", score: 900, completionSeconds: 2500),
-                       StepGoals.Entry(user: "c", score: 1200, completionSeconds: nil),
-                       StepGoals.Entry(user: "d", score: 100, completionSeconds: 2500)]
+        let entries = [
+            StepGoals.Entry(user: "b", score: 900, completionSeconds: 3000),
+            StepGoals.Entry(user: "a", score: 900, completionSeconds: 2500),
+            StepGoals.Entry(user: "c", score: 1200, completionSeconds: nil),
+            StepGoals.Entry(user: "d", score: 100, completionSeconds: 2500),
+        ]
         let byScore = StepGoals.rank(entries, by: .score)
         #expect(byScore.map(\.user) == ["c", "a", "b", "d"])
         #expect(byScore.map(\.rank) == [1, 2, 2, 4])
@@ -63,16 +71,24 @@ struct ActivityTests {
     @Test("events by preference, expired ones hidden; reminders before the start")
     func reminders() {
         let now = Self.day0 + 10 * 3600
-        let events = [CampusEvent(id: "talk", category: "lecture", placeID: "IT 4-1", startSeconds: now + 1800, endSeconds: now + 5400),
-                      CampusEvent(id: "old", category: "lecture", placeID: "IT 4-1", startSeconds: now - 7200, endSeconds: now - 3600),
-                      CampusEvent(id: "now", category: "lecture", placeID: "HB", startSeconds: now - 600, endSeconds: now + 600),
-                      CampusEvent(id: "soon", category: "lecture", placeID: "HB", startSeconds: now + 300, endSeconds: now + 900),
-                      CampusEvent(id: "match", category: "sport", placeID: "field", startSeconds: now + 900, endSeconds: now + 9000)]
+        let events = [
+            CampusEvent(
+                id: "talk", category: "lecture", placeID: "IT 4-1", startSeconds: now + 1800, endSeconds: now + 5400),
+            CampusEvent(
+                id: "old", category: "lecture", placeID: "IT 4-1", startSeconds: now - 7200, endSeconds: now - 3600),
+            CampusEvent(id: "now", category: "lecture", placeID: "HB", startSeconds: now - 600, endSeconds: now + 600),
+            CampusEvent(id: "soon", category: "lecture", placeID: "HB", startSeconds: now + 300, endSeconds: now + 900),
+            CampusEvent(
+                id: "match", category: "sport", placeID: "field", startSeconds: now + 900, endSeconds: now + 9000),
+        ]
         let prefs = UserPreferences(categories: ["lecture"], reminderLeadSeconds: 900)
-        #expect(EventReminders.upcoming(events, preferences: prefs, nowSeconds: now, horizonSeconds: 3600).map(\.id) == ["now", "soon", "talk"])
+        #expect(
+            EventReminders.upcoming(events, preferences: prefs, nowSeconds: now, horizonSeconds: 3600).map(\.id) == [
+                "now", "soon", "talk",
+            ])
         let r = EventReminders.reminders(events, preferences: prefs, nowSeconds: now)
         #expect(r.map(\.eventID) == ["soon", "talk"])
-        #expect(abs(r[0].dueSeconds - now) < 1e-9)          // lead time already past: remind now
+        #expect(abs(r[0].dueSeconds - now) < 1e-9)  // lead time already past: remind now
         #expect(abs(r[1].dueSeconds - (now + 900)) < 1e-9)  // 1800 − 900 s
     }
 }

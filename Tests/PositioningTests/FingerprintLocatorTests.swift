@@ -1,6 +1,7 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import Positioning
 
 /// Paths to the bundled datasets, derived from this file's location.
@@ -26,7 +27,8 @@ struct FingerprintLocatorTests {
             for f in 0..<2 {
                 for gx in 0..<7 {
                     for gy in 0..<3 {
-                        let x = Double(gx) * 10 + Double(b) * 200, y = Double(gy) * 10
+                        let x = Double(gx) * 10 + Double(b) * 200
+                        let y = Double(gy) * 10
                         let rssi: [Int8] = aps.map { ap in
                             guard ap.b == b else { return FingerprintSample.notDetected }
                             let d = max(1, hypot(ap.x - x, ap.y - y))
@@ -42,12 +44,14 @@ struct FingerprintLocatorTests {
         return out
     }
 
-    @Test("a training fingerprint is located exactly at its own position (distance 0 takes all weight)",
-          arguments: [nil, RSSIRepresentation.positive()])
+    @Test(
+        "a training fingerprint is located exactly at its own position (distance 0 takes all weight)",
+        arguments: [nil, RSSIRepresentation.positive()])
     func exactMatch(positionRepresentation: RSSIRepresentation?) throws {
         let samples = Self.synthetic()
-        let model = try FingerprintLocator(training: samples,
-                                           configuration: .init(positionRepresentation: positionRepresentation))
+        let model = try FingerprintLocator(
+            training: samples,
+            configuration: .init(positionRepresentation: positionRepresentation))
         #expect(model.positionStage.count == (positionRepresentation == nil ? 0 : 1))
         for s in [samples[3], samples[40], samples[77]] {
             let e = try model.locate(s.rssi)
@@ -58,24 +62,34 @@ struct FingerprintLocatorTests {
         }
     }
 
-    @Test("sparse distances equal dense Euclidean and Sørensen distances", arguments: [
-        RSSIRepresentation.positive(), .exponential(), .powed(),
-    ], FingerprintDistance.allCases)
+    @Test(
+        "sparse distances equal dense Euclidean and Sørensen distances",
+        arguments: [
+            RSSIRepresentation.positive(), .exponential(), .powed(),
+        ], FingerprintDistance.allCases)
     func sparseEqualsDense(representation: RSSIRepresentation, distance: FingerprintDistance) throws {
         var rng = SeededGenerator(seed: 42)
         func random() -> [Int8] {
-            (0..<30).map { _ in Bool.random(using: &rng) ? FingerprintSample.notDetected : Int8.random(in: -104...0, using: &rng) }
+            (0..<30).map { _ in
+                Bool.random(using: &rng) ? FingerprintSample.notDetected : Int8.random(in: -104...0, using: &rng)
+            }
         }
-        let training = (0..<50).map { i in FingerprintSample(rssi: random(), xMetres: Double(i), yMetres: 0, floor: 0, building: 0) }
-        let model = try FingerprintLocator(training: training,
-                                           configuration: .init(representation: representation, distance: distance))
+        let training = (0..<50).map { i in
+            FingerprintSample(rssi: random(), xMetres: Double(i), yMetres: 0, floor: 0, building: 0)
+        }
+        let model = try FingerprintLocator(
+            training: training,
+            configuration: .init(representation: representation, distance: distance))
         let q = random()
         var ws = FingerprintLocator.Workspace(for: model)
         try model.squaredDistances(q, workspace: &ws)
         for (i, t) in training.enumerated() {
-            var squares = 0.0, absolute = 0.0, total = 0.0
+            var squares = 0.0
+            var absolute = 0.0
+            var total = 0.0
             for (a, b) in zip(q, t.rssi) {
-                let fa = representation.value(ujiRSSI: a), fb = representation.value(ujiRSSI: b)
+                let fa = representation.value(ujiRSSI: a)
+                let fb = representation.value(ujiRSSI: b)
                 squares += (fa - fb) * (fa - fb)
                 absolute += abs(fa - fb)
                 total += fa + fb
@@ -90,7 +104,8 @@ struct FingerprintLocatorTests {
     func interpolates() throws {
         let samples = Self.synthetic()
         // Hold out the point (30, 10) of building 1, floor 0 and locate it.
-        let held = try #require(samples.firstIndex { $0.building == 1 && $0.floor == 0 && $0.xMetres == 230 && $0.yMetres == 10 })
+        let held = try #require(
+            samples.firstIndex { $0.building == 1 && $0.floor == 0 && $0.xMetres == 230 && $0.yMetres == 10 })
         var training = samples
         let query = training.remove(at: held)
         let model = try FingerprintLocator(training: training, configuration: .init(positionNeighbours: 4))
@@ -105,7 +120,9 @@ struct FingerprintLocatorTests {
     func errors() throws {
         #expect(throws: PositioningError.emptyTrainingSet) { try FingerprintLocator(training: []) }
         let s = Self.synthetic()
-        #expect(throws: PositioningError.invalidParameter(name: "floorNeighbours", reason: "must be at least 1 (got 0)")) {
+        #expect(
+            throws: PositioningError.invalidParameter(name: "floorNeighbours", reason: "must be at least 1 (got 0)")
+        ) {
             try FingerprintLocator(training: s, configuration: .init(floorNeighbours: 0))
         }
         let model = try FingerprintLocator(training: s)
@@ -131,31 +148,48 @@ struct FingerprintLocatorTests {
         #expect(e.errors.medianMetres <= e.errors.p95Metres)
     }
 
-    @Test("published 1-NN baseline: the nearest training fingerprint by Euclidean distance on positive RSSI, and the tuned cascade beats it")
+    @Test(
+        "published 1-NN baseline: the nearest training fingerprint by Euclidean distance on positive RSSI, and the tuned cascade beats it"
+    )
     func publishedBaseline() throws {
         let url = PositioningPaths.datasets.appendingPathComponent("positioning/ujiindoorloc_train_a.csv")
-        let samples = try FingerprintSample.fromUJIIndoorLoc(try UJIIndoorLoc.load(url: url, displayName: "ujiindoorloc_train_a.csv").records)
-        let held = samples.filter { $0.phone == 23 }, training = samples.filter { $0.phone != 23 }
+        let samples = try FingerprintSample.fromUJIIndoorLoc(
+            try UJIIndoorLoc.load(url: url, displayName: "ujiindoorloc_train_a.csv").records)
+        let held = samples.filter { $0.phone == 23 }
+        let training = samples.filter { $0.phone != 23 }
         let baseline = try FingerprintLocator(training: training, configuration: .publishedBaseline)
         // Brute force on a few queries: positive RSSI = dBm + 105 (not detected = 0), squared Euclidean;
         // the estimate must be one of the training fingerprints at the smallest distance (ties happen).
         func positive(_ v: Int8) -> Double { v == FingerprintSample.notDetected ? 0 : max(Double(v) + 104, 0) + 1 }
         for q in held.prefix(12) {
-            var nearest: [Int] = [], bestDistance = Double.infinity
+            var nearest: [Int] = []
+            var bestDistance = Double.infinity
             for (i, t) in training.enumerated() {
                 var d = 0.0
-                for j in q.rssi.indices { let x = positive(q.rssi[j]) - positive(t.rssi[j]); d += x * x }
-                if d < bestDistance { bestDistance = d; nearest = [i] } else if d == bestDistance { nearest.append(i) }
+                for j in q.rssi.indices {
+                    let x = positive(q.rssi[j]) - positive(t.rssi[j])
+                    d += x * x
+                }
+                if d < bestDistance {
+                    bestDistance = d
+                    nearest = [i]
+                } else if d == bestDistance {
+                    nearest.append(i)
+                }
             }
             let e = try baseline.locate(q.rssi)
-            #expect(nearest.contains { i in
-                let t = training[i]
-                return t.building == e.building && t.floor == e.floor && abs(t.xMetres - e.xMetres) < 1e-9 && abs(t.yMetres - e.yMetres) < 1e-9
-            })
+            #expect(
+                nearest.contains { i in
+                    let t = training[i]
+                    return t.building == e.building && t.floor == e.floor && abs(t.xMetres - e.xMetres) < 1e-9
+                        && abs(t.yMetres - e.yMetres) < 1e-9
+                })
         }
-        let truthBaseline = try #require(FingerprintEvaluation(estimates: try baseline.locateAll(held.map(\.rssi)), truth: held))
+        let truthBaseline = try #require(
+            FingerprintEvaluation(estimates: try baseline.locateAll(held.map(\.rssi)), truth: held))
         let tuned = try FingerprintLocator(training: training)
-        let truthTuned = try #require(FingerprintEvaluation(estimates: try tuned.locateAll(held.map(\.rssi)), truth: held))
+        let truthTuned = try #require(
+            FingerprintEvaluation(estimates: try tuned.locateAll(held.map(\.rssi)), truth: held))
         #expect(truthTuned.floorHitRate > truthBaseline.floorHitRate)
         #expect(truthTuned.errors.meanMetres < truthBaseline.errors.meanMetres)
     }
@@ -163,7 +197,9 @@ struct FingerprintLocatorTests {
     @Test("batch output: 1-based rows, three-decimal metres, evaluation only with ground truth")
     func batch() throws {
         let s = Self.synthetic()
-        let csv = FingerprintBatch.csv([FingerprintEstimate(xMetres: -7541.2649, yMetres: 4864920.7805, floor: 2, building: 1)])
+        let csv = FingerprintBatch.csv([
+            FingerprintEstimate(xMetres: -7541.2649, yMetres: 4864920.7805, floor: 2, building: 1)
+        ])
         #expect(csv == "row,longitude,latitude,floor,building,status\n1,-7541.265,4864920.781,2,1,ok\n")
         #expect(FingerprintBatch.fixed(-0.0004) == "0.000")
         #expect(FingerprintBatch.fixed(12.3456) == "12.346")
@@ -187,9 +223,12 @@ struct FingerprintLocatorTests {
     /// `samples` as UJIIndoorLoc records: RSSI padded with "not detected" to 520 access points.
     static func records(_ samples: [FingerprintSample], labelled: Bool = true) -> [UJIIndoorLocRecord] {
         samples.map { s in
-            UJIIndoorLocRecord(rssi: s.rssi + Array(repeating: FingerprintSample.notDetected, count: 520 - s.rssi.count),
-                               label: labelled ? UJIIndoorLocLabel(longitudeMetres: s.xMetres, latitudeMetres: s.yMetres,
-                                                                   floor: s.floor, building: s.building) : nil)
+            UJIIndoorLocRecord(
+                rssi: s.rssi + Array(repeating: FingerprintSample.notDetected, count: 520 - s.rssi.count),
+                label: labelled
+                    ? UJIIndoorLocLabel(
+                        longitudeMetres: s.xMetres, latitudeMetres: s.yMetres,
+                        floor: s.floor, building: s.building) : nil)
         }
     }
 
@@ -201,8 +240,12 @@ struct FingerprintLocatorTests {
         let plain = try FingerprintBatch.run(training: training, queries: Self.records(queries))
         var silent = Self.records([s[3]])[0]
         silent.rssi = Array(repeating: FingerprintSample.notDetected, count: 520)
-        let mixed = try FingerprintBatch.run(training: training, queries: [Self.records([queries[0]])[0], silent,
-                                                                           Self.records([queries[1]])[0]])
+        let mixed = try FingerprintBatch.run(
+            training: training,
+            queries: [
+                Self.records([queries[0]])[0], silent,
+                Self.records([queries[1]])[0],
+            ])
         #expect(mixed.statuses == [.ok, .noSignal, .ok])
         #expect(mixed.estimates[1] == nil)
         #expect(mixed.estimates[0] == plain.estimates[0] && mixed.estimates[2] == plain.estimates[1])
@@ -231,7 +274,9 @@ struct FingerprintLocatorTests {
             try FingerprintCrossValidation.leaveOneGroupOut(s, by: .phone)
         }
         #expect(PositioningError.tooFewGroups(grouping: "phone", found: 1).description.contains("at least two phones"))
-        #expect(throws: PositioningError.emptyTrainingSet) { try FingerprintCrossValidation.leaveOneGroupOut([], by: .user) }
+        #expect(throws: PositioningError.emptyTrainingSet) {
+            try FingerprintCrossValidation.leaveOneGroupOut([], by: .user)
+        }
     }
 }
 
@@ -245,7 +290,9 @@ struct FingerprintHierarchyTests {
         }
         let nd = FingerprintSample.notDetected
         var out: [FingerprintSample] = []
-        for (i, v) in [-50, -51, -52, -60, -61, -62].enumerated() { out.append(s(Int8(v), nd, x: Double(i), y: 0, floor: 0, building: 0)) }
+        for (i, v) in [-50, -51, -52, -60, -61, -62].enumerated() {
+            out.append(s(Int8(v), nd, x: Double(i), y: 0, floor: 0, building: 0))
+        }
         for (i, v) in [-53, -54].enumerated() { out.append(s(Int8(v), nd, x: Double(i), y: 50, floor: 1, building: 0)) }
         for i in 0..<5 { out.append(s(nd, Int8(-50 - i), x: 300, y: Double(i), floor: 0, building: 1)) }
         return out
@@ -255,8 +302,9 @@ struct FingerprintHierarchyTests {
     func positionWithinVotedFloor() throws {
         // The query's five nearest (by RSSI) are three of floor 0 and two of floor 1; floor 0 wins the
         // 1/d vote, so the five neighbours averaged must all come from floor 0 (y = 0), not the two of floor 1.
-        let model = try FingerprintLocator(training: Self.twoFloors(),
-                                           configuration: .init(representation: .positive(), distance: .sorensen))
+        let model = try FingerprintLocator(
+            training: Self.twoFloors(),
+            configuration: .init(representation: .positive(), distance: .sorensen))
         let e = try model.locate([-49, FingerprintSample.notDetected])
         #expect(e.building == 0)
         #expect(e.floor == 0)
@@ -267,15 +315,18 @@ struct FingerprintHierarchyTests {
         #expect(other.building == 1 && other.xMetres == 300)
     }
 
-    @Test("powed representation: ((rssi + 104) / 104)^e, 0 when not detected", arguments: [
-        (Int8(-104), 0.0), (Int8(0), 1.0), (Int8(-52), pow(0.5, M_E)), (FingerprintSample.notDetected, 0.0),
-    ])
+    @Test(
+        "powed representation: ((rssi + 104) / 104)^e, 0 when not detected",
+        arguments: [
+            (Int8(-104), 0.0), (Int8(0), 1.0), (Int8(-52), pow(0.5, M_E)), (FingerprintSample.notDetected, 0.0),
+        ])
     func powed(rssi: Int8, expected: Double) {
         #expect(abs(RSSIRepresentation.powed().value(ujiRSSI: rssi) - expected) < 1e-12)
     }
 
-    @Test("a fingerprint read by a phone whose RSSI is off by a few dB is found with the opposite offset, at its own position",
-          arguments: [Int8(-6), Int8(3), Int8(9)])
+    @Test(
+        "a fingerprint read by a phone whose RSSI is off by a few dB is found with the opposite offset, at its own position",
+        arguments: [Int8(-6), Int8(3), Int8(9)])
     func deviceOffsetRecovered(shift: Int8) throws {
         let samples = FingerprintLocatorTests.synthetic()
         let model = try FingerprintLocator(training: samples)
@@ -290,8 +341,11 @@ struct FingerprintHierarchyTests {
             let plain = try withoutSearch.locate(shifted)
             #expect(hypot(plain.xMetres - s.xMetres, plain.yMetres - s.yMetres) > 1e-6)
         }
-        #expect(throws: PositioningError.invalidParameter(name: "deviceOffsetsDB",
-                                                          reason: "must list at least one finite offset in dB (use [0] for no search)")) {
+        #expect(
+            throws: PositioningError.invalidParameter(
+                name: "deviceOffsetsDB",
+                reason: "must list at least one finite offset in dB (use [0] for no search)")
+        ) {
             try FingerprintLocator(training: samples, configuration: .init(deviceOffsetsDB: []))
         }
     }
@@ -301,12 +355,14 @@ struct FingerprintHierarchyTests {
         var samples: [FingerprintSample] = []
         for name in ["ujiindoorloc_train_a.csv", "ujiindoorloc_train_b.csv"] {
             let url = PositioningPaths.datasets.appendingPathComponent("positioning/" + name)
-            samples += try FingerprintSample.fromUJIIndoorLoc(try UJIIndoorLoc.load(url: url, displayName: name).records)
+            samples += try FingerprintSample.fromUJIIndoorLoc(
+                try UJIIndoorLoc.load(url: url, displayName: name).records)
         }
         var rng = SeededGenerator(seed: 2013)
         let subset = Array(samples.shuffled(using: &rng).prefix(2000))
         let tuned = try FingerprintCrossValidation.leaveOneGroupOut(subset, by: .phone, configuration: .tuned)
-        let plain = try FingerprintCrossValidation.leaveOneGroupOut(subset, by: .phone, configuration: .withoutOffsetSearch)
+        let plain = try FingerprintCrossValidation.leaveOneGroupOut(
+            subset, by: .phone, configuration: .withoutOffsetSearch)
         #expect(tuned.count == 2000)
         // Measured (deterministic): building 99.7 %, floor 90.25 %, mean 9.59 m; without the offset
         // search 88.25 % and 9.95 m. Bounds: about 1 point and 0.3 m of margin. (A subset trains on

@@ -2,6 +2,7 @@ import FieldtestData
 import FieldtestGSL
 import Foundation
 import Testing
+
 @testable import Positioning
 
 /// A normal deviate N(0, sigma²) from a seeded generator (GSL's normal quantile).
@@ -16,19 +17,24 @@ struct FusionTests {
     static func walk(outage: Range<Double>?) -> (fused: [Double], gps: [Double]) {
         var rng = SeededGenerator(seed: 2026)
         var filter = GPSDeadReckoningFilter(east: 0, north: 0, positionSigma: 8)
-        var fused: [Double] = [], gps: [Double] = []
-        let dt = 0.5, speed = 1.4
-        var e = 0.0, n = 0.0
+        var fused: [Double] = []
+        var gps: [Double] = []
+        let dt = 0.5
+        let speed = 1.4
+        var e = 0.0
+        var n = 0.0
         for step in 1...480 {
             let t = Double(step) * dt
             let heading = Double(Int(t / 60) % 4) * Double.pi / 2  // north, east, south, west legs
             e += speed * dt * sin(heading)
             n += speed * dt * cos(heading)
             filter.predict(dtSeconds: dt)
-            filter.updateStep(lengthMetres: speed * dt * (1 + gaussian(&rng, sigma: 0.05)),
-                              headingRadians: heading + gaussian(&rng, sigma: 5 * Double.pi / 180), durationSeconds: dt)
+            filter.updateStep(
+                lengthMetres: speed * dt * (1 + gaussian(&rng, sigma: 0.05)),
+                headingRadians: heading + gaussian(&rng, sigma: 5 * Double.pi / 180), durationSeconds: dt)
             if step % 2 == 0 && !(outage?.contains(t) ?? false) {
-                let ge = e + gaussian(&rng, sigma: 8), gn = n + gaussian(&rng, sigma: 8)
+                let ge = e + gaussian(&rng, sigma: 8)
+                let gn = n + gaussian(&rng, sigma: 8)
                 gps.append(hypot(ge - e, gn - n))
                 filter.updateGPS(east: ge, north: gn, sigmaMetres: 8)
             }

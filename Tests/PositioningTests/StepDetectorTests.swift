@@ -2,6 +2,7 @@ import DeviceEmulation
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import Positioning
 
 @Suite("Step detection")
@@ -17,10 +18,12 @@ struct StepDetectorTests {
 
     @Test("≤ 3 % count error across slow/normal/fast walking, phone in hand or pocket", arguments: cases)
     func gait(pace: WalkingPace, placement: PhonePlacement) throws {
-        var total = 0, truth = 0
+        var total = 0
+        var truth = 0
         for seed in 1...3 as ClosedRange<UInt64> {
             var rng = SeededGenerator(seed: seed * 100 + UInt64(pace.cadenceHz * 10))
-            let trace = try GaitModel(placement: placement).generate(startTime: 0, durationSeconds: 60, pace: pace, using: &rng)
+            let trace = try GaitModel(placement: placement).generate(
+                startTime: 0, durationSeconds: 60, pace: pace, using: &rng)
             total += try Self.count(trace)
             truth += trace.trueStepCount
         }
@@ -32,9 +35,11 @@ struct StepDetectorTests {
     @Test("a mixed walk with standing pauses counts no steps while standing")
     func mixed() throws {
         var rng = SeededGenerator(seed: 99)
-        let segments = [WalkingSegment(durationSeconds: 20, pace: .standing), WalkingSegment(durationSeconds: 30, pace: .normal),
-                        WalkingSegment(durationSeconds: 15, pace: .standing), WalkingSegment(durationSeconds: 30, pace: .fast),
-                        WalkingSegment(durationSeconds: 30, pace: .slow)]
+        let segments = [
+            WalkingSegment(durationSeconds: 20, pace: .standing), WalkingSegment(durationSeconds: 30, pace: .normal),
+            WalkingSegment(durationSeconds: 15, pace: .standing), WalkingSegment(durationSeconds: 30, pace: .fast),
+            WalkingSegment(durationSeconds: 30, pace: .slow),
+        ]
         let trace = try GaitModel(placement: .pocket).generate(startTime: 0, segments: segments, using: &rng)
         let a = trace.accelerometer
         let steps = try StepDetector().detect(timesSeconds: a.map(\.time), x: a.map(\.x), y: a.map(\.y), z: a.map(\.z))
@@ -48,16 +53,21 @@ struct StepDetectorTests {
     @Test("pure noise (standing still) gives no steps")
     func standing() throws {
         var rng = SeededGenerator(seed: 5)
-        let trace = try GaitModel(placement: .hand).generate(startTime: 0, durationSeconds: 30, pace: .standing, using: &rng)
+        let trace = try GaitModel(placement: .hand).generate(
+            startTime: 0, durationSeconds: 30, pace: .standing, using: &rng)
         #expect(try Self.count(trace) == 0)
     }
 
     @Test("bad sample series are refused")
     func errors() {
         #expect(throws: PositioningError.self) {
-            try StepDetector().detect(timesSeconds: [0, 1, 2, 3], x: [0, 0, 0, 0], y: [0, 0, 0, 0], z: [9.8, 9.8, 9.8, 9.8])
+            try StepDetector().detect(
+                timesSeconds: [0, 1, 2, 3], x: [0, 0, 0, 0], y: [0, 0, 0, 0], z: [9.8, 9.8, 9.8, 9.8])
         }
-        #expect(throws: PositioningError.invalidParameter(name: "samples", reason: "need equally many times and x/y/z values")) {
+        #expect(
+            throws: PositioningError.invalidParameter(
+                name: "samples", reason: "need equally many times and x/y/z values")
+        ) {
             try StepDetector().detect(timesSeconds: [0, 0.01], x: [0], y: [0, 0], z: [0, 0])
         }
     }

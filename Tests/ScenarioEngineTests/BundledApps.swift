@@ -11,10 +11,11 @@ extension ScenarioLoader {
 extension AppRegistry {
     /// The bundled apps with SkyScape's driver replaced by `make` (tests of the engine, not of the app).
     static func bundled(skyscape make: @escaping AppDriverFactory) -> AppRegistry {
-        AppRegistry(bundled.apps.map { app in
-            var app = app
-            if app.name == "skyscape" { app.makeDriver = make }
-            return app
-        })
+        AppRegistry(
+            bundled.apps.map { app in
+                var app = app
+                if app.name == "skyscape" { app.makeDriver = make }
+                return app
+            })
     }
 }

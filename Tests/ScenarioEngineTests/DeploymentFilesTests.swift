@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 import Yams
+
 @testable import ScenarioEngine
 
 /// The scale-out files in `deploy/`: the Kubernetes Indexed Job manifest (its image cannot be
@@ -31,8 +32,12 @@ struct DeploymentFilesTests {
             return (["not YAML: \(error)"], nil)
         }
         let jobs = documents.filter { $0["kind"] as? String == "Job" }
-        guard jobs.count == 1, let job = jobs.first else { return (["expected one document of kind Job, found \(jobs.count)"], nil) }
-        if job["apiVersion"] as? String != "batch/v1" { problems.append("apiVersion is \(job["apiVersion"] ?? "missing"), not batch/v1") }
+        guard jobs.count == 1, let job = jobs.first else {
+            return (["expected one document of kind Job, found \(jobs.count)"], nil)
+        }
+        if job["apiVersion"] as? String != "batch/v1" {
+            problems.append("apiVersion is \(job["apiVersion"] ?? "missing"), not batch/v1")
+        }
         let spec = job["spec"] as? [String: Any] ?? [:]
         if spec["completionMode"] as? String != "Indexed" { problems.append("completionMode is not Indexed") }
         let completions = spec["completions"] as? Int
@@ -48,15 +53,18 @@ struct DeploymentFilesTests {
         // The shard index must come from the Job controller, and N must be the completion count.
         let shard = command.firstMatch(of: /fieldtest run (\S+) .*--shard \$\{JOB_COMPLETION_INDEX\}\/(\d+)/)
         let out = command.firstMatch(of: /--out (\S+)\$\{JOB_COMPLETION_INDEX\}/)
-        if shard == nil { problems.append("the command does not run 'fieldtest run FILE ... --shard ${JOB_COMPLETION_INDEX}/N'") }
+        if shard == nil {
+            problems.append("the command does not run 'fieldtest run FILE ... --shard ${JOB_COMPLETION_INDEX}/N'")
+        }
         if let shard, let completions, Int(shard.2) != completions {
             problems.append("--shard .../\(shard.2) but completions is \(completions)")
         }
         // The per-shard output must land on a volume that outlives the pod.
         let mounts = container["volumeMounts"] as? [[String: Any]] ?? []
         let volumes = pod["volumes"] as? [[String: Any]] ?? []
-        let claims = Set(documents.filter { $0["kind"] as? String == "PersistentVolumeClaim" }
-            .compactMap { ($0["metadata"] as? [String: Any])?["name"] as? String })
+        let claims = Set(
+            documents.filter { $0["kind"] as? String == "PersistentVolumeClaim" }
+                .compactMap { ($0["metadata"] as? [String: Any])?["name"] as? String })
         let resultMount = mounts.first { m in
             guard let path = m["mountPath"] as? String, let out, String(out.1).hasPrefix(path) else { return false }
             return true
@@ -92,7 +100,10 @@ struct DeploymentFilesTests {
         ("parallelism: 8", "parallelism: 4", "parallelism differs from completions"),
         ("completions: 8", "completions: 9", "--shard .../8 but completions is 9"),
         ("restartPolicy: Never", "restartPolicy: OnFailure", "restartPolicy is not Never"),
-        ("${JOB_COMPLETION_INDEX}/8", "0/8", "the command does not run 'fieldtest run FILE ... --shard ${JOB_COMPLETION_INDEX}/N'"),
+        (
+            "${JOB_COMPLETION_INDEX}/8", "0/8",
+            "the command does not run 'fieldtest run FILE ... --shard ${JOB_COMPLETION_INDEX}/N'"
+        ),
         ("mountPath: /results", "mountPath: /data", "the --out folder is not under a volume mount"),
         ("claimName: fieldtest-results", "claimName: other", "the claim 'other' is not defined in the file"),
     ])
@@ -112,7 +123,9 @@ struct DeploymentFilesTests {
 
     /// The README's scale-out section shows the array job as it is, and the deployment guide shows
     /// both files as they are.
-    @Test(arguments: [("README.md", [DeploymentFilesTests.sbatchFile]), ("deploy/README.md", [DeploymentFilesTests.manifestFile])])
+    @Test(arguments: [
+        ("README.md", [DeploymentFilesTests.sbatchFile]), ("deploy/README.md", [DeploymentFilesTests.manifestFile]),
+    ])
     func theGuidesShowTheDeploymentFilesUnchanged(guide: String, files: [URL]) throws {
         let readme = try String(contentsOf: Self.repo.appendingPathComponent(guide), encoding: .utf8)
         for file in files {

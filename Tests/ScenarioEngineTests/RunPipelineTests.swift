@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import MetricReports
 import Testing
+
 @testable import ScenarioEngine
 
 /// The run orchestration behind `fieldtest run` and `fieldtest check`, through the library:
@@ -13,7 +14,8 @@ struct RunPipelineTests {
 
     init() throws {
         manifest = try DatasetManifest(root: RunnerTests.manifestRoot)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-pipeline-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-pipeline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
@@ -24,15 +26,20 @@ struct RunPipelineTests {
         return url.path
     }
 
-    func request(_ files: [String], baseline: String? = nil, recordBaseline: String? = nil, out: String? = nil) -> RunRequest {
-        RunRequest(files: files, out: out ?? folder.appendingPathComponent("out").path, baseline: baseline,
-                   recordBaseline: recordBaseline, compareLatency: .never, toolVersion: "9.9.9")
+    func request(_ files: [String], baseline: String? = nil, recordBaseline: String? = nil, out: String? = nil)
+        -> RunRequest
+    {
+        RunRequest(
+            files: files, out: out ?? folder.appendingPathComponent("out").path, baseline: baseline,
+            recordBaseline: recordBaseline, compareLatency: .never, toolVersion: "9.9.9")
     }
 
     func run(_ request: RunRequest) throws -> (RunOutcome, [RunEvent]) {
         var events: [RunEvent] = []
-        let outcome = try RunPipeline(request: request, manifest: manifest,
-                                      apps: .bundled(skyscape: { _ in ManagedAppDriver(FailingFolderDriver(failing: nil)) })).run { events.append($0) }
+        let outcome = try RunPipeline(
+            request: request, manifest: manifest,
+            apps: .bundled(skyscape: { _ in ManagedAppDriver(FailingFolderDriver(failing: nil)) })
+        ).run { events.append($0) }
         return (outcome, events)
     }
 
@@ -65,22 +72,30 @@ struct RunPipelineTests {
         #expect(!outcome.anyRegression)
         let check = try #require(events.compactMap { if case .finished(let o) = $0 { o.check } else { nil } }.first)
         #expect(check.regressions.isEmpty && !check.comparisons.isEmpty)
-        #expect(check.rendered(quiet: false).hasSuffix("check: 0 regressions, 0 improvements, \(check.comparisons.count) unchanged\n"))
+        #expect(
+            check.rendered(quiet: false).hasSuffix(
+                "check: 0 regressions, 0 improvements, \(check.comparisons.count) unchanged\n"))
     }
 
     @Test func missingBaselineSaysHowToRecordOne() throws {
         let file = try scenarioFile()
         let baselines = folder.appendingPathComponent("empty-baselines")
         try FileManager.default.createDirectory(at: baselines, withIntermediateDirectories: true)
-        #expect(throws: RunError.missingBaseline(path: baselines.appendingPathComponent("demo.csv").path, scenario: "demo",
-                                                 scenarioFile: file, baselineOption: baselines.path)) {
+        #expect(
+            throws: RunError.missingBaseline(
+                path: baselines.appendingPathComponent("demo.csv").path, scenario: "demo",
+                scenarioFile: file, baselineOption: baselines.path)
+        ) {
             try run(request([file], baseline: baselines.path))
         }
     }
 
     @Test func twoFilesOfOneScenarioNameAreRefusedBeforeAnythingRuns() throws {
-        let a = try scenarioFile(name: "a.yaml"), b = try scenarioFile(name: "b.yaml")
-        #expect(throws: RunError.duplicateScenarioName(file: b, name: "demo", otherFile: a)) { try run(request([a, b])) }
+        let a = try scenarioFile(name: "a.yaml")
+        let b = try scenarioFile(name: "b.yaml")
+        #expect(throws: RunError.duplicateScenarioName(file: b, name: "demo", otherFile: a)) {
+            try run(request([a, b]))
+        }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
     }
 
@@ -89,7 +104,10 @@ struct RunPipelineTests {
         let blocker = folder.appendingPathComponent("blocker")
         try Data().write(to: blocker)
         let out = blocker.appendingPathComponent("out").path
-        #expect(throws: RunError.unwritableOutput(path: out, option: "--out", problem: "\(blocker.path) is a file, not a folder")) {
+        #expect(
+            throws: RunError.unwritableOutput(
+                path: out, option: "--out", problem: "\(blocker.path) is a file, not a folder")
+        ) {
             try run(request([file], out: out))
         }
         let report = folder.appendingPathComponent("new/deeper").path
@@ -97,12 +115,17 @@ struct RunPipelineTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new").path))
     }
 
-    @Test("request checks", arguments: [
-        (RunRequest(files: ["a", "b"], junit: "j.xml", toolVersion: "1"), "--junit takes one scenario file"),
-        (RunRequest(files: ["a"], recordBaseline: "b", shard: Shard(parsing: "0/2"), toolVersion: "1"), "--record-baseline records whole scenarios"),
-        (RunRequest(files: ["a"], tolerances: ["accuracy=1"], toolVersion: "1"), "--tolerance applies only"),
-        (RunRequest(files: ["a"], jobs: 0, toolVersion: "1"), "--jobs must be at least 1"),
-    ])
+    @Test(
+        "request checks",
+        arguments: [
+            (RunRequest(files: ["a", "b"], junit: "j.xml", toolVersion: "1"), "--junit takes one scenario file"),
+            (
+                RunRequest(files: ["a"], recordBaseline: "b", shard: Shard(parsing: "0/2"), toolVersion: "1"),
+                "--record-baseline records whole scenarios"
+            ),
+            (RunRequest(files: ["a"], tolerances: ["accuracy=1"], toolVersion: "1"), "--tolerance applies only"),
+            (RunRequest(files: ["a"], jobs: 0, toolVersion: "1"), "--jobs must be at least 1"),
+        ])
     func requestValidation(request: RunRequest, message: String) {
         #expect(throws: RunError.self) { try request.validate() }
         do { try request.validate() } catch { #expect(error.description.hasPrefix(message)) }
@@ -119,12 +142,15 @@ struct RunPipelineTests {
 
     /// A shard's baseline keeps only the rows of the cases it runs, and drops other scenarios' rows.
     @Test func baselineSelectionKeepsTheShardsCases() throws {
-        let s = try ScenarioLoader(datasetNames: nil).parse(validScenario + "\nsweep:\n  seeds: [1, 2, 3, 4]\n", file: "x.yaml")
+        let s = try ScenarioLoader(datasetNames: nil).parse(
+            validScenario + "\nsweep:\n  seeds: [1, 2, 3, 4]\n", file: "x.yaml")
         let all = ScenarioRunner.cases(of: s)
         let mine = ScenarioRunner.shard(all, index: 0, count: 2)
         func row(_ c: ScenarioCase, scenario: String? = nil) -> MetricRow {
-            MetricRow(scenario: scenario ?? c.label, runID: "r", seed: c.scenario.seed, requirement: "SKY-P2", metric: "m", kind: .accuracy,
-                      value: 1, unit: "s", threshold: nil, comparator: .none, samples: 1)
+            MetricRow(
+                scenario: scenario ?? c.label, runID: "r", seed: c.scenario.seed, requirement: "SKY-P2", metric: "m",
+                kind: .accuracy,
+                value: 1, unit: "s", threshold: nil, comparator: .none, samples: 1)
         }
         let rows = all.map { row($0) } + [row(all[0], scenario: "other")]
         let kept = BaselineSelection.select(rows, of: s, running: mine)
@@ -146,8 +172,9 @@ struct RunPipelineTests {
 
     @Test func checkOfAMissingBaselineFileSaysHowToRecordOne() {
         #expect(throws: BaselineComparison.Problem.missingBaseline("/nonexistent/b.csv")) {
-            try BaselineComparison.compare(current: "m.csv", baseline: "/nonexistent/b.csv", tolerances: [], compareLatency: .never,
-                                           requirements: [], note: { _ in })
+            try BaselineComparison.compare(
+                current: "m.csv", baseline: "/nonexistent/b.csv", tolerances: [], compareLatency: .never,
+                requirements: [], note: { _ in })
         }
     }
 }

@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import MetricReports
 import Testing
+
 @testable import ScenarioEngine
 
 /// A driver that keeps a file in a temporary folder and fails where it is told to.
@@ -20,7 +21,9 @@ final class FailingFolderDriver: TemporaryFolderOwning, Sendable {
 
     func finish(_ run: RunContext) throws {
         if failure == .inFinish { throw Failure.inFinish }
-        run.metrics.value("SKY-P2", "mean_abs_draw", kind: .accuracy, 1, unit: "s", threshold: 300, comparator: .lessOrEqual, samples: 1)
+        run.metrics.value(
+            "SKY-P2", "mean_abs_draw", kind: .accuracy, 1, unit: "s", threshold: 300, comparator: .lessOrEqual,
+            samples: 1)
     }
 }
 
@@ -30,7 +33,9 @@ struct RunSafetyTests {
 
     func collector() -> MetricCollector {
         let m = MetricCollector()
-        m.value("NAV-F18", "wrong_wheelchair_evacuations", kind: .count, 0, unit: "count", threshold: 0, comparator: .lessOrEqual, samples: 2)
+        m.value(
+            "NAV-F18", "wrong_wheelchair_evacuations", kind: .count, 0, unit: "count", threshold: 0,
+            comparator: .lessOrEqual, samples: 2)
         m.value("NAV-F18", "evacuations", kind: .count, 2, unit: "count", samples: 2)
         m.latency("NAV-F18", "evacuation_latency", seconds: 0.5, threshold: 2)
         return m
@@ -41,11 +46,20 @@ struct RunSafetyTests {
     @Test func overrideNamingAnUnreportedMetricIsAnError() throws {
         let m = collector()
         let typo = [RequirementSpec(id: "NAV-F18", threshold: 5, metric: "nonexistent_metric")]
-        let error = try #require(throws: ThresholdOverrideError.self) { try m.checkThresholdOverrides(typo, file: "w.yaml") }
-        #expect(error == ThresholdOverrideError(file: "w.yaml", requirement: "NAV-F18", metric: "nonexistent_metric",
-                                                reported: ["wrong_wheelchair_evacuations", "evacuations", "evacuation_latency_p50",
-                                                           "evacuation_latency_p95", "evacuation_latency_p99", "evacuation_latency_max"]))
-        #expect(error.description.hasPrefix("w.yaml: error: requirement NAV-F18: threshold override names metric 'nonexistent_metric'"))
+        let error = try #require(throws: ThresholdOverrideError.self) {
+            try m.checkThresholdOverrides(typo, file: "w.yaml")
+        }
+        #expect(
+            error
+                == ThresholdOverrideError(
+                    file: "w.yaml", requirement: "NAV-F18", metric: "nonexistent_metric",
+                    reported: [
+                        "wrong_wheelchair_evacuations", "evacuations", "evacuation_latency_p50",
+                        "evacuation_latency_p95", "evacuation_latency_p99", "evacuation_latency_max",
+                    ]))
+        #expect(
+            error.description.hasPrefix(
+                "w.yaml: error: requirement NAV-F18: threshold override names metric 'nonexistent_metric'"))
         let rows = m.rows(template: .init(scenario: "s", runID: "r", seed: 1, requirement: ""), requirements: typo)
         #expect(rows.first { $0.metric == "wrong_wheelchair_evacuations" }?.threshold == 0)
         #expect(rows.first { $0.metric == "evacuation_latency_p95" }?.threshold == 2)
@@ -59,14 +73,16 @@ struct RunSafetyTests {
 
     /// Through the runner, the wrapped driver's error stops the run.
     @Test func runnerRejectsAMisspeltOverrideMetric() throws {
-        let text = validScenario.replacingOccurrences(of: "  - {id: SKY-P2, threshold: 120}",
-                                                      with: "  - {id: SKY-P2, threshold: 120, metric: mean_abs_drw}")
+        let text = validScenario.replacingOccurrences(
+            of: "  - {id: SKY-P2, threshold: 120}",
+            with: "  - {id: SKY-P2, threshold: 120, metric: mean_abs_drw}")
         #expect(text != validScenario)
         let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "x.yaml")
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.manifestRoot))
         let error = try #require(throws: ThresholdOverrideError.self) {
-            try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "r", datasets: store,
-                                   apps: .bundled(skyscape: { _ in FailingFolderDriver(failing: nil) }))
+            try ScenarioRunner.run(
+                ScenarioRunner.cases(of: s), jobs: 1, runID: "r", datasets: store,
+                apps: .bundled(skyscape: { _ in FailingFolderDriver(failing: nil) }))
         }
         #expect(error.metric == "mean_abs_drw" && error.reported == ["mean_abs_draw"])
     }
@@ -79,8 +95,9 @@ struct RunSafetyTests {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.manifestRoot))
         let inner = FailingFolderDriver(failing: failure)
         let result = Result {
-            try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "r", datasets: store,
-                                   apps: .bundled(skyscape: { _ in inner }))
+            try ScenarioRunner.run(
+                ScenarioRunner.cases(of: s), jobs: 1, runID: "r", datasets: store,
+                apps: .bundled(skyscape: { _ in inner }))
         }
         switch (failure, result) {
         case (nil, .success): break
@@ -93,18 +110,33 @@ struct RunSafetyTests {
     /// A row repeated within one file is an error naming both lines; a case in two files is a duplicated case.
     @Test func shardMergeDuplicateRowNamesBothLines() throws {
         let row = { (metric: String) in
-            MetricRow(scenario: "demo[x=1]", runID: "r", seed: 1, requirement: "SKY-P2", metric: metric, kind: .accuracy,
-                      value: 1, unit: "s", threshold: nil, comparator: .none, samples: 1)
+            MetricRow(
+                scenario: "demo[x=1]", runID: "r", seed: 1, requirement: "SKY-P2", metric: metric, kind: .accuracy,
+                value: 1, unit: "s", threshold: nil, comparator: .none, samples: 1)
         }
         // Rows held in memory (a file with a repeated row is already refused by `MetricsCSV`).
-        let a = [row("a"), row("b")], b = [row("c"), row("d"), row("c")]
-        #expect(throws: MergeError.duplicateRow(.badLayout(
-            file: "shard1.csv", line: 4,
-            reason: "row SKY-P2 c of case demo[x=1] seed 1 is also on line 2; a metrics file holds each row once (was it concatenated?); merge the shards' own files"))) {
-            try ShardMerge.merge([ShardMerge.Input(name: "shard0.csv", rows: a), ShardMerge.Input(name: "shard1.csv", rows: b)])
+        let a = [row("a"), row("b")]
+        let b = [row("c"), row("d"), row("c")]
+        #expect(
+            throws: MergeError.duplicateRow(
+                .badLayout(
+                    file: "shard1.csv", line: 4,
+                    reason:
+                        "row SKY-P2 c of case demo[x=1] seed 1 is also on line 2; a metrics file holds each row once (was it concatenated?); merge the shards' own files"
+                ))
+        ) {
+            try ShardMerge.merge([
+                ShardMerge.Input(name: "shard0.csv", rows: a), ShardMerge.Input(name: "shard1.csv", rows: b),
+            ])
         }
-        let report = try ShardMerge.merge([ShardMerge.Input(name: "shard0.csv", rows: a), ShardMerge.Input(name: "shard1.csv", rows: Array(b.prefix(2)))])
-        #expect(report.duplicated == [MergeReport.DuplicatedCase(label: "demo[x=1]", seed: 1, files: ["shard0.csv", "shard1.csv"])])
+        let report = try ShardMerge.merge([
+            ShardMerge.Input(name: "shard0.csv", rows: a),
+            ShardMerge.Input(name: "shard1.csv", rows: Array(b.prefix(2))),
+        ])
+        #expect(
+            report.duplicated == [
+                MergeReport.DuplicatedCase(label: "demo[x=1]", seed: 1, files: ["shard0.csv", "shard1.csv"])
+            ])
         #expect(report.rows.map(\.metric) == ["a", "b"])
     }
 }

@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import MetricReports
 import Testing
+
 @testable import ScenarioEngine
 
 /// `merge` knows a sweep's cases from the `SweepRecord` in each shard's `run.json`, and says
@@ -12,16 +13,20 @@ struct ShardMergeTests {
 
     /// A 3 network presets × 4 seeds sweep (12 cases) whose label order differs from its sweep order.
     func sweep() throws -> Scenario {
-        try loader.parse(miCityScenario + "sweep:\n  parameters:\n    devices.phone.network: [wifi, lte, 3g]\n  seeds: {from: 1, count: 4}\n",
-                         file: "x.yaml")
+        try loader.parse(
+            miCityScenario
+                + "sweep:\n  parameters:\n    devices.phone.network: [wifi, lte, 3g]\n  seeds: {from: 1, count: 4}\n",
+            file: "x.yaml")
     }
 
     /// Two rows per case, as a run writes them.
     func rows(_ cases: [ScenarioCase]) -> [MetricRow] {
         cases.flatMap { c in
             ["a", "b"].map { metric in
-                MetricRow(scenario: c.label, runID: "r", seed: c.scenario.seed, requirement: "MIC-12", metric: metric, kind: .accuracy,
-                          value: Double(c.index), unit: "s", threshold: nil, comparator: .none, samples: 1)
+                MetricRow(
+                    scenario: c.label, runID: "r", seed: c.scenario.seed, requirement: "MIC-12", metric: metric,
+                    kind: .accuracy,
+                    value: Double(c.index), unit: "s", threshold: nil, comparator: .none, samples: 1)
             }
         }
     }
@@ -30,8 +35,9 @@ struct ShardMergeTests {
     func shards(_ s: Scenario, count: Int) -> [ShardMerge.Input] {
         let cases = ScenarioRunner.cases(of: s)
         return (0..<count).map { i in
-            ShardMerge.Input(name: "shard-\(i)/metrics.csv", rows: rows(ScenarioRunner.shard(cases, index: i, count: count)),
-                             run: ShardRunInfo(scenario: s.name, shard: "\(i)/\(count)", sweep: SweepRecord(s)))
+            ShardMerge.Input(
+                name: "shard-\(i)/metrics.csv", rows: rows(ScenarioRunner.shard(cases, index: i, count: count)),
+                run: ShardRunInfo(scenario: s.name, shard: "\(i)/\(count)", sweep: SweepRecord(s)))
         }
     }
 
@@ -40,7 +46,9 @@ struct ShardMergeTests {
         let record = SweepRecord(s)
         #expect(record.seeds == [SweepRecord.SeedRun(from: 1, count: 4)])
         #expect(record.caseCount == 12)
-        let expected = ScenarioRunner.cases(of: s).map { SweepRecord.Case(index: $0.index, label: $0.label, seed: $0.scenario.seed) }
+        let expected = ScenarioRunner.cases(of: s).map {
+            SweepRecord.Case(index: $0.index, label: $0.label, seed: $0.scenario.seed)
+        }
         #expect(record.cases(scenario: s.name) == expected)
         #expect(expected[1].label == "mood[devices.phone.network=wifi,seed=2]")
         // A plain scenario is one case under its own seed, labelled with its name.
@@ -56,10 +64,12 @@ struct ShardMergeTests {
     /// What `run` writes in run.json is what `merge` reads back.
     @Test func theRecordSurvivesRunJSON() throws {
         let s = try sweep()
-        let record = RunRecord(tool: "fieldtest", toolVersion: "t", scenario: s.name, scenarioFile: "x.yaml", scenarioSHA256: "ab",
-                               seed: 77, runID: "r", startedAt: "now", datasets: [:], machine: [:], cases: 2, shard: "3/8",
-                               events: 0, passed: 0, failed: 0, informational: 0, sweep: SweepRecord(s))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-merge-\(UUID().uuidString)")
+        let record = RunRecord(
+            tool: "fieldtest", toolVersion: "t", scenario: s.name, scenarioFile: "x.yaml", scenarioSHA256: "ab",
+            seed: 77, runID: "r", startedAt: "now", datasets: [:], machine: [:], cases: 2, shard: "3/8",
+            events: 0, passed: 0, failed: 0, informational: 0, sweep: SweepRecord(s))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-merge-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try RunReport.write(rows: [], record: record, to: folder, junit: nil)
@@ -68,8 +78,11 @@ struct ShardMergeTests {
         #expect(info == ShardRunInfo(record))
         #expect(info.shardCount == 8)
         try Data("{\"scenario\": 3}".utf8).write(to: folder.appendingPathComponent("run.json"))
-        #expect(throws: MergeError.self) { try ShardRunInfo.read(besides: metrics, displayName: "out/mood/metrics.csv") }
-        #expect(try ShardRunInfo.read(besides: folder.appendingPathComponent("none/metrics.csv"), displayName: "x") == nil)
+        #expect(throws: MergeError.self) {
+            try ShardRunInfo.read(besides: metrics, displayName: "out/mood/metrics.csv")
+        }
+        #expect(
+            try ShardRunInfo.read(besides: folder.appendingPathComponent("none/metrics.csv"), displayName: "x") == nil)
     }
 
     @Test func allShardsMergeToTheWholeRunInSweepOrder() throws {
@@ -89,9 +102,10 @@ struct ShardMergeTests {
         #expect(!report.isComplete)
         #expect(report.missing.map(\.sweepCase.index) == [3, 8])
         #expect(report.missing.map(\.shard) == ["3/5", "3/5"])
-        #expect(report.problems() == [
-            "mood: 2 of 12 cases missing: mood[devices.phone.network=wifi,seed=4] (shard 3/5), mood[devices.phone.network=3g,seed=1] (shard 3/5)",
-        ])
+        #expect(
+            report.problems() == [
+                "mood: 2 of 12 cases missing: mood[devices.phone.network=wifi,seed=4] (shard 3/5), mood[devices.phone.network=3g,seed=1] (shard 3/5)"
+            ])
         #expect(report.rows.count == 20)
         // Long lists are cut.
         let few = try ShardMerge.merge([shards(s, count: 5)[0]])
@@ -107,9 +121,13 @@ struct ShardMergeTests {
         inputs.append(copy)
         let report = try ShardMerge.merge(inputs)
         #expect(report.missing.isEmpty)
-        #expect(report.duplicated.map(\.label) == ScenarioRunner.shard(ScenarioRunner.cases(of: s), index: 1, count: 4).map(\.label))
+        #expect(
+            report.duplicated.map(\.label)
+                == ScenarioRunner.shard(ScenarioRunner.cases(of: s), index: 1, count: 4).map(\.label))
         #expect(report.duplicated.allSatisfy { $0.files == ["shard-1/metrics.csv", "copy/metrics.csv"] })
-        #expect(report.problems().first == "case mood[devices.phone.network=wifi,seed=2] is in 2 inputs: shard-1/metrics.csv, copy/metrics.csv")
+        #expect(
+            report.problems().first
+                == "case mood[devices.phone.network=wifi,seed=2] is in 2 inputs: shard-1/metrics.csv, copy/metrics.csv")
         #expect(report.rows.map(\.key) == rows(ScenarioRunner.cases(of: s)).map(\.key))
     }
 
@@ -117,7 +135,10 @@ struct ShardMergeTests {
         let s = try sweep()
         var inputs = shards(s, count: 2)
         inputs[1].run?.sweep?.seeds = [SweepRecord.SeedRun(from: 1, count: 5)]
-        #expect(throws: MergeError.differentSweeps(scenario: "mood", file: "shard-1/metrics.csv", other: "shard-0/metrics.csv")) {
+        #expect(
+            throws: MergeError.differentSweeps(
+                scenario: "mood", file: "shard-1/metrics.csv", other: "shard-0/metrics.csv")
+        ) {
             try ShardMerge.merge(inputs)
         }
     }

@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import MetricReports
 import Testing
+
 @testable import ScenarioEngine
 
 @Suite("Event engine")
@@ -73,8 +74,9 @@ final class NoiseDriver: AppDriver {
         }
     }
     func finish(_ run: RunContext) throws {
-        run.metrics.value("SKY-P2", "mean_abs_draw", kind: .accuracy, sum / Double(max(n, 1)), unit: "s",
-                          threshold: 300, comparator: .lessOrEqual, samples: n)
+        run.metrics.value(
+            "SKY-P2", "mean_abs_draw", kind: .accuracy, sum / Double(max(n, 1)), unit: "s",
+            threshold: 300, comparator: .lessOrEqual, samples: n)
     }
 }
 
@@ -93,8 +95,10 @@ struct RunnerTests {
     func run(_ s: Scenario, jobs: Int = 1) throws -> [MetricRow] {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.manifestRoot))
         let cases = ScenarioRunner.cases(of: s)
-        return try ScenarioRunner.run(cases, jobs: jobs, runID: "r", datasets: store, apps: .bundled(skyscape: { _ in NoiseDriver() }))
-            .flatMap(\.rows)
+        return try ScenarioRunner.run(
+            cases, jobs: jobs, runID: "r", datasets: store, apps: .bundled(skyscape: { _ in NoiseDriver() })
+        )
+        .flatMap(\.rows)
     }
 
     @Test func sameSeedGivesIdenticalBytes() throws {
@@ -110,7 +114,10 @@ struct RunnerTests {
 
     @Test func rowsFollowRequirementsWithOverridesAndLatencyPercentiles() throws {
         let rows = try run(try scenario())
-        #expect(rows.map(\.metric) == ["action_latency_p50", "action_latency_p95", "action_latency_p99", "action_latency_max", "mean_abs_draw"])
+        #expect(
+            rows.map(\.metric) == [
+                "action_latency_p50", "action_latency_p95", "action_latency_p99", "action_latency_max", "mean_abs_draw",
+            ])
         #expect(rows[1].threshold == 3 && rows[1].comparator == .lessOrEqual && rows[1].status == .pass)
         #expect(rows[0].status == .info)
         #expect(rows[4].threshold == 120)  // the scenario's override of SKY-P2
@@ -126,13 +133,14 @@ struct RunnerTests {
     }
 
     @Test func sweepExpandsParametersTimesSeedsAndShardsPartitionIt() throws {
-        let s = try scenario("""
-        sweep:
-          parameters:
-            low_quality_threshold: [20, 40]
-            devices.phone.network: [3g, edge, lte]
-          seeds: [1, 2]
-        """)
+        let s = try scenario(
+            """
+            sweep:
+              parameters:
+                low_quality_threshold: [20, 40]
+                devices.phone.network: [3g, edge, lte]
+              seeds: [1, 2]
+            """)
         let cases = ScenarioRunner.cases(of: s)
         #expect(cases.count == 12)
         #expect(cases[0].label == "demo[low_quality_threshold=20,devices.phone.network=3g,seed=1]")
@@ -150,8 +158,13 @@ struct RunnerTests {
         // Merging shards in any order restores the full run.
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.manifestRoot))
         let parts = try (0..<3).reversed().map { i in
-            (name: "shard\(i)", rows: try ScenarioRunner.run(ScenarioRunner.shard(cases, index: i, count: 3), jobs: 1, runID: "r",
-                                                              datasets: store, apps: .bundled(skyscape: { _ in NoiseDriver() })).flatMap(\.rows))
+            (
+                name: "shard\(i)",
+                rows: try ScenarioRunner.run(
+                    ScenarioRunner.shard(cases, index: i, count: 3), jobs: 1, runID: "r",
+                    datasets: store, apps: .bundled(skyscape: { _ in NoiseDriver() })
+                ).flatMap(\.rows)
+            )
         }
         let info = ShardRunInfo(scenario: s.name, shard: "0/3", sweep: SweepRecord(s))
         let merged = try ShardMerge.merge(parts.map { ShardMerge.Input(name: $0.name, rows: $0.rows, run: info) })
@@ -159,7 +172,8 @@ struct RunnerTests {
         #expect(merged.isComplete)
         // In sweep order, so the merged rows are those of the whole run, in its order.
         #expect(merged.rows.map(\.key) == whole.map(\.key))
-        let twice = try ShardMerge.merge([parts[0], parts[0]].map { ShardMerge.Input(name: $0.name, rows: $0.rows, run: info) })
+        let twice = try ShardMerge.merge(
+            [parts[0], parts[0]].map { ShardMerge.Input(name: $0.name, rows: $0.rows, run: info) })
         #expect(twice.duplicated.count == ScenarioRunner.shard(cases, index: 2, count: 3).count)
         #expect(twice.missing.count == 12 - twice.duplicated.count)
     }

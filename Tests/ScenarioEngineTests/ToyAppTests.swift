@@ -37,8 +37,13 @@ final class ToyPingDriver: AppDriver {
 
     static let app = AppDefinition(
         name: "toy-ping", doc: "A one-action app registered only by this test",
-        actions: [AppDefinition.action("ping", "ping the server", [
-            SchemaField("size", .integer(minimum: 1, maximum: 10_000), required: true, "answer size, bytes")])],
+        actions: [
+            AppDefinition.action(
+                "ping", "ping the server",
+                [
+                    SchemaField("size", .integer(minimum: 1, maximum: 10_000), required: true, "answer size, bytes")
+                ])
+        ],
         feeds: [], parameters: [], requirements: [requirement],
         makeDriver: { _ in ToyPingDriver() })
 }
@@ -84,14 +89,16 @@ struct ToyAppTests {
     @Test func runsThroughTheEngineAndReportsRows() throws {
         let s = try ScenarioLoader(datasetNames: [], registry: Self.registry).parse(Self.scenario, file: "toy.yaml")
         let store = DatasetStore(manifest: try DatasetManifest(root: RunnerTests.manifestRoot))
-        let results = try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "toy-run", datasets: store,
-                                             apps: Self.registry)
+        let results = try ScenarioRunner.run(
+            ScenarioRunner.cases(of: s), jobs: 1, runID: "toy-run", datasets: store,
+            apps: Self.registry)
         let rows = results.flatMap(\.rows)
         func row(_ metric: String) -> MetricRow? { rows.first { $0.metric == metric } }
         // The engine expanded at/every/count: pings at 1, 3, 5 and 7 minutes, and the one at 9.
         #expect(results[0].events == 5)
         let answered = try #require(row("pings_answered"))
-        #expect(answered.value == 5 && answered.unit == "count" && answered.threshold == 3
+        #expect(
+            answered.value == 5 && answered.unit == "count" && answered.threshold == 3
                 && answered.comparator == .greaterOrEqual && answered.status == .pass)
         // The scenario override replaces the definition's default threshold (2 s → 3 s).
         let slowest = try #require(row("slowest_ping"))

@@ -1,6 +1,7 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import SkyScoring
 
 @Suite("Golden-hour quality properties")
@@ -9,11 +10,12 @@ struct GoldenHourQualityTests {
 
     /// Random conditions with every field present, within physical ranges.
     func random(_ rng: inout SeededGenerator) -> SkyConditions {
-        SkyConditions(cloudLowPct: .random(in: 0...100, using: &rng), cloudMidPct: .random(in: 0...100, using: &rng),
-                      cloudHighPct: .random(in: 0...100, using: &rng), cloudTotalPct: nil,
-                      humidityPct: .random(in: 10...100, using: &rng),
-                      precipProbabilityPct: .random(in: 0...100, using: &rng),
-                      visibilityKm: .random(in: 0.1...50, using: &rng), pm25: .random(in: 0...300, using: &rng))
+        SkyConditions(
+            cloudLowPct: .random(in: 0...100, using: &rng), cloudMidPct: .random(in: 0...100, using: &rng),
+            cloudHighPct: .random(in: 0...100, using: &rng), cloudTotalPct: nil,
+            humidityPct: .random(in: 10...100, using: &rng),
+            precipProbabilityPct: .random(in: 0...100, using: &rng),
+            visibilityKm: .random(in: 0.1...50, using: &rng), pm25: .random(in: 0...300, using: &rng))
     }
 
     @Test func moreLowCloudNeverRaisesTheScore() {
@@ -47,9 +49,10 @@ struct GoldenHourQualityTests {
     @Test func clearSkyIsMiddling() {
         var rng = SeededGenerator(seed: 4)
         for _ in 0..<2000 {
-            let c = SkyConditions(cloudLowPct: 0, cloudMidPct: 0, cloudHighPct: 0, humidityPct: .random(in: 10...100, using: &rng),
-                                  precipProbabilityPct: 0, visibilityKm: .random(in: 10...50, using: &rng),
-                                  pm25: .random(in: 0...35, using: &rng))
+            let c = SkyConditions(
+                cloudLowPct: 0, cloudMidPct: 0, cloudHighPct: 0, humidityPct: .random(in: 10...100, using: &rng),
+                precipProbabilityPct: 0, visibilityKm: .random(in: 10...50, using: &rng),
+                pm25: .random(in: 0...35, using: &rng))
             let q = model.score(c).qualityPct
             #expect(q >= 30 && q <= 60)
         }
@@ -58,10 +61,11 @@ struct GoldenHourQualityTests {
     @Test func midHighCanvasOverClearLowSkyScoresSeventyPlus() {
         var rng = SeededGenerator(seed: 5)
         for _ in 0..<2000 {
-            let c = SkyConditions(cloudLowPct: 0, cloudMidPct: .random(in: 30...70, using: &rng),
-                                  cloudHighPct: .random(in: 30...70, using: &rng), humidityPct: .random(in: 10...100, using: &rng),
-                                  precipProbabilityPct: 0, visibilityKm: .random(in: 10...50, using: &rng),
-                                  pm25: .random(in: 0...35, using: &rng))
+            let c = SkyConditions(
+                cloudLowPct: 0, cloudMidPct: .random(in: 30...70, using: &rng),
+                cloudHighPct: .random(in: 30...70, using: &rng), humidityPct: .random(in: 10...100, using: &rng),
+                precipProbabilityPct: 0, visibilityKm: .random(in: 10...50, using: &rng),
+                pm25: .random(in: 0...35, using: &rng))
             #expect(model.score(c).qualityPct >= 70)
         }
     }
@@ -109,7 +113,8 @@ struct GoldenHourQualityTests {
 
     @Test func scoreBatchEndToEnd() throws {
         // Singapore, 2024-03-20, hourly rows 20:00Z (19th) … 14:00Z; sunrise ≈ 23:04Z, sunset ≈ 11:12Z.
-        var text = "location_id,latitude,longitude,time,cloud_low_pct,cloud_mid_pct,cloud_high_pct,humidity_pct,precip_probability_pct,visibility_km\n"
+        var text =
+            "location_id,latitude,longitude,time,cloud_low_pct,cloud_mid_pct,cloud_high_pct,humidity_pct,precip_probability_pct,visibility_km\n"
         for h in 0...18 {
             let t = 1_710_878_400 + h * 3600
             text += "sg,1.3521,103.8198,\(CivilTime.isoUTC(t)),0,50,40,70,0,20\n"
@@ -127,9 +132,12 @@ struct GoldenHourQualityTests {
     @Test("score: an event crossing 00:00 UTC is scored once, every day of the year (lat 10, lon -90.5, 2021)")
     func scoreBatchKeepsEventsAcrossUTCMidnight() throws {
         let start = 1_609_459_200.0  // 2021-01-01T00:00:00Z
-        let samples = (0..<(365 * 24)).map { SkySample(timeUTC: start + Double($0) * 3600, conditions: SkyConditions(cloudLowPct: 10)) }
+        let samples = (0..<(365 * 24)).map {
+            SkySample(timeUTC: start + Double($0) * 3600, conditions: SkyConditions(cloudLowPct: 10))
+        }
         let events = ScoreBatch.score([ScoreBatch.Location(id: "p", latitude: 10, longitude: -90.5, samples: samples)])
-        let sunsets = events.filter { $0.event == "sunset" }, sunrises = events.filter { $0.event == "sunrise" }
+        let sunsets = events.filter { $0.event == "sunset" }
+        let sunrises = events.filter { $0.event == "sunrise" }
         // Every sunrise; every sunset but 2021-12-31's (≈ 23:44Z, after the last row at 23:00Z).
         #expect(sunrises.count == 365)
         #expect(sunsets.count == 364)
@@ -143,18 +151,25 @@ struct GoldenHourQualityTests {
 
     @Test func scoreBatchRejectsBadRows() {
         let text = "location_id,latitude,longitude,time,cloud_low_pct\nsg,1.35,103.8,2024-03-20T00:00:00Z,140\n"
-        #expect(throws: DataError.invalidField(file: "w.csv", line: 2, field: "cloud_low_pct", value: "140", reason: "outside 0…100")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "w.csv", line: 2, field: "cloud_low_pct", value: "140", reason: "outside 0…100")
+        ) {
             try ScoreBatch.run(bytes: Array(text.utf8), file: "w.csv")
         }
         let local = "location_id,latitude,longitude,time\nsg,1.35,103.8,2024-03-20T00:00:00\n"
-        #expect(throws: DataError.invalidField(file: "w.csv", line: 2, field: "time", value: "2024-03-20T00:00:00",
-                                               reason: "expected UTC ISO 8601 YYYY-MM-DDTHH:MM:SSZ")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "w.csv", line: 2, field: "time", value: "2024-03-20T00:00:00",
+                reason: "expected UTC ISO 8601 YYYY-MM-DDTHH:MM:SSZ")
+        ) {
             try ScoreBatch.run(bytes: Array(local.utf8), file: "w.csv")
         }
     }
 }
 
-private let notIANA = "expected an IANA time zone name such as Europe/Paris, Asia/Kolkata, Etc/GMT-5 or UTC "
+private let notIANA =
+    "expected an IANA time zone name such as Europe/Paris, Asia/Kolkata, Etc/GMT-5 or UTC "
     + "(abbreviations like EST and offsets like GMT+5 are not accepted)"
 
 @Suite("sun batch")
@@ -162,7 +177,8 @@ struct SunBatchTests {
     /// IANA names, including ones missing from `TimeZone.knownTimeZoneIdentifiers` on Linux
     /// (Asia/Kolkata, Etc/GMT+5), are accepted with their own offsets.
     @Test func ianaZoneNamesAreAccepted() throws {
-        let text = "id,latitude,longitude,date,timezone\na,1,1,2024-01-01,Asia/Kolkata\nb,1,1,2024-01-01,Etc/GMT+5\n"
+        let text =
+            "id,latitude,longitude,date,timezone\na,1,1,2024-01-01,Asia/Kolkata\nb,1,1,2024-01-01,Etc/GMT+5\n"
             + "c,1,1,2024-01-01,UTC\nd,1,1,2024-01-01,GMT\n"
         let requests = try SunBatch.parse(bytes: Array(text.utf8), file: "in.csv")
         #expect(requests.map { $0.zone.secondsFromGMT() } == [19_800, -18_000, 0, 0])
@@ -171,15 +187,19 @@ struct SunBatchTests {
     /// Samoa skipped 2011-12-30: that row says so with every time empty, and 2011-12-29 (a
     /// real date) has its own events (pvlib SPA: sunrise 17:01:02Z, sunset 05:57:14Z).
     @Test func aDateTheZoneSkippedIsNoted() throws {
-        let text = "id,latitude,longitude,date,timezone\na29,-13.83,-171.76,2011-12-29,Pacific/Apia\n"
+        let text =
+            "id,latitude,longitude,date,timezone\na29,-13.83,-171.76,2011-12-29,Pacific/Apia\n"
             + "a30,-13.83,-171.76,2011-12-30,Pacific/Apia\n"
-        let lines = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv").split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[1].hasPrefix("a29,2011-12-29,2011-12-29T17:01:0"))
         #expect(lines[1].split(separator: ",", omittingEmptySubsequences: false)[3].hasPrefix("2011-12-30T05:57:1"))
         #expect(lines[2] == "a30,2011-12-30,,,,,,,,,,,date_skipped")
     }
 
-    @Test("a 47-hour local date (Pacific/Kwajalein 1969-09-30) gives its first events, date_repeated and all its daylight")
+    @Test(
+        "a 47-hour local date (Pacific/Kwajalein 1969-09-30) gives its first events, date_repeated and all its daylight"
+    )
     func aRepeatedDateIsNoted() throws {
         let zone = try #require(TimeZone(identifier: "Pacific/Kwajalein"))
         let calculator = SolarCalculator()
@@ -191,7 +211,8 @@ struct SunBatchTests {
         #expect(day.note == .dateRepeated)
         #expect(SolarDay.Note.dateRepeated.rawValue == "date_repeated")
         // The first sunrise and sunset of the date, the same as the ordinary days' around it.
-        let sunrise = try #require(day.sunrise), sunset = try #require(day.sunset)
+        let sunrise = try #require(day.sunrise)
+        let sunset = try #require(day.sunset)
         #expect(CivilTime.isoUTC(Int(sunrise.rounded())) == "1969-09-29T18:37:42Z")
         #expect(CivilTime.isoUTC(Int(sunset.rounded())) == "1969-09-30T06:40:56Z")
         #expect(Double(start) <= sunrise && sunrise < sunset)
@@ -204,11 +225,15 @@ struct SunBatchTests {
         #expect(abs(length - (before.dayLengthSeconds ?? 0) - (after.dayLengthSeconds ?? 0)) < 60)
     }
 
-    @Test("before 1900 a date the zone skipped is found whatever the jump (Asia/Manila 1844-12-31), and the day before has its events")
+    @Test(
+        "before 1900 a date the zone skipped is found whatever the jump (Asia/Manila 1844-12-31), and the day before has its events"
+    )
     func aSkippedDateBefore1900IsNoted() throws {
-        let text = "id,latitude,longitude,date,timezone\nm30,14.6,121,1844-12-30,Asia/Manila\nm31,14.6,121,1844-12-31,Asia/Manila\n"
+        let text =
+            "id,latitude,longitude,date,timezone\nm30,14.6,121,1844-12-30,Asia/Manila\nm31,14.6,121,1844-12-31,Asia/Manila\n"
             + "m01,14.6,121,1845-01-01,Asia/Manila\n"
-        let lines = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv").split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv").split(
+            separator: "\n", omittingEmptySubsequences: false)
         let m30 = lines[1].split(separator: ",", omittingEmptySubsequences: false)
         #expect(m30[2] == "1844-12-30T22:21:00Z" && m30[3] == "1844-12-31T09:37:42Z")
         #expect(m30[5] == "40602" && m30[12] == "")
@@ -218,20 +243,28 @@ struct SunBatchTests {
 
     /// Rows of one location must agree on its coordinates; the first disagreeing field is located.
     @Test func scoreRejectsALocationWithTwoPositions() {
-        let text = "location_id,latitude,longitude,time\nL1,47.6,-122.3,2024-01-01T00:00:00Z\n"
+        let text =
+            "location_id,latitude,longitude,time\nL1,47.6,-122.3,2024-01-01T00:00:00Z\n"
             + "L1,47.60,-122.3,2024-01-01T01:00:00Z\nL1,47.6,-122.4,2024-01-01T02:00:00Z\n"
-        #expect(throws: DataError.invalidField(file: "w.csv", line: 4, field: "longitude", value: "-122.4",
-                                               reason: "location 'L1' has longitude -122.3 on line 2; give every row of a "
-                                                   + "location the same coordinates, or use a different location_id")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "w.csv", line: 4, field: "longitude", value: "-122.4",
+                reason: "location 'L1' has longitude -122.3 on line 2; give every row of a "
+                    + "location the same coordinates, or use a different location_id")
+        ) {
             try ScoreBatch.parse(bytes: Array(text.utf8), file: "w.csv")
         }
     }
 
     @Test func rendersTheSpecifiedColumns() throws {
-        let text = "id,latitude,longitude,date,timezone\ntromso,69.6492,18.9553,2024-06-21,Europe/Oslo\nsg,1.3521,103.8198,2024-03-20,Asia/Singapore\n"
+        let text =
+            "id,latitude,longitude,date,timezone\ntromso,69.6492,18.9553,2024-06-21,Europe/Oslo\nsg,1.3521,103.8198,2024-03-20,Asia/Singapore\n"
         let out = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv")
         let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[0] == "id,date,sunrise,sunset,solar_noon,day_length_s,civil_dawn,civil_dusk,golden_hour_morning_start,golden_hour_morning_end,golden_hour_evening_start,golden_hour_evening_end,note")
+        #expect(
+            lines[0]
+                == "id,date,sunrise,sunset,solar_noon,day_length_s,civil_dawn,civil_dusk,golden_hour_morning_start,golden_hour_morning_end,golden_hour_evening_start,golden_hour_evening_end,note"
+        )
         let polar = lines[1].split(separator: ",", omittingEmptySubsequences: false)
         #expect(polar.count == 13)
         #expect(polar[2] == "" && polar[3] == "" && polar[12] == "polar_day")
@@ -256,7 +289,10 @@ struct SunBatchTests {
         do {
             _ = try SunBatch.run(bytes: Array(text.utf8), file: "in.csv")
         } catch {
-            guard case .invalidField(let file, let line, let f, _, let r) = error else { Issue.record("\(error)"); return }
+            guard case .invalidField(let file, let line, let f, _, let r) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(file == "in.csv" && line == 3 && f == field && r == reason)
         }
     }

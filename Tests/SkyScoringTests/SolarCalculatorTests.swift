@@ -2,10 +2,13 @@ import FieldtestData
 import FieldtestGSL
 import Foundation
 import Testing
+
 @testable import SkyScoring
 
 private func zone(_ id: String) throws -> TimeZone { try #require(TimeZone(identifier: id)) }
-private func date(_ y: Int, _ m: Int, _ d: Int) throws -> CivilDate { try #require(CivilDate(year: y, month: m, day: d)) }
+private func date(_ y: Int, _ m: Int, _ d: Int) throws -> CivilDate {
+    try #require(CivilDate(year: y, month: m, day: d))
+}
 private func iso(_ t: Double?) -> String { t.map { CivilTime.isoUTC(Int($0.rounded())) } ?? "" }
 
 @Suite("Solar calculator")
@@ -16,7 +19,8 @@ struct SolarCalculatorTests {
     /// sunset must be within 30 s of SPA. Each SPA event is matched with our event of the same
     /// kind nearest to it among the UTC dates D−1…D+1.
     @Test func withinThirtySecondsOfSPA() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/spa_reference.csv")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/spa_reference.csv")
         let table = try CSVTable(url: url)
         let utc = try zone("UTC")
         var worst = 0.0
@@ -24,10 +28,14 @@ struct SolarCalculatorTests {
         for r in table.records {
             let f = r.fields
             try #require(f.count == 7)
-            let lat = try #require(Double(f[1])), lon = try #require(Double(f[2]))
+            let lat = try #require(Double(f[1]))
+            let lon = try #require(Double(f[2]))
             let d = try #require(CivilDate(iso: Substring(f[3])))
             let days = (-1...1).map { calc.day(date: d.adding(days: $0), latitude: lat, longitude: lon, zone: utc) }
-            for (text, ours) in [(f[4], days.compactMap(\.sunrise)), (f[5], days.compactMap(\.sunset)), (f[6], days.compactMap(\.solarNoon))] {
+            for (text, ours) in [
+                (f[4], days.compactMap(\.sunrise)), (f[5], days.compactMap(\.sunset)),
+                (f[6], days.compactMap(\.solarNoon)),
+            ] {
                 guard let ref = Double(text), ref.isFinite else { continue }
                 let err = ours.map { abs($0 - ref) }.min() ?? .infinity
                 worst = max(worst, err)
@@ -39,10 +47,12 @@ struct SolarCalculatorTests {
     }
 
     @Test func singaporeEquinoxIsAboutTwelveHours() throws {
-        let d = calc.day(date: try date(2024, 3, 20), latitude: 1.3521, longitude: 103.8198, zone: try zone("Asia/Singapore"))
+        let d = calc.day(
+            date: try date(2024, 3, 20), latitude: 1.3521, longitude: 103.8198, zone: try zone("Asia/Singapore"))
         // NREL SPA (pvlib 0.16.1, refined as in Fixtures/make_spa_reference.py): sunrise 2024-03-19T23:08:52Z
         // (07:08:52 SGT), sunset 2024-03-20T11:15:24Z; 30 s tolerance (the accuracy goal).
-        let rise = try #require(d.sunrise), set = try #require(d.sunset)
+        let rise = try #require(d.sunrise)
+        let set = try #require(d.sunset)
         #expect(abs(rise - 1_710_889_732) < 30)
         #expect(abs(set - 1_710_933_324) < 30)
         #expect(abs((d.dayLengthSeconds ?? 0) - 43_592) < 60)
@@ -98,10 +108,14 @@ struct SolarCalculatorTests {
     @Test func polarNotesFollowTheLocalDate() throws {
         let oslo = try zone("Europe/Oslo")
         let polarDay = try date(2024, 5, 18).daysSinceEpoch...date(2024, 7, 25).daysSinceEpoch
-        let polarNight = [try date(2024, 1, 1).daysSinceEpoch...date(2024, 1, 14).daysSinceEpoch,
-                          try date(2024, 11, 27).daysSinceEpoch...date(2024, 12, 31).daysSinceEpoch]
+        let polarNight = [
+            try date(2024, 1, 1).daysSinceEpoch...date(2024, 1, 14).daysSinceEpoch,
+            try date(2024, 11, 27).daysSinceEpoch...date(2024, 12, 31).daysSinceEpoch,
+        ]
         for day in try date(2024, 1, 1).daysSinceEpoch...date(2024, 12, 31).daysSinceEpoch {
-            let d = calc.day(date: CivilDate(daysSinceEpoch: day), latitude: 69.6492, longitude: 18.9553, offsets: .shared(for: oslo))
+            let d = calc.day(
+                date: CivilDate(daysSinceEpoch: day), latitude: 69.6492, longitude: 18.9553, offsets: .shared(for: oslo)
+            )
             if polarDay.contains(day) {
                 #expect(d.note == .polarDay && d.dayLengthSeconds == 86_400, "\(d.date)")
             } else if polarNight.contains(where: { $0.contains(day) }) {
@@ -121,14 +135,18 @@ struct SolarCalculatorTests {
     /// on seeded random location-days (synthetic) in zones near and far from their clocks'
     /// meridians, so that dates holding a third event near midnight are met too.
     @Test func dayLengthShortcutsAgreeWithTheGeneralRule() throws {
-        let zones = try ["UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Pacific/Auckland",
-                         "America/Anchorage", "Asia/Urumqi"].map { ZoneOffsets.shared(for: try zone($0)) }
+        let zones = try [
+            "UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Pacific/Auckland",
+            "America/Anchorage", "Asia/Urumqi",
+        ].map { ZoneOffsets.shared(for: try zone($0)) }
         let rng = RandomStream(seed: 20261125)
         var mirrored = 0
         for _ in 0..<20_000 {
-            let lat = rng.uniform(in: -72..<72), lon = rng.uniform(in: -180..<180)
+            let lat = rng.uniform(in: -72..<72)
+            let lon = rng.uniform(in: -180..<180)
             let z = zones[rng.uniformInt(below: zones.count)]
-            let d = try date(2000 + rng.uniformInt(below: 31), 1 + rng.uniformInt(below: 12), 1 + rng.uniformInt(below: 28))
+            let d = try date(
+                2000 + rng.uniformInt(below: 31), 1 + rng.uniformInt(below: 12), 1 + rng.uniformInt(below: 28))
             let fast = calc.day(date: d, latitude: lat, longitude: lon, offsets: z, shortcuts: true)
             let general = calc.day(date: d, latitude: lat, longitude: lon, offsets: z, shortcuts: false)
             #expect(fast == general, "\(lat), \(lon), \(d)")
@@ -139,28 +157,35 @@ struct SolarCalculatorTests {
     }
 
     @Test func dayLengthCountsTheSunUpWithinTheDate() throws {
-        let helsinki = calc.day(date: try date(2023, 6, 1), latitude: 66.5, longitude: 25.73, zone: try zone("Europe/Helsinki"))
-        #expect(iso(helsinki.sunset).hasPrefix("2023-05-31T21:1") && iso(helsinki.sunrise).hasPrefix("2023-05-31T23:13"))
+        let helsinki = calc.day(
+            date: try date(2023, 6, 1), latitude: 66.5, longitude: 25.73, zone: try zone("Europe/Helsinki"))
+        #expect(
+            iso(helsinki.sunset).hasPrefix("2023-05-31T21:1") && iso(helsinki.sunrise).hasPrefix("2023-05-31T23:13"))
         #expect(abs((helsinki.dayLengthSeconds ?? 0) - 79_361) < 60)
         let dateLine = calc.day(date: try date(2024, 6, 10), latitude: 66, longitude: 180, zone: try zone("UTC"))
         #expect(abs((dateLine.dayLengthSeconds ?? 0) - 83_738) < 60)
         // An ordinary day is still sunset − sunrise.
-        let paris = calc.day(date: try date(2024, 9, 1), latitude: 48.8566, longitude: 2.3522, zone: try zone("Europe/Paris"))
+        let paris = calc.day(
+            date: try date(2024, 9, 1), latitude: 48.8566, longitude: 2.3522, zone: try zone("Europe/Paris"))
         #expect(paris.dayLengthSeconds == (paris.sunset ?? 0) - (paris.sunrise ?? 0))
     }
 
     /// Dates a zone skipped when it crossed the date line have no instants; the date before
     /// them is a whole day with its own events.
-    @Test(arguments: [("Pacific/Apia", 2011, 12, 30, -13.83, -171.76), ("Pacific/Fakaofo", 2011, 12, 30, -9.38, -171.23),
-                      ("Pacific/Kiritimati", 1994, 12, 31, 1.87, -157.43), ("Pacific/Kanton", 1994, 12, 31, -2.8, -171.7),
-                      ("Pacific/Kwajalein", 1993, 8, 21, 9.0, 167.7)])
+    @Test(arguments: [
+        ("Pacific/Apia", 2011, 12, 30, -13.83, -171.76), ("Pacific/Fakaofo", 2011, 12, 30, -9.38, -171.23),
+        ("Pacific/Kiritimati", 1994, 12, 31, 1.87, -157.43), ("Pacific/Kanton", 1994, 12, 31, -2.8, -171.7),
+        ("Pacific/Kwajalein", 1993, 8, 21, 9.0, 167.7),
+    ])
     func skippedDatesHaveNoEvents(_ name: String, _ y: Int, _ m: Int, _ d: Int, _ lat: Double, _ lon: Double) throws {
         let z = try zone(name)
         let skipped = try date(y, m, d)
         let bounds = SolarCalculator.localDayBounds(skipped, zone: z)
         #expect(bounds.start == bounds.end)
         let day = calc.day(date: skipped, latitude: lat, longitude: lon, zone: z)
-        #expect(day.note == .dateSkipped && day.sunrise == nil && day.sunset == nil && day.solarNoon == nil && day.dayLengthSeconds == nil)
+        #expect(
+            day.note == .dateSkipped && day.sunrise == nil && day.sunset == nil && day.solarNoon == nil
+                && day.dayLengthSeconds == nil)
         let before = skipped.adding(days: -1)
         let b = SolarCalculator.localDayBounds(before, zone: z)
         #expect(b.end == bounds.start && b.end - b.start == 86_400)
@@ -179,14 +204,18 @@ struct SolarCalculatorTests {
         #expect(iso(d.sunrise).hasPrefix("2024-05-31T16:"))
         #expect(iso(d.sunset).hasPrefix("2024-06-01T04:"))
         // Same place, UTC−10 (Honolulu's offset): the same local date is a different solar day.
-        let h = calc.day(date: try date(2024, 6, 1), latitude: 1.87, longitude: -157.43, zone: try zone("Pacific/Honolulu"))
+        let h = calc.day(
+            date: try date(2024, 6, 1), latitude: 1.87, longitude: -157.43, zone: try zone("Pacific/Honolulu"))
         #expect(abs((h.sunrise ?? 0) - (d.sunrise ?? 0) - 86_400) < 120)
     }
 
     @Test func goldenAndBlueHourOrdering() throws {
-        let d = calc.day(date: try date(2024, 9, 1), latitude: 48.8566, longitude: 2.3522, zone: try zone("Europe/Paris"))
-        let seq = [d.civilDawn, d.goldenMorning.start, d.sunrise, d.goldenMorning.end, d.solarNoon,
-                   d.goldenEvening.start, d.sunset, d.goldenEvening.end, d.civilDusk].map { $0 ?? .nan }
+        let d = calc.day(
+            date: try date(2024, 9, 1), latitude: 48.8566, longitude: 2.3522, zone: try zone("Europe/Paris"))
+        let seq = [
+            d.civilDawn, d.goldenMorning.start, d.sunrise, d.goldenMorning.end, d.solarNoon,
+            d.goldenEvening.start, d.sunset, d.goldenEvening.end, d.civilDusk,
+        ].map { $0 ?? .nan }
         #expect(seq.allSatisfy { $0.isFinite })
         #expect(zip(seq, seq.dropFirst()).allSatisfy { $0 < $1 })
         #expect(d.blueMorning.start == d.civilDawn && d.blueMorning.end == d.goldenMorning.start)
@@ -226,7 +255,8 @@ struct SolarCalculatorTests {
         var worst = 0.0
         for _ in 0..<2000 {
             let t = -631_152_000 + Double(rng.next() % 3_155_760_000)
-            let lat = Double(rng.next() % 180_000) / 1000 - 90, lon = Double(rng.next() % 360_000) / 1000 - 180
+            let lat = Double(rng.next() % 180_000) / 1000 - 90
+            let lon = Double(rng.next() % 360_000) / 1000 - 180
             let builder = SolarDayBuilder(table: .standard, latitude: lat, longitude: lon, start: t, end: t + 86_400)
             let sinAlt = builder.sinAltitudeAndRate(at: t).value
             let direct = SolarPosition(utcSeconds: t, latitude: lat, longitude: lon).altitudeDeg
@@ -240,16 +270,24 @@ struct SolarCalculatorTests {
     /// (mean under 0.005 s), on 20,000 seeded random location-days at all latitudes, 1950–2050.
     @Test func fastCrossingsAgreeWithTheGeneralSolver() {
         let rng = RandomStream(seed: 99)
-        var worst = 0.0, total = 0.0, compared = 0
+        var worst = 0.0
+        var total = 0.0
+        var compared = 0
         for _ in 0..<20_000 {
             let t = -631_152_000 + Double(rng.next() % 3_155_760_000)
-            let lat = Double(rng.next() % 179_000) / 1000 - 89.5, lon = Double(rng.next() % 360_000) / 1000 - 180
+            let lat = Double(rng.next() % 179_000) / 1000 - 89.5
+            let lon = Double(rng.next() % 360_000) / 1000 - 180
             var builder = SolarDayBuilder(table: .standard, latitude: lat, longitude: lon, start: t, end: t + 86_400)
             _ = builder.build(date: CivilDate(daysSinceEpoch: Int((t / 86_400).rounded(.down))))
             let (times, slow) = builder.fastCrossings(solarDay: 1, wanted: 0xFF)
             for j in 0..<8 where slow & (1 << j) == 0 && !times[j].isNaN && times[j] >= t && times[j] < t + 86_400 {
-                guard let reference = builder.crossing(target: SolarDayBuilder.targets[j >> 1], rising: j & 1 == 0, solarDay: 1)
-                else { worst = .infinity; continue }
+                guard
+                    let reference = builder.crossing(
+                        target: SolarDayBuilder.targets[j >> 1], rising: j & 1 == 0, solarDay: 1)
+                else {
+                    worst = .infinity
+                    continue
+                }
                 worst = max(worst, abs(times[j] - reference))
                 total += abs(times[j] - reference)
                 compared += 1
@@ -265,27 +303,33 @@ struct SolarCalculatorTests {
     /// standard-offset changes (Kiritimati skipped 31 Dec 1994; Moscow changed in 2011 and 2014).
     @Test func zoneOffsetTableMatchesTheDatabase() throws {
         let rng = RandomStream(seed: 7)
-        for id in ["Europe/Oslo", "America/New_York", "Australia/Adelaide", "Asia/Kathmandu", "Pacific/Kiritimati",
-                   "Europe/Moscow", "America/St_Johns", "Pacific/Chatham", "Africa/Casablanca", "UTC"] {
+        for id in [
+            "Europe/Oslo", "America/New_York", "Australia/Adelaide", "Asia/Kathmandu", "Pacific/Kiritimati",
+            "Europe/Moscow", "America/St_Johns", "Pacific/Chatham", "Africa/Casablanca", "UTC",
+        ] {
             let z = try zone(id)
             let table = ZoneOffsets(zone: z)
             for _ in 0..<500 {
                 let t = -2_208_988_800 + Int(rng.next() % 6_342_969_600)
-                #expect(table.secondsFromGMT(at: t) == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))),
-                        "\(id) at \(t)")
+                #expect(
+                    table.secondsFromGMT(at: t) == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))),
+                    "\(id) at \(t)")
             }
             // Around each year's turn and midyear (catches a transition the table missed).
             for year in stride(from: 1_900, through: 2_099, by: 1) {
                 for dayOfYear in [0, 182] {
                     let t = (try date(year, 1, 1)).daysSinceEpoch * 86_400 + dayOfYear * 86_400
-                    #expect(table.secondsFromGMT(at: t) == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))),
-                            "\(id) at \(t)")
+                    #expect(
+                        table.secondsFromGMT(at: t) == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))),
+                        "\(id) at \(t)")
                 }
             }
             // Right before and after each transition.
             for (i, tr) in table.transitions.enumerated() {
                 #expect(table.secondsFromGMT(at: tr) == table.offsets[i + 1])
-                #expect(table.secondsFromGMT(at: tr - 1) == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(tr - 1))))
+                #expect(
+                    table.secondsFromGMT(at: tr - 1)
+                        == z.secondsFromGMT(for: Date(timeIntervalSince1970: Double(tr - 1))))
             }
         }
     }

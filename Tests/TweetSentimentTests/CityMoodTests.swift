@@ -1,9 +1,12 @@
 import FieldtestData
 import Testing
+
 @testable import TweetSentiment
 
-func tweet(_ id: String, _ label: SentimentLabel, _ score: Double, at t: Double, _ text: String = "") -> ClassifiedTweet {
-    ClassifiedTweet(id: id, text: text, tokens: TweetTokenizer().tokenize(text), label: label, score: score, timeSeconds: t)
+func tweet(_ id: String, _ label: SentimentLabel, _ score: Double, at t: Double, _ text: String = "") -> ClassifiedTweet
+{
+    ClassifiedTweet(
+        id: id, text: text, tokens: TweetTokenizer().tokenize(text), label: label, score: score, timeSeconds: t)
 }
 
 @Suite("City mood")
@@ -23,7 +26,7 @@ struct CityMoodTests {
         mood.evict(at: 100)
         r = mood.reading
         #expect(r.counts == [0, 1, 1])
-        #expect(r.label == .neutral)   // tie → neutral
+        #expect(r.label == .neutral)  // tie → neutral
         mood.evict(at: 500)
         #expect(mood.reading == MoodReading(counts: [0, 0, 0], scoreSum: 0))
         #expect(mood.reading.label == .neutral)
@@ -35,8 +38,10 @@ struct CityMoodTests {
         var evicted = 0
         for k in 0..<50 {
             let t = 80 * Double(k)
-            let batch = [tweet("\(k)a", .negative, -0.5, at: t), tweet("\(k)b", .positive, 0.25, at: t),
-                         tweet("\(k)c", .positive, 0.75, at: t)]
+            let batch = [
+                tweet("\(k)a", .negative, -0.5, at: t), tweet("\(k)b", .positive, 0.25, at: t),
+                tweet("\(k)c", .positive, 0.75, at: t),
+            ]
             evicted += mood.update(with: batch, at: t).count
         }
         // At t = 3920 s the window is (320, 3920]: batches 5 … 49 (45 batches); 0 … 4 left it.
@@ -60,14 +65,17 @@ struct CityMoodTests {
         var mood = CityMood(windowSeconds: 100)
         mood.update(with: [tweet("late", .positive, 1, at: 150)], at: 150)
         // A straggler classified at t = 40 is already outside (50, 150] and leaves at once.
-        let gone = mood.update(with: [tweet("early", .negative, -1, at: 40), tweet("mid", .neutral, 0, at: 120)], at: 150)
+        let gone = mood.update(
+            with: [tweet("early", .negative, -1, at: 40), tweet("mid", .neutral, 0, at: 120)], at: 150)
         #expect(gone.map(\.id) == ["early"])
         #expect(mood.tweets.map(\.id) == ["mid", "late"])
         #expect(mood.reading.counts == [0, 1, 1])
     }
 
-    @Test(arguments: [([4, 4, 2], SentimentLabel.neutral, 0.4), ([3, 1, 3], .negative, 3.0 / 7), ([1, 2, 5], .positive, 0.625),
-                      ([0, 0, 0], .neutral, 0)])
+    @Test(arguments: [
+        ([4, 4, 2], SentimentLabel.neutral, 0.4), ([3, 1, 3], .negative, 3.0 / 7), ([1, 2, 5], .positive, 0.625),
+        ([0, 0, 0], .neutral, 0),
+    ])
     func labelTiesAndConfidence(counts: [Int], label: SentimentLabel, confidence: Double) {
         let r = MoodReading(counts: counts, scoreSum: 0)
         #expect(r.label == label)
@@ -75,4 +83,3 @@ struct CityMoodTests {
         #expect(abs(r.confidence - confidence) < 1e-12)
     }
 }
-

@@ -1,5 +1,6 @@
 import FieldtestData
 import Testing
+
 @testable import TweetSentiment
 
 @Suite("Classification metrics")
@@ -33,7 +34,9 @@ struct ClassificationMetricsTests {
         var built = ConfusionMatrix()
         for (a, row) in m.counts.enumerated() {
             for (p, n) in row.enumerated() {
-                for _ in 0..<n { built.add(actual: SentimentLabel(rawValue: a)!, predicted: SentimentLabel(rawValue: p)!) }
+                for _ in 0..<n {
+                    built.add(actual: SentimentLabel(rawValue: a)!, predicted: SentimentLabel(rawValue: p)!)
+                }
             }
         }
         #expect(built == m)

@@ -1,5 +1,6 @@
 import FieldtestData
 import Testing
+
 @testable import TweetSentiment
 
 /// Two positive tweets, one negative, one neutral (shared by the cloud and listing suites).
@@ -16,8 +17,10 @@ struct WordCloudTests {
 
     @Test func countsLexiconTermsPerClass() {
         let cloud = EmotionWordCloud(tweets: tweets, lexicon: smallLexicon)
-        let expected: [CloudTerm] = [CloudTerm(term: "good", count: 2, weight: 1), CloudTerm(term: "love", count: 2, weight: 1),
-                                     CloudTerm(term: ":)", count: 1, weight: 0.5)]
+        let expected: [CloudTerm] = [
+            CloudTerm(term: "good", count: 2, weight: 1), CloudTerm(term: "love", count: 2, weight: 1),
+            CloudTerm(term: ":)", count: 1, weight: 0.5),
+        ]
         #expect(cloud.top(5, of: .positive) == expected)
         #expect(cloud.top(5, of: .negative).map(\.term) == ["good", "hate"])
         #expect(cloud.top(1).map(\.term) == ["good"])
@@ -26,7 +29,8 @@ struct WordCloudTests {
     }
 
     @Test func zeroValenceTermsAreNotEmotionBearing() {
-        let lexicon = SentimentLexicon(vader: ["good": 1.9, "bus": 0], afinn: ["hate": -3, "day": 0], afinnPhrases: [:])
+        let lexicon = SentimentLexicon(
+            vader: ["good": 1.9, "bus": 0], afinn: ["hate": -3, "day": 0], afinnPhrases: [:])
         let cloud = EmotionWordCloud(tweets: tweets, lexicon: lexicon)
         #expect(cloud.counts == [["good": 1, "hate": 1], [:], ["good": 2]])
         #expect(cloud.distinctTerms() == 2)
@@ -38,7 +42,9 @@ struct WordCloudTests {
         var cloud = EmotionWordCloud(lexicon: smallLexicon)
         let first = [tweets[0], tweets[1]]
         let later = [tweet("5", .positive, 0.8, at: 100, "love it, great great :)"), tweets[2], tweets[3]].map {
-            var t = $0; t.timeSeconds = 100; return t
+            var t = $0
+            t.timeSeconds = 100
+            return t
         }
         cloud.add(first)
         cloud.remove(mood.update(with: first, at: 0))
@@ -71,4 +77,3 @@ struct TweetListingTests {
         #expect(TweetListing.searchWords(["<url>", "not_<user>", "ok"]) == ["ok"])
     }
 }
-

@@ -1,18 +1,22 @@
 import FieldtestData
 import Testing
+
 @testable import TweetSentiment
 
 @Suite("Emulated tweet API")
 struct EmulatedTweetAPITests {
     @Test func replaysInOrderAndLoops() {
-        var api = EmulatedTweetAPI(stream: (0..<5).map { RecordedTweet(id: "\($0)", text: "") }, requestLimit: 10, windowSeconds: 60)
+        var api = EmulatedTweetAPI(
+            stream: (0..<5).map { RecordedTweet(id: "\($0)", text: "") }, requestLimit: 10, windowSeconds: 60)
         guard case .tweets(let a) = api.fetch(count: 3, at: 0), case .tweets(let b) = api.fetch(count: 3, at: 80) else {
-            Issue.record("expected tweets"); return
+            Issue.record("expected tweets")
+            return
         }
         #expect(a.map(\.id) == ["0", "1", "2"])
         #expect(b.map(\.id) == ["3", "4", "0"])
         #expect(api.requestsPerWindow == [0: 1, 1: 1])
-        var once = EmulatedTweetAPI(stream: [RecordedTweet(id: "a", text: "")], requestLimit: 10, windowSeconds: 60, loops: false)
+        var once = EmulatedTweetAPI(
+            stream: [RecordedTweet(id: "a", text: "")], requestLimit: 10, windowSeconds: 60, loops: false)
         let r1 = once.fetch(count: 5, at: 0)
         let r2 = once.fetch(count: 5, at: 1)
         #expect(r1 == .tweets([RecordedTweet(id: "a", text: "")]))
@@ -33,8 +37,9 @@ struct EmulatedTweetAPITests {
     }
 
     @Test func explicitOffsetsAndWindowOrigin() {
-        var api = EmulatedTweetAPI(stream: (0..<5).map { RecordedTweet(id: "\($0)", text: "") }, requestLimit: 1,
-                                   windowSeconds: 60, windowOriginSeconds: 30, loops: false)
+        var api = EmulatedTweetAPI(
+            stream: (0..<5).map { RecordedTweet(id: "\($0)", text: "") }, requestLimit: 1,
+            windowSeconds: 60, windowOriginSeconds: 30, loops: false)
         let a = api.fetch(from: 3, count: 4, at: 29)
         let b = api.fetch(from: 3, count: 4, at: 30)
         let c = api.fetch(from: 0, count: 2, at: 89)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TweetSentiment
 
 @Suite("Feature hashing")
@@ -23,7 +24,8 @@ struct FeatureHashingTests {
         #expect(FeatureHashing.token("a") != FeatureHashing.token("a\u{0}"))
         #expect(FeatureHashing.token("") != FeatureHashing.token("\u{0}"))
         #expect(FeatureHashing.token("abcdefgh") != FeatureHashing.token("abcdefgh\u{0}"))
-        let good = FeatureHashing.token("good"), day = FeatureHashing.token("day")
+        let good = FeatureHashing.token("good")
+        let day = FeatureHashing.token("day")
         #expect(FeatureHashing.pair(good, day) != FeatureHashing.pair(day, good))
         #expect(FeatureHashing.pair(good, day) != day && FeatureHashing.pair(good, day) != good)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TweetSentiment
 
 @Suite("Game difficulty")

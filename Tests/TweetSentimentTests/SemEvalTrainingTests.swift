@@ -1,6 +1,7 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import TweetSentiment
 
 /// A Snowflake status ID for a UTC instant (milliseconds since 1970) and a sequence number.
@@ -9,10 +10,13 @@ func snowflakeID(milliseconds: UInt64, sequence: UInt64 = 7) -> UInt64 {
 }
 
 /// Milliseconds since 1970 of a UTC date and time.
-func utcMilliseconds(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> UInt64 {
+func utcMilliseconds(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0)
+    -> UInt64
+{
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
-    let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
+    let date = calendar.date(
+        from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second))!
     return UInt64((date.timeIntervalSince1970 * 1000).rounded())
 }
 
@@ -21,7 +25,8 @@ struct SemEvalTweetsLoaderTests {
     static func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
     @Test func parsesHeaderAndRows() throws {
-        let file = "id\tlabel\ttext\n11\tpositive\tsunny and warm :)\n12\tneutral\tbus at 8\r\n13\tnegative\tlate again\n"
+        let file =
+            "id\tlabel\ttext\n11\tpositive\tsunny and warm :)\n12\tneutral\tbus at 8\r\n13\tnegative\tlate again\n"
         let loaded = try SemEvalTweetsLoader.parse(Self.bytes(file), file: "t.tsv")
         #expect(loaded.records.map(\.id) == [11, 12, 13])
         #expect(loaded.records.map(\.label) == [.positive, .neutral, .negative])
@@ -31,7 +36,9 @@ struct SemEvalTweetsLoaderTests {
     }
 
     @Test func rejectsAnotherHeader() {
-        #expect(throws: DataError.self) { try SemEvalTweetsLoader.parse(Self.bytes("label\tid\ttext\n1\tpositive\tx\n"), file: "t.tsv") }
+        #expect(throws: DataError.self) {
+            try SemEvalTweetsLoader.parse(Self.bytes("label\tid\ttext\n1\tpositive\tx\n"), file: "t.tsv")
+        }
         #expect(!SemEvalTweetsLoader.looksLikeSemEval(Self.bytes("id\tlabel\ttext2\n")))
     }
 
@@ -46,7 +53,10 @@ struct SemEvalTweetsLoaderTests {
 
     @Test func duplicateIDsAreRejected() {
         let file = "id\tlabel\ttext\n5\tneutral\tok then\n5\tpositive\tyay\n"
-        #expect(throws: DataError.invalidField(file: "t.tsv", line: 3, field: "id", value: "5", reason: "duplicate tweet ID")) {
+        #expect(
+            throws: DataError.invalidField(
+                file: "t.tsv", line: 3, field: "id", value: "5", reason: "duplicate tweet ID")
+        ) {
             try SemEvalTweetsLoader.parse(Self.bytes(file), file: "t.tsv")
         }
     }
@@ -65,7 +75,8 @@ struct SemEvalTweetsLoaderTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("semeval-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = snowflakeID(milliseconds: utcMilliseconds(2013, 3, 1)), b = snowflakeID(milliseconds: utcMilliseconds(2015, 9, 1))
+        let a = snowflakeID(milliseconds: utcMilliseconds(2013, 3, 1))
+        let b = snowflakeID(milliseconds: utcMilliseconds(2015, 9, 1))
         let url = dir.appendingPathComponent("tweets.tsv")
         try Data("id\tlabel\ttext\n\(a)\tpositive\tnice day\n\(b)\tnegative\tawful day\n".utf8).write(to: url)
         let corpus = try SentimentCorpusFiles.load([url])
@@ -88,12 +99,17 @@ struct SentimentCalibrationTests {
     @Test func holdingOutDropsRepeatsOfHeldOutTweetsFromOtherSources() {
         var corpus = TrainingCorpus()
         corpus.add(semEval: [
-            SemEvalTweet(id: snowflakeID(milliseconds: utcMilliseconds(2015, 5, 1)), label: .positive,
-                         text: "@somebody Loving the new album http://t.co/x", line: 2),
-            SemEvalTweet(id: snowflakeID(milliseconds: utcMilliseconds(2013, 5, 1)), label: .neutral, text: "bus at 8", line: 3),
+            SemEvalTweet(
+                id: snowflakeID(milliseconds: utcMilliseconds(2015, 5, 1)), label: .positive,
+                text: "@somebody Loving the new album http://t.co/x", line: 2),
+            SemEvalTweet(
+                id: snowflakeID(milliseconds: utcMilliseconds(2013, 5, 1)), label: .neutral, text: "bus at 8", line: 3),
         ])
-        corpus.add([LabelledTweet(text: "@user loving the new album", label: .positive, line: 1),
-                    LabelledTweet(text: "the train leaves soon", label: .neutral, line: 2)], source: .tweetEval)
+        corpus.add(
+            [
+                LabelledTweet(text: "@user loving the new album", label: .positive, line: 1),
+                LabelledTweet(text: "the train leaves soon", label: .neutral, line: 2),
+            ], source: .tweetEval)
         let (train, held, dropped) = corpus.holdingOut(HeldOutPart(source: .semEval, group: "2015"))
         #expect(held.examples.map(\.text) == ["@somebody Loving the new album http://t.co/x"])
         #expect(train.examples.map(\.text) == ["bus at 8", "the train leaves soon"])
@@ -106,8 +122,10 @@ struct SentimentCalibrationTests {
     @Test func macroRecallWithOffsetsMatchesAHandCount() {
         // Two neutral tweets that lean negative; offsets +0.5 on neutral recover one of them.
         let p = HeldOutPredictions(
-            logProbabilities: [[log(0.5), log(0.4), log(0.1)], [log(0.7), log(0.2), log(0.1)],
-                               [log(0.8), log(0.1), log(0.1)], [log(0.1), log(0.2), log(0.7)]],
+            logProbabilities: [
+                [log(0.5), log(0.4), log(0.1)], [log(0.7), log(0.2), log(0.1)],
+                [log(0.8), log(0.1), log(0.1)], [log(0.1), log(0.2), log(0.7)],
+            ],
             labels: [.neutral, .neutral, .negative, .positive])
         #expect(abs(p.macroRecall(offsets: [0, 0, 0]) - (1 + 0 + 1) / 3) < 1e-12)
         #expect(abs(p.macroRecall(offsets: [0, 0.5, 0]) - (1 + 0.5 + 1) / 3) < 1e-12)
@@ -118,9 +136,12 @@ struct SentimentCalibrationTests {
         var p = HeldOutPredictions()
         for k in 0..<20 {
             let d = Double(k) * 0.01
-            p.logProbabilities.append([0, -0.4 - d, -3]); p.labels.append(.neutral)
-            p.logProbabilities.append([0, -1.5 - d, -3]); p.labels.append(.negative)
-            p.logProbabilities.append([-3, -1.5 - d, 0]); p.labels.append(.positive)
+            p.logProbabilities.append([0, -0.4 - d, -3])
+            p.labels.append(.neutral)
+            p.logProbabilities.append([0, -1.5 - d, -3])
+            p.labels.append(.negative)
+            p.logProbabilities.append([-3, -1.5 - d, 0])
+            p.labels.append(.positive)
         }
         let (offsets, score) = SentimentCalibration.bestOffsets([p])
         #expect(p.macroRecall(offsets: [0, 0, 0]) < 0.7)
@@ -131,15 +152,23 @@ struct SentimentCalibrationTests {
     }
 
     @Test func offsetsAreAddedToTheTrainedBiasOnly() throws {
-        var plain = TrainingConfiguration(), shifted = TrainingConfiguration()
+        var plain = TrainingConfiguration()
+        var shifted = TrainingConfiguration()
         plain.hashBits = 12
         plain.charBits = 10
         shifted = plain
         shifted.classLogOffsets = [0.25, -0.5, 0.125]
-        var r1 = SeededGenerator(seed: 3), r2 = SeededGenerator(seed: 3)
-        guard case .logisticRegression(let a) = SentimentTrainer.train(corpus: smallCorpus(), lexicon: smallLexicon, configuration: plain, using: &r1),
-              case .logisticRegression(let b) = SentimentTrainer.train(corpus: smallCorpus(), lexicon: smallLexicon, configuration: shifted, using: &r2)
-        else { Issue.record("expected logistic regression models"); return }
+        var r1 = SeededGenerator(seed: 3)
+        var r2 = SeededGenerator(seed: 3)
+        guard
+            case .logisticRegression(let a) = SentimentTrainer.train(
+                corpus: smallCorpus(), lexicon: smallLexicon, configuration: plain, using: &r1),
+            case .logisticRegression(let b) = SentimentTrainer.train(
+                corpus: smallCorpus(), lexicon: smallLexicon, configuration: shifted, using: &r2)
+        else {
+            Issue.record("expected logistic regression models")
+            return
+        }
         #expect(a.weights == b.weights)
         #expect(zip(a.bias, b.bias).map { $1 - $0 } == [0.25, -0.5, 0.125])
     }
@@ -158,8 +187,10 @@ struct SentimentCalibrationTests {
         var tweets: [SemEvalTweet] = []
         for (k, e) in base.enumerated() {
             let when = k % 2 == 0 ? utcMilliseconds(2013, 1, 1 + k) : utcMilliseconds(2015, 1, 1 + k)
-            tweets.append(SemEvalTweet(id: snowflakeID(milliseconds: when, sequence: UInt64(k)), label: e.label,
-                                       text: e.text + " (\(k % 2 == 0 ? "then" : "now"))", line: k + 2))
+            tweets.append(
+                SemEvalTweet(
+                    id: snowflakeID(milliseconds: when, sequence: UInt64(k)), label: e.label,
+                    text: e.text + " (\(k % 2 == 0 ? "then" : "now"))", line: k + 2))
         }
         corpus.add(semEval: tweets)
         return corpus
@@ -170,13 +201,17 @@ struct SentimentCalibrationTests {
         c.hashBits = 12
         c.charBits = 10
         c.logisticRegression.epochs = 10
-        let parts = [HeldOutPart(source: .semEval, group: "2013"), HeldOutPart(source: .semEval, group: "2015"),
-                     HeldOutPart(source: .labelledCSV)]
+        let parts = [
+            HeldOutPart(source: .semEval, group: "2013"), HeldOutPart(source: .semEval, group: "2015"),
+            HeldOutPart(source: .labelledCSV),
+        ]
         let run = { () throws(SentimentError) -> SentimentCalibration.Outcome in
-            try SentimentCalibration.leaveOneOut(corpus: Self.groupedCorpus(), lexicon: smallLexicon, configuration: c, seed: 4,
-                                                 parts: parts, calibrateOn: Set(parts.prefix(2)))
+            try SentimentCalibration.leaveOneOut(
+                corpus: Self.groupedCorpus(), lexicon: smallLexicon, configuration: c, seed: 4,
+                parts: parts, calibrateOn: Set(parts.prefix(2)))
         }
-        let a = try run(), b = try run()
+        let a = try run()
+        let b = try run()
         #expect(a.parts.map(\.part) == parts)
         #expect(a.parts.map(\.predictions.labels.count) == [15, 15, 30])
         // The held-out part and nothing else is left out (no texts repeat across the parts).

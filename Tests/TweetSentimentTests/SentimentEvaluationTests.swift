@@ -1,6 +1,7 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import TweetSentiment
 
 /// A classifier that answers fixed probabilities per text (for hand-computed evaluations).
@@ -19,12 +20,12 @@ struct FixedClassifier: SentimentClassifier {
 struct SentimentEvaluationTests {
     // Gold label, probabilities (negative, neutral, positive).
     static let cases: [(String, SentimentLabel, [Double])] = [
-        ("a", .positive, [0.1, 0.2, 0.7]),   // 3-class: positive ✓   binary: positive ✓
-        ("b", .positive, [0.2, 0.5, 0.3]),   // 3-class: neutral  ✗   binary: positive ✓
-        ("c", .positive, [0.4, 0.5, 0.1]),   // 3-class: neutral  ✗   binary: negative ✗
-        ("d", .negative, [0.6, 0.3, 0.1]),   // 3-class: negative ✓   binary: negative ✓
-        ("e", .negative, [0.3, 0.6, 0.1]),   // 3-class: neutral  ✗   binary: negative ✓
-        ("f", .neutral, [0.1, 0.3, 0.6]),    // 3-class: positive ✗   left out in binary
+        ("a", .positive, [0.1, 0.2, 0.7]),  // 3-class: positive ✓   binary: positive ✓
+        ("b", .positive, [0.2, 0.5, 0.3]),  // 3-class: neutral  ✗   binary: positive ✓
+        ("c", .positive, [0.4, 0.5, 0.1]),  // 3-class: neutral  ✗   binary: negative ✗
+        ("d", .negative, [0.6, 0.3, 0.1]),  // 3-class: negative ✓   binary: negative ✓
+        ("e", .negative, [0.3, 0.6, 0.1]),  // 3-class: neutral  ✗   binary: negative ✓
+        ("f", .neutral, [0.1, 0.3, 0.6]),  // 3-class: positive ✗   left out in binary
     ]
 
     static var corpus: TrainingCorpus {
@@ -52,7 +53,8 @@ struct SentimentEvaluationTests {
     }
 
     @Test func binaryEvaluationLeavesNeutralOutAndDecidesPositiveVersusNegative() throws {
-        let all = SentimentTrainer.evaluate(Self.model, on: Self.corpus, classes: [.negative, .positive], includesTotal: true)
+        let all = SentimentTrainer.evaluate(
+            Self.model, on: Self.corpus, classes: [.negative, .positive], includesTotal: true)
         #expect(all.count == 2)
         #expect(all[1].source == nil)
         let e = all[0]

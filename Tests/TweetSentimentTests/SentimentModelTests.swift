@@ -1,19 +1,26 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import TweetSentiment
 
 /// A small labelled corpus built in code.
 func smallCorpus() -> TrainingCorpus {
-    let positive = ["I love this so much", "great day with friends :)", "awesome game tonight!", "happy happy joy",
-                    "best coffee ever", "what a wonderful morning", "love love love it", "so excited for the trip",
-                    "thank you, amazing service", "beautiful sunset tonight"]
-    let negative = ["I hate mondays", "worst flight ever :(", "so sad and tired", "this is terrible",
-                    "awful service, never again", "my phone broke, horrible day", "I am so angry right now",
-                    "lost my bag again, ugh", "bad news today", "feeling sick and miserable"]
-    let neutral = ["the bus leaves at 8", "meeting moved to room 4", "new episode airs thursday", "flight 123 to boston",
-                   "the store opens at noon", "reading the news", "train schedule for today", "weather update for the city",
-                   "lunch menu posted", "conference starts next week"]
+    let positive = [
+        "I love this so much", "great day with friends :)", "awesome game tonight!", "happy happy joy",
+        "best coffee ever", "what a wonderful morning", "love love love it", "so excited for the trip",
+        "thank you, amazing service", "beautiful sunset tonight",
+    ]
+    let negative = [
+        "I hate mondays", "worst flight ever :(", "so sad and tired", "this is terrible",
+        "awful service, never again", "my phone broke, horrible day", "I am so angry right now",
+        "lost my bag again, ugh", "bad news today", "feeling sick and miserable",
+    ]
+    let neutral = [
+        "the bus leaves at 8", "meeting moved to room 4", "new episode airs thursday", "flight 123 to boston",
+        "the store opens at noon", "reading the news", "train schedule for today", "weather update for the city",
+        "lunch menu posted", "conference starts next week",
+    ]
     var c = TrainingCorpus()
     for (texts, label) in [(positive, SentimentLabel.positive), (negative, .negative), (neutral, .neutral)] {
         c.add(texts.enumerated().map { LabelledTweet(text: $1, label: label, line: $0 + 1) }, source: .labelledCSV)
@@ -23,10 +30,12 @@ func smallCorpus() -> TrainingCorpus {
 
 /// A tiny lexicon built in code.
 let smallLexicon = SentimentLexicon(
-    vader: [VaderLexiconEntry(token: "love", meanValence: 3.2, standardDeviation: 0.4, ratings: []),
-            VaderLexiconEntry(token: "hate", meanValence: -2.7, standardDeviation: 0.6, ratings: []),
-            VaderLexiconEntry(token: "good", meanValence: 1.9, standardDeviation: 0.9, ratings: []),
-            VaderLexiconEntry(token: ":)", meanValence: 2.0, standardDeviation: 1.2, ratings: [])],
+    vader: [
+        VaderLexiconEntry(token: "love", meanValence: 3.2, standardDeviation: 0.4, ratings: []),
+        VaderLexiconEntry(token: "hate", meanValence: -2.7, standardDeviation: 0.6, ratings: []),
+        VaderLexiconEntry(token: "good", meanValence: 1.9, standardDeviation: 0.9, ratings: []),
+        VaderLexiconEntry(token: ":)", meanValence: 2.0, standardDeviation: 1.2, ratings: []),
+    ],
     emoji: [EmojiLexiconEntry(emoji: "😍", description: "smiling face with heart-eyes love")],
     afinn: [[AFINNEntry(term: "bad luck", valence: -2), AFINNEntry(term: "great", valence: 3)]])
 
@@ -56,7 +65,7 @@ struct LexiconFeatureTests {
     @Test func afinnPhrasesAndEmoji() {
         let s = featurizer.lexiconScores(TweetTokenizer().tokenize("such bad luck 😍"))
         #expect(abs(s.afinnNegative - 2) < 1e-12)
-        #expect(abs(s.vaderPositive - 3.2) < 1e-12)   // emoji → "love" via its description
+        #expect(abs(s.vaderPositive - 3.2) < 1e-12)  // emoji → "love" via its description
     }
 
     @Test func featuresAreSortedAndUnique() {
@@ -64,13 +73,14 @@ struct LexiconFeatureTests {
         #expect(f.indices == f.indices.sorted())
         #expect(Set(f.indices).count == f.indices.count)
         #expect(f.indices.count == f.values.count)
-        #expect(f.indices.contains(Int32(1 << 8)))   // first lexicon feature
+        #expect(f.indices.contains(Int32(1 << 8)))  // first lexicon feature
     }
 }
 
 @Suite("Character n-grams")
 struct CharacterGramTests {
-    let featurizer = SentimentFeaturizer(hashBits: 8, charBits: 10, charGramLengths: 2...5, normalizesGrams: true, lexicon: smallLexicon)
+    let featurizer = SentimentFeaturizer(
+        hashBits: 8, charBits: 10, charGramLengths: 2...5, normalizesGrams: true, lexicon: smallLexicon)
 
     func groups(_ f: SparseFeatures) -> (words: [(Int32, Float)], chars: [(Int32, Float)]) {
         let pairs = Array(zip(f.indices, f.values))
@@ -99,7 +109,9 @@ struct CharacterGramTests {
         let (_, chars) = groups(featurizer.features("ab ab"))
         let total = chars.reduce(0) { $0 + $1.1 }
         #expect(abs(total - 12 / Float(12).squareRoot()) < 1e-5)
-        for (_, v) in chars { #expect(abs(v - 2 / Float(12).squareRoot()) < 1e-5 || abs(v - 4 / Float(12).squareRoot()) < 1e-5) }
+        for (_, v) in chars {
+            #expect(abs(v - 2 / Float(12).squareRoot()) < 1e-5 || abs(v - 4 / Float(12).squareRoot()) < 1e-5)
+        }
     }
 
     @Test func negatedWordsShareTheirCharacterGrams() {
@@ -148,7 +160,8 @@ struct SentimentModelTests {
     }
 
     @Test func developmentSplitIsStratifiedAndSeeded() {
-        var r1 = SeededGenerator(seed: 3), r2 = SeededGenerator(seed: 3)
+        var r1 = SeededGenerator(seed: 3)
+        var r2 = SeededGenerator(seed: 3)
         let (t1, d1) = smallCorpus().split(developmentFraction: 0.2, using: &r1)
         let (_, d2) = smallCorpus().split(developmentFraction: 0.2, using: &r2)
         #expect(d1 == d2)
@@ -158,7 +171,9 @@ struct SentimentModelTests {
 
     /// "tweet 0" … "tweet 99" with their members worked out by an independent FNV-1a 64 (Python).
     static let numberedTweets = (0..<100).map { "tweet \($0)" }
-    static let numberedMembers = ["tweet 2", "tweet 13", "tweet 19", "tweet 35", "tweet 44", "tweet 53", "tweet 60", "tweet 75", "tweet 91"]
+    static let numberedMembers = [
+        "tweet 2", "tweet 13", "tweet 19", "tweet 35", "tweet 44", "tweet 53", "tweet 60", "tweet 75", "tweet 91",
+    ]
 
     @Test func evaluationShareIsOneInTenByTextHash() {
         #expect(Self.numberedTweets.filter(EvaluationShare.contains) == Self.numberedMembers)
@@ -167,8 +182,12 @@ struct SentimentModelTests {
 
     @Test func reservingSetsAsideTheShareOfTheChosenSourcesOnly() {
         var corpus = smallCorpus()
-        corpus.add(Self.numberedTweets.enumerated().map { LabelledTweet(text: $1, label: .positive, line: $0 + 1) }, source: .airline)
-        corpus.add(Self.numberedTweets.enumerated().map { LabelledTweet(text: $1, label: .negative, line: $0 + 1) }, source: .tweetEval)
+        corpus.add(
+            Self.numberedTweets.enumerated().map { LabelledTweet(text: $1, label: .positive, line: $0 + 1) },
+            source: .airline)
+        corpus.add(
+            Self.numberedTweets.enumerated().map { LabelledTweet(text: $1, label: .negative, line: $0 + 1) },
+            source: .tweetEval)
         let (train, reserved) = corpus.reservingEvaluationShare(of: [.airline])
         #expect(reserved.examples.map(\.text) == Self.numberedMembers)
         #expect(reserved.examples.allSatisfy { $0.source == .airline })
@@ -190,7 +209,12 @@ struct SentimentModelCodecTests {
     @Test func wrongVersionIsRejected() {
         var bytes = SentimentModelCodec.encode(trainSmall(.naiveBayes))
         bytes[8] = 2
-        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "format version 2 is not supported (this build reads version 4); retrain the model with this build")) {
+        #expect(
+            throws: SentimentError.invalidModel(
+                file: "m.ftsm",
+                reason:
+                    "format version 2 is not supported (this build reads version 4); retrain the model with this build")
+        ) {
             try SentimentModelCodec.decode(bytes, file: "m.ftsm")
         }
     }
@@ -198,7 +222,10 @@ struct SentimentModelCodecTests {
     @Test func corruptionIsDetected() {
         var bytes = SentimentModelCodec.encode(trainSmall(.logisticRegression))
         bytes[bytes.count / 2] ^= 0x40
-        #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: "checksum mismatch: the file is corrupted; re-copy or retrain it")) {
+        #expect(
+            throws: SentimentError.invalidModel(
+                file: "m.ftsm", reason: "checksum mismatch: the file is corrupted; re-copy or retrain it")
+        ) {
             try SentimentModelCodec.decode(bytes, file: "m.ftsm")
         }
     }
@@ -206,7 +233,11 @@ struct SentimentModelCodecTests {
     @Test func truncationAndBadMagicAreDetected() {
         let bytes = SentimentModelCodec.encode(trainSmall(.logisticRegression))
         #expect(throws: SentimentError.self) { try SentimentModelCodec.decode(Array(bytes.dropLast(3)), file: "m") }
-        #expect(throws: SentimentError.invalidModel(file: "m", reason: "not a Fieldtest sentiment model (bad magic); train one with 'fieldtest train sentiment'")) {
+        #expect(
+            throws: SentimentError.invalidModel(
+                file: "m",
+                reason: "not a Fieldtest sentiment model (bad magic); train one with 'fieldtest train sentiment'")
+        ) {
             try SentimentModelCodec.decode(Array("id,text\n1,hi\n".utf8), file: "m")
         }
     }
@@ -235,7 +266,10 @@ struct SentimentCSVTests {
     @Test func parallelRunsGiveTheSameBytesInInputOrder() throws {
         // Enough rows for three runs of `rowsPerJob`, plus a remainder, so every boundary is crossed.
         let count = 3 * SentimentCSV.rowsPerJob + 7
-        let texts = ["I love it, great day :)", "hate this\nterrible", "the bus leaves at 8", "not good at all!!!", "soooo happy #WinningDay"]
+        let texts = [
+            "I love it, great day :)", "hate this\nterrible", "the bus leaves at 8", "not good at all!!!",
+            "soooo happy #WinningDay",
+        ]
         var input = CSVWriter()
         input.row(["id", "text"])
         for k in 0..<count { input.row(["t\(k)", texts[k % texts.count] + (k % 3 == 0 ? " \(k)" : "")]) }
@@ -243,9 +277,13 @@ struct SentimentCSVTests {
         let serial = try SentimentCSV.classify(input.bytes, file: "in.csv", model: model, jobs: 1)
         let lines = serial.split(separator: "\n")
         #expect(lines.count == count + 1)
-        for k in [0, 1, SentimentCSV.rowsPerJob - 1, SentimentCSV.rowsPerJob, count - 1] { #expect(lines[k + 1].hasPrefix("t\(k),")) }
+        for k in [0, 1, SentimentCSV.rowsPerJob - 1, SentimentCSV.rowsPerJob, count - 1] {
+            #expect(lines[k + 1].hasPrefix("t\(k),"))
+        }
         for jobs in [2, 3, 4, 16] {
-            #expect(try SentimentCSV.classify(input.bytes, file: "in.csv", model: model, jobs: jobs) == serial, "jobs \(jobs)")
+            #expect(
+                try SentimentCSV.classify(input.bytes, file: "in.csv", model: model, jobs: jobs) == serial,
+                "jobs \(jobs)")
         }
     }
 
@@ -253,17 +291,23 @@ struct SentimentCSVTests {
     @Test func fastReadingWritesWhatTheGeneralReadingWrites() throws {
         var input = CSVWriter()
         input.row(["text", "id", "note"])
-        let texts = ASCIIFastPathTests.tricky + ["caf\u{E9} au lait :)", "\"quoted\" text, with comma", "two\r\nlines", "", "&lt;3 &amp; more"]
+        let texts =
+            ASCIIFastPathTests.tricky + [
+                "caf\u{E9} au lait :)", "\"quoted\" text, with comma", "two\r\nlines", "", "&lt;3 &amp; more",
+            ]
         for (k, text) in texts.enumerated() { input.row([text, k % 4 == 0 ? "id \"\(k)\", quoted" : "r\(k)", "n"]) }
         let bytes = input.bytes
         #expect(CSVByteColumns.scan(bytes, columns: ["id", "text"]) != nil)
         for model in [trainSmall(.logisticRegression), trainSmall(.naiveBayes)] {
-            let general = try SentimentCSV.classifyReadingTable(bytes, file: "in.csv", model: model, classes: Set(SentimentLabel.allCases), jobs: 1)
+            let general = try SentimentCSV.classifyReadingTable(
+                bytes, file: "in.csv", model: model, classes: Set(SentimentLabel.allCases), jobs: 1)
             #expect(try SentimentCSV.classify(bytes, file: "in.csv", model: model) == general)
             #expect(general.split(separator: "\n").count > texts.count)
             let binary: Set<SentimentLabel> = [.negative, .positive]
-            #expect(try SentimentCSV.classify(bytes, file: "in.csv", model: model, classes: binary)
-                    == (try SentimentCSV.classifyReadingTable(bytes, file: "in.csv", model: model, classes: binary, jobs: 1)))
+            #expect(
+                try SentimentCSV.classify(bytes, file: "in.csv", model: model, classes: binary)
+                    == (try SentimentCSV.classifyReadingTable(
+                        bytes, file: "in.csv", model: model, classes: binary, jobs: 1)))
         }
     }
 
@@ -279,7 +323,10 @@ struct IndexSortTests {
     @Test(arguments: [0, 1, 2, 23, 24, 25, 63, 64, 65, 100, 300, 1_000, 5_000])
     func matchesTheStandardSort(count: Int) {
         var rng = SeededGenerator(seed: UInt64(count) + 1)
-        for range in [Int32(0)...3, Int32(0)...1_000_000, Int32(7)...7, Int32(262_144)...524_287, Int32(0)...Int32.max, Int32(-5)...300] {
+        for range in [
+            Int32(0)...3, Int32(0)...1_000_000, Int32(7)...7, Int32(262_144)...524_287, Int32(0)...Int32.max,
+            Int32(-5)...300,
+        ] {
             var a = (0..<count).map { _ in Int32.random(in: range, using: &rng) }
             let expected = a.sorted()
             IndexSort.sort(&a)
@@ -293,9 +340,12 @@ struct IndexSortTests {
 
 @Suite("Scorer")
 struct SentimentScorerTests {
-    let texts = ["I love this so much!!", "worst flight ever :( not good", "the bus leaves at 8", "#NotHappy with @bob http://x.co",
-                 "Café ÜBER 😍😍 soooo good", "never again... bad luck", "", "love love love it", "I don't like it, at all",
-                 "not supercalifragilisticexpialidocious, supercalifragilisticexpialidocious! 👨‍👩‍👧 abcdefghijklmnop abcdefghijklmnoq"]
+    let texts = [
+        "I love this so much!!", "worst flight ever :( not good", "the bus leaves at 8",
+        "#NotHappy with @bob http://x.co",
+        "Café ÜBER 😍😍 soooo good", "never again... bad luck", "", "love love love it", "I don't like it, at all",
+        "not supercalifragilisticexpialidocious, supercalifragilisticexpialidocious! 👨‍👩‍👧 abcdefghijklmnop abcdefghijklmnoq",
+    ]
 
     @Test func scorerMatchesPlainPredictionExactly() {
         let model = trainSmall(.logisticRegression)

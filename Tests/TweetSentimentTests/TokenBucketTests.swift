@@ -1,5 +1,6 @@
 import FieldtestData
 import Testing
+
 @testable import TweetSentiment
 
 @Suite("Rate limiting")
@@ -20,8 +21,11 @@ struct RateLimitTests {
     @Test(arguments: [UInt64(1), 2, 3])
     func burstsNeverExceedTheWindowLimit(seed: UInt64) {
         // A client wanting far more than allowed: bursts of 1–40 attempts at random virtual times.
-        let limit = 15, window = 900.0
-        var api = EmulatedTweetAPI(stream: (0..<50).map { RecordedTweet(id: "\($0)", text: "t\($0)") }, requestLimit: limit, windowSeconds: window)
+        let limit = 15
+        let window = 900.0
+        var api = EmulatedTweetAPI(
+            stream: (0..<50).map { RecordedTweet(id: "\($0)", text: "t\($0)") }, requestLimit: limit,
+            windowSeconds: window)
         var client = RateLimitedClient(bucket: .never(exceeding: limit, perWindowOf: window))
         var rng = SeededGenerator(seed: seed)
         var t = 0.0
@@ -41,7 +45,8 @@ struct RateLimitTests {
     @Test func backsOffOnTooManyRequests() {
         // The server allows fewer requests than the client assumes.
         var api = EmulatedTweetAPI(stream: [RecordedTweet(id: "1", text: "x")], requestLimit: 2, windowSeconds: 60)
-        var client = RateLimitedClient(bucket: TokenBucket(capacity: 10, refillPerSecond: 1), baseBackoffSeconds: 5, maxBackoffSeconds: 40)
+        var client = RateLimitedClient(
+            bucket: TokenBucket(capacity: 10, refillPerSecond: 1), baseBackoffSeconds: 5, maxBackoffSeconds: 40)
         var rejections: [Double] = []
         var t = 0.0
         while t < 60 {
@@ -63,7 +68,8 @@ struct RateLimitTests {
     }
 
     @Test func exponentialBackoffWithCap() {
-        var client = RateLimitedClient(bucket: TokenBucket(capacity: 1, refillPerSecond: 1), baseBackoffSeconds: 5, maxBackoffSeconds: 30)
+        var client = RateLimitedClient(
+            bucket: TokenBucket(capacity: 1, refillPerSecond: 1), baseBackoffSeconds: 5, maxBackoffSeconds: 30)
         var delays: [Double] = []
         for _ in 0..<5 {
             client.recordTooManyRequests(at: 100, retryAfterSeconds: nil)
@@ -78,7 +84,8 @@ struct RateLimitTests {
     @Test(arguments: [UInt64(4), 5, 6])
     func chosenBurstNeverExceedsTheLimitInAnySlidingWindow(seed: UInt64) {
         // Bursts of up to 10 requests at random times; every interval of 900 s holds ≤ 6 sends.
-        let limit = 6, window = 900.0
+        let limit = 6
+        let window = 900.0
         var bucket = TokenBucket.never(exceeding: limit, perWindowOf: window, burst: 1)
         var rng = SeededGenerator(seed: seed)
         var sent: [Double] = []
@@ -112,7 +119,8 @@ struct RateLimitTests {
 
     @Test func clientBacksOffThenResumesAfterTheReset() {
         // The API allows 3 per 60 s window; a client tuned for 10 per window hits a 429 and waits for the reset.
-        var api = EmulatedTweetAPI(stream: (0..<10).map { RecordedTweet(id: "\($0)", text: "") }, requestLimit: 3, windowSeconds: 60)
+        var api = EmulatedTweetAPI(
+            stream: (0..<10).map { RecordedTweet(id: "\($0)", text: "") }, requestLimit: 3, windowSeconds: 60)
         var client = RateLimitedClient(bucket: .never(exceeding: 10, perWindowOf: 60, burst: 5), baseBackoffSeconds: 5)
         var answered: [Double] = []
         var refused: [Double] = []
@@ -120,8 +128,12 @@ struct RateLimitTests {
             let t = Double(step)
             guard client.acquire(at: t) else { continue }
             switch api.fetch(from: answered.count, count: 1, at: t) {
-            case .tweets: answered.append(t); client.recordSuccess()
-            case .tooManyRequests(let retry): refused.append(t); client.recordTooManyRequests(at: t, retryAfterSeconds: retry)
+            case .tweets:
+                answered.append(t)
+                client.recordSuccess()
+            case .tooManyRequests(let retry):
+                refused.append(t)
+                client.recordTooManyRequests(at: t, retryAfterSeconds: retry)
             case .unavailable: break
             }
         }
@@ -131,4 +143,3 @@ struct RateLimitTests {
         #expect(api.maxRequestsInAnyWindow == 4)
     }
 }
-

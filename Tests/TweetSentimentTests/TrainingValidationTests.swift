@@ -1,6 +1,7 @@
 import FieldtestData
 import Foundation
 import Testing
+
 @testable import TweetSentiment
 
 /// Training refuses settings, data and results that would give a useless or broken model,
@@ -16,17 +17,27 @@ struct TrainingValidationTests {
         try TrainingConfiguration().validate()
         var c = TrainingConfiguration()
         c.logisticRegression.learningRate = 1e300
-        #expect(throws: SentimentError.invalidConfiguration(parameter: "--learning-rate", reason: "is 1e+300; it must be above 0 and at most 10 (default 0.02)")) {
+        #expect(
+            throws: SentimentError.invalidConfiguration(
+                parameter: "--learning-rate", reason: "is 1e+300; it must be above 0 and at most 10 (default 0.02)")
+        ) {
             try c.validate()
         }
         c = TrainingConfiguration()
         c.logisticRegression.l2 = 1e300
-        #expect(throws: SentimentError.invalidConfiguration(parameter: "--l2", reason: "is 1e+300; it must be in 0…1 (default 1e-05)")) {
+        #expect(
+            throws: SentimentError.invalidConfiguration(
+                parameter: "--l2", reason: "is 1e+300; it must be in 0…1 (default 1e-05)")
+        ) {
             try c.validate()
         }
         c = TrainingConfiguration()
         c.sourceWeights[.labelledCSV] = 1e308
-        #expect(throws: SentimentError.invalidConfiguration(parameter: "--source-weight", reason: "labelledCSV=1e+308 is out of range; a weight must be in 0…1000000")) {
+        #expect(
+            throws: SentimentError.invalidConfiguration(
+                parameter: "--source-weight",
+                reason: "labelledCSV=1e+308 is out of range; a weight must be in 0…1000000")
+        ) {
             try c.validate()
         }
         c = TrainingConfiguration()
@@ -44,12 +55,16 @@ struct TrainingValidationTests {
         c.sourceWeights[.labelledCSV] = 0
         var rng = SeededGenerator(seed: 1)
         #expect(throws: SentimentError.zeroTotalWeight) {
-            try SentimentTrainer.checkedTrain(corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng)
+            try SentimentTrainer.checkedTrain(
+                corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng)
         }
         // Neutral tweets only from a source weighted 0: the neutral class would never be learnt.
         var corpus = TrainingCorpus()
-        corpus.add(smallCorpus().examples.filter { $0.label != .neutral }.enumerated().map { LabelledTweet(text: $1.text, label: $1.label, line: $0 + 1) },
-                   source: .labelledCSV)
+        corpus.add(
+            smallCorpus().examples.filter { $0.label != .neutral }.enumerated().map {
+                LabelledTweet(text: $1.text, label: $1.label, line: $0 + 1)
+            },
+            source: .labelledCSV)
         corpus.add([LabelledTweet(text: "the bus leaves at 8", label: .neutral, line: 1)], source: .sentiment140)
         c.sourceWeights[.labelledCSV] = 1
         c.sourceWeights[.sentiment140] = 0
@@ -63,23 +78,33 @@ struct TrainingValidationTests {
         var c = TrainingConfiguration()
         c.hashBits = 10
         c.charBits = 10
-        c.logisticRegression.learningRate = 1e300   // out of range; validate() would refuse it, checkedTrain must too
+        c.logisticRegression.learningRate = 1e300  // out of range; validate() would refuse it, checkedTrain must too
         var rng = SeededGenerator(seed: 1)
-        #expect(!SentimentTrainer.train(corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng).parametersAreFinite)
+        #expect(
+            !SentimentTrainer.train(corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng)
+                .parametersAreFinite)
         rng = SeededGenerator(seed: 1)
         #expect(throws: SentimentError.nonFiniteModel) {
-            try SentimentTrainer.checkedTrain(corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng)
+            try SentimentTrainer.checkedTrain(
+                corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng)
         }
         // Within range the same data trains a finite model.
         c.logisticRegression.learningRate = 0.02
         rng = SeededGenerator(seed: 1)
-        #expect(try SentimentTrainer.checkedTrain(corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng).parametersAreFinite)
+        #expect(
+            try SentimentTrainer.checkedTrain(
+                corpus: smallCorpus(), lexicon: smallLexicon, configuration: c, using: &rng
+            ).parametersAreFinite)
     }
 
     @Test("a model file with NaN or infinite parameters is rejected when loaded, naming the file")
     func decodeRejectsNonFiniteParameters() throws {
-        guard case .logisticRegression(var lr) = trainSmall(.logisticRegression) else { Issue.record("expected logreg"); return }
-        let reason = "its bias or weights include NaN or infinite values (training diverged); retrain it with a smaller --learning-rate, --l2 or --source-weight"
+        guard case .logisticRegression(var lr) = trainSmall(.logisticRegression) else {
+            Issue.record("expected logreg")
+            return
+        }
+        let reason =
+            "its bias or weights include NaN or infinite values (training diverged); retrain it with a smaller --learning-rate, --l2 or --source-weight"
         lr.bias[1] = .nan
         #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: reason)) {
             try SentimentModelCodec.decode(SentimentModelCodec.encode(.logisticRegression(lr)), file: "m.ftsm")
@@ -89,9 +114,18 @@ struct TrainingValidationTests {
         #expect(throws: SentimentError.invalidModel(file: "m.ftsm", reason: reason)) {
             try SentimentModelCodec.decode(SentimentModelCodec.encode(.logisticRegression(lr)), file: "m.ftsm")
         }
-        guard case .naiveBayes(var nb) = trainSmall(.naiveBayes) else { Issue.record("expected nb"); return }
+        guard case .naiveBayes(var nb) = trainSmall(.naiveBayes) else {
+            Issue.record("expected nb")
+            return
+        }
         nb.logPriors[0] = -.infinity
-        #expect(throws: SentimentError.invalidModel(file: "nb.ftsm", reason: "its log priors or likelihoods include NaN or infinite values (training diverged); retrain it with a smaller --learning-rate, --l2 or --source-weight")) {
+        #expect(
+            throws: SentimentError.invalidModel(
+                file: "nb.ftsm",
+                reason:
+                    "its log priors or likelihoods include NaN or infinite values (training diverged); retrain it with a smaller --learning-rate, --l2 or --source-weight"
+            )
+        ) {
             try SentimentModelCodec.decode(SentimentModelCodec.encode(.naiveBayes(nb)), file: "nb.ftsm")
         }
         // A finite model still round-trips.
@@ -101,7 +135,8 @@ struct TrainingValidationTests {
 
     /// Writes `text` to a fresh temporary file named `name`.
     func temporaryFile(_ name: String, _ text: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-training-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-training-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
         try text.write(to: url, atomically: false, encoding: .utf8)
@@ -112,9 +147,10 @@ struct TrainingValidationTests {
         var c = TrainingConfiguration()
         c.hashBits = 10
         c.charBits = 0
-        return try SentimentTraining.run(inputs: inputs, lexiconDirectory: Self.datasets.appendingPathComponent("lexicons"),
-                                         configuration: c, seed: 3, developmentFraction: developmentFraction,
-                                         displayName: { $0.lastPathComponent })
+        return try SentimentTraining.run(
+            inputs: inputs, lexiconDirectory: Self.datasets.appendingPathComponent("lexicons"),
+            configuration: c, seed: 3, developmentFraction: developmentFraction,
+            displayName: { $0.lastPathComponent })
     }
 
     @Test("the combined training set must hold every class; the error lists the missing ones")
@@ -133,20 +169,28 @@ struct TrainingValidationTests {
 
     @Test("a development split that leaves nothing to train on names the held-out groups and --dev-fraction")
     func devSplitLeavingNoTrainingExamples() throws {
-        let full = try temporaryFile("full.csv", "text,label\ngreat day,positive\nawful day,negative\nthe bus,neutral\n")
-        let expected = SentimentError.noTrainingExamplesLeft(strata: ["labelledCSV/negative", "labelledCSV/neutral", "labelledCSV/positive"],
-                                                             developmentFraction: 0.999)
+        let full = try temporaryFile(
+            "full.csv", "text,label\ngreat day,positive\nawful day,negative\nthe bus,neutral\n")
+        let expected = SentimentError.noTrainingExamplesLeft(
+            strata: ["labelledCSV/negative", "labelledCSV/neutral", "labelledCSV/positive"],
+            developmentFraction: 0.999)
         #expect(throws: expected) { try train([full], developmentFraction: 0.999) }
-        #expect(expected.description.contains("--dev-fraction 0.999) and the reserved share left no training examples for source/class labelledCSV/negative"))
+        #expect(
+            expected.description.contains(
+                "--dev-fraction 0.999) and the reserved share left no training examples for source/class labelledCSV/negative"
+            ))
         #expect(expected.description.contains("lower --dev-fraction"))
         #expect(!expected.description.contains("pass at least one --input file"))
     }
 
     @Test("an input without labelled tweets is named in the error")
     func headerOnlyInputIsNamed() throws {
-        let full = try temporaryFile("full.csv", "text,label\ngreat day,positive\nawful day,negative\nthe bus,neutral\n")
+        let full = try temporaryFile(
+            "full.csv", "text,label\ngreat day,positive\nawful day,negative\nthe bus,neutral\n")
         let empty = try temporaryFile("header_only.csv", "text,label\n")
         #expect(throws: SentimentError.noExamples(file: "header_only.csv")) { try train([full, empty]) }
-        #expect(SentimentError.noExamples(file: "header_only.csv").description.hasPrefix("header_only.csv: error: no labelled tweets"))
+        #expect(
+            SentimentError.noExamples(file: "header_only.csv").description.hasPrefix(
+                "header_only.csv: error: no labelled tweets"))
     }
 }

@@ -1,5 +1,6 @@
 import FieldtestData
 import Testing
+
 @testable import TweetSentiment
 
 @Suite("Tweet tokenizer")
@@ -70,7 +71,9 @@ struct TweetTokenizerTests {
             for _ in 0..<Int.random(in: 0..<40, using: &rng) {
                 let v = UInt32.random(in: 0..<0x1_0000, using: &rng)
                 if let c = Unicode.Scalar(v) { s.append(c) }
-                if Bool.random(using: &rng), let c = Unicode.Scalar(UInt32.random(in: 0x1F300..<0x1FAFF, using: &rng)) { s.append(c) }
+                if Bool.random(using: &rng), let c = Unicode.Scalar(UInt32.random(in: 0x1F300..<0x1FAFF, using: &rng)) {
+                    s.append(c)
+                }
             }
             _ = tokenizer.tokenize(String(s))
         }

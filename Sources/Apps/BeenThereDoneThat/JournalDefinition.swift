@@ -10,48 +10,73 @@ enum JournalDefinition: AppVocabularyBuilding {
         actions: [
             action("sign-up", "create an account", credentials),
             action("login", "sign in", credentials),
-            action("post-entries", "write journal entries", [
-                SchemaField("entries", .integer(minimum: 1, maximum: 10_000), required: true, "entries written, at most 10000"),
-                SchemaField("category", .string()),
-                SchemaField("type", .string(allowed: ["journal", "picture-diary"]))]),
-            action("filter-entries", "filter entries", [
-                SchemaField("type", .string(allowed: ["journal", "picture-diary"])), SchemaField("category", .string()),
-                SchemaField("days", .integer(minimum: 1, maximum: 36_600), "entries of the last N days, at most 36600")]),
+            action(
+                "post-entries", "write journal entries",
+                [
+                    SchemaField(
+                        "entries", .integer(minimum: 1, maximum: 10_000), required: true,
+                        "entries written, at most 10000"),
+                    SchemaField("category", .string()),
+                    SchemaField("type", .string(allowed: ["journal", "picture-diary"])),
+                ]),
+            action(
+                "filter-entries", "filter entries",
+                [
+                    SchemaField("type", .string(allowed: ["journal", "picture-diary"])),
+                    SchemaField("category", .string()),
+                    SchemaField(
+                        "days", .integer(minimum: 1, maximum: 36_600), "entries of the last N days, at most 36600"),
+                ]),
             action("browse-prompts", "open recommended prompts", []),
             action("crash", "kill the app between send and acknowledgement", []),
         ],
         feeds: [feed("sync", "background synchronisation attempts", [])],
-        parameters: [SchemaField("kdf_iterations", .integer(minimum: 600_000, maximum: 10_000_000), "PBKDF2 iterations (default 600000, at most 10000000)")],
+        parameters: [
+            SchemaField(
+                "kdf_iterations", .integer(minimum: 600_000, maximum: 10_000_000),
+                "PBKDF2 iterations (default 600000, at most 10000000)")
+        ],
         requirements: requirements,
         makeDriver: { _ in JournalDriver() })
 
     /// The requirements the app reports, in catalogue order.
     static let requirements: [RequirementDefinition] = [
-        RequirementDefinition(id: "BTD-A1", source: "5.3.1.1–2, 5.2.3.3", summary: "Sign-up creates a unique user ID with email, creation date, last sign-in; one account per email",
+        RequirementDefinition(
+            id: "BTD-A1", source: "5.3.1.1–2, 5.2.3.3",
+            summary: "Sign-up creates a unique user ID with email, creation date, last sign-in; one account per email",
             measuredAs: "records", threshold: "exact"),
-        RequirementDefinition(id: "BTD-A2", source: "5.3.1.3, 5.2.1.4", summary: "Credentials verified promptly; clear error on failure",
+        RequirementDefinition(
+            id: "BTD-A2", source: "5.3.1.3, 5.2.1.4", summary: "Credentials verified promptly; clear error on failure",
             measuredAs: "login latency", threshold: "p95 ≤ 500 ms *default* (with a slow KDF)",
             metrics: [
                 .latency("login_verification", p95AtMost: 0.5),
                 .latency("login_end_to_end"),
             ]),
-        RequirementDefinition(id: "BTD-J1", source: "5.3.2.1–2, 5.2.3.4", summary: "Journal entry with title, body, saved timestamp, category, prompt",
+        RequirementDefinition(
+            id: "BTD-J1", source: "5.3.2.1–2, 5.2.3.4",
+            summary: "Journal entry with title, body, saved timestamp, category, prompt",
             measuredAs: "records", threshold: "exact"),
-        RequirementDefinition(id: "BTD-J2", source: "5.3.2.3", summary: "Posting an entry has minimal latency",
+        RequirementDefinition(
+            id: "BTD-J2", source: "5.3.2.3", summary: "Posting an entry has minimal latency",
             measuredAs: "local commit latency; sync latency when online", threshold: "p95 ≤ 50 ms local *default*",
             metrics: [
                 .latency("local_commit", p95AtMost: 0.05),
                 .latency("sync_latency"),
             ]),
-        RequirementDefinition(id: "BTD-J3", source: "5.2.1.2, 5.2.3.2", summary: "Filter entries (type: picture diary / journal; category; date)",
+        RequirementDefinition(
+            id: "BTD-J3", source: "5.2.1.2, 5.2.3.2",
+            summary: "Filter entries (type: picture diary / journal; category; date)",
             measuredAs: "results", threshold: "exact",
             metrics: [
-                .latency("filter_latency"),
+                .latency("filter_latency")
             ]),
-        RequirementDefinition(id: "BTD-P1", source: "5.2.3.5–6", summary: "Recommended prompts grouped by category",
+        RequirementDefinition(
+            id: "BTD-P1", source: "5.2.3.5–6", summary: "Recommended prompts grouped by category",
             measuredAs: "records", threshold: "exact"),
-        RequirementDefinition(id: "BTD-S1", source: "5.1", summary: "Synchronises when connected",
-            measuredAs: "entries written offline reach the server once online; none lost or duplicated", threshold: "0 lost, 0 duplicated",
+        RequirementDefinition(
+            id: "BTD-S1", source: "5.1", summary: "Synchronises when connected",
+            measuredAs: "entries written offline reach the server once online; none lost or duplicated",
+            threshold: "0 lost, 0 duplicated",
             metrics: [
                 .atMost("outbox_left", 0, kind: .count, unit: "count"),
                 .info("resent_deliveries", kind: .count, unit: "count"),

@@ -18,23 +18,33 @@ extension JournalDriver {
             let username = q["username"]?.string ?? ""
             let password = q["password"]?.string ?? ""
             let email = q["email"]?.string
-            let form = RegistrationForm(username: username, email: email, password: password,
-                                        passwordConfirmation: q["confirm"]?.string ?? password)
+            let form = RegistrationForm(
+                username: username, email: email, password: password,
+                passwordConfirmation: q["confirm"]?.string ?? password)
             let expectAccept = q["expect"]?.string != "reject"
             let outcome: RegistrationOutcome
-            switch Self.attempt({ () throws(AccountStoreError) in try registry.register(form, now: now, using: &rng) }) {
+            switch Self.attempt({ () throws(AccountStoreError) in try registry.register(form, now: now, using: &rng) })
+            {
             case .success(let o):
                 outcome = o
             case .failure(let error):
-                if case .registrationRejected = error { check("BTD-A1", !expectAccept); return }
+                if case .registrationRejected = error {
+                    check("BTD-A1", !expectAccept)
+                    return
+                }
                 throw error
             }
             do {
-                guard case .created(let account) = outcome else { check("BTD-A1", false); return }
+                guard case .created(let account) = outcome else {
+                    check("BTD-A1", false)
+                    return
+                }
                 // A unique user ID, the email, the creation date, no sign-in yet; stored as returned.
                 let stored = try registry.account(id: account.id)
-                check("BTD-A1", expectAccept && !userIDs.contains(account.id) && account.email == email
-                      && account.createdAt == now && account.lastSignInAt == nil && stored == account)
+                check(
+                    "BTD-A1",
+                    expectAccept && !userIDs.contains(account.id) && account.email == email
+                        && account.createdAt == now && account.lastSignInAt == nil && stored == account)
                 userIDs.insert(account.id)
                 users[username] = (account.id, email)
             }
@@ -57,18 +67,25 @@ extension JournalDriver {
             case .success(let account):
                 check("BTD-A2", expectAccept)
                 // The last sign-in is recorded (BTD-A1).
-                let known = users[username]?.id ?? users.values.first { $0.email?.lowercased() == username.lowercased() }?.id
+                let known =
+                    users[username]?.id ?? users.values.first { $0.email?.lowercased() == username.lowercased() }?.id
                 check("BTD-A1", account.id == known && account.lastSignInAt == now)
                 currentUser[name] = account.id
             case .failure(let error):
-                check("BTD-A2", !expectAccept && error == .incorrectCredentials && error.description == Self.loginFailureMessage)
+                check(
+                    "BTD-A2",
+                    !expectAccept && error == .incorrectCredentials && error.description == Self.loginFailureMessage)
             }
         case "post-entries":
             guard let user = currentUser[name] else {
-                throw EmulatedDevices.BuildError(description: "\(run.scenario.file):\(action.line): error: post-entries before a successful login on device '\(name)'")
+                throw EmulatedDevices.BuildError(
+                    description:
+                        "\(run.scenario.file):\(action.line): error: post-entries before a successful login on device '\(name)'"
+                )
             }
-            try post(count: q["entries"]?.int ?? 1, category: q["category"]?.string, type: q["type"]?.string,
-                     user: user, phone: &phone, run: run, at: time)
+            try post(
+                count: q["entries"]?.int ?? 1, category: q["category"]?.string, type: q["type"]?.string,
+                user: user, phone: &phone, run: run, at: time)
             phones[name] = phone
             try sync(name, run: run, at: time)
         case "filter-entries":
@@ -90,9 +107,12 @@ extension JournalDriver {
             check("BTD-P1", !catalogue.groups.isEmpty && Set(catalogue.categories).count == catalogue.categories.count)
             for group in catalogue.groups {
                 let recommended = catalogue.recommended(in: group.category, count: 3, using: &rng)
-                check("BTD-P1", !group.prompts.isEmpty && group.prompts.allSatisfy { catalogue.category(of: $0) == group.category }
-                      && recommended.count == min(3, group.prompts.count) && Set(recommended).count == recommended.count
-                      && recommended.allSatisfy { group.prompts.contains($0) })
+                check(
+                    "BTD-P1",
+                    !group.prompts.isEmpty && group.prompts.allSatisfy { catalogue.category(of: $0) == group.category }
+                        && recommended.count == min(3, group.prompts.count)
+                        && Set(recommended).count == recommended.count
+                        && recommended.allSatisfy { group.prompts.contains($0) })
             }
         case "crash":
             phone.transport.crashArmed = true
@@ -104,8 +124,10 @@ extension JournalDriver {
 
     /// Writes `count` entries, one second apart, each committed locally at once
     /// (BTD-J2, measured) and read back (BTD-J1), and queues them for sync.
-    func post(count: Int, category: String?, type: String?, user: String, phone: inout Phone, run: RunContext,
-              at time: Double) throws {
+    func post(
+        count: Int, category: String?, type: String?, user: String, phone: inout Phone, run: RunContext,
+        at time: Double
+    ) throws {
         guard var rng = entryRNG else { return }
         let catalogue = PromptCatalogue.bundled
         for i in 0..<count {
@@ -116,9 +138,10 @@ extension JournalDriver {
             let kind = type.flatMap(EntryType.init(rawValue:)) ?? (n % 3 == 0 ? .pictureDiary : .journal)
             let prompt = catalogue.recommended(in: cat, count: 1, using: &rng).first
             let savedAt = Date(timeIntervalSince1970: time + Double(i))
-            let entry = JournalEntry(id: AccountRandomness.uuid(using: &rng), userID: user, title: title, body: body,
-                                     savedAt: savedAt, category: cat, prompt: prompt, type: kind,
-                                     photoReference: kind == .pictureDiary ? "photos/\(n).jpg" : nil)
+            let entry = JournalEntry(
+                id: AccountRandomness.uuid(using: &rng), userID: user, title: title, body: body,
+                savedAt: savedAt, category: cat, prompt: prompt, type: kind,
+                photoReference: kind == .pictureDiary ? "photos/\(n).jpg" : nil)
             let store = phone.store
             let (stored, seconds) = try ComputeTimer.measure { try store.save(entry) }
             run.metrics.latency("BTD-J2", "local_commit", seconds: seconds)

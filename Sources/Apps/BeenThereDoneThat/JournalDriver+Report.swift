@@ -8,9 +8,11 @@ extension JournalDriver {
         defer { try? FileManager.default.removeItem(at: folder) }
         if let failure { throw failure }
         let m = run.metrics
-        for (req, metric) in [("BTD-A1", "account_record_mismatches"), ("BTD-A2", "login_outcome_mismatches"),
-                              ("BTD-J1", "entry_record_mismatches"), ("BTD-J3", "filter_result_mismatches"),
-                              ("BTD-P1", "prompt_group_mismatches")] {
+        for (req, metric) in [
+            ("BTD-A1", "account_record_mismatches"), ("BTD-A2", "login_outcome_mismatches"),
+            ("BTD-J1", "entry_record_mismatches"), ("BTD-J3", "filter_result_mismatches"),
+            ("BTD-P1", "prompt_group_mismatches"),
+        ] {
             if let c = checks[req] { m.exact(req, metric, failures: c.failures, checks: c.checks) }
         }
         guard let server else { return }
@@ -25,7 +27,8 @@ extension JournalDriver {
         for e in onServer {
             seen["\(e.userID)\u{1F}\(e.savedAt.timeIntervalSince1970)\u{1F}\(e.title)\u{1F}\(e.body)", default: 0] += 1
         }
-        let duplicated = (stats.rows - stats.distinctIDs) + seen.values.reduce(0) { $0 + max(0, $1 - 1) }
+        let duplicated =
+            (stats.rows - stats.distinctIDs) + seen.values.reduce(0) { $0 + max(0, $1 - 1) }
             + max(0, onServer.count - savedOrder.count)
         m.exact("BTD-S1", "entries_lost", failures: lost, checks: savedOrder.count)
         m.exact("BTD-S1", "entries_duplicated", failures: duplicated, checks: savedOrder.count)

@@ -23,12 +23,15 @@ struct DeviceJournalTransport: JournalTransport {
 
     /// Bytes of an entry on the wire (JSON), for the emulated upload.
     static func wireBytes(_ batch: [JournalEntry]) -> Int {
-        batch.reduce(200) { $0 + 300 + $1.title.utf8.count + $1.body.utf8.count + $1.category.utf8.count + ($1.prompt?.utf8.count ?? 0) }
+        batch.reduce(200) {
+            $0 + 300 + $1.title.utf8.count + $1.body.utf8.count + $1.category.utf8.count + ($1.prompt?.utf8.count ?? 0)
+        }
     }
 
     mutating func push(_ batch: [JournalEntry], now: Date) throws(SyncTransportError) -> [SyncAck] {
-        let outcome = device.request(bytes: 80 * batch.count + 200, uploadBytes: Self.wireBytes(batch),
-                                     at: now.timeIntervalSince1970)
+        let outcome = device.request(
+            bytes: 80 * batch.count + 200, uploadBytes: Self.wireBytes(batch),
+            at: now.timeIntervalSince1970)
         guard outcome.attempts > 0 else {
             counts["offline", default: 0] += 1
             throw .offline

@@ -57,20 +57,21 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
 
     public init() {}
 
-
     public func start(_ run: RunContext) throws {
         let s = run.scenario
         let devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
         let keyStream = run.stream("journal-key")
         var keyBytes: [UInt8] = []
         for _ in 0..<4 { withUnsafeBytes(of: keyStream.next().littleEndian) { keyBytes += $0 } }
-        let iterations = Int(run.number("kdf_iterations", default: Double(PasswordHashingParameters.productionMinimumIterations)))
+        let iterations = Int(
+            run.number("kdf_iterations", default: Double(PasswordHashingParameters.productionMinimumIterations)))
         let keys = try KeyProvider(keyBytes: keyBytes)
         self.keys = keys
         registry = try AccountRegistry(
             path: folder.appendingPathComponent("accounts.sqlite").path, keys: keys,
-            configuration: AccountRegistryConfiguration(policy: .beenThereDoneThat,
-                                                        hashing: try PasswordHashingParameters(iterations: iterations)))
+            configuration: AccountRegistryConfiguration(
+                policy: .beenThereDoneThat,
+                hashing: try PasswordHashingParameters(iterations: iterations)))
         let server = try EmulatedJournalServer()
         self.server = server
         accountRNG = run.stream("journal-accounts")
@@ -79,7 +80,8 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
         let bodyDataset = s.datasets.first { $0.hasPrefix("sentiment140") } ?? "sentiment140-positive"
         let bodyURL = try run.datasets.url(bodyDataset)
         bodies = try run.datasets.cached("journal-bodies-" + bodyDataset) {
-            try Sentiment140Loader.load(url: bodyURL, label: .positive, displayName: DatasetManifest.display(bodyURL)).records.map(\.text)
+            try Sentiment140Loader.load(url: bodyURL, label: .positive, displayName: DatasetManifest.display(bodyURL))
+                .records.map(\.text)
         }
         for spec in s.devices {
             guard let device = devices[spec.name] else { continue }
@@ -90,10 +92,12 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
             phones[spec.name] = Phone(
                 device: device, path: path, store: store,
                 client: try JournalSyncClient(store: store, now: now, batchSize: Self.syncBatch),
-                transport: DeviceJournalTransport(server: server, device: device, rng: run.stream("journal-transport-\(spec.name)")))
+                transport: DeviceJournalTransport(
+                    server: server, device: device, rng: run.stream("journal-transport-\(spec.name)")))
         }
         for actor in s.actors where phones[actor.device] == nil {
-            throw EmulatedDevices.BuildError(description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
+            throw EmulatedDevices.BuildError(
+                description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
         }
     }
 
@@ -132,7 +136,8 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
         guard var phone = phones[name] else { return }
         guard let keys else { return }
         phone.store = try JournalStore(path: phone.path, keys: keys, randomness: nonceGenerator(name))
-        phone.client = try JournalSyncClient(store: phone.store, now: Date(timeIntervalSince1970: time), batchSize: Self.syncBatch)
+        phone.client = try JournalSyncClient(
+            store: phone.store, now: Date(timeIntervalSince1970: time), batchSize: Self.syncBatch)
         if crash { phone.crashes += 1 }
         phones[name] = phone
     }

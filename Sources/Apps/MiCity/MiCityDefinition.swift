@@ -10,43 +10,79 @@ enum MiCityDefinition: AppVocabularyBuilding {
         actions: [
             action("view-mood", "open the city emotion view", []),
             action("word-cloud", "open the word cloud", [SchemaField("top", .integer(minimum: 1, maximum: 500))]),
-            action("list-tweets", "list tweets by class or word", [
-                SchemaField("class", .string(allowed: ["positive", "negative", "neutral"])), SchemaField("word", .string())]),
-            action("nearby-places", "list places near the device", [SchemaField("radius_m", .number(minimum: 1, maximum: 20_100_000), "metres, at most half the Earth's circumference")]),
-            action("add-place", "save a place to favourites", [
-                SchemaField("name", .string(), required: true),
-                SchemaField("note", .string(), "the details as the user edits them before saving (default: the place's region and population)")]),
-            action("edit-place", "edit a favourite's details and save them", [
-                SchemaField("name", .string(), required: true), SchemaField("note", .string(), required: true, "the new details")]),
+            action(
+                "list-tweets", "list tweets by class or word",
+                [
+                    SchemaField("class", .string(allowed: ["positive", "negative", "neutral"])),
+                    SchemaField("word", .string()),
+                ]),
+            action(
+                "nearby-places", "list places near the device",
+                [
+                    SchemaField(
+                        "radius_m", .number(minimum: 1, maximum: 20_100_000),
+                        "metres, at most half the Earth's circumference")
+                ]),
+            action(
+                "add-place", "save a place to favourites",
+                [
+                    SchemaField("name", .string(), required: true),
+                    SchemaField(
+                        "note", .string(),
+                        "the details as the user edits them before saving (default: the place's region and population)"),
+                ]),
+            action(
+                "edit-place", "edit a favourite's details and save them",
+                [
+                    SchemaField("name", .string(), required: true),
+                    SchemaField("note", .string(), required: true, "the new details"),
+                ]),
             action("remove-place", "delete a favourite place", [SchemaField("name", .string(), required: true)]),
-            action("weather", "weather at a point", [SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
-                                                     SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true)]),
+            action(
+                "weather", "weather at a point",
+                [
+                    SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
+                    SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true),
+                ]),
             action("play-game", "start the mood game", []),
         ],
         feeds: [
-            feed("tweet-batch", "fetch and classify tweets from the emulated API", [
-                SchemaField("dataset", .dataset(formats: [.airlineTweets, .tweetevalText]), required: true,
-                            "manifest name of the replayed labelled tweet stream (airline-tweets or tweeteval-val-text)"),
-                SchemaField("size", .integer(minimum: 1, maximum: 1000), "tweets per request (default 100)"),
-                SchemaField("burst", .integer(minimum: 1, maximum: 100), "extra requests attempted in the same window, at most 100")]),
+            feed(
+                "tweet-batch", "fetch and classify tweets from the emulated API",
+                [
+                    SchemaField(
+                        "dataset", .dataset(formats: [.airlineTweets, .tweetevalText]), required: true,
+                        "manifest name of the replayed labelled tweet stream (airline-tweets or tweeteval-val-text)"),
+                    SchemaField("size", .integer(minimum: 1, maximum: 1000), "tweets per request (default 100)"),
+                    SchemaField(
+                        "burst", .integer(minimum: 1, maximum: 100),
+                        "extra requests attempted in the same window, at most 100"),
+                ]),
             weatherFeed([.noaaLCD], "manifest name of a NOAA LCD dataset (with station coordinates)"),
         ],
         parameters: [
-            SchemaField("rate_limit", .integer(minimum: 2, maximum: 1_000_000), "API requests allowed per window (default 15, at least 2, at most 1000000)"),
-            SchemaField("client_rate_limit", .integer(minimum: 2, maximum: 1_000_000),
-                        "requests per window the client assumes (default rate_limit; above it, 429s and back-off)"),
+            SchemaField(
+                "rate_limit", .integer(minimum: 2, maximum: 1_000_000),
+                "API requests allowed per window (default 15, at least 2, at most 1000000)"),
+            SchemaField(
+                "client_rate_limit", .integer(minimum: 2, maximum: 1_000_000),
+                "requests per window the client assumes (default rate_limit; above it, 429s and back-off)"),
             SchemaField("rate_window", .period(), "API rate window (default 15m), longer than zero"),
             SchemaField("mood_window", .period(), "rolling window of the city mood (default 1h), longer than zero"),
-            SchemaField("ingest", .string(allowed: ["background", "main-thread"]),
-                        "where the app fetches and classifies tweets: background (default; the spec's design, only merging a batch "
-                        + "holds the main thread) or main-thread (every tweet fetch and weather refresh blocks user actions: MIC-NF1 shows the cost)"),
+            SchemaField(
+                "ingest", .string(allowed: ["background", "main-thread"]),
+                "where the app fetches and classifies tweets: background (default; the spec's design, only merging a batch "
+                    + "holds the main thread) or main-thread (every tweet fetch and weather refresh blocks user actions: MIC-NF1 shows the cost)"
+            ),
         ],
         requirements: requirements,
         makeDriver: { _ in MiCityDriver() })
 
     /// The requirements the app reports, in catalogue order.
     static let requirements: [RequirementDefinition] = [
-        RequirementDefinition(id: "MIC-12", source: "Func_12", summary: "100 tweets fetched and classified positive/negative/neutral every 80 s",
+        RequirementDefinition(
+            id: "MIC-12", source: "Func_12",
+            summary: "100 tweets fetched and classified positive/negative/neutral every 80 s",
             measuredAs: "batch size, period, classification latency", threshold: "100 per 80 s",
             metrics: [
                 // P95 threshold: the tweet-batch period, from the run.
@@ -58,34 +94,43 @@ enum MiCityDefinition: AppVocabularyBuilding {
                 .info("tweets_classified", kind: .count, unit: "count"),
                 .info("recording_used_up_at", kind: .count, unit: "s"),
             ]),
-        RequirementDefinition(id: "MIC-14", source: "Func_14", summary: "Classifier trained on a large corpus of preclassified tweets",
-            measuredAs: "accuracy, macro-F1 on held-out labelled tweets", threshold: "accuracy ≥ Go et al. 2009 baselines",
+        RequirementDefinition(
+            id: "MIC-14", source: "Func_14", summary: "Classifier trained on a large corpus of preclassified tweets",
+            measuredAs: "accuracy, macro-F1 on held-out labelled tweets",
+            threshold: "accuracy ≥ Go et al. 2009 baselines",
             metrics: [
                 .atLeast("posneg_accuracy", 0.83, kind: .accuracy, unit: "ratio"),
                 .info("accuracy", kind: .accuracy, unit: "ratio"),
                 .info("macro_f1", kind: .accuracy, unit: "ratio"),
                 .info("macro_recall", kind: .accuracy, unit: "ratio"),
             ]),
-        RequirementDefinition(id: "MIC-15", source: "Func_15, Func_20", summary: "City-wide emotion updated with each classified batch",
+        RequirementDefinition(
+            id: "MIC-15", source: "Func_15, Func_20", summary: "City-wide emotion updated with each classified batch",
             measuredAs: "correctness of the aggregate", threshold: "exact"),
-        RequirementDefinition(id: "MIC-16", source: "Func_16–18, Func_21", summary: "Word cloud of emotion terms, sized by occurrence",
+        RequirementDefinition(
+            id: "MIC-16", source: "Func_16–18, Func_21", summary: "Word cloud of emotion terms, sized by occurrence",
             measuredAs: "term counts", threshold: "exact",
             metrics: [
-                .info("distinct_terms_checked", kind: .count, unit: "count"),
+                .info("distinct_terms_checked", kind: .count, unit: "count")
             ]),
-        RequirementDefinition(id: "MIC-25", source: "Func_25–28", summary: "List tweets by class or containing a word",
+        RequirementDefinition(
+            id: "MIC-25", source: "Func_25–28", summary: "List tweets by class or containing a word",
             measuredAs: "correctness", threshold: "exact"),
         weatherAtPoint,
-        RequirementDefinition(id: "MIC-34", source: "Func_34–45", summary: "Nearby places; add to favourites with editable details; saved to SQLite; delete",
+        RequirementDefinition(
+            id: "MIC-34", source: "Func_34–45",
+            summary: "Nearby places; add to favourites with editable details; saved to SQLite; delete",
             measuredAs: "correctness, latency", threshold: "exact",
             metrics: [
                 .latency("save_latency"),
                 .latency("edit_latency"),
                 .latency("delete_latency"),
             ]),
-        RequirementDefinition(id: "MIC-55", source: "Func_55", summary: "Game difficulty follows the city's emotion (desirable)",
+        RequirementDefinition(
+            id: "MIC-55", source: "Func_55", summary: "Game difficulty follows the city's emotion (desirable)",
             measuredAs: "monotone mapping", threshold: "documented"),
-        RequirementDefinition(id: "MIC-NF1", source: "NonFunc_01–02", summary: "Fetching tweets and weather never blocks user actions",
+        RequirementDefinition(
+            id: "MIC-NF1", source: "NonFunc_01–02", summary: "Fetching tweets and weather never blocks user actions",
             measuredAs: "user-action latency during ingest", threshold: "p95 unchanged within 10% *default*",
             metrics: [
                 .latency("action_latency_with_ingest"),
@@ -94,12 +139,14 @@ enum MiCityDefinition: AppVocabularyBuilding {
                 .info("actions_waiting_for_main_thread", kind: .count, unit: "count"),
                 .atMost("p95_ratio_with_vs_without", 1.10, kind: .latency, unit: "ratio"),
             ]),
-        RequirementDefinition(id: "MIC-NF4", source: "NonFunc_04", summary: "Database queries are fast",
+        RequirementDefinition(
+            id: "MIC-NF4", source: "NonFunc_04", summary: "Database queries are fast",
             measuredAs: "query latency", threshold: "p95 ≤ 10 ms *default*",
             metrics: [
-                .latency("query", p95AtMost: 0.010),
+                .latency("query", p95AtMost: 0.010)
             ]),
-        RequirementDefinition(id: "MIC-NF6", source: "NonFunc_06", summary: "Never exceed the tweet API's request limit",
+        RequirementDefinition(
+            id: "MIC-NF6", source: "NonFunc_06", summary: "Never exceed the tweet API's request limit",
             measuredAs: "requests per rate window", threshold: "≤ limit, always",
             metrics: [
                 // Threshold: the API limit.
@@ -115,6 +162,8 @@ enum MiCityDefinition: AppVocabularyBuilding {
 
     /// MIC-30, also reported by weather-cities: one definition, shared.
     static let weatherAtPoint =
-        RequirementDefinition(id: "MIC-30", source: "Func_30–32", summary: "Weather by latitude/longitude: symbol, description, temperature",
+        RequirementDefinition(
+            id: "MIC-30", source: "Func_30–32",
+            summary: "Weather by latitude/longitude: symbol, description, temperature",
             measuredAs: "fields present", threshold: "all present")
 }

@@ -43,7 +43,9 @@ extension MiCityDriver {
                 let key = TweetListing.searchKey(word) ?? word.lowercased()
                 let (ids, s) = try ComputeTimer.measure { try store.tweets(word: key) }
                 compute = s
-                check("MIC-25", ids == TweetListing.tweets(classified, containing: word).compactMap { Int($0.id) }.sorted())
+                check(
+                    "MIC-25",
+                    ids == TweetListing.tweets(classified, containing: word).compactMap { Int($0.id) }.sorted())
             }
             run.metrics.latency("MIC-NF4", "query", seconds: compute)
         case "nearby-places":
@@ -60,11 +62,13 @@ extension MiCityDriver {
             let name = q["name"]?.string ?? ""
             let store = try requireStore()
             let here = position(device: device, spec: spec, at: time)
-            let candidate = lastNearby.first { $0.name == name }
+            let candidate =
+                lastNearby.first { $0.name == name }
                 ?? places.filter { $0.name == name }.min { distance(here, $0) < distance(here, $1) }
             if let c = candidate {
                 let note = q["note"]?.string ?? "\(c.admin1), \(c.countryCode); population \(c.population)"
-                let place = FavouritePlace(name: c.name, latitude: c.latitude, longitude: c.longitude, note: note, savedAt: time)
+                let place = FavouritePlace(
+                    name: c.name, latitude: c.latitude, longitude: c.longitude, note: note, savedAt: time)
                 let (_, s) = try ComputeTimer.measure { try store.save(place) }
                 compute = s
                 favourites[name] = place
@@ -72,7 +76,8 @@ extension MiCityDriver {
             }
             try checkFavourites(run, store)
         case "edit-place":
-            let name = q["name"]?.string ?? "", note = q["note"]?.string ?? ""
+            let name = q["name"]?.string ?? ""
+            let note = q["note"]?.string ?? ""
             let store = try requireStore()
             let (existed, s) = try ComputeTimer.measure { try store.updateNote(name: name, note: note) }
             compute = s
@@ -90,8 +95,11 @@ extension MiCityDriver {
             run.metrics.latency("MIC-34", "delete_latency", seconds: s)
             try checkFavourites(run, store)
         case "weather":
-            let lat = q["latitude"]?.double ?? 0, lon = q["longitude"]?.double ?? 0
-            let ((served, net), s) = try ComputeTimer.measure { try fetchWeather(device: device, latitude: lat, longitude: lon, at: time) }
+            let lat = q["latitude"]?.double ?? 0
+            let lon = q["longitude"]?.double ?? 0
+            let ((served, net), s) = try ComputeTimer.measure {
+                try fetchWeather(device: device, latitude: lat, longitude: lon, at: time)
+            }
             network = net
             compute = s
             if let served { shownWeather = served }
@@ -140,8 +148,11 @@ extension MiCityDriver {
         let tokenizer = model.featurizer.tokenizer
         let rows = try requireStore().recentTweets(after: time - mood.windowSeconds)
         let recount = EmotionWordCloud(
-            tweets: rows.map { ClassifiedTweet(id: "", text: $0.text, tokens: tokenizer.tokenize($0.text), label: $0.label,
-                                               score: 0, timeSeconds: time) },
+            tweets: rows.map {
+                ClassifiedTweet(
+                    id: "", text: $0.text, tokens: tokenizer.tokenize($0.text), label: $0.label,
+                    score: 0, timeSeconds: time)
+            },
             lexicon: model.featurizer.lexicon)
         check("MIC-16", recount.counts == cloud.counts && top == recount.top(k))
         cloudTerms += recount.distinctTerms()
@@ -149,7 +160,8 @@ extension MiCityDriver {
 
     /// The device's GPS position (the scenario's starting point when it has no fix).
     func position(device: Device, spec: DeviceSpec?, at time: Double) -> GeoPoint {
-        let truth = spec?.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        let truth =
+            spec?.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
             ?? weather.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
             ?? GeoPoint(latitude: 0, longitude: 0)
         return device.position(at: time, truePosition: truth)?.coordinate ?? truth

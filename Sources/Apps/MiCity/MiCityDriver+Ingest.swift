@@ -58,7 +58,8 @@ extension MiCityDriver {
         self.client = client
         let page = missingPages.isEmpty ? nextOffset : missingPages.removeFirst()
         if page == nextOffset { nextOffset += requestedSize }
-        let outcome = tweetLink.request(bytes: requestedSize * Self.bytesPerTweet, uploadBytes: 600, at: time, using: &rng)
+        let outcome = tweetLink.request(
+            bytes: requestedSize * Self.bytesPerTweet, uploadBytes: 600, at: time, using: &rng)
         // Every attempt is counted by the API, even one whose request may have been lost on the way.
         let answer = self.api?.fetch(from: page, count: requestedSize, at: time) ?? .unavailable
         guard outcome.delivered else {
@@ -79,7 +80,10 @@ extension MiCityDriver {
             inFlight.append((time, arrival))
             pagesInFlight.append(page)
             run.simulation.schedule(at: arrival) { [unowned self] sim in
-                self.guarded { try self.classify(run, tweets, from: page, fetchedAt: time, network: outcome.latencySeconds, at: sim.now) }
+                self.guarded {
+                    try self.classify(
+                        run, tweets, from: page, fetchedAt: time, network: outcome.latencySeconds, at: sim.now)
+                }
             }
         }
     }
@@ -97,7 +101,10 @@ extension MiCityDriver {
     /// Classifies a delivered batch (stream positions `first…`, requested at `fetchedAt`) off the
     /// main thread, then merges it on the main thread (database, mood, word cloud) and checks the
     /// mood (MIC-15). With `ingest: main-thread` the main thread was held from the request on.
-    func classify(_ run: RunContext, _ tweets: [RecordedTweet], from first: Int, fetchedAt: Double, network: Double, at time: Double) throws {
+    func classify(
+        _ run: RunContext, _ tweets: [RecordedTweet], from first: Int, fetchedAt: Double, network: Double,
+        at time: Double
+    ) throws {
         if let k = pagesInFlight.firstIndex(of: first) { pagesInFlight.remove(at: k) }
         guard let model, let store else { return }
         let tokenizer = model.featurizer.tokenizer
@@ -105,13 +112,19 @@ extension MiCityDriver {
             tweets.map { t -> (ClassifiedTweet, SentimentPrediction) in
                 let tokens = tokenizer.tokenize(t.text)
                 let p = model.predict(tokens: tokens)
-                return (ClassifiedTweet(id: t.id, text: t.text, tokens: tokens, label: p.label, score: p.score, timeSeconds: time), p)
+                return (
+                    ClassifiedTweet(
+                        id: t.id, text: t.text, tokens: tokens, label: p.label, score: p.score, timeSeconds: time), p
+                )
             }
         }
         let batch = results.map(\.0)
         let (reading, mergeSeconds) = try ComputeTimer.measure { () throws -> MoodReading in
-            let rows = batch.enumerated().map { StoredTweet(index: first + $0.offset, text: $0.element.text, label: $0.element.label,
-                                                            classifiedAt: time) }
+            let rows = batch.enumerated().map {
+                StoredTweet(
+                    index: first + $0.offset, text: $0.element.text, label: $0.element.label,
+                    classifiedAt: time)
+            }
             try store.insert(rows, words: batch.map { TweetListing.searchWords($0.tokens) })
             let evicted = mood.update(with: batch, at: time)
             cloud.add(batch)
@@ -122,8 +135,9 @@ extension MiCityDriver {
         mainThreadBusy.append((ingestOnMainThread ? fetchedAt : time + classifySeconds, merged))
         let available = max(0, min(requestedSize, (api?.stream.count ?? 0) - first))
         batchSizes.append((tweets.count, available))
-        run.metrics.latency("MIC-12", "batch_latency", seconds: network + classifySeconds + mergeSeconds,
-                            threshold: run.scenario.feeds.first { $0.kind == "tweet-batch" }?.every)
+        run.metrics.latency(
+            "MIC-12", "batch_latency", seconds: network + classifySeconds + mergeSeconds,
+            threshold: run.scenario.feeds.first { $0.kind == "tweet-batch" }?.every)
         run.metrics.latency("MIC-12", "classify_100_compute", seconds: classifySeconds)
         // MIC-14 on held-out tweets only: the evaluation share the shipped model was not trained on.
         for (offset, (tweet, p)) in results.enumerated() where EvaluationShare.contains(tweet.text) {
@@ -133,7 +147,9 @@ extension MiCityDriver {
             confusion.add(actual: actual, predicted: p.label)
             if actual != .neutral {
                 binaryTotal += 1
-                if p.probabilities.count == 3, (p.probabilities[2] >= p.probabilities[0]) == (actual == .positive) { binaryRight += 1 }
+                if p.probabilities.count == 3, (p.probabilities[2] >= p.probabilities[0]) == (actual == .positive) {
+                    binaryRight += 1
+                }
             }
         }
         classified += batch
@@ -141,8 +157,11 @@ extension MiCityDriver {
         let counts = try store.classCounts(after: time - mood.windowSeconds)
         let recount = MoodReading(counts: counts, scoreSum: 0)
         // Tolerance 1e-12: ratios of the same integers computed the same way.
-        check("MIC-15", reading.counts == recount.counts && reading.label == recount.label
-            && abs(reading.confidence - recount.confidence) < 1e-12 && abs(reading.netPolarity - recount.netPolarity) < 1e-12)
+        check(
+            "MIC-15",
+            reading.counts == recount.counts && reading.label == recount.label
+                && abs(reading.confidence - recount.confidence) < 1e-12
+                && abs(reading.netPolarity - recount.netPolarity) < 1e-12)
     }
 
     /// A `weather-refresh` delivery: fetch the weather at the device (cache first).
@@ -158,7 +177,9 @@ extension MiCityDriver {
 
     /// Weather for a point through the device's cache-first fetch; returns what
     /// was served and the emulated network seconds.
-    func fetchWeather(device: Device, latitude: Double, longitude: Double, at time: Double) throws -> (WeatherReport?, Double) {
+    func fetchWeather(device: Device, latitude: Double, longitude: Double, at time: Double) throws -> (
+        WeatherReport?, Double
+    ) {
         guard let weather else { return (nil, 0) }
         let key = String(format: "weather:%.2f,%.2f", latitude, longitude)
         let outcome = try device.fetch(key: key, bytes: 1_200, timeToLiveSeconds: Self.weatherTimeToLive, at: time) {

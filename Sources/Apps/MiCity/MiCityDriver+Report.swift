@@ -31,15 +31,20 @@ extension MiCityDriver {
 
         // MIC-12: batch size, period between fetches, no tweet lost or fetched twice. The one page
         // cut short by the end of the recorded stream is checked against what the recording held.
-        m.exact("MIC-12", "batches_not_\(requestedSize)", failures: batchSizes.filter { $0.delivered != $0.available }.count,
-                checks: batchSizes.count)
+        m.exact(
+            "MIC-12", "batches_not_\(requestedSize)",
+            failures: batchSizes.filter { $0.delivered != $0.available }.count,
+            checks: batchSizes.count)
         let indices = classified.compactMap { Int($0.id) }
-        m.exact("MIC-12", "tweets_skipped_or_duplicated",
-                failures: Self.skippedOrDuplicated(indices, outstandingPages: missingPages + pagesInFlight, pageSize: requestedSize),
-                checks: indices.count)
+        m.exact(
+            "MIC-12", "tweets_skipped_or_duplicated",
+            failures: Self.skippedOrDuplicated(
+                indices, outstandingPages: missingPages + pagesInFlight, pageSize: requestedSize),
+            checks: indices.count)
         let periods = zip(fetchStarts.dropFirst(), fetchStarts).map { $0 - $1 }.sorted()
         if !periods.isEmpty {
-            m.expect("MIC-12", "fetch_period_p50", periods[periods.count / 2], samples: periods.count, threshold: period)
+            m.expect(
+                "MIC-12", "fetch_period_p50", periods[periods.count / 2], samples: periods.count, threshold: period)
             m.expect("MIC-12", "fetch_period_max", periods[periods.count - 1], samples: periods.count)
         }
         m.expect("MIC-12", "tweets_classified", Double(classified.count), samples: batchSizes.count)
@@ -60,9 +65,11 @@ extension MiCityDriver {
             m.expect("MIC-14", "macro_recall", confusion.macroRecall, samples: confusion.total)
         }
 
-        for (req, metric) in [("MIC-15", "mood_mismatches"), ("MIC-16", "word_cloud_mismatches"), ("MIC-25", "listing_mismatches"),
-                              ("MIC-30", "weather_fields_missing"), ("MIC-34", "favourites_mismatches"),
-                              ("MIC-55", "difficulty_mismatches")] {
+        for (req, metric) in [
+            ("MIC-15", "mood_mismatches"), ("MIC-16", "word_cloud_mismatches"), ("MIC-25", "listing_mismatches"),
+            ("MIC-30", "weather_fields_missing"), ("MIC-34", "favourites_mismatches"),
+            ("MIC-55", "difficulty_mismatches"),
+        ] {
             if let c = checks[req] { m.exact(req, metric, failures: c.failures, checks: c.checks) }
         }
         if let c = checks["MIC-16"] {
@@ -83,7 +90,8 @@ extension MiCityDriver {
 
         // MIC-NF1: p95 with the ingest running vs without it (each action's wait for the main thread
         // worked out now that every batch's merge is known).
-        var latencyWith = LatencyRecorder(), latencyWithout = LatencyRecorder()
+        var latencyWith = LatencyRecorder()
+        var latencyWithout = LatencyRecorder()
         var actionsThatWaited = 0
         for a in actionTimes {
             let wait = Self.mainThreadWait(at: a.at, busy: mainThreadBusy)
@@ -95,7 +103,8 @@ extension MiCityDriver {
         }
         m.expect("MIC-NF1", "actions_during_ingest", Double(actionsDuringIngest), samples: userActions)
         m.expect("MIC-NF1", "actions_waiting_for_main_thread", Double(actionsThatWaited), samples: userActions)
-        let with = latencyWith.seconds(atPercentile: 95), without = latencyWithout.seconds(atPercentile: 95)
+        let with = latencyWith.seconds(atPercentile: 95)
+        let without = latencyWithout.seconds(atPercentile: 95)
         if without > 0 {
             m.expect("MIC-NF1", "p95_ratio_with_vs_without", with / without, samples: userActions)
         }
@@ -106,8 +115,9 @@ extension MiCityDriver {
             let windows = api.requestsPerWindow.count
             let requests = api.requestsPerWindow.values.reduce(0, +)
             let refused = api.rejectionsPerWindow.values.reduce(0, +)
-            m.expect("MIC-NF6", "max_requests_per_window", Double(api.maxRequestsInAnyWindow), samples: windows,
-                     threshold: Double(api.requestLimit))
+            m.expect(
+                "MIC-NF6", "max_requests_per_window", Double(api.maxRequestsInAnyWindow), samples: windows,
+                threshold: Double(api.requestLimit))
             m.expect("MIC-NF6", "answers_429", Double(refused), samples: requests)
             m.expect("MIC-NF6", "fetches_deferred", Double(fetchesDeferred), samples: fetchStarts.count)
             m.expect("MIC-NF6", "fetches_paced", Double(fetchesPaced), samples: fetchStarts.count)

@@ -35,14 +35,15 @@ final class MiCityStore {
         queue = try DatabaseQueue(path: path)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE tweet (idx INTEGER PRIMARY KEY NOT NULL, text TEXT NOT NULL, label INTEGER NOT NULL,
-                                    classified_at REAL NOT NULL);
-                CREATE INDEX tweet_label ON tweet(label, idx);
-                CREATE TABLE tweet_word (word TEXT NOT NULL, idx INTEGER NOT NULL, PRIMARY KEY (word, idx)) WITHOUT ROWID;
-                CREATE TABLE place (name TEXT PRIMARY KEY NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
-                                    note TEXT NOT NULL, saved_at REAL NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE tweet (idx INTEGER PRIMARY KEY NOT NULL, text TEXT NOT NULL, label INTEGER NOT NULL,
+                                        classified_at REAL NOT NULL);
+                    CREATE INDEX tweet_label ON tweet(label, idx);
+                    CREATE TABLE tweet_word (word TEXT NOT NULL, idx INTEGER NOT NULL, PRIMARY KEY (word, idx)) WITHOUT ROWID;
+                    CREATE TABLE place (name TEXT PRIMARY KEY NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
+                                        note TEXT NOT NULL, saved_at REAL NOT NULL);
+                    """)
         }
         try migrator.migrate(queue)
     }
@@ -50,7 +51,8 @@ final class MiCityStore {
     /// Stores a classified batch with each tweet's distinct words, in one transaction.
     func insert(_ tweets: [StoredTweet], words: [[String]]) throws {
         try queue.write { db in
-            let tweet = try db.cachedStatement(sql: "INSERT OR REPLACE INTO tweet (idx, text, label, classified_at) VALUES (?, ?, ?, ?)")
+            let tweet = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO tweet (idx, text, label, classified_at) VALUES (?, ?, ?, ?)")
             let word = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tweet_word (word, idx) VALUES (?, ?)")
             for (i, t) in tweets.enumerated() {
                 try tweet.execute(arguments: [t.index, t.text, t.label.rawValue, t.classifiedAt])
@@ -79,8 +81,10 @@ final class MiCityStore {
     func classCounts(after time: Double) throws -> [Int] {
         try queue.read { db in
             var counts = [0, 0, 0]
-            for row in try Row.fetchAll(db, sql: "SELECT label, COUNT(*) AS n FROM tweet WHERE classified_at > ? GROUP BY label",
-                                        arguments: [time]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT label, COUNT(*) AS n FROM tweet WHERE classified_at > ? GROUP BY label",
+                arguments: [time])
+            {
                 let label: Int = row["label"]
                 if counts.indices.contains(label) { counts[label] = row["n"] }
             }
@@ -91,19 +95,22 @@ final class MiCityStore {
     /// Text and class of the tweets classified strictly after `time`, by stream position.
     func recentTweets(after time: Double) throws -> [(text: String, label: SentimentLabel)] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT text, label FROM tweet WHERE classified_at > ? ORDER BY idx", arguments: [time])
-                .map { (text: $0["text"], label: SentimentLabel(rawValue: $0["label"]) ?? .neutral) }
+            try Row.fetchAll(
+                db, sql: "SELECT text, label FROM tweet WHERE classified_at > ? ORDER BY idx", arguments: [time]
+            )
+            .map { (text: $0["text"], label: SentimentLabel(rawValue: $0["label"]) ?? .neutral) }
         }
     }
 
     /// Saves (or edits) a favourite.
     func save(_ p: FavouritePlace) throws {
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO place (name, latitude, longitude, note, saved_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(name) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
-                    note = excluded.note, saved_at = excluded.saved_at
-                """, arguments: [p.name, p.latitude, p.longitude, p.note, p.savedAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO place (name, latitude, longitude, note, saved_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(name) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
+                        note = excluded.note, saved_at = excluded.saved_at
+                    """, arguments: [p.name, p.latitude, p.longitude, p.note, p.savedAt])
         }
     }
 
@@ -128,8 +135,9 @@ final class MiCityStore {
     func favourites() throws -> [FavouritePlace] {
         try queue.read { db in
             try Row.fetchAll(db, sql: "SELECT name, latitude, longitude, note, saved_at FROM place ORDER BY name").map {
-                FavouritePlace(name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"],
-                               note: $0["note"], savedAt: $0["saved_at"])
+                FavouritePlace(
+                    name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"],
+                    note: $0["note"], savedAt: $0["saved_at"])
             }
         }
     }

@@ -12,11 +12,16 @@ struct RecordedWeatherProvider {
 
     /// Loads an LCD file that carries its station coordinates.
     static func load(url: URL, name: String, utcOffsetSeconds: Int) throws -> RecordedWeatherProvider {
-        let file = try NOAALCDLoader.load(url: url, displayName: DatasetManifest.display(url), utcOffsetSeconds: utcOffsetSeconds)
+        let file = try NOAALCDLoader.load(
+            url: url, displayName: DatasetManifest.display(url), utcOffsetSeconds: utcOffsetSeconds)
         guard let c = file.coordinate else {
-            throw EmulatedDevices.BuildError(description: "\(name): error: the weather dataset has no station coordinates; use an LCD file with LATITUDE/LONGITUDE columns")
+            throw EmulatedDevices.BuildError(
+                description:
+                    "\(name): error: the weather dataset has no station coordinates; use an LCD file with LATITUDE/LONGITUDE columns"
+            )
         }
-        return RecordedWeatherProvider(provider: LCDWeatherProvider(file: file), latitude: c.latitude, longitude: c.longitude)
+        return RecordedWeatherProvider(
+            provider: LCDWeatherProvider(file: file), latitude: c.latitude, longitude: c.longitude)
     }
 
     /// The weather shown at `time` (seconds since 1970 UTC); nil outside the recording.

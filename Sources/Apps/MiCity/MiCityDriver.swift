@@ -113,7 +113,6 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
 
     public init() {}
 
-
     // MARK: Start
 
     public func start(_ run: RunContext) throws {
@@ -129,14 +128,16 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         for name in s.datasets where name == "us-cities" || name == "world-cities" {
             let url = try run.datasets.url(name)
             places = try run.datasets.cached("places-" + name) {
-                name == "us-cities" ? try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
+                name == "us-cities"
+                    ? try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
                     : try PlacesLoader.loadWorldCities(url: url, displayName: DatasetManifest.display(url)).records
             }
         }
         let limit = s.parameters["rate_limit"]?.int ?? Self.defaultRateLimit
         let window = run.number("rate_window", default: Self.defaultRateWindow)
         guard window > 0, window.isFinite else {
-            throw EmulatedDevices.BuildError(description: "\(s.file): error: 'parameters.rate_window' must be longer than zero")
+            throw EmulatedDevices.BuildError(
+                description: "\(s.file): error: 'parameters.rate_window' must be longer than zero")
         }
         guard let feedDevice = s.devices.first.flatMap({ devices[$0.name] }) else {
             throw EmulatedDevices.BuildError(description: "\(s.file): error: miCity needs a device")
@@ -147,12 +148,14 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 let dataset = feed.parameters["dataset"]?.string ?? "airline-tweets"
                 let stream = try Self.loadStream(dataset, run: run)
                 streamLabels = stream.map(\.label)
-                api = EmulatedTweetAPI(stream: stream.enumerated().map { RecordedTweet(id: String($0.offset), text: $0.element.text) },
-                                       requestLimit: limit, windowSeconds: window, windowOriginSeconds: s.start, loops: false)
+                api = EmulatedTweetAPI(
+                    stream: stream.enumerated().map { RecordedTweet(id: String($0.offset), text: $0.element.text) },
+                    requestLimit: limit, windowSeconds: window, windowOriginSeconds: s.start, loops: false)
                 deliveryPeriod = feed.every
                 // The limit the client assumes: the API's unless a scenario sets a wrong one to exercise the back-off.
                 let assumed = s.parameters["client_rate_limit"]?.int ?? limit
-                client = RateLimitedClient(bucket: Self.bucket(limit: assumed, windowSeconds: window, period: feed.every, at: s.start))
+                client = RateLimitedClient(
+                    bucket: Self.bucket(limit: assumed, windowSeconds: window, period: feed.every, at: s.start))
                 var link = feedDevice.network
                 link.retry.maxAttempts = 1
                 tweetLink = link
@@ -174,11 +177,13 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         }
         for actor in s.actors {
             guard devices[actor.device] != nil else {
-                throw EmulatedDevices.BuildError(description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
+                throw EmulatedDevices.BuildError(
+                    description: "\(s.file): error: actor '\(actor.name)' uses unknown device '\(actor.device)'")
             }
             for action in actor.actions {
                 if let problem = Self.inputProblem(action, weather: weather, places: places) {
-                    throw EmulatedDevices.BuildError(description: "\(s.file):\(action.line): error: actor '\(actor.name)': \(problem)")
+                    throw EmulatedDevices.BuildError(
+                        description: "\(s.file):\(action.line): error: actor '\(actor.name)': \(problem)")
                 }
             }
         }
@@ -199,7 +204,9 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             let burst = feed.parameters["burst"]?.int ?? 0
             guarded { try deliver(run, device: feedDevice, burst: burst, at: time) }
         case "weather-refresh" where feed.parameters["dataset"]?.string != nil:
-            let position = run.scenario.devices.first?.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            let position = run.scenario.devices.first?.position.map {
+                GeoPoint(latitude: $0.latitude, longitude: $0.longitude)
+            }
             guarded { try refreshWeather(device: feedDevice, position: position, at: time) }
         default:
             return
@@ -232,12 +239,15 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 return "the 'weather' action needs recorded weather; add a feed such as "
                     + "'{kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}'"
             }
-            let latitude = action.parameters["latitude"]?.double ?? 0, longitude = action.parameters["longitude"]?.double ?? 0
+            let latitude = action.parameters["latitude"]?.double ?? 0
+            let longitude = action.parameters["longitude"]?.double ?? 0
             let metres = PlacesLoader.greatCircleMetres(latitude, longitude, weather.latitude, weather.longitude)
             guard metres > Self.recordedWeatherRadius else { return nil }
-            return String(format: "the 'weather' action at (%.4f, %.4f) is %.0f km from the recorded station at (%.4f, %.4f); "
-                          + "recorded weather stands for %.0f km around its station: ask for a point within that, or replay a station near it",
-                          latitude, longitude, metres / 1000, weather.latitude, weather.longitude, Self.recordedWeatherRadius / 1000)
+            return String(
+                format: "the 'weather' action at (%.4f, %.4f) is %.0f km from the recorded station at (%.4f, %.4f); "
+                    + "recorded weather stands for %.0f km around its station: ask for a point within that, or replay a station near it",
+                latitude, longitude, metres / 1000, weather.latitude, weather.longitude,
+                Self.recordedWeatherRadius / 1000)
         case "list-tweets" where action.parameters["class"] == nil && action.parameters["word"] == nil:
             return "'list-tweets' needs 'class' (positive, negative or neutral) or 'word' (the word to look for)"
         default:
@@ -262,7 +272,8 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         // many or more, so a tiny period or a huge window never overflows `Int`.
         let ratio = (windowSeconds / period).rounded(.up)
         let needed = period > 0 && ratio.isFinite && ratio < Double(limit) ? Int(ratio) : limit
-        return TokenBucket.never(exceeding: limit, perWindowOf: windowSeconds, burst: max(1, limit - needed), startSeconds: start)
+        return TokenBucket.never(
+            exceeding: limit, perWindowOf: windowSeconds, burst: max(1, limit - needed), startSeconds: start)
     }
 
     /// The recorded stream of a labelled tweet dataset, in file order.
@@ -272,14 +283,21 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             let labelled: [LabelledTweet]
             switch name {
             case "airline-tweets":
-                labelled = try AirlineTweetsLoader.load(url: url, displayName: DatasetManifest.display(url)).records.map(\.labelled)
+                labelled = try AirlineTweetsLoader.load(url: url, displayName: DatasetManifest.display(url)).records
+                    .map(\.labelled)
             case "tweeteval-val-text":
                 guard let labels = TweetEvalLoader.labelsURL(forText: url) else {
-                    throw EmulatedDevices.BuildError(description: "\(name): error: no labels file beside the TweetEval texts")
+                    throw EmulatedDevices.BuildError(
+                        description: "\(name): error: no labels file beside the TweetEval texts")
                 }
-                labelled = try TweetEvalLoader.load(text: url, labels: labels, displayName: { DatasetManifest.display($0) }).records
+                labelled = try TweetEvalLoader.load(
+                    text: url, labels: labels, displayName: { DatasetManifest.display($0) }
+                ).records
             default:
-                throw EmulatedDevices.BuildError(description: "\(run.scenario.file): error: tweet-batch dataset '\(name)' is not a labelled tweet stream; use airline-tweets or tweeteval-val-text")
+                throw EmulatedDevices.BuildError(
+                    description:
+                        "\(run.scenario.file): error: tweet-batch dataset '\(name)' is not a labelled tweet stream; use airline-tweets or tweeteval-val-text"
+                )
             }
             return labelled
         }

@@ -67,9 +67,13 @@ public final class NavUPCampus: @unchecked Sendable {
         if let osm = map.osm {
             for node in osm.nodes {
                 let p = GeoPoint(latitude: node.latitude, longitude: node.longitude)
-                if node.tags["entrance"] != nil || node.tags["emergency"] == "assembly_point", seenExit.insert(node.id).inserted {
-                    exits.append(NavUPExit(name: node.tags["name"] ?? "entrance \(node.id)", location: p,
-                                           snaps: exitSnaps(p, within: 50)))
+                if node.tags["entrance"] != nil || node.tags["emergency"] == "assembly_point",
+                    seenExit.insert(node.id).inserted
+                {
+                    exits.append(
+                        NavUPExit(
+                            name: node.tags["name"] ?? "entrance \(node.id)", location: p,
+                            snaps: exitSnaps(p, within: 50)))
                 }
                 guard let name = node.tags["name"] else { continue }
                 if let kind = node.tags["amenity"] ?? node.tags["shop"] ?? node.tags["tourism"] {
@@ -86,12 +90,15 @@ public final class NavUPCampus: @unchecked Sendable {
                 let lon = points.reduce(0) { $0 + $1.longitude } / Double(points.count)
                 let centre = GeoPoint(latitude: lat, longitude: lon)
                 if way.tags["amenity"] == "parking" || way.tags["leisure"] == "pitch" || way.tags["leisure"] == "park" {
-                    exits.append(NavUPExit(name: way.tags["name"] ?? "assembly area \(way.id)", location: centre,
-                                           snaps: exitSnaps(centre, within: 200)))
+                    exits.append(
+                        NavUPExit(
+                            name: way.tags["name"] ?? "assembly area \(way.id)", location: centre,
+                            snaps: exitSnaps(centre, within: 200)))
                 }
                 guard way.tags["highway"] == nil, let name = way.tags["name"],
-                      let kind = way.tags["building"] ?? way.tags["amenity"] ?? way.tags["leisure"],
-                      !Self.campusOutlines.contains(way.tags["amenity"] ?? "") else { continue }
+                    let kind = way.tags["building"] ?? way.tags["amenity"] ?? way.tags["leisure"],
+                    !Self.campusOutlines.contains(way.tags["amenity"] ?? "")
+                else { continue }
                 let entrance = points.first { $0.tags["entrance"] != nil }
                 let location = entrance.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) } ?? centre
                 venues.append(NavUPVenue(name: name, location: location, kind: kind))
@@ -99,12 +106,18 @@ public final class NavUPCampus: @unchecked Sendable {
         }
         let walkIndex = walk
         self.venues = venues.filter { graph.snapToEdge($0.location, profile: walkIndex) != nil }
-            .sorted { ($0.name, $0.location.latitude, $0.location.longitude) < ($1.name, $1.location.latitude, $1.location.longitude) }
+            .sorted {
+                ($0.name, $0.location.latitude, $0.location.longitude) < (
+                    $1.name, $1.location.latitude, $1.location.longitude
+                )
+            }
         self.pois = pois
         self.exits = exits
-        let lats = graph.vertices.map(\.location.latitude), lons = graph.vertices.map(\.location.longitude)
-        origin = GeoPoint(latitude: ((lats.min() ?? 0) + (lats.max() ?? 0)) / 2,
-                          longitude: ((lons.min() ?? 0) + (lons.max() ?? 0)) / 2)
+        let lats = graph.vertices.map(\.location.latitude)
+        let lons = graph.vertices.map(\.location.longitude)
+        origin = GeoPoint(
+            latitude: ((lats.min() ?? 0) + (lats.max() ?? 0)) / 2,
+            longitude: ((lons.min() ?? 0) + (lons.max() ?? 0)) / 2)
     }
 
     /// `amenity` values of whole-campus outlines, which are not venues of their own.

@@ -45,8 +45,11 @@ final class NavUPCrowd {
     /// How often a walker pings, seconds.
     let people: Int
 
-    init(campus: NavUPCampus, people: Int, start: Double, end: Double, period: Double, moveProbability: Double = 0.8,
-         lectureVenues: Int = 0, exitSeconds: Double = 300, speed: (mean: Double, sd: Double), gps: GPSEnvironment, stream: RandomStream, gpsStream: RandomStream) throws {
+    init(
+        campus: NavUPCampus, people: Int, start: Double, end: Double, period: Double, moveProbability: Double = 0.8,
+        lectureVenues: Int = 0, exitSeconds: Double = 300, speed: (mean: Double, sd: Double), gps: GPSEnvironment,
+        stream: RandomStream, gpsStream: RandomStream
+    ) throws {
         self.campus = campus
         self.people = people
         speedMean = speed.mean
@@ -56,7 +59,9 @@ final class NavUPCrowd {
         let n = campus.venues.count
         guard n >= 2 else { return }
         var at = (0..<people).map { _ in stream.uniformInt(below: n) }
-        let speeds = (0..<people).map { _ in min(2.0, max(0.6, stream.gaussian(mean: speed.mean, standardDeviation: speed.sd))) }
+        let speeds = (0..<people).map { _ in
+            min(2.0, max(0.6, stream.gaussian(mean: speed.mean, standardDeviation: speed.sd)))
+        }
         var pairIndex: [Int: Int] = [:]
         var router = AStarRouter()
         // Each pass plans one class change; a period that is not positive would never advance.
@@ -86,8 +91,9 @@ final class NavUPCrowd {
                 guard moves, dest != at[p] else { continue }
                 let key = at[p] * n + dest
                 if pairIndex[key] == nil {
-                    let r = router.route(in: campus.graph, from: campus.venues[at[p]].location, to: campus.venues[dest].location,
-                                         profile: campus.walk)
+                    let r = router.route(
+                        in: campus.graph, from: campus.venues[at[p]].location, to: campus.venues[dest].location,
+                        profile: campus.walk)
                     // Walkers are on the partial edges at both ends too, from the projected start.
                     var pieces: [(step: RouteStep, start: Double, metres: Double)] = []
                     if let h = r.head, let s = r.fromSnap {
@@ -98,16 +104,25 @@ final class NavUPCrowd {
                         pieces.append((s, s.forward ? 0 : length, length))
                     }
                     if let t = r.tail {
-                        pieces.append((RouteStep(edge: t.edge, forward: t.forward), t.forward ? 0 : campus.graph.edges[Int(t.edge)].lengthMetres,
-                                       t.lengthMetres))
+                        pieces.append(
+                            (
+                                RouteStep(edge: t.edge, forward: t.forward),
+                                t.forward ? 0 : campus.graph.edges[Int(t.edge)].lengthMetres,
+                                t.lengthMetres
+                            ))
                     }
                     var cum: [Double] = []
                     var total = 0.0
-                    for piece in pieces { total += piece.metres; cum.append(total) }
+                    for piece in pieces {
+                        total += piece.metres
+                        cum.append(total)
+                    }
                     pairIndex[key] = legs.count
                     let ok = r.status == .ok
-                    legs.append(Leg(steps: ok ? pieces.map(\.step) : [], starts: ok ? pieces.map(\.start) : [], cumulative: cum,
-                                    length: ok ? total : 0))
+                    legs.append(
+                        Leg(
+                            steps: ok ? pieces.map(\.step) : [], starts: ok ? pieces.map(\.start) : [], cumulative: cum,
+                            length: ok ? total : 0))
                 }
                 guard let leg = pairIndex[key], legs[leg].length > 0 else { continue }
                 trips.append(Trip(person: p, depart: leave, speed: speeds[p], pair: leg))
@@ -126,8 +141,12 @@ final class NavUPCrowd {
             let leg = legs[trip.pair]
             let d = trip.speed * (time - trip.depart)
             guard d < leg.length else { continue }
-            var lo = 0, hi = leg.cumulative.count - 1
-            while lo < hi { let mid = (lo + hi) / 2; if leg.cumulative[mid] > d { hi = mid } else { lo = mid + 1 } }
+            var lo = 0
+            var hi = leg.cumulative.count - 1
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if leg.cumulative[mid] > d { hi = mid } else { lo = mid + 1 }
+            }
             let step = leg.steps[lo]
             let edge = campus.graph.edges[Int(step.edge)]
             let before = lo == 0 ? 0 : leg.cumulative[lo - 1]
@@ -146,8 +165,9 @@ final class NavUPCrowd {
             let seg = Geodesy.haversineMetres(prev, p)
             if seg > 0 && left <= seg {
                 let f = left / seg
-                return GeoPoint(latitude: prev.latitude + f * (p.latitude - prev.latitude),
-                                longitude: prev.longitude + f * (p.longitude - prev.longitude))
+                return GeoPoint(
+                    latitude: prev.latitude + f * (p.latitude - prev.latitude),
+                    longitude: prev.longitude + f * (p.longitude - prev.longitude))
             }
             left -= seg
             prev = p
@@ -169,9 +189,11 @@ final class NavUPCrowd {
         for w in walkers(at: time) {
             let truth = w.point
             guard let fix = receivers[w.person].fix(at: time, truePosition: truth, using: &rng) else { continue }
-            out.append(CrowdPing(device: "crowd-\(w.person)", time: time,
-                                 location: fix.coordinate,
-                                 accuracyMetres: fix.horizontalAccuracyMetres))
+            out.append(
+                CrowdPing(
+                    device: "crowd-\(w.person)", time: time,
+                    location: fix.coordinate,
+                    accuracyMetres: fix.horizontalAccuracyMetres))
         }
         return out
     }
@@ -183,8 +205,10 @@ final class NavUPCrowd {
         for (a, b) in zip(fixes, fixes.dropFirst()) {
             let dt = b.time - a.time
             guard dt >= 1, dt <= 30 else { continue }
-            let v = Geodesy.haversineMetres(GeoPoint(latitude: a.latitude, longitude: a.longitude),
-                                            GeoPoint(latitude: b.latitude, longitude: b.longitude)) / dt
+            let v =
+                Geodesy.haversineMetres(
+                    GeoPoint(latitude: a.latitude, longitude: a.longitude),
+                    GeoPoint(latitude: b.latitude, longitude: b.longitude)) / dt
             if v >= 0.5 && v <= 2.5 { speeds.append(v) }
         }
         guard speeds.count >= 20 else { return nil }

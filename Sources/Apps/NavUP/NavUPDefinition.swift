@@ -8,51 +8,120 @@ enum NavUPDefinition: AppVocabularyBuilding {
     static let app = AppDefinition(
         name: "navup", doc: "NavUP campus navigation (navup-srs.txt)",
         actions: [
-            action("route", "request a route", [
-                SchemaField("from", .place, required: true, "venue name or 'lat,lon'"),
-                SchemaField("to", .place, required: true, "venue name or 'lat,lon'"),
-                SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
-            action("random-routes", "request routes between seeded random venues", [
-                SchemaField("routes", .integer(minimum: 1, maximum: 10_000), required: true, "routes per occurrence, at most 10000"),
-                SchemaField("profile", .string(allowed: ["walk", "wheelchair"])),
-                SchemaField("contested", .boolean, "only requests whose congestion-free route is slower under the crowd's true positions than the best route then (NAV-F4); none is made while no pair is (default false)")]),
-            action("search-venue", "search a venue: one typed query, or `queries` seeded prefix/misspelt queries of random venues", [
-                SchemaField("query", .string(), "text typed; the venues whose name, or a word of it, begins with it are the expected answers; a text that begins no venue name expects nothing found (the not-found prompt)"),
-                SchemaField("queries", .integer(minimum: 1, maximum: 100_000), "number of seeded queries (prefixes and one-typo names of random venues), at most 100000")]),
-            action("emergency", "route to the nearest exit or assembly point", [
-                SchemaField("from", .place, required: true, "venue name or 'lat,lon'"), SchemaField("profile", .string(allowed: ["walk", "wheelchair"]))]),
-            action("walk", "walk with the phone", [
-                SchemaField("duration", .period(maximum: maximumWalkSeconds), required: true,
-                            "length of the walk, at most \(Int(maximumWalkSeconds / 3600))h; it must end within the scenario"),
-                SchemaField("pace", .string(allowed: ["slow", "normal", "fast"]))]),
-            action("locate", "position the phone", [
-                SchemaField("environment", .string(allowed: ["indoor", "outdoor"]), required: true),
-                SchemaField("samples", .integer(minimum: 1, maximum: 3_600),
-                            "indoor: test rows located (default 20); outdoor: seconds of walking (default 120); at most 3600")]),
-            action("consent", "grant or withdraw consent to location collection", [SchemaField("granted", .boolean, required: true)]),
-            action("write-congestion", "try to write congestion data", [SchemaField("role", .string(allowed: ["mobile", "agent", "admin"]), required: true)]),
-            action("set-goal", "set a step goal", [SchemaField("steps", .integer(minimum: 1, maximum: 1_000_000), required: true, "daily step goal, at most 1000000")]),
-            action("set-preferences", "save preferred event categories and a reminder lead time", [
-                SchemaField("categories", .array(.string(), minItems: 1), required: true),
-                SchemaField("lead", .duration, "reminder before an event starts (default 15m)")]),
+            action(
+                "route", "request a route",
+                [
+                    SchemaField("from", .place, required: true, "venue name or 'lat,lon'"),
+                    SchemaField("to", .place, required: true, "venue name or 'lat,lon'"),
+                    SchemaField("profile", .string(allowed: ["walk", "wheelchair"])),
+                ]),
+            action(
+                "random-routes", "request routes between seeded random venues",
+                [
+                    SchemaField(
+                        "routes", .integer(minimum: 1, maximum: 10_000), required: true,
+                        "routes per occurrence, at most 10000"),
+                    SchemaField("profile", .string(allowed: ["walk", "wheelchair"])),
+                    SchemaField(
+                        "contested", .boolean,
+                        "only requests whose congestion-free route is slower under the crowd's true positions than the best route then (NAV-F4); none is made while no pair is (default false)"
+                    ),
+                ]),
+            action(
+                "search-venue",
+                "search a venue: one typed query, or `queries` seeded prefix/misspelt queries of random venues",
+                [
+                    SchemaField(
+                        "query", .string(),
+                        "text typed; the venues whose name, or a word of it, begins with it are the expected answers; a text that begins no venue name expects nothing found (the not-found prompt)"
+                    ),
+                    SchemaField(
+                        "queries", .integer(minimum: 1, maximum: 100_000),
+                        "number of seeded queries (prefixes and one-typo names of random venues), at most 100000"),
+                ]),
+            action(
+                "emergency", "route to the nearest exit or assembly point",
+                [
+                    SchemaField("from", .place, required: true, "venue name or 'lat,lon'"),
+                    SchemaField("profile", .string(allowed: ["walk", "wheelchair"])),
+                ]),
+            action(
+                "walk", "walk with the phone",
+                [
+                    SchemaField(
+                        "duration", .period(maximum: maximumWalkSeconds), required: true,
+                        "length of the walk, at most \(Int(maximumWalkSeconds / 3600))h; it must end within the scenario"
+                    ),
+                    SchemaField("pace", .string(allowed: ["slow", "normal", "fast"])),
+                ]),
+            action(
+                "locate", "position the phone",
+                [
+                    SchemaField("environment", .string(allowed: ["indoor", "outdoor"]), required: true),
+                    SchemaField(
+                        "samples", .integer(minimum: 1, maximum: 3_600),
+                        "indoor: test rows located (default 20); outdoor: seconds of walking (default 120); at most 3600"
+                    ),
+                ]),
+            action(
+                "consent", "grant or withdraw consent to location collection",
+                [SchemaField("granted", .boolean, required: true)]),
+            action(
+                "write-congestion", "try to write congestion data",
+                [SchemaField("role", .string(allowed: ["mobile", "agent", "admin"]), required: true)]),
+            action(
+                "set-goal", "set a step goal",
+                [
+                    SchemaField(
+                        "steps", .integer(minimum: 1, maximum: 1_000_000), required: true,
+                        "daily step goal, at most 1000000")
+                ]),
+            action(
+                "set-preferences", "save preferred event categories and a reminder lead time",
+                [
+                    SchemaField("categories", .array(.string(), minItems: 1), required: true),
+                    SchemaField("lead", .duration, "reminder before an event starts (default 15m)"),
+                ]),
         ],
         feeds: [
-            feed("crowd-pings", "crowd-sourced pedestrian pings from the mobility model", [
-                SchemaField("people", .integer(minimum: 1, maximum: 20_000), required: true, "pedestrians simulated, at most 20000"),
-                SchemaField("dataset", .dataset(formats: [.geolifePLT]), "GeoLife .plt trajectory used to calibrate walking speed"),
-                SchemaField("gps", .string(allowed: ["open-sky", "urban", "indoor"]), "GPS environment of the crowd's phones (default urban)"),
-                SchemaField("lecture_venues", .integer(minimum: 2, maximum: 100_000), "venues holding the next classes at each change (default: every venue)"),
-                SchemaField("exit_window", .duration, "time over which a class leaves its room after it ends (default 5m)")]),
-            feed("campus-events", "timetabled events with expiry", [
-                SchemaField("count", .integer(minimum: 1, maximum: 10_000), "events per delivery (default 5), at most 10000")]),
+            feed(
+                "crowd-pings", "crowd-sourced pedestrian pings from the mobility model",
+                [
+                    SchemaField(
+                        "people", .integer(minimum: 1, maximum: 20_000), required: true,
+                        "pedestrians simulated, at most 20000"),
+                    SchemaField(
+                        "dataset", .dataset(formats: [.geolifePLT]),
+                        "GeoLife .plt trajectory used to calibrate walking speed"),
+                    SchemaField(
+                        "gps", .string(allowed: ["open-sky", "urban", "indoor"]),
+                        "GPS environment of the crowd's phones (default urban)"),
+                    SchemaField(
+                        "lecture_venues", .integer(minimum: 2, maximum: 100_000),
+                        "venues holding the next classes at each change (default: every venue)"),
+                    SchemaField(
+                        "exit_window", .duration, "time over which a class leaves its room after it ends (default 5m)"),
+                ]),
+            feed(
+                "campus-events", "timetabled events with expiry",
+                [
+                    SchemaField(
+                        "count", .integer(minimum: 1, maximum: 10_000), "events per delivery (default 5), at most 10000"
+                    )
+                ]),
         ],
         parameters: [
             SchemaField("campus", .dataset(formats: [.osmXML]), "manifest name of the campus OSM extract"),
-            SchemaField("class_change_period", .period(minimum: minimumClassChangePeriod),
-                        "time between timetabled class changes (default 1h), at least 10m"),
+            SchemaField(
+                "class_change_period", .period(minimum: minimumClassChangePeriod),
+                "time between timetabled class changes (default 1h), at least 10m"),
             SchemaField("ping_retention", .duration, "how long crowd pings are kept (default 1h)"),
-            SchemaField("fingerprint_train", .dataset(formats: [.ujiIndoorLoc]), "manifest name of the UJIIndoorLoc rows the Wi-Fi locator is trained on"),
-            SchemaField("fingerprint_test", .dataset(formats: [.ujiIndoorLoc]), "manifest name of the UJIIndoorLoc rows located (rows of phones absent from training)"),
+            SchemaField(
+                "fingerprint_train", .dataset(formats: [.ujiIndoorLoc]),
+                "manifest name of the UJIIndoorLoc rows the Wi-Fi locator is trained on"),
+            SchemaField(
+                "fingerprint_test", .dataset(formats: [.ujiIndoorLoc]),
+                "manifest name of the UJIIndoorLoc rows located (rows of phones absent from training)"),
         ],
         requirements: requirements,
         checks: [crowdWork],
@@ -60,20 +129,27 @@ enum NavUPDefinition: AppVocabularyBuilding {
 
     /// The requirements the app reports, in catalogue order.
     static let requirements: [RequirementDefinition] = [
-        RequirementDefinition(id: "NAV-F2", source: "F2, F8", summary: "Campus map usable online and offline",
+        RequirementDefinition(
+            id: "NAV-F2", source: "F2, F8", summary: "Campus map usable online and offline",
             measuredAs: "routing and search with connectivity off", threshold: "works",
             metrics: [
                 .info("offline_routes", kind: .count, unit: "count"),
                 .info("offline_searches", kind: .count, unit: "count"),
             ]),
-        RequirementDefinition(id: "NAV-F3", source: "F3", summary: "Search a venue with autocomplete from cache and remote; not found → prompt",
+        RequirementDefinition(
+            id: "NAV-F3", source: "F3",
+            summary: "Search a venue with autocomplete from cache and remote; not found → prompt",
             measuredAs: "top-k hit rate, latency", threshold: "top-5 ≥ 95% *default*",
             metrics: [
                 .atLeast("top5_hit_rate", 0.95, kind: .accuracy, unit: "ratio"),
                 .latency("search_latency"),
             ]),
-        RequirementDefinition(id: "NAV-F4", source: "F4", summary: "Fastest route between two points; start from map, search or sensed position; offline uses cached congestion, online fresh",
-            measuredAs: "route duration vs optimum under true congestion (\"regret\"); latency", threshold: "regret p95 ≤ 10% online *default*; p95 ≤ 100 ms *default*",
+        RequirementDefinition(
+            id: "NAV-F4", source: "F4",
+            summary:
+                "Fastest route between two points; start from map, search or sensed position; offline uses cached congestion, online fresh",
+            measuredAs: "route duration vs optimum under true congestion (\"regret\"); latency",
+            threshold: "regret p95 ≤ 10% online *default*; p95 ≤ 100 ms *default*",
             metrics: [
                 .latency("route_latency", p95AtMost: 0.1),
                 .atMost("regret_online_p95", 0.10, kind: .accuracy, unit: "ratio"),
@@ -88,43 +164,55 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .info("cached_congestion_age_max", kind: .accuracy, unit: "s"),
                 .latency("congestion_download"),
             ]),
-        RequirementDefinition(id: "NAV-F5", source: "F5, F6, F23, F24", summary: "Points of interest and non-expired events along the route or near a place",
+        RequirementDefinition(
+            id: "NAV-F5", source: "F5, F6, F23, F24",
+            summary: "Points of interest and non-expired events along the route or near a place",
             measuredAs: "correctness; no expired event shown", threshold: "exact",
             metrics: [
                 .info("events_listed", kind: .count, unit: "count"),
                 .info("pois_listed", kind: .count, unit: "count"),
             ]),
-        RequirementDefinition(id: "NAV-F7", source: "F7, F25", summary: "Congestion / heatmap from crowd-sourced pedestrian pings",
+        RequirementDefinition(
+            id: "NAV-F7", source: "F7, F25", summary: "Congestion / heatmap from crowd-sourced pedestrian pings",
             measuredAs: "agreement of estimated density with the replayed truth", threshold: "documented",
             metrics: [
                 .info("edge_density_correlation", kind: .accuracy, unit: "r"),
                 .info("edge_density_mae", kind: .accuracy, unit: "persons/m2"),
                 .atLeast("heatmap_50m_correlation", 0.8, kind: .accuracy, unit: "r"),
             ]),
-        RequirementDefinition(id: "NAV-F9", source: "F9", summary: "Mass alerts; emergency route to an assembly point",
+        RequirementDefinition(
+            id: "NAV-F9", source: "F9", summary: "Mass alerts; emergency route to an assembly point",
             measuredAs: "delivery; route validity", threshold: "exact",
             metrics: [
-                .info("evacuations_starting_at_exit", kind: .count, unit: "count"),
+                .info("evacuations_starting_at_exit", kind: .count, unit: "count")
             ]),
-        RequirementDefinition(id: "NAV-F15", source: "F15", summary: "Wheelchair-friendly fastest route (no steps or impassable edges)",
+        RequirementDefinition(
+            id: "NAV-F15", source: "F15", summary: "Wheelchair-friendly fastest route (no steps or impassable edges)",
             measuredAs: "forbidden edges used", threshold: "0",
             metrics: [
                 .info("wheelchair_routes", kind: .count, unit: "count"),
                 .info("wheelchair_no_route", kind: .count, unit: "count"),
             ]),
-        RequirementDefinition(id: "NAV-F18", source: "F18", summary: "Emergency: nearest wheelchair-friendly route to an exit from the current position",
+        RequirementDefinition(
+            id: "NAV-F18", source: "F18",
+            summary: "Emergency: nearest wheelchair-friendly route to an exit from the current position",
             measuredAs: "correctness", threshold: "exact",
             metrics: [
-                .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count"),
+                .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count")
             ]),
-        RequirementDefinition(id: "NAV-F19", source: "F19, F20", summary: "Places and upcoming events by saved preferences, with reminders",
+        RequirementDefinition(
+            id: "NAV-F19", source: "F19, F20",
+            summary: "Places and upcoming events by saved preferences, with reminders",
             measuredAs: "correctness", threshold: "exact",
             metrics: [
-                .info("reminders_fired", kind: .count, unit: "count"),
+                .info("reminders_fired", kind: .count, unit: "count")
             ]),
-        RequirementDefinition(id: "NAV-F21", source: "F21", summary: "History of places visited",
+        RequirementDefinition(
+            id: "NAV-F21", source: "F21", summary: "History of places visited",
             measuredAs: "correctness", threshold: "exact"),
-        RequirementDefinition(id: "NAV-F22", source: "F22, F27, F31", summary: "Step count and distance walked, with statistics over time",
+        RequirementDefinition(
+            id: "NAV-F22", source: "F22, F27, F31",
+            summary: "Step count and distance walked, with statistics over time",
             measuredAs: "step-count error vs ground truth", threshold: "≤ 5% *default*",
             metrics: [
                 .atMost("step_count_error_max", 0.05, kind: .accuracy, unit: "ratio"),
@@ -132,15 +220,22 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .info("steps_true_total", kind: .count, unit: "steps"),
                 .info("distance_walked", kind: .accuracy, unit: "m"),
             ]),
-        RequirementDefinition(id: "NAV-F26", source: "F26", summary: "Access rights: mobile users read congestion; agents and admins read/write",
+        RequirementDefinition(
+            id: "NAV-F26", source: "F26",
+            summary: "Access rights: mobile users read congestion; agents and admins read/write",
             measuredAs: "denied writes", threshold: "all denied",
             metrics: [
                 // Threshold: every write a mobile user tried.
-                MetricDefinition("mobile_writes_denied", kind: .count, unit: "count", comparator: .equal),
+                MetricDefinition("mobile_writes_denied", kind: .count, unit: "count", comparator: .equal)
             ]),
-        RequirementDefinition(id: "NAV-F29", source: "F29, F30, F34, F35", summary: "Step/distance goals, completion notices, admin-set goals and prizes, ranking by time or score",
+        RequirementDefinition(
+            id: "NAV-F29", source: "F29, F30, F34, F35",
+            summary: "Step/distance goals, completion notices, admin-set goals and prizes, ranking by time or score",
             measuredAs: "correctness", threshold: "exact"),
-        RequirementDefinition(id: "NAV-L1", source: "§3.1.4, F4", summary: "Position from Wi-Fi signal strength, cell towers, GPS, accelerometer and gyroscope, indoors and outdoors",
+        RequirementDefinition(
+            id: "NAV-L1", source: "§3.1.4, F4",
+            summary:
+                "Position from Wi-Fi signal strength, cell towers, GPS, accelerometer and gyroscope, indoors and outdoors",
             measuredAs: "horizontal error (m), floor and building hit rate", threshold: "see performance goals",
             metrics: [
                 .atLeast("indoor_building_hit_rate", 1.0, kind: .accuracy, unit: "ratio"),
@@ -158,10 +253,12 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .info("outdoor_gps_error_p95", kind: .accuracy, unit: "m"),
                 .latency("indoor_locate_latency"),
             ]),
-        RequirementDefinition(id: "NAV-PR1", source: "§2.5", summary: "Consent before collecting location (POPI Act); withdrawal; deletion of identifiable data",
+        RequirementDefinition(
+            id: "NAV-PR1", source: "§2.5",
+            summary: "Consent before collecting location (POPI Act); withdrawal; deletion of identifiable data",
             measuredAs: "no data before consent; none left after deletion", threshold: "exact",
             metrics: [
-                .info("collections_refused_without_consent", kind: .count, unit: "count"),
+                .info("collections_refused_without_consent", kind: .count, unit: "count")
             ]),
     ]
 
@@ -179,7 +276,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
     /// class changes over the scenario, with the shortest `class_change_period`
     /// given (parameter or sweep value; default 1 h).
     @Sendable static func crowdWork(_ s: ScenarioCheckInput) -> [ScenarioProblem] {
-        let periods = [s.parameters?["class_change_period"]?.double].compactMap { $0 }
+        let periods =
+            [s.parameters?["class_change_period"]?.double].compactMap { $0 }
             + (s.sweepValues["class_change_period"]?.compactMap(\.double) ?? [])
         guard let period = periods.isEmpty ? 3600 : periods.min(), period > 0 else { return [] }
         let changes = (s.duration / period).rounded(.up) + 1
@@ -188,7 +286,11 @@ enum NavUPDefinition: AppVocabularyBuilding {
             guard let peopleValue = feed.parameters["people"], let people = peopleValue.int else { continue }
             let trips = Double(people) * changes
             if trips > Double(maximumCrowdTrips) {
-                problems.append(ScenarioProblem(at: peopleValue, "'feeds[\(i)].people': \(people) people over \(Int(changes)) class changes (every \(DurationText.describe(period))) plan \(Int(trips)) trips; the most is \(maximumCrowdTrips); use fewer people, a longer 'class_change_period' or a shorter 'time.duration'"))
+                problems.append(
+                    ScenarioProblem(
+                        at: peopleValue,
+                        "'feeds[\(i)].people': \(people) people over \(Int(changes)) class changes (every \(DurationText.describe(period))) plan \(Int(trips)) trips; the most is \(maximumCrowdTrips); use fewer people, a longer 'class_change_period' or a shorter 'time.duration'"
+                    ))
             }
         }
         return problems

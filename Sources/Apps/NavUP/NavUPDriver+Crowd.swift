@@ -16,9 +16,13 @@ extension NavUPDriver {
             guard let device = devices[a.device] else { continue }
             let truth = a.location
             // The app sends a ping only when the phone stored it, i.e. after consent (NAV-PR1).
-            if device.collectLocation(userID: a.name, at: time, truePosition: truth), let last = device.consent.records.last {
-                store.submit(CrowdPing(device: a.device, time: time,
-                                       location: GeoPoint(latitude: last.latitude, longitude: last.longitude), accuracyMetres: 10))
+            if device.collectLocation(userID: a.name, at: time, truePosition: truth),
+                let last = device.consent.records.last
+            {
+                store.submit(
+                    CrowdPing(
+                        device: a.device, time: time,
+                        location: GeoPoint(latitude: last.latitude, longitude: last.longitude), accuracyMetres: 10))
             }
         }
         store.prune(now: time)
@@ -34,10 +38,12 @@ extension NavUPDriver {
         // The heat map the app shows (`CrowdHeatmap` of the pings) against the walkers' true positions
         // counted per 50 m cell here, by the documented grid (rows north, columns east of the origin,
         // equirectangular at its latitude), not by the heat map's own code.
-        let estMap = CrowdHeatmap(pings: store.pings.filter { $0.device.hasPrefix("crowd-") }, origin: campus.origin,
-                                  cellMetres: 50, at: time, windowSeconds: window)
+        let estMap = CrowdHeatmap(
+            pings: store.pings.filter { $0.device.hasPrefix("crowd-") }, origin: campus.origin,
+            cellMetres: 50, at: time, windowSeconds: window)
         var cells: [[Int]: (Double, Double)] = [:]
-        let rad = Double.pi / 180, radius = 6_371_008.8
+        let rad = Double.pi / 180
+        let radius = 6_371_008.8
         for w in crowd.walkers(at: time) {
             let east = (w.point.longitude - campus.origin.longitude) * rad * cos(campus.origin.latitude * rad) * radius
             let north = (w.point.latitude - campus.origin.latitude) * rad * radius
@@ -90,7 +96,8 @@ extension NavUPDriver {
         let snapshot = estimator.snapshot(pings: store.pings, at: run.now, windowSeconds: 300)
         let accepted = store.publish(snapshot, by: role)
         let allowed = AccessPolicy.navUP.allows(accountRole, .write, .congestionData)
-        let canRead = AccessPolicy.navUP.allows(accountRole, .read, .congestionData) && store.congestion(for: role) != nil
+        let canRead =
+            AccessPolicy.navUP.allows(accountRole, .read, .congestionData) && store.congestion(for: role) != nil
         let expected = role != .mobile
         writeChecks += 1
         if role == .mobile { mobileWrites += 1 }

@@ -15,8 +15,11 @@ extension NavUPDriver {
     static func correlation(_ pairs: [(truth: Double, estimate: Double)]) -> Double {
         let n = Double(pairs.count)
         guard n >= 2 else { return 0 }
-        let mx = pairs.reduce(0) { $0 + $1.truth } / n, my = pairs.reduce(0) { $0 + $1.estimate } / n
-        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        let mx = pairs.reduce(0) { $0 + $1.truth } / n
+        let my = pairs.reduce(0) { $0 + $1.estimate } / n
+        var sxy = 0.0
+        var sxx = 0.0
+        var syy = 0.0
         for p in pairs {
             sxy += (p.truth - mx) * (p.estimate - my)
             sxx += (p.truth - mx) * (p.truth - mx)
@@ -51,7 +54,9 @@ extension NavUPDriver {
         var errors = 0
         var covered = 0
         for p in stats.periods {
-            let inside = events.filter { $0.timeSeconds >= p.startSeconds && $0.timeSeconds < p.startSeconds + periodSeconds }
+            let inside = events.filter {
+                $0.timeSeconds >= p.startSeconds && $0.timeSeconds < p.startSeconds + periodSeconds
+            }
             covered += inside.count
             let metres = inside.reduce(0) { $0 + $1.lengthMetres }
             if inside.count != p.steps || abs(metres - p.distanceMetres) > 1e-9 * max(1, metres) { errors += 1 }
@@ -80,21 +85,26 @@ extension NavUPDriver {
         // congestion.
         if !regretOnline.isEmpty {
             m.expect("NAV-F4", "regret_online_p95", Self.quantile(regretOnline, 0.95), samples: regretOnline.count)
-            m.expect("NAV-F4", "regret_online_mean", regretOnline.reduce(0, +) / Double(regretOnline.count),
-                     samples: regretOnline.count)
-            m.expect("NAV-F4", "regret_online_without_congestion_p95", Self.quantile(blindOnline, 0.95),
-                     samples: blindOnline.count)
+            m.expect(
+                "NAV-F4", "regret_online_mean", regretOnline.reduce(0, +) / Double(regretOnline.count),
+                samples: regretOnline.count)
+            m.expect(
+                "NAV-F4", "regret_online_without_congestion_p95", Self.quantile(blindOnline, 0.95),
+                samples: blindOnline.count)
         }
         if !regretOffline.isEmpty {
             m.expect("NAV-F4", "regret_offline_p95", Self.quantile(regretOffline, 0.95), samples: regretOffline.count)
-            m.expect("NAV-F4", "regret_offline_mean", regretOffline.reduce(0, +) / Double(regretOffline.count),
-                     samples: regretOffline.count)
-            m.expect("NAV-F4", "regret_offline_without_congestion_p95", Self.quantile(blindOffline, 0.95),
-                     samples: blindOffline.count)
+            m.expect(
+                "NAV-F4", "regret_offline_mean", regretOffline.reduce(0, +) / Double(regretOffline.count),
+                samples: regretOffline.count)
+            m.expect(
+                "NAV-F4", "regret_offline_without_congestion_p95", Self.quantile(blindOffline, 0.95),
+                samples: blindOffline.count)
         }
         if congestionDownloadsFailed > 0 {
-            m.expect("NAV-F4", "congestion_downloads_failed", Double(congestionDownloadsFailed),
-                     samples: congestionDownloadsFailed)
+            m.expect(
+                "NAV-F4", "congestion_downloads_failed", Double(congestionDownloadsFailed),
+                samples: congestionDownloadsFailed)
         }
         if routesWithoutMap > 0 {
             m.expect("NAV-F4", "online_routes_without_map", Double(routesWithoutMap), samples: routesWithoutMap)
@@ -123,18 +133,24 @@ extension NavUPDriver {
         // NAV-F9, NAV-F18
         if emergencyChecks > 0 {
             m.exact("NAV-F9", "invalid_emergency_routes", failures: emergencyFailures, checks: emergencyChecks)
-            m.expect("NAV-F9", "evacuations_starting_at_exit", Double(evacuationsAtExit + wheelchairEvacuationsAtExit),
-                     samples: emergencyChecks)
+            m.expect(
+                "NAV-F9", "evacuations_starting_at_exit", Double(evacuationsAtExit + wheelchairEvacuationsAtExit),
+                samples: emergencyChecks)
         }
         if alertsSent > 0 { m.exact("NAV-F9", "alerts_undelivered", failures: alertsUndelivered, checks: alertsSent) }
         if wheelchairEvacuations > 0 {
-            m.exact("NAV-F18", "wrong_wheelchair_evacuations", failures: wheelchairEvacuationFailures, checks: wheelchairEvacuations)
-            m.expect("NAV-F18", "wheelchair_evacuations_starting_at_exit", Double(wheelchairEvacuationsAtExit),
-                     samples: wheelchairEvacuations)
+            m.exact(
+                "NAV-F18", "wrong_wheelchair_evacuations", failures: wheelchairEvacuationFailures,
+                checks: wheelchairEvacuations)
+            m.expect(
+                "NAV-F18", "wheelchair_evacuations_starting_at_exit", Double(wheelchairEvacuationsAtExit),
+                samples: wheelchairEvacuations)
         }
         // NAV-F15
         if wheelchairRoutes > 0 {
-            if wheelchairSteps > 0 { m.exact("NAV-F15", "forbidden_edges_used", failures: forbiddenUsed, checks: wheelchairSteps) }
+            if wheelchairSteps > 0 {
+                m.exact("NAV-F15", "forbidden_edges_used", failures: forbiddenUsed, checks: wheelchairSteps)
+            }
             m.exact("NAV-F15", "wrong_no_route", failures: wheelchairWrongNoRoute, checks: wheelchairNoRoute)
             m.expect("NAV-F15", "wheelchair_routes", Double(wheelchairRoutes), samples: wheelchairRoutes)
             m.expect("NAV-F15", "wheelchair_no_route", Double(wheelchairNoRoute), samples: wheelchairRoutes)
@@ -146,10 +162,12 @@ extension NavUPDriver {
             m.expect("NAV-F19", "reminders_fired", Double(reminderLog.count), samples: reminderChecks)
         }
         if preferenceListings > 0 {
-            m.exact("NAV-F19", "preference_listing_errors", failures: preferenceListingFailures, checks: preferenceListings)
+            m.exact(
+                "NAV-F19", "preference_listing_errors", failures: preferenceListingFailures, checks: preferenceListings)
         }
         // NAV-F21: history read back from each phone's cache equals the places actually reached.
-        var historyChecks = 0, historyFailures = 0
+        var historyChecks = 0
+        var historyFailures = 0
         for a in actors where !a.history.isEmpty {
             historyChecks += 1
             let key = "navup-history-\(a.name)"
@@ -157,7 +175,9 @@ extension NavUPDriver {
             let names = stored.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init) } ?? []
             if names != a.history { historyFailures += 1 }
         }
-        if historyChecks > 0 { m.exact("NAV-F21", "history_mismatches", failures: historyFailures, checks: historyChecks) }
+        if historyChecks > 0 {
+            m.exact("NAV-F21", "history_mismatches", failures: historyFailures, checks: historyChecks)
+        }
         // NAV-F22
         if !stepErrors.isEmpty {
             m.expect("NAV-F22", "step_count_error_max", stepErrors.max() ?? 0, samples: stepErrors.count)
@@ -166,7 +186,9 @@ extension NavUPDriver {
             m.expect("NAV-F22", "steps_detected_total", Double(detected), samples: stepErrors.count)
             m.expect("NAV-F22", "steps_true_total", Double(truth), samples: stepErrors.count)
             // Statistics over time: each user's hourly periods against a recount of their steps.
-            var distance = 0.0, periods = 0, periodErrors = 0
+            var distance = 0.0
+            var periods = 0
+            var periodErrors = 0
             for a in actors where !a.steps.isEmpty {
                 let stats = StepStatistics(events: a.steps, periodSeconds: 3600)
                 distance += stats.totalDistanceMetres
@@ -181,12 +203,14 @@ extension NavUPDriver {
         // NAV-F26
         if writeChecks > 0 { m.exact("NAV-F26", "write_rights_errors", failures: writeFailures, checks: writeChecks) }
         if mobileWrites > 0 {
-            m.expect("NAV-F26", "mobile_writes_denied", Double(store.deniedWrites),
-                     samples: mobileWrites, threshold: Double(mobileWrites))
+            m.expect(
+                "NAV-F26", "mobile_writes_denied", Double(store.deniedWrites),
+                samples: mobileWrites, threshold: Double(mobileWrites))
         }
         // NAV-F29: the core's goal notices (`StepGoals.notices`) against a recount of the detected steps, and
         // the ranking by steps (`StepGoals.rank`) against each user's competition rank.
-        var goalChecks = 0, goalFailures = 0
+        var goalChecks = 0
+        var goalFailures = 0
         for a in actors where !a.goals.isEmpty {
             let notices = StepGoals.notices(goals: a.goals, events: a.steps)
             for g in a.goals {
@@ -202,8 +226,10 @@ extension NavUPDriver {
         if actors.contains(where: { !$0.steps.isEmpty }) {
             var scores: [String: Double] = [:]
             for a in actors { scores[a.name, default: 0] += Double(a.steps.count) }
-            let ranked = StepGoals.rank(scores.keys.sorted().map { StepGoals.Entry(user: $0, score: scores[$0] ?? 0) }, by: .score)
-            m.exact("NAV-F29", "ranking_errors", failures: Self.rankingErrors(ranked, scores: scores), checks: scores.count)
+            let ranked = StepGoals.rank(
+                scores.keys.sorted().map { StepGoals.Entry(user: $0, score: scores[$0] ?? 0) }, by: .score)
+            m.exact(
+                "NAV-F29", "ranking_errors", failures: Self.rankingErrors(ranked, scores: scores), checks: scores.count)
         }
         // NAV-L1
         if let ev = FingerprintEvaluation(estimates: indoorEstimates, truth: indoorTruth) {
@@ -219,22 +245,27 @@ extension NavUPDriver {
             m.expect("NAV-L1", "indoor_new_phone_error_mean", ev.errors.meanMetres, samples: ev.count)
             m.expect("NAV-L1", "indoor_new_phone_error_p95", ev.errors.p95Metres, samples: ev.count)
         }
-        if let fused = HorizontalErrorSummary(errorsMetres: outdoorFused), let gps = HorizontalErrorSummary(errorsMetres: outdoorGPS) {
+        if let fused = HorizontalErrorSummary(errorsMetres: outdoorFused),
+            let gps = HorizontalErrorSummary(errorsMetres: outdoorGPS)
+        {
             m.expect("NAV-L1", "outdoor_fused_error_p50", fused.medianMetres, samples: fused.count)
-            m.expect("NAV-L1", "outdoor_fused_error_p95", fused.p95Metres, samples: fused.count, threshold: gps.p95Metres)
+            m.expect(
+                "NAV-L1", "outdoor_fused_error_p95", fused.p95Metres, samples: fused.count, threshold: gps.p95Metres)
             m.expect("NAV-L1", "outdoor_gps_error_p95", gps.p95Metres, samples: gps.count)
         }
         // NAV-PR1
         if consentChecks > 0 {
             m.exact("NAV-PR1", "pings_stored_without_consent", failures: pingsWithoutConsent, checks: consentChecks)
-            m.exact("NAV-PR1", "phone_records_without_consent", failures: phoneRecordsWithoutConsent, checks: consentChecks)
+            m.exact(
+                "NAV-PR1", "phone_records_without_consent", failures: phoneRecordsWithoutConsent, checks: consentChecks)
         }
         if withdrawals > 0 { m.exact("NAV-PR1", "data_left_after_withdrawal", failures: dataLeft, checks: withdrawals) }
         if retentionChecks > 0 {
             m.exact("NAV-PR1", "pings_past_retention", failures: pastRetention, checks: retentionChecks)
             let phoneRefusals = devices.keys.sorted().reduce(0) { $0 + (devices[$1]?.consent.refusedCollections ?? 0) }
-            m.expect("NAV-PR1", "collections_refused_without_consent", Double(store.refusedWithoutConsent + phoneRefusals),
-                     samples: consentChecks)
+            m.expect(
+                "NAV-PR1", "collections_refused_without_consent", Double(store.refusedWithoutConsent + phoneRefusals),
+                samples: consentChecks)
         }
     }
 }

@@ -37,15 +37,19 @@ extension NavUPDriver {
         guard let campus, let device = devices[name] else { return nil }
         // A request made while the map is still downloading uses it once it has arrived.
         let time = max(now, mapArrival[name] ?? now)
-        let outcome = try device.fetch(key: "navup-map-\(campusName)", bytes: max(mapBytes, 1), timeToLiveSeconds: Self.mapTimeToLiveSeconds,
-                                       at: time) {
-            let map = PhoneMap(campus: campusName, graph: graphIdentity, names: campus.venues.map(\.name),
-                               latitudes: campus.venues.map(\.location.latitude), longitudes: campus.venues.map(\.location.longitude))
+        let outcome = try device.fetch(
+            key: "navup-map-\(campusName)", bytes: max(mapBytes, 1), timeToLiveSeconds: Self.mapTimeToLiveSeconds,
+            at: time
+        ) {
+            let map = PhoneMap(
+                campus: campusName, graph: graphIdentity, names: campus.venues.map(\.name),
+                latitudes: campus.venues.map(\.location.latitude), longitudes: campus.venues.map(\.location.longitude))
             return (try? JSONEncoder().encode(map)) ?? Data()
         }
         if outcome.source == .network { mapArrival[name] = time + outcome.networkSeconds }
         guard let data = outcome.payload, let map = try? JSONDecoder().decode(PhoneMap.self, from: data),
-              map.campus == campusName, map.names.count == map.latitudes.count, map.names.count == map.longitudes.count else { return nil }
+            map.campus == campusName, map.names.count == map.latitudes.count, map.names.count == map.longitudes.count
+        else { return nil }
         return map
     }
 
@@ -68,15 +72,20 @@ extension NavUPDriver {
         guard let campus, let crowd, let estimator else { return nil }
         let p = name == "wheelchair" ? campus.wheelchair : campus.walk
         let truth = WeidmannSpeed.slowdowns(densities: crowd.trueDensities(at: now, estimator: estimator))
-        let n = campus.venues.count, pairs = n * (n - 1)
+        let n = campus.venues.count
+        let pairs = n * (n - 1)
         let first = rng.uniformInt(below: pairs)
         for k in 0..<min(pairs, Self.contestedTries) {
             let index = pairs <= Self.contestedTries ? (first + k) % pairs : rng.uniformInt(below: pairs)
-            let a = index / (n - 1), r = index % (n - 1)
+            let a = index / (n - 1)
+            let r = index % (n - 1)
             let b = r >= a ? r + 1 : r
-            let free = router.route(in: campus.graph, from: campus.venues[a].location, to: campus.venues[b].location, profile: p)
-            if let regret = RouteRegret.regret(of: free, in: campus.graph, profile: p, trueSlowdown: truth, router: &router),
-               regret > 1e-9 {
+            let free = router.route(
+                in: campus.graph, from: campus.venues[a].location, to: campus.venues[b].location, profile: p)
+            if let regret = RouteRegret.regret(
+                of: free, in: campus.graph, profile: p, trueSlowdown: truth, router: &router),
+                regret > 1e-9
+            {
                 return (a, b)
             }
         }
@@ -100,7 +109,9 @@ extension NavUPDriver {
             return
         }
         let edges = campus.graph.edges.count
-        let published = store.congestion(for: .mobile) ?? CongestionSnapshot(takenAt: now, densities: [Double](repeating: 0, count: edges))
+        let published =
+            store.congestion(for: .mobile)
+            ?? CongestionSnapshot(takenAt: now, densities: [Double](repeating: 0, count: edges))
         // Fresh congestion only when its download arrives; otherwise (offline, or the request failed)
         // the phone routes on its cached snapshot.
         var fresh = false
@@ -125,15 +136,20 @@ extension NavUPDriver {
         }
         if !fresh, choice.snapshot != nil { cachedAges.append(choice.ageSeconds) }
         guard route.status == .ok, let s = route.fromSnap, let t = route.toSnap else { return }
-        let truth = crowd.map { WeidmannSpeed.slowdowns(densities: $0.trueDensities(at: now, estimator: estimator)) }
+        let truth =
+            crowd.map { WeidmannSpeed.slowdowns(densities: $0.trueDensities(at: now, estimator: estimator)) }
             ?? [Double](repeating: 1, count: edges)
-        if let regret = RouteRegret.regret(of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router) {
+        if let regret = RouteRegret.regret(
+            of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
+        {
             if fresh { regretOnline.append(regret) } else { regretOffline.append(regret) }
         }
         // What the same request would have cost routed without any congestion data (the contrast that
         // shows whether congestion decided anything).
         let blind = router.route(in: campus.graph, fromSnap: s, toSnap: t, profile: p)
-        if let regret = RouteRegret.regret(of: blind, in: campus.graph, profile: p, trueSlowdown: truth, router: &router) {
+        if let regret = RouteRegret.regret(
+            of: blind, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
+        {
             if fresh { blindOnline.append(regret) } else { blindOffline.append(regret) }
         }
         listAlongRoute(route, at: now)
@@ -150,12 +166,15 @@ extension NavUPDriver {
             Int(edge) >= 0 && Int(edge) < g.edges.count
                 && g.access[p][Int(edge)] & (forward ? CampusGraph.forwardBit : CampusGraph.backwardBit) != 0
         }
-        var start = route.fromVertex, end = route.toVertex
+        var start = route.fromVertex
+        var end = route.toVertex
         if let s = route.fromSnap, let t = route.toSnap {
             guard route.points.first == s.point, route.points.last == t.point else { return false }
             guard route.fromVertex != nil else {
                 // One edge: walked from the start's position towards the end's.
-                guard let head = route.head, head.edge == s.edge, usable(head.edge, forward: head.forward) else { return false }
+                guard let head = route.head, head.edge == s.edge, usable(head.edge, forward: head.forward) else {
+                    return false
+                }
                 return t.edge == s.edge && route.steps.isEmpty && route.tail == nil && route.toVertex == nil
                     && (t.position == s.position || (t.position > s.position) == head.forward)
             }
@@ -222,23 +241,31 @@ extension NavUPDriver {
     func splitDistances(from s: EdgeSnap, to targets: [EdgeSnap?], profile p: Int) -> [Double] {
         guard let campus else { return targets.map { _ in .infinity } }
         let g = campus.graph
-        let fwd = CampusGraph.forwardBit, bwd = CampusGraph.backwardBit
+        let fwd = CampusGraph.forwardBit
+        let bwd = CampusGraph.backwardBit
         /// Ways between a snap and its edge's ends: (vertex, metres, direction bit needed to leave the snap
         /// towards the vertex); an end the snap lies on costs nothing in either direction.
         func ends(_ snap: EdgeSnap) -> [(vertex: Int32, metres: Double, bit: UInt8, on: Bool)] {
             let e = g.edges[Int(snap.edge)]
             let last = Double(e.shape.count - 1)
-            return [(e.from, snap.metresFromStart, bwd, snap.position == 0), (e.to, snap.metresToEnd, fwd, snap.position == last)]
+            return [
+                (e.from, snap.metresFromStart, bwd, snap.position == 0),
+                (e.to, snap.metresToEnd, fwd, snap.position == last),
+            ]
         }
         let sBits = g.access[p][Int(s.edge)]
-        let starts = ends(s).filter { $0.on || sBits & $0.bit != 0 }.map { (dist: dijkstra(from: $0.vertex, profile: p), offset: $0.on ? 0 : $0.metres) }
+        let starts = ends(s).filter { $0.on || sBits & $0.bit != 0 }.map {
+            (dist: dijkstra(from: $0.vertex, profile: p), offset: $0.on ? 0 : $0.metres)
+        }
         return targets.map { t in
             guard let t else { return .infinity }
             let tBits = g.access[p][Int(t.edge)]
             var best = Double.infinity
             // Entering the target's edge from an end walks towards the other end: the opposite bit.
             for end in ends(t) where end.on || tBits & (end.bit == fwd ? bwd : fwd) != 0 {
-                for (dist, offset) in starts { best = min(best, offset + dist[Int(end.vertex)] + (end.on ? 0 : end.metres)) }
+                for (dist, offset) in starts {
+                    best = min(best, offset + dist[Int(end.vertex)] + (end.on ? 0 : end.metres))
+                }
             }
             if t.edge == s.edge, t.position == s.position || tBits & (t.position > s.position ? fwd : bwd) != 0 {
                 best = min(best, g.alongMetres(edge: Int(s.edge), from: s.position, to: t.position))
@@ -252,14 +279,18 @@ extension NavUPDriver {
     /// listing's local-projection geometry, which it matches to well under 1 m at campus scale. O(line).
     static func sphericalMetres(from point: GeoPoint, to line: [GeoPoint]) -> Double {
         guard let first = line.first else { return .infinity }
-        let r = Geodesy.earthRadiusMetres, rad = Double.pi / 180
+        let r = Geodesy.earthRadiusMetres
+        let rad = Double.pi / 180
         func bearing(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-            let f1 = a.latitude * rad, f2 = b.latitude * rad, dl = (b.longitude - a.longitude) * rad
+            let f1 = a.latitude * rad
+            let f2 = b.latitude * rad
+            let dl = (b.longitude - a.longitude) * rad
             return atan2(sin(dl) * cos(f2), cos(f1) * sin(f2) - sin(f1) * cos(f2) * cos(dl))
         }
         var best = Geodesy.haversineMetres(point, first)
         for (a, b) in zip(line, line.dropFirst()) {
-            let dab = Geodesy.haversineMetres(a, b) / r, dap = Geodesy.haversineMetres(a, point) / r
+            let dab = Geodesy.haversineMetres(a, b) / r
+            let dap = Geodesy.haversineMetres(a, point) / r
             best = min(best, Geodesy.haversineMetres(point, b))
             guard dab > 0, dap > 0 else { continue }
             let angle = bearing(a, point) - bearing(a, b)
@@ -277,7 +308,8 @@ extension NavUPDriver {
     func listAlongRoute(_ route: Route, at now: Double) {
         guard let campus, !route.points.isEmpty else { return }
         let all = events.map {
-            CampusRouting.CampusEvent(title: String($0.id), location: campus.venues[$0.venue].location, start: $0.start, end: $0.end)
+            CampusRouting.CampusEvent(
+                title: String($0.id), location: campus.venues[$0.venue].location, start: $0.start, end: $0.end)
         }
         let listed = RouteSurroundings.events(along: route, events: all, now: now, within: Self.alongRouteMetres)
         eventChecks += 1
@@ -290,11 +322,14 @@ extension NavUPDriver {
             guard abs(d - Self.alongRouteMetres) > 1 else { continue }
             if (e.end > now && d < Self.alongRouteMetres) != ids.contains(String(e.id)) { wrong = true }
         }
-        let directory = VenueDirectory(venues: campus.pois.enumerated().map { k, v in
-            Venue(ref: "poi/\(k)", name: v.name, kind: .pointOfInterest, category: v.kind, location: v.location,
-                  entrances: [v.location], hasTaggedEntrance: false)
-        })
-        let pois = RouteSurroundings.venues(along: route, in: directory, kinds: [.pointOfInterest], within: Self.alongRouteMetres)
+        let directory = VenueDirectory(
+            venues: campus.pois.enumerated().map { k, v in
+                Venue(
+                    ref: "poi/\(k)", name: v.name, kind: .pointOfInterest, category: v.kind, location: v.location,
+                    entrances: [v.location], hasTaggedEntrance: false)
+            })
+        let pois = RouteSurroundings.venues(
+            along: route, in: directory, kinds: [.pointOfInterest], within: Self.alongRouteMetres)
         poisListed += pois.count
         if wrong { listingMismatches += 1 }
         let refs = pois.map(\.ref)
@@ -353,11 +388,15 @@ extension NavUPDriver {
         dist[Int(source)] = 0
         heap.insert(DijkstraEntry(metres: 0, vertex: source))
         while let top = heap.popMin() {
-            let d = top.metres, v = top.vertex
+            let d = top.metres
+            let v = top.vertex
             if d > dist[Int(v)] { continue }
             for a in arcs[Int(v)] {
                 let nd = d + campus.graph.edges[Int(a.edge)].lengthMetres
-                if nd < dist[Int(a.to)] { dist[Int(a.to)] = nd; heap.insert(DijkstraEntry(metres: nd, vertex: a.to)) }
+                if nd < dist[Int(a.to)] {
+                    dist[Int(a.to)] = nd
+                    heap.insert(DijkstraEntry(metres: nd, vertex: a.to))
+                }
             }
         }
         return dist
@@ -382,9 +421,12 @@ extension NavUPDriver {
             if !device.request(bytes: 2048, at: run.now).delivered { alertsUndelivered += 1 }
         }
         let targets = campus.exits.map { $0.snaps[p] }
-        let (route, chosen) = EmergencyRouting.nearest(in: campus.graph, from: from, destinations: targets, profile: p,
-                                                       router: &router)
-        if campus.exits.contains(where: { $0.snaps[p] != nil && Geodesy.haversineMetres(from, $0.location) <= Self.atExitMetres }) {
+        let (route, chosen) = EmergencyRouting.nearest(
+            in: campus.graph, from: from, destinations: targets, profile: p,
+            router: &router)
+        if campus.exits.contains(where: {
+            $0.snaps[p] != nil && Geodesy.haversineMetres(from, $0.location) <= Self.atExitMetres
+        }) {
             if p == campus.wheelchair { wheelchairEvacuationsAtExit += 1 } else { evacuationsAtExit += 1 }
         }
         let source = campus.graph.snapToEdge(from, profile: p)
@@ -394,7 +436,8 @@ extension NavUPDriver {
             // "No route" is right exactly when no exit is reachable in this profile's graph.
             ok = !nearest.isFinite
         } else if let chosen, let end = targets[chosen] {
-            ok = route.fromSnap == source && route.toSnap == end && follows(route, profile: p)
+            ok =
+                route.fromSnap == source && route.toSnap == end && follows(route, profile: p)
                 && abs(route.lengthMetres - nearest) <= 1e-6 * max(1, nearest)
             if p == campus.wheelchair && forbiddenEdges(route) > 0 { ok = false }
         }
@@ -414,18 +457,22 @@ extension NavUPDriver {
     static func namesBegun(by query: String, among names: [String]) -> Set<String> {
         let q = VenueSearch.normalise(query)
         guard !q.isEmpty else { return [] }
-        return Set(names.filter { name in
-            let words = VenueSearch.normalise(name).split(separator: " ").map(String.init)
-            return words.indices.contains { words[$0...].joined(separator: " ").hasPrefix(q) }
-        })
+        return Set(
+            names.filter { name in
+                let words = VenueSearch.normalise(name).split(separator: " ").map(String.init)
+                return words.indices.contains { words[$0...].joined(separator: " ").hasPrefix(q) }
+            })
     }
 
     /// The venue search over `venues` (`CampusRouting.VenueSearch`, the one implementation of NAV-F3's rules).
     static func venueSearch(_ venues: [NavUPVenue]) -> VenueSearch {
-        VenueSearch(directory: VenueDirectory(venues: venues.enumerated().map { i, v in
-            Venue(ref: "navup/\(i)", name: v.name, kind: .building, category: v.kind, location: v.location,
-                  entrances: [v.location], hasTaggedEntrance: false)
-        }))
+        VenueSearch(
+            directory: VenueDirectory(
+                venues: venues.enumerated().map { i, v in
+                    Venue(
+                        ref: "navup/\(i)", name: v.name, kind: .building, category: v.kind, location: v.location,
+                        entrances: [v.location], hasTaggedEntrance: false)
+                }))
     }
 
     /// NAV-F3: one typed query, or `count` seeded queries made from random venue names (a prefix of 3–8
@@ -458,9 +505,12 @@ extension NavUPDriver {
         let online = devices[device]?.isOnline(at: run.now) ?? true
         let map = try phoneMap(device: device, at: run.now)
         let index = map.map { m in
-            Self.venueSearch(m.names.indices.map {
-                NavUPVenue(name: m.names[$0], location: GeoPoint(latitude: m.latitudes[$0], longitude: m.longitudes[$0]), kind: "")
-            })
+            Self.venueSearch(
+                m.names.indices.map {
+                    NavUPVenue(
+                        name: m.names[$0], location: GeoPoint(latitude: m.latitudes[$0], longitude: m.longitudes[$0]),
+                        kind: "")
+                })
         }
         for q in queries {
             searchQueries += 1
@@ -490,9 +540,11 @@ extension NavUPDriver {
         let categories = ["lecture", "sport", "society", "exam", "career"]
         for _ in 0..<count {
             let start = time - 7200 + rng.uniform() * 21600
-            events.append(CampusEvent(id: events.count, venue: rng.uniformInt(below: campus.venues.count),
-                                      category: categories[rng.uniformInt(below: categories.count)],
-                                      start: start, end: start + 1800 + rng.uniform() * 5400, created: time))
+            events.append(
+                CampusEvent(
+                    id: events.count, venue: rng.uniformInt(below: campus.venues.count),
+                    category: categories[rng.uniformInt(below: categories.count)],
+                    start: start, end: start + 1800 + rng.uniform() * 5400, created: time))
         }
         scheduleReminders(run)
     }

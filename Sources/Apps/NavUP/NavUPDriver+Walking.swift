@@ -12,9 +12,11 @@ extension NavUPDriver {
     /// detector; the arrival is appended to the place history kept in the phone's offline cache.
     func walk(actor i: Int, seconds: Double, pace: WalkingPace, _ run: RunContext) throws {
         guard let campus, let device = devices[actors[i].device] else { return }
-        let trace = try device.walk(startTime: run.now, segments: [WalkingSegment(durationSeconds: seconds, pace: pace)])
-        let steps = try StepDetector().detect(timesSeconds: trace.accelerometer.map(\.time), x: trace.accelerometer.map(\.x),
-                                              y: trace.accelerometer.map(\.y), z: trace.accelerometer.map(\.z))
+        let trace = try device.walk(
+            startTime: run.now, segments: [WalkingSegment(durationSeconds: seconds, pace: pace)])
+        let steps = try StepDetector().detect(
+            timesSeconds: trace.accelerometer.map(\.time), x: trace.accelerometer.map(\.x),
+            y: trace.accelerometer.map(\.y), z: trace.accelerometer.map(\.z))
         let truth = trace.trueStepCount
         stepErrors.append(truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0)
         actors[i].walks.append((steps.count, truth))
@@ -29,8 +31,10 @@ extension NavUPDriver {
             let key = "navup-history-\(actors[i].name)"
             var lines = try cache.entry(forKey: key).map { String(decoding: $0.payload, as: UTF8.self) } ?? ""
             lines += name + "\n"
-            try cache.store(CacheEntry(key: key, payload: Data(lines.utf8), fetchedAt: run.now + seconds,
-                                       timeToLiveSeconds: 365 * 86400))
+            try cache.store(
+                CacheEntry(
+                    key: key, payload: Data(lines.utf8), fetchedAt: run.now + seconds,
+                    timeToLiveSeconds: 365 * 86400))
         }
     }
 
@@ -42,11 +46,15 @@ extension NavUPDriver {
         let rng = stream(run, "outdoor")
         let heading = rng.uniform() * 2 * Double.pi
         let t0 = run.now
-        let trace = try device.walk(startTime: t0, segments: [WalkingSegment(durationSeconds: seconds, pace: .normal)],
-                                    initialHeadingRadians: heading)
-        var east = [0.0], north = [0.0], times = [t0]
+        let trace = try device.walk(
+            startTime: t0, segments: [WalkingSegment(durationSeconds: seconds, pace: .normal)],
+            initialHeadingRadians: heading)
+        var east = [0.0]
+        var north = [0.0]
+        var times = [t0]
         for (k, t) in trace.trueStepTimes.enumerated() {
-            let l = trace.trueStepLengthsMetres[k], h = trace.trueStepHeadingsRadians[k]
+            let l = trace.trueStepLengthsMetres[k]
+            let h = trace.trueStepHeadingsRadians[k]
             east.append((east.last ?? 0) + l * sin(h))
             north.append((north.last ?? 0) + l * cos(h))
             times.append(t)
@@ -59,11 +67,14 @@ extension NavUPDriver {
             return (east[k] + f * (east[k + 1] - east[k]), north[k] + f * (north[k + 1] - north[k]))
         }
         let origin = actors[i].location
-        let steps = try StepDetector().detect(timesSeconds: trace.accelerometer.map(\.time), x: trace.accelerometer.map(\.x),
-                                              y: trace.accelerometer.map(\.y), z: trace.accelerometer.map(\.z))
+        let steps = try StepDetector().detect(
+            timesSeconds: trace.accelerometer.map(\.time), x: trace.accelerometer.map(\.x),
+            y: trace.accelerometer.map(\.y), z: trace.accelerometer.map(\.z))
         let stepLength = WalkingPace.normal.stepLengthMetres
         var filter: GPSDeadReckoningFilter?
-        var last = t0, stepIndex = 0, previousStep = t0
+        var last = t0
+        var stepIndex = 0
+        var previousStep = t0
         var t = t0 + 1
         while t < t0 + seconds {
             while stepIndex < steps.count && steps[stepIndex] <= t {
@@ -71,9 +82,11 @@ extension NavUPDriver {
                 if var f = filter {
                     f.predict(dtSeconds: st - last)
                     let k = trace.trueStepTimes.lastIndex { $0 <= st } ?? 0
-                    let h = (trace.trueStepHeadingsRadians.indices.contains(k) ? trace.trueStepHeadingsRadians[k] : heading)
+                    let h =
+                        (trace.trueStepHeadingsRadians.indices.contains(k) ? trace.trueStepHeadingsRadians[k] : heading)
                         + rng.gaussian(standardDeviation: 0.1)
-                    f.updateStep(lengthMetres: stepLength, headingRadians: h, durationSeconds: max(0.2, st - previousStep))
+                    f.updateStep(
+                        lengthMetres: stepLength, headingRadians: h, durationSeconds: max(0.2, st - previousStep))
                     filter = f
                     last = st
                 }
@@ -89,7 +102,8 @@ extension NavUPDriver {
                     f.updateGPS(east: fe, north: fn, sigmaMetres: max(1, fix.horizontalAccuracyMetres))
                     filter = f
                 } else {
-                    filter = GPSDeadReckoningFilter(east: fe, north: fn, positionSigma: max(1, fix.horizontalAccuracyMetres))
+                    filter = GPSDeadReckoningFilter(
+                        east: fe, north: fn, positionSigma: max(1, fix.horizontalAccuracyMetres))
                 }
                 last = t
                 outdoorGPS.append(((fe - te) * (fe - te) + (fn - tn) * (fn - tn)).squareRoot())
@@ -106,14 +120,19 @@ extension NavUPDriver {
 
     /// The Wi-Fi locator trained on `fingerprint_train`, and the rows of `fingerprint_test` whose phones
     /// are absent from training (held out by device), both cached across sweep cases.
-    func fingerprintData(_ run: RunContext) throws -> (FingerprintLocator, seen: [FingerprintSample], unseen: [FingerprintSample]) {
+    func fingerprintData(_ run: RunContext) throws -> (
+        FingerprintLocator, seen: [FingerprintSample], unseen: [FingerprintSample]
+    ) {
         let trainName = run.text("fingerprint_train", default: "ujiindoorloc-train-a")
         let testName = run.text("fingerprint_test", default: "ujiindoorloc-train-b")
-        let trainURL = try run.datasets.url(trainName), testURL = try run.datasets.url(testName)
+        let trainURL = try run.datasets.url(trainName)
+        let testURL = try run.datasets.url(testName)
         let train = try run.datasets.cached("navup-fp-train-\(trainName)") {
             try FingerprintSample.fromUJIIndoorLoc(UJIIndoorLoc.load(url: trainURL, displayName: trainName).records)
         }
-        let locator = try run.datasets.cached("navup-fp-locator-\(trainName)") { try FingerprintLocator(training: train) }
+        let locator = try run.datasets.cached("navup-fp-locator-\(trainName)") {
+            try FingerprintLocator(training: train)
+        }
         let phones = Set(train.map(\.phone))
         let test = try run.datasets.cached("navup-fp-test-\(testName)") {
             try FingerprintSample.fromUJIIndoorLoc(UJIIndoorLoc.load(url: testURL, displayName: testName).records)
@@ -127,7 +146,8 @@ extension NavUPDriver {
     func locateIndoor(samples: Int, _ run: RunContext) throws {
         let (locator, seen, unseen) = try fingerprintData(run)
         guard !seen.isEmpty, !unseen.isEmpty else {
-            throw NavUPDriverError(description: "'fingerprint_test' needs rows of phones both in and absent from 'fingerprint_train'")
+            throw NavUPDriverError(
+                description: "'fingerprint_test' needs rows of phones both in and absent from 'fingerprint_train'")
         }
         let rng = stream(run, "indoor")
         for _ in 0..<samples {
@@ -144,8 +164,11 @@ extension NavUPDriver {
 
     /// The campus events as the positioning core sees them.
     var coreEvents: [Positioning.CampusEvent] {
-        events.map { Positioning.CampusEvent(id: String($0.id), category: $0.category, placeID: String($0.venue),
-                                              startSeconds: $0.start, endSeconds: $0.end) }
+        events.map {
+            Positioning.CampusEvent(
+                id: String($0.id), category: $0.category, placeID: String($0.venue),
+                startSeconds: $0.start, endSeconds: $0.end)
+        }
     }
 
     /// NAV-F19: the app's list of preferred events of the next day (`EventReminders.upcoming`), checked
@@ -154,9 +177,11 @@ extension NavUPDriver {
         guard let categories = actors[i].categories else { return }
         let now = run.now
         let prefs = UserPreferences(categories: categories, reminderLeadSeconds: actors[i].lead)
-        let listed = Set(EventReminders.upcoming(coreEvents, preferences: prefs, nowSeconds: now, horizonSeconds: 86400).map(\.id))
-        let expected = Set(events.filter { categories.contains($0.category) && $0.end > now && $0.start < now + 86400 }
-            .map { String($0.id) })
+        let listed = Set(
+            EventReminders.upcoming(coreEvents, preferences: prefs, nowSeconds: now, horizonSeconds: 86400).map(\.id))
+        let expected = Set(
+            events.filter { categories.contains($0.category) && $0.end > now && $0.start < now + 86400 }
+                .map { String($0.id) })
         preferenceListings += 1
         if listed != expected { preferenceListingFailures += 1 }
     }
@@ -169,7 +194,9 @@ extension NavUPDriver {
             let prefs = UserPreferences(categories: categories, reminderLeadSeconds: actors[i].lead)
             for r in EventReminders.reminders(all, preferences: prefs, nowSeconds: run.now) {
                 guard let id = Int(r.eventID), actors[i].reminded.insert(id).inserted else { continue }
-                run.simulation.schedule(at: r.dueSeconds) { [weak self] sim in self?.reminderLog.append((i, id, sim.now)) }
+                run.simulation.schedule(at: r.dueSeconds) { [weak self] sim in
+                    self?.reminderLog.append((i, id, sim.now))
+                }
             }
         }
     }

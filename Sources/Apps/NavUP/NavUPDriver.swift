@@ -120,7 +120,10 @@ public final class NavUPDriver: AppDriver {
         self.campusName = campusName
         mapBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int) ?? 0
         guard campus.venues.count >= 2 else {
-            throw NavUPDriverError(description: "\(s.file): error: campus '\(campusName)' has fewer than two named venues near its paths; choose another campus")
+            throw NavUPDriverError(
+                description:
+                    "\(s.file): error: campus '\(campusName)' has fewer than two named venues near its paths; choose another campus"
+            )
         }
         self.campus = campus
         search = Self.venueSearch(campus.venues)
@@ -153,7 +156,9 @@ public final class NavUPDriver: AppDriver {
     // MARK: Timeline (scheduled by the engine)
 
     public func restart(device: String, at time: Double, _ run: RunContext) {
-        do { try devices[device]?.restart(at: time) } catch { fail("\(run.scenario.file): error: restart of '\(device)': \(error)") }
+        do { try devices[device]?.restart(at: time) } catch {
+            fail("\(run.scenario.file): error: restart of '\(device)': \(error)")
+        }
     }
 
     public func deliver(_ feed: FeedSpec, at time: Double, _ run: RunContext) {
@@ -184,22 +189,29 @@ public final class NavUPDriver: AppDriver {
                     try GeoLifeLoaders.loadPLT(url: url, displayName: DatasetManifest.display(url)).records
                 }
                 guard let calibrated = NavUPCrowd.walkingSpeed(fixes: fixes) else {
-                    throw NavUPDriverError(description: "\(s.file):\(feed.line): error: dataset '\(name)' has fewer than 20 walking-speed fix pairs; use a GeoLife .plt trajectory with timestamps")
+                    throw NavUPDriverError(
+                        description:
+                            "\(s.file):\(feed.line): error: dataset '\(name)' has fewer than 20 walking-speed fix pairs; use a GeoLife .plt trajectory with timestamps"
+                    )
                 }
                 speed = calibrated
             }
             let gps = try GPSEnvironment.named(feed.parameters["gps"]?.string ?? "urban")
-            let crowd = try NavUPCrowd(campus: campus, people: people, start: s.start, end: s.end,
-                                       period: run.number("class_change_period", default: 3600),
-                                       lectureVenues: feed.parameters["lecture_venues"]?.int ?? 0,
-                                       exitSeconds: feed.parameters["exit_window"]?.double ?? 300, speed: speed, gps: gps,
-                                       stream: stream(run, "crowd"), gpsStream: stream(run, "crowd-gps"))
+            let crowd = try NavUPCrowd(
+                campus: campus, people: people, start: s.start, end: s.end,
+                period: run.number("class_change_period", default: 3600),
+                lectureVenues: feed.parameters["lecture_venues"]?.int ?? 0,
+                exitSeconds: feed.parameters["exit_window"]?.double ?? 300, speed: speed, gps: gps,
+                stream: stream(run, "crowd"), gpsStream: stream(run, "crowd-gps"))
             self.crowd = crowd
             for p in 0..<people { store.grantConsent("crowd-\(p)") }
         case "campus-events":
             return
         default:
-            throw NavUPDriverError(description: "\(s.file):\(feed.line): error: feed '\(feed.kind)' is not a NavUP feed; use crowd-pings or campus-events")
+            throw NavUPDriverError(
+                description:
+                    "\(s.file):\(feed.line): error: feed '\(feed.kind)' is not a NavUP feed; use crowd-pings or campus-events"
+            )
         }
     }
 
@@ -207,8 +219,11 @@ public final class NavUPDriver: AppDriver {
         let p = action.parameters
         switch action.kind {
         case "route":
-            guard let campus, let from = campus.place(p["from"]?.string ?? ""), let to = campus.place(p["to"]?.string ?? "") else {
-                throw NavUPDriverError(description: "unknown place in 'from'/'to'; give a venue name of the campus or 'lat,lon'")
+            guard let campus, let from = campus.place(p["from"]?.string ?? ""),
+                let to = campus.place(p["to"]?.string ?? "")
+            else {
+                throw NavUPDriverError(
+                    description: "unknown place in 'from'/'to'; give a venue name of the campus or 'lat,lon'")
             }
             try route(actor: i, from: from, to: to, profile: p["profile"]?.string ?? "walk", run)
         case "random-routes":
@@ -218,16 +233,19 @@ public final class NavUPDriver: AppDriver {
             let contested = p["contested"]?.bool == true
             for _ in 0..<(p["routes"]?.int ?? 1) {
                 if contested { contestedAsked += 1 }
-                guard let (a, b) = contested ? contestedPair(profile: profile, rng: rng, at: run.now) : randomPair(rng) else {
+                guard let (a, b) = contested ? contestedPair(profile: profile, rng: rng, at: run.now) : randomPair(rng)
+                else {
                     contestedMissing += 1
                     continue
                 }
-                try route(actor: i, from: campus.venues[a].location, to: campus.venues[b].location, profile: profile, run)
+                try route(
+                    actor: i, from: campus.venues[a].location, to: campus.venues[b].location, profile: profile, run)
             }
         case "search-venue": try searchVenue(actor: i, query: p["query"]?.string, count: p["queries"]?.int, run)
         case "emergency":
             guard let campus, let from = campus.place(p["from"]?.string ?? "") else {
-                throw NavUPDriverError(description: "unknown place in 'from'; give a venue name of the campus or 'lat,lon'")
+                throw NavUPDriverError(
+                    description: "unknown place in 'from'; give a venue name of the campus or 'lat,lon'")
             }
             try emergency(from: from, profile: p["profile"]?.string ?? "walk", run)
         case "walk":
@@ -248,9 +266,11 @@ public final class NavUPDriver: AppDriver {
             }
         case "write-congestion": writeCongestion(role: p["role"]?.string ?? "mobile", run)
         case "set-goal":
-            actors[i].goals.append(StepGoal(id: "\(actors[i].name)-\(actors[i].goals.count + 1)", measure: .steps,
-                                            target: Double(p["steps"]?.int ?? 1000), startSeconds: run.now,
-                                            endSeconds: run.scenario.end))
+            actors[i].goals.append(
+                StepGoal(
+                    id: "\(actors[i].name)-\(actors[i].goals.count + 1)", measure: .steps,
+                    target: Double(p["steps"]?.int ?? 1000), startSeconds: run.now,
+                    endSeconds: run.scenario.end))
         case "set-preferences":
             actors[i].categories = Set((p["categories"]?.array ?? []).compactMap(\.string))
             actors[i].lead = p["lead"]?.double ?? 900

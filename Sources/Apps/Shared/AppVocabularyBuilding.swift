@@ -32,9 +32,11 @@ extension AppVocabularyBuilding {
 
     /// The weather feed, reading datasets of `formats`.
     static func weatherFeed(_ formats: [DatasetFormat], _ datasetDoc: String) -> (String, ObjectSchema) {
-        feed("weather-refresh", "replays recorded weather observations through a weather provider", [
-            SchemaField("dataset", .dataset(formats: formats), required: true, datasetDoc),
-            SchemaField("place", .string(), "place the recording stands for (default: every favourite)"),
-        ])
+        feed(
+            "weather-refresh", "replays recorded weather observations through a weather provider",
+            [
+                SchemaField("dataset", .dataset(formats: formats), required: true, datasetDoc),
+                SchemaField("place", .string(), "place the recording stands for (default: every favourite)"),
+            ])
     }
 }

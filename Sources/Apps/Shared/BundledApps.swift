@@ -5,7 +5,8 @@ extension AppRegistry {
     /// The five bundled apps, in the order the schema lists them: SkyScape,
     /// weather-cities, NavUP, miCity and BeenThereDoneThat (`journal`).
     public static let bundled = AppRegistry([
-        SkyScapeDefinition.app, WeatherCitiesDefinition.app, NavUPDefinition.app, MiCityDefinition.app, JournalDefinition.app,
+        SkyScapeDefinition.app, WeatherCitiesDefinition.app, NavUPDefinition.app, MiCityDefinition.app,
+        JournalDefinition.app,
     ])
 }
 

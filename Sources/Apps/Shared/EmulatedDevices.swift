@@ -23,17 +23,21 @@ public enum EmulatedDevices {
                     cellularData: spec.permissions["cellular"] == "denied" ? .refused : .granted)
                 let profile = DeviceProfile(
                     name: spec.name, gpsEnvironment: try GPSEnvironment.named(spec.gps), cellularPreset: preset,
-                    wifiPreset: preset, permissions: permissions, placement: spec.placement == "pocket" ? .pocket : .hand)
+                    wifiPreset: preset, permissions: permissions,
+                    placement: spec.placement == "pocket" ? .pocket : .hand)
                 var intervals: [ConnectivityInterval] = []
                 for (i, change) in spec.connectivity.enumerated() {
                     let start = run.scenario.start + change.at
-                    let end = i + 1 < spec.connectivity.count ? run.scenario.start + spec.connectivity[i + 1].at : run.scenario.end + 1
+                    let end =
+                        i + 1 < spec.connectivity.count
+                        ? run.scenario.start + spec.connectivity[i + 1].at : run.scenario.end + 1
                     intervals.append(ConnectivityInterval(startTime: start, endTime: end, state: state(change.state)))
                 }
                 let cachePath = cacheFolder.appendingPathComponent("\(spec.name)-cache.sqlite").path
                 try? FileManager.default.removeItem(atPath: cachePath)
-                let device = try Device(profile: profile, stream: run.stream("device-\(spec.name)"),
-                                        connectivity: ConnectivitySchedule(intervals: intervals), cachePath: cachePath)
+                let device = try Device(
+                    profile: profile, stream: run.stream("device-\(spec.name)"),
+                    connectivity: ConnectivitySchedule(intervals: intervals), cachePath: cachePath)
                 out[spec.name] = device
             } catch {
                 throw BuildError(description: "\(run.scenario.file): error: device '\(spec.name)': \(error)")

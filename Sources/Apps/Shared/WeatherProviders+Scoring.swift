@@ -15,18 +15,22 @@ extension WeatherProviders {
             provider = lcd.located(in: try stationHistory(manifest))
         }
         guard let station = provider.station else {
-            throw ProviderError(description: "\(dataset): error: the recording has no station position, "
-                                + "and the isd-history station list has none for its station id")
+            throw ProviderError(
+                description: "\(dataset): error: the recording has no station position, "
+                    + "and the isd-history station list has none for its station id")
         }
-        let location = ScoreBatch.Location(id: dataset, latitude: station.latitude, longitude: station.longitude,
-                                           samples: provider.skySamples)
+        let location = ScoreBatch.Location(
+            id: dataset, latitude: station.latitude, longitude: station.longitude,
+            samples: provider.skySamples)
         return ScoreBatch.render(ScoreBatch.score([location]))
     }
 
     /// The files `scoreCSV` reads for `dataset`: its file, and the station list beside it.
     public static func scoringInputs(dataset: String, manifest: DatasetManifest) -> [OutputPathCheck.Input] {
         var files: [OutputPathCheck.Input] = []
-        if let entry = manifest.entry(named: dataset) { files.append(.init(option: "--dataset", url: manifest.url(of: entry))) }
+        if let entry = manifest.entry(named: dataset) {
+            files.append(.init(option: "--dataset", url: manifest.url(of: entry)))
+        }
         if let history = manifest.entries.first(where: { $0.format == .isdHistory }) {
             files.append(.init(option: "--dataset (station list)", url: manifest.url(of: history)))
         }
@@ -37,6 +41,8 @@ extension WeatherProviders {
     /// empty when the folder has none.
     public static func stationHistory(_ manifest: DatasetManifest) throws -> [ISDStation] {
         guard let entry = manifest.entries.first(where: { $0.format == .isdHistory }) else { return [] }
-        return try ISDHistoryLoader.load(url: manifest.url(of: entry), displayName: DatasetManifest.display(manifest.url(of: entry))).records
+        return try ISDHistoryLoader.load(
+            url: manifest.url(of: entry), displayName: DatasetManifest.display(manifest.url(of: entry))
+        ).records
     }
 }

@@ -10,25 +10,44 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         actions: [
             action("search", "search a place by name", [SchemaField("query", .string(), required: true)]),
             action("add-favourite", "add a place to favourites", [SchemaField("place", .string(), required: true)]),
-            action("remove-favourites", "multi-select delete", [SchemaField("places", .array(.string(), minItems: 1), required: true)]),
-            action("sort-favourites", "sort favourites", [SchemaField("by", .string(allowed: ["quality", "distance"]), required: true)]),
+            action(
+                "remove-favourites", "multi-select delete",
+                [SchemaField("places", .array(.string(), minItems: 1), required: true)]),
+            action(
+                "sort-favourites", "sort favourites",
+                [SchemaField("by", .string(allowed: ["quality", "distance"]), required: true)]),
             action("view-details", "open a location's details", [SchemaField("place", .string(), required: true)]),
-            action("open-calendar", "open the quality calendar on a day", [
-                SchemaField("place", .string(), required: true),
-                SchemaField("day", .integer(minimum: -366, maximum: 366), required: true, "days from today (negative: past)")]),
-            action("set-reminder", "remind 30 min before an event", [
-                SchemaField("place", .string(), required: true),
-                SchemaField("event", .string(allowed: ["sunrise", "sunset"]), required: true),
-                SchemaField("day", .integer(minimum: 0, maximum: 7), "days from today")]),
+            action(
+                "open-calendar", "open the quality calendar on a day",
+                [
+                    SchemaField("place", .string(), required: true),
+                    SchemaField(
+                        "day", .integer(minimum: -366, maximum: 366), required: true, "days from today (negative: past)"
+                    ),
+                ]),
+            action(
+                "set-reminder", "remind 30 min before an event",
+                [
+                    SchemaField("place", .string(), required: true),
+                    SchemaField("event", .string(allowed: ["sunrise", "sunset"]), required: true),
+                    SchemaField("day", .integer(minimum: 0, maximum: 7), "days from today"),
+                ]),
             action("register", "create an account", credentials),
             action("login", "sign in", credentials),
-            action("move", "move the device", [SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
-                                               SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true)]),
+            action(
+                "move", "move the device",
+                [
+                    SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
+                    SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true),
+                ]),
         ],
         feeds: [weatherFeed(weatherRecordings, "manifest name of a NOAA LCD, TMY or Beijing PM2.5 dataset")],
         parameters: [
-            SchemaField("low_quality_threshold", .number(minimum: 0, maximum: 100), "quality % below which a day warns (default 25)"),
-            SchemaField("forecast_error_growth", .number(minimum: 0), "forecast cloud error SD per day of lead, % (default 8)"),
+            SchemaField(
+                "low_quality_threshold", .number(minimum: 0, maximum: 100),
+                "quality % below which a day warns (default 25)"),
+            SchemaField(
+                "forecast_error_growth", .number(minimum: 0), "forecast cloud error SD per day of lead, % (default 8)"),
             SchemaField("provider", .string(allowed: ["noaa-lcd", "tmy"]), "weather provider"),
         ],
         requirements: requirements,
@@ -38,63 +57,101 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
 
     /// The requirements the app reports, in catalogue order.
     static let requirements: [RequirementDefinition] = [
-        RequirementDefinition(id: "SKY-P1", source: "§3 Performance", summary: "A location entered yields accurate data within 5 s",
-            measuredAs: "end-to-end latency of a location query (emulated network + cache + compute)", threshold: "p95 ≤ 5 s",
+        RequirementDefinition(
+            id: "SKY-P1", source: "§3 Performance", summary: "A location entered yields accurate data within 5 s",
+            measuredAs: "end-to-end latency of a location query (emulated network + cache + compute)",
+            threshold: "p95 ≤ 5 s",
             metrics: [
-                .latency("location_query_latency", p95AtMost: 5),
+                .latency("location_query_latency", p95AtMost: 5)
             ]),
-        RequirementDefinition(id: "SKY-P2", source: "§3 Performance", summary: "Sunrise and sunset time accurate to ±5 min",
-            measuredAs: "absolute error vs a reference solar position algorithm (NREL SPA), apparent sun centre at −0.833°", threshold: "max ≤ 300 s",
+        RequirementDefinition(
+            id: "SKY-P2", source: "§3 Performance", summary: "Sunrise and sunset time accurate to ±5 min",
+            measuredAs:
+                "absolute error vs a reference solar position algorithm (NREL SPA), apparent sun centre at −0.833°",
+            threshold: "max ≤ 300 s",
             metrics: [
                 .atMost("sun_event_abs_error_max", 300, kind: .accuracy, unit: "s"),
                 .info("sun_event_abs_error_mean", kind: .accuracy, unit: "s"),
             ]),
-        RequirementDefinition(id: "SKY-P3", source: "§3 Performance", summary: "The app responds to user input within 3 s",
+        RequirementDefinition(
+            id: "SKY-P3", source: "§3 Performance", summary: "The app responds to user input within 3 s",
             measuredAs: "latency of each user action", threshold: "p95 ≤ 3 s",
             metrics: [
-                .latency("user_action_latency", p95AtMost: 3),
+                .latency("user_action_latency", p95AtMost: 3)
             ]),
-        RequirementDefinition(id: "SKY-R1", source: "§3 Reliability", summary: "Full function restored within 2 min of a reboot",
-            measuredAs: "time from emulated restart to first fully served request, from on-device cache", threshold: "≤ 120 s",
+        RequirementDefinition(
+            id: "SKY-R1", source: "§3 Reliability", summary: "Full function restored within 2 min of a reboot",
+            measuredAs: "time from emulated restart to first fully served request, from on-device cache",
+            threshold: "≤ 120 s",
             metrics: [
-                .atMost("restart_to_served_max", 120, kind: .latency, unit: "s"),
+                .atMost("restart_to_served_max", 120, kind: .latency, unit: "s")
             ]),
-        RequirementDefinition(id: "SKY-D1", source: "DET1 1.2.1", summary: "Location details refreshed every 5 min",
+        RequirementDefinition(
+            id: "SKY-D1", source: "DET1 1.2.1", summary: "Location details refreshed every 5 min",
             measuredAs: "age of displayed weather while online", threshold: "≤ 300 s",
             metrics: [
-                .atMost("weather_age_online_max", 300, kind: .accuracy, unit: "s"),
+                .atMost("weather_age_online_max", 300, kind: .accuracy, unit: "s")
             ]),
-        RequirementDefinition(id: "SKY-D2", source: "HOME1, DET1", summary: "Shows sunrise, sunset, cloud cover (low/mid/high), rain probability, humidity, air quality, wind, golden-hour quality",
+        RequirementDefinition(
+            id: "SKY-D2", source: "HOME1, DET1",
+            summary:
+                "Shows sunrise, sunset, cloud cover (low/mid/high), rain probability, humidity, air quality, wind, golden-hour quality",
             measuredAs: "fields present and sourced from the replayed weather", threshold: "all present",
             // One informational row per field a details view lacked (`LocationDetails.missingFields`).
-            metrics: ["sunrise", "sunset", "cloud_low", "cloud_mid", "cloud_high", "rain_probability", "humidity",
-                      "air_quality", "wind", "quality"].map { .info("missing_\($0)", kind: .count, unit: "count") }),
-        RequirementDefinition(id: "SKY-Q1", source: "Data dictionary", summary: "Golden-hour quality: a percentage predicting how beautiful the sunset/sunrise will be",
-            measuredAs: "score in 0–100 per location and day; agreement with labelled cases where available", threshold: "documented model",
             metrics: [
-                .info("quality_mean", kind: .accuracy, unit: "%"),
+                "sunrise", "sunset", "cloud_low", "cloud_mid", "cloud_high", "rain_probability", "humidity",
+                "air_quality", "wind", "quality",
+            ].map { .info("missing_\($0)", kind: .count, unit: "count") }),
+        RequirementDefinition(
+            id: "SKY-Q1", source: "Data dictionary",
+            summary: "Golden-hour quality: a percentage predicting how beautiful the sunset/sunrise will be",
+            measuredAs: "score in 0–100 per location and day; agreement with labelled cases where available",
+            threshold: "documented model",
+            metrics: [
+                .info("quality_mean", kind: .accuracy, unit: "%")
             ]),
-        RequirementDefinition(id: "SKY-S1", source: "SORT1", summary: "Sort favourites by quality (high→low) or by distance from the GPS position (near→far); ties alphabetical; empty list → \"No location to be sorted!\"; fewer than 2 → ask to save at least 2",
+        RequirementDefinition(
+            id: "SKY-S1", source: "SORT1",
+            summary:
+                "Sort favourites by quality (high→low) or by distance from the GPS position (near→far); ties alphabetical; empty list → \"No location to be sorted!\"; fewer than 2 → ask to save at least 2",
             measuredAs: "ordering and messages", threshold: "exact",
             metrics: [
-                .info("distance_sorts_without_position", kind: .count, unit: "count"),
+                .info("distance_sorts_without_position", kind: .count, unit: "count")
             ]),
-        RequirementDefinition(id: "SKY-F1", source: "FAV1", summary: "Search a location; unknown → \"No results found\"; duplicate add → \"Location already added!\"; multi-select delete",
+        RequirementDefinition(
+            id: "SKY-F1", source: "FAV1",
+            summary:
+                "Search a location; unknown → \"No results found\"; duplicate add → \"Location already added!\"; multi-select delete",
             measuredAs: "results and messages", threshold: "exact"),
-        RequirementDefinition(id: "SKY-C1", source: "CAL1", summary: "Calendar with quality for the past 30 and next 7 days; later → \"No predictions for the selected date yet!\"; older → \"Information expired.\"",
+        RequirementDefinition(
+            id: "SKY-C1", source: "CAL1",
+            summary:
+                "Calendar with quality for the past 30 and next 7 days; later → \"No predictions for the selected date yet!\"; older → \"Information expired.\"",
             measuredAs: "window and messages", threshold: "exact"),
-        RequirementDefinition(id: "SKY-M1", source: "CAL1 1.4", summary: "Reminder 30 min before sunrise/sunset; warn when a chosen day has a low chance of a visible one",
+        RequirementDefinition(
+            id: "SKY-M1", source: "CAL1 1.4",
+            summary: "Reminder 30 min before sunrise/sunset; warn when a chosen day has a low chance of a visible one",
             measuredAs: "reminder time error; warning when quality below a threshold", threshold: "±60 s",
             metrics: [
-                .atMost("reminder_abs_error_max", 60, kind: .accuracy, unit: "s"),
+                .atMost("reminder_abs_error_max", 60, kind: .accuracy, unit: "s")
             ]),
-        RequirementDefinition(id: "SKY-A1", source: "REG1, §4", summary: "Registration: valid email; unique username and email; password ≥ 8 with upper case and special character (data dictionary: 8–32, upper, lower, digit); passwords match; the spec's messages",
+        RequirementDefinition(
+            id: "SKY-A1", source: "REG1, §4",
+            summary:
+                "Registration: valid email; unique username and email; password ≥ 8 with upper case and special character (data dictionary: 8–32, upper, lower, digit); passwords match; the spec's messages",
             measuredAs: "accept/reject per rule", threshold: "exact"),
-        RequirementDefinition(id: "SKY-A2", source: "LOG1", summary: "Login failure always says \"Incorrect username or password. Please try again.\" (no hint which was wrong)",
+        RequirementDefinition(
+            id: "SKY-A2", source: "LOG1",
+            summary:
+                "Login failure always says \"Incorrect username or password. Please try again.\" (no hint which was wrong)",
             measuredAs: "message", threshold: "exact"),
-        RequirementDefinition(id: "SKY-SEC", source: "§3 Security", summary: "Authentication required; sensitive data encrypted before storage",
+        RequirementDefinition(
+            id: "SKY-SEC", source: "§3 Security",
+            summary: "Authentication required; sensitive data encrypted before storage",
             measuredAs: "at-rest inspection of the store", threshold: "no plaintext secrets"),
-        RequirementDefinition(id: "SKY-X1", source: "§3 Supportability", summary: "Works beyond Singapore when another weather source is provided",
+        RequirementDefinition(
+            id: "SKY-X1", source: "§3 Supportability",
+            summary: "Works beyond Singapore when another weather source is provided",
             measuredAs: "scenarios at several latitudes and providers", threshold: "pass everywhere"),
     ]
 }

@@ -51,33 +51,39 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
 
     init(scenario: Scenario) { self.scenario = scenario }
 
-
     func start(_ run: RunContext) throws {
         zone = TimeZone(identifier: scenario.timeZone) ?? zone
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
         places = try store.cached("places:world+us") { () throws -> [Place] in
-            let world = try store.url("world-cities"), us = try store.url("us-cities")
+            let world = try store.url("world-cities")
+            let us = try store.url("us-cities")
             var all = try PlacesLoader.loadWorldCities(url: world, displayName: DatasetManifest.display(world)).records
             all += try PlacesLoader.loadUSCities(url: us, displayName: DatasetManifest.display(us)).records
             return all
         }
         search = try store.cached("citysearch:world+us") { [places] in CitySearch(places: places) }
-        reference = try store.cached("spa-reference") { try SunReference(url: store.url(path: "reference/spa_sun_times.csv")) }
+        reference = try store.cached("spa-reference") {
+            try SunReference(url: store.url(path: "reference/spa_sun_times.csv"))
+        }
         let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
-        if let feed = scenario.feeds.first(where: { $0.kind == "weather-refresh" }), let name = feed.parameters["dataset"]?.string {
+        if let feed = scenario.feeds.first(where: { $0.kind == "weather-refresh" }),
+            let name = feed.parameters["dataset"]?.string
+        {
             weather = try WeatherProviders.load(name, store: store, year: year)
             samples = weather?.skySamples ?? []
         }
         if let weather {
             let seedStream = run.stream("forecast-error")
-            forecast = WeatherForecast(truth: weather, growthPctPerDay: run.number("forecast_error_growth", default: 8),
-                                       seed: seedStream.next())
+            forecast = WeatherForecast(
+                truth: weather, growthPctPerDay: run.number("forecast_error_growth", default: 8),
+                seed: seedStream.next())
         }
         accountRNG = run.stream("accounts")
         accountDB = cacheFolder.appendingPathComponent("accounts.sqlite").path
         let key = try KeyProvider(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &accountRNG!) })
-        accounts = try AccountRegistry(path: accountDB, keys: key, configuration: AccountRegistryConfiguration(policy: .skyScapeRegistration))
+        accounts = try AccountRegistry(
+            path: accountDB, keys: key, configuration: AccountRegistryConfiguration(policy: .skyScapeRegistration))
 
         for spec in scenario.devices {
             positions[spec.name] = spec.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
@@ -132,7 +138,8 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         let tz = TimeZone(identifier: loc.timeZone) ?? zone
         let date = localDate(t)
         let day = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz)
-        let quality = day.sunset != nil ? qualityPct(loc, date: date, sunrise: false, now: t, run: run) : nil  // a sunset to score (none on polar or skipped dates)
+        // a sunset to score (none on polar or skipped dates)
+        let quality = day.sunset != nil ? qualityPct(loc, date: date, sunrise: false, now: t, run: run) : nil
         return LocationDetails(day: day, weather: weather?.observation(at: t), qualityPct: quality)
     }
 
@@ -150,7 +157,10 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
                 let message = hits.isEmpty ? SkyMessage.noResults : nil
                 check("SKY-F1", Self.searchFollowsRule(query: query, hits: hits, message: message, places: places))
             case "add-favourite":
-                guard let loc = place(p["place"]?.string ?? "") else { check("SKY-F1", false); return }
+                guard let loc = place(p["place"]?.string ?? "") else {
+                    check("SKY-F1", false)
+                    return
+                }
                 let already = favourites.locations.contains(loc)
                 let message = favourites.add(loc)
                 check("SKY-F1", already ? message == "Location already added!" : message == nil)
@@ -162,7 +172,10 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
             case "sort-favourites":
                 sortFavourites(by: p["by"]?.string ?? "quality", device: device, deviceName: name, at: t, run: run)
             case "view-details", "open-calendar", "set-reminder":
-                guard let loc = place(p["place"]?.string ?? "") else { check("SKY-F1", false); return }
+                guard let loc = place(p["place"]?.string ?? "") else {
+                    check("SKY-F1", false)
+                    return
+                }
                 if action.kind == "view-details" {
                     network = viewDetails(loc, device: device, at: t, run: run)
                 } else if action.kind == "open-calendar" {
@@ -173,7 +186,9 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
             case "register", "login":
                 account(action.kind, p, at: t)
             case "move":
-                if let la = p["latitude"]?.double, let lo = p["longitude"]?.double { positions[name] = GeoPoint(latitude: la, longitude: lo) }
+                if let la = p["latitude"]?.double, let lo = p["longitude"]?.double {
+                    positions[name] = GeoPoint(latitude: la, longitude: lo)
+                }
             default:
                 break
             }
@@ -217,7 +232,10 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
 
     func restart(_ name: String, at t: Double, _ run: RunContext) {
         guard let device = devices[name] else { return }
-        do { try device.restart(at: t) } catch { check("SKY-R1", false); return }
+        do { try device.restart(at: t) } catch {
+            check("SKY-R1", false)
+            return
+        }
         // The first request after the reboot: details of the first favourite, from the cache.
         guard let loc = favourites.locations.first else { return }
         let (fields, compute) = ComputeTimer.measure { details(loc, at: t, run: run) }
@@ -236,23 +254,34 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
             let here = positions[deviceName].flatMap { device.position(at: t, truePosition: $0)?.coordinate }
             // No position (no fix, or location permission refused): there is no distance to sort by, and
             // SORT1 says nothing of what the app shows then, so nothing is checked.
-            guard let here else { sortsWithoutPosition += 1; return }
+            guard let here else {
+                sortsWithoutPosition += 1
+                return
+            }
             order = .distance(latitude: here.latitude, longitude: here.longitude)
         } else {
-            for loc in favourites.locations { qualities[loc.id] = qualityPct(loc, date: localDate(t), sunrise: false, now: t, run: run) }
+            for loc in favourites.locations {
+                qualities[loc.id] = qualityPct(loc, date: localDate(t), sunrise: false, now: t, run: run)
+            }
             order = .quality
         }
         switch favourites.sorted(by: order, quality: qualities) {
         case .message(let m):
-            let expected = favourites.locations.isEmpty ? "No location to be sorted!" : "Please save at least 2 locations before sorting."
+            let expected =
+                favourites.locations.isEmpty
+                ? "No location to be sorted!" : "Please save at least 2 locations before sorting."
             check("SKY-S1", m == expected)
         case .sorted(let list):
             // Independent check of the order: keys non-decreasing, ties alphabetical.
             func keyOf(_ l: SavedLocation) -> Double {
-                if case .distance(let la, let lo) = order { return PlacesLoader.greatCircleMetres(la, lo, l.latitude, l.longitude) }
+                if case .distance(let la, let lo) = order {
+                    return PlacesLoader.greatCircleMetres(la, lo, l.latitude, l.longitude)
+                }
                 return -(qualities[l.id] ?? -1)
             }
-            let ok = zip(list, list.dropFirst()).allSatisfy { a, b in keyOf(a) < keyOf(b) || (keyOf(a) == keyOf(b) && a.name <= b.name) }
+            let ok = zip(list, list.dropFirst()).allSatisfy { a, b in
+                keyOf(a) < keyOf(b) || (keyOf(a) == keyOf(b) && a.name <= b.name)
+            }
             check("SKY-S1", ok && list.count == favourites.locations.count)
         }
     }
@@ -277,21 +306,28 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
     /// Sets the app's reminder for the `sunrise` (or sunset) of the day `day` days from today: its warning is
     /// checked against CAL1 1.4.3 and, when it fires, its time against the SPA event minus 30 min.
     func setReminder(_ loc: SavedLocation, sunrise: Bool, day: Int, at t: Double, run: RunContext) {
-        let today = localDate(t), date = today.adding(days: day)
+        let today = localDate(t)
+        let date = today.adding(days: day)
         let calendar = calendar(loc, run: run)
         guard case .day(let cell) = calendar.select(date, today: today, samples: samples) else {
             check("SKY-M1", false)  // days 0…7 are inside the calendar's window: a reminder can be set
             return
         }
         // No reminder when the event does not happen (polar day or night); SKY-P2 checks that against SPA.
-        guard let reminder = calendar.reminders(for: cell).first(where: { $0.event == (sunrise ? "sunrise" : "sunset") }) else { return }
+        guard
+            let reminder = calendar.reminders(for: cell).first(where: { $0.event == (sunrise ? "sunrise" : "sunset") })
+        else { return }
         let shownQuality = sunrise ? cell.sunriseQualityPct : cell.sunsetQualityPct
-        check("SKY-M1", Self.reminderWarningFollowsRule(reminder.warning, qualityPct: shownQuality,
-                                                        thresholdPct: calendar.model.lowQualityThreshold))
+        check(
+            "SKY-M1",
+            Self.reminderWarningFollowsRule(
+                reminder.warning, qualityPct: shownQuality,
+                thresholdPct: calendar.model.lowQualityThreshold))
         let tz = TimeZone(identifier: loc.timeZone) ?? zone
         let bounds = SolarCalculator.localDayBounds(date, zone: tz)
-        let ref = reference?.events(latitude: loc.latitude, longitude: loc.longitude, sunrise: sunrise,
-                                    from: Double(bounds.start), to: Double(bounds.end))?.first
+        let ref = reference?.events(
+            latitude: loc.latitude, longitude: loc.longitude, sunrise: sunrise,
+            from: Double(bounds.start), to: Double(bounds.end))?.first
         run.simulation.schedule(at: reminder.fireUTC) { [unowned self] sim in
             if let ref { self.reminderErrors.append(abs(sim.now - (ref - 1800))) }
         }
@@ -318,12 +354,15 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
     /// more than 30 days back exactly "Information expired."; in between the day's cell, with a sunset
     /// quality whenever the sun sets and weather was recorded.
     static func calendarFollowsRule(_ shown: CalendarSelection, dayOffset: Int, weatherRecorded: Bool) -> Bool {
-        let expectedMessage: String? = dayOffset > 7 ? "No predictions for the selected date yet!"
+        let expectedMessage: String? =
+            dayOffset > 7
+            ? "No predictions for the selected date yet!"
             : (dayOffset < -30 ? "Information expired." : nil)
         switch shown {
         case .message(let m): return m == expectedMessage
         case .day(let cell):
-            return expectedMessage == nil && !(cell.sun.sunset != nil && cell.sunsetQualityPct == nil && weatherRecorded)
+            return expectedMessage == nil
+                && !(cell.sun.sunset != nil && cell.sunsetQualityPct == nil && weatherRecorded)
         }
     }
 
@@ -336,12 +375,14 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
 
     func account(_ kind: String, _ p: LocatedValue, at t: Double) {
         guard let accounts, var rng = accountRNG else { return }
-        let username = p["username"]?.string ?? "", password = p["password"]?.string ?? ""
+        let username = p["username"]?.string ?? ""
+        let password = p["password"]?.string ?? ""
         let expectAccept = p["expect"]?.string != "reject"
         let now = Date(timeIntervalSince1970: t)
         if kind == "register" {
-            let form = RegistrationForm(username: username, email: p["email"]?.string, password: password,
-                                        passwordConfirmation: p["confirm"]?.string ?? password)
+            let form = RegistrationForm(
+                username: username, email: p["email"]?.string, password: password,
+                passwordConfirmation: p["confirm"]?.string ?? password)
             do {
                 let outcome = try accounts.register(form, now: now, using: &rng)
                 if case .pendingVerification(let delivery) = outcome {
@@ -349,14 +390,19 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
                 }
                 check("SKY-A1", expectAccept)
             } catch {
-                if case .registrationRejected(let v) = error { check("SKY-A1", !expectAccept && !v.isEmpty) } else { check("SKY-A1", false) }
+                if case .registrationRejected(let v) = error {
+                    check("SKY-A1", !expectAccept && !v.isEmpty)
+                } else {
+                    check("SKY-A1", false)
+                }
             }
         } else {
             do {
                 _ = try accounts.login(identifier: username, password: password, now: now, using: &rng)
                 check("SKY-A2", expectAccept)
             } catch {
-                check("SKY-A2", !expectAccept && error.description == "Incorrect username or password. Please try again.")
+                check(
+                    "SKY-A2", !expectAccept && error.description == "Incorrect username or password. Please try again.")
             }
         }
     }
@@ -368,9 +414,12 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         let m = run.metrics
         // SKY-P2: sunrise/sunset of every scenario day at every favourite and searched place vs SPA.
         var errors: [Double] = []
-        var existenceMismatches = 0, compared = 0
-        let locations = Set(favourites.locations).union(scenario.actors.flatMap(\.actions).compactMap { $0.parameters["place"]?.string.flatMap(place) })
-        let firstDay = localDate(scenario.start), days = Int((scenario.duration / 86_400).rounded(.up))
+        var existenceMismatches = 0
+        var compared = 0
+        let locations = Set(favourites.locations).union(
+            scenario.actors.flatMap(\.actions).compactMap { $0.parameters["place"]?.string.flatMap(place) })
+        let firstDay = localDate(scenario.start)
+        let days = Int((scenario.duration / 86_400).rounded(.up))
         for loc in locations.sorted(by: { $0.id < $1.id }) {
             let tz = TimeZone(identifier: loc.timeZone) ?? zone
             for k in 0...max(0, days) {
@@ -378,41 +427,61 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
                 let b = SolarCalculator.localDayBounds(date, zone: tz)
                 let ours = solar.day(date: date, latitude: loc.latitude, longitude: loc.longitude, zone: tz)
                 for (isRise, value) in [(true, ours.sunrise), (false, ours.sunset)] {
-                    guard let ref = reference?.events(latitude: loc.latitude, longitude: loc.longitude, sunrise: isRise,
-                                                      from: Double(b.start), to: Double(b.end)) else { continue }
+                    guard
+                        let ref = reference?.events(
+                            latitude: loc.latitude, longitude: loc.longitude, sunrise: isRise,
+                            from: Double(b.start), to: Double(b.end))
+                    else { continue }
                     compared += 1
-                    if let value, let r = ref.first { errors.append(abs(value - r)) } else if (value == nil) != ref.isEmpty { existenceMismatches += 1 }
+                    if let value, let r = ref.first {
+                        errors.append(abs(value - r))
+                    } else if (value == nil) != ref.isEmpty {
+                        existenceMismatches += 1
+                    }
                 }
             }
         }
         // With no reference day to compare (samples 0) the errors are 0, as an exact check of no cases reports 0 failures.
         m.expect("SKY-P2", "sun_event_abs_error_max", errors.max() ?? 0, samples: errors.count)
-        m.expect("SKY-P2", "sun_event_abs_error_mean", errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count), samples: errors.count)
+        m.expect(
+            "SKY-P2", "sun_event_abs_error_mean", errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count),
+            samples: errors.count)
         m.exact("SKY-P2", "polar_event_mismatches", failures: existenceMismatches, checks: compared)
         m.declareLatency("SKY-P1", "location_query_latency")
         m.expect("SKY-R1", "restart_to_served_max", restartRecoveries.max() ?? 0, samples: restartRecoveries.count)
-        if let f = checks["SKY-R1"] { m.exact("SKY-R1", "restart_requests_not_served", failures: f.failures, checks: f.checks) }
+        if let f = checks["SKY-R1"] {
+            m.exact("SKY-R1", "restart_requests_not_served", failures: f.failures, checks: f.checks)
+        }
         m.expect("SKY-D1", "weather_age_online_max", detailAges.max() ?? 0, samples: detailAges.count)
         m.exact("SKY-D2", "detail_fields_missing", failures: missingFields, checks: detailViews * 10)
         for (name, count) in missingByField.sorted(by: { $0.key < $1.key }) {
             m.expect("SKY-D2", "missing_\(name)", Double(count), samples: detailViews)
         }
         m.exact("SKY-Q1", "quality_out_of_range", failures: scoresOutOfRange, checks: scores.count)
-        m.expect("SKY-Q1", "quality_mean", scores.isEmpty ? .nan : scores.reduce(0, +) / Double(scores.count), samples: scores.count)
+        m.expect(
+            "SKY-Q1", "quality_mean", scores.isEmpty ? .nan : scores.reduce(0, +) / Double(scores.count),
+            samples: scores.count)
         m.expect("SKY-M1", "reminder_abs_error_max", reminderErrors.max() ?? 0, samples: reminderErrors.count)
-        m.exact("SKY-X1", "weather_unserved_refreshes", failures: providerGaps + (weather == nil ? 1 : 0), checks: max(providerChecks, 1))
+        m.exact(
+            "SKY-X1", "weather_unserved_refreshes", failures: providerGaps + (weather == nil ? 1 : 0),
+            checks: max(providerChecks, 1))
         for id in ["SKY-S1", "SKY-F1", "SKY-C1", "SKY-M1", "SKY-A1", "SKY-A2"] {
             if let f = checks[id] { m.exact(id, "behaviour_mismatches", failures: f.failures, checks: f.checks) }
         }
         if sortsWithoutPosition > 0 {
-            m.expect("SKY-S1", "distance_sorts_without_position", Double(sortsWithoutPosition), samples: sortsWithoutPosition)
+            m.expect(
+                "SKY-S1", "distance_sorts_without_position", Double(sortsWithoutPosition), samples: sortsWithoutPosition
+            )
         }
         // SKY-SEC: no plaintext email or password in the account database file.
         if run.reports("SKY-SEC") {
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: accountDB))) ?? Data()
-            var leaks = 0, probes = 0
+            var leaks = 0
+            var probes = 0
             for action in scenario.actors.flatMap(\.actions) where action.kind == "register" {
-                for secret in [action.parameters["email"]?.string, action.parameters["password"]?.string].compactMap({ $0 }) where !secret.isEmpty {
+                for secret in [action.parameters["email"]?.string, action.parameters["password"]?.string].compactMap({
+                    $0
+                }) where !secret.isEmpty {
                     probes += 1
                     if bytes.range(of: Data(secret.utf8)) != nil { leaks += 1 }
                 }

@@ -8,16 +8,27 @@ enum WeatherCitiesDefinition: AppVocabularyBuilding {
     static let app = AppDefinition(
         name: "weather-cities", doc: "Weather by city favourites (weather-cities-usecases.txt)",
         actions: [
-            action("search-city", "search US cities", [SchemaField("query", .string(), required: true),
-                                                        SchemaField("expect", .string(), "expected top hit")]),
-            action("search-sample", "search a seeded sample of real city names, exact and misspelt", [
-                SchemaField("size", .integer(minimum: 1, maximum: 100_000), required: true)]),
+            action(
+                "search-city", "search US cities",
+                [
+                    SchemaField("query", .string(), required: true),
+                    SchemaField("expect", .string(), "expected top hit"),
+                ]),
+            action(
+                "search-sample", "search a seeded sample of real city names, exact and misspelt",
+                [
+                    SchemaField("size", .integer(minimum: 1, maximum: 100_000), required: true)
+                ]),
             action("add-city", "add a favourite city", [SchemaField("city", .string(), required: true)]),
             action("remove-city", "delete a favourite city", [SchemaField("city", .string(), required: true)]),
             action("view-city", "open a favourite's weather and map", [SchemaField("city", .string(), required: true)]),
-            action("view-weather-layer", "open the map's weather layer", [SchemaField("city", .string(), required: true)]),
-            action("answer-weather-permission", "answer the per-location weather prompt", [
-                SchemaField("city", .string(), required: true), SchemaField("allow", .boolean, required: true)]),
+            action(
+                "view-weather-layer", "open the map's weather layer", [SchemaField("city", .string(), required: true)]),
+            action(
+                "answer-weather-permission", "answer the per-location weather prompt",
+                [
+                    SchemaField("city", .string(), required: true), SchemaField("allow", .boolean, required: true),
+                ]),
             action("register", "create an account", credentials),
         ],
         feeds: [weatherFeed(weatherRecordings, "manifest name of a NOAA LCD, TMY or Beijing PM2.5 dataset")],
@@ -27,26 +38,37 @@ enum WeatherCitiesDefinition: AppVocabularyBuilding {
 
     /// The requirements the app reports, in catalogue order.
     static let requirements: [RequirementDefinition] = [
-        RequirementDefinition(id: "WXC-A1", source: "R2", summary: "Password ≥ 8 characters with a digit and an upper-case letter",
+        RequirementDefinition(
+            id: "WXC-A1", source: "R2", summary: "Password ≥ 8 characters with a digit and an upper-case letter",
             measuredAs: "accept/reject", threshold: "exact"),
-        RequirementDefinition(id: "WXC-D1", source: "R3, Add/Delete Cities", summary: "Search all US cities; add to and delete from personal favourites",
-            measuredAs: "search hit rate for exact and misspelt names; latency", threshold: "top-1 ≥ 95% exact, p95 ≤ 100 ms *default*",
+        RequirementDefinition(
+            id: "WXC-D1", source: "R3, Add/Delete Cities",
+            summary: "Search all US cities; add to and delete from personal favourites",
+            measuredAs: "search hit rate for exact and misspelt names; latency",
+            threshold: "top-1 ≥ 95% exact, p95 ≤ 100 ms *default*",
             metrics: [
                 .atLeast("exact_name_top1_hit_rate", 0.95, kind: .accuracy, unit: "ratio"),
                 .info("misspelt_name_top1_hit_rate", kind: .accuracy, unit: "ratio"),
                 .info("misspelt_name_top5_hit_rate", kind: .accuracy, unit: "ratio"),
                 .latency("search_latency", p95AtMost: 0.1),
             ]),
-        RequirementDefinition(id: "WXC-W1", source: "R5", summary: "A favourite city shows its weather from the weather source and its map location",
+        RequirementDefinition(
+            id: "WXC-W1", source: "R5",
+            summary: "A favourite city shows its weather from the weather source and its map location",
             measuredAs: "fields present", threshold: "all present"),
-        RequirementDefinition(id: "WXC-P1", source: "Use case 3", summary: "Cellular refused → only Wi-Fi is used; location refused → no device position",
+        RequirementDefinition(
+            id: "WXC-P1", source: "Use case 3",
+            summary: "Cellular refused → only Wi-Fi is used; location refused → no device position",
             measuredAs: "network path and position availability", threshold: "exact"),
-        RequirementDefinition(id: "WXC-P2", source: "Use case 5", summary: "Weather service asks permission per new location; refusal disables it there",
+        RequirementDefinition(
+            id: "WXC-P2", source: "Use case 5",
+            summary: "Weather service asks permission per new location; refusal disables it there",
             measuredAs: "behaviour", threshold: "exact"),
-        RequirementDefinition(id: "WXC-M1", source: "Map UI", summary: "Weather layer for a two-hour period",
+        RequirementDefinition(
+            id: "WXC-M1", source: "Map UI", summary: "Weather layer for a two-hour period",
             measuredAs: "forecast horizon served", threshold: "2 h",
             metrics: [
-                .atLeast("weather_layer_horizon_min", 7200, kind: .accuracy, unit: "s"),
+                .atLeast("weather_layer_horizon_min", 7200, kind: .accuracy, unit: "s")
             ]),
         MiCityDefinition.weatherAtPoint,
     ]

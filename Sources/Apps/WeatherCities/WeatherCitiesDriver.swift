@@ -32,7 +32,6 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
 
     init(scenario: Scenario) { self.scenario = scenario }
 
-
     func start(_ run: RunContext) throws {
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
@@ -48,8 +47,9 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
         accountRNG = run.stream("accounts")
         sampleStream = run.stream("search-sample")
         let key = try KeyProvider(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &accountRNG!) })
-        accounts = try AccountRegistry(path: cacheFolder.appendingPathComponent("accounts.sqlite").path, keys: key,
-                                       configuration: AccountRegistryConfiguration(policy: .weatherCities))
+        accounts = try AccountRegistry(
+            path: cacheFolder.appendingPathComponent("accounts.sqlite").path, keys: key,
+            configuration: AccountRegistryConfiguration(policy: .weatherCities))
     }
 
     /// An actor's action, scheduled by the engine.
@@ -78,20 +78,30 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
         case "search-sample":
             searchSample(size: p["size"]?.int ?? 100, threshold: threshold, run: run)
         case "add-city":
-            guard let c = city(p["city"]?.string ?? "") else { check("WXC-D1", false); return }
+            guard let c = city(p["city"]?.string ?? "") else {
+                check("WXC-D1", false)
+                return
+            }
             let before = favourites.locations.count
             let wasSaved = favourites.locations.contains { $0.id == c.geonameID }
             let message = favourites.add(SavedLocation(place: c))
             // Added once: one more entry when new, none and the duplicate message when already saved.
-            check("WXC-D1", favourites.locations.filter { $0.id == c.geonameID }.count == 1
-                  && favourites.locations.count == before + (wasSaved ? 0 : 1) && (message == nil) != wasSaved)
+            check(
+                "WXC-D1",
+                favourites.locations.filter { $0.id == c.geonameID }.count == 1
+                    && favourites.locations.count == before + (wasSaved ? 0 : 1) && (message == nil) != wasSaved)
         case "remove-city":
-            guard let c = city(p["city"]?.string ?? "") else { check("WXC-D1", false); return }
+            guard let c = city(p["city"]?.string ?? "") else {
+                check("WXC-D1", false)
+                return
+            }
             let before = favourites.locations.count
             let saved = favourites.locations.filter { $0.id == c.geonameID }.count
             let removed = favourites.remove(ids: [c.geonameID])
-            check("WXC-D1", removed == saved && favourites.locations.count == before - saved
-                  && !favourites.locations.contains { $0.id == c.geonameID })
+            check(
+                "WXC-D1",
+                removed == saved && favourites.locations.count == before - saved
+                    && !favourites.locations.contains { $0.id == c.geonameID })
         case "answer-weather-permission":
             guard let c = city(p["city"]?.string ?? "") else { return }
             let allow = p["allow"]?.bool ?? true
@@ -101,7 +111,10 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
             check("WXC-P2", arrival.prompted == (firstAnswer == nil) && arrival.enabled == (firstAnswer ?? allow))
             if firstAnswer == nil { firstWeatherAnswers[c.geonameID] = allow }
         case "view-city":
-            guard let c = city(p["city"]?.string ?? "") else { check("WXC-W1", false); return }
+            guard let c = city(p["city"]?.string ?? "") else {
+                check("WXC-W1", false)
+                return
+            }
             viewCity(c, device: device, at: t, run: run)
         case "view-weather-layer":
             guard let c = city(p["city"]?.string ?? "") else { return }
@@ -135,7 +148,11 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
             let (hits, seconds) = ComputeTimer.measure { search.search(name, limit: 5) }
             run.metrics.latency("WXC-D1", "search_latency", seconds: seconds, threshold: threshold)
             exactQueries += 1
-            if hits.first?.geonameID == expected.geonameID || (hits.first?.name == name && hits.first?.population == expected.population) { exactHits += 1 }
+            if hits.first?.geonameID == expected.geonameID
+                || (hits.first?.name == name && hits.first?.population == expected.population)
+            {
+                exactHits += 1
+            }
             // One seeded typing error (deletion, substitution or transposition) in names of 5+ letters.
             var chars = Array(name)
             guard chars.count >= 5 else { continue }
@@ -167,11 +184,15 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
         let summary = enabled ? weather?.report(latitude: c.latitude, longitude: c.longitude, at: t) : nil
         if let allowed = firstWeatherAnswers[c.geonameID] {
             let recorded = weather?.report(latitude: c.latitude, longitude: c.longitude, at: t) != nil
-            check("WXC-P2", Self.weatherShownFollowsAnswer(shown: summary != nil, allowed: allowed, reportRecorded: recorded))
+            check(
+                "WXC-P2",
+                Self.weatherShownFollowsAnswer(shown: summary != nil, allowed: allowed, reportRecorded: recorded))
         }
         if enabled {
             // WXC-W1 and MIC-30: symbol, description, temperature and the map location are shown.
-            let fields: [Any?] = [summary?.symbol, summary?.description, summary?.temperatureC, c.latitude, c.longitude]
+            let fields: [Any?] = [
+                summary?.symbol, summary?.description, summary?.temperatureC, c.latitude, c.longitude,
+            ]
             missingWeatherFields += fields.filter { $0 == nil }.count
         }
         let outcome = device.request(bytes: 8_000, at: t)
@@ -187,8 +208,9 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
     func register(_ p: LocatedValue, at t: Double) {
         guard let accounts, var rng = accountRNG else { return }
         let password = p["password"]?.string ?? ""
-        let form = RegistrationForm(username: p["username"]?.string, email: p["email"]?.string, password: password,
-                                    passwordConfirmation: p["confirm"]?.string ?? password)
+        let form = RegistrationForm(
+            username: p["username"]?.string, email: p["email"]?.string, password: password,
+            passwordConfirmation: p["confirm"]?.string ?? password)
         let expectAccept = p["expect"]?.string != "reject"
         let result = Result { () throws(AccountStoreError) -> RegistrationOutcome in
             try accounts.register(form, now: Date(timeIntervalSince1970: t), using: &rng)
@@ -203,12 +225,17 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
     func finish(_ run: RunContext) throws {
         defer { try? FileManager.default.removeItem(at: cacheFolder) }
         let m = run.metrics
-        m.expect("WXC-D1", "exact_name_top1_hit_rate", exactQueries == 0 ? .nan : Double(exactHits) / Double(exactQueries),
-                 samples: exactQueries)
-        m.expect("WXC-D1", "misspelt_name_top1_hit_rate", misspeltQueries == 0 ? .nan : Double(misspeltHits) / Double(misspeltQueries),
-                 samples: misspeltQueries)
-        m.expect("WXC-D1", "misspelt_name_top5_hit_rate", misspeltQueries == 0 ? .nan : Double(misspeltTop5) / Double(misspeltQueries),
-                 samples: misspeltQueries)
+        m.expect(
+            "WXC-D1", "exact_name_top1_hit_rate", exactQueries == 0 ? .nan : Double(exactHits) / Double(exactQueries),
+            samples: exactQueries)
+        m.expect(
+            "WXC-D1", "misspelt_name_top1_hit_rate",
+            misspeltQueries == 0 ? .nan : Double(misspeltHits) / Double(misspeltQueries),
+            samples: misspeltQueries)
+        m.expect(
+            "WXC-D1", "misspelt_name_top5_hit_rate",
+            misspeltQueries == 0 ? .nan : Double(misspeltTop5) / Double(misspeltQueries),
+            samples: misspeltQueries)
         m.declareLatency("WXC-D1", "search_latency", threshold: searchLatencyThreshold(run))
         m.exact("WXC-W1", "weather_fields_missing", failures: missingWeatherFields, checks: weatherViews * 5)
         m.exact("MIC-30", "weather_fields_missing", failures: missingWeatherFields, checks: weatherViews * 5)

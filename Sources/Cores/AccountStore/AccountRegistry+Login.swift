@@ -26,9 +26,12 @@ extension AccountRegistry {
         let isEmail = identifier.contains("@")
         let emailKey = emailIndex(identifier)
         let found: (id: String, hash: String)? = try read { db in
-            let row = isEmail
-                ? try Row.fetchOne(db, sql: "SELECT id, password_hash FROM users WHERE email_index = ?", arguments: [emailKey])
-                : try Row.fetchOne(db, sql: "SELECT id, password_hash FROM users WHERE username_key = ?", arguments: [normalised])
+            let row =
+                isEmail
+                ? try Row.fetchOne(
+                    db, sql: "SELECT id, password_hash FROM users WHERE email_index = ?", arguments: [emailKey])
+                : try Row.fetchOne(
+                    db, sql: "SELECT id, password_hash FROM users WHERE username_key = ?", arguments: [normalised])
             return row.map { ($0["id"], $0["password_hash"]) }
         }
         let matches: Bool
@@ -44,23 +47,29 @@ extension AccountRegistry {
                 var next = try Self.throttleState(db, throttleKey)
                 next.recordFailure(now: now, policy: policy)
                 // Rows whose window and lockout are both over say nothing any more.
-                try db.execute(sql: """
-                    DELETE FROM login_throttle WHERE window_start < ? AND (locked_until IS NULL OR locked_until < ?)
-                    """, arguments: [now.timeIntervalSince1970 - policy.windowSeconds, now.timeIntervalSince1970])
-                try db.execute(sql: """
-                    INSERT INTO login_throttle (identifier_index, failures, window_start, locked_until) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(identifier_index) DO UPDATE SET failures = excluded.failures,
-                        window_start = excluded.window_start, locked_until = excluded.locked_until
-                    """, arguments: [throttleKey, next.failures, next.windowStart.timeIntervalSince1970,
-                                     next.lockedUntil?.timeIntervalSince1970])
+                try db.execute(
+                    sql: """
+                        DELETE FROM login_throttle WHERE window_start < ? AND (locked_until IS NULL OR locked_until < ?)
+                        """, arguments: [now.timeIntervalSince1970 - policy.windowSeconds, now.timeIntervalSince1970])
+                try db.execute(
+                    sql: """
+                        INSERT INTO login_throttle (identifier_index, failures, window_start, locked_until) VALUES (?, ?, ?, ?)
+                        ON CONFLICT(identifier_index) DO UPDATE SET failures = excluded.failures,
+                            window_start = excluded.window_start, locked_until = excluded.locked_until
+                        """,
+                    arguments: [
+                        throttleKey, next.failures, next.windowStart.timeIntervalSince1970,
+                        next.lockedUntil?.timeIntervalSince1970,
+                    ])
             }
             throw .incorrectCredentials
         }
         let upgraded = hasher.needsRehash(found.hash) ? try hasher.hash(password, using: &rng) : nil
         return try write { db in
             try db.execute(sql: "DELETE FROM login_throttle WHERE identifier_index = ?", arguments: [throttleKey])
-            try db.execute(sql: "UPDATE users SET last_sign_in_at = ? WHERE id = ?",
-                           arguments: [now.timeIntervalSince1970, found.id])
+            try db.execute(
+                sql: "UPDATE users SET last_sign_in_at = ? WHERE id = ?",
+                arguments: [now.timeIntervalSince1970, found.id])
             if let upgraded {
                 try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [upgraded, found.id])
             }
@@ -73,19 +82,25 @@ extension AccountRegistry {
 
     /// The throttle state stored for `key` (a fresh one when there is none).
     static func throttleState(_ db: Database, _ key: Data) throws -> LoginThrottleState {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM login_throttle WHERE identifier_index = ?", arguments: [key]) else {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM login_throttle WHERE identifier_index = ?", arguments: [key])
+        else {
             return LoginThrottleState()
         }
         let locked: Double? = row["locked_until"]
-        return LoginThrottleState(failures: row["failures"], windowStart: Date(timeIntervalSince1970: row["window_start"]),
-                                  lockedUntil: locked.map(Date.init(timeIntervalSince1970:)))
+        return LoginThrottleState(
+            failures: row["failures"], windowStart: Date(timeIntervalSince1970: row["window_start"]),
+            lockedUntil: locked.map(Date.init(timeIntervalSince1970:)))
     }
 
     // MARK: Roles (NAV-F26)
 
     /// Throws ``AccountStoreError/accessDenied(role:action:resource:)`` unless the account's
     /// role may perform `action` on `resource` under the configured ``AccessPolicy``.
-    public func authorize(userID: String, _ action: AccessAction, _ resource: ProtectedResource) throws(AccountStoreError) {
+    public func authorize(userID: String, _ action: AccessAction, _ resource: ProtectedResource)
+        throws(AccountStoreError)
+    {
         let role = try account(id: userID).role
         try configuration.access.authorize(role, action, resource)
     }

@@ -21,22 +21,32 @@ extension AccountRegistry {
         let policy = configuration.policy
         var usernameTaken = false
         var emailTaken = false
-        if policy.uses(.username), let username = form.username, !username.isEmpty { usernameTaken = try isUsernameTaken(username) }
+        if policy.uses(.username), let username = form.username, !username.isEmpty {
+            usernameTaken = try isUsernameTaken(username)
+        }
         if let email = form.email, !email.isEmpty { emailTaken = try isEmailTaken(email) }
         var violations = policy.violations(
             in: form, isUsernameTaken: { _ in usernameTaken }, isEmailTaken: { _ in emailTaken })
         let usesUsername = policy.uses(.username)
-        if usesUsername, let v = CredentialPolicy(id: "", name: "", rules: [CredentialPolicy.usernameIsNotAnEmail],
-                                                  requiresEmailVerification: false).violations(in: form).first {
+        if usesUsername,
+            let v = CredentialPolicy(
+                id: "", name: "", rules: [CredentialPolicy.usernameIsNotAnEmail],
+                requiresEmailVerification: false
+            ).violations(in: form).first
+        {
             violations.append(v)
         }
         guard violations.isEmpty else { throw .registrationRejected(violations) }
 
         let userID = AccountRandomness.uuid(using: &rng).uuidString
         // A policy without usernames (BeenThereDoneThat: sign-in by email) stores none, whatever the form holds.
-        let username = usesUsername
-            ? form.username.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 } : nil
-        let email = form.email.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let username =
+            usesUsername
+            ? form.username.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+            : nil
+        let email = form.email.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         let passwordHash = try hasher.hash(form.password, using: &rng)
         let emailCipher = try email.map { (e: String) throws(AccountStoreError) -> Data in
             try cipher.seal(Array(e.utf8), context: emailContext(userID: userID), using: &rng)
@@ -56,26 +66,34 @@ extension AccountRegistry {
                 try purgeStalePendingRegistrations(db, now: now)
                 // A new registration of the same address replaces the pending one (its code stops
                 // working) and spends the same budget of codes.
-                let budget = try Row.fetchOne(db, sql: """
-                    SELECT MAX(codes_issued) AS issued, MIN(budget_start) AS start FROM pending_registrations WHERE email_index = ?
-                    """, arguments: [record.emailIndex])
+                let budget = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT MAX(codes_issued) AS issued, MIN(budget_start) AS start FROM pending_registrations WHERE email_index = ?
+                        """, arguments: [record.emailIndex])
                 let issued: Int = budget?["issued"] ?? 0
                 let start: Double = budget?["start"] ?? now.timeIntervalSince1970
                 if issued >= verification.maxCodesPerEmail {
                     throw AccountStoreError.verificationCodeLimit(
                         retryAfterSeconds: start + verification.codeBudgetSeconds - now.timeIntervalSince1970)
                 }
-                try db.execute(sql: "DELETE FROM pending_registrations WHERE email_index = ?", arguments: [record.emailIndex])
-                try db.execute(sql: """
-                    INSERT INTO pending_registrations (id, user_id, username, username_key, email_cipher, email_index,
-                        password_hash, role, code_digest, code_expires_at, attempts_left, created_at, codes_issued, budget_start)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [pendingID, userID, record.username, record.usernameKey, emailCipher,
-                                     record.emailIndex, passwordHash, role.rawValue, digest,
-                                     expiresAt.timeIntervalSince1970, verification.maxAttempts,
-                                     now.timeIntervalSince1970, issued + 1, issued == 0 ? now.timeIntervalSince1970 : start])
+                try db.execute(
+                    sql: "DELETE FROM pending_registrations WHERE email_index = ?", arguments: [record.emailIndex])
+                try db.execute(
+                    sql: """
+                        INSERT INTO pending_registrations (id, user_id, username, username_key, email_cipher, email_index,
+                            password_hash, role, code_digest, code_expires_at, attempts_left, created_at, codes_issued, budget_start)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        pendingID, userID, record.username, record.usernameKey, emailCipher,
+                        record.emailIndex, passwordHash, role.rawValue, digest,
+                        expiresAt.timeIntervalSince1970, verification.maxAttempts,
+                        now.timeIntervalSince1970, issued + 1, issued == 0 ? now.timeIntervalSince1970 : start,
+                    ])
             }
-            return .pendingVerification(VerificationDelivery(pendingID: pendingID, email: email, code: code, expiresAt: expiresAt))
+            return .pendingVerification(
+                VerificationDelivery(pendingID: pendingID, email: email, code: code, expiresAt: expiresAt))
         }
         let account = try write { db in try insertAccount(record, db: db) }
         return .created(account)
@@ -92,7 +110,10 @@ extension AccountRegistry {
         // The write commits the decremented attempt count even when the code is wrong, so
         // the outcome is returned from the transaction and thrown afterwards.
         let outcome: Result<UserAccount, AccountStoreError> = try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM pending_registrations WHERE id = ?", arguments: [pendingID]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM pending_registrations WHERE id = ?", arguments: [pendingID])
+            else {
                 return .failure(.unknownPendingRegistration(pendingID))
             }
             var state = VerificationState(
@@ -101,8 +122,9 @@ extension AccountRegistry {
             do throws(AccountStoreError) {
                 try state.check(submittedDigest: [UInt8](submitted), now: now)
             } catch {
-                try db.execute(sql: "UPDATE pending_registrations SET attempts_left = ? WHERE id = ?",
-                               arguments: [state.attemptsLeft, pendingID])
+                try db.execute(
+                    sql: "UPDATE pending_registrations SET attempts_left = ? WHERE id = ?",
+                    arguments: [state.attemptsLeft, pendingID])
                 return .failure(error)
             }
             guard let role = Role(rawValue: row["role"]) else {
@@ -132,20 +154,26 @@ extension AccountRegistry {
         let verification = configuration.verification
         let email: String = try write { db in
             try purgeStalePendingRegistrations(db, now: now)
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT user_id, email_cipher, codes_issued, budget_start FROM pending_registrations WHERE id = ?
-                """, arguments: [pendingID]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT user_id, email_cipher, codes_issued, budget_start FROM pending_registrations WHERE id = ?
+                        """, arguments: [pendingID])
+            else {
                 throw AccountStoreError.unknownPendingRegistration(pendingID)
             }
             let issued: Int = row["codes_issued"]
             guard issued < verification.maxCodesPerEmail else {
                 throw AccountStoreError.verificationCodeLimit(
-                    retryAfterSeconds: (row["budget_start"] as Double) + verification.codeBudgetSeconds - now.timeIntervalSince1970)
+                    retryAfterSeconds: (row["budget_start"] as Double) + verification.codeBudgetSeconds
+                        - now.timeIntervalSince1970)
             }
             let bytes = try cipher.open(row["email_cipher"], context: emailContext(userID: row["user_id"]))
-            try db.execute(sql: """
-                UPDATE pending_registrations SET code_digest = ?, code_expires_at = ?, attempts_left = ?, codes_issued = ? WHERE id = ?
-                """, arguments: [digest, expiresAt.timeIntervalSince1970, attempts, issued + 1, pendingID])
+            try db.execute(
+                sql: """
+                    UPDATE pending_registrations SET code_digest = ?, code_expires_at = ?, attempts_left = ?, codes_issued = ? WHERE id = ?
+                    """, arguments: [digest, expiresAt.timeIntervalSince1970, attempts, issued + 1, pendingID])
             return String(decoding: bytes, as: UTF8.self)
         }
         return VerificationDelivery(pendingID: pendingID, email: email, code: code, expiresAt: expiresAt)
@@ -154,9 +182,12 @@ extension AccountRegistry {
     /// Deletes pending registrations whose budget window is over (they hold a password hash and
     /// an encrypted email, and are of no use once no code can be sent for them).
     func purgeStalePendingRegistrations(_ db: Database, now: Date) throws {
-        try db.execute(sql: "DELETE FROM pending_registrations WHERE budget_start <= ? AND code_expires_at <= ?",
-                       arguments: [now.timeIntervalSince1970 - configuration.verification.codeBudgetSeconds,
-                                   now.timeIntervalSince1970])
+        try db.execute(
+            sql: "DELETE FROM pending_registrations WHERE budget_start <= ? AND code_expires_at <= ?",
+            arguments: [
+                now.timeIntervalSince1970 - configuration.verification.codeBudgetSeconds,
+                now.timeIntervalSince1970,
+            ])
     }
 
     func codeDigest(_ code: String, pendingID: String) -> Data {
@@ -168,23 +199,33 @@ extension AccountRegistry {
         var clashes: [CredentialViolation] = []
         let rules = configuration.policy.rules
         if let key = record.usernameKey,
-           try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE username_key = ?)", arguments: [key]) == true {
-            clashes.append(rules.first { $0.check == .uniqueUsername }.map(CredentialViolation.init(rule:))
-                ?? CredentialViolation(rule: Self.fallbackUsernameRule))
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE username_key = ?)", arguments: [key])
+                == true
+        {
+            clashes.append(
+                rules.first { $0.check == .uniqueUsername }.map(CredentialViolation.init(rule:))
+                    ?? CredentialViolation(rule: Self.fallbackUsernameRule))
         }
         if let emailIndex = record.emailIndex,
-           try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email_index = ?)", arguments: [emailIndex]) == true {
-            clashes.append(rules.first { $0.check == .uniqueEmail }.map(CredentialViolation.init(rule:))
-                ?? CredentialViolation(rule: Self.fallbackEmailRule))
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email_index = ?)", arguments: [emailIndex]) == true
+        {
+            clashes.append(
+                rules.first { $0.check == .uniqueEmail }.map(CredentialViolation.init(rule:))
+                    ?? CredentialViolation(rule: Self.fallbackEmailRule))
         }
         guard clashes.isEmpty else { throw AccountStoreError.registrationRejected(clashes) }
-        try db.execute(sql: """
-            INSERT INTO users (id, username, username_key, email_cipher, email_index, password_hash, role, policy_id,
-                created_at, last_sign_in_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-            """, arguments: [record.id, record.username, record.usernameKey, record.emailCipher, record.emailIndex,
-                             record.passwordHash, record.role.rawValue, configuration.policy.id,
-                             record.createdAt.timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                INSERT INTO users (id, username, username_key, email_cipher, email_index, password_hash, role, policy_id,
+                    created_at, last_sign_in_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                """,
+            arguments: [
+                record.id, record.username, record.usernameKey, record.emailCipher, record.emailIndex,
+                record.passwordHash, record.role.rawValue, configuration.policy.id,
+                record.createdAt.timeIntervalSince1970,
+            ])
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [record.id]) else {
             throw AccountStoreError.database("account \(record.id) vanished after insertion")
         }

@@ -52,7 +52,8 @@ public struct AccountRegistry: Sendable {
     /// Opens (creating if needed) the registry at `path`, or an in-memory one when `path` is nil.
     /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` when the database was created with
     ///   another key; ``AccountStoreError/database(_:)`` when SQLite fails.
-    public init(path: String?, keys: KeyProvider, configuration: AccountRegistryConfiguration) throws(AccountStoreError) {
+    public init(path: String?, keys: KeyProvider, configuration: AccountRegistryConfiguration) throws(AccountStoreError)
+    {
         self.configuration = configuration
         cipher = FieldCipher(key: keys.fieldEncryptionKey)
         index = BlindIndex(key: keys.indexKey)
@@ -62,7 +63,8 @@ public struct AccountRegistry: Sendable {
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
-            database = try path.map { try DatabaseQueue(path: $0, configuration: config) }
+            database =
+                try path.map { try DatabaseQueue(path: $0, configuration: config) }
                 ?? DatabaseQueue(configuration: config)
             try Self.migrator.migrate(database)
         } catch {
@@ -74,69 +76,71 @@ public struct AccountRegistry: Sendable {
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-accounts") { db in
-            try db.execute(sql: """
-                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
-                CREATE TABLE users (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    username TEXT,
-                    username_key TEXT UNIQUE,
-                    email_cipher BLOB,
-                    email_index BLOB UNIQUE,
-                    password_hash TEXT NOT NULL,
-                    role TEXT NOT NULL,
-                    policy_id TEXT NOT NULL,
-                    created_at REAL NOT NULL,
-                    last_sign_in_at REAL
-                );
-                CREATE TABLE pending_registrations (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    user_id TEXT NOT NULL,
-                    username TEXT,
-                    username_key TEXT,
-                    email_cipher BLOB NOT NULL,
-                    email_index BLOB NOT NULL,
-                    password_hash TEXT NOT NULL,
-                    role TEXT NOT NULL,
-                    code_digest BLOB NOT NULL,
-                    code_expires_at REAL NOT NULL,
-                    attempts_left INTEGER NOT NULL,
-                    created_at REAL NOT NULL
-                );
-                CREATE TABLE login_throttle (
-                    identifier_index BLOB PRIMARY KEY NOT NULL,
-                    failures INTEGER NOT NULL,
-                    window_start REAL NOT NULL,
-                    locked_until REAL
-                );
-                CREATE TABLE location_consent (
-                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    granted_at REAL,
-                    withdrawn_at REAL,
-                    policy_version TEXT NOT NULL
-                );
-                CREATE TABLE consent_events (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    event TEXT NOT NULL,
-                    at REAL NOT NULL,
-                    policy_version TEXT NOT NULL
-                );
-                CREATE TABLE location_history (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    sample_cipher BLOB NOT NULL
-                );
-                CREATE INDEX location_history_user ON location_history(user_id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                    CREATE TABLE users (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        username TEXT,
+                        username_key TEXT UNIQUE,
+                        email_cipher BLOB,
+                        email_index BLOB UNIQUE,
+                        password_hash TEXT NOT NULL,
+                        role TEXT NOT NULL,
+                        policy_id TEXT NOT NULL,
+                        created_at REAL NOT NULL,
+                        last_sign_in_at REAL
+                    );
+                    CREATE TABLE pending_registrations (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        user_id TEXT NOT NULL,
+                        username TEXT,
+                        username_key TEXT,
+                        email_cipher BLOB NOT NULL,
+                        email_index BLOB NOT NULL,
+                        password_hash TEXT NOT NULL,
+                        role TEXT NOT NULL,
+                        code_digest BLOB NOT NULL,
+                        code_expires_at REAL NOT NULL,
+                        attempts_left INTEGER NOT NULL,
+                        created_at REAL NOT NULL
+                    );
+                    CREATE TABLE login_throttle (
+                        identifier_index BLOB PRIMARY KEY NOT NULL,
+                        failures INTEGER NOT NULL,
+                        window_start REAL NOT NULL,
+                        locked_until REAL
+                    );
+                    CREATE TABLE location_consent (
+                        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        granted_at REAL,
+                        withdrawn_at REAL,
+                        policy_version TEXT NOT NULL
+                    );
+                    CREATE TABLE consent_events (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        event TEXT NOT NULL,
+                        at REAL NOT NULL,
+                        policy_version TEXT NOT NULL
+                    );
+                    CREATE TABLE location_history (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        sample_cipher BLOB NOT NULL
+                    );
+                    CREATE INDEX location_history_user ON location_history(user_id);
+                    """)
         }
         migrator.registerMigration("v2-verification-budget") { db in
             // How many codes the chain of registrations for one email address has been sent, and
             // since when (SkyScape REG1 1.4; bounded so that codes cannot be guessed by resending).
-            try db.execute(sql: """
-                ALTER TABLE pending_registrations ADD COLUMN codes_issued INTEGER NOT NULL DEFAULT 1;
-                ALTER TABLE pending_registrations ADD COLUMN budget_start REAL NOT NULL DEFAULT 0;
-                CREATE INDEX pending_registrations_email ON pending_registrations(email_index);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE pending_registrations ADD COLUMN codes_issued INTEGER NOT NULL DEFAULT 1;
+                    ALTER TABLE pending_registrations ADD COLUMN budget_start REAL NOT NULL DEFAULT 0;
+                    CREATE INDEX pending_registrations_email ON pending_registrations(email_index);
+                    """)
         }
         return migrator
     }()
@@ -205,7 +209,8 @@ public struct AccountRegistry: Sendable {
     public func isUsernameTaken(_ username: String) throws(AccountStoreError) -> Bool {
         let key = Self.usernameKey(username)
         return try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE username_key = ?)", arguments: [key]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE username_key = ?)", arguments: [key])
+                ?? false
         }
     }
 
@@ -213,7 +218,8 @@ public struct AccountRegistry: Sendable {
     public func isEmailTaken(_ email: String) throws(AccountStoreError) -> Bool {
         let key = emailIndex(email)
         return try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email_index = ?)", arguments: [key]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email_index = ?)", arguments: [key])
+                ?? false
         }
     }
 }

@@ -67,24 +67,30 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
             let minutes = Int((seconds / 60).rounded(.up))
             return "Too many failed sign-in attempts. Please wait \(max(minutes, 1)) minute(s) and try again."
         case .verificationCodeIncorrect(let left):
-            return "The verification code is incorrect. Please check the code sent to your email address and try again (\(left) attempt(s) left)."
+            return
+                "The verification code is incorrect. Please check the code sent to your email address and try again (\(left) attempt(s) left)."
         case .verificationCodeExpired:
             return "The verification code has expired. Please request a new code."
         case .verificationAttemptsExhausted:
             return "Too many incorrect verification codes. Please request a new code."
         case .unknownPendingRegistration(let id):
-            return "No pending registration '\(id)'; it was already verified, expired or never created. Please register again."
+            return
+                "No pending registration '\(id)'; it was already verified, expired or never created. Please register again."
         case .unknownUser(let id):
             return "No account with user ID '\(id)'; check the identifier or create the account first."
         case .keyUnavailable(let reason):
             let cause = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
-            return "The account encryption key is unavailable: \(cause). Provide a 32-byte key as 64 hex digits in the key file or environment variable."
+            return
+                "The account encryption key is unavailable: \(cause). Provide a 32-byte key as 64 hex digits in the key file or environment variable."
         case .storageCorrupted(let reason):
-            return "Stored account data cannot be read: \(reason). Check that the same encryption key is used and that the database was not modified."
+            return
+                "Stored account data cannot be read: \(reason). Check that the same encryption key is used and that the database was not modified."
         case .accessDenied(let role, let action, let resource):
-            return "Access denied: a \(role.displayName) may not \(action.rawValue) \(resource.displayName). Ask an administrator for the needed role."
+            return
+                "Access denied: a \(role.displayName) may not \(action.rawValue) \(resource.displayName). Ask an administrator for the needed role."
         case .noLocationConsent(let user):
-            return "User '\(user)' has not consented to location collection; ask for consent before recording locations."
+            return
+                "User '\(user)' has not consented to location collection; ask for consent before recording locations."
         case .invalidUTF8(let source, let offset):
             return "\(source): error: invalid UTF-8 at byte \(offset); re-encode the text as UTF-8."
         case .textTooLong(let field, let count, let limit):
@@ -101,7 +107,8 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
             return "No journal entry with ID \(id.uuidString); check the identifier."
         case .verificationCodeLimit(let seconds):
             let hours = Int((min(seconds, 366 * 86_400) / 3600).rounded(.up))
-            return "Too many verification codes were sent to this email address. Please try again in \(max(hours, 1)) hour(s)."
+            return
+                "Too many verification codes were sent to this email address. Please try again in \(max(hours, 1)) hour(s)."
         case .entryOwnedByAnotherUser(let id):
             return "Journal entry \(id.uuidString) belongs to another user; save a new entry (new ID) instead."
         }

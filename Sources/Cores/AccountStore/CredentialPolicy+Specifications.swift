@@ -13,11 +13,14 @@ extension CredentialPolicy {
     private static let skyUsernameTaken = "This username is taken. Please enter another username."
     private static let skyPasswordRejected = "Password does not meet requirements. Please enter a different password"
     private static let skyAllFilled = "The system must verify that all fields are filled when user press “Submit”."
-    private static let skyRule133 = "The password must contain at least 1 uppercase, 1 special character and have at least 8 characters."
+    private static let skyRule133 =
+        "The password must contain at least 1 uppercase, 1 special character and have at least 8 characters."
 
     /// The email, username and confirmation rules both SkyScape variants share
     /// (REG1 functional requirements 1.2, 1.3.1, 1.3.2, 1.3.4 and REG1-AF-S1/S2).
-    private static func skyScapeCommonRules(prefix: String) -> (head: [CredentialRule], email: [CredentialRule], confirmation: [CredentialRule]) {
+    private static func skyScapeCommonRules(prefix: String) -> (
+        head: [CredentialRule], email: [CredentialRule], confirmation: [CredentialRule]
+    ) {
         let required: [CredentialRule] = [
             (CredentialField.username, "Please enter a username."),
             (.email, "Please enter your email address."),
@@ -43,7 +46,8 @@ extension CredentialPolicy {
                 id: "\(prefix)-1.3.2-unique-email", field: .email, check: .uniqueEmail,
                 requirement: "The email must not be from an existing user.",
                 requirementSource: "\(skyFile) REG1 functional requirement 1.3.2",
-                message: "An account with this email address already exists. Please log in or use another email address.",
+                message:
+                    "An account with this email address already exists. Please log in or use another email address.",
                 messageSource: .fieldtest),
         ]
         let confirmation = [
@@ -52,7 +56,7 @@ extension CredentialPolicy {
                 requirement: "Both passwords must be exact same.",
                 requirementSource: "\(skyFile) REG1 functional requirement 1.3.4",
                 message: "The passwords do not match. Please enter the same password twice.",
-                messageSource: .fieldtest),
+                messageSource: .fieldtest)
         ]
         return (required, email, confirmation)
     }
@@ -86,8 +90,10 @@ extension CredentialPolicy {
     public static let skyScapeDataDictionary: CredentialPolicy = {
         let prefix = "SKY-DD"
         let common = skyScapeCommonRules(prefix: prefix)
-        let usernameText = "This includes a unique username created with a minimum of 8 and maximum of 32 alphanumeric characters."
-        let passwordText = "This also includes a password with a minimum of 8 and maximum of 32 characters. A combination of at least 1 upper-case letter, 1 lower-case letter, and 1 number is required."
+        let usernameText =
+            "This includes a unique username created with a minimum of 8 and maximum of 32 alphanumeric characters."
+        let passwordText =
+            "This also includes a password with a minimum of 8 and maximum of 32 characters. A combination of at least 1 upper-case letter, 1 lower-case letter, and 1 number is required."
         let source = "\(skyFile) §4 Data Dictionary, Login details"
         let username: [CredentialRule] = [
             (CredentialCheck.minimumLength(8), "length-min", "Usernames must have at least 8 characters."),
@@ -123,7 +129,8 @@ extension CredentialPolicy {
     /// (use case 1, S1: "User submits a username, password, and theme color").
     public static let weatherCities: CredentialPolicy = {
         let file = "weather-cities-usecases.txt"
-        let r2 = "There should be validation for checking that the password is at least 8 characters long and contains at least one number and uppercase character."
+        let r2 =
+            "There should be validation for checking that the password is at least 8 characters long and contains at least one number and uppercase character."
         let rules: [CredentialRule] = [
             CredentialRule(
                 id: "WXC-UC1-S2-username-required", field: .username, check: .required,
@@ -148,8 +155,9 @@ extension CredentialPolicy {
                 requirementSource: "\(file) R2",
                 message: "Password must contain at least one uppercase character.", messageSource: .fieldtest),
         ]
-        return CredentialPolicy(id: "weather-cities-r2", name: "Weather by city (R2)", rules: rules,
-                                requiresEmailVerification: false)
+        return CredentialPolicy(
+            id: "weather-cities-r2", name: "Weather by city (R2)", rules: rules,
+            requiresEmailVerification: false)
     }()
 
     /// BeenThereDoneThat (BTD-A1): sign-in by email and password, one account per email.
@@ -158,7 +166,8 @@ extension CredentialPolicy {
     /// characters; at least 64 allowed), no composition rules.
     public static let beenThereDoneThat: CredentialPolicy = {
         let file = "beentheredonethat-srs.txt"
-        let nist = "Memorized secrets shall be at least 8 characters in length; verifiers should permit at least 64 characters (NIST SP 800-63B §5.1.1.2, adopted by Fieldtest)."
+        let nist =
+            "Memorized secrets shall be at least 8 characters in length; verifiers should permit at least 64 characters (NIST SP 800-63B §5.1.1.2, adopted by Fieldtest)."
         let rules: [CredentialRule] = [
             CredentialRule(
                 id: "BTD-5.2.2.3.1-email-syntax", field: .email, check: .validEmailSyntax,
@@ -167,7 +176,8 @@ extension CredentialPolicy {
                 message: "Please enter a valid email address.", messageSource: .fieldtest),
             CredentialRule(
                 id: "BTD-5.2.3.3-one-account", field: .email, check: .uniqueEmail,
-                requirement: "The application shall generate a unique identifier for each user during sign-up, ensuring one account per user and storing essential user details securely.",
+                requirement:
+                    "The application shall generate a unique identifier for each user during sign-up, ensuring one account per user and storing essential user details securely.",
                 requirementSource: "\(file) 5.2.3.3",
                 message: "An account with this email address already exists. Please sign in instead.",
                 messageSource: .fieldtest),
@@ -180,8 +190,9 @@ extension CredentialPolicy {
                 requirementSource: "fieldtest",
                 message: "Password must be at most 64 characters long.", messageSource: .fieldtest),
         ]
-        return CredentialPolicy(id: "beentheredonethat", name: "BeenThereDoneThat sign-up", rules: rules,
-                                requiresEmailVerification: false)
+        return CredentialPolicy(
+            id: "beentheredonethat", name: "BeenThereDoneThat sign-up", rules: rules,
+            requiresEmailVerification: false)
     }()
 
     /// Every specification policy, for scenario lookup by ``id``.

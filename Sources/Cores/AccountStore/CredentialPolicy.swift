@@ -189,8 +189,9 @@ public struct CredentialPolicy: Sendable, Equatable {
     ) -> [CredentialViolation] {
         rules.compactMap { rule in
             let value = form.value(of: rule.field)
-            let ok = Self.satisfies(rule.check, value: value, form: form,
-                                    isUsernameTaken: isUsernameTaken, isEmailTaken: isEmailTaken)
+            let ok = Self.satisfies(
+                rule.check, value: value, form: form,
+                isUsernameTaken: isUsernameTaken, isEmailTaken: isEmailTaken)
             return ok ? nil : CredentialViolation(rule: rule)
         }
     }

@@ -16,7 +16,8 @@ public enum EmailAddress {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, bytes.count <= 254 else { return false }
         guard let at = bytes.firstIndex(of: UInt8(ascii: "@")),
-              bytes.lastIndex(of: UInt8(ascii: "@")) == at else { return false }
+            bytes.lastIndex(of: UInt8(ascii: "@")) == at
+        else { return false }
         let local = bytes[..<at]
         let domain = bytes[(at + 1)...]
         return isValidLocal(local) && isValidDomain(domain)
@@ -45,9 +46,10 @@ public enum EmailAddress {
         guard labels.count >= 2 else { return false }
         for label in labels {
             guard !label.isEmpty, label.count <= 63,
-                  let first = label.first, let last = label.last,
-                  isAlnum(first), isAlnum(last),
-                  label.allSatisfy({ isAlnum($0) || $0 == UInt8(ascii: "-") }) else { return false }
+                let first = label.first, let last = label.last,
+                isAlnum(first), isAlnum(last),
+                label.allSatisfy({ isAlnum($0) || $0 == UInt8(ascii: "-") })
+            else { return false }
         }
         // The top-level domain must not be all digits (that would be an IP literal).
         if let tld = labels.last, tld.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return false }

@@ -10,11 +10,15 @@ import Foundation
 struct FieldCipher: Sendable {
     let key: SymmetricKey
 
-    func seal(_ plaintext: [UInt8], context: String, using rng: inout some RandomNumberGenerator) throws(AccountStoreError) -> Data {
+    func seal(_ plaintext: [UInt8], context: String, using rng: inout some RandomNumberGenerator)
+        throws(AccountStoreError) -> Data
+    {
         do {
             let nonce = try AES.GCM.Nonce(data: AccountRandomness.bytes(12, using: &rng))
             let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: Array(context.utf8))
-            guard let combined = box.combined else { throw AccountStoreError.storageCorrupted("AES-GCM produced no combined box") }
+            guard let combined = box.combined else {
+                throw AccountStoreError.storageCorrupted("AES-GCM produced no combined box")
+            }
             return combined
         } catch let error as AccountStoreError {
             throw error

@@ -92,7 +92,9 @@ public enum JournalLimits {
         let count = text.utf8.count
         guard count <= limit else { throw .textTooLong(field: field, byteCount: count, limitBytes: limit) }
         if !allowControl, let bad = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
-            throw .invalidText(field: field, reason: "it contains the control character U+\(String(bad.value, radix: 16, uppercase: true))")
+            throw .invalidText(
+                field: field,
+                reason: "it contains the control character U+\(String(bad.value, radix: 16, uppercase: true))")
         }
     }
 }
@@ -107,24 +109,50 @@ public enum JournalText {
         let n = bytes.count
         while i < n {
             let b0 = bytes[i]
-            if b0 < 0x80 { i += 1; continue }
+            if b0 < 0x80 {
+                i += 1
+                continue
+            }
             let length: Int
             let lower: UInt8
             let upper: UInt8
             switch b0 {
-            case 0xC2...0xDF: length = 2; lower = 0x80; upper = 0xBF
-            case 0xE0: length = 3; lower = 0xA0; upper = 0xBF
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3; lower = 0x80; upper = 0xBF
-            case 0xED: length = 3; lower = 0x80; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90; upper = 0xBF
-            case 0xF1...0xF3: length = 4; lower = 0x80; upper = 0xBF
-            case 0xF4: length = 4; lower = 0x80; upper = 0x8F
+            case 0xC2...0xDF:
+                length = 2
+                lower = 0x80
+                upper = 0xBF
+            case 0xE0:
+                length = 3
+                lower = 0xA0
+                upper = 0xBF
+            case 0xE1...0xEC, 0xEE...0xEF:
+                length = 3
+                lower = 0x80
+                upper = 0xBF
+            case 0xED:
+                length = 3
+                lower = 0x80
+                upper = 0x9F
+            case 0xF0:
+                length = 4
+                lower = 0x90
+                upper = 0xBF
+            case 0xF1...0xF3:
+                length = 4
+                lower = 0x80
+                upper = 0xBF
+            case 0xF4:
+                length = 4
+                lower = 0x80
+                upper = 0x8F
             default: throw .invalidUTF8(source: source, byteOffset: i)
             }
             guard i + length <= n else { throw .invalidUTF8(source: source, byteOffset: i) }
             guard (lower...upper).contains(bytes[i + 1]) else { throw .invalidUTF8(source: source, byteOffset: i + 1) }
             for k in 2..<length {
-                guard (0x80...0xBF).contains(bytes[i + k]) else { throw .invalidUTF8(source: source, byteOffset: i + k) }
+                guard (0x80...0xBF).contains(bytes[i + k]) else {
+                    throw .invalidUTF8(source: source, byteOffset: i + k)
+                }
             }
             i += length
         }

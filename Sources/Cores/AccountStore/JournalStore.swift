@@ -41,16 +41,22 @@ struct JournalCodec {
 
     static let plain = JournalCodec(cipher: nil, nonces: nil)
 
-    private func context(_ column: String, _ e: (id: String, user: String)) -> String { "entries.\(column):\(e.id):\(e.user)" }
+    private func context(_ column: String, _ e: (id: String, user: String)) -> String {
+        "entries.\(column):\(e.id):\(e.user)"
+    }
 
-    private func seal(_ text: String, _ column: String, _ e: (id: String, user: String)) throws(AccountStoreError) -> Data {
+    private func seal(_ text: String, _ column: String, _ e: (id: String, user: String)) throws(AccountStoreError)
+        -> Data
+    {
         guard let cipher, let nonces else { return Data(text.utf8) }
         return try nonces.withGenerator { (rng) throws(AccountStoreError) in
             try cipher.seal(Array(text.utf8), context: context(column, e), using: &rng)
         }
     }
 
-    private func open(_ stored: Data, _ column: String, _ e: (id: String, user: String)) throws(AccountStoreError) -> String {
+    private func open(_ stored: Data, _ column: String, _ e: (id: String, user: String)) throws(AccountStoreError)
+        -> String
+    {
         guard let cipher else { return String(decoding: stored, as: UTF8.self) }
         return String(decoding: try cipher.open(stored, context: context(column, e)), as: UTF8.self)
     }
@@ -58,9 +64,14 @@ struct JournalCodec {
     func arguments(_ e: JournalEntry) throws(AccountStoreError) -> StatementArguments {
         let key = (id: e.id.uuidString, user: e.userID)
         let prompt: Data? = try e.prompt.map { (p) throws(AccountStoreError) in try seal(p, "prompt", key) }
-        let photo: Data? = try e.photoReference.map { (p) throws(AccountStoreError) in try seal(p, "photo_reference", key) }
-        return [e.id.uuidString, e.userID, try seal(e.title, "title", key), try seal(e.body, "body", key), e.savedAt.timeIntervalSince1970,
-                e.category, prompt, e.type.rawValue, photo, e.revision]
+        let photo: Data? = try e.photoReference.map { (p) throws(AccountStoreError) in
+            try seal(p, "photo_reference", key)
+        }
+        return [
+            e.id.uuidString, e.userID, try seal(e.title, "title", key), try seal(e.body, "body", key),
+            e.savedAt.timeIntervalSince1970,
+            e.category, prompt, e.type.rawValue, photo, e.revision,
+        ]
     }
 
     func decode(_ row: Row) throws -> JournalEntry {
@@ -75,7 +86,8 @@ struct JournalCodec {
         let prompt: Data? = row["prompt"]
         let photo: Data? = row["photo_reference"]
         return JournalEntry(
-            id: id, userID: key.user, title: try open(row["title"], "title", key), body: try open(row["body"], "body", key),
+            id: id, userID: key.user, title: try open(row["title"], "title", key),
+            body: try open(row["body"], "body", key),
             savedAt: Date(timeIntervalSince1970: row["saved_at"]), category: row["category"],
             prompt: try prompt.map { try open($0, "prompt", key) }, type: type,
             photoReference: try photo.map { try open($0, "photo_reference", key) }, revision: row["revision"])
@@ -121,8 +133,10 @@ public struct JournalStore: Sendable {
     /// only in tests and scenarios, see ``AccountRandomness``).
     /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` when the journal was created with
     ///   another key; ``AccountStoreError/database(_:)`` when SQLite fails.
-    public init(path: String, keys: KeyProvider,
-                randomness: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(AccountStoreError) {
+    public init(
+        path: String, keys: KeyProvider,
+        randomness: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) throws(AccountStoreError) {
         self.path = path
         codec = JournalCodec(cipher: FieldCipher(key: keys.journalEncryptionKey), nonces: NonceSource(randomness))
         var config = Configuration()
@@ -136,13 +150,14 @@ public struct JournalStore: Sendable {
             migrator.registerMigration("v1-journal") { db in
                 try db.execute(sql: "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
                 try db.execute(sql: JournalCodec.tableSQL)
-                try db.execute(sql: """
-                    CREATE TABLE outbox (
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                        entry_id TEXT NOT NULL UNIQUE REFERENCES entries(id) ON DELETE CASCADE,
-                        revision INTEGER NOT NULL
-                    );
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE outbox (
+                            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                            entry_id TEXT NOT NULL UNIQUE REFERENCES entries(id) ON DELETE CASCADE,
+                            revision INTEGER NOT NULL
+                        );
+                        """)
             }
             try migrator.migrate(database)
         } catch {
@@ -175,26 +190,32 @@ public struct JournalStore: Sendable {
         try JournalLimits.validate(entry)
         let codec = codec
         return try write { db in
-            let current = try Row.fetchOne(db, sql: "SELECT revision, user_id FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
+            let current = try Row.fetchOne(
+                db, sql: "SELECT revision, user_id FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
             if let current, current["user_id"] as String != entry.userID {
                 throw AccountStoreError.entryOwnedByAnotherUser(entry.id)
             }
             var stored = entry
             stored.revision = (current?["revision"] as Int? ?? 0) + 1
-            try db.execute(sql: """
-                INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET title = excluded.title, body = excluded.body,
-                    saved_at = excluded.saved_at, category = excluded.category, prompt = excluded.prompt,
-                    type = excluded.type, photo_reference = excluded.photo_reference, revision = excluded.revision
-                """, arguments: try codec.arguments(stored))
-            try db.execute(sql: """
-                INSERT INTO outbox (entry_id, revision) VALUES (?, ?)
-                ON CONFLICT(entry_id) DO UPDATE SET revision = excluded.revision
-                """, arguments: [stored.id.uuidString, stored.revision])
+            try db.execute(
+                sql: """
+                    INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET title = excluded.title, body = excluded.body,
+                        saved_at = excluded.saved_at, category = excluded.category, prompt = excluded.prompt,
+                        type = excluded.type, photo_reference = excluded.photo_reference, revision = excluded.revision
+                    """, arguments: try codec.arguments(stored))
+            try db.execute(
+                sql: """
+                    INSERT INTO outbox (entry_id, revision) VALUES (?, ?)
+                    ON CONFLICT(entry_id) DO UPDATE SET revision = excluded.revision
+                    """, arguments: [stored.id.uuidString, stored.revision])
             // Return the entry as stored: the time goes through a REAL column, and `Date`
             // conversions to and from 1970-based seconds may move it by one ulp.
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?",
-                                             arguments: [stored.id.uuidString]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?",
+                    arguments: [stored.id.uuidString])
+            else {
                 throw AccountStoreError.unknownEntry(stored.id)
             }
             return try codec.decode(row)
@@ -205,19 +226,35 @@ public struct JournalStore: Sendable {
     public func entry(id: UUID) throws(AccountStoreError) -> JournalEntry? {
         let codec = codec
         return try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?", arguments: [id.uuidString])
-                .map(codec.decode)
+            try Row.fetchOne(
+                db, sql: "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?", arguments: [id.uuidString]
+            )
+            .map(codec.decode)
         }
     }
 
     /// The entries of `userID` matching `filter`, newest first (ties by ID). O(log n + k) with the index.
-    public func entries(userID: String, filter: JournalFilter = JournalFilter()) throws(AccountStoreError) -> [JournalEntry] {
+    public func entries(userID: String, filter: JournalFilter = JournalFilter()) throws(AccountStoreError)
+        -> [JournalEntry]
+    {
         var sql = "SELECT \(JournalCodec.columns) FROM entries WHERE user_id = ?"
         var arguments: StatementArguments = [userID]
-        if let type = filter.type { sql += " AND type = ?"; arguments += [type.rawValue] }
-        if let category = filter.category { sql += " AND category = ?"; arguments += [category] }
-        if let from = filter.savedFrom { sql += " AND saved_at >= ?"; arguments += [from.timeIntervalSince1970] }
-        if let before = filter.savedBefore { sql += " AND saved_at < ?"; arguments += [before.timeIntervalSince1970] }
+        if let type = filter.type {
+            sql += " AND type = ?"
+            arguments += [type.rawValue]
+        }
+        if let category = filter.category {
+            sql += " AND category = ?"
+            arguments += [category]
+        }
+        if let from = filter.savedFrom {
+            sql += " AND saved_at >= ?"
+            arguments += [from.timeIntervalSince1970]
+        }
+        if let before = filter.savedBefore {
+            sql += " AND saved_at < ?"
+            arguments += [before.timeIntervalSince1970]
+        }
         sql += " ORDER BY saved_at DESC, id"
         let finalSQL = sql
         let finalArguments = arguments
@@ -231,10 +268,13 @@ public struct JournalStore: Sendable {
     public func pendingChanges(limit: Int) throws(AccountStoreError) -> [JournalEntry] {
         let codec = codec
         return try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(JournalCodec.columns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-                FROM outbox o JOIN entries e ON e.id = o.entry_id ORDER BY o.seq LIMIT ?
-                """, arguments: [max(0, limit)]).map(codec.decode)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(JournalCodec.columns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+                    FROM outbox o JOIN entries e ON e.id = o.entry_id ORDER BY o.seq LIMIT ?
+                    """, arguments: [max(0, limit)]
+            ).map(codec.decode)
         }
     }
 
@@ -245,8 +285,9 @@ public struct JournalStore: Sendable {
         try write { db in
             var removed = 0
             for ack in acks {
-                try db.execute(sql: "DELETE FROM outbox WHERE entry_id = ? AND revision <= ?",
-                               arguments: [ack.id.uuidString, ack.revision])
+                try db.execute(
+                    sql: "DELETE FROM outbox WHERE entry_id = ? AND revision <= ?",
+                    arguments: [ack.id.uuidString, ack.revision])
                 removed += db.changesCount
             }
             return removed
@@ -272,7 +313,9 @@ final class NonceSource: @unchecked Sendable {
     init(_ generator: some RandomNumberGenerator & Sendable) { self.generator = generator }
 
     /// Runs `body` with the generator, holding the lock.
-    func withGenerator<T>(_ body: (inout any RandomNumberGenerator & Sendable) throws(AccountStoreError) -> T) throws(AccountStoreError) -> T {
+    func withGenerator<T>(_ body: (inout any RandomNumberGenerator & Sendable) throws(AccountStoreError) -> T)
+        throws(AccountStoreError) -> T
+    {
         lock.lock()
         defer { lock.unlock() }
         return try body(&generator)

@@ -64,7 +64,9 @@ public struct JournalSyncClient: Sendable {
     public private(set) var nextAttemptAt: Date?
 
     /// A client for `store`; if the outbox holds changes (e.g. after a restart) a push is due at `now`.
-    public init(store: JournalStore, now: Date, backoff: BackoffPolicy = .standard, batchSize: Int = 50) throws(AccountStoreError) {
+    public init(store: JournalStore, now: Date, backoff: BackoffPolicy = .standard, batchSize: Int = 50)
+        throws(AccountStoreError)
+    {
         self.store = store
         self.backoff = backoff
         self.batchSize = max(1, batchSize)

@@ -32,9 +32,10 @@ public struct EmulatedJournalServer: Sendable {
             database = try DatabaseQueue()
             try database.write { db in
                 try db.execute(sql: JournalCodec.tableSQL)
-                try db.execute(sql: """
-                    CREATE TABLE receipts (id TEXT PRIMARY KEY NOT NULL, deliveries INTEGER NOT NULL, first_received_at REAL NOT NULL);
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE receipts (id TEXT PRIMARY KEY NOT NULL, deliveries INTEGER NOT NULL, first_received_at REAL NOT NULL);
+                        """)
             }
         } catch {
             throw .database("cannot create the emulated server: \(error)")
@@ -46,24 +47,29 @@ public struct EmulatedJournalServer: Sendable {
         do {
             return try database.write { db in
                 for entry in batch {
-                    let owner = try String.fetchOne(db, sql: "SELECT user_id FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
+                    let owner = try String.fetchOne(
+                        db, sql: "SELECT user_id FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
                     if let owner, owner != entry.userID { throw AccountStoreError.entryOwnedByAnotherUser(entry.id) }
                 }
                 return try batch.map { entry in
-                    try db.execute(sql: """
-                        INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT(id) DO UPDATE SET title = excluded.title,
-                            body = excluded.body, saved_at = excluded.saved_at, category = excluded.category,
-                            prompt = excluded.prompt, type = excluded.type, photo_reference = excluded.photo_reference,
-                            revision = excluded.revision
-                        WHERE excluded.revision > entries.revision
-                        """, arguments: try JournalCodec.plain.arguments(entry))
-                    try db.execute(sql: """
-                        INSERT INTO receipts (id, deliveries, first_received_at) VALUES (?, 1, ?)
-                        ON CONFLICT(id) DO UPDATE SET deliveries = deliveries + 1
-                        """, arguments: [entry.id.uuidString, now.timeIntervalSince1970])
-                    let held = try Int.fetchOne(db, sql: "SELECT revision FROM entries WHERE id = ?",
-                                                arguments: [entry.id.uuidString]) ?? entry.revision
+                    try db.execute(
+                        sql: """
+                            INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            ON CONFLICT(id) DO UPDATE SET title = excluded.title,
+                                body = excluded.body, saved_at = excluded.saved_at, category = excluded.category,
+                                prompt = excluded.prompt, type = excluded.type, photo_reference = excluded.photo_reference,
+                                revision = excluded.revision
+                            WHERE excluded.revision > entries.revision
+                            """, arguments: try JournalCodec.plain.arguments(entry))
+                    try db.execute(
+                        sql: """
+                            INSERT INTO receipts (id, deliveries, first_received_at) VALUES (?, 1, ?)
+                            ON CONFLICT(id) DO UPDATE SET deliveries = deliveries + 1
+                            """, arguments: [entry.id.uuidString, now.timeIntervalSince1970])
+                    let held =
+                        try Int.fetchOne(
+                            db, sql: "SELECT revision FROM entries WHERE id = ?",
+                            arguments: [entry.id.uuidString]) ?? entry.revision
                     return SyncAck(id: entry.id, revision: held)
                 }
             }
@@ -78,14 +84,17 @@ public struct EmulatedJournalServer: Sendable {
     public func allEntries() throws(AccountStoreError) -> [JournalEntry] {
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(JournalCodec.columns) FROM entries ORDER BY id").map(JournalCodec.plain.decode)
+                try Row.fetchAll(db, sql: "SELECT \(JournalCodec.columns) FROM entries ORDER BY id").map(
+                    JournalCodec.plain.decode)
             }
         } catch { throw .database("\(error)") }
     }
 
     /// Delivery statistics: rows stored, distinct IDs stored, total deliveries, and the
     /// time (UTC) each entry first arrived.
-    public func statistics() throws(AccountStoreError) -> (rows: Int, distinctIDs: Int, deliveries: Int, firstReceived: [UUID: Date]) {
+    public func statistics() throws(AccountStoreError) -> (
+        rows: Int, distinctIDs: Int, deliveries: Int, firstReceived: [UUID: Date]
+    ) {
         do {
             return try database.read { db in
                 let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entries") ?? 0
@@ -93,7 +102,9 @@ public struct EmulatedJournalServer: Sendable {
                 let deliveries = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(deliveries), 0) FROM receipts") ?? 0
                 var first: [UUID: Date] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT id, first_received_at FROM receipts") {
-                    if let id = UUID(uuidString: row["id"]) { first[id] = Date(timeIntervalSince1970: row["first_received_at"]) }
+                    if let id = UUID(uuidString: row["id"]) {
+                        first[id] = Date(timeIntervalSince1970: row["first_received_at"])
+                    }
                 }
                 return (rows, distinct, deliveries, first)
             }
@@ -155,8 +166,10 @@ public struct FlakyTransport<Generator: RandomNumberGenerator>: JournalTransport
     public private(set) var counts: [String: Int] = [:]
 
     /// Creates a transport.
-    public init(server: EmulatedJournalServer, isOnline: Bool = true, requestLossProbability: Double,
-                responseLossProbability: Double, crashProbability: Double, rng: Generator) {
+    public init(
+        server: EmulatedJournalServer, isOnline: Bool = true, requestLossProbability: Double,
+        responseLossProbability: Double, crashProbability: Double, rng: Generator
+    ) {
         self.server = server
         self.isOnline = isOnline
         self.requestLossProbability = requestLossProbability
@@ -167,7 +180,10 @@ public struct FlakyTransport<Generator: RandomNumberGenerator>: JournalTransport
 
     /// Delivers `batch` unless a failure is drawn.
     public mutating func push(_ batch: [JournalEntry], now: Date) throws(SyncTransportError) -> [SyncAck] {
-        guard isOnline else { counts["offline", default: 0] += 1; throw .offline }
+        guard isOnline else {
+            counts["offline", default: 0] += 1
+            throw .offline
+        }
         if Double.random(in: 0..<1, using: &rng) < requestLossProbability {
             counts["requestLost", default: 0] += 1
             throw .requestLost

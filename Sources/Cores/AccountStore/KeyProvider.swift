@@ -95,13 +95,17 @@ public struct KeyProvider: Sendable {
     /// Creates a new key file at `url` with permissions 0600 holding a fresh key from `rng`
     /// (pass `SystemRandomNumberGenerator` for real keys), and returns its provider.
     /// Refuses to overwrite an existing file.
-    public static func makeKeyFile(at url: URL, using rng: inout some RandomNumberGenerator) throws(AccountStoreError) -> KeyProvider {
+    public static func makeKeyFile(at url: URL, using rng: inout some RandomNumberGenerator) throws(AccountStoreError)
+        -> KeyProvider
+    {
         let bytes = AccountRandomness.bytes(32, using: &rng)
         let text = bytes.map { String(format: "%02x", $0) }.joined() + "\n"
         // O_EXCL: the file is created here or not at all, so an existing key is never replaced.
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            if errno == EEXIST { throw .keyUnavailable("key file \(url.path) already exists; remove it or load it instead") }
+            if errno == EEXIST {
+                throw .keyUnavailable("key file \(url.path) already exists; remove it or load it instead")
+            }
             throw .keyUnavailable("cannot create key file \(url.path): \(String(cString: strerror(errno)))")
         }
         let data = Array(text.utf8)
@@ -122,7 +126,9 @@ extension KeyProvider {
     func verifyKeyCheck(in db: Database, store: String) throws {
         let check = Data(keyCheckValue)
         if let stored = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'key_check'") {
-            guard stored == check else { throw AccountStoreError.keyUnavailable("\(store) was created with a different key") }
+            guard stored == check else {
+                throw AccountStoreError.keyUnavailable("\(store) was created with a different key")
+            }
         } else {
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('key_check', ?)", arguments: [check])
         }

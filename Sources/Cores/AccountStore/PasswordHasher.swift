@@ -1,6 +1,6 @@
 import Crypto
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 /// Parameters of salted PBKDF2-HMAC-SHA256 password hashing (RFC 8018 §5.2).
 ///
@@ -29,10 +29,15 @@ public struct PasswordHashingParameters: Sendable, Equatable {
     ///   below 600,000, the salt is shorter than 16 bytes or the hash shorter than 32 bytes.
     public init(iterations: Int, saltByteCount: Int = 16, hashByteCount: Int = 32) throws(AccountStoreError) {
         guard iterations >= Self.productionMinimumIterations, iterations <= Self.maximumIterations else {
-            throw .insecureHashingParameters("\(iterations) PBKDF2 iterations; use \(Self.productionMinimumIterations)–\(Self.maximumIterations)")
+            throw .insecureHashingParameters(
+                "\(iterations) PBKDF2 iterations; use \(Self.productionMinimumIterations)–\(Self.maximumIterations)")
         }
-        guard saltByteCount >= 16 else { throw .insecureHashingParameters("a \(saltByteCount)-byte salt; use at least 16 bytes") }
-        guard hashByteCount >= 32 else { throw .insecureHashingParameters("a \(hashByteCount)-byte hash; use at least 32 bytes") }
+        guard saltByteCount >= 16 else {
+            throw .insecureHashingParameters("a \(saltByteCount)-byte salt; use at least 16 bytes")
+        }
+        guard hashByteCount >= 32 else {
+            throw .insecureHashingParameters("a \(hashByteCount)-byte hash; use at least 32 bytes")
+        }
         self.init(unchecked: iterations, salt: saltByteCount, hash: hashByteCount)
     }
 
@@ -79,7 +84,8 @@ public struct PasswordHash: Sendable, Equatable {
         }
         guard parts[1] == Self.algorithm else { throw .malformedPasswordHash("unknown algorithm '\(parts[1])'") }
         guard parts[2].hasPrefix("i="), let n = Int(parts[2].dropFirst(2)),
-              n >= 1, n <= PasswordHashingParameters.maximumIterations else {
+            n >= 1, n <= PasswordHashingParameters.maximumIterations
+        else {
             throw .malformedPasswordHash("bad iteration field '\(parts[2])'")
         }
         guard let salt = Self.decode(parts[3]), salt.count >= 8 else { throw .malformedPasswordHash("bad salt") }
@@ -121,10 +127,13 @@ public struct PasswordHasher: Sendable, Equatable {
 
     /// A new salted hash of `password`, as a self-describing string. The salt comes from `rng`
     /// (pass `SystemRandomNumberGenerator` in production, see ``AccountRandomness``).
-    public func hash(_ password: String, using rng: inout some RandomNumberGenerator) throws(AccountStoreError) -> String {
+    public func hash(_ password: String, using rng: inout some RandomNumberGenerator) throws(AccountStoreError)
+        -> String
+    {
         let salt = AccountRandomness.bytes(parameters.saltByteCount, using: &rng)
-        let derived = try Self.derive(password, salt: salt, iterations: parameters.iterations,
-                                      byteCount: parameters.hashByteCount)
+        let derived = try Self.derive(
+            password, salt: salt, iterations: parameters.iterations,
+            byteCount: parameters.hashByteCount)
         return PasswordHash(iterations: parameters.iterations, salt: salt, hash: derived).encoded
     }
 
@@ -132,8 +141,9 @@ public struct PasswordHasher: Sendable, Equatable {
     /// - Throws: ``AccountStoreError/malformedPasswordHash(_:)`` when `encoded` cannot be parsed.
     public func verify(_ password: String, against encoded: String) throws(AccountStoreError) -> Bool {
         let stored = try PasswordHash(encoded: encoded)
-        let derived = try Self.derive(password, salt: stored.salt, iterations: stored.iterations,
-                                      byteCount: stored.hash.count)
+        let derived = try Self.derive(
+            password, salt: stored.salt, iterations: stored.iterations,
+            byteCount: stored.hash.count)
         return ConstantTime.equals(derived, stored.hash)
     }
 
@@ -148,8 +158,10 @@ public struct PasswordHasher: Sendable, Equatable {
     /// for an unknown account costs the same time as one for a known account. Returns `false`.
     public func verifyAgainstDummy(_ password: String) -> Bool {
         let salt = [UInt8](repeating: 0x5A, count: parameters.saltByteCount)
-        let derived = (try? Self.derive(password, salt: salt, iterations: parameters.iterations,
-                                        byteCount: parameters.hashByteCount)) ?? []
+        let derived =
+            (try? Self.derive(
+                password, salt: salt, iterations: parameters.iterations,
+                byteCount: parameters.hashByteCount)) ?? []
         let dummy = [UInt8](repeating: 0, count: parameters.hashByteCount)
         _ = ConstantTime.equals(derived, dummy)
         return false
@@ -157,7 +169,9 @@ public struct PasswordHasher: Sendable, Equatable {
 
     /// PBKDF2-HMAC-SHA256 of the NFKC-normalised UTF-8 password (swift-crypto
     /// `KDF.Insecure.PBKDF2`; the floor is enforced by ``PasswordHashingParameters``).
-    static func derive(_ password: String, salt: [UInt8], iterations: Int, byteCount: Int) throws(AccountStoreError) -> [UInt8] {
+    static func derive(_ password: String, salt: [UInt8], iterations: Int, byteCount: Int) throws(AccountStoreError)
+        -> [UInt8]
+    {
         let bytes = Array(password.precomposedStringWithCompatibilityMapping.utf8)
         do {
             let key = try KDF.Insecure.PBKDF2.deriveKey(

@@ -37,47 +37,59 @@ public struct PromptCatalogue: Sendable, Equatable {
 
     /// Fieldtest's bundled prompt list: six categories of five prompts.
     public static let bundled = PromptCatalogue(groups: [
-        Group(category: "Gratitude", prompts: [
-            "What made you smile today?",
-            "Who helped you recently, and how?",
-            "Name three small things you are thankful for.",
-            "What comfort do you usually take for granted?",
-            "Which place are you glad to have visited?",
-        ]),
-        Group(category: "Travel", prompts: [
-            "Describe the first thing you noticed when you arrived.",
-            "What local food did you try, and what was it like?",
-            "Which view would you like to remember in ten years?",
-            "Who did you meet on the way?",
-            "What surprised you about this place?",
-        ]),
-        Group(category: "Reflection", prompts: [
-            "What did you learn about yourself this week?",
-            "What would you do differently if today started again?",
-            "Which decision are you proud of?",
-            "What has been on your mind lately?",
-            "How have you changed since last year?",
-        ]),
-        Group(category: "Goals", prompts: [
-            "What is one step you took toward a goal today?",
-            "What is stopping you, and how could you get past it?",
-            "Where do you want to be a year from now?",
-            "Which habit would you like to build?",
-            "What would make tomorrow a success?",
-        ]),
-        Group(category: "Memories", prompts: [
-            "Describe a childhood place in detail.",
-            "What song brings back a memory, and which one?",
-            "Write about a friend you have not seen for a long time.",
-            "What is the best meal you remember?",
-            "Which photo on your phone tells a story?",
-        ]),
-        Group(category: "Nature", prompts: [
-            "What was the sky like today?",
-            "Describe the weather using all five senses.",
-            "Which plant or animal caught your attention?",
-            "Where did you go outside today?",
-            "Write about a sunrise or sunset you watched.",
-        ]),
+        Group(
+            category: "Gratitude",
+            prompts: [
+                "What made you smile today?",
+                "Who helped you recently, and how?",
+                "Name three small things you are thankful for.",
+                "What comfort do you usually take for granted?",
+                "Which place are you glad to have visited?",
+            ]),
+        Group(
+            category: "Travel",
+            prompts: [
+                "Describe the first thing you noticed when you arrived.",
+                "What local food did you try, and what was it like?",
+                "Which view would you like to remember in ten years?",
+                "Who did you meet on the way?",
+                "What surprised you about this place?",
+            ]),
+        Group(
+            category: "Reflection",
+            prompts: [
+                "What did you learn about yourself this week?",
+                "What would you do differently if today started again?",
+                "Which decision are you proud of?",
+                "What has been on your mind lately?",
+                "How have you changed since last year?",
+            ]),
+        Group(
+            category: "Goals",
+            prompts: [
+                "What is one step you took toward a goal today?",
+                "What is stopping you, and how could you get past it?",
+                "Where do you want to be a year from now?",
+                "Which habit would you like to build?",
+                "What would make tomorrow a success?",
+            ]),
+        Group(
+            category: "Memories",
+            prompts: [
+                "Describe a childhood place in detail.",
+                "What song brings back a memory, and which one?",
+                "Write about a friend you have not seen for a long time.",
+                "What is the best meal you remember?",
+                "Which photo on your phone tells a story?",
+            ]),
+        Group(
+            category: "Nature",
+            prompts: [
+                "What was the sky like today?",
+                "Describe the weather using all five senses.",
+                "Which plant or animal caught your attention?",
+                "Where did you go outside today?",
+                "Write about a sunrise or sunset you watched.",
+            ]),
     ])
 }

@@ -89,7 +89,8 @@ public struct AccessPolicy: Sendable, Equatable {
     }
 
     /// Throws ``AccountStoreError/accessDenied(role:action:resource:)`` unless allowed.
-    public func authorize(_ role: Role, _ action: AccessAction, _ resource: ProtectedResource) throws(AccountStoreError) {
+    public func authorize(_ role: Role, _ action: AccessAction, _ resource: ProtectedResource) throws(AccountStoreError)
+    {
         guard allows(role, action, resource) else {
             throw .accessDenied(role: role, action: action, resource: resource)
         }

@@ -74,8 +74,9 @@ public struct LocationSample: Sendable, Equatable {
             for j in 0..<8 { bits |= UInt64(bytes[i * 8 + j]) << (8 * UInt64(j)) }
             values.append(Double(bitPattern: bits))
         }
-        self.init(recordedAt: Date(timeIntervalSince1970: values[0]), latitudeDegrees: values[1],
-                  longitudeDegrees: values[2], horizontalAccuracyMetres: values[3])
+        self.init(
+            recordedAt: Date(timeIntervalSince1970: values[0]), latitudeDegrees: values[1],
+            longitudeDegrees: values[2], horizontalAccuracyMetres: values[3])
     }
 }
 
@@ -103,7 +104,10 @@ extension AccountRandomness {
         var b = bytes(16, using: &rng)
         b[6] = (b[6] & 0x0F) | 0x40
         b[8] = (b[8] & 0x3F) | 0x80
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                           b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        return UUID(
+            uuid: (
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+            ))
     }
 }

@@ -22,8 +22,10 @@ public struct VerificationCodePolicy: Sendable, Equatable {
 
     /// Creates a policy; `digits` is clamped to 1–9, `maxAttempts` and `maxCodesPerEmail` to at
     /// least 1, and a non-finite or negative lifetime or window to the default.
-    public init(digits: Int = 6, lifetimeSeconds: Double = 600, maxAttempts: Int = 5,
-                maxCodesPerEmail: Int = 4, codeBudgetSeconds: Double = 86_400) {
+    public init(
+        digits: Int = 6, lifetimeSeconds: Double = 600, maxAttempts: Int = 5,
+        maxCodesPerEmail: Int = 4, codeBudgetSeconds: Double = 86_400
+    ) {
         self.digits = min(max(digits, 1), 9)
         self.lifetimeSeconds = lifetimeSeconds.isFinite && lifetimeSeconds >= 0 ? lifetimeSeconds : 600
         self.maxAttempts = max(maxAttempts, 1)

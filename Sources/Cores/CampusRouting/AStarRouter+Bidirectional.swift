@@ -17,7 +17,9 @@ extension AStarRouter {
     /// so the route costs the same as the forward A* route (ties may pick a different path of equal cost).
     ///
     /// Complexity: O((V + E) log V) worst case; each vertex's potential is computed once per query.
-    mutating func bidirectionalSearch(_ g: CampusGraph, _ s: Int32, _ t: Int32, _ p: Int, _ slowdown: [Double]?) -> [RouteStep]? {
+    mutating func bidirectionalSearch(_ g: CampusGraph, _ s: Int32, _ t: Int32, _ p: Int, _ slowdown: [Double]?)
+        -> [RouteStep]?
+    {
         let n = g.vertices.count
         guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profileAdjacency.count else { return nil }
         if cost.count != n || costB.count != n {
@@ -37,18 +39,34 @@ extension AStarRouter {
         }
         generation &+= 1
         if generation == 0 {
-            for i in 0..<n { stamp[i] = 0; closed[i] = 0; stampB[i] = 0; closedB[i] = 0; potentialStamp[i] = 0 }
+            for i in 0..<n {
+                stamp[i] = 0
+                closed[i] = 0
+                stampB[i] = 0
+                closedB[i] = 0
+                potentialStamp[i] = 0
+            }
             generation = 1
         }
         let gen = generation
         let adjacency = g.profileAdjacency[p]
         if let slowdown, slowdown.count < g.edges.count { return nil }
-        if adjacency.component[Int(s)] != adjacency.component[Int(t)] { settledCount = 0; return nil }
-        if s == t { settledCount = 1; return [] }
-        var heapF = QuaternaryHeap(), heapR = QuaternaryHeap()
+        if adjacency.component[Int(s)] != adjacency.component[Int(t)] {
+            settledCount = 0
+            return nil
+        }
+        if s == t {
+            settledCount = 1
+            return []
+        }
+        var heapF = QuaternaryHeap()
+        var heapR = QuaternaryHeap()
         swap(&heapF, &self.heap)
         swap(&heapR, &self.heapB)
-        defer { swap(&heapF, &self.heap); swap(&heapR, &self.heapB) }
+        defer {
+            swap(&heapF, &self.heap)
+            swap(&heapR, &self.heapB)
+        }
         heapF.removeAll()
         heapR.removeAll()
         // Half the chord scale (the potential is half a difference of two chords), shrunk as in `search`.
@@ -57,99 +75,287 @@ extension AStarRouter {
         var mu = Double.infinity
         var meet = -1
         g.vertexXYZ.withUnsafeBufferPointer { xyz in
-        adjacency.offsets.withUnsafeBufferPointer { offsets in
-        adjacency.targets.withUnsafeBufferPointer { targets in
-        adjacency.lengths.withUnsafeBufferPointer { lengths in
-        adjacency.arcs.withUnsafeBufferPointer { arcs in
-        adjacency.edges.withUnsafeBufferPointer { arcEdges in
-        adjacency.reverseOffsets.withUnsafeBufferPointer { rOffsets in
-        adjacency.reverseTargets.withUnsafeBufferPointer { rTargets in
-        adjacency.reverseLengths.withUnsafeBufferPointer { rLengths in
-        adjacency.reverseArcs.withUnsafeBufferPointer { rArcs in
-        adjacency.reverseEdges.withUnsafeBufferPointer { rEdges in
-        cost.withUnsafeMutableBufferPointer { costF in
-        parentArc.withUnsafeMutableBufferPointer { parentF in
-        stamp.withUnsafeMutableBufferPointer { stampF in
-        closed.withUnsafeMutableBufferPointer { closedF in
-        costB.withUnsafeMutableBufferPointer { costR in
-        parentArcB.withUnsafeMutableBufferPointer { parentR in
-        stampB.withUnsafeMutableBufferPointer { stampR in
-        closedB.withUnsafeMutableBufferPointer { closedR in
-        potential.withUnsafeMutableBufferPointer { pot in
-        potentialStamp.withUnsafeMutableBufferPointer { potStamp in
-            let ti = Int(t) * 3, si = Int(s) * 3
-            let tx = xyz[ti], ty = xyz[ti + 1], tz = xyz[ti + 2]
-            let sx = xyz[si], sy = xyz[si + 1], sz = xyz[si + 2]
-            @inline(__always) func pf(_ v: Int) -> Double {
-                if potStamp[v] == gen { return pot[v] }
-                let x = xyz[3 * v], y = xyz[3 * v + 1], z = xyz[3 * v + 2]
-                let ax = x - tx, ay = y - ty, az = z - tz
-                let bx = x - sx, by = y - sy, bz = z - sz
-                let value = half * ((ax * ax + ay * ay + az * az).squareRoot() - (bx * bx + by * by + bz * bz).squareRoot())
-                pot[v] = value
-                potStamp[v] = gen
-                return value
-            }
-            let s0 = Int(s), t0 = Int(t)
-            costF[s0] = 0; parentF[s0] = -1; stampF[s0] = gen
-            costR[t0] = 0; parentR[t0] = -1; stampR[t0] = gen
-            heapF.push(pf(s0), s)
-            heapR.push(-pf(t0), t)
-            while let kf = heapF.minKey, let kr = heapR.minKey {
-                if kf + kr >= mu { break }
-                if kf <= kr {
-                    guard let (_, v32) = heapF.pop() else { break }
-                    let v = Int(v32)
-                    if closedF[v] == gen { continue }
-                    closedF[v] = gen
-                    settled += 1
-                    let base = costF[v]
-                    var a = Int(offsets[v])
-                    let hi = Int(offsets[v + 1])
-                    while a < hi {
-                        let w = Int(targets[a])
-                        if closedF[w] != gen {
-                            var c = lengths[a]
-                            if let slowdown { c *= slowdown[Int(arcEdges[a])] }
-                            let nc = base + c
-                            if stampF[w] != gen || nc < costF[w] {
-                                stampF[w] = gen
-                                costF[w] = nc
-                                parentF[w] = arcs[a]
-                                heapF.push(nc + pf(w), Int32(truncatingIfNeeded: w))
-                                if stampR[w] == gen, nc + costR[w] < mu { mu = nc + costR[w]; meet = w }
+            adjacency.offsets.withUnsafeBufferPointer { offsets in
+                adjacency.targets.withUnsafeBufferPointer { targets in
+                    adjacency.lengths.withUnsafeBufferPointer { lengths in
+                        adjacency.arcs.withUnsafeBufferPointer { arcs in
+                            adjacency.edges.withUnsafeBufferPointer { arcEdges in
+                                adjacency.reverseOffsets.withUnsafeBufferPointer { rOffsets in
+                                    adjacency.reverseTargets.withUnsafeBufferPointer { rTargets in
+                                        adjacency.reverseLengths.withUnsafeBufferPointer { rLengths in
+                                            adjacency.reverseArcs.withUnsafeBufferPointer { rArcs in
+                                                adjacency.reverseEdges.withUnsafeBufferPointer { rEdges in
+                                                    cost.withUnsafeMutableBufferPointer { costF in
+                                                        parentArc.withUnsafeMutableBufferPointer { parentF in
+                                                            stamp.withUnsafeMutableBufferPointer { stampF in
+                                                                closed.withUnsafeMutableBufferPointer { closedF in
+                                                                    costB.withUnsafeMutableBufferPointer { costR in
+                                                                        parentArcB.withUnsafeMutableBufferPointer {
+                                                                            parentR in
+                                                                            stampB.withUnsafeMutableBufferPointer {
+                                                                                stampR in
+                                                                                closedB.withUnsafeMutableBufferPointer {
+                                                                                    closedR in
+                                                                                    potential
+                                                                                        .withUnsafeMutableBufferPointer
+                                                                                    { pot in
+                                                                                        potentialStamp
+                                                                                            .withUnsafeMutableBufferPointer
+                                                                                        { potStamp in
+                                                                                            let ti = Int(t) * 3
+                                                                                            let si = Int(s) * 3
+                                                                                            let tx = xyz[ti]
+                                                                                            let ty = xyz[ti + 1]
+                                                                                            let tz = xyz[ti + 2]
+                                                                                            let sx = xyz[si]
+                                                                                            let sy = xyz[si + 1]
+                                                                                            let sz = xyz[si + 2]
+                                                                                            @inline(__always) func pf(
+                                                                                                _ v: Int
+                                                                                            ) -> Double {
+                                                                                                if potStamp[v] == gen {
+                                                                                                    return pot[v]
+                                                                                                }
+                                                                                                let x = xyz[3 * v]
+                                                                                                let y = xyz[3 * v + 1]
+                                                                                                let z = xyz[3 * v + 2]
+                                                                                                let ax = x - tx
+                                                                                                let ay = y - ty
+                                                                                                let az = z - tz
+                                                                                                let bx = x - sx
+                                                                                                let by = y - sy
+                                                                                                let bz = z - sz
+                                                                                                let value =
+                                                                                                    half
+                                                                                                    * ((ax * ax + ay
+                                                                                                        * ay + az * az)
+                                                                                                        .squareRoot()
+                                                                                                        - (bx * bx + by
+                                                                                                        * by + bz * bz)
+                                                                                                        .squareRoot())
+                                                                                                pot[v] = value
+                                                                                                potStamp[v] = gen
+                                                                                                return value
+                                                                                            }
+                                                                                            let s0 = Int(s)
+                                                                                            let t0 = Int(t)
+                                                                                            costF[s0] = 0
+                                                                                            parentF[s0] = -1
+                                                                                            stampF[s0] = gen
+                                                                                            costR[t0] = 0
+                                                                                            parentR[t0] = -1
+                                                                                            stampR[t0] = gen
+                                                                                            heapF.push(pf(s0), s)
+                                                                                            heapR.push(-pf(t0), t)
+                                                                                            while let kf = heapF.minKey,
+                                                                                                let kr = heapR.minKey
+                                                                                            {
+                                                                                                if kf + kr >= mu {
+                                                                                                    break
+                                                                                                }
+                                                                                                if kf <= kr {
+                                                                                                    guard
+                                                                                                        let (_, v32) =
+                                                                                                            heapF.pop()
+                                                                                                    else { break }
+                                                                                                    let v = Int(v32)
+                                                                                                    if closedF[v] == gen
+                                                                                                    {
+                                                                                                        continue
+                                                                                                    }
+                                                                                                    closedF[v] = gen
+                                                                                                    settled += 1
+                                                                                                    let base = costF[v]
+                                                                                                    var a = Int(
+                                                                                                        offsets[v])
+                                                                                                    let hi = Int(
+                                                                                                        offsets[v + 1])
+                                                                                                    while a < hi {
+                                                                                                        let w = Int(
+                                                                                                            targets[a])
+                                                                                                        if closedF[w]
+                                                                                                            != gen
+                                                                                                        {
+                                                                                                            var c =
+                                                                                                                lengths[
+                                                                                                                    a]
+                                                                                                            if let
+                                                                                                                slowdown
+                                                                                                            {
+                                                                                                                c *=
+                                                                                                                    slowdown[
+                                                                                                                        Int(
+                                                                                                                            arcEdges[
+                                                                                                                                a
+                                                                                                                            ]
+                                                                                                                        )
+                                                                                                                    ]
+                                                                                                            }
+                                                                                                            let nc =
+                                                                                                                base + c
+                                                                                                            if stampF[w]
+                                                                                                                != gen
+                                                                                                                || nc
+                                                                                                                    < costF[
+                                                                                                                        w
+                                                                                                                    ]
+                                                                                                            {
+                                                                                                                stampF[
+                                                                                                                    w] =
+                                                                                                                    gen
+                                                                                                                costF[
+                                                                                                                    w] =
+                                                                                                                    nc
+                                                                                                                parentF[
+                                                                                                                    w] =
+                                                                                                                    arcs[
+                                                                                                                        a
+                                                                                                                    ]
+                                                                                                                heapF
+                                                                                                                    .push(
+                                                                                                                        nc
+                                                                                                                            + pf(
+                                                                                                                                w
+                                                                                                                            ),
+                                                                                                                        Int32(
+                                                                                                                            truncatingIfNeeded:
+                                                                                                                                w
+                                                                                                                        )
+                                                                                                                    )
+                                                                                                                if stampR[
+                                                                                                                    w]
+                                                                                                                    == gen,
+                                                                                                                    nc
+                                                                                                                        + costR[
+                                                                                                                            w
+                                                                                                                        ]
+                                                                                                                        < mu
+                                                                                                                {
+                                                                                                                    mu =
+                                                                                                                        nc
+                                                                                                                        + costR[
+                                                                                                                            w
+                                                                                                                        ]
+                                                                                                                    meet =
+                                                                                                                        w
+                                                                                                                }
+                                                                                                            }
+                                                                                                        }
+                                                                                                        a += 1
+                                                                                                    }
+                                                                                                } else {
+                                                                                                    guard
+                                                                                                        let (_, v32) =
+                                                                                                            heapR.pop()
+                                                                                                    else { break }
+                                                                                                    let v = Int(v32)
+                                                                                                    if closedR[v] == gen
+                                                                                                    {
+                                                                                                        continue
+                                                                                                    }
+                                                                                                    closedR[v] = gen
+                                                                                                    settled += 1
+                                                                                                    let base = costR[v]
+                                                                                                    var a = Int(
+                                                                                                        rOffsets[v])
+                                                                                                    let hi = Int(
+                                                                                                        rOffsets[v + 1])
+                                                                                                    while a < hi {
+                                                                                                        let u = Int(
+                                                                                                            rTargets[a])
+                                                                                                        if closedR[u]
+                                                                                                            != gen
+                                                                                                        {
+                                                                                                            var c =
+                                                                                                                rLengths[
+                                                                                                                    a]
+                                                                                                            if let
+                                                                                                                slowdown
+                                                                                                            {
+                                                                                                                c *=
+                                                                                                                    slowdown[
+                                                                                                                        Int(
+                                                                                                                            rEdges[
+                                                                                                                                a
+                                                                                                                            ]
+                                                                                                                        )
+                                                                                                                    ]
+                                                                                                            }
+                                                                                                            let nc =
+                                                                                                                base + c
+                                                                                                            if stampR[u]
+                                                                                                                != gen
+                                                                                                                || nc
+                                                                                                                    < costR[
+                                                                                                                        u
+                                                                                                                    ]
+                                                                                                            {
+                                                                                                                stampR[
+                                                                                                                    u] =
+                                                                                                                    gen
+                                                                                                                costR[
+                                                                                                                    u] =
+                                                                                                                    nc
+                                                                                                                parentR[
+                                                                                                                    u] =
+                                                                                                                    rArcs[
+                                                                                                                        a
+                                                                                                                    ]
+                                                                                                                heapR
+                                                                                                                    .push(
+                                                                                                                        nc
+                                                                                                                            - pf(
+                                                                                                                                u
+                                                                                                                            ),
+                                                                                                                        Int32(
+                                                                                                                            truncatingIfNeeded:
+                                                                                                                                u
+                                                                                                                        )
+                                                                                                                    )
+                                                                                                                if stampF[
+                                                                                                                    u]
+                                                                                                                    == gen,
+                                                                                                                    nc
+                                                                                                                        + costF[
+                                                                                                                            u
+                                                                                                                        ]
+                                                                                                                        < mu
+                                                                                                                {
+                                                                                                                    mu =
+                                                                                                                        nc
+                                                                                                                        + costF[
+                                                                                                                            u
+                                                                                                                        ]
+                                                                                                                    meet =
+                                                                                                                        u
+                                                                                                                }
+                                                                                                            }
+                                                                                                        }
+                                                                                                        a += 1
+                                                                                                    }
+                                                                                                }
+                                                                                            }
+                                                                                        }
+                                                                                    }
+                                                                                }
+                                                                            }
+                                                                        }
+                                                                    }
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
-                        a += 1
-                    }
-                } else {
-                    guard let (_, v32) = heapR.pop() else { break }
-                    let v = Int(v32)
-                    if closedR[v] == gen { continue }
-                    closedR[v] = gen
-                    settled += 1
-                    let base = costR[v]
-                    var a = Int(rOffsets[v])
-                    let hi = Int(rOffsets[v + 1])
-                    while a < hi {
-                        let u = Int(rTargets[a])
-                        if closedR[u] != gen {
-                            var c = rLengths[a]
-                            if let slowdown { c *= slowdown[Int(rEdges[a])] }
-                            let nc = base + c
-                            if stampR[u] != gen || nc < costR[u] {
-                                stampR[u] = gen
-                                costR[u] = nc
-                                parentR[u] = rArcs[a]
-                                heapR.push(nc - pf(u), Int32(truncatingIfNeeded: u))
-                                if stampF[u] == gen, nc + costF[u] < mu { mu = nc + costF[u]; meet = u }
-                            }
-                        }
-                        a += 1
                     }
                 }
             }
-        }}}}}}}}}}}}}}}}}}}}}
+        }
         settledCount = settled
         guard meet >= 0 else { return nil }
         // Forward half: parents from the meeting vertex back to s, reversed.

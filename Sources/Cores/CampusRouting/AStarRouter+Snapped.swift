@@ -42,11 +42,14 @@ extension AStarRouter {
     /// two edge ends (d(L, T) = min over entries of d(L, u) + c(u, T), and d(T, L) likewise through the
     /// arcs leaving T), so both bounds are admissible and consistent and the route is optimal on the
     /// virtually split graph. Forward A* answers these queries whatever `algorithm` says.
-    public mutating func route(in g: CampusGraph, fromSnap s: EdgeSnap, toSnap t: EdgeSnap, profile p: Int,
-                               slowdown: [Double]? = nil) -> Route {
+    public mutating func route(
+        in g: CampusGraph, fromSnap s: EdgeSnap, toSnap t: EdgeSnap, profile p: Int,
+        slowdown: [Double]? = nil
+    ) -> Route {
         let name = g.profileNames[p]
         guard p < g.profileAdjacency.count, Int(s.edge) < g.edges.count, Int(t.edge) < g.edges.count,
-              slowdown.map({ $0.count >= g.edges.count }) ?? true else {
+            slowdown.map({ $0.count >= g.edges.count }) ?? true
+        else {
             return .failed(.noRoute, profile: name, fromSnap: s, toSnap: t)
         }
         prepareStart(g, s, p, slowdown)
@@ -73,7 +76,8 @@ extension AStarRouter {
     mutating func prepareStart(_ g: CampusGraph, _ s: EdgeSnap, _ p: Int, _ slowdown: [Double]?) {
         seeds.removeAll(keepingCapacity: true)
         let e = Int(s.edge)
-        let bits = g.access[p][e], f = slowdown?[e] ?? 1
+        let bits = g.access[p][e]
+        let f = slowdown?[e] ?? 1
         let edge = g.edges[e]
         func add(_ seed: SearchSeed) {
             if let i = seeds.firstIndex(where: { $0.vertex == seed.vertex }) {
@@ -98,9 +102,12 @@ extension AStarRouter {
     /// Adds the entries into target `t` (number `index`) and, when it shares the start's edge and the
     /// profile allows walking from one to the other along it, the same-edge route. A target on an end
     /// vertex is entered at that vertex whatever the edge's direction. Keeps `entries` sorted by vertex.
-    mutating func addTarget(_ g: CampusGraph, _ t: EdgeSnap, index: Int, start s: EdgeSnap, _ p: Int, _ slowdown: [Double]?) {
+    mutating func addTarget(
+        _ g: CampusGraph, _ t: EdgeSnap, index: Int, start s: EdgeSnap, _ p: Int, _ slowdown: [Double]?
+    ) {
         let e = Int(t.edge)
-        let bits = g.access[p][e], f = slowdown?[e] ?? 1
+        let bits = g.access[p][e]
+        let f = slowdown?[e] ?? 1
         let edge = g.edges[e]
         let last = Double(g.shapeOffsets[e + 1] - g.shapeOffsets[e] - 1)
         if t.position == 0 {
@@ -119,7 +126,8 @@ extension AStarRouter {
         let allowed = forward ? bits & CampusGraph.forwardBit != 0 : bits & CampusGraph.backwardBit != 0
         if allowed || (t.position == s.position && bits != 0) {
             let along = g.alongMetres(edge: e, from: s.position, to: t.position)
-            directs.append(SearchEntry(vertex: -1, cost: along * f, forward: allowed ? forward : !forward, target: index))
+            directs.append(
+                SearchEntry(vertex: -1, cost: along * f, forward: allowed ? forward : !forward, target: index))
         }
     }
 
@@ -130,7 +138,8 @@ extension AStarRouter {
         let l = landmarks.count
         let bits = g.access[p][Int(t.edge)]
         let edge = g.edges[Int(t.edge)]
-        var into: [(Int, Double)] = [], out: [(Int, Double)] = []
+        var into: [(Int, Double)] = []
+        var out: [(Int, Double)] = []
         let last = Double(g.shapeOffsets[Int(t.edge) + 1] - g.shapeOffsets[Int(t.edge)] - 1)
         if t.position == 0 || t.position == last {
             // The target is the vertex itself.
@@ -162,10 +171,15 @@ extension AStarRouter {
     /// The search stops once the smallest key popped is at least the best target cost found, which,
     /// with a consistent bound, is optimal. Same unsafe, allocation-free loop as before over the
     /// profile's compact adjacency.
-    mutating func searchGoal(_ g: CampusGraph, _ p: Int, _ slowdown: [Double]?,
-                             goal: (Double, Double, Double)?) -> (cost: Double, entry: Int)? {
+    mutating func searchGoal(
+        _ g: CampusGraph, _ p: Int, _ slowdown: [Double]?,
+        goal: (Double, Double, Double)?
+    ) -> (cost: Double, entry: Int)? {
         let n = g.vertices.count
-        guard p < g.profileAdjacency.count, !seeds.isEmpty else { settledCount = 0; return nil }
+        guard p < g.profileAdjacency.count, !seeds.isEmpty else {
+            settledCount = 0
+            return nil
+        }
         if let slowdown, slowdown.count < g.edges.count { return nil }
         if cost.count != n {
             cost = [Double](repeating: 0, count: n)
@@ -183,10 +197,15 @@ extension AStarRouter {
             for i in 0..<n { mark[i] = 0 }
             markGeneration = 1
         }
-        let open = markGeneration << 1, shut = open | 1
+        let open = markGeneration << 1
+        let shut = open | 1
         let adjacency = g.profileAdjacency[p]
-        var best = Double.infinity, bestEntry = Int.min
-        for (i, d) in directs.enumerated() where d.cost < best { best = d.cost; bestEntry = -1 - i }
+        var best = Double.infinity
+        var bestEntry = Int.min
+        for (i, d) in directs.enumerated() where d.cost < best {
+            best = d.cost
+            bestEntry = -1 - i
+        }
         // No path joins different components: only a same-edge route can then answer.
         let startComponent = adjacency.component[Int(seeds[0].vertex)]
         if !entries.contains(where: { adjacency.component[Int($0.vertex)] == startComponent }) {
@@ -205,72 +224,100 @@ extension AStarRouter {
         var settled = 0
         let congested = slowdown != nil
         (slowdown ?? []).withUnsafeBufferPointer { factors in
-        g.vertexXYZ.withUnsafeBufferPointer { xyz in
-        landmarks.distances.withUnsafeBufferPointer { bounds in
-        targetRow.withUnsafeBufferPointer { row in
-        entries.withUnsafeBufferPointer { entries in
-        seeds.withUnsafeBufferPointer { seeds in
-        adjacency.offsets.withUnsafeBufferPointer { offsets in
-        adjacency.records.withUnsafeBufferPointer { records in
-        adjacency.edges.withUnsafeBufferPointer { arcEdges in
-        cost.withUnsafeMutableBufferPointer { cost in
-        parentArc.withUnsafeMutableBufferPointer { parent in
-        mark.withUnsafeMutableBufferPointer { mark in
-            /// Lower bound on the cost from v to the target (0 for a Dijkstra search).
-            @inline(__always) func h(_ v: Int) -> Double {
-                guard heuristic else { return 0 }
-                let dx = xyz[3 * v] - tx, dy = xyz[3 * v + 1] - ty, dz = xyz[3 * v + 2] - tz
-                let chord = scale * (dx * dx + dy * dy + dz * dz).squareRoot()
-                guard l > 0 else { return chord }
-                return LandmarkBounds.bound(bounds, count: l, rowV: 2 * l * v, target: row, floor: chord)
-            }
-            for seed in seeds {
-                let v = Int(seed.vertex)
-                cost[v] = seed.cost
-                parent[v] = -1
-                mark[v] = open
-                let f = seed.cost + h(v)
-                if f < .infinity { heap.push(f, seed.vertex) }
-            }
-            while let (key, v32) = heap.pop() {
-                if key >= best { break }
-                let v = Int(v32)
-                if mark[v] == shut { continue }
-                mark[v] = shut
-                settled += 1
-                // Entries at v (binary search in the sorted entries).
-                var lo = 0, hi = entries.count
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if entries[mid].vertex < v32 { lo = mid + 1 } else { hi = mid }
-                }
-                while lo < entries.count && entries[lo].vertex == v32 {
-                    let c = cost[v] + entries[lo].cost
-                    if c < best { best = c; bestEntry = lo }
-                    lo += 1
-                }
-                if best <= key { break }
-                let base = cost[v]
-                var a = Int(offsets[v])
-                let end = Int(offsets[v + 1])
-                while a < end {
-                    let r = records[a]
-                    let w = Int(r.target)
-                    let m = mark[w]
-                    if m != shut {
-                        let nc = base + (congested ? r.length * factors[Int(arcEdges[a])] : r.length)
-                        if m != open || nc < cost[w] {
-                            mark[w] = open
-                            cost[w] = nc
-                            parent[w] = r.arc
-                            let f = nc + h(w)
-                            if f < .infinity { heap.push(f, r.target) }
+            g.vertexXYZ.withUnsafeBufferPointer { xyz in
+                landmarks.distances.withUnsafeBufferPointer { bounds in
+                    targetRow.withUnsafeBufferPointer { row in
+                        entries.withUnsafeBufferPointer { entries in
+                            seeds.withUnsafeBufferPointer { seeds in
+                                adjacency.offsets.withUnsafeBufferPointer { offsets in
+                                    adjacency.records.withUnsafeBufferPointer { records in
+                                        adjacency.edges.withUnsafeBufferPointer { arcEdges in
+                                            cost.withUnsafeMutableBufferPointer { cost in
+                                                parentArc.withUnsafeMutableBufferPointer { parent in
+                                                    mark.withUnsafeMutableBufferPointer { mark in
+                                                        /// Lower bound on the cost from v to the target (0 for a Dijkstra search).
+                                                        @inline(__always) func h(_ v: Int) -> Double {
+                                                            guard heuristic else { return 0 }
+                                                            let dx = xyz[3 * v] - tx
+                                                            let dy = xyz[3 * v + 1] - ty
+                                                            let dz = xyz[3 * v + 2] - tz
+                                                            let chord =
+                                                                scale * (dx * dx + dy * dy + dz * dz).squareRoot()
+                                                            guard l > 0 else { return chord }
+                                                            return LandmarkBounds.bound(
+                                                                bounds, count: l, rowV: 2 * l * v, target: row,
+                                                                floor: chord)
+                                                        }
+                                                        for seed in seeds {
+                                                            let v = Int(seed.vertex)
+                                                            cost[v] = seed.cost
+                                                            parent[v] = -1
+                                                            mark[v] = open
+                                                            let f = seed.cost + h(v)
+                                                            if f < .infinity { heap.push(f, seed.vertex) }
+                                                        }
+                                                        while let (key, v32) = heap.pop() {
+                                                            if key >= best { break }
+                                                            let v = Int(v32)
+                                                            if mark[v] == shut { continue }
+                                                            mark[v] = shut
+                                                            settled += 1
+                                                            // Entries at v (binary search in the sorted entries).
+                                                            var lo = 0
+                                                            var hi = entries.count
+                                                            while lo < hi {
+                                                                let mid = (lo + hi) >> 1
+                                                                if entries[mid].vertex < v32 {
+                                                                    lo = mid + 1
+                                                                } else {
+                                                                    hi = mid
+                                                                }
+                                                            }
+                                                            while lo < entries.count && entries[lo].vertex == v32 {
+                                                                let c = cost[v] + entries[lo].cost
+                                                                if c < best {
+                                                                    best = c
+                                                                    bestEntry = lo
+                                                                }
+                                                                lo += 1
+                                                            }
+                                                            if best <= key { break }
+                                                            let base = cost[v]
+                                                            var a = Int(offsets[v])
+                                                            let end = Int(offsets[v + 1])
+                                                            while a < end {
+                                                                let r = records[a]
+                                                                let w = Int(r.target)
+                                                                let m = mark[w]
+                                                                if m != shut {
+                                                                    let nc =
+                                                                        base
+                                                                        + (congested
+                                                                            ? r.length * factors[Int(arcEdges[a])]
+                                                                            : r.length)
+                                                                    if m != open || nc < cost[w] {
+                                                                        mark[w] = open
+                                                                        cost[w] = nc
+                                                                        parent[w] = r.arc
+                                                                        let f = nc + h(w)
+                                                                        if f < .infinity { heap.push(f, r.target) }
+                                                                    }
+                                                                }
+                                                                a += 1
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
-                    a += 1
                 }
             }
-        }}}}}}}}}}}}
+        }
         settledCount = settled
         return bestEntry == Int.min ? nil : (best, bestEntry)
     }
@@ -279,16 +326,21 @@ extension AStarRouter {
     /// the seed the path left from, the whole edges of the parent chain, and the part of `t`'s edge from
     /// the entry vertex (or the one same-edge piece). Points run from the projected start to the projected
     /// end (a projection onto a node is that node); node ids are the shape nodes passed. O(route points).
-    func assembleSnapped(_ g: CampusGraph, _ p: Int, _ slowdown: [Double]?, from s: EdgeSnap, to t: EdgeSnap,
-                         via found: (cost: Double, entry: Int)) -> Route {
+    func assembleSnapped(
+        _ g: CampusGraph, _ p: Int, _ slowdown: [Double]?, from s: EdgeSnap, to t: EdgeSnap,
+        via found: (cost: Double, entry: Int)
+    ) -> Route {
         let speed = g.profileSpeeds[p]
         func factor(_ e: Int32) -> Double { slowdown?[Int(e)] ?? 1 }
         func last(_ e: Int32) -> Double { Double(g.shapeOffsets[Int(e) + 1] - g.shapeOffsets[Int(e)] - 1) }
         var pieces: [(edge: Int32, from: Double, to: Double)] = []
         var steps: [RouteStep] = []
-        var head: PartialStep?, tail: PartialStep?
-        var fromVertex: Int32?, toVertex: Int32?
-        var length = 0.0, duration = 0.0
+        var head: PartialStep?
+        var tail: PartialStep?
+        var fromVertex: Int32?
+        var toVertex: Int32?
+        var length = 0.0
+        var duration = 0.0
         if found.entry < 0 {
             let d = directs[-1 - found.entry]
             let metres = g.alongMetres(edge: Int(s.edge), from: s.position, to: t.position)
@@ -315,7 +367,8 @@ extension AStarRouter {
             length += headMetres
             duration += headMetres * factor(s.edge) / speed
             for a in arcs.reversed() {
-                let e = g.arcEdge[Int(a)], forward = g.arcForward[Int(a)]
+                let e = g.arcEdge[Int(a)]
+                let forward = g.arcForward[Int(a)]
                 steps.append(RouteStep(edge: e, forward: forward))
                 pieces.append((e, forward ? 0 : last(e), forward ? last(e) : 0))
                 length += g.edgeLengths[Int(e)]
@@ -331,7 +384,8 @@ extension AStarRouter {
         var ids: [Int64] = []
         for (k, piece) in pieces.enumerated() {
             let e = Int(piece.edge)
-            let base = g.shapeOffsets[e], idBase = g.nodeIDOffsets[e]
+            let base = g.shapeOffsets[e]
+            let idBase = g.nodeIDOffsets[e]
             let hasIDs = g.nodeIDOffsets[e + 1] - idBase == g.shapeOffsets[e + 1] - base
             // Nodes passed between the two positions, ends included when they are nodes.
             var indices: StrideThrough<Int>
@@ -348,8 +402,9 @@ extension AStarRouter {
             }
         }
         if !t.isOnNode { points.append(t.point) }
-        return Route(status: .ok, profile: g.profileNames[p], fromVertex: fromVertex, toVertex: toVertex, steps: steps,
-                     nodeIDs: ids, points: points, lengthMetres: length, durationSeconds: duration,
-                     fromSnap: s, toSnap: t, head: head, tail: tail)
+        return Route(
+            status: .ok, profile: g.profileNames[p], fromVertex: fromVertex, toVertex: toVertex, steps: steps,
+            nodeIDs: ids, points: points, lengthMetres: length, durationSeconds: duration,
+            fromSnap: s, toSnap: t, head: head, tail: tail)
     }
 }

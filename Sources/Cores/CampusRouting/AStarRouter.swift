@@ -68,8 +68,10 @@ public struct AStarRouter: Sendable {
     /// Projects both ends onto the profile's nearest usable edges (within `snapMetres`, large components
     /// preferred by `SnapRule.standard`) and returns the cheapest route between the projected points.
     /// `slowdown`, when given, holds one factor ≥ 1 per edge (see `WeidmannSpeed.slowdown`).
-    public mutating func route(in graph: CampusGraph, from: GeoPoint, to: GeoPoint, profile p: Int,
-                               slowdown: [Double]? = nil, snapMetres: Double = 200) -> Route {
+    public mutating func route(
+        in graph: CampusGraph, from: GeoPoint, to: GeoPoint, profile p: Int,
+        slowdown: [Double]? = nil, snapMetres: Double = 200
+    ) -> Route {
         let name = graph.profileNames[p]
         let s = graph.snapToEdge(from, profile: p, maxMetres: snapMetres)
         let t = graph.snapToEdge(to, profile: p, maxMetres: snapMetres)
@@ -78,10 +80,14 @@ public struct AStarRouter: Sendable {
     }
 
     /// The cheapest route between two vertices under profile `p`.
-    public mutating func route(in graph: CampusGraph, fromVertex s: Int32, toVertex t: Int32, profile p: Int,
-                               slowdown: [Double]? = nil) -> Route {
+    public mutating func route(
+        in graph: CampusGraph, fromVertex s: Int32, toVertex t: Int32, profile p: Int,
+        slowdown: [Double]? = nil
+    ) -> Route {
         if algorithm == .unidirectional {
-            guard searchTree(graph, s, t, p, slowdown), let route = assembleFromParents(graph, from: s, to: t, profile: p, slowdown: slowdown) else {
+            guard searchTree(graph, s, t, p, slowdown),
+                let route = assembleFromParents(graph, from: s, to: t, profile: p, slowdown: slowdown)
+            else {
                 return .failed(.noRoute, profile: graph.profileNames[p], from: s, to: t)
             }
             return route
@@ -138,11 +144,14 @@ public struct AStarRouter: Sendable {
     /// `t` into the router's arc buffer (counting points and node ids), then each output array is
     /// allocated once at its final size and filled in walking order from the graph's flat shape arrays.
     /// Same route, length and duration as `assemble` on the same steps. O(route points).
-    mutating func assembleFromParents(_ g: CampusGraph, from s: Int32, to t: Int32, profile p: Int,
-                                      slowdown: [Double]?) -> Route? {
+    mutating func assembleFromParents(
+        _ g: CampusGraph, from s: Int32, to t: Int32, profile p: Int,
+        slowdown: [Double]?
+    ) -> Route? {
         pathArcs.removeAll(keepingCapacity: true)
         let start = g.vertices[Int(s)]
-        var pointCount = 1, idCount = start.osmID == nil ? 0 : 1
+        var pointCount = 1
+        var idCount = start.osmID == nil ? 0 : 1
         var v = Int(t)
         while v != Int(s) {
             let a = Int(parentArc[v])
@@ -154,86 +163,119 @@ public struct AStarRouter: Sendable {
             v = Int(g.arcTail[a])
         }
         let k = pathArcs.count
-        var length = 0.0, duration = 0.0
+        var length = 0.0
+        var duration = 0.0
         let speed = g.profileSpeeds[p]
         var steps: [RouteStep] = []
         var ids: [Int64] = []
         var pts: [GeoPoint] = []
         pathArcs.withUnsafeBufferPointer { path in
-        g.arcEdge.withUnsafeBufferPointer { arcEdge in
-        g.arcForward.withUnsafeBufferPointer { arcForward in
-        g.shapeOffsets.withUnsafeBufferPointer { shapeOffsets in
-        g.nodeIDOffsets.withUnsafeBufferPointer { idOffsets in
-        g.shapePoints.withUnsafeBufferPointer { shapePoints in
-        g.shapeNodeIDs.withUnsafeBufferPointer { nodeIDs in
-        g.edgeLengths.withUnsafeBufferPointer { edgeLengths in
-            steps = [RouteStep](unsafeUninitializedCapacity: k) { out, count in
-                for j in 0..<k {
-                    let a = Int(path[k - 1 - j])
-                    out[j] = RouteStep(edge: arcEdge[a], forward: arcForward[a])
-                }
-                count = k
-            }
-            pts = [GeoPoint](unsafeUninitializedCapacity: pointCount) { out, count in
-                out[0] = start.location
-                var o = 1
-                for j in 0..<k {
-                    let a = Int(path[k - 1 - j])
-                    let e = Int(arcEdge[a])
-                    let lo = shapeOffsets[e], hi = shapeOffsets[e + 1]
-                    if arcForward[a] {
-                        var i = lo + 1
-                        while i < hi { out[o] = shapePoints[i]; o += 1; i += 1 }
-                    } else {
-                        var i = hi - 2
-                        while i >= lo { out[o] = shapePoints[i]; o += 1; i -= 1 }
+            g.arcEdge.withUnsafeBufferPointer { arcEdge in
+                g.arcForward.withUnsafeBufferPointer { arcForward in
+                    g.shapeOffsets.withUnsafeBufferPointer { shapeOffsets in
+                        g.nodeIDOffsets.withUnsafeBufferPointer { idOffsets in
+                            g.shapePoints.withUnsafeBufferPointer { shapePoints in
+                                g.shapeNodeIDs.withUnsafeBufferPointer { nodeIDs in
+                                    g.edgeLengths.withUnsafeBufferPointer { edgeLengths in
+                                        steps = [RouteStep](unsafeUninitializedCapacity: k) { out, count in
+                                            for j in 0..<k {
+                                                let a = Int(path[k - 1 - j])
+                                                out[j] = RouteStep(edge: arcEdge[a], forward: arcForward[a])
+                                            }
+                                            count = k
+                                        }
+                                        pts = [GeoPoint](unsafeUninitializedCapacity: pointCount) { out, count in
+                                            out[0] = start.location
+                                            var o = 1
+                                            for j in 0..<k {
+                                                let a = Int(path[k - 1 - j])
+                                                let e = Int(arcEdge[a])
+                                                let lo = shapeOffsets[e]
+                                                let hi = shapeOffsets[e + 1]
+                                                if arcForward[a] {
+                                                    var i = lo + 1
+                                                    while i < hi {
+                                                        out[o] = shapePoints[i]
+                                                        o += 1
+                                                        i += 1
+                                                    }
+                                                } else {
+                                                    var i = hi - 2
+                                                    while i >= lo {
+                                                        out[o] = shapePoints[i]
+                                                        o += 1
+                                                        i -= 1
+                                                    }
+                                                }
+                                            }
+                                            count = o
+                                        }
+                                        ids = [Int64](unsafeUninitializedCapacity: idCount) { out, count in
+                                            var o = 0
+                                            if let id = start.osmID {
+                                                out[0] = id
+                                                o = 1
+                                            }
+                                            for j in 0..<k {
+                                                let a = Int(path[k - 1 - j])
+                                                let e = Int(arcEdge[a])
+                                                let lo = idOffsets[e]
+                                                let hi = idOffsets[e + 1]
+                                                if arcForward[a] {
+                                                    var i = lo + 1
+                                                    while i < hi {
+                                                        out[o] = nodeIDs[i]
+                                                        o += 1
+                                                        i += 1
+                                                    }
+                                                } else {
+                                                    var i = hi - 2
+                                                    while i >= lo {
+                                                        out[o] = nodeIDs[i]
+                                                        o += 1
+                                                        i -= 1
+                                                    }
+                                                }
+                                            }
+                                            count = o
+                                        }
+                                        if let slowdown {
+                                            for j in 0..<k {
+                                                let e = Int(arcEdge[Int(path[k - 1 - j])])
+                                                length += edgeLengths[e]
+                                                duration += edgeLengths[e] * slowdown[e] / speed
+                                            }
+                                        } else {
+                                            for j in 0..<k {
+                                                let e = Int(arcEdge[Int(path[k - 1 - j])])
+                                                length += edgeLengths[e]
+                                                duration += edgeLengths[e] * 1 / speed
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
-                count = o
             }
-            ids = [Int64](unsafeUninitializedCapacity: idCount) { out, count in
-                var o = 0
-                if let id = start.osmID { out[0] = id; o = 1 }
-                for j in 0..<k {
-                    let a = Int(path[k - 1 - j])
-                    let e = Int(arcEdge[a])
-                    let lo = idOffsets[e], hi = idOffsets[e + 1]
-                    if arcForward[a] {
-                        var i = lo + 1
-                        while i < hi { out[o] = nodeIDs[i]; o += 1; i += 1 }
-                    } else {
-                        var i = hi - 2
-                        while i >= lo { out[o] = nodeIDs[i]; o += 1; i -= 1 }
-                    }
-                }
-                count = o
-            }
-            if let slowdown {
-                for j in 0..<k {
-                    let e = Int(arcEdge[Int(path[k - 1 - j])])
-                    length += edgeLengths[e]
-                    duration += edgeLengths[e] * slowdown[e] / speed
-                }
-            } else {
-                for j in 0..<k {
-                    let e = Int(arcEdge[Int(path[k - 1 - j])])
-                    length += edgeLengths[e]
-                    duration += edgeLengths[e] * 1 / speed
-                }
-            }
-        }}}}}}}}
-        return Route(status: .ok, profile: g.profileNames[p], fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
-                     points: pts, lengthMetres: length, durationSeconds: duration)
+        }
+        return Route(
+            status: .ok, profile: g.profileNames[p], fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
+            points: pts, lengthMetres: length, durationSeconds: duration)
     }
 
     /// Expands steps into node ids and points. Length is the sum of the edges' lengths, each the haversine
     /// sum along its shape, so it equals the haversine sum along the points (up to rounding) without
     /// evaluating any trigonometry per query; it is also the sum of the edge weights networkx adds up.
-    static func assemble(_ g: CampusGraph, steps: [RouteStep], from s: Int32, to t: Int32, profile p: Int,
-                         slowdown: [Double]?) -> Route {
+    static func assemble(
+        _ g: CampusGraph, steps: [RouteStep], from s: Int32, to t: Int32, profile p: Int,
+        slowdown: [Double]?
+    ) -> Route {
         var ids: [Int64] = []
         var pts: [GeoPoint] = []
-        var shapePoints = 1, idCount = 1
+        var shapePoints = 1
+        var idCount = 1
         for step in steps {
             let e = Int(step.edge)
             shapePoints += max(0, g.shapeOffsets[e + 1] - g.shapeOffsets[e] - 1)
@@ -250,23 +292,38 @@ public struct AStarRouter: Sendable {
         for step in steps {
             let e = Int(step.edge)
             // Index loops over the graph's flat shape arrays (no edge record copied per step).
-            let lo = g.shapeOffsets[e], hi = g.shapeOffsets[e + 1]
-            let nlo = g.nodeIDOffsets[e], nhi = g.nodeIDOffsets[e + 1]
+            let lo = g.shapeOffsets[e]
+            let hi = g.shapeOffsets[e + 1]
+            let nlo = g.nodeIDOffsets[e]
+            let nhi = g.nodeIDOffsets[e + 1]
             if step.forward {
                 var i = lo + 1
-                while i < hi { pts.append(g.shapePoints[i]); i += 1 }
+                while i < hi {
+                    pts.append(g.shapePoints[i])
+                    i += 1
+                }
                 i = nlo + 1
-                while i < nhi { ids.append(g.shapeNodeIDs[i]); i += 1 }
+                while i < nhi {
+                    ids.append(g.shapeNodeIDs[i])
+                    i += 1
+                }
             } else {
                 var i = hi - 2
-                while i >= lo { pts.append(g.shapePoints[i]); i -= 1 }
+                while i >= lo {
+                    pts.append(g.shapePoints[i])
+                    i -= 1
+                }
                 i = nhi - 2
-                while i >= nlo { ids.append(g.shapeNodeIDs[i]); i -= 1 }
+                while i >= nlo {
+                    ids.append(g.shapeNodeIDs[i])
+                    i -= 1
+                }
             }
             length += g.edgeLengths[e]
             duration += g.edgeLengths[e] * (slowdown?[e] ?? 1) / speed
         }
-        return Route(status: .ok, profile: g.profileNames[p], fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
-                     points: pts, lengthMetres: length, durationSeconds: duration)
+        return Route(
+            status: .ok, profile: g.profileNames[p], fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
+            points: pts, lengthMetres: length, durationSeconds: duration)
     }
 }

@@ -54,10 +54,15 @@ extension CampusGraph {
         let landmarks: LandmarkBounds
 
         /// The arcs of the full adjacency whose direction bit is set in `access`.
-        init(vertexCount: Int, arcOffsets: [Int32], arcEdge: [Int32], arcTarget: [Int32], arcForward: [Bool],
-             access: [UInt8], edgeLengths: [Double]) {
+        init(
+            vertexCount: Int, arcOffsets: [Int32], arcEdge: [Int32], arcTarget: [Int32], arcForward: [Bool],
+            access: [UInt8], edgeLengths: [Double]
+        ) {
             var offsets = [Int32](repeating: 0, count: vertexCount + 1)
-            var targets: [Int32] = [], lengths: [Double] = [], arcs: [Int32] = [], edges: [Int32] = []
+            var targets: [Int32] = []
+            var lengths: [Double] = []
+            var arcs: [Int32] = []
+            var edges: [Int32] = []
             for v in 0..<vertexCount {
                 for a in Int(arcOffsets[v])..<Int(arcOffsets[v + 1]) {
                     let e = Int(arcEdge[a])
@@ -74,12 +79,16 @@ extension CampusGraph {
             var parent = (0..<vertexCount).map { Int32($0) }
             func find(_ x: Int) -> Int {
                 var x = x
-                while Int(parent[x]) != x { parent[x] = parent[Int(parent[x])]; x = Int(parent[x]) }
+                while Int(parent[x]) != x {
+                    parent[x] = parent[Int(parent[x])]
+                    x = Int(parent[x])
+                }
                 return x
             }
             for v in 0..<vertexCount {
                 for a in Int(offsets[v])..<Int(offsets[v + 1]) {
-                    let ra = find(v), rb = find(Int(targets[a]))
+                    let ra = find(v)
+                    let rb = find(Int(targets[a]))
                     if ra != rb { parent[max(ra, rb)] = Int32(min(ra, rb)) }
                 }
             }
@@ -97,14 +106,19 @@ extension CampusGraph {
             for v in 0..<vertexCount { rOffsets[v + 1] += rOffsets[v] }
             var fill = rOffsets
             let m = targets.count
-            var rTargets = [Int32](repeating: 0, count: m), rLengths = [Double](repeating: 0, count: m)
-            var rArcs = [Int32](repeating: 0, count: m), rEdges = [Int32](repeating: 0, count: m)
+            var rTargets = [Int32](repeating: 0, count: m)
+            var rLengths = [Double](repeating: 0, count: m)
+            var rArcs = [Int32](repeating: 0, count: m)
+            var rEdges = [Int32](repeating: 0, count: m)
             for v in 0..<vertexCount {
                 for a in Int(offsets[v])..<Int(offsets[v + 1]) {
                     let w = Int(targets[a])
                     let slot = Int(fill[w])
                     fill[w] += 1
-                    rTargets[slot] = Int32(v); rLengths[slot] = lengths[a]; rArcs[slot] = arcs[a]; rEdges[slot] = edges[a]
+                    rTargets[slot] = Int32(v)
+                    rLengths[slot] = lengths[a]
+                    rArcs[slot] = arcs[a]
+                    rEdges[slot] = edges[a]
                 }
             }
             self.reverseOffsets = rOffsets
@@ -118,9 +132,10 @@ extension CampusGraph {
             self.arcs = arcs
             self.edges = edges
             self.records = (0..<targets.count).map { Record(target: targets[$0], arc: arcs[$0], length: lengths[$0]) }
-            self.landmarks = LandmarkBounds(forward: .init(offsets: offsets, targets: targets, lengths: lengths),
-                                            backward: .init(offsets: rOffsets, targets: rTargets, lengths: rLengths),
-                                            component: component)
+            self.landmarks = LandmarkBounds(
+                forward: .init(offsets: offsets, targets: targets, lengths: lengths),
+                backward: .init(offsets: rOffsets, targets: rTargets, lengths: rLengths),
+                component: component)
         }
     }
 }

@@ -49,8 +49,10 @@ public struct CampusGraph: Sendable {
         public var name: String? { tags["name"] }
 
         /// Creates an edge.
-        public init(from: Int32, to: Int32, wayID: Int64?, nodeIDs: [Int64], shape: [GeoPoint], lengthMetres: Double,
-                    tags: [String: String], nodeTags: [Int: [String: String]]) {
+        public init(
+            from: Int32, to: Int32, wayID: Int64?, nodeIDs: [Int64], shape: [GeoPoint], lengthMetres: Double,
+            tags: [String: String], nodeTags: [Int: [String: String]]
+        ) {
             self.from = from
             self.to = to
             self.wayID = wayID
@@ -156,9 +158,11 @@ public struct CampusGraph: Sendable {
                 let shape = piece.map { points[$0].location }
                 var nodeTags: [Int: [String: String]] = [:]
                 for (pos, p) in piece.enumerated() where !points[p].tags.isEmpty { nodeTags[pos] = points[p].tags }
-                edges.append(Edge(from: vertexOf[w.points[start]], to: vertexOf[w.points[j]], wayID: w.osmID,
-                                  nodeIDs: piece.compactMap { points[$0].osmID }, shape: shape,
-                                  lengthMetres: Geodesy.pathLengthMetres(shape), tags: w.tags, nodeTags: nodeTags))
+                edges.append(
+                    Edge(
+                        from: vertexOf[w.points[start]], to: vertexOf[w.points[j]], wayID: w.osmID,
+                        nodeIDs: piece.compactMap { points[$0].osmID }, shape: shape,
+                        lengthMetres: Geodesy.pathLengthMetres(shape), tags: w.tags, nodeTags: nodeTags))
                 for (pi, profile) in profs.enumerated() {
                     var bits: UInt8 = 0
                     if let d = wayDirs[k][pi] {
@@ -171,14 +175,17 @@ public struct CampusGraph: Sendable {
             }
         }
         guard !edges.isEmpty else { throw .emptyGraph(file: source.file) }
-        self.init(file: source.file, profiles: profs, vertices: vertices, edges: edges, access: access,
-                  missingNodeRefs: source.missingNodeRefs)
+        self.init(
+            file: source.file, profiles: profs, vertices: vertices, edges: edges, access: access,
+            missingNodeRefs: source.missingNodeRefs)
     }
 
     /// Assembles a graph from vertices, edges and per-profile access bits (used by the builders and
     /// by synthetic benchmark graphs). Builds the CSR adjacency and spatial indexes. O(V + E).
-    public init(file: String, profiles: [RoutingProfile], vertices: [Vertex], edges: [Edge], access: [[UInt8]],
-                missingNodeRefs: Int = 0) {
+    public init(
+        file: String, profiles: [RoutingProfile], vertices: [Vertex], edges: [Edge], access: [[UInt8]],
+        missingNodeRefs: Int = 0
+    ) {
         self.file = file
         self.profiles = profiles
         self.vertices = vertices
@@ -186,7 +193,10 @@ public struct CampusGraph: Sendable {
         self.access = access
         self.missingNodeRefs = missingNodeRefs
         var degree = [Int32](repeating: 0, count: vertices.count + 1)
-        for e in edges { degree[Int(e.from)] += 1; degree[Int(e.to)] += 1 }
+        for e in edges {
+            degree[Int(e.from)] += 1
+            degree[Int(e.to)] += 1
+        }
         var offsets = [Int32](repeating: 0, count: vertices.count + 1)
         for v in 0..<vertices.count { offsets[v + 1] = offsets[v] + degree[v] }
         var fill = offsets
@@ -195,16 +205,26 @@ public struct CampusGraph: Sendable {
         var arcForward = [Bool](repeating: true, count: edges.count * 2)
         var arcTail = [Int32](repeating: 0, count: edges.count * 2)
         for (i, e) in edges.enumerated() {
-            let a = Int(fill[Int(e.from)]); fill[Int(e.from)] += 1
-            arcEdge[a] = Int32(i); arcTarget[a] = e.to; arcForward[a] = true; arcTail[a] = e.from
-            let b = Int(fill[Int(e.to)]); fill[Int(e.to)] += 1
-            arcEdge[b] = Int32(i); arcTarget[b] = e.from; arcForward[b] = false; arcTail[b] = e.to
+            let a = Int(fill[Int(e.from)])
+            fill[Int(e.from)] += 1
+            arcEdge[a] = Int32(i)
+            arcTarget[a] = e.to
+            arcForward[a] = true
+            arcTail[a] = e.from
+            let b = Int(fill[Int(e.to)])
+            fill[Int(e.to)] += 1
+            arcEdge[b] = Int32(i)
+            arcTarget[b] = e.from
+            arcForward[b] = false
+            arcTail[b] = e.to
         }
         self.arcTail = arcTail
-        var shapeOffsets = [0], nodeIDOffsets = [0]
+        var shapeOffsets = [0]
+        var nodeIDOffsets = [0]
         shapeOffsets.reserveCapacity(edges.count + 1)
         nodeIDOffsets.reserveCapacity(edges.count + 1)
-        var shapePoints: [GeoPoint] = [], shapeNodeIDs: [Int64] = []
+        var shapePoints: [GeoPoint] = []
+        var shapeNodeIDs: [Int64] = []
         for e in edges {
             shapePoints.append(contentsOf: e.shape)
             shapeNodeIDs.append(contentsOf: e.nodeIDs)
@@ -232,8 +252,9 @@ public struct CampusGraph: Sendable {
         let lengths = edges.map(\.lengthMetres)
         self.edgeLengths = lengths
         self.profileAdjacency = (0..<profiles.count).map { p in
-            ProfileAdjacency(vertexCount: vertices.count, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
-                             arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
+            ProfileAdjacency(
+                vertexCount: vertices.count, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
+                arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
         }
         self.vertexLocations = vertices.map(\.location)
         self.vertexXYZ = vertices.flatMap { Self.unitVector($0.location) }
@@ -252,7 +273,8 @@ public struct CampusGraph: Sendable {
 
     /// The unit vector of `p` on the sphere: [x, y, z].
     static func unitVector(_ p: GeoPoint) -> [Double] {
-        let lat = p.latitude * .pi / 180, lon = p.longitude * .pi / 180
+        let lat = p.latitude * .pi / 180
+        let lon = p.longitude * .pi / 180
         return [cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat)]
     }
 
@@ -301,7 +323,9 @@ public struct CampusGraph: Sendable {
     public func edges(near point: GeoPoint, within metres: Double) -> [Int32] {
         var found = Set<Int32>()
         edgeGrid.forEachCandidate(near: point, radiusMetres: metres) { e in
-            if !found.contains(e), Geodesy.distanceToPolyline(point, edges[Int(e)].shape).metres <= metres { found.insert(e) }
+            if !found.contains(e), Geodesy.distanceToPolyline(point, edges[Int(e)].shape).metres <= metres {
+                found.insert(e)
+            }
         }
         return found.sorted()
     }

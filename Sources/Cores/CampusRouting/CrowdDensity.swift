@@ -51,7 +51,8 @@ public struct CrowdDensityEstimator: Sendable {
     /// Walkable area of edge `e` in square metres.
     public func areaSquareMetres(edge e: Int) -> Double {
         let edge = graph.edges[e]
-        let width = edge.tags["width"].flatMap { Double($0.replacingOccurrences(of: " m", with: "")) }
+        let width =
+            edge.tags["width"].flatMap { Double($0.replacingOccurrences(of: " m", with: "")) }
             ?? defaultWidthMetres[edge.tags["highway"] ?? ""] ?? otherWidthMetres
         return max(edge.lengthMetres, minLengthMetres) * max(0.5, width)
     }
@@ -60,7 +61,11 @@ public struct CrowdDensityEstimator: Sendable {
     public func matchedDevices(pings: [CrowdPing], at time: Double, windowSeconds: Double) -> [String: Int32] {
         var latest: [String: CrowdPing] = [:]
         for p in pings where p.time > time - windowSeconds && p.time <= time {
-            if let q = latest[p.device], q.time > p.time || (q.time == p.time && q.location.latitude >= p.location.latitude) { continue }
+            if let q = latest[p.device],
+                q.time > p.time || (q.time == p.time && q.location.latitude >= p.location.latitude)
+            {
+                continue
+            }
             latest[p.device] = p
         }
         var out: [String: Int32] = [:]
@@ -140,15 +145,21 @@ public enum RouteRegret {
     /// Duration in seconds of `route` under `slowdown` (one multiplier per edge), partial edges included.
     public static func duration(of route: Route, in graph: CampusGraph, profile p: Int, slowdown: [Double]) -> Double {
         let speed = graph.profiles[p].speedMetresPerSecond
-        let whole = route.steps.reduce(0) { $0 + graph.edges[Int($1.edge)].lengthMetres * slowdown[Int($1.edge)] / speed }
-        let parts = [route.head, route.tail].compactMap { $0 }.reduce(0) { $0 + $1.lengthMetres * slowdown[Int($1.edge)] / speed }
+        let whole = route.steps.reduce(0) {
+            $0 + graph.edges[Int($1.edge)].lengthMetres * slowdown[Int($1.edge)] / speed
+        }
+        let parts = [route.head, route.tail].compactMap { $0 }.reduce(0) {
+            $0 + $1.lengthMetres * slowdown[Int($1.edge)] / speed
+        }
         return whole + parts
     }
 
     /// Regret of `chosen` against the optimum between the same ends (its projected points, or its
     /// vertices for a vertex-to-vertex route) under `trueSlowdown`; nil when `chosen` is not an ok route.
-    public static func regret(of chosen: Route, in graph: CampusGraph, profile p: Int, trueSlowdown: [Double],
-                              router: inout AStarRouter) -> Double? {
+    public static func regret(
+        of chosen: Route, in graph: CampusGraph, profile p: Int, trueSlowdown: [Double],
+        router: inout AStarRouter
+    ) -> Double? {
         guard chosen.status == .ok else { return nil }
         let best: Route
         if let s = chosen.fromSnap, let t = chosen.toSnap {

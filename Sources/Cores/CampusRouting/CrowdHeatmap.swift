@@ -46,10 +46,12 @@ public struct CrowdHeatmap: Sendable, Equatable {
         let lonPerMetre = degPerMetre / cos(origin.latitude * .pi / 180)
         cells = counts.keys.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }.map { k in
             let c = counts[k] ?? 0
-            return Cell(row: k[0], column: k[1],
-                        centre: GeoPoint(latitude: origin.latitude + (Double(k[0]) + 0.5) * cellMetres * degPerMetre,
-                                         longitude: origin.longitude + (Double(k[1]) + 0.5) * cellMetres * lonPerMetre),
-                        devices: c, density: Double(c) / (cellMetres * cellMetres))
+            return Cell(
+                row: k[0], column: k[1],
+                centre: GeoPoint(
+                    latitude: origin.latitude + (Double(k[0]) + 0.5) * cellMetres * degPerMetre,
+                    longitude: origin.longitude + (Double(k[1]) + 0.5) * cellMetres * lonPerMetre),
+                devices: c, density: Double(c) / (cellMetres * cellMetres))
         }
     }
 
@@ -58,8 +60,11 @@ public struct CrowdHeatmap: Sendable, Equatable {
         var w = CSVWriter()
         w.row(["row", "column", "latitude", "longitude", "devices", "density_per_m2"])
         for c in cells {
-            w.row([String(c.row), String(c.column), CSVWriter.number(c.centre.latitude), CSVWriter.number(c.centre.longitude),
-                   String(c.devices), CSVWriter.number(c.density)])
+            w.row([
+                String(c.row), String(c.column), CSVWriter.number(c.centre.latitude),
+                CSVWriter.number(c.centre.longitude),
+                String(c.devices), CSVWriter.number(c.density),
+            ])
         }
         return w.text
     }

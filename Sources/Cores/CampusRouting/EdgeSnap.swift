@@ -60,8 +60,10 @@ extension CampusGraph {
     /// Projects `point` onto the nearest edge usable by profile `p` (any direction) within `maxMetres`,
     /// preferring large components by `rule`. Ties go to the lower edge index, then the earlier segment.
     /// Nil when no usable edge is that close. O(edges near the point × their shape length).
-    public func snapToEdge(_ point: GeoPoint, profile p: Int, maxMetres: Double = 200,
-                           rule: SnapRule = .standard) -> EdgeSnap? {
+    public func snapToEdge(
+        _ point: GeoPoint, profile p: Int, maxMetres: Double = 200,
+        rule: SnapRule = .standard
+    ) -> EdgeSnap? {
         guard p >= 0, p < access.count else { return nil }
         let adjacency = profileAdjacency[p]
         var bestLarge: (edge: Int32, d: Double, segment: Int, fraction: Double)?
@@ -103,10 +105,11 @@ extension CampusGraph {
         let projected = location(edge: Int(e), segment: seg, fraction: frac)
         let last = Double(shapeOffsets[Int(e) + 1] - shapeOffsets[Int(e)] - 1)
         let position = Double(seg) + frac
-        return EdgeSnap(query: point, edge: e, segment: seg, fraction: frac, point: projected,
-                        metres: Geodesy.haversineMetres(point, projected),
-                        metresFromStart: alongMetres(edge: Int(e), from: 0, to: position),
-                        metresToEnd: alongMetres(edge: Int(e), from: position, to: last))
+        return EdgeSnap(
+            query: point, edge: e, segment: seg, fraction: frac, point: projected,
+            metres: Geodesy.haversineMetres(point, projected),
+            metresFromStart: alongMetres(edge: Int(e), from: 0, to: position),
+            metresToEnd: alongMetres(edge: Int(e), from: position, to: last))
     }
 
     /// The snap of a vertex onto its first usable edge of profile `p` (nil when it has none), distance 0.
@@ -115,7 +118,8 @@ extension CampusGraph {
         for a in Int(arcOffsets[Int(v)])..<Int(arcOffsets[Int(v) + 1]) where access[p][Int(arcEdge[a])] != 0 {
             let e = Int(arcEdge[a])
             let last = shapeOffsets[e + 1] - shapeOffsets[e] - 1
-            return arcForward[a] ? edgeSnap(query: vertices[Int(v)].location, edge: Int32(e), segment: 0, fraction: 0)
+            return arcForward[a]
+                ? edgeSnap(query: vertices[Int(v)].location, edge: Int32(e), segment: 0, fraction: 0)
                 : edgeSnap(query: vertices[Int(v)].location, edge: Int32(e), segment: last - 1, fraction: 1)
         }
         return nil
@@ -137,11 +141,13 @@ extension CampusGraph {
         let base = shapeOffsets[e]
         let count = shapeOffsets[e + 1] - base
         guard count > 1 else { return shapePoints[base] }
-        let a = shapePoints[base + segment], b = shapePoints[base + segment + 1]
+        let a = shapePoints[base + segment]
+        let b = shapePoints[base + segment + 1]
         if fraction == 0 { return a }
         if fraction == 1 { return b }
-        return GeoPoint(latitude: a.latitude + fraction * (b.latitude - a.latitude),
-                        longitude: a.longitude + fraction * (b.longitude - a.longitude))
+        return GeoPoint(
+            latitude: a.latitude + fraction * (b.latitude - a.latitude),
+            longitude: a.longitude + fraction * (b.longitude - a.longitude))
     }
 
     /// The point at fractional shape position `x` of edge `e` (`segment + fraction`).
@@ -157,9 +163,12 @@ extension CampusGraph {
     /// second position. The two parts of a split edge therefore sum to at least its length (a straight
     /// chord never exceeds the path through a point), which keeps every A* bound admissible. O(shape).
     public func alongMetres(edge e: Int, from a: Double, to b: Double) -> Double {
-        let lo = min(a, b), hi = max(a, b)
-        let pa = location(edge: e, position: lo), pb = location(edge: e, position: hi)
-        let firstNode = Int(lo.rounded(.up)), lastNode = Int(hi.rounded(.down))
+        let lo = min(a, b)
+        let hi = max(a, b)
+        let pa = location(edge: e, position: lo)
+        let pb = location(edge: e, position: hi)
+        let firstNode = Int(lo.rounded(.up))
+        let lastNode = Int(hi.rounded(.down))
         guard firstNode <= lastNode else { return Geodesy.haversineMetres(pa, pb) }
         let base = shapeOffsets[e]
         var total = Geodesy.haversineMetres(pa, shapePoints[base + firstNode])

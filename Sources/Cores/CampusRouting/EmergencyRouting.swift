@@ -12,26 +12,35 @@ public enum EmergencyRouting {
     /// The route from `from` to the cheapest-to-reach of `destinations` under profile `p`
     /// (e.g. `wheelchair` when asked), with the index of the destination chosen. Ends snap within
     /// `snapMetres` like route ends; `noSnap` when the start or every destination fails to snap.
-    public static func nearest(in graph: CampusGraph, from: GeoPoint, destinations: [GeoPoint], profile p: Int,
-                               slowdown: [Double]? = nil, router: inout AStarRouter,
-                               snapMetres: Double = 200) -> (route: Route, destination: Int?) {
+    public static func nearest(
+        in graph: CampusGraph, from: GeoPoint, destinations: [GeoPoint], profile p: Int,
+        slowdown: [Double]? = nil, router: inout AStarRouter,
+        snapMetres: Double = 200
+    ) -> (route: Route, destination: Int?) {
         let snaps = destinations.map { graph.snapToEdge($0, profile: p, maxMetres: snapMetres) }
-        return nearest(in: graph, from: from, destinations: snaps, profile: p, slowdown: slowdown, router: &router,
-                       snapMetres: snapMetres)
+        return nearest(
+            in: graph, from: from, destinations: snaps, profile: p, slowdown: slowdown, router: &router,
+            snapMetres: snapMetres)
     }
 
     /// As `nearest(in:from:destinations:...)` with destinations already projected onto the profile's
     /// edges (nil entries are destinations that did not snap and are skipped); the destination index is
     /// into `destinations`.
-    public static func nearest(in graph: CampusGraph, from: GeoPoint, destinations: [EdgeSnap?], profile p: Int,
-                               slowdown: [Double]? = nil, router: inout AStarRouter,
-                               snapMetres: Double = 200) -> (route: Route, destination: Int?) {
+    public static func nearest(
+        in graph: CampusGraph, from: GeoPoint, destinations: [EdgeSnap?], profile p: Int,
+        slowdown: [Double]? = nil, router: inout AStarRouter,
+        snapMetres: Double = 200
+    ) -> (route: Route, destination: Int?) {
         let name = graph.profileNames[p]
         guard let s = graph.snapToEdge(from, profile: p, maxMetres: snapMetres) else {
             return (.failed(.noSnap, profile: name), nil)
         }
-        guard destinations.contains(where: { $0 != nil }) else { return (.failed(.noSnap, profile: name, fromSnap: s), nil) }
-        guard slowdown.map({ $0.count >= graph.edges.count }) ?? true else { return (.failed(.noRoute, profile: name, fromSnap: s), nil) }
+        guard destinations.contains(where: { $0 != nil }) else {
+            return (.failed(.noSnap, profile: name, fromSnap: s), nil)
+        }
+        guard slowdown.map({ $0.count >= graph.edges.count }) ?? true else {
+            return (.failed(.noRoute, profile: name, fromSnap: s), nil)
+        }
         router.prepareStart(graph, s, p, slowdown)
         router.entries.removeAll(keepingCapacity: true)
         router.directs.removeAll(keepingCapacity: true)

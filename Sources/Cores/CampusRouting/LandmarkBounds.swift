@@ -55,7 +55,8 @@ struct LandmarkBounds: Sendable {
         for c in component { sizes[c, default: 0] += 1 }
         // Largest component; ties to the smallest root, so the choice is deterministic.
         guard let (root, size) = sizes.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
-              size >= Self.minimumComponentSize, wanted > 0 else {
+            size >= Self.minimumComponentSize, wanted > 0
+        else {
             self.count = 0
             self.component = -1
             self.distances = []
@@ -64,7 +65,8 @@ struct LandmarkBounds: Sendable {
         }
         let members = (0..<n).filter { component[$0] == root }
         let l = min(wanted, members.count)
-        var from: [[Double]] = [], to: [[Double]] = []
+        var from: [[Double]] = []
+        var to: [[Double]] = []
         var chosen: [Int32] = []
         // Distance of each member to the chosen set (min over landmarks of either direction's distance).
         var nearest = [Double](repeating: .infinity, count: n)
@@ -99,7 +101,9 @@ struct LandmarkBounds: Sendable {
     /// over landmarks of d(L,t) − d(L,v) and d(v,L) − d(t,L), shrunk by `shrink`. +∞ proves t unreachable
     /// from v; ∞ − ∞ terms (NaN) are skipped. `bounds` is `distances`; `rowV` = 2·L·v, `rowT` = 2·L·t. O(L).
     @inline(__always)
-    static func bound(_ bounds: UnsafeBufferPointer<Double>, count l: Int, rowV: Int, rowT: Int, floor: Double) -> Double {
+    static func bound(_ bounds: UnsafeBufferPointer<Double>, count l: Int, rowV: Int, rowT: Int, floor: Double)
+        -> Double
+    {
         var best = floor
         for k in 0..<l {
             let a = (bounds[rowT + k] - bounds[rowV + k]) * shrink
@@ -113,8 +117,10 @@ struct LandmarkBounds: Sendable {
     /// `bound` towards a target given by its own row `target` (d(L_k, t) then d(t, L_k), as a vertex's
     /// row in `distances`), e.g. a point inside an edge whose row is derived from the edge's ends. O(L).
     @inline(__always)
-    static func bound(_ bounds: UnsafeBufferPointer<Double>, count l: Int, rowV: Int, target: UnsafeBufferPointer<Double>,
-                      floor: Double) -> Double {
+    static func bound(
+        _ bounds: UnsafeBufferPointer<Double>, count l: Int, rowV: Int, target: UnsafeBufferPointer<Double>,
+        floor: Double
+    ) -> Double {
         var best = floor
         for k in 0..<l {
             let a = (target[k] - bounds[rowV + k]) * shrink
@@ -128,7 +134,9 @@ struct LandmarkBounds: Sendable {
     /// `bound` for vertices `v` and `t` (0 when no landmark covers t's component).
     func bound(from v: Int, to t: Int) -> Double {
         guard count > 0 else { return 0 }
-        return distances.withUnsafeBufferPointer { Self.bound($0, count: count, rowV: 2 * count * v, rowT: 2 * count * t, floor: 0) }
+        return distances.withUnsafeBufferPointer {
+            Self.bound($0, count: count, rowV: 2 * count * v, rowT: 2 * count * t, floor: 0)
+        }
     }
 
     /// The member with the largest value (ties: smallest index).

@@ -18,7 +18,10 @@ public struct MapFile: Sendable {
     public static func load(url: URL, displayName: String? = nil) throws(RoutingError) -> MapFile {
         let name = displayName ?? url.path
         let ext = url.pathExtension.lowercased()
-        if fileIsDirectory(url) { throw .data(.unreadable(file: name, reason: "it is a directory; give an .osm (OSM XML) or .geojson map file")) }
+        if fileIsDirectory(url) {
+            throw .data(
+                .unreadable(file: name, reason: "it is a directory; give an .osm (OSM XML) or .geojson map file"))
+        }
         switch ext {
         case "osm", "xml":
             do throws(DataError) {
@@ -32,9 +35,13 @@ public struct MapFile: Sendable {
             do throws(DataError) { bytes = try readFileBytes(url, displayName: name) } catch { throw .data(error) }
             return MapFile(source: try MapSource(geoJSON: Data(bytes), file: name), osm: nil)
         case "":
-            throw .data(.badLayout(file: name, line: 1, reason: "the map file name has no extension; name it .osm (OSM XML) or .geojson"))
+            throw .data(
+                .badLayout(
+                    file: name, line: 1,
+                    reason: "the map file name has no extension; name it .osm (OSM XML) or .geojson"))
         default:
-            throw .data(.badLayout(file: name, line: 1, reason: "unknown map format '.\(ext)'; use .osm (OSM XML) or .geojson"))
+            throw .data(
+                .badLayout(file: name, line: 1, reason: "unknown map format '.\(ext)'; use .osm (OSM XML) or .geojson"))
         }
     }
 }

@@ -14,7 +14,9 @@ extension MapSource {
         } catch {
             throw .invalidGeoJSON(file: file, reason: "not valid JSON (\(error.localizedDescription))")
         }
-        guard let root = object as? [String: Any] else { throw .invalidGeoJSON(file: file, reason: "the top level is not an object") }
+        guard let root = object as? [String: Any] else {
+            throw .invalidGeoJSON(file: file, reason: "the top level is not an object")
+        }
         let features: [[String: Any]]
         switch root["type"] as? String {
         case "FeatureCollection":
@@ -32,14 +34,17 @@ extension MapSource {
         var ways: [Way] = []
         func pointIndex(_ pos: Any, feature: Int) throws(RoutingError) -> Int {
             guard let pair = pos as? [Any], pair.count >= 2,
-                  let lon = (pair[0] as? NSNumber)?.doubleValue, let lat = (pair[1] as? NSNumber)?.doubleValue,
-                  lon.isFinite, lat.isFinite, (-180...180).contains(lon), (-90...90).contains(lat) else {
-                throw .invalidGeoJSON(file: file, reason: "feature \(feature): a position is not [longitude, latitude] in degrees")
+                let lon = (pair[0] as? NSNumber)?.doubleValue, let lat = (pair[1] as? NSNumber)?.doubleValue,
+                lon.isFinite, lat.isFinite, (-180...180).contains(lon), (-90...90).contains(lat)
+            else {
+                throw .invalidGeoJSON(
+                    file: file, reason: "feature \(feature): a position is not [longitude, latitude] in degrees")
             }
             let key = Int64((lat * 1e7).rounded()) &* 4_000_000_000 &+ Int64((lon * 1e7).rounded())
             let loc = GeoPoint(latitude: lat, longitude: lon)
             if let candidates = index[key] {
-                for c in candidates where abs(points[c].location.latitude - lat) < 5e-8 && abs(points[c].location.longitude - lon) < 5e-8 {
+                for c in candidates
+                where abs(points[c].location.latitude - lat) < 5e-8 && abs(points[c].location.longitude - lon) < 5e-8 {
                     return c
                 }
             }

@@ -17,7 +17,10 @@ public struct QuaternaryHeap: Sendable {
     @usableFromInline struct Entry: Sendable {
         @usableFromInline var key: Double
         @usableFromInline var value: Int32
-        @inlinable init(key: Double, value: Int32) { self.key = key; self.value = value }
+        @inlinable init(key: Double, value: Int32) {
+            self.key = key
+            self.value = value
+        }
     }
 
     @usableFromInline var entries: [Entry] = []
@@ -39,7 +42,8 @@ public struct QuaternaryHeap: Sendable {
     @inline(__always) @usableFromInline
     static func less(_ a: Entry, _ b: Entry) -> Bool {
         // Both comparisons are evaluated (no short circuit) so callers can compile to conditional moves.
-        let lt = a.key < b.key, tie = (a.key == b.key) && (a.value < b.value)
+        let lt = a.key < b.key
+        let tie = (a.key == b.key) && (a.value < b.value)
         return lt || tie
     }
 

@@ -72,9 +72,11 @@ public struct Route: Sendable, Equatable {
     public var tail: PartialStep?
 
     /// Creates a route.
-    public init(status: RouteStatus, profile: String, fromVertex: Int32?, toVertex: Int32?, steps: [RouteStep],
-                nodeIDs: [Int64], points: [GeoPoint], lengthMetres: Double, durationSeconds: Double,
-                fromSnap: EdgeSnap? = nil, toSnap: EdgeSnap? = nil, head: PartialStep? = nil, tail: PartialStep? = nil) {
+    public init(
+        status: RouteStatus, profile: String, fromVertex: Int32?, toVertex: Int32?, steps: [RouteStep],
+        nodeIDs: [Int64], points: [GeoPoint], lengthMetres: Double, durationSeconds: Double,
+        fromSnap: EdgeSnap? = nil, toSnap: EdgeSnap? = nil, head: PartialStep? = nil, tail: PartialStep? = nil
+    ) {
         self.status = status
         self.profile = profile
         self.fromVertex = fromVertex
@@ -97,9 +99,12 @@ public struct Route: Sendable, Equatable {
     }
 
     /// A route with no path.
-    public static func failed(_ status: RouteStatus, profile: String, from: Int32? = nil, to: Int32? = nil,
-                              fromSnap: EdgeSnap? = nil, toSnap: EdgeSnap? = nil) -> Route {
-        Route(status: status, profile: profile, fromVertex: from, toVertex: to, steps: [], nodeIDs: [], points: [],
-              lengthMetres: 0, durationSeconds: 0, fromSnap: fromSnap, toSnap: toSnap)
+    public static func failed(
+        _ status: RouteStatus, profile: String, from: Int32? = nil, to: Int32? = nil,
+        fromSnap: EdgeSnap? = nil, toSnap: EdgeSnap? = nil
+    ) -> Route {
+        Route(
+            status: status, profile: profile, fromVertex: from, toVertex: to, steps: [], nodeIDs: [], points: [],
+            lengthMetres: 0, durationSeconds: 0, fromSnap: fromSnap, toSnap: toSnap)
     }
 }

@@ -53,14 +53,18 @@ public struct RouteAudit: Sendable, Equatable {
             }
             if let raw = e.tags["incline"], let g = RoutingProfile.inclinePercent(raw) {
                 maxInclinePercent = max(maxInclinePercent ?? 0, abs(g))
-                if abs(g) > 8 { steepEdges += 1; impassable = true }
+                if abs(g) > 8 {
+                    steepEdges += 1
+                    impassable = true
+                }
             }
             if let s = e.tags["surface"] { surfaces.insert(s) }
             if e.tags["lit"] == "no" { unlitMetres += metres }
             // Count each node once: skip the edge's first node except on the first step.
             let lastIndex = e.shape.count - 1
             for (pos, tags) in e.nodeTags {
-                let blocking = tags["kerb"] == "raised" || tags["wheelchair"] == "no"
+                let blocking =
+                    tags["kerb"] == "raised" || tags["wheelchair"] == "no"
                     || tags["barrier"].map(Self.blockingBarriers.contains) == true
                 if blocking { impassable = true }
                 let entering = step.forward ? pos == 0 : pos == lastIndex

@@ -18,7 +18,9 @@ extension RouteBatch {
         let qs = try parseQueries(try readFileBytes(URL(fileURLWithPath: queries), displayName: queries), file: queries)
         var slowdown: [Double]?
         if let congestion {
-            slowdown = try parseCongestion(try readFileBytes(URL(fileURLWithPath: congestion), displayName: congestion), file: congestion, graph: g)
+            slowdown = try parseCongestion(
+                try readFileBytes(URL(fileURLWithPath: congestion), displayName: congestion), file: congestion, graph: g
+            )
         }
         return csv(queries: qs, routes: try run(graph: g, queries: qs, queriesFile: queries, slowdown: slowdown))
     }

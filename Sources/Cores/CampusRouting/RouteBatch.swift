@@ -29,7 +29,9 @@ public enum RouteBatch {
     }
 
     /// Output header.
-    public static let header = ["id", "status", "length_m", "duration_s", "node_ids", "path", "from_snap_m", "to_snap_m"]
+    public static let header = [
+        "id", "status", "length_m", "duration_s", "node_ids", "path", "from_snap_m", "to_snap_m",
+    ]
 
     /// Parses a queries CSV. Every coordinate is validated; errors are located.
     public static func parseQueries(_ bytes: [UInt8], file: String) throws(RoutingError) -> [Query] {
@@ -39,10 +41,11 @@ public enum RouteBatch {
             return try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> Query? in
                 let profile = try row.string("profile").trimmingCharacters(in: .whitespaces)
                 guard !profile.isEmpty else { throw row.invalid("profile", "value is missing; use walk or wheelchair") }
-                return Query(id: try row.string("id"),
-                             from: GeoPoint(latitude: try row.latitude("from_lat"), longitude: try row.longitude("from_lon")),
-                             to: GeoPoint(latitude: try row.latitude("to_lat"), longitude: try row.longitude("to_lon")),
-                             profile: profile, line: row.line)
+                return Query(
+                    id: try row.string("id"),
+                    from: GeoPoint(latitude: try row.latitude("from_lat"), longitude: try row.longitude("from_lon")),
+                    to: GeoPoint(latitude: try row.latitude("to_lat"), longitude: try row.longitude("to_lon")),
+                    profile: profile, line: row.line)
             }.records
         } catch {
             throw .data(error)
@@ -52,8 +55,10 @@ public enum RouteBatch {
     /// Parses a congestion CSV `latitude,longitude,density_per_m2` into per-edge slowdowns: each row
     /// sets the density of the edge nearest to its point (within `matchMetres`), the largest density
     /// winning; rows farther than that from every edge are ignored. Density is persons per m², 0…5.4.
-    public static func parseCongestion(_ bytes: [UInt8], file: String, graph: CampusGraph,
-                                       matchMetres: Double = 30) throws(RoutingError) -> [Double] {
+    public static func parseCongestion(
+        _ bytes: [UInt8], file: String, graph: CampusGraph,
+        matchMetres: Double = 30
+    ) throws(RoutingError) -> [Double] {
         var density = [Double](repeating: 0, count: graph.edges.count)
         do throws(DataError) {
             let table = try CSVTable(bytes: bytes, file: file)
@@ -74,15 +79,19 @@ public enum RouteBatch {
 
     /// Routes every query (profiles are checked first, so an unknown profile fails the whole batch
     /// with its line). O(queries × search).
-    public static func run(graph: CampusGraph, queries: [Query], queriesFile: String = "queries", slowdown: [Double]? = nil,
-                           snapMetres: Double = 200) throws(RoutingError) -> [Route] {
+    public static func run(
+        graph: CampusGraph, queries: [Query], queriesFile: String = "queries", slowdown: [Double]? = nil,
+        snapMetres: Double = 200
+    ) throws(RoutingError) -> [Route] {
         var indices: [Int] = []
         for q in queries {
             do throws(RoutingError) {
                 indices.append(try graph.profileIndex(named: q.profile))
             } catch {
-                throw .data(.invalidField(file: queriesFile, line: q.line, field: "profile", value: q.profile,
-                                          reason: "unknown profile; known: \(graph.profiles.map(\.name).joined(separator: ", "))"))
+                throw .data(
+                    .invalidField(
+                        file: queriesFile, line: q.line, field: "profile", value: q.profile,
+                        reason: "unknown profile; known: \(graph.profiles.map(\.name).joined(separator: ", "))"))
             }
         }
         var router = AStarRouter()
@@ -96,16 +105,21 @@ public enum RouteBatch {
         var w = CSVWriter()
         w.row(header)
         for (q, r) in zip(queries, routes) {
-            let snaps = [r.fromSnap, r.toSnap].map { $0.map { CSVWriter.number($0.metres, significantDigits: 12) } ?? "" }
+            let snaps = [r.fromSnap, r.toSnap].map {
+                $0.map { CSVWriter.number($0.metres, significantDigits: 12) } ?? ""
+            }
             guard r.status == .ok else {
                 w.row([q.id, r.status.rawValue, "", "", "", ""] + snaps)
                 continue
             }
-            w.row([q.id, r.status.rawValue,
-                   CSVWriter.number(r.lengthMetres, significantDigits: 12),
-                   CSVWriter.number(r.durationSeconds, significantDigits: 12),
-                   r.nodeIDs.map(String.init).joined(separator: ";"),
-                   r.points.map { "\($0.latitude) \($0.longitude)" }.joined(separator: ";")] + snaps)
+            w.row(
+                [
+                    q.id, r.status.rawValue,
+                    CSVWriter.number(r.lengthMetres, significantDigits: 12),
+                    CSVWriter.number(r.durationSeconds, significantDigits: 12),
+                    r.nodeIDs.map(String.init).joined(separator: ";"),
+                    r.points.map { "\($0.latitude) \($0.longitude)" }.joined(separator: ";"),
+                ] + snaps)
         }
         return w.text
     }

@@ -24,8 +24,10 @@ public struct CampusEvent: Sendable, Equatable {
 /// Distances are to the route polyline (local projection). O(items × route points).
 public enum RouteSurroundings {
     /// Venues within `metres` of the route, nearest first along distance then name.
-    public static func venues(along route: Route, in directory: VenueDirectory, kinds: Set<VenueKind> = [.pointOfInterest, .building],
-                              within metres: Double) -> [Venue] {
+    public static func venues(
+        along route: Route, in directory: VenueDirectory, kinds: Set<VenueKind> = [.pointOfInterest, .building],
+        within metres: Double
+    ) -> [Venue] {
         guard !route.points.isEmpty else { return [] }
         return directory.venues.filter { kinds.contains($0.kind) }
             .map { ($0, Geodesy.distanceToPolyline($0.location, route.points).metres) }
@@ -35,21 +37,27 @@ public enum RouteSurroundings {
     }
 
     /// Events within `metres` of the route that have not ended at `now` (seconds), by start time.
-    public static func events(along route: Route, events: [CampusEvent], now: Double, within metres: Double) -> [CampusEvent] {
+    public static func events(along route: Route, events: [CampusEvent], now: Double, within metres: Double)
+        -> [CampusEvent]
+    {
         guard !route.points.isEmpty else { return [] }
         return events.filter { $0.end > now && Geodesy.distanceToPolyline($0.location, route.points).metres <= metres }
             .sorted { ($0.start, $0.title) < ($1.start, $1.title) }
     }
 
     /// Events within `metres` of `place` that have not ended at `now`, by start time.
-    public static func events(near place: GeoPoint, events: [CampusEvent], now: Double, within metres: Double) -> [CampusEvent] {
+    public static func events(near place: GeoPoint, events: [CampusEvent], now: Double, within metres: Double)
+        -> [CampusEvent]
+    {
         events.filter { $0.end > now && Geodesy.haversineMetres($0.location, place) <= metres }
             .sorted { ($0.start, $0.title) < ($1.start, $1.title) }
     }
 
     /// Venues of `kinds` within `metres` of `place`, nearest first.
-    public static func venues(near place: GeoPoint, in directory: VenueDirectory, kinds: Set<VenueKind> = [.pointOfInterest, .building],
-                              within metres: Double) -> [Venue] {
+    public static func venues(
+        near place: GeoPoint, in directory: VenueDirectory, kinds: Set<VenueKind> = [.pointOfInterest, .building],
+        within metres: Double
+    ) -> [Venue] {
         directory.venues.filter { kinds.contains($0.kind) }
             .map { ($0, Geodesy.haversineMetres($0.location, place)) }
             .filter { $0.1 <= metres }

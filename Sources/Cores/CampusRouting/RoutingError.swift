@@ -18,11 +18,14 @@ public enum RoutingError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidProfile(let file, let line, let reason):
             return "\(line.map { "\(file):\($0)" } ?? file): error: \(reason)"
         case .unknownProfile(let name, let known):
-            return "error: unknown profile '\(name)'; use one of \(known.joined(separator: ", ")) or add it to a --profiles YAML file"
+            return
+                "error: unknown profile '\(name)'; use one of \(known.joined(separator: ", ")) or add it to a --profiles YAML file"
         case .emptyGraph(let file):
-            return "\(file): error: no routable ways (no highway the profiles accept); check the extract covers footpaths or streets"
+            return
+                "\(file): error: no routable ways (no highway the profiles accept); check the extract covers footpaths or streets"
         case .invalidGeoJSON(let file, let reason):
-            return "\(file): error: \(reason); expected a GeoJSON FeatureCollection of LineString or MultiLineString features"
+            return
+                "\(file): error: \(reason); expected a GeoJSON FeatureCollection of LineString or MultiLineString features"
         case .data(let e):
             return e.description
         }

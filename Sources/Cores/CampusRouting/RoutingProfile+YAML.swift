@@ -23,78 +23,78 @@ public struct RoutingProfiles: Sendable, Equatable {
 
     /// The default profile document, which is also the schema's documentation.
     public static let defaultYAML = """
-    # Fieldtest routing profiles, schema version 1.
-    #
-    # Each profile under `profiles:` may set:
-    #   inherits:              another profile of this file to start from
-    #   description:           one line shown in listings
-    #   speed_mps:             free-flow speed in metres per second, 0.05…20
-    #   highways:              list of accepted `highway=*` values
-    #   mode_key:              the tag for this mode's access (default foot)
-    #   mode_denied:           values of mode_key that exclude a way (default ["no"])
-    #   access_denied:         values of `access` that exclude a way ... (default ["no", "private"])
-    #   mode_overrides_access: ... unless mode_key has one of these (default ["yes", "designated", "permissive"])
-    #   oneway_key:            tag whose yes / -1 makes a way one-way for this mode; "" ignores one-ways
-    #                          (default oneway:foot: pedestrians ignore plain `oneway`)
-    #   exclude_ways:          map tag -> list of values; a way with any is unusable
-    #   exclude_nodes:         map tag -> list of values; a node with any is impassable
-    #   max_incline_percent:   steepest numeric `incline` allowed, either direction, 0…100 (`up`/`down` are not
-    #                          numeric); null for no limit
-    #   accessibility_key:     the tag stating accessibility (default wheelchair)
-    #   unknown_accessibility: allow (untagged ways usable, reported in the audit) or forbid (strict)
-    # Quote yes/no values: YAML 1.1 readers take a bare no for false.
-    version: 1
-    profiles:
-      walk:
-        description: Pedestrian on foot
-        speed_mps: 1.4
-        highways: [footway, path, pedestrian, steps, living_street, residential, service, track,
-                   unclassified, tertiary, tertiary_link, secondary, secondary_link, primary, primary_link,
-                   cycleway, corridor]
-        mode_key: foot
-        mode_denied: ["no"]
-        access_denied: ["no", "private"]
-        mode_overrides_access: ["yes", "designated", "permissive"]
-        oneway_key: "oneway:foot"
-        unknown_accessibility: allow
-      wheelchair:
-        inherits: walk
-        description: Wheelchair user; no steps, no wheelchair=no, inclines up to 8 %, no raised kerbs or stiles
-        speed_mps: 1.0
-        exclude_ways:
-          highway: [steps]
-          wheelchair: ["no"]
-        exclude_nodes:
-          kerb: [raised]
-          barrier: [stile, turnstile, kissing_gate]
-          wheelchair: ["no"]
-        max_incline_percent: 8
-        unknown_accessibility: allow
-      wheelchair-strict:
-        inherits: wheelchair
-        description: Wheelchair user who only trusts ways tagged with wheelchair=*
-        exclude_ways:
-          highway: [steps]
-          wheelchair: ["no", "limited"]
-        unknown_accessibility: forbid
-      manual-wheelchair:
-        inherits: wheelchair
-        description: AccessMap-style manual wheelchair preset (incline up to 8.33 %, the ADA ramp slope)
-        speed_mps: 0.9
-        max_incline_percent: 8.33
-      powered-wheelchair:
-        inherits: wheelchair
-        description: AccessMap-style powered wheelchair preset (incline up to 12 %)
-        speed_mps: 1.3
-        max_incline_percent: 12
-      cane:
-        inherits: walk
-        description: AccessMap-style cane preset (avoids steps, incline up to 14 %)
-        speed_mps: 1.0
-        exclude_ways:
-          highway: [steps]
-        max_incline_percent: 14
-    """
+        # Fieldtest routing profiles, schema version 1.
+        #
+        # Each profile under `profiles:` may set:
+        #   inherits:              another profile of this file to start from
+        #   description:           one line shown in listings
+        #   speed_mps:             free-flow speed in metres per second, 0.05…20
+        #   highways:              list of accepted `highway=*` values
+        #   mode_key:              the tag for this mode's access (default foot)
+        #   mode_denied:           values of mode_key that exclude a way (default ["no"])
+        #   access_denied:         values of `access` that exclude a way ... (default ["no", "private"])
+        #   mode_overrides_access: ... unless mode_key has one of these (default ["yes", "designated", "permissive"])
+        #   oneway_key:            tag whose yes / -1 makes a way one-way for this mode; "" ignores one-ways
+        #                          (default oneway:foot: pedestrians ignore plain `oneway`)
+        #   exclude_ways:          map tag -> list of values; a way with any is unusable
+        #   exclude_nodes:         map tag -> list of values; a node with any is impassable
+        #   max_incline_percent:   steepest numeric `incline` allowed, either direction, 0…100 (`up`/`down` are not
+        #                          numeric); null for no limit
+        #   accessibility_key:     the tag stating accessibility (default wheelchair)
+        #   unknown_accessibility: allow (untagged ways usable, reported in the audit) or forbid (strict)
+        # Quote yes/no values: YAML 1.1 readers take a bare no for false.
+        version: 1
+        profiles:
+          walk:
+            description: Pedestrian on foot
+            speed_mps: 1.4
+            highways: [footway, path, pedestrian, steps, living_street, residential, service, track,
+                       unclassified, tertiary, tertiary_link, secondary, secondary_link, primary, primary_link,
+                       cycleway, corridor]
+            mode_key: foot
+            mode_denied: ["no"]
+            access_denied: ["no", "private"]
+            mode_overrides_access: ["yes", "designated", "permissive"]
+            oneway_key: "oneway:foot"
+            unknown_accessibility: allow
+          wheelchair:
+            inherits: walk
+            description: Wheelchair user; no steps, no wheelchair=no, inclines up to 8 %, no raised kerbs or stiles
+            speed_mps: 1.0
+            exclude_ways:
+              highway: [steps]
+              wheelchair: ["no"]
+            exclude_nodes:
+              kerb: [raised]
+              barrier: [stile, turnstile, kissing_gate]
+              wheelchair: ["no"]
+            max_incline_percent: 8
+            unknown_accessibility: allow
+          wheelchair-strict:
+            inherits: wheelchair
+            description: Wheelchair user who only trusts ways tagged with wheelchair=*
+            exclude_ways:
+              highway: [steps]
+              wheelchair: ["no", "limited"]
+            unknown_accessibility: forbid
+          manual-wheelchair:
+            inherits: wheelchair
+            description: AccessMap-style manual wheelchair preset (incline up to 8.33 %, the ADA ramp slope)
+            speed_mps: 0.9
+            max_incline_percent: 8.33
+          powered-wheelchair:
+            inherits: wheelchair
+            description: AccessMap-style powered wheelchair preset (incline up to 12 %)
+            speed_mps: 1.3
+            max_incline_percent: 12
+          cane:
+            inherits: walk
+            description: AccessMap-style cane preset (avoids steps, incline up to 14 %)
+            speed_mps: 1.0
+            exclude_ways:
+              highway: [steps]
+            max_incline_percent: 14
+        """
 
     private static let knownKeys: Set<String> = [
         "inherits", "description", "speed_mps", "highways", "mode_key", "mode_denied", "access_denied",
@@ -116,7 +116,9 @@ public struct RoutingProfiles: Sendable, Equatable {
             throw .invalidProfile(file: file, line: nil, reason: "not valid YAML: \(error)")
         }
         func line(_ n: Node) -> Int? { n.mark.map { $0.line } }
-        func fail(_ n: Node, _ reason: String) -> RoutingError { .invalidProfile(file: file, line: line(n), reason: reason) }
+        func fail(_ n: Node, _ reason: String) -> RoutingError {
+            .invalidProfile(file: file, line: line(n), reason: reason)
+        }
         guard let top = root.mapping else { throw fail(root, "expected a mapping with 'version' and 'profiles'") }
         guard let v = top["version"] else { throw fail(root, "missing 'version'; this reader supports version 1") }
         guard v.int == 1 else { throw fail(v, "unsupported version '\(v.string ?? "?")'; supported versions: 1") }
@@ -154,7 +156,9 @@ public struct RoutingProfiles: Sendable, Equatable {
             return out
         }
         func number(_ n: Node, _ key: String) throws(RoutingError) -> Double {
-            guard let d = n.float ?? n.int.map(Double.init), d.isFinite else { throw fail(n, "'\(key)' must be a number") }
+            guard let d = n.float ?? n.int.map(Double.init), d.isFinite else {
+                throw fail(n, "'\(key)' must be a number")
+            }
             return d
         }
 
@@ -202,7 +206,10 @@ public struct RoutingProfiles: Sendable, Equatable {
                 } else {
                     let limit = try number(n, "max_incline_percent")
                     guard RoutingProfile.maxInclineRange.contains(limit) else {
-                        throw fail(n, "'max_incline_percent' is \(limit); it must be in 0…100 percent (it limits the incline in both directions), or null for no limit")
+                        throw fail(
+                            n,
+                            "'max_incline_percent' is \(limit); it must be in 0…100 percent (it limits the incline in both directions), or null for no limit"
+                        )
                     }
                     p.maxInclinePercent = limit
                 }

@@ -69,12 +69,14 @@ public struct RoutingProfile: Sendable, Equatable {
     public var unknownAccessibility: UnknownAccessibility
 
     /// Creates a profile.
-    public init(name: String, summary: String = "", speedMetresPerSecond: Double, highways: Set<String>,
-                modeKey: String = "foot", modeDenied: Set<String> = ["no"], accessDenied: Set<String> = ["no", "private"],
-                modeOverridesAccess: Set<String> = ["yes", "designated", "permissive"], onewayKey: String? = "oneway:foot",
-                excludeWays: [String: Set<String>] = [:], excludeNodes: [String: Set<String>] = [:],
-                maxInclinePercent: Double? = nil, accessibilityKey: String = "wheelchair",
-                unknownAccessibility: UnknownAccessibility = .allow) {
+    public init(
+        name: String, summary: String = "", speedMetresPerSecond: Double, highways: Set<String>,
+        modeKey: String = "foot", modeDenied: Set<String> = ["no"], accessDenied: Set<String> = ["no", "private"],
+        modeOverridesAccess: Set<String> = ["yes", "designated", "permissive"], onewayKey: String? = "oneway:foot",
+        excludeWays: [String: Set<String>] = [:], excludeNodes: [String: Set<String>] = [:],
+        maxInclinePercent: Double? = nil, accessibilityKey: String = "wheelchair",
+        unknownAccessibility: UnknownAccessibility = .allow
+    ) {
         self.name = name
         self.summary = summary
         self.speedMetresPerSecond = speedMetresPerSecond
@@ -97,12 +99,18 @@ public struct RoutingProfile: Sendable, Equatable {
         let mode = tags[modeKey]
         if let mode, modeDenied.contains(mode) { return nil }
         if let access = tags["access"], accessDenied.contains(access),
-           !(mode.map { modeOverridesAccess.contains($0) } ?? false) { return nil }
+            !(mode.map { modeOverridesAccess.contains($0) } ?? false)
+        {
+            return nil
+        }
         for (key, values) in excludeWays {
             if let v = tags[key], values.contains(v) { return nil }
         }
         if let limit = maxInclinePercent, let raw = tags["incline"], let grade = RoutingProfile.inclinePercent(raw),
-           abs(grade) > limit { return nil }
+            abs(grade) > limit
+        {
+            return nil
+        }
         if unknownAccessibility == .forbid, tags[accessibilityKey] == nil { return nil }
         if let key = onewayKey, let v = tags[key] {
             switch v {

@@ -35,7 +35,8 @@ public struct SpatialGrid: Sendable {
 
     /// Adds `item` to every cell overlapped by the bounding box of segment `a`–`b`.
     public mutating func insert(_ item: Int32, segmentFrom a: GeoPoint, to b: GeoPoint) {
-        let (r0, c0) = cell(a), (r1, c1) = cell(b)
+        let (r0, c0) = cell(a)
+        let (r1, c1) = cell(b)
         for r in min(r0, r1)...max(r0, r1) {
             for c in min(c0, c1)...max(c0, c1) {
                 let k = Self.key(r, c)
@@ -50,8 +51,10 @@ public struct SpatialGrid: Sendable {
         let degPerMetre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
         let dLat = radiusMetres * degPerMetre
         let dLon = dLat / max(0.01, cos(p.latitude * .pi / 180))
-        let r0 = Int64(((p.latitude - dLat) / cellLat).rounded(.down)), r1 = Int64(((p.latitude + dLat) / cellLat).rounded(.down))
-        let c0 = Int64(((p.longitude - dLon) / cellLon).rounded(.down)), c1 = Int64(((p.longitude + dLon) / cellLon).rounded(.down))
+        let r0 = Int64(((p.latitude - dLat) / cellLat).rounded(.down))
+        let r1 = Int64(((p.latitude + dLat) / cellLat).rounded(.down))
+        let c0 = Int64(((p.longitude - dLon) / cellLon).rounded(.down))
+        let c1 = Int64(((p.longitude + dLon) / cellLon).rounded(.down))
         guard r1 - r0 < 10_000, c1 - c0 < 10_000 else { return }
         for r in r0...r1 {
             for c in c0...c1 {

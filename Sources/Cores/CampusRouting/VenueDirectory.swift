@@ -32,8 +32,10 @@ public struct Venue: Sendable, Equatable {
     public var hasTaggedEntrance: Bool
 
     /// Creates a venue.
-    public init(ref: String, name: String, kind: VenueKind, category: String, location: GeoPoint,
-                entrances: [GeoPoint], hasTaggedEntrance: Bool) {
+    public init(
+        ref: String, name: String, kind: VenueKind, category: String, location: GeoPoint,
+        entrances: [GeoPoint], hasTaggedEntrance: Bool
+    ) {
         self.ref = ref
         self.name = name
         self.kind = kind
@@ -70,15 +72,18 @@ public struct VenueDirectory: Sendable {
         for n in osm.nodes {
             guard let (k, cat) = kind(of: n.tags) else { continue }
             let p = GeoPoint(latitude: n.latitude, longitude: n.longitude)
-            out.append(Venue(ref: "node/\(n.id)", name: n.tags["name"] ?? n.tags["ref"] ?? k.rawValue, kind: k, category: cat,
-                             location: p, entrances: [p], hasTaggedEntrance: true))
+            out.append(
+                Venue(
+                    ref: "node/\(n.id)", name: n.tags["name"] ?? n.tags["ref"] ?? k.rawValue, kind: k, category: cat,
+                    location: p, entrances: [p], hasTaggedEntrance: true))
         }
         for w in osm.ways {
             guard w.tags["highway"] == nil, let (k, cat) = kind(of: w.tags) else { continue }
             let nodes = w.nodeRefs.compactMap { osm.node($0) }
             guard !nodes.isEmpty else { continue }
-            let centre = GeoPoint(latitude: nodes.reduce(0) { $0 + $1.latitude } / Double(nodes.count),
-                                  longitude: nodes.reduce(0) { $0 + $1.longitude } / Double(nodes.count))
+            let centre = GeoPoint(
+                latitude: nodes.reduce(0) { $0 + $1.latitude } / Double(nodes.count),
+                longitude: nodes.reduce(0) { $0 + $1.longitude } / Double(nodes.count))
             var entrances = nodes.filter { $0.tags["entrance"] != nil || $0.tags["door"] != nil }
                 .map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
             let tagged = !entrances.isEmpty
@@ -90,8 +95,10 @@ public struct VenueDirectory: Sendable {
                 }
                 entrances = best.map { [$0] } ?? [centre]
             }
-            out.append(Venue(ref: "way/\(w.id)", name: w.tags["name"] ?? w.tags["ref"] ?? k.rawValue, kind: k, category: cat,
-                             location: centre, entrances: entrances, hasTaggedEntrance: tagged))
+            out.append(
+                Venue(
+                    ref: "way/\(w.id)", name: w.tags["name"] ?? w.tags["ref"] ?? k.rawValue, kind: k, category: cat,
+                    location: centre, entrances: entrances, hasTaggedEntrance: tagged))
         }
         self.venues = out
     }

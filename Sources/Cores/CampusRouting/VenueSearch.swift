@@ -33,7 +33,8 @@ public struct VenueSearch: Sendable {
 
     /// Lower-case, diacritic-free, single-spaced alphanumerics.
     public static func normalise(_ s: String) -> String {
-        let folded = s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        let folded = s.folding(
+            options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         let mapped = folded.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " }
         return String(mapped).split(separator: " ").joined(separator: " ")
     }

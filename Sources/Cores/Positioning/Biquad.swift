@@ -13,16 +13,18 @@ public struct Biquad: Sendable, Equatable {
     public static func lowPass(cutoffHz: Double, sampleRateHz: Double) -> Biquad {
         let (cosw, alpha) = Self.prewarp(cutoffHz, sampleRateHz)
         let a0 = 1 + alpha
-        return Biquad(b0: (1 - cosw) / 2 / a0, b1: (1 - cosw) / a0, b2: (1 - cosw) / 2 / a0,
-                      a1: -2 * cosw / a0, a2: (1 - alpha) / a0)
+        return Biquad(
+            b0: (1 - cosw) / 2 / a0, b1: (1 - cosw) / a0, b2: (1 - cosw) / 2 / a0,
+            a1: -2 * cosw / a0, a2: (1 - alpha) / a0)
     }
 
     /// Butterworth high-pass with cutoff `cutoffHz` at `sampleRateHz`.
     public static func highPass(cutoffHz: Double, sampleRateHz: Double) -> Biquad {
         let (cosw, alpha) = Self.prewarp(cutoffHz, sampleRateHz)
         let a0 = 1 + alpha
-        return Biquad(b0: (1 + cosw) / 2 / a0, b1: -(1 + cosw) / a0, b2: (1 + cosw) / 2 / a0,
-                      a1: -2 * cosw / a0, a2: (1 - alpha) / a0)
+        return Biquad(
+            b0: (1 + cosw) / 2 / a0, b1: -(1 + cosw) / a0, b2: (1 + cosw) / 2 / a0,
+            a1: -2 * cosw / a0, a2: (1 - alpha) / a0)
     }
 
     static func prewarp(_ f: Double, _ fs: Double) -> (Double, Double) {
@@ -33,8 +35,10 @@ public struct Biquad: Sendable, Equatable {
     /// Filters one sample and returns the output.
     public mutating func process(_ x: Double) -> Double {
         let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-        x2 = x1; x1 = x
-        y2 = y1; y1 = y
+        x2 = x1
+        x1 = x
+        y2 = y1
+        y1 = y
         return y
     }
 }

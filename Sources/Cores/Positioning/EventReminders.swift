@@ -49,17 +49,26 @@ public struct EventReminder: Sendable, Equatable {
 public enum EventReminders {
     /// Non-expired events in the user's categories starting before `now + horizonSeconds`,
     /// ordered by start then id (events already under way are included).
-    public static func upcoming(_ events: [CampusEvent], preferences: UserPreferences, nowSeconds now: Double,
-                                horizonSeconds: Double) -> [CampusEvent] {
-        events.filter { preferences.categories.contains($0.category) && $0.endSeconds > now && $0.startSeconds < now + horizonSeconds }
-            .sorted { ($0.startSeconds, $0.id) < ($1.startSeconds, $1.id) }
+    public static func upcoming(
+        _ events: [CampusEvent], preferences: UserPreferences, nowSeconds now: Double,
+        horizonSeconds: Double
+    ) -> [CampusEvent] {
+        events.filter {
+            preferences.categories.contains($0.category) && $0.endSeconds > now
+                && $0.startSeconds < now + horizonSeconds
+        }
+        .sorted { ($0.startSeconds, $0.id) < ($1.startSeconds, $1.id) }
     }
 
     /// Reminders still to fire (due at or after `now`) for preferred events that have not started,
     /// due `reminderLeadSeconds` before the start (or at `now` if that moment is past), by due time then id.
-    public static func reminders(_ events: [CampusEvent], preferences: UserPreferences, nowSeconds now: Double) -> [EventReminder] {
+    public static func reminders(_ events: [CampusEvent], preferences: UserPreferences, nowSeconds now: Double)
+        -> [EventReminder]
+    {
         events.filter { preferences.categories.contains($0.category) && $0.startSeconds > now }
-            .map { EventReminder(eventID: $0.id, dueSeconds: max(now, $0.startSeconds - preferences.reminderLeadSeconds)) }
+            .map {
+                EventReminder(eventID: $0.id, dueSeconds: max(now, $0.startSeconds - preferences.reminderLeadSeconds))
+            }
             .sorted { ($0.dueSeconds, $0.eventID) < ($1.dueSeconds, $1.eventID) }
     }
 }

@@ -39,10 +39,13 @@ public enum FingerprintBatch {
 
     /// Trains `FingerprintLocator` on `training` and locates `queries` (those with a signal, see
     /// `RowStatus`). O(n·d + q·(postings + n·k)).
-    public static func run(training: [UJIIndoorLocRecord], queries: [UJIIndoorLocRecord],
-                           configuration: FingerprintLocator.Configuration = .tuned) throws(PositioningError) -> Result {
-        let model = try FingerprintLocator(training: try FingerprintSample.fromUJIIndoorLoc(training),
-                                           configuration: configuration)
+    public static func run(
+        training: [UJIIndoorLocRecord], queries: [UJIIndoorLocRecord],
+        configuration: FingerprintLocator.Configuration = .tuned
+    ) throws(PositioningError) -> Result {
+        let model = try FingerprintLocator(
+            training: try FingerprintSample.fromUJIIndoorLoc(training),
+            configuration: configuration)
         let statuses: [RowStatus] = queries.map { hasSignal($0.rssi) ? .ok : .noSignal }
         let locatedIndices = queries.indices.filter { statuses[$0] == .ok }
         let located: [FingerprintEstimate]
@@ -59,7 +62,8 @@ public enum FingerprintBatch {
         for (k, i) in locatedIndices.enumerated() { estimates[i] = located[k] }
         var evaluation: FingerprintEvaluation? = nil
         let locatedQueries = locatedIndices.map { queries[$0] }
-        if queries.allSatisfy({ $0.label != nil }), let truth = try? FingerprintSample.fromUJIIndoorLoc(locatedQueries) {
+        if queries.allSatisfy({ $0.label != nil }), let truth = try? FingerprintSample.fromUJIIndoorLoc(locatedQueries)
+        {
             evaluation = FingerprintEvaluation(estimates: located, truth: truth)
         }
         return Result(estimates: estimates, statuses: statuses, evaluation: evaluation, csv: csv(estimates))
@@ -72,8 +76,10 @@ public enum FingerprintBatch {
         w.row(["row", "longitude", "latitude", "floor", "building", "status"])
         for (i, e) in estimates.enumerated() {
             if let e {
-                w.row([String(i + 1), fixed(e.xMetres), fixed(e.yMetres), String(e.floor), String(e.building),
-                       RowStatus.ok.rawValue])
+                w.row([
+                    String(i + 1), fixed(e.xMetres), fixed(e.yMetres), String(e.floor), String(e.building),
+                    RowStatus.ok.rawValue,
+                ])
             } else {
                 w.row([String(i + 1), "", "", "", "", RowStatus.noSignal.rawValue])
             }
@@ -91,7 +97,7 @@ public enum FingerprintBatch {
         let magnitude = Int64(abs(scaled))
         let frac = magnitude % 1000
         let fracText = String(frac)
-        return (negative ? "-" : "") + String(magnitude / 1000) + "." +
-            String(repeating: "0", count: 3 - fracText.count) + fracText
+        return (negative ? "-" : "") + String(magnitude / 1000) + "."
+            + String(repeating: "0", count: 3 - fracText.count) + fracText
     }
 }

@@ -17,9 +17,12 @@ public enum FingerprintCrossValidation {
     /// Pools estimates of every sample located with its own group held out.
     /// Throws `.emptyTrainingSet` when `samples` is empty and `.tooFewGroups` when they come
     /// from a single group.
-    public static func leaveOneGroupOut(_ samples: [FingerprintSample], by grouping: Grouping,
-                                        configuration: FingerprintLocator.Configuration = .tuned)
-        throws(PositioningError) -> FingerprintEvaluation {
+    public static func leaveOneGroupOut(
+        _ samples: [FingerprintSample], by grouping: Grouping,
+        configuration: FingerprintLocator.Configuration = .tuned
+    )
+        throws(PositioningError) -> FingerprintEvaluation
+    {
         let key: (FingerprintSample) -> Int = grouping == .phone ? { $0.phone } : { $0.user }
         let groups = Set(samples.map(key)).sorted()
         guard !samples.isEmpty else { throw .emptyTrainingSet }
@@ -32,7 +35,9 @@ public enum FingerprintCrossValidation {
             estimates += try model.locateAll(held.map(\.rssi))
             truth += held
         }
-        guard let evaluation = FingerprintEvaluation(estimates: estimates, truth: truth) else { throw .emptyTrainingSet }
+        guard let evaluation = FingerprintEvaluation(estimates: estimates, truth: truth) else {
+            throw .emptyTrainingSet
+        }
         return evaluation
     }
 }

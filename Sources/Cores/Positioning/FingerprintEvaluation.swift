@@ -15,7 +15,8 @@ public struct FingerprintEvaluation: Sendable, Equatable {
     /// Compares `estimates` with `truth` pairwise; nil when empty or of different lengths. O(n log n).
     public init?(estimates: [FingerprintEstimate], truth: [FingerprintSample]) {
         guard estimates.count == truth.count, !truth.isEmpty else { return nil }
-        var b = 0, f = 0
+        var b = 0
+        var f = 0
         var errs: [Double] = []
         errs.reserveCapacity(truth.count)
         for (e, t) in zip(estimates, truth) {

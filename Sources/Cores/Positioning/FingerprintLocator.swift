@@ -49,10 +49,12 @@ public struct FingerprintLocator: Sendable {
         public var offsetScoreNeighbours: Int
 
         /// Creates a configuration; all neighbour counts must be ≥ 1 and `deviceOffsetsDB` non-empty.
-        public init(representation: RSSIRepresentation = .powed(), distance: FingerprintDistance = .sorensen,
-                    buildingNeighbours: Int = 5, floorNeighbours: Int = 5, positionNeighbours: Int = 5,
-                    positionRepresentation: RSSIRepresentation? = nil,
-                    deviceOffsetsDB: [Double] = [0], offsetScoreNeighbours: Int = 3) {
+        public init(
+            representation: RSSIRepresentation = .powed(), distance: FingerprintDistance = .sorensen,
+            buildingNeighbours: Int = 5, floorNeighbours: Int = 5, positionNeighbours: Int = 5,
+            positionRepresentation: RSSIRepresentation? = nil,
+            deviceOffsetsDB: [Double] = [0], offsetScoreNeighbours: Int = 3
+        ) {
             self.positionRepresentation = positionRepresentation
             self.deviceOffsetsDB = deviceOffsetsDB
             self.offsetScoreNeighbours = offsetScoreNeighbours
@@ -77,8 +79,9 @@ public struct FingerprintLocator: Sendable {
         /// AP to −35 dBm; ignoring APs weaker than −92 dBm; Manhattan instead of Sørensen; k = 3, 7,
         /// 9 or 10; 1/d² weights; exponential with α = 12 dB; k distinct locations instead of k
         /// fingerprints (8.7–9.0 m on every 4th row, against 8.3 m).
-        public static let tuned = Configuration(positionRepresentation: .exponential(),
-                                                deviceOffsetsDB: [-9, -6, -3, 0, 3, 6, 9], offsetScoreNeighbours: 3)
+        public static let tuned = Configuration(
+            positionRepresentation: .exponential(),
+            deviceOffsetsDB: [-9, -6, -3, 0, 3, 6, 9], offsetScoreNeighbours: 3)
 
         /// `tuned` without the device-offset search: the previous tuned cascade, kept to measure
         /// what the search adds under the same protocol.
@@ -89,8 +92,9 @@ public struct FingerprintLocator: Sendable {
         /// official validation split). Kept to calibrate hold-out estimates: the relative
         /// gain of `tuned` over this baseline under the same protocol predicts its figures
         /// on data that is not bundled.
-        public static let publishedBaseline = Configuration(representation: .positive(), distance: .euclidean,
-                                                            buildingNeighbours: 1, floorNeighbours: 1, positionNeighbours: 1)
+        public static let publishedBaseline = Configuration(
+            representation: .positive(), distance: .euclidean,
+            buildingNeighbours: 1, floorNeighbours: 1, positionNeighbours: 1)
     }
 
     /// The configuration in use.
@@ -114,18 +118,22 @@ public struct FingerprintLocator: Sendable {
     /// fingerprint of the wrong length or a neighbour count below 1. O(n·d).
     public init(training: [FingerprintSample], configuration: Configuration = .tuned) throws(PositioningError) {
         guard let first = training.first else { throw .emptyTrainingSet }
-        for (name, k) in [("buildingNeighbours", configuration.buildingNeighbours),
-                          ("floorNeighbours", configuration.floorNeighbours),
-                          ("positionNeighbours", configuration.positionNeighbours)] where k < 1 {
+        for (name, k) in [
+            ("buildingNeighbours", configuration.buildingNeighbours),
+            ("floorNeighbours", configuration.floorNeighbours),
+            ("positionNeighbours", configuration.positionNeighbours),
+        ] where k < 1 {
             throw .invalidParameter(name: name, reason: "must be at least 1 (got \(k))")
         }
         if configuration.offsetScoreNeighbours < 1 {
-            throw .invalidParameter(name: "offsetScoreNeighbours",
-                                    reason: "must be at least 1 (got \(configuration.offsetScoreNeighbours))")
+            throw .invalidParameter(
+                name: "offsetScoreNeighbours",
+                reason: "must be at least 1 (got \(configuration.offsetScoreNeighbours))")
         }
         if configuration.deviceOffsetsDB.isEmpty || configuration.deviceOffsetsDB.contains(where: { !$0.isFinite }) {
-            throw .invalidParameter(name: "deviceOffsetsDB",
-                                    reason: "must list at least one finite offset in dB (use [0] for no search)")
+            throw .invalidParameter(
+                name: "deviceOffsetsDB",
+                reason: "must list at least one finite offset in dB (use [0] for no search)")
         }
         let d = first.rssi.count
         self.configuration = configuration
@@ -264,7 +272,8 @@ public struct FingerprintLocator: Sendable {
             try squaredDistances(rssi, offsetDB: offsets[0], workspace: &workspace)
             return offsets[0]
         }
-        var best = offsets[0], bestScore = Double.infinity
+        var best = offsets[0]
+        var bestScore = Double.infinity
         for offset in offsets {
             let score = try offsetScore(rssi, offsetDB: offset, workspace: &workspace)
             if score < bestScore || (score == bestScore && abs(offset) < abs(best)) {
@@ -317,7 +326,10 @@ public struct FingerprintLocator: Sendable {
                             dot[i] = 0
                             guard d < smallest[k - 1] else { continue }
                             var pos = k - 1
-                            while pos > 0 && smallest[pos - 1] > d { smallest[pos] = smallest[pos - 1]; pos -= 1 }
+                            while pos > 0 && smallest[pos - 1] > d {
+                                smallest[pos] = smallest[pos - 1]
+                                pos -= 1
+                            }
                             smallest[pos] = d
                         }
                     }
@@ -362,7 +374,9 @@ public struct FingerprintLocator: Sendable {
     /// neighbours: the estimator of scikit-learn's
     /// `KNeighborsRegressor(weights="distance")` on the same features, used as a
     /// like-for-like baseline. Returns (x, y) in metres.
-    public func regressCoordinates(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> (xMetres: Double, yMetres: Double) {
+    public func regressCoordinates(_ rssi: [Int8], workspace: inout Workspace) throws(PositioningError) -> (
+        xMetres: Double, yMetres: Double
+    ) {
         try squaredDistances(rssi, workspace: &workspace)
         let k = configuration.positionNeighbours
         let squared = configuration.distance == .euclidean
@@ -420,19 +434,29 @@ public struct FingerprintLocator: Sendable {
         var totals: [(label: Int, weight: Double)] = []
         for (n, i) in idx.enumerated() {
             let l = label(i)
-            if let t = totals.firstIndex(where: { $0.label == l }) { totals[t].weight += w[n] } else { totals.append((l, w[n])) }
+            if let t = totals.firstIndex(where: { $0.label == l }) {
+                totals[t].weight += w[n]
+            } else {
+                totals.append((l, w[n]))
+            }
         }
         var best = totals.first
         for t in totals.dropFirst() where t.weight > (best?.weight ?? -1) { best = t }
         return best?.label ?? 0
     }
 
-    static func average(_ idx: [Int], _ sq: UnsafeBufferPointer<Double>, squared: Bool,
-                        _ xs: [Double], _ ys: [Double]) -> (Double, Double) {
+    static func average(
+        _ idx: [Int], _ sq: UnsafeBufferPointer<Double>, squared: Bool,
+        _ xs: [Double], _ ys: [Double]
+    ) -> (Double, Double) {
         let w = weights(idx, sq, squared: squared)
-        var sw = 0.0, sx = 0.0, sy = 0.0
+        var sw = 0.0
+        var sx = 0.0
+        var sy = 0.0
         for (n, i) in idx.enumerated() {
-            sw += w[n]; sx += w[n] * xs[i]; sy += w[n] * ys[i]
+            sw += w[n]
+            sx += w[n] * xs[i]
+            sy += w[n] * ys[i]
         }
         return sw > 0 ? (sx / sw, sy / sw) : (0, 0)
     }

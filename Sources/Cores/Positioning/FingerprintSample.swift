@@ -21,7 +21,9 @@ public struct FingerprintSample: Sendable, Equatable {
     public static let notDetected: Int8 = 100
 
     /// Creates a sample; coordinates in projected metres, RSSI in dBm.
-    public init(rssi: [Int8], xMetres: Double, yMetres: Double, floor: Int, building: Int, phone: Int = 0, user: Int = 0) {
+    public init(
+        rssi: [Int8], xMetres: Double, yMetres: Double, floor: Int, building: Int, phone: Int = 0, user: Int = 0
+    ) {
         self.rssi = rssi
         self.xMetres = xMetres
         self.yMetres = yMetres
@@ -32,13 +34,16 @@ public struct FingerprintSample: Sendable, Equatable {
     }
 
     /// Converts labelled UJIIndoorLoc records; throws `.unlabelledTrainingRow` for a record without ground truth.
-    public static func fromUJIIndoorLoc(_ records: [UJIIndoorLocRecord]) throws(PositioningError) -> [FingerprintSample] {
+    public static func fromUJIIndoorLoc(_ records: [UJIIndoorLocRecord]) throws(PositioningError) -> [FingerprintSample]
+    {
         var out: [FingerprintSample] = []
         out.reserveCapacity(records.count)
         for (i, r) in records.enumerated() {
             guard let l = r.label else { throw .unlabelledTrainingRow(index: i) }
-            out.append(FingerprintSample(rssi: r.rssi, xMetres: l.longitudeMetres, yMetres: l.latitudeMetres,
-                                         floor: l.floor, building: l.building, phone: l.phone, user: l.user))
+            out.append(
+                FingerprintSample(
+                    rssi: r.rssi, xMetres: l.longitudeMetres, yMetres: l.latitudeMetres,
+                    floor: l.floor, building: l.building, phone: l.phone, user: l.user))
         }
         return out
     }

@@ -26,8 +26,10 @@ public struct GPSDeadReckoningFilter: Sendable {
 
     /// Starts at `east`/`north` (metres) with standard deviation `positionSigma` (m) and
     /// velocity standard deviation `velocitySigma` (m/s), at rest.
-    public init(east: Double, north: Double, positionSigma: Double = 10, velocitySigma: Double = 1.5,
-                accelerationNoise: Double = 0.5, pdrVelocitySigma: Double = 0.25) {
+    public init(
+        east: Double, north: Double, positionSigma: Double = 10, velocitySigma: Double = 1.5,
+        accelerationNoise: Double = 0.5, pdrVelocitySigma: Double = 0.25
+    ) {
         state = [east, north, 0, 0]
         covariance = [Double](repeating: 0, count: 16)
         covariance[0] = positionSigma * positionSigma
@@ -54,11 +56,25 @@ public struct GPSDeadReckoningFilter: Sendable {
         f[0 * 4 + 2] = dt
         f[1 * 4 + 3] = dt
         var fp = [Double](repeating: 0, count: 16)
-        for i in 0..<4 { for j in 0..<4 { var s = 0.0; for k in 0..<4 { s += f[i * 4 + k] * covariance[k * 4 + j] }; fp[i * 4 + j] = s } }
+        for i in 0..<4 {
+            for j in 0..<4 {
+                var s = 0.0
+                for k in 0..<4 { s += f[i * 4 + k] * covariance[k * 4 + j] }
+                fp[i * 4 + j] = s
+            }
+        }
         var p = [Double](repeating: 0, count: 16)
-        for i in 0..<4 { for j in 0..<4 { var s = 0.0; for k in 0..<4 { s += fp[i * 4 + k] * f[j * 4 + k] }; p[i * 4 + j] = s } }
+        for i in 0..<4 {
+            for j in 0..<4 {
+                var s = 0.0
+                for k in 0..<4 { s += fp[i * 4 + k] * f[j * 4 + k] }
+                p[i * 4 + j] = s
+            }
+        }
         let q = accelerationNoise
-        let q11 = q * dt * dt * dt / 3, q12 = q * dt * dt / 2, q22 = q * dt
+        let q11 = q * dt * dt * dt / 3
+        let q12 = q * dt * dt / 2
+        let q22 = q * dt
         for (pos, vel) in [(0, 2), (1, 3)] {
             p[pos * 4 + pos] += q11
             p[pos * 4 + vel] += q12
@@ -77,8 +93,9 @@ public struct GPSDeadReckoningFilter: Sendable {
     public mutating func updateStep(lengthMetres: Double, headingRadians: Double, durationSeconds: Double) {
         guard durationSeconds > 0 else { return }
         let speed = lengthMetres / durationSeconds
-        update(components: (2, 3), measured: (speed * sin(headingRadians), speed * cos(headingRadians)),
-               variance: pdrVelocitySigma * pdrVelocitySigma)
+        update(
+            components: (2, 3), measured: (speed * sin(headingRadians), speed * cos(headingRadians)),
+            variance: pdrVelocitySigma * pdrVelocitySigma)
     }
 
     /// Kalman update for a 2-D observation of state components `c` with R = variance·I.
@@ -86,19 +103,26 @@ public struct GPSDeadReckoningFilter: Sendable {
         guard r > 0, r.isFinite, z.0.isFinite, z.1.isFinite else { return }
         let idx = [c.0, c.1]
         // S = H P Hᵀ + R (2×2) and its inverse.
-        let s00 = covariance[idx[0] * 4 + idx[0]] + r, s01 = covariance[idx[0] * 4 + idx[1]]
-        let s10 = covariance[idx[1] * 4 + idx[0]], s11 = covariance[idx[1] * 4 + idx[1]] + r
+        let s00 = covariance[idx[0] * 4 + idx[0]] + r
+        let s01 = covariance[idx[0] * 4 + idx[1]]
+        let s10 = covariance[idx[1] * 4 + idx[0]]
+        let s11 = covariance[idx[1] * 4 + idx[1]] + r
         let det = s00 * s11 - s01 * s10
         guard det > 0 else { return }
-        let i00 = s11 / det, i01 = -s01 / det, i10 = -s10 / det, i11 = s00 / det
+        let i00 = s11 / det
+        let i01 = -s01 / det
+        let i10 = -s10 / det
+        let i11 = s00 / det
         // K = P Hᵀ S⁻¹ (4×2).
         var k = [Double](repeating: 0, count: 8)
         for i in 0..<4 {
-            let a = covariance[i * 4 + idx[0]], b = covariance[i * 4 + idx[1]]
+            let a = covariance[i * 4 + idx[0]]
+            let b = covariance[i * 4 + idx[1]]
             k[i * 2] = a * i00 + b * i10
             k[i * 2 + 1] = a * i01 + b * i11
         }
-        let y0 = z.0 - state[idx[0]], y1 = z.1 - state[idx[1]]
+        let y0 = z.0 - state[idx[0]]
+        let y1 = z.1 - state[idx[1]]
         for i in 0..<4 { state[i] += k[i * 2] * y0 + k[i * 2 + 1] * y1 }
         // P ← (I − K H) P, then symmetrise.
         var p = covariance
@@ -107,7 +131,13 @@ public struct GPSDeadReckoningFilter: Sendable {
                 p[i * 4 + j] -= k[i * 2] * covariance[idx[0] * 4 + j] + k[i * 2 + 1] * covariance[idx[1] * 4 + j]
             }
         }
-        for i in 0..<4 { for j in (i + 1)..<4 { let m = (p[i * 4 + j] + p[j * 4 + i]) / 2; p[i * 4 + j] = m; p[j * 4 + i] = m } }
+        for i in 0..<4 {
+            for j in (i + 1)..<4 {
+                let m = (p[i * 4 + j] + p[j * 4 + i]) / 2
+                p[i * 4 + j] = m
+                p[j * 4 + i] = m
+            }
+        }
         covariance = p
     }
 }

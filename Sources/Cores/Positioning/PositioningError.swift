@@ -18,7 +18,8 @@ public enum PositioningError: Error, Sendable, Equatable, CustomStringConvertibl
         case .emptyTrainingSet:
             return "error: the training set is empty; pass at least one labelled fingerprint file"
         case .unlabelledTrainingRow(let i):
-            return "error: training fingerprint #\(i + 1) has no ground truth; training files need LONGITUDE, LATITUDE, FLOOR and BUILDINGID"
+            return
+                "error: training fingerprint #\(i + 1) has no ground truth; training files need LONGITUDE, LATITUDE, FLOOR and BUILDINGID"
         case .wrongFingerprintLength(let i, let e, let f):
             return "error: fingerprint #\(i + 1) has \(f) RSSI values, expected \(e); use one value per access point"
         case .invalidParameter(let name, let reason):
@@ -26,7 +27,8 @@ public enum PositioningError: Error, Sendable, Equatable, CustomStringConvertibl
         case .tooFewMeasurements(let needed, let found):
             return "error: \(found) measurements given, at least \(needed) are needed; add more anchors"
         case .tooFewGroups(let grouping, let found):
-            return "error: leave-one-\(grouping)-out cross-validation needs labelled fingerprints from at least two \(grouping)s, "
+            return
+                "error: leave-one-\(grouping)-out cross-validation needs labelled fingerprints from at least two \(grouping)s, "
                 + "the training data has \(found); add files recorded with another \(grouping), or locate a separate --input file instead"
         }
     }

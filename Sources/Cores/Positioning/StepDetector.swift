@@ -28,8 +28,10 @@ public struct StepDetector: Sendable, Equatable {
     public var minimumIntervalSeconds: Double
 
     /// Creates a detector; cut-offs in Hz, peak in m/s², interval in seconds.
-    public init(highPassHz: Double = 0.5, lowPassHz: Double = 3.0, minimumPeak: Double = 0.25,
-                thresholdFraction: Double = 0.4, minimumIntervalSeconds: Double = 0.3) {
+    public init(
+        highPassHz: Double = 0.5, lowPassHz: Double = 3.0, minimumPeak: Double = 0.25,
+        thresholdFraction: Double = 0.4, minimumIntervalSeconds: Double = 0.3
+    ) {
         self.highPassHz = highPassHz
         self.lowPassHz = lowPassHz
         self.minimumPeak = minimumPeak
@@ -40,14 +42,18 @@ public struct StepDetector: Sendable, Equatable {
     /// Times (seconds) of detected steps for accelerometer samples at `timesSeconds`
     /// with components in m/s² (any orientation), sampled at a uniform rate.
     /// Throws when the arrays differ in length, times do not increase, or the rate is too low for `lowPassHz`.
-    public func detect(timesSeconds t: [Double], x: [Double], y: [Double], z: [Double]) throws(PositioningError) -> [Double] {
+    public func detect(timesSeconds t: [Double], x: [Double], y: [Double], z: [Double]) throws(PositioningError)
+        -> [Double]
+    {
         guard t.count == x.count, t.count == y.count, t.count == z.count else {
             throw .invalidParameter(name: "samples", reason: "need equally many times and x/y/z values")
         }
         guard t.count >= 3, let first = t.first, let last = t.last, last > first else { return [] }
         let rate = Double(t.count - 1) / (last - first)
         guard rate > 2.5 * lowPassHz else {
-            throw .invalidParameter(name: "sample rate", reason: "is \(rate) Hz; needs more than \(2.5 * lowPassHz) Hz for a \(lowPassHz) Hz low-pass")
+            throw .invalidParameter(
+                name: "sample rate",
+                reason: "is \(rate) Hz; needs more than \(2.5 * lowPassHz) Hz for a \(lowPassHz) Hz low-pass")
         }
         for i in 1..<t.count where !(t[i] > t[i - 1]) {
             throw .invalidParameter(name: "timesSeconds", reason: "must increase (sample \(i) at \(t[i]) s)")
@@ -55,7 +61,8 @@ public struct StepDetector: Sendable, Equatable {
         var hp = Biquad.highPass(cutoffHz: highPassHz, sampleRateHz: rate)
         var lp = Biquad.lowPass(cutoffHz: lowPassHz, sampleRateHz: rate)
         let m0 = (x[0] * x[0] + y[0] * y[0] + z[0] * z[0]).squareRoot()
-        var prev2 = 0.0, prev1 = 0.0
+        var prev2 = 0.0
+        var prev1 = 0.0
         var steps: [Double] = []
         var lastPeak = -Double.infinity
         var meanPeak = 0.0
@@ -63,9 +70,13 @@ public struct StepDetector: Sendable, Equatable {
         for i in 0..<t.count {
             let m = (x[i] * x[i] + y[i] * y[i] + z[i] * z[i]).squareRoot() - m0
             let f = lp.process(hp.process(m))
-            defer { prev2 = prev1; prev1 = f }
+            defer {
+                prev2 = prev1
+                prev1 = f
+            }
             guard i >= 2, prev1 > prev2, prev1 >= f else { continue }
-            let peakTime = t[i - 1], height = prev1
+            let peakTime = t[i - 1]
+            let height = prev1
             let threshold = max(minimumPeak, thresholdFraction * meanPeak)
             guard height > threshold else { continue }
             if peakTime - (steps.last ?? -Double.infinity) < minimumIntervalSeconds {

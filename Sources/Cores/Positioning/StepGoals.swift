@@ -24,8 +24,10 @@ public struct StepGoal: Sendable, Equatable {
     public var prize: String?
 
     /// Creates a goal over [startSeconds, endSeconds).
-    public init(id: String, measure: Measure, target: Double, startSeconds: Double, endSeconds: Double,
-                setByAdministrator: Bool = false, prize: String? = nil) {
+    public init(
+        id: String, measure: Measure, target: Double, startSeconds: Double, endSeconds: Double,
+        setByAdministrator: Bool = false, prize: String? = nil
+    ) {
         self.id = id
         self.measure = measure
         self.target = target

@@ -53,7 +53,9 @@ public struct StepStatistics: Sendable, Equatable {
             periods = []
             return
         }
-        var out = (0...Int(hi - lo)).map { Period(startSeconds: (lo + Double($0)) * periodSeconds, steps: 0, distanceMetres: 0) }
+        var out = (0...Int(hi - lo)).map {
+            Period(startSeconds: (lo + Double($0)) * periodSeconds, steps: 0, distanceMetres: 0)
+        }
         for (e, k) in zip(events, keys) {
             let i = Int(k - lo)
             out[i].steps += 1

@@ -30,7 +30,9 @@ public struct CitySearch: Sendable {
     public init(places: [Place]) {
         let folded = places.map { (key: Array(CitySearch.fold($0.name).utf8), place: $0) }
             .filter { !$0.key.isEmpty }
-            .sorted { $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : $0.place.population > $1.place.population }
+            .sorted {
+                $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : $0.place.population > $1.place.population
+            }
         keys = folded.map(\.key)
         self.places = folded.map(\.place)
         var counts = [Int32](repeating: 0, count: 65_537)
@@ -84,8 +86,9 @@ public struct CitySearch: Sendable {
             }
             return String(decoding: out, as: UTF8.self)
         }
-        let plain = s.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive],
-                              locale: Locale(identifier: "en_US_POSIX"))
+        let plain = s.folding(
+            options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive],
+            locale: Locale(identifier: "en_US_POSIX"))
         var out = ""
         var space = false
         for u in plain.unicodeScalars {
@@ -105,12 +108,14 @@ public struct CitySearch: Sendable {
         let q = Array(CitySearch.fold(query).utf8)
         guard !q.isEmpty, limit > 0 else { return [] }
         // Exact and prefix tiers: the sorted range of names starting with q.
-        var lo = 0, hi = keys.count
+        var lo = 0
+        var hi = keys.count
         while lo < hi {
             let m = (lo + hi) / 2
             if keys[m].lexicographicallyPrecedes(q) { lo = m + 1 } else { hi = m }
         }
-        var exact: [Int] = [], prefix: [Int] = []
+        var exact: [Int] = []
+        var prefix: [Int] = []
         var i = lo
         while i < keys.count, keys[i].starts(with: q) {
             if keys[i].count == q.count { exact.append(i) } else { prefix.append(i) }
@@ -151,14 +156,16 @@ public struct CitySearch: Sendable {
         for t in touched {
             let name = Int(t)
             guard Int(shared[name]) >= needed, !excluded.contains(name),
-                  abs(keys[name].count - q.count) <= maxDistance,
-                  let d = rows.distance(q, keys[name], limit: maxDistance) else { continue }
+                abs(keys[name].count - q.count) <= maxDistance,
+                let d = rows.distance(q, keys[name], limit: maxDistance)
+            else { continue }
             matches.append((d, name))
         }
         matches.sort {
-            $0.distance != $1.distance ? $0.distance < $1.distance
+            $0.distance != $1.distance
+                ? $0.distance < $1.distance
                 : places[$0.index].population != places[$1.index].population
-                ? places[$0.index].population > places[$1.index].population : $0.index < $1.index
+                    ? places[$0.index].population > places[$1.index].population : $0.index < $1.index
         }
         return matches.map(\.index)
     }

@@ -70,8 +70,9 @@ public struct Favourites: Sendable, Equatable {
                 return (loc, PlacesLoader.greatCircleMetres(lat, lon, loc.latitude, loc.longitude))
             }
         }
-        return .sorted(keyed.sorted { a, b in
-            a.1 != b.1 ? a.1 < b.1 : (a.0.name != b.0.name ? a.0.name < b.0.name : a.0.id < b.0.id)
-        }.map(\.0))
+        return .sorted(
+            keyed.sorted { a, b in
+                a.1 != b.1 ? a.1 < b.1 : (a.0.name != b.0.name ? a.0.name < b.0.name : a.0.id < b.0.id)
+            }.map(\.0))
     }
 }

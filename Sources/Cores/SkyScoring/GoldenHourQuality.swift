@@ -20,8 +20,10 @@ public struct QualityTerms: Sendable, Equatable {
     public var qualityPct: Double
 
     /// Column names of the terms, in output order.
-    public static let columnNames = ["base", "canvas_bonus", "low_cloud_factor", "rain_factor", "humidity_factor",
-                                     "visibility_factor", "aerosol_factor", "aerosol_cap"]
+    public static let columnNames = [
+        "base", "canvas_bonus", "low_cloud_factor", "rain_factor", "humidity_factor",
+        "visibility_factor", "aerosol_factor", "aerosol_cap",
+    ]
     /// Term values in `columnNames` order.
     public var columnValues: [Double] {
         [base, canvasBonus, lowCloudFactor, rainFactor, humidityFactor, visibilityFactor, aerosolFactor, aerosolCap]
@@ -104,13 +106,18 @@ public struct GoldenHourQuality: Sendable {
         var aerosol = 1.0
         var cap = 100.0
         if let pm = conditions.pm25 {
-            if pm > heavyPM25 { aerosol = 0.7; cap = heavyAerosolCap }
-            else if pm > 35 { aerosol = 1 - 0.15 * (pm - 35) / (heavyPM25 - 35) }
+            if pm > heavyPM25 {
+                aerosol = 0.7
+                cap = heavyAerosolCap
+            } else if pm > 35 {
+                aerosol = 1 - 0.15 * (pm - 35) / (heavyPM25 - 35)
+            }
         }
         let raw = (base + canvas) * lowFactor * rain * humidity * visibility * aerosol
-        return QualityTerms(base: base, canvasBonus: canvas, lowCloudFactor: lowFactor, rainFactor: rain,
-                            humidityFactor: humidity, visibilityFactor: visibility, aerosolFactor: aerosol,
-                            aerosolCap: cap, qualityPct: min(cap, max(0, min(100, raw))))
+        return QualityTerms(
+            base: base, canvasBonus: canvas, lowCloudFactor: lowFactor, rainFactor: rain,
+            humidityFactor: humidity, visibilityFactor: visibility, aerosolFactor: aerosol,
+            aerosolCap: cap, qualityPct: min(cap, max(0, min(100, raw))))
     }
 }
 
@@ -119,8 +126,9 @@ extension SkyConditions {
     public static func fromTMY(totalTenths: Double?, opaqueTenths: Double?) -> SkyConditions {
         guard let total = totalTenths else { return SkyConditions() }
         let opaque = min(total, opaqueTenths ?? total)
-        return SkyConditions(cloudLowPct: opaque * 10, cloudMidPct: 0, cloudHighPct: (total - opaque) * 10,
-                             cloudTotalPct: total * 10)
+        return SkyConditions(
+            cloudLowPct: opaque * 10, cloudMidPct: 0, cloudHighPct: (total - opaque) * 10,
+            cloudTotalPct: total * 10)
     }
 }
 

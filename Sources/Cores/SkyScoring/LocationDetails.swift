@@ -37,7 +37,8 @@ public struct LocationDetails: Sendable, Equatable, Codable {
         cloudHighPct = sky?.cloudHighPct
         rainProbabilityPct = sky?.precipProbabilityPct
         humidityPct = sky?.humidityPct
-        airQuality = sky?.pm25 ?? weather?.aerosolOpticalDepth ?? sky?.visibilityKm.map { min(100, max(0, 100 - 10 * $0)) }
+        airQuality =
+            sky?.pm25 ?? weather?.aerosolOpticalDepth ?? sky?.visibilityKm.map { min(100, max(0, 100 - 10 * $0)) }
         windSpeedMps = weather?.windSpeedMps
         self.qualityPct = qualityPct
     }

@@ -24,7 +24,8 @@ public struct SavedLocation: Sendable, Hashable {
 
     /// A location from a GeoNames place (`Name, ST` for US places, `Name, CC` otherwise).
     public init(place: Place) {
-        self.init(id: place.geonameID, name: "\(place.name), \(place.countryCode == "US" ? place.admin1 : place.countryCode)",
-                  latitude: place.latitude, longitude: place.longitude, timeZone: place.timeZone)
+        self.init(
+            id: place.geonameID, name: "\(place.name), \(place.countryCode == "US" ? place.admin1 : place.countryCode)",
+            latitude: place.latitude, longitude: place.longitude, timeZone: place.timeZone)
     }
 }

@@ -13,12 +13,14 @@ import Foundation
 /// O(n log n + e·w) for n rows, e events and window size w.
 public enum ScoreBatch {
     /// Optional weather columns and the fields they fill.
-    static var inputColumns: [(String, WritableKeyPath<SkyConditions, Double?>, ClosedRange<Double>)] { [
-        ("cloud_low_pct", \.cloudLowPct, 0...100), ("cloud_mid_pct", \.cloudMidPct, 0...100),
-        ("cloud_high_pct", \.cloudHighPct, 0...100), ("cloud_total_pct", \.cloudTotalPct, 0...100),
-        ("humidity_pct", \.humidityPct, 0...100), ("precip_probability_pct", \.precipProbabilityPct, 0...100),
-        ("visibility_km", \.visibilityKm, 0...500), ("pm25_ugm3", \.pm25, 0...2000),
-    ] }
+    static var inputColumns: [(String, WritableKeyPath<SkyConditions, Double?>, ClosedRange<Double>)] {
+        [
+            ("cloud_low_pct", \.cloudLowPct, 0...100), ("cloud_mid_pct", \.cloudMidPct, 0...100),
+            ("cloud_high_pct", \.cloudHighPct, 0...100), ("cloud_total_pct", \.cloudTotalPct, 0...100),
+            ("humidity_pct", \.humidityPct, 0...100), ("precip_probability_pct", \.precipProbabilityPct, 0...100),
+            ("visibility_km", \.visibilityKm, 0...500), ("pm25_ugm3", \.pm25, 0...2000),
+        ]
+    }
 
     /// One location's samples.
     public struct Location: Sendable {
@@ -66,18 +68,24 @@ public enum ScoreBatch {
         let rows = try table.load(policy: .strict) { (row) throws(DataError) -> (String, Double, Double, SkySample)? in
             let id = try row.string("location_id")
             guard !id.isEmpty else { throw row.invalid("location_id", "location id is empty") }
-            let latitude = try row.latitude(), longitude = try row.longitude()
+            let latitude = try row.latitude()
+            let longitude = try row.longitude()
             if let first = firstSeen[id] {
-                for (field, value, expected) in [("latitude", latitude, first.latitude), ("longitude", longitude, first.longitude)]
+                for (field, value, expected) in [
+                    ("latitude", latitude, first.latitude), ("longitude", longitude, first.longitude),
+                ]
                 where value != expected {
-                    throw row.invalid(field, "location '\(id)' has \(field) \(CSVWriter.number(expected)) on line \(first.line); "
-                                      + "give every row of a location the same coordinates, or use a different location_id")
+                    throw row.invalid(
+                        field,
+                        "location '\(id)' has \(field) \(CSVWriter.number(expected)) on line \(first.line); "
+                            + "give every row of a location the same coordinates, or use a different location_id")
                 }
             } else {
                 firstSeen[id] = (latitude, longitude, row.line)
             }
             guard let t = CivilTime.parseISODateTime(try row.string("time")),
-                  try row.string("time").trimmingCharacters(in: .whitespaces).hasSuffix("Z") else {
+                try row.string("time").trimmingCharacters(in: .whitespaces).hasSuffix("Z")
+            else {
                 throw row.invalid("time", "expected UTC ISO 8601 YYYY-MM-DDTHH:MM:SSZ")
             }
             var c = SkyConditions()
@@ -87,17 +95,26 @@ public enum ScoreBatch {
             return (id, latitude, longitude, SkySample(timeUTC: Double(t), conditions: c))
         }
         for (id, lat, lon, s) in rows.records {
-            if byID[id] == nil { order.append(id); byID[id] = Location(id: id, latitude: lat, longitude: lon, samples: []) }
+            if byID[id] == nil {
+                order.append(id)
+                byID[id] = Location(id: id, latitude: lat, longitude: lon, samples: [])
+            }
             byID[id]?.samples.append(s)
         }
         return order.compactMap { id in
-            byID[id].map { var l = $0; l.samples.sort { $0.timeUTC < $1.timeUTC }; return l }
+            byID[id].map {
+                var l = $0
+                l.samples.sort { $0.timeUTC < $1.timeUTC }
+                return l
+            }
         }
     }
 
     /// Scores every sunrise and sunset within each location's data span.
-    public static func score(_ locations: [Location], model: GoldenHourQuality = GoldenHourQuality(),
-                             calculator: SolarCalculator = SolarCalculator()) -> [ScoredEvent] {
+    public static func score(
+        _ locations: [Location], model: GoldenHourQuality = GoldenHourQuality(),
+        calculator: SolarCalculator = SolarCalculator()
+    ) -> [ScoredEvent] {
         var out: [ScoredEvent] = []
         for loc in locations {
             guard let first = loc.samples.first?.timeUTC, let last = loc.samples.last?.timeUTC else { continue }
@@ -110,12 +127,15 @@ public enum ScoreBatch {
             let d1 = Int(((last + Double(offsetSeconds)) / 86_400).rounded(.down)) + 1
             var seen: Set<String> = []  // event name and whole second: each event is scored once
             for day in d0...d1 {
-                let s = calculator.day(date: CivilDate(daysSinceEpoch: day), latitude: loc.latitude,
-                                       longitude: loc.longitude, zone: zone)
+                let s = calculator.day(
+                    date: CivilDate(daysSinceEpoch: day), latitude: loc.latitude,
+                    longitude: loc.longitude, zone: zone)
                 for (name, t) in [("sunrise", s.sunrise), ("sunset", s.sunset)] {
                     guard let t, t >= first, t <= last, seen.insert("\(name) \(Int(t.rounded()))").inserted,
-                          let c = SkyConditions.window(loc.samples, around: t) else { continue }
-                    out.append(ScoredEvent(locationID: loc.id, event: name, timeUTC: t, conditions: c, terms: model.score(c)))
+                        let c = SkyConditions.window(loc.samples, around: t)
+                    else { continue }
+                    out.append(
+                        ScoredEvent(locationID: loc.id, event: name, timeUTC: t, conditions: c, terms: model.score(c)))
                 }
             }
         }
@@ -125,12 +145,14 @@ public enum ScoreBatch {
     /// Renders the output CSV.
     public static func render(_ events: [ScoredEvent]) -> String {
         var w = CSVWriter()
-        w.row(["location_id", "event", "event_time", "quality_pct"] + QualityTerms.columnNames
-              + inputColumns.map { "window_" + $0.0 })
+        w.row(
+            ["location_id", "event", "event_time", "quality_pct"] + QualityTerms.columnNames
+                + inputColumns.map { "window_" + $0.0 })
         func n(_ v: Double) -> String { CSVWriter.number((v * 1000).rounded() / 1000) }
         for e in events {
-            w.row([e.locationID, e.event, CivilTime.isoUTC(Int(e.timeUTC.rounded())), n(e.terms.qualityPct)]
-                  + e.terms.columnValues.map(n) + inputColumns.map { e.conditions[keyPath: $0.1].map(n) ?? "" })
+            w.row(
+                [e.locationID, e.event, CivilTime.isoUTC(Int(e.timeUTC.rounded())), n(e.terms.qualityPct)]
+                    + e.terms.columnValues.map(n) + inputColumns.map { e.conditions[keyPath: $0.1].map(n) ?? "" })
         }
         return w.text
     }

@@ -66,7 +66,8 @@ public struct SkyCalendar: Sendable {
             guard let t, let c = SkyConditions.window(samples, around: t) else { return nil }
             return model.score(c).qualityPct
         }
-        return .day(CalendarDay(date: date, sun: sun, sunriseQualityPct: q(sun.sunrise), sunsetQualityPct: q(sun.sunset)))
+        return .day(
+            CalendarDay(date: date, sun: sun, sunriseQualityPct: q(sun.sunrise), sunsetQualityPct: q(sun.sunset)))
     }
 
     /// Reminders for the selected day's sunrise and sunset (those that happen), 30 min before,
@@ -76,8 +77,9 @@ public struct SkyCalendar: Sendable {
             .compactMap { name, t, q in
                 guard let t else { return nil }
                 let warn = q.map { $0 < model.lowQualityThreshold } ?? false
-                return Reminder(event: name, eventUTC: t, fireUTC: t - Self.reminderLeadSeconds,
-                                warning: warn ? SkyMessage.lowChance : nil)
+                return Reminder(
+                    event: name, eventUTC: t, fireUTC: t - Self.reminderLeadSeconds,
+                    warning: warn ? SkyMessage.lowChance : nil)
             }
     }
 }

@@ -16,7 +16,8 @@ extension SkyConditions {
     public static func window(_ samples: [SkySample], around eventUTC: Double) -> SkyConditions? {
         let lo = eventUTC - windowHalfWidthSeconds - maximumGapSeconds
         let hi = eventUTC + windowHalfWidthSeconds + maximumGapSeconds
-        var first = 0, last = samples.count
+        var first = 0
+        var last = samples.count
         while first < last {
             let mid = (first + last) / 2
             if samples[mid].timeUTC < lo { first = mid + 1 } else { last = mid }
@@ -30,10 +31,14 @@ extension SkyConditions {
         var out = SkyConditions()
         var any = false
         for field in fields {
-            var xs: [Double] = [], ys: [Double] = []
+            var xs: [Double] = []
+            var ys: [Double] = []
             for s in near {
                 guard let v = s.conditions[keyPath: field], v.isFinite else { continue }
-                if let last = xs.last, last == s.timeUTC { ys[ys.count - 1] = v; continue }
+                if let last = xs.last, last == s.timeUTC {
+                    ys[ys.count - 1] = v
+                    continue
+                }
                 xs.append(s.timeUTC)
                 ys.append(v)
             }

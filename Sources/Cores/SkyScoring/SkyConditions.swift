@@ -21,9 +21,11 @@ public struct SkyConditions: Sendable, Equatable {
     public var pm25: Double?
 
     /// Creates conditions; omitted fields are unknown.
-    public init(cloudLowPct: Double? = nil, cloudMidPct: Double? = nil, cloudHighPct: Double? = nil,
-                cloudTotalPct: Double? = nil, humidityPct: Double? = nil, precipProbabilityPct: Double? = nil,
-                visibilityKm: Double? = nil, pm25: Double? = nil) {
+    public init(
+        cloudLowPct: Double? = nil, cloudMidPct: Double? = nil, cloudHighPct: Double? = nil,
+        cloudTotalPct: Double? = nil, humidityPct: Double? = nil, precipProbabilityPct: Double? = nil,
+        visibilityKm: Double? = nil, pm25: Double? = nil
+    ) {
         self.cloudLowPct = cloudLowPct
         self.cloudMidPct = cloudMidPct
         self.cloudHighPct = cloudHighPct
@@ -35,10 +37,12 @@ public struct SkyConditions: Sendable, Equatable {
     }
 
     /// Key paths of every field, in a fixed order (used for windowing and interpolation).
-    public static var fields: [WritableKeyPath<SkyConditions, Double?>] { [
-        \.cloudLowPct, \.cloudMidPct, \.cloudHighPct, \.cloudTotalPct, \.humidityPct, \.precipProbabilityPct,
-        \.visibilityKm, \.pm25,
-    ] }
+    public static var fields: [WritableKeyPath<SkyConditions, Double?>] {
+        [
+            \.cloudLowPct, \.cloudMidPct, \.cloudHighPct, \.cloudTotalPct, \.humidityPct, \.precipProbabilityPct,
+            \.visibilityKm, \.pm25,
+        ]
+    }
 }
 
 /// Weather at a UTC instant.

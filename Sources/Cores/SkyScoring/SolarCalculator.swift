@@ -122,15 +122,18 @@ public struct SolarCalculator: Sendable {
     func day(date: CivilDate, latitude: Double, longitude: Double, offsets: ZoneOffsets, shortcuts: Bool) -> SolarDay {
         let (start, end) = Self.localDayBounds(date, offsets: offsets)
         guard start < end else {
-            return SolarDay(date: date, sunrise: nil, sunset: nil, solarNoon: nil, civilDawn: nil, civilDusk: nil,
-                            goldenMorning: (nil, nil), goldenEvening: (nil, nil), blueMorning: (nil, nil),
-                            blueEvening: (nil, nil), dayLengthSeconds: nil, note: .dateSkipped)
+            return SolarDay(
+                date: date, sunrise: nil, sunset: nil, solarNoon: nil, civilDawn: nil, civilDusk: nil,
+                goldenMorning: (nil, nil), goldenEvening: (nil, nil), blueMorning: (nil, nil),
+                blueEvening: (nil, nil), dayLengthSeconds: nil, note: .dateSkipped)
         }
-        let startD = Double(start), endD = Double(end)
+        let startD = Double(start)
+        let endD = Double(end)
         // Transits and culminations needed reach about 1.5 days either side of the date.
         let span = (startD - 2.5 * 86_400)...(endD + 2.5 * 86_400)
         if table.covers(span) {
-            var builder = SolarDayBuilder(table: table, latitude: latitude, longitude: longitude, start: startD, end: endD)
+            var builder = SolarDayBuilder(
+                table: table, latitude: latitude, longitude: longitude, start: startD, end: endD)
             builder.usesShortcuts = shortcuts
             return builder.build(date: date)
         }
@@ -161,7 +164,10 @@ public struct SolarCalculator: Sendable {
                 if start - 1 >= i.from && start + 86_400 < i.until { return (start, start + 86_400) }
             }
         }
-        return (firstInstant(of: date.daysSinceEpoch, offsets: offsets), firstInstant(of: date.daysSinceEpoch + 1, offsets: offsets))
+        return (
+            firstInstant(of: date.daysSinceEpoch, offsets: offsets),
+            firstInstant(of: date.daysSinceEpoch + 1, offsets: offsets)
+        )
     }
 
     /// The first UTC instant whose local wall time is at or after 00:00 of `day` (days since
@@ -173,12 +179,16 @@ public struct SolarCalculator: Sendable {
         // from max(from, wall − o) on; the earliest such instant over the intervals around
         // `wall` (offsets stay within ±1 day) is the answer, whatever the size of the jump.
         let window = (wall - 2 * 86_400)..<(wall + 2 * 86_400)
-        if var cursor = offsets.interval(containing: window.lowerBound), offsets.interval(containing: window.upperBound) != nil {
+        if var cursor = offsets.interval(containing: window.lowerBound),
+            offsets.interval(containing: window.upperBound) != nil
+        {
             var best = Int.max
             while true {
                 let candidate = max(cursor.from, wall - cursor.offset)
                 if candidate < cursor.until { best = min(best, candidate) }
-                guard cursor.until < window.upperBound, let next = offsets.interval(containing: cursor.until) else { break }
+                guard cursor.until < window.upperBound, let next = offsets.interval(containing: cursor.until) else {
+                    break
+                }
                 cursor = next
             }
             if best != Int.max { return best }
@@ -203,12 +213,15 @@ public struct SolarCalculator: Sendable {
         func offset(_ t: Int) -> Int { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))) }
         let step = 3_600
         var out: [(offset: Int, from: Int, until: Int)] = []
-        var from = Int.min, current = offset(window.lowerBound), t = window.lowerBound
+        var from = Int.min
+        var current = offset(window.lowerBound)
+        var t = window.lowerBound
         while t < window.upperBound {
             let next = min(t + step, window.upperBound)
             let o = offset(next)
             if o != current {
-                var lo = t, hi = next  // offset(lo) == current, offset(hi) != current
+                var lo = t
+                var hi = next  // offset(lo) == current, offset(hi) != current
                 while hi - lo > 1 {
                     let m = lo + (hi - lo) / 2
                     if offset(m) == current { lo = m } else { hi = m }
@@ -305,7 +318,8 @@ struct SolarDayBuilder {
     func sinAltitudeAndRate(at t: Double) -> (value: Double, rate: Double) {
         let s = table.terms(at: t)
         let h = hourAngle(s)
-        let cosH = cos(h), sinH = sin(h)
+        let cosH = cos(h)
+        let sinH = sin(h)
         let value = sinPhi * s.sinDec + cosPhi * s.cosDec * cosH
         let perDay = sinPhi * s.dSinDec + cosPhi * (s.dCosDec * cosH - s.cosDec * sinH * (2 * .pi + s.dEot))
         return (value, perDay / 86_400)
@@ -344,29 +358,41 @@ struct SolarDayBuilder {
 
         let found = dateCrossings()
         func event(_ j: Int) -> Double? { found[j].isNaN ? nil : found[j] }
-        let sunrise = event(0), sunset = event(1), dawn = event(2), dusk = event(3)
-        let lowRise = event(4), lowSet = event(5), highRise = event(6), highSet = event(7)
-        var day = SolarDay(date: date, sunrise: sunrise, sunset: sunset, solarNoon: nil, civilDawn: dawn, civilDusk: dusk,
-                           goldenMorning: (lowRise, highRise), goldenEvening: (highSet, lowSet),
-                           blueMorning: (dawn, lowRise), blueEvening: (lowSet, dusk), dayLengthSeconds: nil, note: .none)
+        let sunrise = event(0)
+        let sunset = event(1)
+        let dawn = event(2)
+        let dusk = event(3)
+        let lowRise = event(4)
+        let lowSet = event(5)
+        let highRise = event(6)
+        let highSet = event(7)
+        var day = SolarDay(
+            date: date, sunrise: sunrise, sunset: sunset, solarNoon: nil, civilDawn: dawn, civilDusk: dusk,
+            goldenMorning: (lowRise, highRise), goldenEvening: (highSet, lowSet),
+            blueMorning: (dawn, lowRise), blueEvening: (lowSet, dusk), dayLengthSeconds: nil, note: .none)
         if transit1 >= start && transit1 < end {
             day.solarNoon = transit1
         } else {
             prepareNeighbours()
-            day.solarNoon = transit0 >= start && transit0 < end ? transit0 : transit2 >= start && transit2 < end ? transit2 : nil
+            day.solarNoon =
+                transit0 >= start && transit0 < end ? transit0 : transit2 >= start && transit2 < end ? transit2 : nil
         }
         // The common day needs no more: a sunrise before a sunset, the Sun well below the horizon
         // at both lower culminations (so sunrise and sunset move by minutes a day), and the
         // previous sunset and the next sunrise, about a day away, outside the date.
-        if usesShortcuts, let r = sunrise, let s = sunset, r < s, sinAltLower1 < Self.sinFarBelow, sinAltLower2 < Self.sinFarBelow,
-           s - 86_400 + Self.dailyDriftMargin < start, r + 86_400 - Self.dailyDriftMargin >= end {
+        if usesShortcuts, let r = sunrise, let s = sunset, r < s, sinAltLower1 < Self.sinFarBelow,
+            sinAltLower2 < Self.sinFarBelow,
+            s - 86_400 + Self.dailyDriftMargin < start, r + 86_400 - Self.dailyDriftMargin >= end
+        {
             day.dayLengthSeconds = s - r
             return day
         }
         // Its mirror, a date that begins and ends with the Sun up (a zone far from the meridian
         // of its clock, or the date line): it sets, then rises, and both neighbours are outside.
-        if usesShortcuts, let r = sunrise, let s = sunset, s < r, sinAltLower1 < Self.sinFarBelow, sinAltLower2 < Self.sinFarBelow,
-           r - 86_400 + Self.dailyDriftMargin < start, s + 86_400 - Self.dailyDriftMargin >= end {
+        if usesShortcuts, let r = sunrise, let s = sunset, s < r, sinAltLower1 < Self.sinFarBelow,
+            sinAltLower2 < Self.sinFarBelow,
+            r - 86_400 + Self.dailyDriftMargin < start, s + 86_400 - Self.dailyDriftMargin >= end
+        {
             day.dayLengthSeconds = (s - start) + (end - r)
             return day
         }
@@ -436,7 +462,9 @@ struct SolarDayBuilder {
             for j in 0..<2 where times[j] >= start && times[j] < end { events.append((times[j], j == 0)) }
         }
         events.sort { $0.t < $1.t }
-        var up = upAtStart, last = start, total = 0.0
+        var up = upAtStart
+        var last = start
+        var total = 0.0
         for e in events {
             if up { total += e.t - last }
             up = e.rising
@@ -460,7 +488,8 @@ struct SolarDayBuilder {
     mutating func dateCrossings() -> EventTimes {
         let middle = crossings(solarDay: 1, wanted: 0xFF)
         var result = EventTimes(repeating: .nan)
-        var wantsPrevious: UInt8 = 0, wantsNext: UInt8 = 0
+        var wantsPrevious: UInt8 = 0
+        var wantsNext: UInt8 = 0
         for j in 0..<8 {
             let t = middle[j]
             if t.isNaN {
@@ -480,7 +509,8 @@ struct SolarDayBuilder {
         let next = wantsNext != 0 ? crossings(solarDay: 2, wanted: wantsNext) : result
         for j in 0..<8 {
             // The previous solar day's crossing, when wanted and inside the date, is the earlier.
-            let t0 = previous[j], t2 = next[j]
+            let t0 = previous[j]
+            let t2 = next[j]
             if wantsPrevious & (1 << j) != 0, !t0.isNaN, t0 >= start, t0 < end {
                 result[j] = t0
             } else if wantsNext & (1 << j) != 0, !t2.isNaN, t2 >= start, t2 < end {
@@ -511,10 +541,12 @@ struct SolarDayBuilder {
     func fastCrossings(solarDay k: Int, wanted: UInt8) -> (times: EventTimes, slow: UInt8) {
         var times = EventTimes(repeating: .nan)
         var inverseSlopes = EventTimes(repeating: 0)
-        var slow: UInt8 = 0, settled: UInt8 = 0
+        var slow: UInt8 = 0
+        var settled: UInt8 = 0
         let targets = Self.targets
         let (tr, trAlt) = transit(k)
-        let (lowerBefore, sinAltBefore) = lower(k), (lowerAfter, sinAltAfter) = lower(k + 1)
+        let (lowerBefore, sinAltBefore) = lower(k)
+        let (lowerAfter, sinAltAfter) = lower(k + 1)
         let s = table.terms(at: tr)
         let hTransit = hourAngle(s)
         let sunRate = (2 * .pi + s.dEot) * (1 / 86_400)
@@ -598,7 +630,8 @@ struct SolarDayBuilder {
         neighboursReady = true
         transit0 = culmination(near: transit1 - 86_400, target: 0, passes: 1)
         transit2 = culmination(near: transit1 + 86_400, target: 0, passes: 1)
-        let at0 = table.terms(at: transit0), at2 = table.terms(at: transit2)
+        let at0 = table.terms(at: transit0)
+        let at2 = table.terms(at: transit2)
         lower0 = transit0 - 43_200 * (2 * .pi) / (2 * .pi + at0.dEot)
         lower3 = transit2 + 43_200 * (2 * .pi) / (2 * .pi + at2.dEot)
         sinAltTransit0 = sinPhi * at0.sinDec + cosPhi * at0.cosDec
@@ -644,9 +677,11 @@ struct SolarDayBuilder {
     /// lower culmination k and transit k, setting between transit k and lower culmination k+1.
     /// The general solver behind `fastCrossings`, for any conditioning.
     func crossing(target: Double, rising: Bool, solarDay k: Int) -> Double? {
-        var lo: Double, hi: Double  // g(lo) < 0 < g(hi), g = ±(sin alt − target)
+        var lo: Double
+        var hi: Double  // g(lo) < 0 < g(hi), g = ±(sin alt − target)
         let sign: Double = rising ? 1 : -1
-        let tr = transit(k), low = lower(rising ? k : k + 1)
+        let tr = transit(k)
+        let low = lower(rising ? k : k + 1)
         guard low.sinAlt < target, tr.sinAlt > target else { return nil }
         (lo, hi) = rising ? (low.t, tr.t) : (tr.t, low.t)
         // Newton's method on F(t) = H_event(t) − H(t), where the event's hour angle is
@@ -656,18 +691,28 @@ struct SolarDayBuilder {
         // an error far below 0.01 s. Only acos and a square root per step, no sine or cosine.
         // Near the polar circles, where H₀ changes nearly as fast as the Sun's hour angle,
         // the safeguarded Newton method on sin(altitude) below finishes inside the bracket.
-        let left = min(lo, hi), right = max(lo, hi)
+        let left = min(lo, hi)
+        let right = max(lo, hi)
         var t = tr.t
         var s = table.terms(at: t)
         for pass in 0..<5 {
             guard let (h0, rate) = eventHourAngle(terms: s, target: target)
-            else { t = pass == 0 ? (lo + hi) / 2 : t; break }
+            else {
+                t = pass == 0 ? (lo + hi) / 2 : t
+                break
+            }
             let sunRate = (2 * .pi + s.dEot) * (1 / 86_400)
             let slope = sunRate + sign * rate
-            guard slope > 0.2 * sunRate else { t = pass == 0 ? (lo + hi) / 2 : t; break }
+            guard slope > 0.2 * sunRate else {
+                t = pass == 0 ? (lo + hi) / 2 : t
+                break
+            }
             let step = Self.wrap(-sign * h0 - hourAngle(s)) / slope
             let next = t + step
-            guard next > left && next < right else { t = pass == 0 ? (lo + hi) / 2 : t; break }
+            guard next > left && next < right else {
+                t = pass == 0 ? (lo + hi) / 2 : t
+                break
+            }
             t = next
             if pass > 0 && abs(step) < 1 { return t }
             s = table.terms(at: t)
@@ -677,7 +722,8 @@ struct SolarDayBuilder {
             let g = sign * (value - target)
             if g < 0 { lo = t } else { hi = t }
             var next = t - (value - target) / rate
-            let l = min(lo, hi), r = max(lo, hi)
+            let l = min(lo, hi)
+            let r = max(lo, hi)
             if !(next > l && next < r) { next = (lo + hi) / 2 }
             let step = abs(next - t)
             t = next

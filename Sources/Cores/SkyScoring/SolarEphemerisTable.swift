@@ -27,7 +27,7 @@ public struct SolarEphemerisTable: Sendable {
     let coefficients: [Double]
 
     /// The table for 1900-01-01…2100-12-31.
-    public static let standard = SolarEphemerisTable(days: -25_567 ... 47_846)
+    public static let standard = SolarEphemerisTable(days: -25_567...47_846)
 
     /// Builds coefficients for every UTC day in `days` (day numbers since 1970-01-01).
     /// O(days).
@@ -40,8 +40,11 @@ public struct SolarEphemerisTable: Sendable {
         var c: [Double] = []
         c.reserveCapacity(days.count * 9)
         for i in 1...(days.count) {
-            let a = samples[i - 1], b = samples[i], d = samples[i + 1]
-            for (y0, y1, y2) in [(a.tanDec, b.tanDec, d.tanDec), (a.secDec, b.secDec, d.secDec), (a.eot, b.eot, d.eot)] {
+            let a = samples[i - 1]
+            let b = samples[i]
+            let d = samples[i + 1]
+            for (y0, y1, y2) in [(a.tanDec, b.tanDec, d.tanDec), (a.secDec, b.secDec, d.secDec), (a.eot, b.eot, d.eot)]
+            {
                 c.append(y1)
                 c.append((y2 - y0) / 2)
                 c.append((y2 - 2 * y1 + y0) / 2)
@@ -76,10 +79,11 @@ public struct SolarEphemerisTable: Sendable {
         let u = x - Double(nearest)
         let i = (nearest - firstDay) * 9
         return coefficients.withUnsafeBufferPointer { c in
-            SolarTerms(u: u,
-                       tanDec: c[i] + u * (c[i + 1] + u * c[i + 2]), dTanDec: c[i + 1] + 2 * u * c[i + 2],
-                       secDec: c[i + 3] + u * (c[i + 4] + u * c[i + 5]), dSecDec: c[i + 4] + 2 * u * c[i + 5],
-                       eot: c[i + 6] + u * (c[i + 7] + u * c[i + 8]), dEot: c[i + 7] + 2 * u * c[i + 8])
+            SolarTerms(
+                u: u,
+                tanDec: c[i] + u * (c[i + 1] + u * c[i + 2]), dTanDec: c[i + 1] + 2 * u * c[i + 2],
+                secDec: c[i + 3] + u * (c[i + 4] + u * c[i + 5]), dSecDec: c[i + 4] + 2 * u * c[i + 5],
+                eot: c[i + 6] + u * (c[i + 7] + u * c[i + 8]), dEot: c[i + 7] + 2 * u * c[i + 8])
         }
     }
 }

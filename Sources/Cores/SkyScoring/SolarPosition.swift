@@ -25,7 +25,9 @@ public struct SolarPosition: Sendable, Equatable {
         let rad = Double.pi / 180
         var h = (e.apparentSiderealDeg + longitude - e.rightAscensionDeg).truncatingRemainder(dividingBy: 360)
         if h > 180 { h -= 360 } else if h < -180 { h += 360 }
-        let phi = latitude * rad, dec = e.declinationDeg * rad, ha = h * rad
+        let phi = latitude * rad
+        let dec = e.declinationDeg * rad
+        let ha = h * rad
         let sinAlt = sin(phi) * sin(dec) + cos(phi) * cos(dec) * cos(ha)
         let alt = asin(max(-1, min(1, sinAlt)))
         var az = atan2(sin(ha), cos(ha) * sin(phi) - tan(dec) * cos(phi)) / rad + 180
@@ -54,7 +56,8 @@ struct SolarEphemeris: Sendable {
         let t = (d + 69.0 / 86_400) / 36_525
         let l0 = 280.46646 + t * (36_000.76983 + t * 0.0003032)
         let m = (357.52911 + t * (35_999.05029 - t * 0.0001537)) * rad
-        let c = sin(m) * (1.914602 - t * (0.004817 + t * 0.000014)) + sin(2 * m) * (0.019993 - t * 0.000101)
+        let c =
+            sin(m) * (1.914602 - t * (0.004817 + t * 0.000014)) + sin(2 * m) * (0.019993 - t * 0.000101)
             + sin(3 * m) * 0.000289
         let omega = (125.04452 - 1934.136261 * t) * rad
         let lambda = (l0 + c - 0.00569 - 0.00478 * sin(omega)) * rad

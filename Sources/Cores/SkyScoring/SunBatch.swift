@@ -48,22 +48,29 @@ public enum SunBatch {
             }
             let name = try row.string("timezone").trimmedOfWhitespace
             let zone: ZoneOffsets
-            if let z = zones[name] { zone = z } else {
+            if let z = zones[name] {
+                zone = z
+            } else {
                 guard let z = ZoneOffsets.ianaZone(named: name) else {
-                    throw row.invalid("timezone", "expected an IANA time zone name such as Europe/Paris, Asia/Kolkata, "
-                                      + "Etc/GMT-5 or UTC (abbreviations like EST and offsets like GMT+5 are not accepted)")
+                    throw row.invalid(
+                        "timezone",
+                        "expected an IANA time zone name such as Europe/Paris, Asia/Kolkata, "
+                            + "Etc/GMT-5 or UTC (abbreviations like EST and offsets like GMT+5 are not accepted)")
                 }
                 zone = ZoneOffsets.shared(for: z)
                 zones[name] = zone
             }
-            return Request(id: try row.string("id"), latitude: try row.latitude(), longitude: try row.longitude(),
-                           date: date, offsets: zone)
+            return Request(
+                id: try row.string("id"), latitude: try row.latitude(), longitude: try row.longitude(),
+                date: date, offsets: zone)
         }.records
     }
 
     /// Computes every row's solar day.
     public static func compute(_ requests: [Request], calculator: SolarCalculator = SolarCalculator()) -> [SolarDay] {
-        requests.map { calculator.day(date: $0.date, latitude: $0.latitude, longitude: $0.longitude, offsets: $0.offsets) }
+        requests.map {
+            calculator.day(date: $0.date, latitude: $0.latitude, longitude: $0.longitude, offsets: $0.offsets)
+        }
     }
 
     /// Renders the output CSV.
@@ -75,7 +82,10 @@ public enum SunBatch {
             w.field(r.date.description)
             for v in [d.sunrise, d.sunset, d.solarNoon] { time(v, into: &w) }
             w.field(d.dayLengthSeconds.map { String(Int($0.rounded())) } ?? "")
-            for v in [d.civilDawn, d.civilDusk, d.goldenMorning.start, d.goldenMorning.end, d.goldenEvening.start, d.goldenEvening.end] {
+            for v in [
+                d.civilDawn, d.civilDusk, d.goldenMorning.start, d.goldenMorning.end, d.goldenEvening.start,
+                d.goldenEvening.end,
+            ] {
                 time(v, into: &w)
             }
             w.field(d.note.rawValue)

@@ -21,7 +21,7 @@ public struct ZoneOffsets: Sendable {
     let span: Range<Int>
 
     /// 1900-01-01T00:00:00Z and 2101-01-01T00:00:00Z.
-    static let standardSpan = -2_208_988_800 ..< 4_133_980_800
+    static let standardSpan = -2_208_988_800..<4_133_980_800
 
     /// Builds the table of `zone` for the standard span (1900–2100).
     public init(zone: TimeZone) {
@@ -31,7 +31,8 @@ public struct ZoneOffsets: Sendable {
         var offsets = [zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(span.lowerBound)))]
         var cursor = Date(timeIntervalSince1970: Double(span.lowerBound))
         while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next > cursor,
-              next.timeIntervalSince1970 < Double(span.upperBound) {
+            next.timeIntervalSince1970 < Double(span.upperBound)
+        {
             let offset = zone.secondsFromGMT(for: next)
             if let last = offsets.last, offset != last {
                 transitions.append(Int(next.timeIntervalSince1970.rounded()))
@@ -49,7 +50,8 @@ public struct ZoneOffsets: Sendable {
     @inline(__always)
     public func secondsFromGMT(at t: Int) -> Int {
         guard span.contains(t) else { return zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))) }
-        var lo = 0, hi = transitions.count
+        var lo = 0
+        var hi = transitions.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if transitions[mid] <= t { lo = mid + 1 } else { hi = mid }
@@ -63,13 +65,16 @@ public struct ZoneOffsets: Sendable {
     @inline(__always)
     public func interval(containing t: Int) -> (offset: Int, from: Int, until: Int)? {
         guard span.contains(t) else { return nil }
-        var lo = 0, hi = transitions.count
+        var lo = 0
+        var hi = transitions.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if transitions[mid] <= t { lo = mid + 1 } else { hi = mid }
         }
-        return (offsets[lo], lo == 0 ? span.lowerBound : transitions[lo - 1],
-                lo == transitions.count ? span.upperBound : transitions[lo])
+        return (
+            offsets[lo], lo == 0 ? span.lowerBound : transitions[lo - 1],
+            lo == transitions.count ? span.upperBound : transitions[lo]
+        )
     }
 
     /// The IANA time zone named `name`; nil for abbreviations and offsets such as

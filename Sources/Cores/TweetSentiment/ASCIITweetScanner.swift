@@ -57,7 +57,9 @@ final class ASCIITweetScanner: Sendable {
         negatorKeys = keys
         negatorMask = size - 1
         var lengths = [UInt16](repeating: 0, count: 256)
-        for w in TweetTokenizer.negators.map({ Array($0.utf8) }) where (2...8).contains(w.count) { lengths[Int(w[0])] |= 1 << w.count }
+        for w in TweetTokenizer.negators.map({ Array($0.utf8) }) where (2...8).contains(w.count) {
+            lengths[Int(w[0])] |= 1 << w.count
+        }
         negatorLengths = lengths
     }
 
@@ -83,12 +85,16 @@ final class ASCIITweetScanner: Sendable {
     /// `outputCapacity(s.count)` bytes) and `ends` (at least `s.count + 1` entries):
     /// token `k` spans `out[ends[k-1] ..< ends[k]]`. Returns the number of tokens.
     /// Same tokens as `TweetTokenizer().scan(s)` (negation marking on).
-    func tokenize(_ s: UnsafeBufferPointer<UInt8>, out: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<Int32>) -> Int {
+    func tokenize(_ s: UnsafeBufferPointer<UInt8>, out: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<Int32>)
+        -> Int
+    {
         classes.withUnsafeBufferPointer { cls in
             emoticonPairs.withUnsafeBufferPointer { pairs in
                 negatorKeys.withUnsafeBufferPointer { neg in
                     negatorLengths.withUnsafeBufferPointer { lengths in
-                        var w = Writer(out: out, ends: ends, classes: cls, negators: neg, negatorMask: negatorMask, negatorLengths: lengths)
+                        var w = Writer(
+                            out: out, ends: ends, classes: cls, negators: neg, negatorMask: negatorMask,
+                            negatorLengths: lengths)
                         w.scan(s, emoticonPairs: pairs)
                         return w.count
                     }
@@ -133,8 +139,10 @@ final class ASCIITweetScanner: Sendable {
         var count = 0
         var negating = false
 
-        init(out: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<Int32>, classes: UnsafeBufferPointer<UInt8>,
-             negators: UnsafeBufferPointer<UInt64>, negatorMask: Int, negatorLengths: UnsafeBufferPointer<UInt16>) {
+        init(
+            out: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<Int32>, classes: UnsafeBufferPointer<UInt8>,
+            negators: UnsafeBufferPointer<UInt64>, negatorMask: Int, negatorLengths: UnsafeBufferPointer<UInt16>
+        ) {
             self.negatorLengths = negatorLengths
             self.out = out
             self.ends = ends
@@ -169,27 +177,39 @@ final class ASCIITweetScanner: Sendable {
             while i < n {
                 let b = s[i]
                 let c = classes[Int(b)]
-                if c & ASCIITweetScanner.space != 0 { i += 1; continue }
+                if c & ASCIITweetScanner.space != 0 {
+                    i += 1
+                    continue
+                }
                 // A token may start here (URL, mention): the start, or after a non-alphanumeric byte.
                 let atBoundary = i == 0 || !has(s[i - 1], ASCIITweetScanner.alnum)
                 if b | 0x20 == 0x68 || b | 0x20 == 0x77, atBoundary, let end = Self.urlEnd(s, i, classes) {
-                    emit("<url>"); i = end; continue
+                    emit("<url>")
+                    i = end
+                    continue
                 }
                 if b == 0x40, i + 1 < n, has(s[i + 1], ASCIITweetScanner.handle), atBoundary {
                     var j = i + 1
                     while j < n, has(s[j], ASCIITweetScanner.handle) { j += 1 }
-                    emit("<user>"); i = j; continue
+                    emit("<user>")
+                    i = j
+                    continue
                 }
-                if i + 1 < n, emoticonPairs[Int(b) &* 128 &+ Int(s[i + 1])], let (length, end) = Emoticons.match(s, at: i) {
+                if i + 1 < n, emoticonPairs[Int(b) &* 128 &+ Int(s[i + 1])],
+                    let (length, end) = Emoticons.match(s, at: i)
+                {
                     for k in 0..<length { out[position + k] = s[i + k] }
                     position += length
-                    finish(); i = end; continue
+                    finish()
+                    i = end
+                    continue
                 }
                 if b == 0x23, i + 1 < n, s[i + 1] == 0x5F || has(s[i + 1], ASCIITweetScanner.alnum) {
                     var j = i + 1
                     while j < n, s[j] == 0x5F || has(s[j], ASCIITweetScanner.alnum) { j += 1 }
                     hashtag(s, i + 1, j)
-                    i = j; continue
+                    i = j
+                    continue
                 }
                 if c & ASCIITweetScanner.alnum != 0 {
                     i = wordByWords(s, i) ?? scanWord(s, i)
@@ -198,10 +218,12 @@ final class ASCIITweetScanner: Sendable {
                 if b == 0x21 || b == 0x3F {
                     var j = i + 1
                     while j < n, s[j] == b { j += 1 }
-                    out[position] = b; position += 1
+                    out[position] = b
+                    position += 1
                     finish()
                     negating = false
-                    i = j; continue
+                    i = j
+                    continue
                 }
                 if b == 0x2E || b == 0x2C || b == 0x3B || b == 0x3A { negating = false }
                 i += 1
@@ -213,7 +235,8 @@ final class ASCIITweetScanner: Sendable {
         static func urlEnd(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ classes: UnsafeBufferPointer<UInt8>) -> Int? {
             let n = s.count
             func has(_ prefix: StaticString) -> Bool {
-                let p = prefix.utf8Start, m = prefix.utf8CodeUnitCount
+                let p = prefix.utf8Start
+                let m = prefix.utf8CodeUnitCount
                 guard i + m < n else { return false }
                 for k in 0..<m {
                     var c = s[i + k]
@@ -223,7 +246,15 @@ final class ASCIITweetScanner: Sendable {
                 return classes[Int(s[i + m])] & ASCIITweetScanner.space == 0
             }
             let body: Int
-            if has("http://") { body = i + 7 } else if has("https://") { body = i + 8 } else if has("www.") { body = i + 4 } else { return nil }
+            if has("http://") {
+                body = i + 7
+            } else if has("https://") {
+                body = i + 8
+            } else if has("www.") {
+                body = i + 4
+            } else {
+                return nil
+            }
             var j = body
             while j < n, classes[Int(s[j])] & ASCIITweetScanner.space == 0 { j += 1 }
             return TweetTokenizer.urlEnd(trimming: s, body: body, end: j)
@@ -240,7 +271,8 @@ final class ASCIITweetScanner: Sendable {
         mutating func wordByWords(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
             let n = s.count
             let base = UnsafeRawPointer(s.baseAddress!)
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
             let start = position
             let wordStart = negating ? start + 4 : start
             let dst = UnsafeMutableRawPointer(out + wordStart)
@@ -269,7 +301,9 @@ final class ASCIITweetScanner: Sendable {
                 let keep: UInt64 = count == 8 ? UInt64.max : (1 << (8 * UInt64(count))) &- 1
                 let bytes = lower & keep
                 // Three equal bytes in a row (within the chunk, or across the boundary with the previous one) go to `scanWord`.
-                if Self.hasTriple(bytes, valid: keep) || (length > 0 && Self.hasTriple(bytes << 16 | previous >> 48, valid: keep << 16 | 0xFFFF)) {
+                if Self.hasTriple(bytes, valid: keep)
+                    || (length > 0 && Self.hasTriple(bytes << 16 | previous >> 48, valid: keep << 16 | 0xFFFF))
+                {
                     return nil
                 }
                 dst.storeBytes(of: bytes.littleEndian, toByteOffset: length, as: UInt64.self)
@@ -284,8 +318,12 @@ final class ASCIITweetScanner: Sendable {
             // `'` between letters, `.` `,` `:` between digits (its test, in the same order).
             if at + 1 < n {
                 let t = s[at]
-                if t == 0x27, has(s[at - 1], ASCIITweetScanner.letter), has(s[at + 1], ASCIITweetScanner.letter) { return nil }
-                if t == 0x2E || t == 0x2C || t == 0x3A, has(s[at - 1], ASCIITweetScanner.digit), has(s[at + 1], ASCIITweetScanner.digit) {
+                if t == 0x27, has(s[at - 1], ASCIITweetScanner.letter), has(s[at + 1], ASCIITweetScanner.letter) {
+                    return nil
+                }
+                if t == 0x2E || t == 0x2C || t == 0x3A, has(s[at - 1], ASCIITweetScanner.digit),
+                    has(s[at + 1], ASCIITweetScanner.digit)
+                {
                     return nil
                 }
             }
@@ -302,7 +340,8 @@ final class ASCIITweetScanner: Sendable {
         /// Whether three consecutive bytes of `v` are equal, counting only bytes whose byte of `valid` is 0xFF.
         @inline(__always)
         static func hasTriple(_ v: UInt64, valid: UInt64) -> Bool {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
             let pairs = valid & (valid >> 8)  // byte k: bytes k and k + 1 both valid
             let equal = ~(v ^ (v >> 8)) & pairs  // byte k: 0xFF where v[k] == v[k + 1]
             let full = equal & ((equal & (ones &* 0x7F)) &+ ones) & highs  // high bit where byte k is 0xFF
@@ -333,7 +372,8 @@ final class ASCIITweetScanner: Sendable {
                     if b == 0x27, has(s[j - 1], ASCIITweetScanner.letter), has(s[j + 1], ASCIITweetScanner.letter) {
                         apostrophe = true
                     } else if !(b == 0x2E || b == 0x2C || b == 0x3A) || !has(s[j - 1], ASCIITweetScanner.digit)
-                                || !has(s[j + 1], ASCIITweetScanner.digit) {
+                        || !has(s[j + 1], ASCIITweetScanner.digit)
+                    {
                         break
                     }
                 }
@@ -371,7 +411,10 @@ final class ASCIITweetScanner: Sendable {
                 }
                 negating = true
             } else if negating {
-                out[start] = 0x6E; out[start + 1] = 0x6F; out[start + 2] = 0x74; out[start + 3] = 0x5F
+                out[start] = 0x6E
+                out[start + 1] = 0x6F
+                out[start + 2] = 0x74
+                out[start + 3] = 0x5F
             }
             position = p
             finish()
@@ -384,11 +427,20 @@ final class ASCIITweetScanner: Sendable {
             var j = i + 1
             while j < n {
                 let b = s[j]
-                if has(b, ASCIITweetScanner.alnum) { j += 1; continue }
+                if has(b, ASCIITweetScanner.alnum) {
+                    j += 1
+                    continue
+                }
                 if j + 1 < n {
-                    if b == 0x27, has(s[j - 1], ASCIITweetScanner.letter), has(s[j + 1], ASCIITweetScanner.letter) { j += 2; continue }
-                    if b == 0x2E || b == 0x2C || b == 0x3A, has(s[j - 1], ASCIITweetScanner.digit), has(s[j + 1], ASCIITweetScanner.digit) {
-                        j += 2; continue
+                    if b == 0x27, has(s[j - 1], ASCIITweetScanner.letter), has(s[j + 1], ASCIITweetScanner.letter) {
+                        j += 2
+                        continue
+                    }
+                    if b == 0x2E || b == 0x2C || b == 0x3A, has(s[j - 1], ASCIITweetScanner.digit),
+                        has(s[j + 1], ASCIITweetScanner.digit)
+                    {
+                        j += 2
+                        continue
                     }
                 }
                 break
@@ -420,7 +472,10 @@ final class ASCIITweetScanner: Sendable {
         /// when a scope is open and moved back over it if it turns out to be a negator.
         @inline(__always)
         mutating func word(_ s: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) {
-            if isNumber(s, lo, hi) { emit("<num>"); return }
+            if isNumber(s, lo, hi) {
+                emit("<num>")
+                return
+            }
             let start = position
             var p = negating ? start + 4 : start
             let wordStart = p
@@ -430,8 +485,17 @@ final class ASCIITweetScanner: Sendable {
             for k in lo..<hi {
                 var b = s[k]
                 if (b &- 0x41) < 26 { b += 32 }
-                if b == previous { run += 1 } else { run = 1; previous = b }
-                if run <= 2 { out[p] = b; p += 1; shape.add(b) }
+                if b == previous {
+                    run += 1
+                } else {
+                    run = 1
+                    previous = b
+                }
+                if run <= 2 {
+                    out[p] = b
+                    p += 1
+                    shape.add(b)
+                }
             }
             endWord(start: start, wordStart: wordStart, end: p, shape: shape)
         }
@@ -453,7 +517,9 @@ final class ASCIITweetScanner: Sendable {
         @inline(__always)
         func isNegator(_ shape: WordShape, count: Int) -> Bool {
             if count >= 3, shape.tail & 0xFF_FFFF == 0x6E_2774 { return true }
-            guard count >= 2, count <= 8, negatorLengths[Int(shape.head & 0xFF)] & (1 << count) != 0 else { return false }
+            guard count >= 2, count <= 8, negatorLengths[Int(shape.head & 0xFF)] & (1 << count) != 0 else {
+                return false
+            }
             let key = shape.head
             var i = ASCIITweetScanner.slot(key, mask: negatorMask)
             while true {

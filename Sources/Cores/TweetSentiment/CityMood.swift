@@ -67,7 +67,8 @@ public struct CityMood: Sendable, Equatable {
     /// returned among the evicted ones.
     @discardableResult
     public mutating func update(with batch: [ClassifiedTweet], at nowSeconds: Double) -> [ClassifiedTweet] {
-        let inOrder = (storage.last.map { last in batch.allSatisfy { $0.timeSeconds >= last.timeSeconds } } ?? true)
+        let inOrder =
+            (storage.last.map { last in batch.allSatisfy { $0.timeSeconds >= last.timeSeconds } } ?? true)
             && zip(batch, batch.dropFirst()).allSatisfy { $0.timeSeconds <= $1.timeSeconds }
         storage += batch
         if !inOrder {

@@ -50,7 +50,8 @@ public struct ConfusionMatrix: Sendable, Equatable {
 
     /// Harmonic mean of precision and recall of `label` (0 when both are 0).
     public func f1(_ label: SentimentLabel) -> Double {
-        let p = precision(label), r = recall(label)
+        let p = precision(label)
+        let r = recall(label)
         return p + r == 0 ? 0 : 2 * p * r / (p + r)
     }
 
@@ -69,13 +70,23 @@ public enum Correlation {
     public static func pearson(_ x: [Double], _ y: [Double]) -> Double? {
         let n = min(x.count, y.count)
         guard n >= 2 else { return nil }
-        var mx = 0.0, my = 0.0
-        for i in 0..<n { mx += x[i]; my += y[i] }
-        mx /= Double(n); my /= Double(n)
-        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        var mx = 0.0
+        var my = 0.0
         for i in 0..<n {
-            let dx = x[i] - mx, dy = y[i] - my
-            sxy += dx * dy; sxx += dx * dx; syy += dy * dy
+            mx += x[i]
+            my += y[i]
+        }
+        mx /= Double(n)
+        my /= Double(n)
+        var sxy = 0.0
+        var sxx = 0.0
+        var syy = 0.0
+        for i in 0..<n {
+            let dx = x[i] - mx
+            let dy = y[i] - my
+            sxy += dx * dy
+            sxx += dx * dx
+            syy += dy * dy
         }
         guard sxx > 0, syy > 0 else { return nil }
         return sxy / (sxx * syy).squareRoot()

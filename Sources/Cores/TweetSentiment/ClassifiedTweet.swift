@@ -27,9 +27,12 @@ public struct ClassifiedTweet: Sendable, Equatable {
     }
 
     /// Classifies `text` with `model` at virtual time `timeSeconds`.
-    public static func classify(id: String, text: String, model: some SentimentClassifier, at timeSeconds: Double) -> ClassifiedTweet {
+    public static func classify(id: String, text: String, model: some SentimentClassifier, at timeSeconds: Double)
+        -> ClassifiedTweet
+    {
         let tokens = model.featurizer.tokenizer.tokenize(text)
         let p = model.predict(tokens: tokens)
-        return ClassifiedTweet(id: id, text: text, tokens: tokens, label: p.label, score: p.score, timeSeconds: timeSeconds)
+        return ClassifiedTweet(
+            id: id, text: text, tokens: tokens, label: p.label, score: p.score, timeSeconds: timeSeconds)
     }
 }

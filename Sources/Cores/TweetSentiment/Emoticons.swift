@@ -10,7 +10,10 @@ enum Emoticons {
     /// All emoticons, longest first.
     static let all: [[Unicode.Scalar]] = {
         var set = Set<String>()
-        let mouths = [")", "]", "}", "(", "[", "{", "D", "P", "p", "/", "\\", "|", "*", "O", "o", "3", "S", "s", "$", "@", "X", "x"]
+        let mouths = [
+            ")", "]", "}", "(", "[", "{", "D", "P", "p", "/", "\\", "|", "*", "O", "o", "3", "S", "s", "$", "@", "X",
+            "x",
+        ]
         for eyes in [":", ";", "="] {
             for nose in ["", "-", "'", "^"] {
                 for mouth in mouths { set.insert(eyes + nose + mouth) }
@@ -26,8 +29,14 @@ enum Emoticons {
                 for eyes in [":", ";", "="] { set.insert(mouth + nose + eyes) }
             }
         }
-        set.formUnion(["<3", "</3", "^_^", "^^", "^.^", "^-^", "-_-", "-.-", "o_o", "O_O", "o_O", "O_o", "T_T", ";_;", ">:(", ">:)", ">:-(", ">:[", ":-||"])
-        return set.map { Array($0.unicodeScalars) }.sorted { $0.count != $1.count ? $0.count > $1.count : String(String.UnicodeScalarView($0)) < String(String.UnicodeScalarView($1)) }
+        set.formUnion([
+            "<3", "</3", "^_^", "^^", "^.^", "^-^", "-_-", "-.-", "o_o", "O_O", "o_O", "O_o", "T_T", ";_;", ">:(",
+            ">:)", ">:-(", ">:[", ":-||",
+        ])
+        return set.map { Array($0.unicodeScalars) }.sorted {
+            $0.count != $1.count
+                ? $0.count > $1.count : String(String.UnicodeScalarView($0)) < String(String.UnicodeScalarView($1))
+        }
     }()
 
     /// Emoticons as UTF-8 bytes (all ASCII) grouped by first byte, longest first within each group.
@@ -57,11 +66,18 @@ enum Emoticons {
         let candidates = byFirst[Int(first)]
         guard !candidates.isEmpty else { return nil }
         // Eyes-first emoticons may follow a word (`thanks:)`); the rest need white space or the start before them.
-        if !(first == 0x3A || first == 0x3B || first == 0x3D), i > 0, !TweetTokenizer.isSpace(TweetTokenizer.scalar(before: i, in: s)) { return nil }
+        if !(first == 0x3A || first == 0x3B || first == 0x3D), i > 0,
+            !TweetTokenizer.isSpace(TweetTokenizer.scalar(before: i, in: s))
+        {
+            return nil
+        }
         let n = s.count
         for e in candidates where i + e.count <= n {
             var ok = true
-            for k in 0..<e.count where s[i + k] != e[k] { ok = false; break }
+            for k in 0..<e.count where s[i + k] != e[k] {
+                ok = false
+                break
+            }
             guard ok else { continue }
             var end = i + e.count
             if let mouth = e.last {

@@ -68,7 +68,8 @@ public struct EmotionWordCloud: Sendable, Equatable {
     }
 
     static func base(_ token: String) -> String {
-        token.hasPrefix(TweetTokenizer.negationPrefix) ? String(token.dropFirst(TweetTokenizer.negationPrefix.count)) : token
+        token.hasPrefix(TweetTokenizer.negationPrefix)
+            ? String(token.dropFirst(TweetTokenizer.negationPrefix.count)) : token
     }
 
     /// The `k` most frequent terms of `label` (all classes when nil), by count

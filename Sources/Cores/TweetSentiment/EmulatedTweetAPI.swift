@@ -55,8 +55,10 @@ public struct EmulatedTweetAPI: Sendable, Equatable {
 
     /// Creates an API over `stream` allowing `requestLimit` requests per window of
     /// `windowSeconds` (> 0) aligned on `windowOriginSeconds`.
-    public init(stream: [RecordedTweet], requestLimit: Int, windowSeconds: Double, windowOriginSeconds: Double = 0,
-                loops: Bool = true) {
+    public init(
+        stream: [RecordedTweet], requestLimit: Int, windowSeconds: Double, windowOriginSeconds: Double = 0,
+        loops: Bool = true
+    ) {
         self.stream = stream
         self.requestLimit = requestLimit
         self.windowSeconds = windowSeconds

@@ -26,7 +26,8 @@ public enum FeatureHashing {
 
     /// FNV-1a of `token`'s UTF-8 bytes after the first `skip` bytes, continuing from `state`.
     @inline(__always)
-    public static func fnv1a(_ token: String, droppingFirst skip: Int, state: UInt64 = FeatureHashing.offset) -> UInt64 {
+    public static func fnv1a(_ token: String, droppingFirst skip: Int, state: UInt64 = FeatureHashing.offset) -> UInt64
+    {
         var h = state
         var copy = token
         copy.withUTF8 { bytes in

@@ -24,7 +24,8 @@ enum IndexSort {
     /// untouched) when a value is negative.
     private static func radixSort(_ a: UnsafeMutableBufferPointer<Int32>) -> Bool {
         let n = a.count
-        var low = Int32.max, high = Int32.min
+        var low = Int32.max
+        var high = Int32.min
         for x in a {
             if x < low { low = x }
             if x > high { high = x }
@@ -33,12 +34,16 @@ enum IndexSort {
         let range = UInt32(bitPattern: high &- low)
         var passes = 0
         var r = range
-        while r > 0 { passes += 1; r >>= 8 }
+        while r > 0 {
+            passes += 1
+            r >>= 8
+        }
         guard passes > 0 else { return true }
         let base = UInt32(bitPattern: low)
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: n) { scratch in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { count in
-                var source = a, target = scratch
+                var source = a
+                var target = scratch
                 for pass in 0..<passes {
                     let shift = UInt32(8 * pass)
                     count.initialize(repeating: 0)
@@ -47,7 +52,10 @@ enum IndexSort {
                     var skip = false
                     for d in 0..<256 {
                         let c = count[d]
-                        if c == n { skip = true; break }
+                        if c == n {
+                            skip = true
+                            break
+                        }
                         count[d] = sum
                         sum += c
                     }
@@ -68,18 +76,24 @@ enum IndexSort {
     }
 
     private static func quicksort(_ a: UnsafeMutableBufferPointer<Int32>, _ low: Int, _ high: Int) {
-        var lo = low, hi = high
+        var lo = low
+        var hi = high
         while hi - lo >= 24 {
             let mid = lo + (hi - lo) / 2
             if a[mid] < a[lo] { a.swapAt(mid, lo) }
             if a[hi] < a[lo] { a.swapAt(hi, lo) }
             if a[hi] < a[mid] { a.swapAt(hi, mid) }
             let pivot = a[mid]
-            var i = lo, j = hi
+            var i = lo
+            var j = hi
             while i <= j {
                 while a[i] < pivot { i += 1 }
                 while a[j] > pivot { j -= 1 }
-                if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+                if i <= j {
+                    a.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
             }
             // Recurse on the smaller part, loop on the larger.
             if j - lo < hi - i {
@@ -94,7 +108,10 @@ enum IndexSort {
         while k <= hi {
             let x = a[k]
             var m = k - 1
-            while m >= lo, a[m] > x { a[m + 1] = a[m]; m -= 1 }
+            while m >= lo, a[m] > x {
+                a[m + 1] = a[m]
+                m -= 1
+            }
             a[m + 1] = x
             k += 1
         }

@@ -45,10 +45,12 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
     /// Trains on feature vectors with labels and weights; the visiting order of
     /// each epoch is a shuffle drawn from `rng`, so the result is a pure function
     /// of the inputs and the generator's state.
-    public static func train(featurizer: SentimentFeaturizer, examples: [SparseFeatures], labels: [SentimentLabel],
-                             weights exampleWeights: [Double], hyperparameters h: Hyperparameters = .init(),
-                             lexiconScoreWeight: Double = 0,
-                             using rng: inout some RandomNumberGenerator) -> LogisticRegressionClassifier {
+    public static func train(
+        featurizer: SentimentFeaturizer, examples: [SparseFeatures], labels: [SentimentLabel],
+        weights exampleWeights: [Double], hyperparameters h: Hyperparameters = .init(),
+        lexiconScoreWeight: Double = 0,
+        using rng: inout some RandomNumberGenerator
+    ) -> LogisticRegressionClassifier {
         let d = featurizer.dimension
         var w = [Float](repeating: 0, count: 3 * d)
         var g2 = [Float](repeating: 0, count: 3 * d)
@@ -68,7 +70,9 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
                         for (k, j) in f.indices.enumerated() where Int(j) < d {
                             let v = f.values[k]
                             let jj = 3 * Int(j)
-                            z[0] += Double(W[jj] * v); z[1] += Double(W[jj + 1] * v); z[2] += Double(W[jj + 2] * v)
+                            z[0] += Double(W[jj] * v)
+                            z[1] += Double(W[jj + 1] * v)
+                            z[2] += Double(W[jj + 2] * v)
                         }
                         let p = softmax3(z[0], z[1], z[2])
                         let y = labels[i].rawValue
@@ -90,14 +94,21 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
                 }
             }
         }
-        return LogisticRegressionClassifier(featurizer: featurizer, weights: w, bias: b, lexiconScoreWeight: lexiconScoreWeight)
+        return LogisticRegressionClassifier(
+            featurizer: featurizer, weights: w, bias: b, lexiconScoreWeight: lexiconScoreWeight)
     }
 
     /// Softmax class probabilities.
     public func probabilities(_ features: SparseFeatures) -> [Double] {
         let d = featurizer.dimension
-        var z0 = 0.0, z1 = 0.0, z2 = 0.0
-        if bias.count == 3 { z0 = bias[0]; z1 = bias[1]; z2 = bias[2] }
+        var z0 = 0.0
+        var z1 = 0.0
+        var z2 = 0.0
+        if bias.count == 3 {
+            z0 = bias[0]
+            z1 = bias[1]
+            z2 = bias[2]
+        }
         weights.withUnsafeBufferPointer { W in
             guard W.count == 3 * d else { return }
             features.indices.withUnsafeBufferPointer { I in
@@ -108,7 +119,9 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
                         guard j >= 0, j < d else { continue }
                         let v = V[k]
                         let jj = 3 * j
-                        z0 += Double(W[jj] * v); z1 += Double(W[jj + 1] * v); z2 += Double(W[jj + 2] * v)
+                        z0 += Double(W[jj] * v)
+                        z1 += Double(W[jj + 1] * v)
+                        z2 += Double(W[jj + 2] * v)
                     }
                 }
             }

@@ -1,4 +1,5 @@
 import FieldtestData
+import Foundation
 
 /// Multinomial Naive Bayes over hashed unigram + bigram indicators with Laplace
 /// (add-α) smoothing — the baseline of Go, Bhayani & Huang (2009), after
@@ -16,7 +17,9 @@ public struct NaiveBayesClassifier: SentimentClassifier, Equatable {
     public var lexiconScoreWeight: Double
 
     /// Creates a model from parameters.
-    public init(featurizer: SentimentFeaturizer, logPriors: [Double], logLikelihoods: [Float], lexiconScoreWeight: Double) {
+    public init(
+        featurizer: SentimentFeaturizer, logPriors: [Double], logLikelihoods: [Float], lexiconScoreWeight: Double
+    ) {
         self.featurizer = featurizer
         self.logPriors = logPriors
         self.logLikelihoods = logLikelihoods
@@ -27,9 +30,11 @@ public struct NaiveBayesClassifier: SentimentClassifier, Equatable {
     /// - Parameters:
     ///   - alpha: Laplace smoothing pseudo-count per bucket.
     ///   - uniformPriors: use equal class priors (recommended when classes were re-weighted).
-    public static func train(featurizer: SentimentFeaturizer, examples: [SparseFeatures], labels: [SentimentLabel],
-                             weights: [Double], alpha: Double = 1, uniformPriors: Bool = true,
-                             lexiconScoreWeight: Double = 0) -> NaiveBayesClassifier {
+    public static func train(
+        featurizer: SentimentFeaturizer, examples: [SparseFeatures], labels: [SentimentLabel],
+        weights: [Double], alpha: Double = 1, uniformPriors: Bool = true,
+        lexiconScoreWeight: Double = 0
+    ) -> NaiveBayesClassifier {
         let buckets = 1 << featurizer.hashBits
         var counts = [Double](repeating: 0, count: 3 * buckets)
         var classTotals = [Double](repeating: 0, count: 3)
@@ -52,10 +57,12 @@ public struct NaiveBayesClassifier: SentimentClassifier, Equatable {
         }
         let totalWeight = classWeights.reduce(0, +)
         let priors: [Double] = (0..<3).map { c in
-            uniformPriors || totalWeight == 0 ? Foundation.log(1.0 / 3) : Foundation.log(max(classWeights[c], 1e-9) / totalWeight)
+            uniformPriors || totalWeight == 0
+                ? Foundation.log(1.0 / 3) : Foundation.log(max(classWeights[c], 1e-9) / totalWeight)
         }
-        return NaiveBayesClassifier(featurizer: featurizer, logPriors: priors, logLikelihoods: logL,
-                                    lexiconScoreWeight: lexiconScoreWeight)
+        return NaiveBayesClassifier(
+            featurizer: featurizer, logPriors: priors, logLikelihoods: logL,
+            lexiconScoreWeight: lexiconScoreWeight)
     }
 
     /// Posterior class probabilities.
@@ -66,11 +73,11 @@ public struct NaiveBayesClassifier: SentimentClassifier, Equatable {
             guard l.count == 3 * buckets else { return }
             for j in features.indices where Int(j) < buckets {
                 let b = Int(j)
-                s[0] += Double(l[b]); s[1] += Double(l[buckets + b]); s[2] += Double(l[2 * buckets + b])
+                s[0] += Double(l[b])
+                s[1] += Double(l[buckets + b])
+                s[2] += Double(l[2 * buckets + b])
             }
         }
         return softmax3(s[0], s[1], s[2])
     }
 }
-
-import Foundation

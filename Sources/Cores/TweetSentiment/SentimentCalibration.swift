@@ -19,11 +19,15 @@ public struct HeldOutPredictions: Sendable, Equatable {
     /// added before taking the most probable class. Ties go to the lower class index, as in
     /// `SentimentPrediction.label`. Complexity: O(tweets).
     public func macroRecall(offsets o: [Double]) -> Double {
-        var hit = [0, 0, 0], total = [0, 0, 0]
+        var hit = [0, 0, 0]
+        var total = [0, 0, 0]
         for (lp, y) in zip(logProbabilities, labels) {
             var best = 0
             var top = lp[0] + o[0]
-            for c in 1..<3 where lp[c] + o[c] > top { best = c; top = lp[c] + o[c] }
+            for c in 1..<3 where lp[c] + o[c] > top {
+                best = c
+                top = lp[c] + o[c]
+            }
             total[y.rawValue] += 1
             if best == y.rawValue { hit[y.rawValue] += 1 }
         }
@@ -59,7 +63,10 @@ public enum SentimentCalibration {
             let o = [0, t, 0]
             let score = parts.isEmpty ? 0 : parts.map { $0.macroRecall(offsets: o) }.reduce(0, +) / Double(parts.count)
             let better = score > bestScore + 1e-12 || (abs(score - bestScore) <= 1e-12 && abs(t) < abs(best[1]))
-            if better { best = o; bestScore = score }
+            if better {
+                best = o
+                bestScore = score
+            }
         }
         return (best, bestScore)
     }
@@ -101,8 +108,10 @@ public enum SentimentCalibration {
     /// three classes. Texts are featurized once and shared by the folds. Deterministic.
     /// Throws like `SentimentTrainer.checkedTrain`, and `.missingClasses(heldOut: true)` when a
     /// fold's training part lacks a class.
-    public static func leaveOneOut(corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
-                                   seed: UInt64, parts: [HeldOutPart], calibrateOn: Set<HeldOutPart>) throws(SentimentError) -> Outcome {
+    public static func leaveOneOut(
+        corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
+        seed: UInt64, parts: [HeldOutPart], calibrateOn: Set<HeldOutPart>
+    ) throws(SentimentError) -> Outcome {
         try c.validate()
         let (kept, _) = corpus.reservingEvaluationShare(of: c.reservedSources)
         let featurizer = SentimentTrainer.featurizer(c, lexicon: lexicon)
@@ -111,12 +120,14 @@ public enum SentimentCalibration {
         let tokenizer = TweetTokenizer(marksNegation: false)
         let keys = kept.examples.map { TrainingCorpus.duplicateKey($0.text, tokenizer: tokenizer) }
         var results: [PartResult] = []
-        var models: [SentimentModel] = [], heldParts: [TrainingCorpus] = []
+        var models: [SentimentModel] = []
+        var heldParts: [TrainingCorpus] = []
         for part in parts {
             let heldIndices = kept.examples.indices.filter { part.contains(kept.examples[$0]) }
             guard !heldIndices.isEmpty else { throw .noExamples(file: "held-out part \(part)") }
             let heldKeys = Set(heldIndices.map { keys[$0] })
-            var trainIndices: [Int] = [], dropped = 0
+            var trainIndices: [Int] = []
+            var dropped = 0
             for i in kept.examples.indices where !part.contains(kept.examples[i]) {
                 if heldKeys.contains(keys[i]) { dropped += 1 } else { trainIndices.append(i) }
             }
@@ -124,8 +135,9 @@ public enum SentimentCalibration {
             let missing = SentimentTrainer.missingClasses(in: train)
             guard missing.isEmpty else { throw .missingClasses(missing, heldOut: true) }
             var rng = SeededGenerator(seed: seed)
-            let model = SentimentTrainer.train(corpus: train, features: trainIndices.map { features[$0] }, featurizer: featurizer,
-                                               configuration: c, using: &rng)
+            let model = SentimentTrainer.train(
+                corpus: train, features: trainIndices.map { features[$0] }, featurizer: featurizer,
+                configuration: c, using: &rng)
             guard model.parametersAreFinite else { throw .nonFiniteModel }
             let held = TrainingCorpus(examples: heldIndices.map { kept.examples[$0] })
             var predictions = HeldOutPredictions()
@@ -137,11 +149,14 @@ public enum SentimentCalibration {
             models.append(model)
             heldParts.append(held)
             let threeClass = Set(predictions.labels).count == 3
-            results.append(PartResult(part: part, trainingCount: train.examples.count, droppedDuplicates: dropped,
-                                      predictions: predictions, evaluation: evaluation, calibrated: evaluation,
-                                      ownBestOffsets: threeClass ? bestOffsets([predictions]).offsets : nil))
+            results.append(
+                PartResult(
+                    part: part, trainingCount: train.examples.count, droppedDuplicates: dropped,
+                    predictions: predictions, evaluation: evaluation, calibrated: evaluation,
+                    ownBestOffsets: threeClass ? bestOffsets([predictions]).offsets : nil))
         }
-        let calibration = results.filter { calibrateOn.contains($0.part) && Set($0.predictions.labels).count == 3 }.map(\.predictions)
+        let calibration = results.filter { calibrateOn.contains($0.part) && Set($0.predictions.labels).count == 3 }.map(
+            \.predictions)
         guard !calibration.isEmpty else {
             return Outcome(parts: results, offsets: [0, 0, 0], meanMacroRecallBefore: 0, meanMacroRecallAfter: 0)
         }
@@ -151,7 +166,9 @@ public enum SentimentCalibration {
         // decision): offsets are added after training, so the fold's model with them added is
         // the model trained with them.
         for k in results.indices {
-            results[k].calibrated = SentimentTrainer.evaluate(models[k].addingClassLogOffsets(offsets), on: heldParts[k]).first!
+            results[k].calibrated = SentimentTrainer.evaluate(
+                models[k].addingClassLogOffsets(offsets), on: heldParts[k]
+            ).first!
         }
         return Outcome(parts: results, offsets: offsets, meanMacroRecallBefore: before, meanMacroRecallAfter: after)
     }
@@ -176,15 +193,18 @@ extension SentimentModel {
 extension SentimentCalibration {
     /// Loads `inputs` and the lexicons, then runs `leaveOneOut(corpus:…)` (the entry point of
     /// `fieldtest train sentiment --hold-out`).
-    public static func leaveOneOut(inputs: [URL], lexiconDirectory: URL, configuration: TrainingConfiguration, seed: UInt64,
-                                   parts: [HeldOutPart], calibrateOn: Set<HeldOutPart>,
-                                   displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> Outcome {
+    public static func leaveOneOut(
+        inputs: [URL], lexiconDirectory: URL, configuration: TrainingConfiguration, seed: UInt64,
+        parts: [HeldOutPart], calibrateOn: Set<HeldOutPart>,
+        displayName: (URL) -> String = { $0.path }
+    ) throws(SentimentError) -> Outcome {
         try configuration.validate()
         let corpus = try SentimentCorpusFiles.load(inputs, displayName: displayName)
         guard !corpus.examples.isEmpty else { throw .emptyCorpus }
         let lexicon = try SentimentCorpusFiles.lexicon(directory: lexiconDirectory, displayName: displayName)
-        return try leaveOneOut(corpus: corpus, lexicon: lexicon, configuration: configuration, seed: seed, parts: parts,
-                               calibrateOn: calibrateOn)
+        return try leaveOneOut(
+            corpus: corpus, lexicon: lexicon, configuration: configuration, seed: seed, parts: parts,
+            calibrateOn: calibrateOn)
     }
 
     /// A plain-text report: per part, the evaluation with the configuration's offsets and with
@@ -194,13 +214,16 @@ extension SentimentCalibration {
         var lines: [String] = []
         for r in outcome.parts {
             let own = r.ownBestOffsets.map { " (best for this part alone: \($0.map(f).joined(separator: ",")))" } ?? ""
-            lines.append("held out \(r.part): \(r.predictions.labels.count) tweets; trained on \(r.trainingCount)"
-                         + " (\(r.droppedDuplicates) duplicates of held-out tweets left out)\(own)")
+            lines.append(
+                "held out \(r.part): \(r.predictions.labels.count) tweets; trained on \(r.trainingCount)"
+                    + " (\(r.droppedDuplicates) duplicates of held-out tweets left out)\(own)")
             lines.append(SentimentTrainer.report([r.evaluation, r.calibrated], rowNames: ["as trained", "+ offsets"]))
         }
-        lines.append("chosen --class-offsets \(outcome.offsets.map(f).joined(separator: ",")) (added to the configured ones): "
-                     + String(format: "mean macro-recall of the calibration parts %.3f → %.3f",
-                              outcome.meanMacroRecallBefore, outcome.meanMacroRecallAfter))
+        lines.append(
+            "chosen --class-offsets \(outcome.offsets.map(f).joined(separator: ",")) (added to the configured ones): "
+                + String(
+                    format: "mean macro-recall of the calibration parts %.3f → %.3f",
+                    outcome.meanMacroRecallBefore, outcome.meanMacroRecallAfter))
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -71,13 +71,15 @@ extension SentimentClassifier {
 @inline(__always)
 func softmax3(_ a: Double, _ b: Double, _ c: Double) -> [Double] {
     let m = max(a, max(b, c))
-    let ea = exp(a - m), eb = exp(b - m), ec = exp(c - m)
+    let ea = exp(a - m)
+    let eb = exp(b - m)
+    let ec = exp(c - m)
     let s = ea + eb + ec
     return [ea / s, eb / s, ec / s]
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

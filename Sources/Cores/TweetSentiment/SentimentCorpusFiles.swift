@@ -29,7 +29,8 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .unknownInput(let file):
-            return "\(file): error: unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER tweets_GroundTruth file, a SemEval *.tsv (id, label, text), or a CSV with 'text' and 'label' columns"
+            return
+                "\(file): error: unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER tweets_GroundTruth file, a SemEval *.tsv (id, label, text), or a CSV with 'text' and 'label' columns"
         case .data(let e):
             return e.description
         case .invalidModel(let file, let reason):
@@ -38,24 +39,29 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
             return "error: no training examples; pass at least one --input file"
         case .noTrainingExamplesLeft(let strata, let fraction):
             let groups = strata.isEmpty ? "" : " for source/class \(strata.joined(separator: ", "))"
-            return "error: holding out the development split (--dev-fraction \(fraction)) and the reserved share left no training examples\(groups); "
+            return
+                "error: holding out the development split (--dev-fraction \(fraction)) and the reserved share left no training examples\(groups); "
                 + "the split holds out that fraction of each source/class group (rounded), so lower --dev-fraction (e.g. 0.2, or 0 to train on all), "
                 + "reserve fewer sources (--reserve none) or add more labelled tweets"
         case .noExamples(let file):
-            return "\(file): error: no labelled tweets in this file (only a header or blank lines); add labelled rows or leave the file out"
+            return
+                "\(file): error: no labelled tweets in this file (only a header or blank lines); add labelled rows or leave the file out"
         case .invalidConfiguration(let parameter, let reason):
             return "error: \(parameter) \(reason)"
         case .missingClasses(let missing, let heldOut):
             let names = missing.map(\.name).joined(separator: ", ")
-            return "error: the training data has no \(names) examples\(heldOut ? " left after holding out the development split and the reserved share" : ""); "
+            return
+                "error: the training data has no \(names) examples\(heldOut ? " left after holding out the development split and the reserved share" : ""); "
                 + "the model predicts negative, neutral and positive, so every class needs labelled tweets: add a source with "
-                + (missing == [.neutral] ? "neutral tweets (e.g. the airline tweets, TweetEval or VADER files; Sentiment140 has none)"
-                                         : "\(names) tweets")
+                + (missing == [.neutral]
+                    ? "neutral tweets (e.g. the airline tweets, TweetEval or VADER files; Sentiment140 has none)"
+                    : "\(names) tweets")
                 + (heldOut ? ", or lower --dev-fraction / --reserve" : "")
         case .zeroTotalWeight:
             return "error: every training tweet has weight 0; give the sources you train on a --source-weight above 0"
         case .nonFiniteModel:
-            return "error: training diverged (weights are not finite numbers); no model written; lower --learning-rate, --l2 or the --source-weight values"
+            return
+                "error: training diverged (weights are not finite numbers); no model written; lower --learning-rate, --l2 or the --source-weight values"
         }
     }
 }
@@ -70,8 +76,10 @@ public enum SentimentCorpusFiles {
     /// `*_labels.txt`), `*GroundTruth*` (VADER), a `*.tsv` with the header `id TAB label TAB text`
     /// (SemEval tweets with status IDs, grouped by the year posted), or a CSV with `text,label`. An input
     /// without a single labelled tweet is `SentimentError.noExamples` naming it.
-    public static func load(_ inputs: [URL], displayName: (URL) -> String = { $0.path },
-                            policy: LoadPolicy = .strict) throws(SentimentError) -> TrainingCorpus {
+    public static func load(
+        _ inputs: [URL], displayName: (URL) -> String = { $0.path },
+        policy: LoadPolicy = .strict
+    ) throws(SentimentError) -> TrainingCorpus {
         var corpus = TrainingCorpus()
         var emptyInputs: [String] = []
         do throws(DataError) {
@@ -86,14 +94,19 @@ public enum SentimentCorpusFiles {
                 if name.lowercased().hasSuffix(".csv") {
                     let bytes = try readFileBytes(url, displayName: shown)
                     if Sentiment140Loader.looksLikeOriginalCSV(bytes) {
-                        corpus.add(try Sentiment140Loader.parseOriginalCSV(bytes, file: shown, policy: policy).records, source: .sentiment140)
+                        corpus.add(
+                            try Sentiment140Loader.parseOriginalCSV(bytes, file: shown, policy: policy).records,
+                            source: .sentiment140)
                         continue
                     }
                     let table = try CSVTable(bytes: bytes, file: shown)
                     if table.header.position(of: "airline_sentiment") != nil {
-                        corpus.add(try AirlineTweetsLoader.parse(bytes, file: shown, policy: policy).records.map(\.labelled), source: .airline)
+                        corpus.add(
+                            try AirlineTweetsLoader.parse(bytes, file: shown, policy: policy).records.map(\.labelled),
+                            source: .airline)
                     } else if table.header.position(of: "text") != nil, table.header.position(of: "label") != nil {
-                        let loaded = try table.load(policy: policy) { (row: CSVRow) throws(DataError) -> LabelledTweet? in
+                        let loaded = try table.load(policy: policy) {
+                            (row: CSVRow) throws(DataError) -> LabelledTweet? in
                             guard let label = SentimentLabel(name: try row.string("label")) else {
                                 throw row.invalid("label", "expected negative, neutral or positive")
                             }
@@ -104,15 +117,21 @@ public enum SentimentCorpusFiles {
                         throw DataError.badLayout(file: shown, line: 1, reason: Self.unknownLayout)
                     }
                 } else if name.lowercased().hasSuffix(".tsv") {
-                    corpus.add(semEval: try SemEvalTweetsLoader.load(url: url, displayName: shown, policy: policy).records)
+                    corpus.add(
+                        semEval: try SemEvalTweetsLoader.load(url: url, displayName: shown, policy: policy).records)
                 } else if name.contains("GroundTruth") {
-                    corpus.add(vader: try VaderTweetsLoader.loadGroundTruth(url: url, displayName: shown, policy: policy).records)
+                    corpus.add(
+                        vader: try VaderTweetsLoader.loadGroundTruth(url: url, displayName: shown, policy: policy)
+                            .records)
                 } else if name.contains("_text"), let labels = TweetEvalLoader.labelsURL(forText: url) {
-                    corpus.add(try TweetEvalLoader.load(text: url, labels: labels, displayName: displayName, policy: policy).records,
-                               source: .tweetEval)
+                    corpus.add(
+                        try TweetEvalLoader.load(text: url, labels: labels, displayName: displayName, policy: policy)
+                            .records,
+                        source: .tweetEval)
                 } else if let label = Sentiment140Loader.label(forFileName: name) {
-                    corpus.add(try Sentiment140Loader.load(url: url, label: label, displayName: shown, policy: policy).records,
-                               source: .sentiment140)
+                    corpus.add(
+                        try Sentiment140Loader.load(url: url, label: label, displayName: shown, policy: policy).records,
+                        source: .sentiment140)
                 } else {
                     throw DataError.badLayout(file: shown, line: 1, reason: Self.unknownLayout)
                 }
@@ -124,16 +143,21 @@ public enum SentimentCorpusFiles {
         return corpus
     }
 
-    static let unknownLayout = "unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, a SemEval *.tsv with the header id<TAB>label<TAB>text, or a CSV with 'text' and 'label' columns"
+    static let unknownLayout =
+        "unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, a SemEval *.tsv with the header id<TAB>label<TAB>text, or a CSV with 'text' and 'label' columns"
 
     /// The training inputs bundled in a datasets folder (`tweets/…`).
     public static func bundledInputs(datasets root: URL) -> [URL] {
-        ["sentiment140_positive.txt", "sentiment140_negative.txt", "airline_Tweets.csv", "tweeteval_val_text.txt",
-         "vader_tweets_GroundTruth.train.txt"].map { root.appendingPathComponent("tweets").appendingPathComponent($0) }
+        [
+            "sentiment140_positive.txt", "sentiment140_negative.txt", "airline_Tweets.csv", "tweeteval_val_text.txt",
+            "vader_tweets_GroundTruth.train.txt",
+        ].map { root.appendingPathComponent("tweets").appendingPathComponent($0) }
     }
 
     /// Names of the lexicon files `lexicon(directory:)` reads from its folder.
-    public static let lexiconFileNames = ["vader_lexicon.txt", "emoji_utf8_lexicon.txt", "AFINN-en-165.txt", "AFINN-emoticon-8.txt"]
+    public static let lexiconFileNames = [
+        "vader_lexicon.txt", "emoji_utf8_lexicon.txt", "AFINN-en-165.txt", "AFINN-emoticon-8.txt",
+    ]
 
     /// The lexicon files `lexicon(directory:)` reads from `directory`.
     public static func lexiconFiles(in directory: URL) -> [URL] {
@@ -142,14 +166,21 @@ public enum SentimentCorpusFiles {
 
     /// Loads the VADER lexicon, the VADER emoji lexicon and AFINN-165 plus the
     /// AFINN emoticon list from `directory` (the bundled `lexicons/` layout, `lexiconFileNames`).
-    public static func lexicon(directory: URL, displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> SentimentLexicon {
+    public static func lexicon(directory: URL, displayName: (URL) -> String = { $0.path }) throws(SentimentError)
+        -> SentimentLexicon
+    {
         func file(_ n: String) -> URL { directory.appendingPathComponent(n) }
         do throws(DataError) {
-            let vader = try LexiconLoaders.loadVader(url: file("vader_lexicon.txt"), displayName: displayName(file("vader_lexicon.txt")))
-            let emoji = try LexiconLoaders.loadEmoji(url: file("emoji_utf8_lexicon.txt"), displayName: displayName(file("emoji_utf8_lexicon.txt")))
-            let afinn = try LexiconLoaders.loadAFINN(url: file("AFINN-en-165.txt"), displayName: displayName(file("AFINN-en-165.txt")))
-            let emoticons = try LexiconLoaders.loadAFINN(url: file("AFINN-emoticon-8.txt"), displayName: displayName(file("AFINN-emoticon-8.txt")))
-            return SentimentLexicon(vader: vader.records, emoji: emoji.records, afinn: [afinn.records, emoticons.records])
+            let vader = try LexiconLoaders.loadVader(
+                url: file("vader_lexicon.txt"), displayName: displayName(file("vader_lexicon.txt")))
+            let emoji = try LexiconLoaders.loadEmoji(
+                url: file("emoji_utf8_lexicon.txt"), displayName: displayName(file("emoji_utf8_lexicon.txt")))
+            let afinn = try LexiconLoaders.loadAFINN(
+                url: file("AFINN-en-165.txt"), displayName: displayName(file("AFINN-en-165.txt")))
+            let emoticons = try LexiconLoaders.loadAFINN(
+                url: file("AFINN-emoticon-8.txt"), displayName: displayName(file("AFINN-emoticon-8.txt")))
+            return SentimentLexicon(
+                vader: vader.records, emoji: emoji.records, afinn: [afinn.records, emoticons.records])
         } catch {
             throw .data(error)
         }
@@ -184,8 +215,10 @@ public enum SentimentTraining {
     /// Throws `.invalidConfiguration` for settings out of range (`TrainingConfiguration.validate`),
     /// `.missingClasses` when the inputs, or what is left of them for training, lack a class,
     /// `.zeroTotalWeight` and `.nonFiniteModel` (see `SentimentTrainer.checkedTrain`).
-    public static func run(inputs: [URL], lexiconDirectory: URL, configuration: TrainingConfiguration, seed: UInt64,
-                           developmentFraction: Double, displayName: (URL) -> String = { $0.path }) throws(SentimentError) -> TrainingOutcome {
+    public static func run(
+        inputs: [URL], lexiconDirectory: URL, configuration: TrainingConfiguration, seed: UInt64,
+        developmentFraction: Double, displayName: (URL) -> String = { $0.path }
+    ) throws(SentimentError) -> TrainingOutcome {
         try configuration.validate()
         let corpus = try SentimentCorpusFiles.load(inputs, displayName: displayName)
         guard !corpus.examples.isEmpty else { throw .emptyCorpus }
@@ -201,11 +234,13 @@ public enum SentimentTraining {
         }
         let missingInTraining = SentimentTrainer.missingClasses(in: train)
         guard missingInTraining.isEmpty else { throw .missingClasses(missingInTraining, heldOut: true) }
-        let model = try SentimentTrainer.checkedTrain(corpus: train, lexicon: lexicon, configuration: configuration, using: &rng)
+        let model = try SentimentTrainer.checkedTrain(
+            corpus: train, lexicon: lexicon, configuration: configuration, using: &rng)
         let evaluation = dev.examples.isEmpty ? [] : SentimentTrainer.evaluate(model, on: dev)
         let reservedEvaluation = reserved.examples.isEmpty ? [] : SentimentTrainer.evaluate(model, on: reserved)
-        return TrainingOutcome(model: model, development: evaluation, trainingCount: train.examples.count,
-                               reserved: reservedEvaluation, reservedCount: reserved.examples.count)
+        return TrainingOutcome(
+            model: model, development: evaluation, trainingCount: train.examples.count,
+            reserved: reservedEvaluation, reservedCount: reserved.examples.count)
     }
 }
 

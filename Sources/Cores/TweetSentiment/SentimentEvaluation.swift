@@ -7,14 +7,17 @@ public enum SentimentEvaluation {
     /// Loads the labelled `inputs` (as `SentimentCorpusFiles.load` reads them), keeps only the
     /// `EvaluationShare` of every source when `reservedOnly`, and evaluates `model` deciding among
     /// `classes`. Throws `NoRowsSelected` when the filters leave no tweet to score.
-    public static func run(_ model: some SentimentClassifier, inputs: [URL], classes: Set<SentimentLabel>, reservedOnly: Bool,
-                           displayName: (URL) -> String = { $0.path }) throws -> [SourceEvaluation] {
+    public static func run(
+        _ model: some SentimentClassifier, inputs: [URL], classes: Set<SentimentLabel>, reservedOnly: Bool,
+        displayName: (URL) -> String = { $0.path }
+    ) throws -> [SourceEvaluation] {
         let loaded = try SentimentCorpusFiles.load(inputs, displayName: displayName)
         let corpus = reservedOnly ? loaded.reservingEvaluationShare(of: Set(CorpusSource.allCases)).reserved : loaded
         guard corpus.examples.contains(where: { classes.contains($0.label) }) else {
-            throw NoRowsSelected(files: inputs.map(displayName), loadedCount: loaded.examples.count,
-                                 reservedCount: reservedOnly ? corpus.examples.count : nil,
-                                 present: Set(corpus.examples.map(\.label)), chosen: classes)
+            throw NoRowsSelected(
+                files: inputs.map(displayName), loadedCount: loaded.examples.count,
+                reservedCount: reservedOnly ? corpus.examples.count : nil,
+                present: Set(corpus.examples.map(\.label)), chosen: classes)
         }
         return SentimentTrainer.evaluate(model, on: corpus, classes: classes, includesTotal: true)
     }
@@ -42,7 +45,8 @@ public enum SentimentEvaluation {
 
         public var description: String {
             switch self {
-            case .unknownClass(let name): "error: --classes: '\(name)' is not a class; use negative, neutral, positive (comma-separated)"
+            case .unknownClass(let name):
+                "error: --classes: '\(name)' is not a class; use negative, neutral, positive (comma-separated)"
             case .tooFewClasses: "error: --classes needs at least two classes, e.g. negative,positive"
             }
         }
@@ -62,13 +66,17 @@ public enum SentimentEvaluation {
         public var chosen: Set<SentimentLabel>
 
         public var description: String {
-            func names(_ s: Set<SentimentLabel>) -> String { SentimentLabel.allCases.filter(s.contains).map(\.name).joined(separator: ", ") }
+            func names(_ s: Set<SentimentLabel>) -> String {
+                SentimentLabel.allCases.filter(s.contains).map(\.name).joined(separator: ", ")
+            }
             let source = files.joined(separator: ", ")
             if reservedCount == 0 {
-                return "\(source): error: no rows selected: none of the \(loadedCount) labelled tweets is in the evaluation share "
+                return
+                    "\(source): error: no rows selected: none of the \(loadedCount) labelled tweets is in the evaluation share "
                     + "(one tweet in ten, by text hash) that --reserved-only scores; drop --reserved-only to evaluate them all"
             }
-            return "\(source): error: no rows selected: --classes \(names(chosen)) excludes every label present (\(names(present)))"
+            return
+                "\(source): error: no rows selected: --classes \(names(chosen)) excludes every label present (\(names(present)))"
                 + "\(reservedCount == nil ? "" : " in the evaluation share --reserved-only keeps"); include at least one of \(names(present)) in --classes"
         }
     }

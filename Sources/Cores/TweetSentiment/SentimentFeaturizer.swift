@@ -78,8 +78,10 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     let table: LexiconHashTable
 
     /// Creates a featurizer.
-    public init(hashBits: Int = 18, usesBigrams: Bool = true, charBits: Int = 0, charGramLengths: ClosedRange<Int> = 2...5,
-                normalizesGrams: Bool = false, lexicon: SentimentLexicon) {
+    public init(
+        hashBits: Int = 18, usesBigrams: Bool = true, charBits: Int = 0, charGramLengths: ClosedRange<Int> = 2...5,
+        normalizesGrams: Bool = false, lexicon: SentimentLexicon
+    ) {
         self.hashBits = hashBits
         self.usesBigrams = usesBigrams
         self.charBits = charBits
@@ -106,14 +108,18 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     }
 
     /// Features and lexicon scores of `String` tokens (see `analyze(_:wantsFeatures:)`).
-    public func analyze(tokens: [String], wantsFeatures: Bool = true) -> (features: SparseFeatures, scores: LexiconScores) {
+    public func analyze(tokens: [String], wantsFeatures: Bool = true) -> (
+        features: SparseFeatures, scores: LexiconScores
+    ) {
         analyze(TweetTokens(tokens), wantsFeatures: wantsFeatures)
     }
 
     /// Features and lexicon scores in one pass over the tokens. Word n-grams are hashed
     /// with `FeatureHashing.token`/`pair`; lexicon look-ups go through `table`, keyed by
     /// FNV-1a of the token without its `not_` prefix.
-    public func analyze(_ tokens: TweetTokens, wantsFeatures: Bool = true) -> (features: SparseFeatures, scores: LexiconScores) {
+    public func analyze(_ tokens: TweetTokens, wantsFeatures: Bool = true) -> (
+        features: SparseFeatures, scores: LexiconScores
+    ) {
         var s = LexiconScores()
         var idx: [Int32] = []
         var charIdx: [Int32] = []
@@ -128,7 +134,9 @@ public struct SentimentFeaturizer: Sendable, Equatable {
                 let b = UnsafeBufferPointer(rebasing: all[tokens.range(k)])
                 let t = TokenFacts(b)
                 if usesChars {
-                    forEachCharGram(b, start: t.baseStart) { charIdx.append(charOffset + Int32(FeatureHashing.bucket($0, bits: charBits))) }
+                    forEachCharGram(b, start: t.baseStart) {
+                        charIdx.append(charOffset + Int32(FeatureHashing.bucket($0, bits: charBits)))
+                    }
                 }
                 if wantsFeatures {
                     idx.append(Int32(FeatureHashing.bucket(t.hash, bits: hashBits)))
@@ -146,7 +154,8 @@ public struct SentimentFeaturizer: Sendable, Equatable {
         unique.reserveCapacity(idx.count + charIdx.count + Self.lexiconFeatureCount)
         for i in idx where unique.last != i { unique.append(i) }
         let wordCount = unique.count
-        var values = [Float](repeating: normalizesGrams && wordCount > 0 ? 1 / Float(wordCount).squareRoot() : 1, count: wordCount)
+        var values = [Float](
+            repeating: normalizesGrams && wordCount > 0 ? 1 / Float(wordCount).squareRoot() : 1, count: wordCount)
         if usesChars && !charIdx.isEmpty {
             // Counts (a gram twice in the tweet counts twice), scaled by 1/√(number of grams).
             IndexSort.sort(&charIdx)
@@ -220,7 +229,8 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     @inline(__always)
     func forEachCharGram(_ b: UnsafeBufferPointer<UInt8>, start: Int, _ body: (UInt64) -> Void) {
         guard let first = b.first, first != 0x3C || b.count < 3 else { return }
-        let minGram = max(charGramLengths.lowerBound, 1), maxGram = max(charGramLengths.upperBound, minGram)
+        let minGram = max(charGramLengths.lowerBound, 1)
+        let maxGram = max(charGramLengths.upperBound, minGram)
         let count = b.count - start + 2
         @inline(__always) func byte(_ k: Int) -> UInt8 { k == 0 || k == count - 1 ? 0x20 : b[start + k - 1] }
         let seed = (FeatureHashing.offset ^ 0x02) &* FeatureHashing.prime
@@ -228,7 +238,8 @@ public struct SentimentFeaturizer: Sendable, Equatable {
             var g = seed
             var j = i
             while j < count, j - i < maxGram {
-                g ^= UInt64(byte(j)); g = g &* FeatureHashing.prime
+                g ^= UInt64(byte(j))
+                g = g &* FeatureHashing.prime
                 j += 1
                 if j - i >= minGram { body(g) }
             }
@@ -238,29 +249,41 @@ public struct SentimentFeaturizer: Sendable, Equatable {
     /// Adds token `t`'s lexicon evidence (`entry`, the look-up of its base) to `s` (VADER and AFINN valences, flipped
     /// and damped when negated; AFINN two-word phrases with the previous base).
     @inline(__always)
-    func accumulateLexicon(_ t: TokenFacts, entry: LexiconHashTable.Entry?, _ b: UnsafeBufferPointer<UInt8>,
-                           previousBase: inout UInt64?, into s: inout LexiconScores) {
-        accumulateLexicon(isBang: t.isBang, negated: t.negated, vader: entry?.vader, afinn: entry?.afinn,
-                          endsPhrase: entry?.endsPhrase == true, base: UnsafeBufferPointer(rebasing: b[t.baseStart...]),
-                          baseHash: t.baseHash, previousBase: &previousBase, into: &s)
+    func accumulateLexicon(
+        _ t: TokenFacts, entry: LexiconHashTable.Entry?, _ b: UnsafeBufferPointer<UInt8>,
+        previousBase: inout UInt64?, into s: inout LexiconScores
+    ) {
+        accumulateLexicon(
+            isBang: t.isBang, negated: t.negated, vader: entry?.vader, afinn: entry?.afinn,
+            endsPhrase: entry?.endsPhrase == true, base: UnsafeBufferPointer(rebasing: b[t.baseStart...]),
+            baseHash: t.baseHash, previousBase: &previousBase, into: &s)
     }
 
     /// `accumulateLexicon` for a memo entry (the same arithmetic, without building the
     /// optional `LexiconHashTable.Entry` again).
     @inline(__always)
-    func accumulateLexicon(_ e: WordEntry, _ b: UnsafeBufferPointer<UInt8>, previousBase: inout UInt64?, into s: inout LexiconScores) {
-        accumulateLexicon(isBang: e.isBang, negated: e.negated, vader: e.hasLexicon && !e.vader.isNaN ? e.vader : nil,
-                          afinn: e.hasLexicon && !e.afinn.isNaN ? e.afinn : nil, endsPhrase: e.hasLexicon && e.endsPhrase,
-                          base: UnsafeBufferPointer(rebasing: b[Int(e.baseStart)...]), baseHash: e.baseHash,
-                          previousBase: &previousBase, into: &s)
+    func accumulateLexicon(
+        _ e: WordEntry, _ b: UnsafeBufferPointer<UInt8>, previousBase: inout UInt64?, into s: inout LexiconScores
+    ) {
+        accumulateLexicon(
+            isBang: e.isBang, negated: e.negated, vader: e.hasLexicon && !e.vader.isNaN ? e.vader : nil,
+            afinn: e.hasLexicon && !e.afinn.isNaN ? e.afinn : nil, endsPhrase: e.hasLexicon && e.endsPhrase,
+            base: UnsafeBufferPointer(rebasing: b[Int(e.baseStart)...]), baseHash: e.baseHash,
+            previousBase: &previousBase, into: &s)
     }
 
     /// The shared arithmetic of both `accumulateLexicon`s: `base` is the token without its `not_` prefix.
     @inline(__always)
-    private func accumulateLexicon(isBang: Bool, negated: Bool, vader: Double?, afinn: Double?, endsPhrase: Bool,
-                                   base: UnsafeBufferPointer<UInt8>, baseHash: UInt64,
-                                   previousBase: inout UInt64?, into s: inout LexiconScores) {
-        if isBang { s.exclamations += 1; previousBase = nil; return }
+    private func accumulateLexicon(
+        isBang: Bool, negated: Bool, vader: Double?, afinn: Double?, endsPhrase: Bool,
+        base: UnsafeBufferPointer<UInt8>, baseHash: UInt64,
+        previousBase: inout UInt64?, into s: inout LexiconScores
+    ) {
+        if isBang {
+            s.exclamations += 1
+            previousBase = nil
+            return
+        }
         let scale = negated ? Self.negationScale : 1
         var hit = false
         if let v = vader {
@@ -289,7 +312,6 @@ public struct SentimentFeaturizer: Sendable, Equatable {
         return analyze(tokens).features
     }
 }
-
 
 /// Open-addressing table from 64-bit FNV-1a token hashes to lexicon valences,
 /// so a look-up costs one multiply-free probe instead of hashing a `String`.

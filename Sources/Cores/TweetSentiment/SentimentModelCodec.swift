@@ -67,7 +67,10 @@ public enum SentimentModelCodec {
     /// FNV-1a 64 of `bytes`.
     static func checksum(_ bytes: [UInt8]) -> UInt64 {
         var h = FeatureHashing.offset
-        for b in bytes { h ^= UInt64(b); h = h &* FeatureHashing.prime }
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* FeatureHashing.prime
+        }
         return h
     }
 
@@ -80,10 +83,14 @@ public enum SentimentModelCodec {
         var r = ByteReader(bytes: bytes, position: magic.count)
         guard let version = r.u32(), let length = r.u64() else { throw bad("truncated header") }
         guard version == formatVersion else {
-            throw bad("format version \(version) is not supported (this build reads version \(formatVersion)); retrain the model with this build")
+            throw bad(
+                "format version \(version) is not supported (this build reads version \(formatVersion)); retrain the model with this build"
+            )
         }
         guard length <= UInt64(bytes.count), r.position + Int(length) + 8 == bytes.count else {
-            throw bad("length mismatch: header says \(length) payload bytes, file holds \(max(bytes.count - r.position - 8, 0)); the file is truncated or has trailing bytes")
+            throw bad(
+                "length mismatch: header says \(length) payload bytes, file holds \(max(bytes.count - r.position - 8, 0)); the file is truncated or has trailing bytes"
+            )
         }
         let payload = Array(bytes[r.position..<(r.position + Int(length))])
         var tail = ByteReader(bytes: bytes, position: r.position + Int(length))
@@ -92,9 +99,11 @@ public enum SentimentModelCodec {
         }
         var p = ByteReader(bytes: payload, position: 0)
         guard let kind = p.u8(), kind <= 1, let bits = p.u8(), (4...26).contains(bits), let bigrams = p.u8(),
-              let charBits = p.u8(), charBits == 0 || (4...26).contains(charBits), let minGram = p.u8(), let maxGram = p.u8(),
-              minGram >= 1, minGram <= maxGram, maxGram <= 16, let normalizes = p.u8(), normalizes <= 1,
-              let blend = p.f64(), blend.isFinite, (0...1).contains(blend) else { throw bad("invalid settings block") }
+            let charBits = p.u8(), charBits == 0 || (4...26).contains(charBits), let minGram = p.u8(),
+            let maxGram = p.u8(),
+            minGram >= 1, minGram <= maxGram, maxGram <= 16, let normalizes = p.u8(), normalizes <= 1,
+            let blend = p.f64(), blend.isFinite, (0...1).contains(blend)
+        else { throw bad("invalid settings block") }
         var tables: [[String: Double]] = []
         for _ in 0..<3 {
             guard let n = p.u32(), Int(n) <= payload.count else { throw bad("invalid lexicon table size") }
@@ -107,21 +116,34 @@ public enum SentimentModelCodec {
             tables.append(t)
         }
         let lexicon = SentimentLexicon(vader: tables[0], afinn: tables[1], afinnPhrases: tables[2])
-        let featurizer = SentimentFeaturizer(hashBits: Int(bits), usesBigrams: bigrams == 1, charBits: Int(charBits),
-                                             charGramLengths: Int(minGram)...Int(maxGram), normalizesGrams: normalizes == 1,
-                                             lexicon: lexicon)
-        guard let a = p.f64(), let b = p.f64(), let c = p.f64(), let params = p.floats() else { throw bad("truncated parameters") }
+        let featurizer = SentimentFeaturizer(
+            hashBits: Int(bits), usesBigrams: bigrams == 1, charBits: Int(charBits),
+            charGramLengths: Int(minGram)...Int(maxGram), normalizesGrams: normalizes == 1,
+            lexicon: lexicon)
+        guard let a = p.f64(), let b = p.f64(), let c = p.f64(), let params = p.floats() else {
+            throw bad("truncated parameters")
+        }
         guard p.position == payload.count else { throw bad("unexpected bytes after the parameters") }
         let model: SentimentModel
         if kind == 0 {
-            guard params.count == 3 * (1 << Int(bits)) else { throw bad("Naive Bayes table has \(params.count) values, expected \(3 * (1 << Int(bits)))") }
-            model = .naiveBayes(NaiveBayesClassifier(featurizer: featurizer, logPriors: [a, b, c], logLikelihoods: params, lexiconScoreWeight: blend))
+            guard params.count == 3 * (1 << Int(bits)) else {
+                throw bad("Naive Bayes table has \(params.count) values, expected \(3 * (1 << Int(bits)))")
+            }
+            model = .naiveBayes(
+                NaiveBayesClassifier(
+                    featurizer: featurizer, logPriors: [a, b, c], logLikelihoods: params, lexiconScoreWeight: blend))
         } else {
-            guard params.count == 3 * featurizer.dimension else { throw bad("weight table has \(params.count) values, expected \(3 * featurizer.dimension)") }
-            model = .logisticRegression(LogisticRegressionClassifier(featurizer: featurizer, weights: params, bias: [a, b, c], lexiconScoreWeight: blend))
+            guard params.count == 3 * featurizer.dimension else {
+                throw bad("weight table has \(params.count) values, expected \(3 * featurizer.dimension)")
+            }
+            model = .logisticRegression(
+                LogisticRegressionClassifier(
+                    featurizer: featurizer, weights: params, bias: [a, b, c], lexiconScoreWeight: blend))
         }
         guard model.parametersAreFinite else {
-            throw bad("its \(kind == 0 ? "log priors or likelihoods" : "bias or weights") include NaN or infinite values (training diverged); retrain it with a smaller --learning-rate, --l2 or --source-weight")
+            throw bad(
+                "its \(kind == 0 ? "log priors or likelihoods" : "bias or weights") include NaN or infinite values (training diverged); retrain it with a smaller --learning-rate, --l2 or --source-weight"
+            )
         }
         return model
     }
@@ -134,7 +156,11 @@ struct ByteWriter {
     mutating func u32(_ v: UInt32) { for k in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(k)))) } }
     mutating func u64(_ v: UInt64) { for k in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) } }
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
-    mutating func string(_ s: String) { let u = Array(s.utf8); u32(UInt32(u.count)); bytes += u }
+    mutating func string(_ s: String) {
+        let u = Array(s.utf8)
+        u32(UInt32(u.count))
+        bytes += u
+    }
     mutating func floats(_ a: [Float]) {
         u32(UInt32(a.count))
         bytes.reserveCapacity(bytes.count + 4 * a.count)
@@ -176,7 +202,9 @@ struct ByteReader {
         var out = [Float](repeating: 0, count: Int(n))
         for i in 0..<Int(n) {
             let at = position + 4 * i
-            let v = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+            let v =
+                UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3])
+                << 24
             out[i] = Float(bitPattern: v)
         }
         position += 4 * Int(n)

@@ -15,7 +15,8 @@ extension SentimentModelFile {
 
     /// The model file `path` names, else the shipped default model in `datasets/models/`.
     public static func url(_ path: String?, datasets: URL) -> URL {
-        path.map { URL(fileURLWithPath: $0) } ?? datasets.appendingPathComponent("models").appendingPathComponent(defaultFileName)
+        path.map { URL(fileURLWithPath: $0) }
+            ?? datasets.appendingPathComponent("models").appendingPathComponent(defaultFileName)
     }
 
     /// Loads the model `path` names, or the shipped default model of `datasets`; throws

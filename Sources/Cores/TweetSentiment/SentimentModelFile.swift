@@ -16,7 +16,9 @@ public enum SentimentModelFile {
 
     /// Writes a model atomically (never a half-written file).
     public static func save(_ model: SentimentModel, to url: URL) throws(SentimentError) {
-        do throws(DataError) { try AtomicFile.write(Data(SentimentModelCodec.encode(model)), to: url) } catch { throw .data(error) }
+        do throws(DataError) { try AtomicFile.write(Data(SentimentModelCodec.encode(model)), to: url) } catch {
+            throw .data(error)
+        }
     }
 }
 
@@ -29,8 +31,10 @@ public enum SentimentCSV {
     /// `rowsPerJob` rows, each classified on its own thread by its own `SentimentScorer`; the
     /// output is the same, byte for byte, whatever `jobs` (predictions never depend on what a
     /// scorer classified before). Complexity: O(total tokens).
-    public static func classify(_ bytes: [UInt8], file: String, model: SentimentModel,
-                                classes: Set<SentimentLabel> = Set(SentimentLabel.allCases), jobs: Int = 1) throws(DataError) -> String {
+    public static func classify(
+        _ bytes: [UInt8], file: String, model: SentimentModel,
+        classes: Set<SentimentLabel> = Set(SentimentLabel.allCases), jobs: Int = 1
+    ) throws(DataError) -> String {
         if let columns = CSVByteColumns.scan(bytes, columns: ["id", "text"]) {
             return classify(columns, of: bytes, model: model, classes: classes, jobs: jobs)
         }
@@ -38,8 +42,10 @@ public enum SentimentCSV {
     }
 
     /// `classify` through `CSVTable`: any file it reads, and the located error for any it rejects.
-    static func classifyReadingTable(_ bytes: [UInt8], file: String, model: SentimentModel,
-                                     classes: Set<SentimentLabel>, jobs: Int) throws(DataError) -> String {
+    static func classifyReadingTable(
+        _ bytes: [UInt8], file: String, model: SentimentModel,
+        classes: Set<SentimentLabel>, jobs: Int
+    ) throws(DataError) -> String {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(["id", "text"])
         let rows = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, String)? in
@@ -54,7 +60,10 @@ public enum SentimentCSV {
             var out = CSVWriter(capacity: range.count * 24)
             var scorer = SentimentScorer(model: model)
             scorer.predictAll(Array(texts[range])) { i, p in
-                out.row([records[range.lowerBound + i].0, p.label(among: classes).name, CSVWriter.fixed(p.score, decimals: 4)])
+                out.row([
+                    records[range.lowerBound + i].0, p.label(among: classes).name,
+                    CSVWriter.fixed(p.score, decimals: 4),
+                ])
             }
             return out
         }
@@ -64,7 +73,7 @@ public enum SentimentCSV {
         } else {
             let results = PartResults(count: parts)
             DispatchQueue.concurrentPerform(iterations: parts) { k in
-                results.set(k, part(records.count * k / parts ..< records.count * (k + 1) / parts))
+                results.set(k, part(records.count * k / parts..<records.count * (k + 1) / parts))
             }
             for r in results.parts { w.append(records: r!) }
         }
@@ -73,7 +82,9 @@ public enum SentimentCSV {
 
     /// `classify` on a file `CSVByteColumns` could read (the common case): the same output, byte
     /// for byte, without a `String` per field or per ASCII text.
-    static func classify(_ columns: CSVByteColumns, of bytes: [UInt8], model: SentimentModel, classes: Set<SentimentLabel>, jobs: Int) -> String {
+    static func classify(
+        _ columns: CSVByteColumns, of bytes: [UInt8], model: SentimentModel, classes: Set<SentimentLabel>, jobs: Int
+    ) -> String {
         let count = columns.rowCount
         var w = CSVWriter(capacity: 16 + count * 24)  // about "id,negative,-0.1234\n" per row
         w.row(["id", "label", "score"])
@@ -81,7 +92,8 @@ public enum SentimentCSV {
         @Sendable func part(_ range: Range<Int>) -> CSVWriter {
             var out = CSVWriter(capacity: range.count * 24)
             var scorer = SentimentScorer(model: model)
-            let ids = columns.columns[0], texts = columns.columns[1]
+            let ids = columns.columns[0]
+            let texts = columns.columns[1]
             bytes.withUnsafeBufferPointer { all in
                 columns.unescaped.withUnsafeBufferPointer { unescaped in
                     func field(_ f: CSVFieldBytes) -> UnsafeBufferPointer<UInt8> {
@@ -103,7 +115,7 @@ public enum SentimentCSV {
         } else {
             let results = PartResults(count: parts)
             DispatchQueue.concurrentPerform(iterations: parts) { k in
-                results.set(k, part(count * k / parts ..< count * (k + 1) / parts))
+                results.set(k, part(count * k / parts..<count * (k + 1) / parts))
             }
             for r in results.parts { w.append(records: r!) }
         }
@@ -118,6 +130,10 @@ public enum SentimentCSV {
         private let lock = NSLock()
         private(set) var parts: [CSVWriter?]
         init(count: Int) { parts = Array(repeating: nil, count: count) }
-        func set(_ k: Int, _ w: CSVWriter) { lock.lock(); parts[k] = w; lock.unlock() }
+        func set(_ k: Int, _ w: CSVWriter) {
+            lock.lock()
+            parts[k] = w
+            lock.unlock()
+        }
     }
 }

@@ -52,12 +52,22 @@ public struct SentimentScorer {
             var text = text
             let fast: SentimentPrediction? = text.withUTF8 { raw in
                 let (ascii, ampersand) = Self.byteFacts(raw)
-                guard ampersand else { return ascii ? Self.predictASCII(raw, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+                guard ampersand else {
+                    return ascii
+                        ? Self.predictASCII(
+                            raw, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo,
+                            scratch: &scratch) : nil
+                }
                 var decoded = tokens.scratch
                 tokens.scratch = []
                 defer { tokens.scratch = decoded }
                 HTMLEntities.decode(raw, into: &decoded)
-                return decoded.withUnsafeBufferPointer { Self.isASCII($0) ? Self.predictASCII($0, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo, scratch: &scratch) : nil }
+                return decoded.withUnsafeBufferPointer {
+                    Self.isASCII($0)
+                        ? Self.predictASCII(
+                            $0, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo,
+                            scratch: &scratch) : nil
+                }
             }
             if let fast { return fast }
         }
@@ -75,7 +85,8 @@ public struct SentimentScorer {
             for (i, t) in texts.enumerated() { body(i, predict(t)) }
             return
         }
-        var current = StagedTweet(), next = StagedTweet()
+        var current = StagedTweet()
+        var next = StagedTweet()
         stage(texts[0], into: &current, model: box)
         for i in texts.indices {
             if i + 1 < texts.count { stage(texts[i + 1], into: &next, model: box) }
@@ -88,12 +99,15 @@ public struct SentimentScorer {
     /// it is used) in order, calling `body` with each index and prediction: the same predictions
     /// and pipelining as `predictAll(_:_:)`, without a `String` per text where the ASCII fast
     /// path applies.
-    public mutating func predictAll(count: Int, utf8: (Int) -> UnsafeBufferPointer<UInt8>, _ body: (Int, SentimentPrediction) -> Void) {
+    public mutating func predictAll(
+        count: Int, utf8: (Int) -> UnsafeBufferPointer<UInt8>, _ body: (Int, SentimentPrediction) -> Void
+    ) {
         guard let box = logistic, box.model.hasScoringShape, count > 0 else {
             for i in 0..<count { body(i, predict(String(decoding: utf8(i), as: UTF8.self))) }
             return
         }
-        var current = StagedTweet(), next = StagedTweet()
+        var current = StagedTweet()
+        var next = StagedTweet()
         stage(utf8: utf8(0), into: &current, model: box)
         for i in 0..<count {
             if i + 1 < count { stage(utf8: utf8(i + 1), into: &next, model: box) }
@@ -128,10 +142,12 @@ public struct SentimentScorer {
     /// then runs pass 1 (`hashTokens`, which prefetches what pass 2 will read) on it.
     mutating func stage(_ text: String, into t: inout StagedTweet, model box: LogisticModelBox) {
         // Native strings lend their UTF-8 bytes without a copy; others are made native first.
-        let scanned = text.utf8.withContiguousStorageIfAvailable { stageBytes($0, into: &t) } ?? {
-            var copy = text
-            return copy.withUTF8 { stageBytes($0, into: &t) }
-        }()
+        let scanned =
+            text.utf8.withContiguousStorageIfAvailable { stageBytes($0, into: &t) }
+            ?? {
+                var copy = text
+                return copy.withUTF8 { stageBytes($0, into: &t) }
+            }()
         if !scanned {
             box.model.featurizer.tokenizer.tokenize(text, into: &tokens)
             t.load(tokens)
@@ -157,8 +173,10 @@ public struct SentimentScorer {
             t.ends.withUnsafeBufferPointer { ends in
                 t.hashes.withUnsafeMutableBufferPointer { hashes in
                     t.buckets.withUnsafeMutableBufferPointer { buckets in
-                        box.model.hashTokens(UnsafeBufferPointer(rebasing: all[..<bytes]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
-                                             padded: all.count - bytes >= 8, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
+                        box.model.hashTokens(
+                            UnsafeBufferPointer(rebasing: all[..<bytes]),
+                            ends: UnsafeBufferPointer(rebasing: ends[..<count]),
+                            padded: all.count - bytes >= 8, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
                     }
                 }
             }
@@ -178,12 +196,16 @@ public struct SentimentScorer {
     }
 
     /// Tokenizes the ASCII text `s` into `t` with `scanner`; returns true (to chain with the ASCII test).
-    static func scanASCII(_ s: UnsafeBufferPointer<UInt8>, scanner: ASCIITweetScanner, into t: inout StagedTweet) -> Bool {
+    static func scanASCII(_ s: UnsafeBufferPointer<UInt8>, scanner: ASCIITweetScanner, into t: inout StagedTweet)
+        -> Bool
+    {
         let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
         if t.bytes.count < byteCapacity { t.bytes = [UInt8](repeating: 0, count: byteCapacity) }
         if t.ends.count < s.count + 1 { t.ends = [Int32](repeating: 0, count: s.count + 1) }
         let count = t.bytes.withUnsafeMutableBufferPointer { out in
-            t.ends.withUnsafeMutableBufferPointer { ends in scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!) }
+            t.ends.withUnsafeMutableBufferPointer { ends in
+                scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!)
+            }
         }
         t.tokenCount = count
         t.byteCount = count == 0 ? 0 : Int(t.ends[count - 1])
@@ -196,9 +218,11 @@ public struct SentimentScorer {
             t.ends.withUnsafeBufferPointer { ends in
                 t.hashes.withUnsafeBufferPointer { hashes in
                     t.buckets.withUnsafeBufferPointer { buckets in
-                        box.model.score(UnsafeBufferPointer(rebasing: all[..<t.byteCount]), ends: UnsafeBufferPointer(rebasing: ends[..<t.tokenCount]),
-                                        hashes: hashes, buckets: UnsafeBufferPointer(rebasing: buckets[..<t.bucketCount]),
-                                        padded: all.count - t.byteCount >= 16, memo: &memo, scratch: &scratch)
+                        box.model.score(
+                            UnsafeBufferPointer(rebasing: all[..<t.byteCount]),
+                            ends: UnsafeBufferPointer(rebasing: ends[..<t.tokenCount]),
+                            hashes: hashes, buckets: UnsafeBufferPointer(rebasing: buckets[..<t.bucketCount]),
+                            padded: all.count - t.byteCount >= 16, memo: &memo, scratch: &scratch)
                     }
                 }
             }
@@ -210,9 +234,11 @@ public struct SentimentScorer {
     @inline(__always)
     static func byteFacts(_ s: UnsafeBufferPointer<UInt8>) -> (ascii: Bool, ampersand: Bool) {
         guard let base = s.baseAddress else { return (true, false) }
-        let raw = UnsafeRawPointer(base), n = s.count
+        let raw = UnsafeRawPointer(base)
+        let n = s.count
         let amp = SIMD16<UInt8>(repeating: 0x26)
-        var any = SIMD16<UInt8>(repeating: 0), found = SIMD16<UInt8>(repeating: 0)
+        var any = SIMD16<UInt8>(repeating: 0)
+        var found = SIMD16<UInt8>(repeating: 0)
         var i = 0
         while i + 16 <= n {
             let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
@@ -220,7 +246,8 @@ public struct SentimentScorer {
             found |= SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: v .== amp)
             i += 16
         }
-        var anyByte = any.max(), foundByte = found.max()
+        var anyByte = any.max()
+        var foundByte = found.max()
         while i < n {
             let b = base[i]
             anyByte |= b
@@ -234,7 +261,8 @@ public struct SentimentScorer {
     @inline(__always)
     static func isASCII(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = s.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base), n = s.count
+        let raw = UnsafeRawPointer(base)
+        let n = s.count
         var any = SIMD16<UInt8>(repeating: 0)
         var i = 0
         while i + 16 <= n {
@@ -242,14 +270,19 @@ public struct SentimentScorer {
             i += 16
         }
         var anyByte = any.max()
-        while i < n { anyByte |= base[i]; i += 1 }
+        while i < n {
+            anyByte |= base[i]
+            i += 1
+        }
         return anyByte < 0x80
     }
 
     /// Classifies the ASCII text `s` (HTML references decoded): `scanner` tokenizes
     /// it into `out` and `ends` (grown as needed), then `m` scores those tokens.
-    static func predictASCII(_ s: UnsafeBufferPointer<UInt8>, model box: LogisticModelBox, scanner: ASCIITweetScanner,
-                             out: inout [UInt8], ends: inout [Int32], memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+    static func predictASCII(
+        _ s: UnsafeBufferPointer<UInt8>, model box: LogisticModelBox, scanner: ASCIITweetScanner,
+        out: inout [UInt8], ends: inout [Int32], memo: inout WordMemo, scratch: inout ScoringScratch
+    ) -> SentimentPrediction {
         let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
         if out.count < byteCapacity { out = [UInt8](repeating: 0, count: byteCapacity) }
         if ends.count < s.count + 1 { ends = [Int32](repeating: 0, count: s.count + 1) }
@@ -257,8 +290,10 @@ public struct SentimentScorer {
             ends.withUnsafeMutableBufferPointer { ends in
                 let count = scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!)
                 let used = count == 0 ? 0 : Int(ends[count - 1])
-                return box.model.predict(bytes: UnsafeBufferPointer(rebasing: out[..<used]), ends: UnsafeBufferPointer(rebasing: ends[..<count]),
-                                         paddedBy: out.count - used, memo: &memo, scratch: &scratch)
+                return box.model.predict(
+                    bytes: UnsafeBufferPointer(rebasing: out[..<used]),
+                    ends: UnsafeBufferPointer(rebasing: ends[..<count]),
+                    paddedBy: out.count - used, memo: &memo, scratch: &scratch)
             }
         }
     }
@@ -272,9 +307,15 @@ public struct SentimentScorer {
         var out = [UInt8](repeating: 0, count: ASCIITweetScanner.outputCapacity(decoded.count))
         var ends = [Int32](repeating: 0, count: decoded.count + 1)
         let count = decoded.withUnsafeBufferPointer { s in
-            out.withUnsafeMutableBufferPointer { o in ends.withUnsafeMutableBufferPointer { e in scanner.tokenize(s, out: o.baseAddress!, ends: e.baseAddress!) } }
+            out.withUnsafeMutableBufferPointer { o in
+                ends.withUnsafeMutableBufferPointer { e in
+                    scanner.tokenize(s, out: o.baseAddress!, ends: e.baseAddress!)
+                }
+            }
         }
-        return (0..<count).map { k in String(decoding: out[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])], as: UTF8.self) }
+        return (0..<count).map { k in
+            String(decoding: out[(k == 0 ? 0 : Int(ends[k - 1]))..<Int(ends[k])], as: UTF8.self)
+        }
     }
 
     /// Classifies already tokenized text.
@@ -284,8 +325,9 @@ public struct SentimentScorer {
             return m.predict(tokens, memo: &memo, scratch: &scratch)
         case .naiveBayes(let m):
             let (f, scores) = m.featurizer.analyze(tokens)
-            return NaiveBayesClassifier.prediction(probabilities: m.probabilities(f), compound: m.lexiconScoreWeight == 0 ? 0 : scores.compound,
-                                                   weight: m.lexiconScoreWeight)
+            return NaiveBayesClassifier.prediction(
+                probabilities: m.probabilities(f), compound: m.lexiconScoreWeight == 0 ? 0 : scores.compound,
+                weight: m.lexiconScoreWeight)
         }
     }
 }
@@ -391,7 +433,8 @@ struct WordMemo {
     /// The first 16 bytes of `token`, zero-padded, as two little-endian words.
     @inline(__always)
     static func inlineKey(_ token: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
-        var k0: UInt64 = 0, k1: UInt64 = 0
+        var k0: UInt64 = 0
+        var k1: UInt64 = 0
         let n = min(token.count, 16)
         for k in 0..<min(n, 8) { k0 |= UInt64(token[k]) << (8 * UInt64(k)) }
         if n > 8 { for k in 8..<n { k1 |= UInt64(token[k]) << (8 * UInt64(k - 8)) } }
@@ -408,7 +451,11 @@ struct WordMemo {
         let p = UnsafeRawPointer(token.baseAddress!)
         let n = UInt64(min(token.count, 16))
         let k0 = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) & (n >= 8 ? UInt64.max : (1 << (8 * n)) &- 1)
-        let k1 = n <= 8 ? 0 : UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & (n == 16 ? UInt64.max : (1 << (8 * (n - 8))) &- 1)
+        let k1 =
+            n <= 8
+            ? 0
+            : UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                & (n == 16 ? UInt64.max : (1 << (8 * (n - 8))) &- 1)
         return (k0, k1)
     }
 
@@ -421,7 +468,9 @@ struct WordMemo {
     /// The slot remembering `token` (hash `hash`), if any, valid until the next `insert`.
     /// `padded`: at least 16 readable bytes follow `token`.
     @inline(__always)
-    func findSlot(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, padded: Bool = false) -> UnsafePointer<WordMemoSlot>? {
+    func findSlot(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, padded: Bool = false) -> UnsafePointer<
+        WordMemoSlot
+    >? {
         guard let storage, token.count > 0, token.count <= Self.maxKeyLength else { return nil }
         let slots = storage.slots
         let (k0, k1) = padded ? Self.paddedKey(token) : Self.inlineKey(token)
@@ -429,7 +478,9 @@ struct WordMemo {
         while true {
             let length = slots[i].keyLength
             if length == 0 { return nil }
-            if Int(length) == token.count, slots[i].key0 == k0, slots[i].key1 == k1, token.count <= 16 || equalLongKey(slots[i], token) {
+            if Int(length) == token.count, slots[i].key0 == k0, slots[i].key1 == k1,
+                token.count <= 16 || equalLongKey(slots[i], token)
+            {
                 return UnsafePointer(slots + i)
             }
             i = (i + 1) & mask
@@ -439,15 +490,20 @@ struct WordMemo {
     /// The entry a slot holds.
     @inline(__always)
     func entry(_ e: WordMemoSlot) -> WordEntry {
-        var w = WordEntry(facts: SentimentFeaturizer.TokenFacts(hash: 0, baseHash: e.baseHash, baseStart: e.flags & 1 != 0 ? 4 : 0,
-                                                                negated: e.flags & 1 != 0, isBang: e.flags & 2 != 0), lexicon: nil)
-        w.char0 = e.char0; w.char1 = e.char1; w.char2 = e.char2
+        var w = WordEntry(
+            facts: SentimentFeaturizer.TokenFacts(
+                hash: 0, baseHash: e.baseHash, baseStart: e.flags & 1 != 0 ? 4 : 0,
+                negated: e.flags & 1 != 0, isBang: e.flags & 2 != 0), lexicon: nil)
+        w.char0 = e.char0
+        w.char1 = e.char1
+        w.char2 = e.char2
         w.gramCount = Int32(e.gramCount)
         w.hasLexicon = e.flags & 4 != 0
         w.endsPhrase = e.flags & 8 != 0
         if w.hasLexicon {
             let v = valences[Int(e.valence)]
-            w.vader = v.vader; w.afinn = v.afinn
+            w.vader = v.vader
+            w.afinn = v.afinn
         }
         return w
     }
@@ -455,7 +511,8 @@ struct WordMemo {
     /// Remembers `entry` for `token` (hash `hash`, not remembered yet); when the memo is
     /// full it starts over first (results never depend on the memo's contents).
     mutating func insert(_ entry: WordEntry, for token: UnsafeBufferPointer<UInt8>, hash: UInt64) {
-        guard capacity > 0, token.count > 0, token.count <= Self.maxKeyLength, entry.gramCount <= Int32(UInt16.max) else { return }
+        guard capacity > 0, token.count > 0, token.count <= Self.maxKeyLength, entry.gramCount <= Int32(UInt16.max)
+        else { return }
         if storage == nil {
             var size = 16
             while 3 * size < 4 * capacity { size <<= 1 }  // load factor at most 3/4
@@ -474,10 +531,12 @@ struct WordMemo {
         var i = home(hash)
         while slots[i].keyLength != 0 { i = (i + 1) & mask }
         let (k0, k1) = Self.inlineKey(token)
-        var e = WordMemoSlot(key0: k0, key1: k1, char0: entry.char0, char1: entry.char1, char2: entry.char2, baseHash: entry.baseHash)
+        var e = WordMemoSlot(
+            key0: k0, key1: k1, char0: entry.char0, char1: entry.char1, char2: entry.char2, baseHash: entry.baseHash)
         e.keyLength = UInt16(token.count)
         e.gramCount = UInt16(entry.gramCount)
-        e.flags = (entry.negated ? 1 : 0) | (entry.isBang ? 2 : 0) | (entry.hasLexicon ? 4 : 0) | (entry.endsPhrase ? 8 : 0)
+        e.flags =
+            (entry.negated ? 1 : 0) | (entry.isBang ? 2 : 0) | (entry.hasLexicon ? 4 : 0) | (entry.endsPhrase ? 8 : 0)
         if entry.hasLexicon {
             e.valence = Int32(valences.count)
             valences.append((entry.vader, entry.afinn))
@@ -542,19 +601,23 @@ extension LogisticRegressionClassifier {
     /// Every sum is taken in the same order as `SentimentFeaturizer.analyze` + `probabilities` would
     /// group it, so memo hits and misses give the same bits.
     /// `padding`: how many readable bytes follow `bytes` (with 16 or more, memo keys are read as two 8-byte words).
-    func predict(bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, paddedBy padding: Int = 0,
-                 memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+    func predict(
+        bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, paddedBy padding: Int = 0,
+        memo: inout WordMemo, scratch: inout ScoringScratch
+    ) -> SentimentPrediction {
         guard hasScoringShape else {
             var tokens = TweetTokens()
             tokens.bytes = Array(all)
             tokens.ends = Array(ends)
             let (features, scores) = featurizer.analyze(tokens)
-            return Self.prediction(probabilities: probabilities(features), compound: scores.compound, weight: lexiconScoreWeight)
+            return Self.prediction(
+                probabilities: probabilities(features), compound: scores.compound, weight: lexiconScoreWeight)
         }
         let tokenCount = ends.count
         scratch.prepare(tokenCount: tokenCount)
         // The buffers leave `scratch` for the tweet (a swap: no copy, no reference counting).
-        var hashArray: [UInt64] = [], bucketArray: [Int32] = []
+        var hashArray: [UInt64] = []
+        var bucketArray: [Int32] = []
         swap(&hashArray, &scratch.hashes)
         swap(&bucketArray, &scratch.buckets)
         defer {
@@ -563,10 +626,13 @@ extension LogisticRegressionClassifier {
         }
         return hashArray.withUnsafeMutableBufferPointer { hashes in
             bucketArray.withUnsafeMutableBufferPointer { buckets in
-                let bucketCount = hashTokens(all, ends: ends, padded: padding >= 8, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
+                let bucketCount = hashTokens(
+                    all, ends: ends, padded: padding >= 8, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
                 memo.prefetch(UnsafeBufferPointer(rebasing: hashes[..<tokenCount]))
-                return score(all, ends: ends, hashes: UnsafeBufferPointer(hashes), buckets: UnsafeBufferPointer(rebasing: buckets[..<bucketCount]),
-                             padded: padding >= 16, memo: &memo, scratch: &scratch)
+                return score(
+                    all, ends: ends, hashes: UnsafeBufferPointer(hashes),
+                    buckets: UnsafeBufferPointer(rebasing: buckets[..<bucketCount]),
+                    padded: padding >= 16, memo: &memo, scratch: &scratch)
             }
         }
     }
@@ -579,26 +645,33 @@ extension LogisticRegressionClassifier {
     /// its word n-gram buckets into `buckets` (at most two per token), unigram then bigram with the
     /// previous token; then prefetches the weights they lead to (the caller prefetches the memo
     /// slots of `hashes`). Returns the number of buckets.
-    func hashTokens(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, padded: Bool, hashes: UnsafeMutablePointer<UInt64>,
-                    buckets: UnsafeMutablePointer<Int32>) -> Int {
-        let hashBits = featurizer.hashBits, usesBigrams = featurizer.usesBigrams
+    func hashTokens(
+        _ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, padded: Bool,
+        hashes: UnsafeMutablePointer<UInt64>,
+        buckets: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        let hashBits = featurizer.hashBits
+        let usesBigrams = featurizer.usesBigrams
         var bucketCount = 0
         var previous: UInt64 = 0
         for k in 0..<ends.count {
-            let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
+            let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1]))..<Int(ends[k])])
             // Eight bytes per step; with padding the last step is one masked load (same hash).
             let h = padded ? FeatureHashing.token(padded: b) : FeatureHashing.token(b)
             hashes[k] = h
             buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(h, bits: hashBits))
             bucketCount += 1
             if usesBigrams, k > 0 {
-                buckets[bucketCount] = Int32(truncatingIfNeeded: FeatureHashing.bucket(FeatureHashing.pair(previous, h), bits: hashBits))
+                buckets[bucketCount] = Int32(
+                    truncatingIfNeeded: FeatureHashing.bucket(FeatureHashing.pair(previous, h), bits: hashBits))
                 bucketCount += 1
             }
             previous = h
         }
         weights.withUnsafeBufferPointer { W in
-            for j in UnsafeBufferPointer(start: buckets, count: bucketCount) { fieldtest_prefetch(W.baseAddress! + 3 * Int(j)) }
+            for j in UnsafeBufferPointer(start: buckets, count: bucketCount) {
+                fieldtest_prefetch(W.baseAddress! + 3 * Int(j))
+            }
         }
         return bucketCount
     }
@@ -606,26 +679,35 @@ extension LogisticRegressionClassifier {
     /// Passes 2 and 3 of `predict(bytes:ends:…)` given pass 1's `hashes` and `buckets`: memo
     /// look-ups in token order, then the distinct word n-grams, then the prediction.
     /// `padded`: at least 16 readable bytes follow every token.
-    func score(_ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, hashes: UnsafeBufferPointer<UInt64>,
-               buckets words: UnsafeBufferPointer<Int32>, padded: Bool,
-               memo: inout WordMemo, scratch: inout ScoringScratch) -> SentimentPrediction {
+    func score(
+        _ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, hashes: UnsafeBufferPointer<UInt64>,
+        buckets words: UnsafeBufferPointer<Int32>, padded: Bool,
+        memo: inout WordMemo, scratch: inout ScoringScratch
+    ) -> SentimentPrediction {
         let normalizes = featurizer.normalizesGrams
         var s = LexiconScores()
-        var z0 = bias[0], z1 = bias[1], z2 = bias[2]
-        var c0 = 0.0, c1 = 0.0, c2 = 0.0
+        var z0 = bias[0]
+        var z1 = bias[1]
+        var z2 = bias[2]
+        var c0 = 0.0
+        var c1 = 0.0
+        var c2 = 0.0
         var grams = 0
         weights.withUnsafeBufferPointer { W in
             // Pass 2: per-token memo entries (character n-gram sums, lexicon evidence), in token order.
             var previousBase: UInt64? = nil
             for k in 0..<ends.count {
-                let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])])
+                let b = UnsafeBufferPointer(rebasing: all[(k == 0 ? 0 : Int(ends[k - 1]))..<Int(ends[k])])
                 // A remembered token without lexicon evidence (most of them) is read from its slot in place.
                 let e: WordEntry
                 if let slot = memo.findSlot(b, hash: hashes[k], padded: padded) {
                     if slot.pointee.flags & 6 == 0 {  // neither `isBang` nor `hasLexicon`
-                        c0 += slot.pointee.char0; c1 += slot.pointee.char1; c2 += slot.pointee.char2
+                        c0 += slot.pointee.char0
+                        c1 += slot.pointee.char1
+                        c2 += slot.pointee.char2
                         grams += Int(slot.pointee.gramCount)
-                        previousBase = slot.pointee.baseHash  // all `accumulateLexicon` does for a token without lexicon entry
+                        // all `accumulateLexicon` does for a token without lexicon entry
+                        previousBase = slot.pointee.baseHash
                         continue
                     }
                     e = memo.entry(slot.pointee)
@@ -633,7 +715,9 @@ extension LogisticRegressionClassifier {
                     e = wordEntry(b, weights: W)
                     memo.insert(e, for: b, hash: hashes[k])
                 }
-                c0 += e.char0; c1 += e.char1; c2 += e.char2
+                c0 += e.char0
+                c1 += e.char1
+                c2 += e.char2
                 grams += Int(e.gramCount)
                 if e.hasLexicon || e.isBang {
                     featurizer.accumulateLexicon(e, b, previousBase: &previousBase, into: &s)
@@ -643,29 +727,41 @@ extension LogisticRegressionClassifier {
             }
 
             // Pass 3: word n-grams: binary, de-duplicated, scaled to unit length.
-            var w0 = 0.0, w1 = 0.0, w2 = 0.0
+            var w0 = 0.0
+            var w1 = 0.0
+            var w2 = 0.0
             var unique = 0
             scratch.forEachDistinct(words) { j in
                 unique += 1
                 let at = 3 * Int(j)
-                w0 += Double(W[at]); w1 += Double(W[at + 1]); w2 += Double(W[at + 2])
+                w0 += Double(W[at])
+                w1 += Double(W[at + 1])
+                w2 += Double(W[at + 2])
             }
             if unique > 0 {
                 let scale = normalizes ? 1 / Double(Float(unique).squareRoot()) : 1
-                z0 += w0 * scale; z1 += w1 * scale; z2 += w2 * scale
+                z0 += w0 * scale
+                z1 += w1 * scale
+                z2 += w2 * scale
             }
             if grams > 0 {
                 let scale = normalizes ? 1 / Double(grams).squareRoot() : 1
-                z0 += c0 * scale; z1 += c1 * scale; z2 += c2 * scale
+                z0 += c0 * scale
+                z1 += c1 * scale
+                z2 += c2 * scale
             }
             let base = featurizer.lexiconBase
             SentimentFeaturizer.forEachDenseFeature(s) { k, v in
                 let at = 3 * (base + k)
                 let x = Float(v)
-                z0 += Double(W[at] * x); z1 += Double(W[at + 1] * x); z2 += Double(W[at + 2] * x)
+                z0 += Double(W[at] * x)
+                z1 += Double(W[at + 1] * x)
+                z2 += Double(W[at + 2] * x)
             }
         }
-        return Self.prediction(probabilities: softmax3(z0, z1, z2), compound: lexiconScoreWeight == 0 ? 0 : s.compound, weight: lexiconScoreWeight)
+        return Self.prediction(
+            probabilities: softmax3(z0, z1, z2), compound: lexiconScoreWeight == 0 ? 0 : s.compound,
+            weight: lexiconScoreWeight)
     }
 
     /// The memo entry of token `b`: its hashes, lexicon entry, and the sums of its character n-grams' weights.
@@ -675,14 +771,21 @@ extension LogisticRegressionClassifier {
         var e = WordEntry(facts: t, lexicon: f.table.lookup(t.baseHash))
         if f.charBits > 0 {
             let charOffset = 1 << f.hashBits
-            var a0 = 0.0, a1 = 0.0, a2 = 0.0
+            var a0 = 0.0
+            var a1 = 0.0
+            var a2 = 0.0
             var n: Int32 = 0
             f.forEachCharGram(b, start: t.baseStart) { g in
                 let at = 3 * (charOffset + FeatureHashing.bucket(g, bits: f.charBits))
-                a0 += Double(W[at]); a1 += Double(W[at + 1]); a2 += Double(W[at + 2])
+                a0 += Double(W[at])
+                a1 += Double(W[at + 1])
+                a2 += Double(W[at + 2])
                 n += 1
             }
-            e.char0 = a0; e.char1 = a1; e.char2 = a2; e.gramCount = n
+            e.char0 = a0
+            e.char1 = a1
+            e.char2 = a2
+            e.gramCount = n
         }
         return e
     }
@@ -718,7 +821,10 @@ struct ScoringScratch {
             var sorted = Array(buckets)
             IndexSort.sort(&sorted)
             var last: Int32 = -1
-            for j in sorted where j != last { last = j; body(j) }
+            for j in sorted where j != last {
+                last = j
+                body(j)
+            }
             return
         }
         stamp &+= 1

@@ -36,7 +36,8 @@ public struct TrainingConfiguration: Sendable, Equatable {
     /// separately: by default the airline tweets, which the miCity scenarios replay.
     public var reservedSources: Set<CorpusSource> = [.airline]
     /// Logistic-regression hyper-parameters.
-    public var logisticRegression = LogisticRegressionClassifier.Hyperparameters(epochs: 6, learningRate: 0.02, l2: 1e-5)
+    public var logisticRegression = LogisticRegressionClassifier.Hyperparameters(
+        epochs: 6, learningRate: 0.02, l2: 1e-5)
     /// Naive Bayes smoothing pseudo-count.
     public var naiveBayesAlpha: Double = 0.5
     /// Weight of the lexicon compound in the polarity score.
@@ -66,7 +67,9 @@ public struct TrainingConfiguration: Sendable, Equatable {
     /// Checks every setting is within its documented range; throws `SentimentError.invalidConfiguration`
     /// naming the setting (as its `fieldtest train sentiment` option where there is one) otherwise.
     public func validate() throws(SentimentError) {
-        func bad(_ parameter: String, _ reason: String) -> SentimentError { .invalidConfiguration(parameter: parameter, reason: reason) }
+        func bad(_ parameter: String, _ reason: String) -> SentimentError {
+            .invalidConfiguration(parameter: parameter, reason: reason)
+        }
         let h = logisticRegression
         guard h.learningRate.isFinite, Self.learningRateRange.contains(h.learningRate) else {
             throw bad("--learning-rate", "is \(h.learningRate); it must be above 0 and at most 10 (default 0.02)")
@@ -87,12 +90,18 @@ public struct TrainingConfiguration: Sendable, Equatable {
         guard charBits == 0 || Self.bitsRange.contains(charBits) else {
             throw bad("--char-bits", "is \(charBits); it must be 0 or in 4…26")
         }
-        guard naiveBayesAlpha.isFinite, naiveBayesAlpha > 0 else { throw bad("Naive Bayes alpha", "must be a finite number above 0") }
+        guard naiveBayesAlpha.isFinite, naiveBayesAlpha > 0 else {
+            throw bad("Naive Bayes alpha", "must be a finite number above 0")
+        }
         guard lexiconScoreWeight.isFinite, (0...1).contains(lexiconScoreWeight) else {
             throw bad("lexicon score weight", "must be in 0…1")
         }
-        guard classLogOffsets.count == 3, classLogOffsets.allSatisfy({ $0.isFinite && Self.classLogOffsetRange.contains($0) }) else {
-            throw bad("--class-offsets", "are \(classLogOffsets); give three numbers (negative,neutral,positive), each in −10…10")
+        guard classLogOffsets.count == 3,
+            classLogOffsets.allSatisfy({ $0.isFinite && Self.classLogOffsetRange.contains($0) })
+        else {
+            throw bad(
+                "--class-offsets",
+                "are \(classLogOffsets); give three numbers (negative,neutral,positive), each in −10…10")
         }
     }
 }
@@ -164,8 +173,10 @@ public enum SentimentTrainer {
     /// when a class has examples of weight 0 only (their source weights are 0), and `.nonFiniteModel`
     /// when the trained parameters are not all finite (training diverged), so a broken model is
     /// never returned. The checks run once per training, outside the per-tweet paths.
-    public static func checkedTrain(corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
-                                    using rng: inout some RandomNumberGenerator) throws(SentimentError) -> SentimentModel {
+    public static func checkedTrain(
+        corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
+        using rng: inout some RandomNumberGenerator
+    ) throws(SentimentError) -> SentimentModel {
         var classWeight = [0.0, 0.0, 0.0]
         for e in corpus.examples { classWeight[e.label.rawValue] += c.sourceWeights[e.source] ?? 1 }
         guard classWeight.reduce(0, +) > 0 else { throw .zeroTotalWeight }
@@ -178,8 +189,10 @@ public enum SentimentTrainer {
 
     /// Trains a model on `corpus`. Same corpus, lexicon, configuration and
     /// generator state ⇒ identical parameters. Complexity: O(epochs × features).
-    public static func train(corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
-                             using rng: inout some RandomNumberGenerator) -> SentimentModel {
+    public static func train(
+        corpus: TrainingCorpus, lexicon: SentimentLexicon, configuration c: TrainingConfiguration,
+        using rng: inout some RandomNumberGenerator
+    ) -> SentimentModel {
         let featurizer = featurizer(c, lexicon: lexicon)
         let features = corpus.examples.map { featurizer.features($0.text) }
         return train(corpus: corpus, features: features, featurizer: featurizer, configuration: c, using: &rng)
@@ -187,25 +200,31 @@ public enum SentimentTrainer {
 
     /// The featurizer `configuration` describes.
     static func featurizer(_ c: TrainingConfiguration, lexicon: SentimentLexicon) -> SentimentFeaturizer {
-        SentimentFeaturizer(hashBits: c.hashBits, usesBigrams: c.usesBigrams, charBits: c.charBits,
-                            charGramLengths: c.charGramLengths, normalizesGrams: c.normalizesGrams, lexicon: lexicon)
+        SentimentFeaturizer(
+            hashBits: c.hashBits, usesBigrams: c.usesBigrams, charBits: c.charBits,
+            charGramLengths: c.charGramLengths, normalizesGrams: c.normalizesGrams, lexicon: lexicon)
     }
 
     /// Trains on `corpus` whose texts `featurizer` has already turned into `features` (one per
     /// example, in order), then adds `classLogOffsets`.
-    static func train(corpus: TrainingCorpus, features: [SparseFeatures], featurizer: SentimentFeaturizer,
-                      configuration c: TrainingConfiguration, using rng: inout some RandomNumberGenerator) -> SentimentModel {
+    static func train(
+        corpus: TrainingCorpus, features: [SparseFeatures], featurizer: SentimentFeaturizer,
+        configuration c: TrainingConfiguration, using rng: inout some RandomNumberGenerator
+    ) -> SentimentModel {
         let labels = corpus.examples.map(\.label)
         let w = weights(for: corpus, configuration: c)
         let model: SentimentModel
         switch c.kind {
         case .naiveBayes:
-            model = .naiveBayes(NaiveBayesClassifier.train(featurizer: featurizer, examples: features, labels: labels, weights: w,
-                                                           alpha: c.naiveBayesAlpha, lexiconScoreWeight: c.lexiconScoreWeight))
+            model = .naiveBayes(
+                NaiveBayesClassifier.train(
+                    featurizer: featurizer, examples: features, labels: labels, weights: w,
+                    alpha: c.naiveBayesAlpha, lexiconScoreWeight: c.lexiconScoreWeight))
         case .logisticRegression:
-            model = .logisticRegression(LogisticRegressionClassifier.train(
-                featurizer: featurizer, examples: features, labels: labels, weights: w,
-                hyperparameters: c.logisticRegression, lexiconScoreWeight: c.lexiconScoreWeight, using: &rng))
+            model = .logisticRegression(
+                LogisticRegressionClassifier.train(
+                    featurizer: featurizer, examples: features, labels: labels, weights: w,
+                    hyperparameters: c.logisticRegression, lexiconScoreWeight: c.lexiconScoreWeight, using: &rng))
         }
         // Adding zeros changes no bit, so a model trained without offsets is unchanged.
         return c.classLogOffsets == [0, 0, 0] ? model : model.addingClassLogOffsets(c.classLogOffsets)
@@ -216,8 +235,10 @@ public enum SentimentTrainer {
     /// Sentiment140's manual test set, as Go et al. 2009 evaluated it), examples of other classes are
     /// left out and each decision is the most probable of `classes` (`SentimentPrediction.label(among:)`).
     /// Complexity: O(total tokens).
-    public static func evaluate(_ model: some SentimentClassifier, on corpus: TrainingCorpus,
-                                classes: Set<SentimentLabel> = Set(SentimentLabel.allCases), includesTotal: Bool = false) -> [SourceEvaluation] {
+    public static func evaluate(
+        _ model: some SentimentClassifier, on corpus: TrainingCorpus,
+        classes: Set<SentimentLabel> = Set(SentimentLabel.allCases), includesTotal: Bool = false
+    ) -> [SourceEvaluation] {
         let classes = classes.isEmpty ? Set(SentimentLabel.allCases) : classes
         var bySource: [CorpusSource: EvaluationTally] = [:]
         var total = EvaluationTally()
@@ -239,8 +260,11 @@ public enum SentimentTrainer {
         var w = CSVWriter()
         w.row(["source", "classes", "metric", "value"])
         for e in evaluations {
-            let source = e.source?.rawValue ?? "all", classes = e.orderedClasses.map(\.name).joined(separator: "+")
-            func put(_ metric: String, _ value: Double?) { if let value { w.row([source, classes, metric, "\(value)"]) } }
+            let source = e.source?.rawValue ?? "all"
+            let classes = e.orderedClasses.map(\.name).joined(separator: "+")
+            func put(_ metric: String, _ value: Double?) {
+                if let value { w.row([source, classes, metric, "\(value)"]) }
+            }
             w.row([source, classes, "n", String(e.confusion.total)])
             put("accuracy", e.confusion.accuracy)
             put("binary_accuracy", e.binaryAccuracy)
@@ -261,22 +285,26 @@ public enum SentimentTrainer {
     /// total) unless `rowNames` gives a name per evaluation.
     public static func report(_ evaluations: [SourceEvaluation], rowNames: [String]? = nil) -> String {
         func f(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "-" }
-        var lines = ["source        n      acc    bin-acc  macroF1  macroR   P-neg  R-neg  P-neu  R-neu  P-pos  R-pos  pearson"]
+        var lines = [
+            "source        n      acc    bin-acc  macroF1  macroR   P-neg  R-neg  P-neu  R-neu  P-pos  R-pos  pearson"
+        ]
         for (k, e) in evaluations.enumerated() {
             let c = e.confusion
             let name = rowNames.flatMap { k < $0.count ? $0[k] : nil } ?? e.source?.rawValue ?? "all"
             func p(_ l: SentimentLabel) -> String { e.classes.contains(l) ? f(c.precision(l)) : "-" }
             func r(_ l: SentimentLabel) -> String { e.classes.contains(l) ? f(c.recall(l)) : "-" }
-            let cells = [f(c.accuracy), f(e.binaryAccuracy), f(e.macroF1), f(e.macroRecall),
-                         p(.negative), r(.negative), p(.neutral), r(.neutral), p(.positive), r(.positive), f(e.pearsonR)]
-            lines.append(name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                         + String(c.total).padding(toLength: 7, withPad: " ", startingAt: 0)
-                         + cells.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            let cells = [
+                f(c.accuracy), f(e.binaryAccuracy), f(e.macroF1), f(e.macroRecall),
+                p(.negative), r(.negative), p(.neutral), r(.neutral), p(.positive), r(.positive), f(e.pearsonR),
+            ]
+            lines.append(
+                name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + String(c.total).padding(toLength: 7, withPad: " ", startingAt: 0)
+                    + cells.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined(separator: "  "))
         }
         return lines.joined(separator: "\n")
     }
 }
-
 
 /// Running counts of one evaluation row (see `SentimentTrainer.evaluate`).
 struct EvaluationTally {
@@ -290,12 +318,16 @@ struct EvaluationTally {
             binaryCount += 1
             if p.label(among: [.negative, .positive]) == e.label { binaryCorrect += 1 }
         }
-        if let m = e.meanRating { scores.append(p.score); ratings.append(m) }
+        if let m = e.meanRating {
+            scores.append(p.score)
+            ratings.append(m)
+        }
     }
 
     func evaluation(_ source: CorpusSource?, classes: Set<SentimentLabel>) -> SourceEvaluation {
-        SourceEvaluation(source: source, confusion: confusion,
-                         binaryAccuracy: binaryCount > 0 ? Double(binaryCorrect) / Double(binaryCount) : nil,
-                         pearsonR: Correlation.pearson(scores, ratings), classes: classes)
+        SourceEvaluation(
+            source: source, confusion: confusion,
+            binaryAccuracy: binaryCount > 0 ? Double(binaryCorrect) / Double(binaryCount) : nil,
+            pearsonR: Correlation.pearson(scores, ratings), classes: classes)
     }
 }

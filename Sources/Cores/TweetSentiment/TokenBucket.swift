@@ -24,7 +24,9 @@ public struct TokenBucket: Sendable, Equatable {
     /// of `windowSeconds` (so neither in any fixed window of that length): burst
     /// `⌊limit/2⌋` plus refill `(limit − burst)/window`, since at most
     /// `capacity + refill·window` tokens can be spent in such an interval.
-    public static func never(exceeding limit: Int, perWindowOf windowSeconds: Double, startSeconds: Double = 0) -> TokenBucket {
+    public static func never(exceeding limit: Int, perWindowOf windowSeconds: Double, startSeconds: Double = 0)
+        -> TokenBucket
+    {
         never(exceeding: limit, perWindowOf: windowSeconds, burst: max(limit, 0) / 2, startSeconds: startSeconds)
     }
 
@@ -32,11 +34,14 @@ public struct TokenBucket: Sendable, Equatable {
     /// 0…limit) and refill `(limit − burst)/window` tokens per second. A smaller
     /// burst gives a higher sustained rate; `burst = limit − ⌈window / period⌉`
     /// sustains one request per `period` seconds whenever the limit allows it.
-    public static func never(exceeding limit: Int, perWindowOf windowSeconds: Double, burst: Int,
-                             startSeconds: Double = 0) -> TokenBucket {
+    public static func never(
+        exceeding limit: Int, perWindowOf windowSeconds: Double, burst: Int,
+        startSeconds: Double = 0
+    ) -> TokenBucket {
         let l = max(limit, 0)
         let b = Double(min(max(burst, 0), l))
-        return TokenBucket(capacity: b, refillPerSecond: (Double(l) - b) / max(windowSeconds, 1e-9), startSeconds: startSeconds)
+        return TokenBucket(
+            capacity: b, refillPerSecond: (Double(l) - b) / max(windowSeconds, 1e-9), startSeconds: startSeconds)
     }
 
     /// Tokens available at `nowSeconds` (after refill), 0 … capacity.
@@ -134,7 +139,10 @@ extension Double {
     static func pow2(_ x: Double) -> Double {
         var r = 1.0
         var k = 0
-        while Double(k) < x { r *= 2; k += 1 }
+        while Double(k) < x {
+            r *= 2
+            k += 1
+        }
         return r
     }
 }

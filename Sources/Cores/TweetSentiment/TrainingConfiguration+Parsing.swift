@@ -19,7 +19,9 @@ extension TrainingConfiguration {
         var out: [CorpusSource: Double] = [:]
         for item in items {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let source = CorpusSource(rawValue: parts[0]), let w = Double(parts[1]) else { return nil }
+            guard parts.count == 2, let source = CorpusSource(rawValue: parts[0]), let w = Double(parts[1]) else {
+                return nil
+            }
             out[source] = w
         }
         return out

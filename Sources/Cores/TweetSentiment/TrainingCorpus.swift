@@ -33,7 +33,9 @@ public struct TrainingExample: Sendable, Equatable {
     public var group: String?
 
     /// Creates an example.
-    public init(text: String, label: SentimentLabel, source: CorpusSource, meanRating: Double? = nil, group: String? = nil) {
+    public init(
+        text: String, label: SentimentLabel, source: CorpusSource, meanRating: Double? = nil, group: String? = nil
+    ) {
         self.text = text
         self.label = label
         self.source = source
@@ -107,7 +109,9 @@ public struct TrainingCorpus: Sendable, Equatable {
     /// Adds VADER tweets, classed by `VaderTweet.label(neutralThreshold:)`.
     public mutating func add(vader tweets: [VaderTweet], neutralThreshold: Double = VaderTweet.neutralThreshold) {
         examples += tweets.map {
-            TrainingExample(text: $0.text, label: $0.label(neutralThreshold: neutralThreshold), source: .vader, meanRating: $0.meanRating)
+            TrainingExample(
+                text: $0.text, label: $0.label(neutralThreshold: neutralThreshold), source: .vader,
+                meanRating: $0.meanRating)
         }
     }
 
@@ -124,8 +128,11 @@ public struct TrainingCorpus: Sendable, Equatable {
     /// is dropped too, so that a tweet another source repeats (the TweetEval validation tweets
     /// are also SemEval 2016 tweets) is not trained on and then scored as unseen.
     /// Complexity: O(total text length).
-    public func holdingOut(_ part: HeldOutPart) -> (training: TrainingCorpus, heldOut: TrainingCorpus, droppedDuplicates: Int) {
-        var train = TrainingCorpus(), held = TrainingCorpus()
+    public func holdingOut(_ part: HeldOutPart) -> (
+        training: TrainingCorpus, heldOut: TrainingCorpus, droppedDuplicates: Int
+    ) {
+        var train = TrainingCorpus()
+        var held = TrainingCorpus()
         for e in examples {
             if part.contains(e) { held.examples.append(e) } else { train.examples.append(e) }
         }
@@ -139,15 +146,23 @@ public struct TrainingCorpus: Sendable, Equatable {
     /// The text as the tokenizer reads it, without mentions and URLs (which some
     /// redistributions of the same tweets replace or drop), tokens joined by spaces.
     static func duplicateKey(_ text: String, tokenizer: TweetTokenizer) -> String {
-        tokenizer.tokenize(text).filter { $0 != TweetTokenizer.urlToken && $0 != TweetTokenizer.userToken }.joined(separator: " ")
+        tokenizer.tokenize(text).filter { $0 != TweetTokenizer.urlToken && $0 != TweetTokenizer.userToken }.joined(
+            separator: " ")
     }
 
     /// The corpus without the `EvaluationShare` of `sources` (`training`), and that share (`reserved`).
-    public func reservingEvaluationShare(of sources: Set<CorpusSource>) -> (training: TrainingCorpus, reserved: TrainingCorpus) {
+    public func reservingEvaluationShare(of sources: Set<CorpusSource>) -> (
+        training: TrainingCorpus, reserved: TrainingCorpus
+    ) {
         guard !sources.isEmpty else { return (self, TrainingCorpus()) }
-        var train = TrainingCorpus(), reserved = TrainingCorpus()
+        var train = TrainingCorpus()
+        var reserved = TrainingCorpus()
         for e in examples {
-            if sources.contains(e.source) && EvaluationShare.contains(e.text) { reserved.examples.append(e) } else { train.examples.append(e) }
+            if sources.contains(e.source) && EvaluationShare.contains(e.text) {
+                reserved.examples.append(e)
+            } else {
+                train.examples.append(e)
+            }
         }
         return (train, reserved)
     }
@@ -155,8 +170,10 @@ public struct TrainingCorpus: Sendable, Equatable {
     /// Splits into training and development parts: within every (source, class)
     /// stratum a seeded shuffle puts `round(fraction × size)` examples in
     /// development. Deterministic for a given generator state. Complexity: O(n).
-    public func split(developmentFraction fraction: Double,
-                      using rng: inout some RandomNumberGenerator) -> (training: TrainingCorpus, development: TrainingCorpus) {
+    public func split(
+        developmentFraction fraction: Double,
+        using rng: inout some RandomNumberGenerator
+    ) -> (training: TrainingCorpus, development: TrainingCorpus) {
         var strata: [String: [Int]] = [:]
         var keys: [String] = []
         for (i, e) in examples.enumerated() {
@@ -172,7 +189,8 @@ public struct TrainingCorpus: Sendable, Equatable {
             let m = Int((f * Double(idx.count)).rounded())
             for i in idx.prefix(m) { isDev[i] = true }
         }
-        var train = TrainingCorpus(), dev = TrainingCorpus()
+        var train = TrainingCorpus()
+        var dev = TrainingCorpus()
         for (i, e) in examples.enumerated() {
             if isDev[i] { dev.examples.append(e) } else { train.examples.append(e) }
         }

@@ -66,8 +66,9 @@ extension TrainingConfiguration {
             throw usage("give --output (the model file to write), or --hold-out for a leave-one-out report")
         }
         if o.writesModel, !o.holdOut.isEmpty {
-            throw usage("--hold-out reports on held-out parts and writes no model; leave out --output "
-                        + "(train the model in a second run, without --hold-out)")
+            throw usage(
+                "--hold-out reports on held-out parts and writes no model; leave out --output "
+                    + "(train the model in a second run, without --hold-out)")
         }
         if let bad = (o.holdOut + o.calibrateOn).first(where: { HeldOutPart($0) == nil }) {
             throw usage("'\(bad)' is not SOURCE or SOURCE:GROUP with SOURCE one of \(sources)")
@@ -84,7 +85,8 @@ extension TrainingConfiguration {
             throw usage("--reserve takes 'none' or sources separated by commas, each one of \(sources)")
         }
         guard let weights = Self.sourceWeights(parsing: o.sourceWeights) else {
-            throw usage("--source-weight takes SOURCE=WEIGHT with SOURCE one of \(sources) and WEIGHT a number in 0…1000000")
+            throw usage(
+                "--source-weight takes SOURCE=WEIGHT with SOURCE one of \(sources) and WEIGHT a number in 0…1000000")
         }
         self.init()
         self.kind = kind

@@ -84,71 +84,105 @@ public struct TweetTokenizer: Sendable {
         while i < n {
             let b = s[i]
             if b < 0x80 {
-                if Self.isSpaceByte(b) { i += 1; continue }
+                if Self.isSpaceByte(b) {
+                    i += 1
+                    continue
+                }
                 if i + 1 < n, s[i + 1] >= 0x80, let end = Self.keycapEnd(s, i) {
                     // `1️⃣`: the base and U+20E3, without the variation selector.
-                    out.push(b); out.push("\u{20E3}"); out.finish(); i = end; continue
+                    out.push(b)
+                    out.push("\u{20E3}")
+                    out.finish()
+                    i = end
+                    continue
                 }
-                if b == 0x68 || b == 0x48 || b == 0x77 || b == 0x57, Self.atBoundary(s, i), let end = Self.urlEnd(s, i) {
-                    out.push("<url>"); out.finish(); i = end; continue
+                if b == 0x68 || b == 0x48 || b == 0x77 || b == 0x57, Self.atBoundary(s, i), let end = Self.urlEnd(s, i)
+                {
+                    out.push("<url>")
+                    out.finish()
+                    i = end
+                    continue
                 }
                 if b == 0x40, i + 1 < n, Self.isHandleByte(s[i + 1]), Self.atBoundary(s, i) {
                     var j = i + 1
                     while j < n, Self.isHandleByte(s[j]) { j += 1 }
-                    out.push("<user>"); out.finish(); i = j; continue
+                    out.push("<user>")
+                    out.finish()
+                    i = j
+                    continue
                 }
                 if Emoticons.mayStart(b), let (length, end) = Emoticons.match(s, at: i) {
-                    out.push(UnsafeBufferPointer(rebasing: s[i..<(i + length)])); out.finish(); i = end; continue
+                    out.push(UnsafeBufferPointer(rebasing: s[i..<(i + length)]))
+                    out.finish()
+                    i = end
+                    continue
                 }
                 if b == 0x23, i + 1 < n, s[i + 1] == 0x5F || Self.isWordScalar(at: s, i + 1) {
                     var j = i + 1
                     while j < n {
-                        if s[j] == 0x5F { j += 1; continue }
+                        if s[j] == 0x5F {
+                            j += 1
+                            continue
+                        }
                         let (c, l) = Self.decode(s, j)
                         guard Self.isWordScalar(c) else { break }
                         j += l
                     }
                     hashtag(s, i + 1, j, into: &out, negating: &negating)
-                    i = j; continue
+                    i = j
+                    continue
                 }
                 if Self.isAlnumByte(b) {
                     let j = Self.wordEnd(s, i, firstLength: 1)
                     emitWord(s, i, j, into: &out, negating: &negating)
-                    i = j; continue
+                    i = j
+                    continue
                 }
                 if b == 0x21 || b == 0x3F {
                     var j = i + 1
                     while j < n, s[j] == b { j += 1 }
-                    out.push(b); out.finish()
+                    out.push(b)
+                    out.finish()
                     negating = false
-                    i = j; continue
+                    i = j
+                    continue
                 }
                 if b == 0x2E || b == 0x2C || b == 0x3B || b == 0x3A { negating = false }
                 i += 1
             } else {
                 let (c, length) = Self.decode(s, i)
-                if Self.isSpace(c) { i += length; continue }
+                if Self.isSpace(c) {
+                    i += length
+                    continue
+                }
                 if c.value == 0xA9 || c.value == 0xAE, i + length + 3 <= n,
-                   s[i + length] == 0xEF, s[i + length + 1] == 0xB8, s[i + length + 2] == 0x8F {
+                    s[i + length] == 0xEF, s[i + length + 1] == 0xB8, s[i + length + 2] == 0x8F
+                {
                     // `©️` and `®️` in emoji presentation (plain `©` and `®` are no token).
-                    out.push(UnsafeBufferPointer(rebasing: s[i..<(i + length)])); out.finish()
-                    i += length + 3; continue
+                    out.push(UnsafeBufferPointer(rebasing: s[i..<(i + length)]))
+                    out.finish()
+                    i += length + 3
+                    continue
                 }
                 if Self.isEmojiScalar(c) {
                     let end = Self.emojiEnd(s, i)
                     var k = i
                     while k < end {
                         let (d, l) = Self.decode(s, k)
-                        if d.value != 0xFE0F && d.value != 0xFE0E { out.push(UnsafeBufferPointer(rebasing: s[k..<(k + l)])) }
+                        if d.value != 0xFE0F && d.value != 0xFE0E {
+                            out.push(UnsafeBufferPointer(rebasing: s[k..<(k + l)]))
+                        }
                         k += l
                     }
                     out.finish()
-                    i = end; continue
+                    i = end
+                    continue
                 }
                 if Self.isWordScalar(c) {
                     let j = Self.wordEnd(s, i, firstLength: length)
                     emitWord(s, i, j, into: &out, negating: &negating)
-                    i = j; continue
+                    i = j
+                    continue
                 }
                 i += length
             }
@@ -157,12 +191,21 @@ public struct TweetTokenizer: Sendable {
 
     /// Appends the word `s[lo..<hi]`: `<num>` for numbers; otherwise normalised,
     /// opening a negation scope if it is a negator, else prefixed inside one.
-    func emitWord(_ s: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, into out: inout TweetTokens, negating: inout Bool) {
+    func emitWord(
+        _ s: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, into out: inout TweetTokens, negating: inout Bool
+    ) {
         guard lo < hi else { return }
-        if Self.isNumber(s, lo, hi) { out.push("<num>"); out.finish(); return }
+        if Self.isNumber(s, lo, hi) {
+            out.push("<num>")
+            out.finish()
+            return
+        }
         let start = out.pendingStart
         var ascii = true
-        for k in lo..<hi where s[k] >= 0x80 { ascii = false; break }
+        for k in lo..<hi where s[k] >= 0x80 {
+            ascii = false
+            break
+        }
         if ascii {
             // Lower-case and shorten runs in one pass over the bytes.
             var previous: UInt8 = 0
@@ -170,13 +213,22 @@ public struct TweetTokenizer: Sendable {
             for k in lo..<hi {
                 var b = s[k]
                 if b >= 65 && b <= 90 { b += 32 }
-                if b == previous { run += 1 } else { run = 1; previous = b }
+                if b == previous {
+                    run += 1
+                } else {
+                    run = 1
+                    previous = b
+                }
                 if run <= 2 { out.push(b) }
             }
         } else {
             var scalars: [Unicode.Scalar] = []
             var k = lo
-            while k < hi { let (c, l) = Self.decode(s, k); scalars.append(c); k += l }
+            while k < hi {
+                let (c, l) = Self.decode(s, k)
+                scalars.append(c)
+                k += l
+            }
             out.bytes.append(contentsOf: Self.normalizeWord(scalars[...]).utf8)
         }
         if Self.isNegator(out.bytes, start, out.bytes.count) {
@@ -188,8 +240,11 @@ public struct TweetTokenizer: Sendable {
     }
 
     /// Splits the hashtag body `s[lo..<hi]` at `_` and at lower→upper case changes, emitting each part as a word.
-    func hashtag(_ s: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, into out: inout TweetTokens, negating: inout Bool) {
-        var start = lo, k = lo
+    func hashtag(
+        _ s: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int, into out: inout TweetTokens, negating: inout Bool
+    ) {
+        var start = lo
+        var k = lo
         var previousIsLower = false
         while k < hi {
             let (c, l) = Self.decode(s, k)
@@ -218,10 +273,18 @@ public struct TweetTokenizer: Sendable {
         if b0 < 0x80 { return (Unicode.Scalar(b0), 1) }
         var v: UInt32
         let length: Int
-        if b0 & 0xE0 == 0xC0 { length = 2; v = UInt32(b0 & 0x1F) }
-        else if b0 & 0xF0 == 0xE0 { length = 3; v = UInt32(b0 & 0x0F) }
-        else if b0 & 0xF8 == 0xF0 { length = 4; v = UInt32(b0 & 0x07) }
-        else { return ("\u{FFFD}", 1) }
+        if b0 & 0xE0 == 0xC0 {
+            length = 2
+            v = UInt32(b0 & 0x1F)
+        } else if b0 & 0xF0 == 0xE0 {
+            length = 3
+            v = UInt32(b0 & 0x0F)
+        } else if b0 & 0xF8 == 0xF0 {
+            length = 4
+            v = UInt32(b0 & 0x07)
+        } else {
+            return ("\u{FFFD}", 1)
+        }
         guard i + length <= s.count else { return ("\u{FFFD}", 1) }
         for k in 1..<length {
             let c = s[i + k]
@@ -275,23 +338,38 @@ public struct TweetTokenizer: Sendable {
         while j < n {
             let b = s[j]
             if b < 0x80 {
-                if isAlnumByte(b) { j += 1; continue }
+                if isAlnumByte(b) {
+                    j += 1
+                    continue
+                }
                 // Apostrophes inside words (don't) and separators inside numbers (3.5, 10:30, 1,000).
                 if j + 1 < n, b == 0x27, isLetter(scalar(before: j, in: s)) {
                     let (next, l) = decode(s, j + 1)
-                    if isLetter(next) { j += 1 + l; continue }
+                    if isLetter(next) {
+                        j += 1 + l
+                        continue
+                    }
                 }
                 if j + 1 < n, b == 0x2E || b == 0x2C || b == 0x3A, isDigit(scalar(before: j, in: s)) {
                     let (next, l) = decode(s, j + 1)
-                    if isDigit(next) { j += 1 + l; continue }
+                    if isDigit(next) {
+                        j += 1 + l
+                        continue
+                    }
                 }
                 break
             }
             let (d, dl) = decode(s, j)
-            if isWordScalar(d) { j += dl; continue }
+            if isWordScalar(d) {
+                j += dl
+                continue
+            }
             if d == "\u{2019}", j + dl < n, isLetter(scalar(before: j, in: s)) {
                 let (next, l) = decode(s, j + dl)
-                if isLetter(next) { j += dl + l; continue }
+                if isLetter(next) {
+                    j += dl + l
+                    continue
+                }
             }
             break
         }
@@ -325,7 +403,10 @@ public struct TweetTokenizer: Sendable {
         guard count >= 2, count <= 8 else { return false }
         for w in negatorsByFirst[Int(b[lo])] where w.count == count {
             var same = true
-            for k in 0..<count where w[k] != b[lo + k] { same = false; break }
+            for k in 0..<count where w[k] != b[lo + k] {
+                same = false
+                break
+            }
             if same { return true }
         }
         return false
@@ -360,7 +441,9 @@ public struct TweetTokenizer: Sendable {
         while j < n {
             let (d, l) = decode(s, j)
             let v = d.value
-            if v == 0xFE0F || v == 0xFE0E || (0x1F3FB...0x1F3FF).contains(v) || v == 0x20E3 || (0xE0020...0xE007F).contains(v) {
+            if v == 0xFE0F || v == 0xFE0E || (0x1F3FB...0x1F3FF).contains(v) || v == 0x20E3
+                || (0xE0020...0xE007F).contains(v)
+            {
                 j += l
             } else if v == 0x200D, j + l < n, isEmojiScalar(decode(s, j + l).0) {
                 j += l + decode(s, j + l).1
@@ -389,7 +472,15 @@ public struct TweetTokenizer: Sendable {
             return matched && k < n && !isSpace(decode(s, k).0)
         }
         let body: Int
-        if has("http://") { body = i + 7 } else if has("https://") { body = i + 8 } else if has("www.") { body = i + 4 } else { return nil }
+        if has("http://") {
+            body = i + 7
+        } else if has("https://") {
+            body = i + 8
+        } else if has("www.") {
+            body = i + 4
+        } else {
+            return nil
+        }
         var j = i
         while j < n {
             let (c, l) = decode(s, j)
@@ -414,7 +505,9 @@ public struct TweetTokenizer: Sendable {
         }
         while j > body {
             let b = s[j - 1]
-            if b == 0x2E || b == 0x2C || b == 0x3B || b == 0x3A || b == 0x21 || b == 0x3F || b == 0x27 || b == 0x22 || b == 0x5D || b == 0x7D {
+            if b == 0x2E || b == 0x2C || b == 0x3B || b == 0x3A || b == 0x21 || b == 0x3F || b == 0x27 || b == 0x22
+                || b == 0x5D || b == 0x7D
+            {
                 j -= 1
             } else if b == 0x29, unmatched > 0 {
                 unmatched -= 1
@@ -429,7 +522,9 @@ public struct TweetTokenizer: Sendable {
     // MARK: Scalar classes
 
     static func isSpace(_ c: Unicode.Scalar) -> Bool {
-        c.isASCII ? (c == " " || c == "\n" || c == "\t" || c == "\r" || c.value == 0x0B || c.value == 0x0C) : c.properties.isWhitespace
+        c.isASCII
+            ? (c == " " || c == "\n" || c == "\t" || c == "\r" || c.value == 0x0B || c.value == 0x0C)
+            : c.properties.isWhitespace
     }
 
     static func isDigit(_ c: Unicode.Scalar) -> Bool {
@@ -469,7 +564,10 @@ public struct TweetTokenizer: Sendable {
     /// Lower-cases, maps `’` to `'`, and keeps at most two of any repeated character.
     static func normalizeWord(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
         var ascii = true
-        for c in scalars where !c.isASCII { ascii = false; break }
+        for c in scalars where !c.isASCII {
+            ascii = false
+            break
+        }
         if ascii {
             // Fast path: lower-case and shorten runs in one pass over bytes.
             var bytes: [UInt8] = []
@@ -479,7 +577,12 @@ public struct TweetTokenizer: Sendable {
             for c in scalars {
                 var b = UInt8(truncatingIfNeeded: c.value)
                 if b >= 65 && b <= 90 { b += 32 }
-                if b == previous { run += 1 } else { run = 1; previous = b }
+                if b == previous {
+                    run += 1
+                } else {
+                    run = 1
+                    previous = b
+                }
                 if run <= 2 { bytes.append(b) }
             }
             return String(decoding: bytes, as: UTF8.self)
@@ -491,11 +594,15 @@ public struct TweetTokenizer: Sendable {
         var previous: Unicode.Scalar? = nil
         var run = 0
         for c in lowered.unicodeScalars {
-            if c == previous { run += 1 } else { run = 1; previous = c }
+            if c == previous {
+                run += 1
+            } else {
+                run = 1
+                previous = c
+            }
             if run <= 2 { out.append(c) }
         }
         return String(out)
     }
-
 
 }

@@ -33,7 +33,7 @@ public struct TweetTokens: Sendable {
     /// Byte range of token `k` in `bytes`.
     @inline(__always)
     public func range(_ k: Int) -> Range<Int> {
-        (k == 0 ? 0 : Int(ends[k - 1])) ..< Int(ends[k])
+        (k == 0 ? 0 : Int(ends[k - 1]))..<Int(ends[k])
     }
 
     /// Token `k` as a `String`.

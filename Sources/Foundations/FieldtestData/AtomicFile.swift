@@ -36,7 +36,9 @@ public enum AtomicFile {
         }
         // A short name of its own (not the target's name plus a suffix), so that any file name
         // the file system accepts as a target also has room for its temporary file.
-        let tmp = (dir.isEmpty ? "" : dir + "/") + ".fieldtest-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8)).tmp"
+        let tmp =
+            (dir.isEmpty ? "" : dir + "/")
+            + ".fieldtest-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8)).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : 0o666)
         guard fd >= 0 else { throw .unwritable(file: name, reason: String(cString: strerror(errno))) }
         var failure: String? = writeAll(data, to: fd)
@@ -66,7 +68,9 @@ public enum AtomicFile {
             let count = readlink(current, &buffer, buffer.count - 1)
             guard count > 0 else { return current }
             let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = link.hasPrefix("/") ? link : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
+            current =
+                link.hasPrefix("/")
+                ? link : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
         }
         throw .unwritable(file: displayName, reason: "too many levels of symbolic links")
     }
@@ -182,7 +186,10 @@ public struct CSVWriter: Sendable {
     /// Appends one field's bytes, quoted (inner quotes doubled) when they hold a separator, quote or line break.
     private mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
         let needsQuotes = utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-        guard needsQuotes else { bytes.append(contentsOf: utf8); return }
+        guard needsQuotes else {
+            bytes.append(contentsOf: utf8)
+            return
+        }
         bytes.append(0x22)
         for b in utf8 {
             if b == 0x22 { bytes.append(0x22) }
@@ -210,7 +217,9 @@ public struct CSVWriter: Sendable {
         if (fraction - 0.5).magnitude < 1e-6 { return String(format: "%.\(decimals)f", value) }
         let units = UInt64(whole) + (fraction > 0.5 ? 1 : 0)
         var digits = Array(String(units).utf8)
-        if digits.count <= decimals { digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimals + 1 - digits.count), at: 0) }
+        if digits.count <= decimals {
+            digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimals + 1 - digits.count), at: 0)
+        }
         var text: [UInt8] = value.sign == .minus ? [UInt8(ascii: "-")] : []  // as printf: "-0.0000" for small negatives
         text.reserveCapacity(digits.count + 2)
         text.append(contentsOf: digits[..<(digits.count - decimals)])

@@ -37,13 +37,24 @@ public struct CSVByteColumns: Sendable {
     static func scan(_ s: UnsafeBufferPointer<UInt8>, columns names: [String]) -> CSVByteColumns? {
         let n = s.count
         guard let p = s.baseAddress, n > 0 else { return nil }
-        let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
+        let quote: UInt8 = 0x22
+        let comma: UInt8 = 0x2C
+        let lf: UInt8 = 0x0A
+        let cr: UInt8 = 0x0D
         var i = 0
         if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { i = 3 }
         var line = 1
         // Blank lines before the header.
         while i < n {
-            if p[i] == lf { i += 1; line += 1 } else if p[i] == cr, i + 1 < n, p[i + 1] == lf { i += 2; line += 1 } else { break }
+            if p[i] == lf {
+                i += 1
+                line += 1
+            } else if p[i] == cr, i + 1 < n, p[i + 1] == lf {
+                i += 2
+                line += 1
+            } else {
+                break
+            }
         }
         guard i < n else { return nil }
         // The header: plain ASCII names, no quotes or white space (else `CSVTable` decides).
@@ -52,8 +63,13 @@ public struct CSVByteColumns: Sendable {
         while true {
             let atEnd = i == n || p[i] == comma || p[i] == lf || p[i] == cr
             if atEnd {
-                header.append(String(decoding: UnsafeBufferPointer(start: p + nameStart, count: i - nameStart), as: UTF8.self))
-                if i < n, p[i] == comma { i += 1; nameStart = i; continue }
+                header.append(
+                    String(decoding: UnsafeBufferPointer(start: p + nameStart, count: i - nameStart), as: UTF8.self))
+                if i < n, p[i] == comma {
+                    i += 1
+                    nameStart = i
+                    continue
+                }
                 break
             }
             let b = p[i]
@@ -75,8 +91,16 @@ public struct CSVByteColumns: Sendable {
         var row = [CSVFieldBytes](repeating: CSVFieldBytes(start: 0, end: 0, isUnescaped: false), count: header.count)
         while i < n {
             // Record start: blank lines are skipped.
-            if p[i] == lf { i += 1; line += 1; continue }
-            if p[i] == cr, i + 1 < n, p[i + 1] == lf { i += 2; line += 1; continue }
+            if p[i] == lf {
+                i += 1
+                line += 1
+                continue
+            }
+            if p[i] == cr, i + 1 < n, p[i + 1] == lf {
+                i += 2
+                line += 1
+                continue
+            }
             let recordLine = line
             var field = 0
             while true {
@@ -89,12 +113,18 @@ public struct CSVByteColumns: Sendable {
                     while i < n {
                         let j = Self.firstQuote(p, from: i, count: n)
                         guard j < n else { break }
-                        if j + 1 < n, p[j + 1] == quote { escaped = true; i = j + 2; continue }
-                        end = j; i = j + 1
+                        if j + 1 < n, p[j + 1] == quote {
+                            escaped = true
+                            i = j + 2
+                            continue
+                        }
+                        end = j
+                        i = j + 1
                         break
                     }
                     guard end >= 0 else { return nil }  // unterminated
-                    guard i == n || p[i] == comma || p[i] == lf || p[i] == cr else { return nil }  // text after the closing quote
+                    // text after the closing quote
+                    guard i == n || p[i] == comma || p[i] == lf || p[i] == cr else { return nil }
                     for k in start..<end where p[k] == lf { line += 1 }
                     if escaped {
                         let from = result.unescaped.count
@@ -112,13 +142,19 @@ public struct CSVByteColumns: Sendable {
                     i = Self.fieldEnd(p, from: i, count: n)
                     bytes = CSVFieldBytes(start: start, end: i, isUnescaped: false)
                 }
-                let text = bytes.isUnescaped
-                    ? result.unescaped.withUnsafeBufferPointer { Self.isValidUTF8(UnsafeBufferPointer(rebasing: $0[bytes.start..<bytes.end])) }
+                let text =
+                    bytes.isUnescaped
+                    ? result.unescaped.withUnsafeBufferPointer {
+                        Self.isValidUTF8(UnsafeBufferPointer(rebasing: $0[bytes.start..<bytes.end]))
+                    }
                     : Self.isValidUTF8(UnsafeBufferPointer(rebasing: s[bytes.start..<bytes.end]))
                 guard text, field < header.count else { return nil }
                 if wanted[field] { row[field] = bytes }
                 field += 1
-                if i < n, p[i] == comma { i += 1; continue }
+                if i < n, p[i] == comma {
+                    i += 1
+                    continue
+                }
                 // A line end or the end of the file ends the record.
                 if i < n { i += p[i] == cr && i + 1 < n && p[i + 1] == lf ? 2 : 1 }
                 line += 1
@@ -175,8 +211,14 @@ public struct CSVByteColumns: Sendable {
         let raw = UnsafeRawPointer(base)
         var k = 0
         var high: UInt64 = 0
-        while k + 8 <= b.count { high |= raw.loadUnaligned(fromByteOffset: k, as: UInt64.self); k += 8 }
-        while k < b.count { high |= UInt64(b[k]); k += 1 }
+        while k + 8 <= b.count {
+            high |= raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            k += 8
+        }
+        while k < b.count {
+            high |= UInt64(b[k])
+            k += 1
+        }
         if high & 0x8080_8080_8080_8080 == 0 { return true }
         return String(validating: b, as: UTF8.self) != nil
     }

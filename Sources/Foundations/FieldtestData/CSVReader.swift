@@ -43,7 +43,9 @@ public struct CSVReader: Sendable {
 
     /// Calls `body` for every record of `bytes` in order, skipping blank lines.
     public func forEachRecord(_ bytes: [UInt8], _ body: (CSVRecord) throws(DataError) -> Void) throws(DataError) {
-        let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        let quote = UInt8(ascii: "\"")
+        let cr = UInt8(ascii: "\r")
+        let lf = UInt8(ascii: "\n")
         var i = 0
         let n = bytes.count
         var line = 1
@@ -62,8 +64,18 @@ public struct CSVReader: Sendable {
                     recordLine = line
                     atRecordStart = false
                     // Blank line: skip.
-                    if p[i] == lf { line += 1; i += 1; atRecordStart = true; continue }
-                    if p[i] == cr, i + 1 < n, p[i + 1] == lf { line += 1; i += 2; atRecordStart = true; continue }
+                    if p[i] == lf {
+                        line += 1
+                        i += 1
+                        atRecordStart = true
+                        continue
+                    }
+                    if p[i] == cr, i + 1 < n, p[i + 1] == lf {
+                        line += 1
+                        i += 2
+                        atRecordStart = true
+                        continue
+                    }
                 }
                 let b = p[i]
                 if quoting && b == quote && field.isEmpty {
@@ -72,12 +84,21 @@ public struct CSVReader: Sendable {
                     var closed = false
                     while i < n {
                         var j = i
-                        while j < n, p[j] != quote { if p[j] == lf { line += 1 }; j += 1 }
+                        while j < n, p[j] != quote {
+                            if p[j] == lf { line += 1 }
+                            j += 1
+                        }
                         field.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
                         i = j
                         guard i < n else { break }
-                        if i + 1 < n && p[i + 1] == quote { field.append(quote); i += 2; continue }
-                        i += 1; closed = true; break
+                        if i + 1 < n && p[i + 1] == quote {
+                            field.append(quote)
+                            i += 2
+                            continue
+                        }
+                        i += 1
+                        closed = true
+                        break
                     }
                     if !closed { throw .unterminatedQuote(file: fileName, line: recordLine) }
                     // RFC 4180: a closing quote ends the field; only a separator or a line end may follow.
@@ -86,21 +107,28 @@ public struct CSVReader: Sendable {
                         while j < n, p[j] != separator, p[j] != lf, p[j] != cr { j += 1 }
                         let raw = String(decoding: field, as: UTF8.self)
                         let after = String(decoding: UnsafeBufferPointer(start: p + i, count: j - i), as: UTF8.self)
-                        throw .invalidField(file: fileName, line: line, field: "#\(fields.count + 1)",
-                                            value: "\"" + raw.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + after,
-                                            reason: "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)")
+                        throw .invalidField(
+                            file: fileName, line: line, field: "#\(fields.count + 1)",
+                            value: "\"" + raw.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + after,
+                            reason:
+                                "text after the closing quote; quote the whole field and double any quote inside it (\"a\"\"b\" for a\"b)"
+                        )
                     }
                     continue
                 }
                 if b == separator {
-                    try Self.finish(&field, into: &fields, file: fileName, line: recordLine); i += 1; continue
+                    try Self.finish(&field, into: &fields, file: fileName, line: recordLine)
+                    i += 1
+                    continue
                 }
                 if b == lf || b == cr {
                     try Self.finish(&field, into: &fields, file: fileName, line: recordLine)
                     try body(CSVRecord(line: recordLine, fields: fields))
                     fields.removeAll(keepingCapacity: true)
                     if b == cr, i + 1 < n, p[i + 1] == lf { i += 1 }
-                    i += 1; line += 1; atRecordStart = true
+                    i += 1
+                    line += 1
+                    atRecordStart = true
                     continue
                 }
                 // Unquoted bytes up to the next separator or line end are copied whole
@@ -123,7 +151,9 @@ extension CSVReader {
     /// UTF-8 is a `DataError.invalidUTF8` at `line` (see `validatedUTF8`).
     @inline(__always)
     static func finish(_ field: inout [UInt8], into fields: inout [String], file: String, line: Int) throws(DataError) {
-        guard let text = validatedUTF8(field) else { throw .invalidUTF8(file: file, line: line, field: "#\(fields.count + 1)") }
+        guard let text = validatedUTF8(field) else {
+            throw .invalidUTF8(file: file, line: line, field: "#\(fields.count + 1)")
+        }
         fields.append(text)
         field.removeAll(keepingCapacity: true)
     }

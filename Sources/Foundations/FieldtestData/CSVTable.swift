@@ -27,12 +27,14 @@ public struct CSVHeader: Sendable {
     public func namingColumns(in error: DataError) -> DataError {
         func name(_ field: String?) -> String? {
             guard let field, field.hasPrefix("#"), let k = Int(field.dropFirst()), names.indices.contains(k - 1),
-                  !names[k - 1].isEmpty else { return field }
+                !names[k - 1].isEmpty
+            else { return field }
             return names[k - 1]
         }
         switch error {
         case let .invalidUTF8(f, l, field): return .invalidUTF8(file: f, line: l, field: name(field))
-        case let .invalidField(f, l, field, v, r): return .invalidField(file: f, line: l, field: name(field) ?? field, value: v, reason: r)
+        case let .invalidField(f, l, field, v, r):
+            return .invalidField(file: f, line: l, field: name(field) ?? field, value: v, reason: r)
         default: return error
         }
     }
@@ -76,8 +78,10 @@ public struct CSVRow: Sendable {
     }
 
     /// A number in `range`, or nil when blank or one of `missing` sentinels.
-    public func optionalDouble(_ column: String, in range: ClosedRange<Double>? = nil,
-                               missing: Set<String> = []) throws(DataError) -> Double? {
+    public func optionalDouble(
+        _ column: String, in range: ClosedRange<Double>? = nil,
+        missing: Set<String> = []
+    ) throws(DataError) -> Double? {
         guard let raw = optionalString(column), !missing.contains(raw) else { return nil }
         return try FieldParser.double(raw, field: column, in: range, file: file, line: line)
     }
@@ -108,8 +112,10 @@ public struct CSVRow: Sendable {
 public enum FieldParser {
     /// Parses a finite decimal number (`.` separator, optional sign and exponent, e.g. `-12.5`,
     /// `1e-3`) within `range`. Hexadecimal (`0x10`), `inf` and `nan` are errors.
-    public static func double(_ raw: String, field: String, in range: ClosedRange<Double>?,
-                              file: String, line: Int) throws(DataError) -> Double {
+    public static func double(
+        _ raw: String, field: String, in range: ClosedRange<Double>?,
+        file: String, line: Int
+    ) throws(DataError) -> Double {
         let s = raw.trimmedOfWhitespace
         guard !s.isEmpty else {
             throw .invalidField(file: file, line: line, field: field, value: raw, reason: "value is missing")
@@ -121,12 +127,14 @@ public enum FieldParser {
             throw .invalidField(file: file, line: line, field: field, value: raw, reason: "not a finite number")
         }
         guard s.utf8.allSatisfy(isDecimalNumberByte) else {
-            throw .invalidField(file: file, line: line, field: field, value: raw,
-                                reason: "not a decimal number; write it in base 10 (e.g. 16, not 0x10)")
+            throw .invalidField(
+                file: file, line: line, field: field, value: raw,
+                reason: "not a decimal number; write it in base 10 (e.g. 16, not 0x10)")
         }
         if let range, !range.contains(v) {
-            throw .invalidField(file: file, line: line, field: field, value: raw,
-                                reason: "outside \(format(range.lowerBound))…\(format(range.upperBound))")
+            throw .invalidField(
+                file: file, line: line, field: field, value: raw,
+                reason: "outside \(format(range.lowerBound))…\(format(range.upperBound))")
         }
         return v
     }
@@ -134,21 +142,26 @@ public enum FieldParser {
     /// Whether `byte` may appear in a decimal number: a digit, sign, point or exponent letter.
     @inline(__always)
     static func isDecimalNumberByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: "+")
             || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
     }
 
     /// Parses a base-10 integer within `range`.
-    public static func int(_ raw: String, field: String, in range: ClosedRange<Int>?,
-                           file: String, line: Int) throws(DataError) -> Int {
+    public static func int(
+        _ raw: String, field: String, in range: ClosedRange<Int>?,
+        file: String, line: Int
+    ) throws(DataError) -> Int {
         let s = raw.trimmedOfWhitespace
         guard let v = Int(s) else {
-            throw .invalidField(file: file, line: line, field: field, value: raw,
-                                reason: s.isEmpty ? "value is missing" : "not an integer")
+            throw .invalidField(
+                file: file, line: line, field: field, value: raw,
+                reason: s.isEmpty ? "value is missing" : "not an integer")
         }
         if let range, !range.contains(v) {
-            throw .invalidField(file: file, line: line, field: field, value: raw,
-                                reason: "outside \(range.lowerBound)…\(range.upperBound)")
+            throw .invalidField(
+                file: file, line: line, field: field, value: raw,
+                reason: "outside \(range.lowerBound)…\(range.upperBound)")
         }
         return v
     }
@@ -169,8 +182,10 @@ public struct CSVTable: Sendable {
 
     /// Reads `url`; `headerLine` is the 1-based record holding the header
     /// (records before it, such as TMY3's station line, are available in `preamble`).
-    public init(url: URL, displayName: String? = nil, separator: Character = ",",
-                headerRecord: Int = 1) throws(DataError) {
+    public init(
+        url: URL, displayName: String? = nil, separator: Character = ",",
+        headerRecord: Int = 1
+    ) throws(DataError) {
         let name = displayName ?? url.path
         let bytes = try readFileBytes(url, displayName: name)
         try self.init(bytes: bytes, file: name, separator: separator, headerRecord: headerRecord)
@@ -204,16 +219,19 @@ public struct CSVTable: Sendable {
     /// bad row. Rows with the wrong number of fields are rejected first.
     /// Under `.lenient` bad rows are skipped and counted; a `nil` result skips
     /// a row silently (e.g. a summary row the loader does not use).
-    public func load<Record: Sendable>(policy: LoadPolicy,
-                                       checkColumnCount: Bool = true,
-                                       _ transform: (CSVRow) throws(DataError) -> Record?) throws(DataError) -> Loaded<Record> {
+    public func load<Record: Sendable>(
+        policy: LoadPolicy,
+        checkColumnCount: Bool = true,
+        _ transform: (CSVRow) throws(DataError) -> Record?
+    ) throws(DataError) -> Loaded<Record> {
         var out: [Record] = []
         out.reserveCapacity(records.count)
         var report = LoadReport()
         for r in records {
             do throws(DataError) {
                 if checkColumnCount && r.fields.count != header.names.count {
-                    throw .wrongColumnCount(file: file, line: r.line, expected: header.names.count, found: r.fields.count)
+                    throw .wrongColumnCount(
+                        file: file, line: r.line, expected: header.names.count, found: r.fields.count)
                 }
                 if let rec = try transform(CSVRow(file: file, line: r.line, fields: r.fields, header: header)) {
                     out.append(rec)

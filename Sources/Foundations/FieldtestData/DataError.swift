@@ -29,9 +29,10 @@ public enum DataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file the error refers to.
     public var file: String {
         switch self {
-        case .unreadable(let f, _), .unwritable(let f, _), .empty(let f), .invalidUTF8(let f, _, _), .missingColumn(let f, _),
-             .wrongColumnCount(let f, _, _, _), .invalidField(let f, _, _, _, _),
-             .unterminatedQuote(let f, _), .badLayout(let f, _, _):
+        case .unreadable(let f, _), .unwritable(let f, _), .empty(let f), .invalidUTF8(let f, _, _),
+            .missingColumn(let f, _),
+            .wrongColumnCount(let f, _, _, _), .invalidField(let f, _, _, _, _),
+            .unterminatedQuote(let f, _), .badLayout(let f, _, _):
             return f
         }
     }
@@ -41,7 +42,7 @@ public enum DataError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable, .unwritable, .empty, .missingColumn: return nil
         case .invalidUTF8(_, let l, _), .wrongColumnCount(_, let l, _, _), .invalidField(_, let l, _, _, _),
-             .unterminatedQuote(_, let l), .badLayout(_, let l, _):
+            .unterminatedQuote(_, let l), .badLayout(_, let l, _):
             return l
         }
     }
@@ -52,8 +53,10 @@ public enum DataError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable, .unwritable, .empty, .missingColumn: return self
         case let .invalidUTF8(f, l, field): return .invalidUTF8(file: f, line: l + offset, field: field)
-        case let .wrongColumnCount(f, l, e, n): return .wrongColumnCount(file: f, line: l + offset, expected: e, found: n)
-        case let .invalidField(f, l, field, v, r): return .invalidField(file: f, line: l + offset, field: field, value: v, reason: r)
+        case let .wrongColumnCount(f, l, e, n):
+            return .wrongColumnCount(file: f, line: l + offset, expected: e, found: n)
+        case let .invalidField(f, l, field, v, r):
+            return .invalidField(file: f, line: l + offset, field: field, value: v, reason: r)
         case let .unterminatedQuote(f, l): return .unterminatedQuote(file: f, line: l + offset)
         case let .badLayout(f, l, r): return .badLayout(file: f, line: l + offset, reason: r)
         }

@@ -11,7 +11,7 @@ public enum DatasetLoaders {
         case .osmXML, .ujiIndoorLoc, .geolifeCSV, .geolifePLT:
             return try MapLoaders.countRecords(format: format, url: url, displayName: displayName)
         case .tweetLines, .airlineTweets, .tweetevalText, .tweetevalLabels, .tweetevalMapping,
-             .vaderGroundTruth, .vaderRatings, .vaderLexicon, .emojiLexicon, .afinn:
+            .vaderGroundTruth, .vaderRatings, .vaderLexicon, .emojiLexicon, .afinn:
             return try TweetLoaders.countRecords(format: format, url: url, displayName: displayName)
         }
     }

@@ -89,20 +89,27 @@ public struct DatasetManifest: Sendable {
         var seen = Set<String>()
         let loaded = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> DatasetEntry? in
             let name = try row.string("name")
-            guard !name.isEmpty, seen.insert(name).inserted else { throw row.invalid("name", "empty or duplicate name") }
+            guard !name.isEmpty, seen.insert(name).inserted else {
+                throw row.invalid("name", "empty or duplicate name")
+            }
             let formatText = try row.string("format")
             guard let format = DatasetFormat(rawValue: formatText) else {
-                throw row.invalid("format", "unknown format; expected one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw row.invalid(
+                    "format",
+                    "unknown format; expected one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let file = try row.string("file")
             guard !file.hasPrefix("/"), !file.split(separator: "/").contains("..") else {
                 throw row.invalid("file", "path must stay inside the datasets folder")
             }
             let sha = try row.string("sha256")
-            guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit }) else { throw row.invalid("sha256", "expected 64 hex digits") }
-            return DatasetEntry(name: name, file: file, format: format, core: try row.string("core"),
-                                rows: try row.int("rows", in: 0...Int.max), sha256: sha.lowercased(),
-                                license: try row.string("license"), origin: try row.string("origin"))
+            guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit }) else {
+                throw row.invalid("sha256", "expected 64 hex digits")
+            }
+            return DatasetEntry(
+                name: name, file: file, format: format, core: try row.string("core"),
+                rows: try row.int("rows", in: 0...Int.max), sha256: sha.lowercased(),
+                license: try row.string("license"), origin: try row.string("origin"))
         }
         self.entries = loaded.records
     }
@@ -176,8 +183,9 @@ extension DatasetManifest {
             var check = DatasetCheck(entry: entry)
             do throws(DataError) {
                 check.actualSHA256 = try Self.sha256(of: url)
-                check.actualRows = try DatasetLoaders.countRecords(format: entry.format, url: url,
-                                                                   displayName: Self.display(url))
+                check.actualRows = try DatasetLoaders.countRecords(
+                    format: entry.format, url: url,
+                    displayName: Self.display(url))
             } catch {
                 check.error = error
             }

@@ -15,14 +15,18 @@ public enum DatasetsLocation {
     public static let searchDepth = 6
 
     /// Whether `folder` looks like a datasets folder (it holds `MANIFEST.csv`).
-    public static func isDatasetsFolder(_ folder: URL, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> Bool {
+    public static func isDatasetsFolder(
+        _ folder: URL, fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> Bool {
         fileExists(folder.appendingPathComponent("MANIFEST.csv").path)
     }
 
     /// The datasets folder for `option`, `environment`, `currentDirectory` and the
     /// executable at `executable` (symbolic links already resolved), in the order above.
-    public static func resolve(option: String?, environment: [String: String], currentDirectory: URL, executable: URL?,
-                               fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> URL {
+    public static func resolve(
+        option: String?, environment: [String: String], currentDirectory: URL, executable: URL?,
+        fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> URL {
         if let option { return URL(fileURLWithPath: option, relativeTo: currentDirectory).standardizedFileURL }
         if let path = environment[environmentVariable], !path.isEmpty {
             return URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
@@ -45,8 +49,9 @@ public enum DatasetsLocation {
     /// `resolve` for this process: its environment, working directory and executable.
     public static func current(option: String?) -> URL {
         let executable = Bundle.main.executableURL?.resolvingSymlinksInPath()
-        return resolve(option: option, environment: ProcessInfo.processInfo.environment,
-                       currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true),
-                       executable: executable)
+        return resolve(
+            option: option, environment: ProcessInfo.processInfo.environment,
+            currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true),
+            executable: executable)
     }
 }

@@ -19,7 +19,7 @@ enum GenericCounts {
             let text = String(decoding: try readFileBytes(url, displayName: displayName), as: UTF8.self)
             return ["<node ", "<way ", "<relation "].reduce(0) { $0 + text.components(separatedBy: $1).count - 1 }
         case .tweetLines, .tweetevalText, .tweetevalLabels, .tweetevalMapping, .vaderGroundTruth, .vaderRatings,
-             .vaderLexicon, .emojiLexicon, .afinn:
+            .vaderLexicon, .emojiLexicon, .afinn:
             return try TextLines.nonEmpty(url, displayName: displayName, report: &report).count
         case .geolifePLT:
             return try TextLines.nonEmpty(url, displayName: displayName, report: &report).count - 1

@@ -13,7 +13,8 @@ public enum IANATimeZone {
     public static func zone(named name: String) -> TimeZone? {
         if name == "UTC" || name == "GMT" { return TimeZone(identifier: name) }
         guard knownIdentifiers.contains(name) || name.contains("/"),
-              let zone = TimeZone(identifier: name), zone.identifier == name else { return nil }
+            let zone = TimeZone(identifier: name), zone.identifier == name
+        else { return nil }
         return zone
     }
 

@@ -33,13 +33,16 @@ public enum OutputPathCheck {
     public static func tweetInputs(_ paths: [String], option: String = "--input") -> [Input] {
         paths.flatMap { path -> [Input] in
             let url = URL(fileURLWithPath: path)
-            return [Input(option: option, url: url)] + (TweetEvalLoader.labelsURL(forText: url).map { [Input(option: option, url: $0)] } ?? [])
+            return [Input(option: option, url: url)]
+                + (TweetEvalLoader.labelsURL(forText: url).map { [Input(option: option, url: $0)] } ?? [])
         }
     }
 
     /// Throws `OverwritesInput` when `output` (the value of `outputOption`) resolves to the same
     /// file as one of `inputs`; does nothing when `output` is nil (standard output).
-    public static func refuseOverwritingInputs(_ inputs: [Input], output: String?, outputOption: String = "--output") throws(OverwritesInput) {
+    public static func refuseOverwritingInputs(_ inputs: [Input], output: String?, outputOption: String = "--output")
+        throws(OverwritesInput)
+    {
         guard let output else { return }
         let target = URL(fileURLWithPath: output)
         for input in inputs where sameFile(input.url, target) {
@@ -51,9 +54,11 @@ public enum OutputPathCheck {
     /// Whether `a` and `b` name the same file: equal paths once standardized and with symbolic
     /// links resolved, or (both existing) the same device and inode, which also catches hard links.
     public static func sameFile(_ a: URL, _ b: URL) -> Bool {
-        let ra = a.standardizedFileURL.resolvingSymlinksInPath(), rb = b.standardizedFileURL.resolvingSymlinksInPath()
+        let ra = a.standardizedFileURL.resolvingSymlinksInPath()
+        let rb = b.standardizedFileURL.resolvingSymlinksInPath()
         if ra.path == rb.path { return true }
-        var sa = stat(), sb = stat()
+        var sa = stat()
+        var sb = stat()
         guard stat(ra.path, &sa) == 0, stat(rb.path, &sb) == 0 else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }

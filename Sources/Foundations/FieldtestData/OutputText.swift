@@ -30,8 +30,12 @@ public enum OutputText {
         } catch {
             let ns = error as NSError
             let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError
-            throw StandardOutputError(reason: underlying.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : ns.localizedDescription }
-                                      ?? ns.localizedDescription)
+            throw StandardOutputError(
+                reason: underlying.map {
+                    $0.domain == NSPOSIXErrorDomain
+                        ? String(cString: strerror(Int32($0.code))) : ns.localizedDescription
+                }
+                    ?? ns.localizedDescription)
         }
     }
 }

@@ -12,8 +12,10 @@ public struct TextLine: Sendable, Equatable {
 public enum TextLines {
     /// All lines of `bytes`, keeping blank ones; invalid UTF-8 is a located error.
     /// Under `.lenient`, invalid lines are skipped and counted in `report`.
-    public static func read(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict,
-                            report: inout LoadReport) throws(DataError) -> [TextLine] {
+    public static func read(
+        _ bytes: [UInt8], file: String, policy: LoadPolicy = .strict,
+        report: inout LoadReport
+    ) throws(DataError) -> [TextLine] {
         var out: [TextLine] = []
         var start = 0
         var number = 1
@@ -42,8 +44,10 @@ public enum TextLines {
     }
 
     /// Convenience reading `url` and returning its non-empty lines.
-    public static func nonEmpty(_ url: URL, displayName: String? = nil, policy: LoadPolicy = .strict,
-                                report: inout LoadReport) throws(DataError) -> [TextLine] {
+    public static func nonEmpty(
+        _ url: URL, displayName: String? = nil, policy: LoadPolicy = .strict,
+        report: inout LoadReport
+    ) throws(DataError) -> [TextLine] {
         let name = displayName ?? url.path
         let bytes = try readFileBytes(url, displayName: name)
         return try read(bytes, file: name, policy: policy, report: &report)

@@ -19,8 +19,10 @@ public enum Gaussian {
 
     /// A normal deviate with the given mean and standard deviation (same unit as the mean).
     /// Consumes one word of `rng`.
-    public static func draw(mean: Double = 0, standardDeviation: Double,
-                            using rng: inout some RandomNumberGenerator) -> Double {
+    public static func draw(
+        mean: Double = 0, standardDeviation: Double,
+        using rng: inout some RandomNumberGenerator
+    ) -> Double {
         mean + standardDeviation * standardNormal(using: &rng)
     }
 }

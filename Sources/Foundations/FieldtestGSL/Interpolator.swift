@@ -45,11 +45,13 @@ public struct Interpolator: Sendable {
     public init(x: [Double], y: [Double], method: Method = .linear) throws(GSLError) {
         guard x.count == y.count else {
             throw .invalidInput(
-                "interpolation needs one y per x, but got \(x.count) x values and \(y.count) y values; pass arrays of equal length")
+                "interpolation needs one y per x, but got \(x.count) x values and \(y.count) y values; pass arrays of equal length"
+            )
         }
         guard x.count >= method.minimumPointCount else {
             throw .invalidInput(
-                "\(method.rawValue) interpolation needs at least \(method.minimumPointCount) points, got \(x.count); add points or use a simpler method")
+                "\(method.rawValue) interpolation needs at least \(method.minimumPointCount) points, got \(x.count); add points or use a simpler method"
+            )
         }
         if let bad = x.firstIndex(where: { !$0.isFinite }) {
             throw .invalidInput("x[\(bad)] = \(x[bad]) is not finite; remove or fix that point")
@@ -60,7 +62,8 @@ public struct Interpolator: Sendable {
         for i in 1..<x.count where !(x[i] > x[i - 1]) {
             let kind = x[i] == x[i - 1] ? "duplicate x" : "x not increasing"
             throw .invalidInput(
-                "\(kind) at index \(i): x[\(i - 1)] = \(x[i - 1]), x[\(i)] = \(x[i]); x must be strictly increasing (sort the points and merge duplicates)")
+                "\(kind) at index \(i): x[\(i - 1)] = \(x[i - 1]), x[\(i)] = \(x[i]); x must be strictly increasing (sort the points and merge duplicates)"
+            )
         }
         self.x = x
         self.y = y
@@ -99,7 +102,8 @@ private final class InterpolationState: @unchecked Sendable {
         case .steffen: type = fieldtest_interp_steffen()
         }
         guard let interp = gsl_interp_alloc(type, x.count) else {
-            throw .gsl(code: Int32(GSL_ENOMEM), message: "gsl_interp_alloc failed for \(x.count) points (out of memory)")
+            throw .gsl(
+                code: Int32(GSL_ENOMEM), message: "gsl_interp_alloc failed for \(x.count) points (out of memory)")
         }
         let status = x.withUnsafeBufferPointer { xs in
             y.withUnsafeBufferPointer { ys in

@@ -56,7 +56,8 @@ public enum NonlinearLeastSquares {
         }
         guard residualCount >= p else {
             throw .invalidInput(
-                "fewer residuals (\(residualCount)) than parameters (\(p)): the problem is underdetermined; add observations or fix some parameters")
+                "fewer residuals (\(residualCount)) than parameters (\(p)): the problem is underdetermined; add observations or fix some parameters"
+            )
         }
         guard maxIterations >= 1 else {
             throw .invalidInput("maxIterations must be at least 1, got \(maxIterations)")
@@ -75,7 +76,8 @@ public enum NonlinearLeastSquares {
     }
 
     /// Allocates the GSL workspace, runs the driver and reads the result.
-    private static func run(context: SolverContext, initial: [Double], maxIterations: Int) throws(GSLError) -> Solution {
+    private static func run(context: SolverContext, initial: [Double], maxIterations: Int) throws(GSLError) -> Solution
+    {
         let n = context.n
         let p = context.p
         var parameters = gsl_multifit_nlinear_default_parameters()
@@ -84,7 +86,9 @@ public enum NonlinearLeastSquares {
         parameters.solver = fieldtest_nlinear_solver_qr()
 
         guard let workspace = gsl_multifit_nlinear_alloc(fieldtest_nlinear_trust(), &parameters, n, p) else {
-            throw .gsl(code: Int32(GSL_ENOMEM), message: "gsl_multifit_nlinear_alloc failed for n = \(n), p = \(p) (out of memory)")
+            throw .gsl(
+                code: Int32(GSL_ENOMEM),
+                message: "gsl_multifit_nlinear_alloc failed for n = \(n), p = \(p) (out of memory)")
         }
         defer { gsl_multifit_nlinear_free(workspace) }
         guard let start = gsl_vector_alloc(p) else {
@@ -148,8 +152,10 @@ private final class SolverContext {
     /// First error raised inside a callback; reported by `solve` instead of GSL's generic status.
     var failure: GSLError?
 
-    init(n: Int, p: Int, residuals: @escaping (_ p: [Double], _ f: inout [Double]) -> Void,
-         jacobian: ((_ p: [Double], _ J: inout [[Double]]) -> Void)?) {
+    init(
+        n: Int, p: Int, residuals: @escaping (_ p: [Double], _ f: inout [Double]) -> Void,
+        jacobian: ((_ p: [Double], _ J: inout [[Double]]) -> Void)?
+    ) {
         self.n = n
         self.p = p
         self.residuals = residuals
@@ -169,50 +175,60 @@ private final class SolverContext {
 }
 
 /// `gsl_multifit_nlinear_fdf.f`: evaluates the residual vector.
-private let residualCallback: @convention(c) (
-    UnsafePointer<gsl_vector>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<gsl_vector>?
-) -> Int32 = { x, params, f in
-    guard let x, let params, let f else { return Int32(GSL_EFAULT) }
-    let context = Unmanaged<SolverContext>.fromOpaque(params).takeUnretainedValue()
-    let p = context.parameters(from: x)
-    var values = [Double](repeating: 0, count: context.n)
-    context.residuals(p, &values)
-    guard values.count == context.n else {
-        return context.fail(.invalidInput(
-            "the residual callback changed the residual count from \(context.n) to \(values.count); fill the given array in place"))
-    }
-    for (i, value) in values.enumerated() {
-        guard value.isFinite else {
-            return context.fail(.invalidInput(
-                "residual f[\(i)] = \(value) at parameters \(p) is not finite; guard the model against this region or start closer to the solution"))
+private let residualCallback:
+    @convention(c) (
+        UnsafePointer<gsl_vector>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<gsl_vector>?
+    ) -> Int32 = { x, params, f in
+        guard let x, let params, let f else { return Int32(GSL_EFAULT) }
+        let context = Unmanaged<SolverContext>.fromOpaque(params).takeUnretainedValue()
+        let p = context.parameters(from: x)
+        var values = [Double](repeating: 0, count: context.n)
+        context.residuals(p, &values)
+        guard values.count == context.n else {
+            return context.fail(
+                .invalidInput(
+                    "the residual callback changed the residual count from \(context.n) to \(values.count); fill the given array in place"
+                ))
         }
-        fieldtest_vector_set(f, i, value)
+        for (i, value) in values.enumerated() {
+            guard value.isFinite else {
+                return context.fail(
+                    .invalidInput(
+                        "residual f[\(i)] = \(value) at parameters \(p) is not finite; guard the model against this region or start closer to the solution"
+                    ))
+            }
+            fieldtest_vector_set(f, i, value)
+        }
+        return Int32(GSL_SUCCESS)
     }
-    return Int32(GSL_SUCCESS)
-}
 
 /// `gsl_multifit_nlinear_fdf.df`: evaluates the analytic Jacobian.
-private let jacobianCallback: @convention(c) (
-    UnsafePointer<gsl_vector>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<gsl_matrix>?
-) -> Int32 = { x, params, jacobianMatrix in
-    guard let x, let params, let jacobianMatrix else { return Int32(GSL_EFAULT) }
-    let context = Unmanaged<SolverContext>.fromOpaque(params).takeUnretainedValue()
-    guard let jacobian = context.jacobian else { return Int32(GSL_EFAULT) }
-    let p = context.parameters(from: x)
-    var rows = [[Double]](repeating: [Double](repeating: 0, count: context.p), count: context.n)
-    jacobian(p, &rows)
-    guard rows.count == context.n, rows.allSatisfy({ $0.count == context.p }) else {
-        return context.fail(.invalidInput(
-            "the Jacobian callback must keep J at \(context.n) rows × \(context.p) columns; fill the given array in place"))
-    }
-    for (i, row) in rows.enumerated() {
-        for (j, value) in row.enumerated() {
-            guard value.isFinite else {
-                return context.fail(.invalidInput(
-                    "Jacobian J[\(i)][\(j)] = \(value) at parameters \(p) is not finite; check the derivative formula"))
-            }
-            fieldtest_matrix_set(jacobianMatrix, i, j, value)
+private let jacobianCallback:
+    @convention(c) (
+        UnsafePointer<gsl_vector>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<gsl_matrix>?
+    ) -> Int32 = { x, params, jacobianMatrix in
+        guard let x, let params, let jacobianMatrix else { return Int32(GSL_EFAULT) }
+        let context = Unmanaged<SolverContext>.fromOpaque(params).takeUnretainedValue()
+        guard let jacobian = context.jacobian else { return Int32(GSL_EFAULT) }
+        let p = context.parameters(from: x)
+        var rows = [[Double]](repeating: [Double](repeating: 0, count: context.p), count: context.n)
+        jacobian(p, &rows)
+        guard rows.count == context.n, rows.allSatisfy({ $0.count == context.p }) else {
+            return context.fail(
+                .invalidInput(
+                    "the Jacobian callback must keep J at \(context.n) rows × \(context.p) columns; fill the given array in place"
+                ))
         }
+        for (i, row) in rows.enumerated() {
+            for (j, value) in row.enumerated() {
+                guard value.isFinite else {
+                    return context.fail(
+                        .invalidInput(
+                            "Jacobian J[\(i)][\(j)] = \(value) at parameters \(p) is not finite; check the derivative formula"
+                        ))
+                }
+                fieldtest_matrix_set(jacobianMatrix, i, j, value)
+            }
+        }
+        return Int32(GSL_SUCCESS)
     }
-    return Int32(GSL_SUCCESS)
-}

@@ -111,7 +111,8 @@ public struct CellTowerScanner: Sendable, Equatable {
         for tower in towers {
             let ground = LocalPosition(east: tower.position.east, north: tower.position.north)
             let distance = ground.distance(to: LocalPosition(east: position.east, north: position.north))
-            let power = (meanPowerDbm(tower: tower, distanceMetres: distance)
+            let power =
+                (meanPowerDbm(tower: tower, distanceMetres: distance)
                 + shadowingSigmaDb * Sampling.standardNormal(&rng)).rounded()
             if power >= detectionFloorDbm {
                 heard.append(CellReading(cellID: tower.cellID, rssiDbm: Int(power)))

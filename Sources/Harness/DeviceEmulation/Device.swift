@@ -115,8 +115,9 @@ public final class Device {
     @discardableResult
     public func collectLocation(userID: String, at time: Double, truePosition: GeoPoint) -> Bool {
         guard let fix = position(at: time, truePosition: truePosition) else { return false }
-        return consent.collect(LocationConsent.Record(
-            userID: userID, time: time, latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude))
+        return consent.collect(
+            LocationConsent.Record(
+                userID: userID, time: time, latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude))
     }
 
     // MARK: Network
@@ -158,10 +159,12 @@ public final class Device {
             case let .hit(data, age):
                 return FetchOutcome(source: .cache, payload: data, ageSeconds: age, networkSeconds: 0, request: nil)
             case let .expiredUse(data, age):
-                return FetchOutcome(source: .expiredCache, payload: data, ageSeconds: age, networkSeconds: 0, request: nil)
+                return FetchOutcome(
+                    source: .expiredCache, payload: data, ageSeconds: age, networkSeconds: 0, request: nil)
             case .miss:
                 guard online else {
-                    return FetchOutcome(source: .unavailable, payload: nil, ageSeconds: nil, networkSeconds: 0, request: nil)
+                    return FetchOutcome(
+                        source: .unavailable, payload: nil, ageSeconds: nil, networkSeconds: 0, request: nil)
                 }
             }
         }
@@ -169,9 +172,11 @@ public final class Device {
         let arrival = time + outcome.latencySeconds
         if outcome.delivered {
             let data = payload()
-            try cache?.store(CacheEntry(key: key, payload: data, fetchedAt: arrival, timeToLiveSeconds: timeToLiveSeconds))
+            try cache?.store(
+                CacheEntry(key: key, payload: data, fetchedAt: arrival, timeToLiveSeconds: timeToLiveSeconds))
             return FetchOutcome(
-                source: .network, payload: data, ageSeconds: 0, networkSeconds: outcome.latencySeconds, request: outcome)
+                source: .network, payload: data, ageSeconds: 0, networkSeconds: outcome.latencySeconds, request: outcome
+            )
         }
         if let cache, case let .expiredUse(data, age) = try cache.lookup(key: key, at: arrival, isOnline: false) {
             return FetchOutcome(
@@ -179,7 +184,8 @@ public final class Device {
                 request: outcome)
         }
         return FetchOutcome(
-            source: .unavailable, payload: nil, ageSeconds: nil, networkSeconds: outcome.latencySeconds, request: outcome)
+            source: .unavailable, payload: nil, ageSeconds: nil, networkSeconds: outcome.latencySeconds,
+            request: outcome)
     }
 
     // MARK: Radio scans

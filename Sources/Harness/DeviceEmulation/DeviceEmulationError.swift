@@ -19,7 +19,8 @@ public enum DeviceEmulationError: Error, Equatable, Sendable, CustomStringConver
         case let .invalidParameter(name, value, expected):
             return "invalid \(name) \(value): expected \(expected); correct the device profile or call site"
         case let .overlappingIntervals(index, start, previousEnd):
-            return "connectivity interval \(index) starts at \(start) s before the previous one ends (\(previousEnd) s); "
+            return
+                "connectivity interval \(index) starts at \(start) s before the previous one ends (\(previousEnd) s); "
                 + "sort the intervals by start time and make them disjoint"
         case let .unknownNetworkPreset(name, known):
             return "unknown network preset '\(name)'; use one of: \(known.joined(separator: ", "))"

@@ -85,7 +85,8 @@ public struct GPSReceiver: Sendable, Equatable {
         var north = errorNorth
         let isOutlier = outlierDraw < environment.outlierProbability
         if isOutlier {
-            let distance = environment.outlierMinimumMetres
+            let distance =
+                environment.outlierMinimumMetres
                 + (environment.outlierMaximumMetres - environment.outlierMinimumMetres) * outlierDistanceDraw
             let bearing = 2 * Double.pi * outlierBearingDraw
             east = distance * sin(bearing)

@@ -216,10 +216,11 @@ public struct GaitModel: Sendable, Equatable {
             while true {
                 let pace = timeline.pace(at: cursor)
                 let factor = max(0.5, 1 + stepAmplitudeVariation * Sampling.standardNormal(&rng))
-                steps.append(Step(
-                    time: cursor,
-                    amplitude: pace.verticalAmplitude * factor,
-                    lengthMetres: pace.speedMetresPerSecond * lastInterval))
+                steps.append(
+                    Step(
+                        time: cursor,
+                        amplitude: pace.verticalAmplitude * factor,
+                        lengthMetres: pace.speedMetresPerSecond * lastInterval))
                 interval = drawInterval(pace: pace, using: &rng)
                 if cursor + 1.5 * interval <= run.end, pace != .standing {
                     cursor += interval

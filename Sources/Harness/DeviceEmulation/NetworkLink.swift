@@ -124,7 +124,8 @@ public struct NetworkLink: Sendable, Equatable {
                 elapsed += retry.timeoutSeconds
                 continue
             }
-            let latency = firstByte
+            let latency =
+                firstByte
                 + Self.transferSeconds(bytes: bytes, kilobitsPerSecond: preset.downlinkKilobitsPerSecond)
             return RequestOutcome(
                 delivered: true, latencySeconds: elapsed + latency, attempts: attempts, bearer: bearer, failure: nil)

@@ -57,10 +57,12 @@ public struct NetworkLinkPreset: Sendable, Equatable, Codable {
 
     /// Checks that every field is in range; throws `.invalidParameter` naming the field otherwise.
     public func validate() throws(DeviceEmulationError) {
-        try DeviceEmulationError.requirePositive(downlinkKilobitsPerSecond.isInfinite ? 1 : downlinkKilobitsPerSecond,
-                                                 "\(name) downlinkKilobitsPerSecond")
-        try DeviceEmulationError.requirePositive(uplinkKilobitsPerSecond.isInfinite ? 1 : uplinkKilobitsPerSecond,
-                                                 "\(name) uplinkKilobitsPerSecond")
+        try DeviceEmulationError.requirePositive(
+            downlinkKilobitsPerSecond.isInfinite ? 1 : downlinkKilobitsPerSecond,
+            "\(name) downlinkKilobitsPerSecond")
+        try DeviceEmulationError.requirePositive(
+            uplinkKilobitsPerSecond.isInfinite ? 1 : uplinkKilobitsPerSecond,
+            "\(name) uplinkKilobitsPerSecond")
         try DeviceEmulationError.requireNonNegative(downlinkDelaySeconds, "\(name) downlinkDelaySeconds")
         try DeviceEmulationError.requireNonNegative(uplinkDelaySeconds, "\(name) uplinkDelaySeconds")
         try DeviceEmulationError.requireNonNegative(jitterMedianSeconds, "\(name) jitterMedianSeconds")

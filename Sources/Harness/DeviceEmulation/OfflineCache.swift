@@ -69,14 +69,15 @@ public final class OfflineCache {
             let queue = try DatabaseQueue(path: path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-cache-entry") { db in
-                try db.execute(sql: """
-                    CREATE TABLE cache_entry (
-                        key TEXT PRIMARY KEY NOT NULL,
-                        payload BLOB NOT NULL,
-                        fetched_at REAL NOT NULL,
-                        ttl_seconds REAL NOT NULL
-                    )
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE cache_entry (
+                            key TEXT PRIMARY KEY NOT NULL,
+                            payload BLOB NOT NULL,
+                            fetched_at REAL NOT NULL,
+                            ttl_seconds REAL NOT NULL
+                        )
+                        """)
             }
             try migrator.migrate(queue)
             self.queue = queue
@@ -151,7 +152,8 @@ public final class OfflineCache {
         guard age >= 0 else {
             throw .invalidParameter(
                 name: "lookup time", value: time,
-                expected: "a time not before the entry's fetch time \(entry.fetchedAt) s (virtual clock went backwards)")
+                expected: "a time not before the entry's fetch time \(entry.fetchedAt) s (virtual clock went backwards)"
+            )
         }
         if age < entry.timeToLiveSeconds {
             statistics.hits += 1
@@ -198,7 +200,8 @@ public final class OfflineCache {
 
     private static func entry(from row: Row) -> CacheEntry {
         CacheEntry(
-            key: row["key"], payload: row["payload"], fetchedAt: row["fetched_at"], timeToLiveSeconds: row["ttl_seconds"])
+            key: row["key"], payload: row["payload"], fetchedAt: row["fetched_at"],
+            timeToLiveSeconds: row["ttl_seconds"])
     }
 
     /// Runs `body` on the open queue, turning any failure into `.cacheStorage`.

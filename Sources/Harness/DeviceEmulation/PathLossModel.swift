@@ -60,7 +60,8 @@ public struct PathLossModel: Sendable, Equatable, Codable {
     }
 
     /// One shadowed reading at `distanceMetres`, dBm (not floored). Consumes one random word.
-    public func samplePowerDbm(atDistance distanceMetres: Double, using rng: inout some RandomNumberGenerator) -> Double {
+    public func samplePowerDbm(atDistance distanceMetres: Double, using rng: inout some RandomNumberGenerator) -> Double
+    {
         meanPowerDbm(atDistance: distanceMetres) + shadowingSigmaDb * Sampling.standardNormal(&rng)
     }
 }

@@ -52,10 +52,11 @@ public struct WiFiFingerprintReplay: Sendable, Equatable {
     /// The recorded fingerprint nearest to `position` (restricted to `floor` when given and present),
     /// as a scan at `time` (seconds).
     public func scan(at time: Double, nearest position: LocalPosition, floor: Int? = nil) -> WiFiScan {
-        let candidates = floor.flatMap { wanted in
-            let sameFloor = fingerprints.filter { $0.floor == wanted }
-            return sameFloor.isEmpty ? nil : sameFloor
-        } ?? fingerprints
+        let candidates =
+            floor.flatMap { wanted in
+                let sameFloor = fingerprints.filter { $0.floor == wanted }
+                return sameFloor.isEmpty ? nil : sameFloor
+            } ?? fingerprints
         var best = candidates[0]
         var bestDistance = best.position.distance(to: position)
         for fingerprint in candidates.dropFirst() {

@@ -74,7 +74,8 @@ public struct WiFiScanner: Sendable, Equatable {
     {
         var readings: [WiFiReading] = []
         for accessPoint in accessPoints {
-            let power = model.samplePowerDbm(atDistance: accessPoint.position.distance(to: position), using: &rng)
+            let power =
+                model.samplePowerDbm(atDistance: accessPoint.position.distance(to: position), using: &rng)
                 + accessPoint.powerOffsetDb
             let rounded = power.rounded()
             if rounded >= model.detectionFloorDbm {

@@ -84,13 +84,16 @@ public enum CheckError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badTolerance(let s):
-            return "error: tolerance '\(s)' is not NAME=NUMBER (NAME: accuracy, latency, latency-floor, count, rate, a requirement ID or a metric name; NUMBER ≥ 0)"
+            return
+                "error: tolerance '\(s)' is not NAME=NUMBER (NAME: accuracy, latency, latency-floor, count, rate, a requirement ID or a metric name; NUMBER ≥ 0)"
         case .unknownToleranceName(let name, let suggestion):
             let hint = suggestion.map { "did you mean '\($0)'?" } ?? "fix the name."
-            return "error: tolerance name '\(name)' is not a kind (\(Tolerances.kindNames.joined(separator: ", "))), a requirement ID "
+            return
+                "error: tolerance name '\(name)' is not a kind (\(Tolerances.kindNames.joined(separator: ", "))), a requirement ID "
                 + "of the catalogue or a metric of the compared rows, so it would have no effect; \(hint)"
         case .emptyBaseline(let f):
-            return "\(f):1: error: the baseline has a header but no metric rows; record one with 'fieldtest run --record-baseline DIR' first"
+            return
+                "\(f):1: error: the baseline has a header but no metric rows; record one with 'fieldtest run --record-baseline DIR' first"
         }
     }
 }
@@ -140,8 +143,10 @@ public struct CheckReport: Sendable {
 /// - a checked baseline row is missing from the run.
 /// Informational latency rows regress only by getting slower than the tolerance allows.
 public enum BaselineCheck {
-    public static func compare(current: [MetricRow], baseline: [MetricRow],
-                               tolerances: Tolerances = Tolerances()) -> CheckReport {
+    public static func compare(
+        current: [MetricRow], baseline: [MetricRow],
+        tolerances: Tolerances = Tolerances()
+    ) -> CheckReport {
         var base: [String: MetricRow] = [:]
         for r in baseline { base[r.key] = r }
         var seen = Set<String>()
@@ -149,15 +154,18 @@ public enum BaselineCheck {
         for c in current {
             seen.insert(c.key)
             guard let b = base[c.key] else {
-                out.append(MetricComparison(key: c.key, baseline: nil, current: c, verdict: .added, reason: "new metric"))
+                out.append(
+                    MetricComparison(key: c.key, baseline: nil, current: c, verdict: .added, reason: "new metric"))
                 continue
             }
             out.append(compare(current: c, baseline: b, tolerances: tolerances))
         }
         for b in baseline where !seen.contains(b.key) {
             let checked = b.status != .info
-            out.append(MetricComparison(key: b.key, baseline: b, current: nil, verdict: checked ? .regression : .removed,
-                                        reason: checked ? "checked metric missing from this run" : "metric no longer reported"))
+            out.append(
+                MetricComparison(
+                    key: b.key, baseline: b, current: nil, verdict: checked ? .regression : .removed,
+                    reason: checked ? "checked metric missing from this run" : "metric no longer reported"))
         }
         return CheckReport(comparisons: out)
     }
@@ -174,8 +182,10 @@ public enum BaselineCheck {
         }
         let baselineChecked = b.comparator != .none && b.threshold != nil
         if baselineChecked && (c.comparator != b.comparator || c.threshold != b.threshold) {
-            return result(.regression, "the baseline checks \(describeCheck(b)), this run \(describeCheck(c)); "
-                          + "restore the check, or re-record the baseline if the change is intended")
+            return result(
+                .regression,
+                "the baseline checks \(describeCheck(b)), this run \(describeCheck(c)); "
+                    + "restore the check, or re-record the baseline if the change is intended")
         }
         if b.status == .pass && c.status == .fail {
             return result(.regression, "now fails its threshold")
@@ -184,11 +194,14 @@ public enum BaselineCheck {
             return result(.improvement, "now passes its threshold")
         }
         if c.samples != b.samples && (c.samples == 0 || c.kind != .latency) {
-            return result(.regression, "summarises \(c.samples) samples, the baseline \(b.samples)"
-                          + (c.kind == .latency ? "" : "; \(c.kind.rawValue) rows are deterministic"))
+            return result(
+                .regression,
+                "summarises \(c.samples) samples, the baseline \(b.samples)"
+                    + (c.kind == .latency ? "" : "; \(c.kind.rawValue) rows are deterministic"))
         }
         if c.value.isNaN != b.value.isNaN {
-            return result(c.value.isNaN ? .regression : .improvement, c.value.isNaN ? "value became NaN" : "value no longer NaN")
+            return result(
+                c.value.isNaN ? .regression : .improvement, c.value.isNaN ? "value became NaN" : "value no longer NaN")
         }
         if c.value.isNaN { return result(.unchanged, "both NaN") }
         if b.kind == .latency && !tolerances.comparesLatency {
@@ -198,18 +211,30 @@ public enum BaselineCheck {
         let delta = c.value - b.value
         switch b.direction {
         case .lowerIsBetter:
-            if delta > slack { return result(.regression, "higher by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))") }
+            if delta > slack {
+                return result(
+                    .regression,
+                    "higher by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))")
+            }
             if delta < -slack { return result(.improvement, "lower by \(FieldtestNumber.format(-delta)) \(c.unit)") }
         case .higherIsBetter:
-            if -delta > slack { return result(.regression, "lower by \(FieldtestNumber.format(-delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))") }
+            if -delta > slack {
+                return result(
+                    .regression,
+                    "lower by \(FieldtestNumber.format(-delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))")
+            }
             if delta > slack { return result(.improvement, "higher by \(FieldtestNumber.format(delta)) \(c.unit)") }
         case .exact:
-            if abs(delta) > slack { return result(.regression, "changed by \(FieldtestNumber.format(delta)) \(c.unit); exact metric") }
+            if abs(delta) > slack {
+                return result(.regression, "changed by \(FieldtestNumber.format(delta)) \(c.unit); exact metric")
+            }
         case .none:
             // Informational accuracy, count and rate rows are deterministic: any change beyond the tolerance is reported.
             if abs(delta) > slack {
-                return result(.regression, "changed by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack))); "
-                              + "informational \(b.kind.rawValue) rows are compared too")
+                return result(
+                    .regression,
+                    "changed by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack))); "
+                        + "informational \(b.kind.rawValue) rows are compared too")
             }
         }
         return result(.unchanged, "within tolerance")

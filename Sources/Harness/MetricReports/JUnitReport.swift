@@ -23,12 +23,16 @@ public enum JUnitReport {
                 let value = "\(number(r.value)) \(r.unit)"
                 switch r.status {
                 case .fail:
-                    let message = "\(r.requirement) \(r.metric) = \(value), required \(r.comparator.rawValue) \(r.threshold.map(number) ?? "") \(r.unit)"
-                    out += "\n      <failure message=\"\(escape(message))\" type=\"threshold\">\(escape(message))</failure>\n    "
+                    let message =
+                        "\(r.requirement) \(r.metric) = \(value), required \(r.comparator.rawValue) \(r.threshold.map(number) ?? "") \(r.unit)"
+                    out +=
+                        "\n      <failure message=\"\(escape(message))\" type=\"threshold\">\(escape(message))</failure>\n    "
                 case .info:
-                    out += "<system-out>\(escape("\(r.metric) = \(value) (informational, \(r.samples) samples)"))</system-out>"
+                    out +=
+                        "<system-out>\(escape("\(r.metric) = \(value) (informational, \(r.samples) samples)"))</system-out>"
                 case .pass:
-                    out += "<system-out>\(escape("\(r.metric) = \(value) \(r.comparator.rawValue) \(r.threshold.map(number) ?? "")"))</system-out>"
+                    out +=
+                        "<system-out>\(escape("\(r.metric) = \(value) \(r.comparator.rawValue) \(r.threshold.map(number) ?? "")"))</system-out>"
                 }
                 out += "</testcase>\n"
             }
@@ -51,7 +55,11 @@ public enum JUnitReport {
             case "'": out += "&apos;"
             default:
                 // XML 1.0 forbids most control characters.
-                if c.value < 0x20 && c != "\n" && c != "\t" && c != "\r" { out += "?" } else { out.unicodeScalars.append(c) }
+                if c.value < 0x20 && c != "\n" && c != "\t" && c != "\r" {
+                    out += "?"
+                } else {
+                    out.unicodeScalars.append(c)
+                }
             }
         }
         return out

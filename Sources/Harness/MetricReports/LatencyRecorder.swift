@@ -4,7 +4,8 @@ import Histogram
 /// resolution and three significant digits, and summarises them as the
 /// p50 / p95 / p99 / max rows the reports carry.
 public struct LatencyRecorder: Sendable {
-    private var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    private var histogram = Histogram<UInt64>(
+        highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
     /// Number of samples recorded.
     public private(set) var count = 0
     /// Largest sample recorded, exactly (seconds).
@@ -36,14 +37,17 @@ public struct LatencyRecorder: Sendable {
 
     /// The four summary rows for this recorder. The threshold (if any) is
     /// applied to the percentile named by `checkedPercentile`, the others are `info`.
-    public func rows(base: MetricRow.Template, metric: String, threshold: Double?,
-                     checkedPercentile: LatencyPercentile = .p95) -> [MetricRow] {
+    public func rows(
+        base: MetricRow.Template, metric: String, threshold: Double?,
+        checkedPercentile: LatencyPercentile = .p95
+    ) -> [MetricRow] {
         LatencyPercentile.allCases.map { p in
             let value = p == .max ? maximumSeconds : seconds(atPercentile: p.percentile)
             let checked = p == checkedPercentile
-            return base.row(metric: "\(metric)_\(p.rawValue)", kind: .latency, value: value, unit: "s",
-                            threshold: checked ? threshold : nil, comparator: checked ? .lessOrEqual : .none,
-                            samples: count)
+            return base.row(
+                metric: "\(metric)_\(p.rawValue)", kind: .latency, value: value, unit: "s",
+                threshold: checked ? threshold : nil, comparator: checked ? .lessOrEqual : .none,
+                samples: count)
         }
     }
 }
@@ -79,11 +83,14 @@ extension MetricRow {
         }
 
         /// A row for this requirement.
-        public func row(metric: String, kind: MetricKind, value: Double, unit: String, threshold: Double?,
-                        comparator: ThresholdComparator, samples: Int) -> MetricRow {
-            MetricRow(scenario: scenario, runID: runID, seed: seed, requirement: requirement, metric: metric,
-                      kind: kind, value: value, unit: unit, threshold: threshold, comparator: comparator,
-                      samples: samples)
+        public func row(
+            metric: String, kind: MetricKind, value: Double, unit: String, threshold: Double?,
+            comparator: ThresholdComparator, samples: Int
+        ) -> MetricRow {
+            MetricRow(
+                scenario: scenario, runID: runID, seed: seed, requirement: requirement, metric: metric,
+                kind: kind, value: value, unit: unit, threshold: threshold, comparator: comparator,
+                samples: samples)
         }
 
         /// The same template for another requirement.

@@ -34,9 +34,11 @@ public struct MachineIdentity: Sendable, Equatable, Codable, CustomStringConvert
     /// The machine this process runs on.
     public static func current() -> MachineIdentity {
         let p = ProcessInfo.processInfo
-        let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        return MachineIdentity(host: p.hostName, machineID: id.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown",
-                               cpu: cpuModel(), cores: p.activeProcessorCount)
+        let id = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8))?.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        return MachineIdentity(
+            host: p.hostName, machineID: id.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown",
+            cpu: cpuModel(), cores: p.activeProcessorCount)
     }
 
     /// The CPU model from `/proc/cpuinfo`, or "unknown".

@@ -73,9 +73,11 @@ public struct MetricRow: Sendable, Equatable, Codable {
     /// How many samples the value summarises.
     public var samples: Int
 
-    public init(scenario: String, runID: String, seed: UInt64, requirement: String, metric: String,
-                kind: MetricKind, value: Double, unit: String, threshold: Double?, comparator: ThresholdComparator,
-                status: MetricStatus? = nil, samples: Int) {
+    public init(
+        scenario: String, runID: String, seed: UInt64, requirement: String, metric: String,
+        kind: MetricKind, value: Double, unit: String, threshold: Double?, comparator: ThresholdComparator,
+        status: MetricStatus? = nil, samples: Int
+    ) {
         self.scenario = scenario
         self.runID = runID
         self.seed = seed

@@ -7,17 +7,21 @@ import Foundation
 /// time in rows.
 public enum MetricsCSV {
     /// The columns, in order.
-    public static let columns = ["scenario", "run_id", "seed", "requirement", "metric", "kind", "value", "unit",
-                                 "threshold", "comparator", "status", "samples"]
+    public static let columns = [
+        "scenario", "run_id", "seed", "requirement", "metric", "kind", "value", "unit",
+        "threshold", "comparator", "status", "samples",
+    ]
 
     /// Renders rows with a header.
     public static func render(_ rows: [MetricRow]) -> String {
         var writer = CSVWriter()
         writer.row(columns)
         for r in rows {
-            writer.row([r.scenario, r.runID, String(r.seed), r.requirement, r.metric, r.kind.rawValue,
-                        CSVWriter.exactNumber(r.value), r.unit, r.threshold.map { CSVWriter.exactNumber($0) } ?? "",
-                        r.comparator.rawValue, r.status.rawValue, String(r.samples)])
+            writer.row([
+                r.scenario, r.runID, String(r.seed), r.requirement, r.metric, r.kind.rawValue,
+                CSVWriter.exactNumber(r.value), r.unit, r.threshold.map { CSVWriter.exactNumber($0) } ?? "",
+                r.comparator.rawValue, r.status.rawValue, String(r.samples),
+            ])
         }
         return writer.text
     }
@@ -35,9 +39,12 @@ public enum MetricsCSV {
         var firstLine: [String: Int] = [:]
         for r in rows {
             if let earlier = firstLine[r.row.key] {
-                throw .badLayout(file: file, line: r.line,
-                                 reason: "duplicate row: requirement \(r.row.requirement) metric \(r.row.metric) of scenario \(r.row.scenario) "
-                                    + "seed \(r.row.seed) is also on line \(earlier); keep one row per scenario, seed, requirement and metric")
+                throw .badLayout(
+                    file: file, line: r.line,
+                    reason:
+                        "duplicate row: requirement \(r.row.requirement) metric \(r.row.metric) of scenario \(r.row.scenario) "
+                        + "seed \(r.row.seed) is also on line \(earlier); keep one row per scenario, seed, requirement and metric"
+                )
             }
             firstLine[r.row.key] = r.line
         }
@@ -47,12 +54,14 @@ public enum MetricsCSV {
     static func parseRows(bytes: [UInt8], file: String) throws(DataError) -> [LocatedMetricRow] {
         let table = try CSVTable(bytes: bytes, file: file)
         guard table.header.names == columns else {
-            throw .badLayout(file: file, line: 1,
-                             reason: "header must be exactly '\(columns.joined(separator: ","))'")
+            throw .badLayout(
+                file: file, line: 1,
+                reason: "header must be exactly '\(columns.joined(separator: ","))'")
         }
         return try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> LocatedMetricRow? in
             guard let kind = MetricKind(rawValue: try row.string("kind")) else {
-                throw row.invalid("kind", "expected one of \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw row.invalid(
+                    "kind", "expected one of \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard let comparator = ThresholdComparator(rawValue: try row.string("comparator")) else {
                 throw row.invalid("comparator", "expected <=, >=, == or empty")
@@ -60,7 +69,9 @@ public enum MetricsCSV {
             guard let status = MetricStatus(rawValue: try row.string("status")) else {
                 throw row.invalid("status", "expected pass, fail or info")
             }
-            guard let seed = UInt64(try row.string("seed")) else { throw row.invalid("seed", "not an unsigned integer") }
+            guard let seed = UInt64(try row.string("seed")) else {
+                throw row.invalid("seed", "not an unsigned integer")
+            }
             let valueText = try row.string("value")
             let value: Double
             switch valueText {
@@ -70,11 +81,13 @@ public enum MetricsCSV {
             default: value = try row.double("value")
             }
             let threshold = try row.optionalDouble("threshold")
-            return LocatedMetricRow(line: row.line, row: MetricRow(
-                scenario: try row.string("scenario"), runID: try row.string("run_id"), seed: seed,
-                requirement: try row.string("requirement"), metric: try row.string("metric"),
-                kind: kind, value: value, unit: try row.string("unit"), threshold: threshold,
-                comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max)))
+            return LocatedMetricRow(
+                line: row.line,
+                row: MetricRow(
+                    scenario: try row.string("scenario"), runID: try row.string("run_id"), seed: seed,
+                    requirement: try row.string("requirement"), metric: try row.string("metric"),
+                    kind: kind, value: value, unit: try row.string("unit"), threshold: threshold,
+                    comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max)))
         }.records
     }
 
@@ -87,7 +100,11 @@ public enum MetricsCSV {
     public static func readLocated(_ url: URL, displayName: String? = nil) throws(DataError) -> [LocatedMetricRow] {
         let name = displayName ?? url.path
         if !FileManager.default.fileExists(atPath: url.path) {
-            throw .unreadable(file: name, reason: "no such file; give the path of a metrics CSV written by 'fieldtest run' (its metrics.csv or a recorded baseline)")
+            throw .unreadable(
+                file: name,
+                reason:
+                    "no such file; give the path of a metrics CSV written by 'fieldtest run' (its metrics.csv or a recorded baseline)"
+            )
         }
         return try parseLocated(bytes: try readFileBytes(url, displayName: name), file: name)
     }

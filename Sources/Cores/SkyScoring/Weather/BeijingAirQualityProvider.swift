@@ -18,11 +18,13 @@ public struct BeijingAirQualityProvider: WeatherProvider {
     /// Wraps the loaded hours.
     public init(hours: [BeijingHour]) {
         observations = hours.map { h in
-            WeatherObservation(timeUTC: Double(h.startUTC),
-                               sky: SkyConditions(humidityPct: h.relativeHumidityPct,
-                                                  precipProbabilityPct: h.rainHours > 0 || h.snowHours > 0 ? 100 : 0,
-                                                  pm25: h.pm25),
-                               temperatureC: h.temperatureC)
+            WeatherObservation(
+                timeUTC: Double(h.startUTC),
+                sky: SkyConditions(
+                    humidityPct: h.relativeHumidityPct,
+                    precipProbabilityPct: h.rainHours > 0 || h.snowHours > 0 ? 100 : 0,
+                    pm25: h.pm25),
+                temperatureC: h.temperatureC)
         }.sorted { $0.timeUTC < $1.timeUTC }
     }
 }

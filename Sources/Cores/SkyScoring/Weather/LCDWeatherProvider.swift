@@ -29,9 +29,10 @@ public struct LCDWeatherProvider: WeatherProvider {
             let cover = o.sky?.cover
             return WeatherObservation(
                 timeUTC: Double(o.timeUTC),
-                sky: SkyConditions(cloudLowPct: cover?.lowPct, cloudMidPct: cover?.midPct, cloudHighPct: cover?.highPct,
-                                   cloudTotalPct: cover?.totalPct, humidityPct: o.relativeHumidityPct,
-                                   precipProbabilityPct: o.reportsPrecipitation ? 100 : 0, visibilityKm: o.visibilityKm),
+                sky: SkyConditions(
+                    cloudLowPct: cover?.lowPct, cloudMidPct: cover?.midPct, cloudHighPct: cover?.highPct,
+                    cloudTotalPct: cover?.totalPct, humidityPct: o.relativeHumidityPct,
+                    precipProbabilityPct: o.reportsPrecipitation ? 100 : 0, visibilityKm: o.visibilityKm),
                 temperatureC: o.temperatureC, windSpeedMps: o.windSpeedMps, aerosolOpticalDepth: nil,
                 presentWeather: o.presentWeather)
         }.sorted { $0.timeUTC < $1.timeUTC }
@@ -43,7 +44,8 @@ public struct LCDWeatherProvider: WeatherProvider {
     /// position for the station. O(n) in stations.
     public func located(in stations: [ISDStation]) -> LCDWeatherProvider {
         guard station == nil, let match = ISDHistoryLoader.station(forLCD: stationID, in: stations),
-              let latitude = match.latitude, let longitude = match.longitude else { return self }
+            let latitude = match.latitude, let longitude = match.longitude
+        else { return self }
         var located = self
         located.station = (latitude, longitude)
         return located

@@ -46,9 +46,11 @@ public struct TMYWeatherProvider: WeatherProvider {
             sky.humidityPct = h.relativeHumidityPct
             sky.visibilityKm = h.visibilityUnlimited ? 50 : h.visibilityKm
             sky.precipProbabilityPct = h.precipitationReported ? ((h.precipitationMm ?? 0) > 0 ? 100 : 0) : nil
-            out.append(WeatherObservation(timeUTC: Double(redated.daysSinceEpoch * 86_400 + secondOfDay), sky: sky,
-                                          temperatureC: h.temperatureC, windSpeedMps: h.windSpeedMps,
-                                          aerosolOpticalDepth: h.aerosolOpticalDepth))
+            out.append(
+                WeatherObservation(
+                    timeUTC: Double(redated.daysSinceEpoch * 86_400 + secondOfDay), sky: sky,
+                    temperatureC: h.temperatureC, windSpeedMps: h.windSpeedMps,
+                    aerosolOpticalDepth: h.aerosolOpticalDepth))
         }
         observations = out.sorted { $0.timeUTC < $1.timeUTC }
     }

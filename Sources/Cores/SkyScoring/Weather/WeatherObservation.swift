@@ -15,8 +15,10 @@ public struct WeatherObservation: Sendable, Equatable {
     public var presentWeather: String?
 
     /// Creates an observation; omitted fields are unknown.
-    public init(timeUTC: Double, sky: SkyConditions, temperatureC: Double? = nil, windSpeedMps: Double? = nil,
-                aerosolOpticalDepth: Double? = nil, presentWeather: String? = nil) {
+    public init(
+        timeUTC: Double, sky: SkyConditions, temperatureC: Double? = nil, windSpeedMps: Double? = nil,
+        aerosolOpticalDepth: Double? = nil, presentWeather: String? = nil
+    ) {
         self.timeUTC = timeUTC
         self.sky = sky
         self.temperatureC = temperatureC
@@ -28,8 +30,10 @@ public struct WeatherObservation: Sendable, Equatable {
     /// Numeric fields that vary smoothly and are interpolated in time (cloud, humidity,
     /// visibility, PM2.5, temperature, wind, aerosol depth). Precipitation and present weather
     /// are events and are held from the last observation instead.
-    static var continuousFields: [WritableKeyPath<WeatherObservation, Double?>] { [
-        \.sky.cloudLowPct, \.sky.cloudMidPct, \.sky.cloudHighPct, \.sky.cloudTotalPct, \.sky.humidityPct,
-        \.sky.visibilityKm, \.sky.pm25, \.temperatureC, \.windSpeedMps, \.aerosolOpticalDepth,
-    ] }
+    static var continuousFields: [WritableKeyPath<WeatherObservation, Double?>] {
+        [
+            \.sky.cloudLowPct, \.sky.cloudMidPct, \.sky.cloudHighPct, \.sky.cloudTotalPct, \.sky.humidityPct,
+            \.sky.visibilityKm, \.sky.pm25, \.temperatureC, \.windSpeedMps, \.aerosolOpticalDepth,
+        ]
+    }
 }

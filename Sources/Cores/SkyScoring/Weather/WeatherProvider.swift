@@ -26,7 +26,8 @@ extension WeatherProvider {
     /// than `reach`. O(log n + k) for the k observations within `reach`.
     public func observation(at time: Double) -> WeatherObservation? {
         let obs = observations
-        var lo = 0, hi = obs.count
+        var lo = 0
+        var hi = obs.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if obs[mid].timeUTC <= time { lo = mid + 1 } else { hi = mid }
@@ -38,14 +39,23 @@ extension WeatherProvider {
             var before: (t: Double, v: Double)?
             var i = lo - 1
             while i >= 0, time - obs[i].timeUTC <= Self.reach {
-                if let v = obs[i][keyPath: field] { before = (obs[i].timeUTC, v); break }
+                if let v = obs[i][keyPath: field] {
+                    before = (obs[i].timeUTC, v)
+                    break
+                }
                 i -= 1
             }
-            guard let b = before else { merged[keyPath: field] = nil; continue }
+            guard let b = before else {
+                merged[keyPath: field] = nil
+                continue
+            }
             var after: (t: Double, v: Double)?
             var j = lo
             while j < obs.count, obs[j].timeUTC - time <= Self.reach {
-                if let v = obs[j][keyPath: field] { after = (obs[j].timeUTC, v); break }
+                if let v = obs[j][keyPath: field] {
+                    after = (obs[j].timeUTC, v)
+                    break
+                }
                 j += 1
             }
             if let a = after, a.t > b.t {
@@ -55,7 +65,9 @@ extension WeatherProvider {
             }
         }
         var i = lo - 1
-        while i >= 0, time - obs[i].timeUTC <= Self.reach, merged.sky.precipProbabilityPct == nil || merged.presentWeather == nil {
+        while i >= 0, time - obs[i].timeUTC <= Self.reach,
+            merged.sky.precipProbabilityPct == nil || merged.presentWeather == nil
+        {
             merged.sky.precipProbabilityPct = merged.sky.precipProbabilityPct ?? obs[i].sky.precipProbabilityPct
             merged.presentWeather = merged.presentWeather ?? obs[i].presentWeather
             i -= 1

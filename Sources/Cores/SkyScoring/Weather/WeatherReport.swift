@@ -21,7 +21,8 @@ public struct WeatherReport: Sendable, Equatable, Codable {
 
     /// The report of `observation` seen at `latitude`/`longitude` (degrees).
     public init(_ observation: WeatherObservation, latitude: Double, longitude: Double) {
-        let day = SolarPosition(utcSeconds: observation.timeUTC, latitude: latitude, longitude: longitude).altitudeDeg
+        let day =
+            SolarPosition(utcSeconds: observation.timeUTC, latitude: latitude, longitude: longitude).altitudeDeg
             > SolarCalculator.sunriseAltitudeDeg
         let (code, text) = Self.condition(observation)
         symbol = code.map { $0 + (day ? "d" : "n") }

@@ -70,18 +70,22 @@ public enum Geodesy {
 
     /// Distance in metres from `p` to the polyline `shape` (local projection), with the index of the
     /// nearest segment and the fraction along it. O(n).
-    public static func distanceToPolyline(_ p: GeoPoint, _ shape: [GeoPoint]) -> (metres: Double, segment: Int, fraction: Double) {
+    public static func distanceToPolyline(_ p: GeoPoint, _ shape: [GeoPoint]) -> (
+        metres: Double, segment: Int, fraction: Double
+    ) {
         guard let first = shape.first else { return (.infinity, 0, 0) }
         if shape.count == 1 { return (haversineMetres(p, first), 0, 0) }
         var best = (metres: Double.infinity, segment: 0, fraction: 0.0)
         for i in 1..<shape.count {
             let a = localMetres(shape[i - 1], origin: p)
             let b = localMetres(shape[i], origin: p)
-            let dx = b.x - a.x, dy = b.y - a.y
+            let dx = b.x - a.x
+            let dy = b.y - a.y
             let len2 = dx * dx + dy * dy
             var t = len2 > 0 ? -(a.x * dx + a.y * dy) / len2 : 0
             t = min(1, max(0, t))
-            let cx = a.x + t * dx, cy = a.y + t * dy
+            let cx = a.x + t * dx
+            let cy = a.y + t * dy
             let d = (cx * cx + cy * cy).squareRoot()
             if d < best.metres { best = (d, i - 1, t) }
         }

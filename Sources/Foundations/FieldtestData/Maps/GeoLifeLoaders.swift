@@ -35,9 +35,13 @@ public enum GeoLifeLoaders {
 
     /// Loads the long CSV layout `trajectory_id,user_id,start_time_from_filename,point_index,latitude,longitude`.
     /// Start times are ISO `YYYY-MM-DDThh:mm:ss` in UTC. O(rows).
-    public static func loadCSV(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<GeoLifePoint> {
+    public static func loadCSV(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<GeoLifePoint>
+    {
         let table = try CSVTable(url: url, displayName: displayName)
-        try table.require(["trajectory_id", "user_id", "start_time_from_filename", "point_index", "latitude", "longitude"])
+        try table.require([
+            "trajectory_id", "user_id", "start_time_from_filename", "point_index", "latitude", "longitude",
+        ])
         return try table.load(policy: policy) { (row: CSVRow) throws(DataError) -> GeoLifePoint? in
             let id = try row.string("trajectory_id").trimmingCharacters(in: .whitespaces)
             guard !id.isEmpty else { throw row.invalid("trajectory_id", "value is missing") }
@@ -45,15 +49,18 @@ public enum GeoLifeLoaders {
             guard let start = parseISO(startRaw) else {
                 throw row.invalid("start_time_from_filename", "expected an ISO time YYYY-MM-DDThh:mm:ss")
             }
-            return GeoLifePoint(trajectoryID: id, userID: try row.int("user_id", in: 0...Int.max), startTime: start,
-                                pointIndex: try row.int("point_index", in: 0...Int.max),
-                                latitude: try row.latitude(), longitude: try row.longitude())
+            return GeoLifePoint(
+                trajectoryID: id, userID: try row.int("user_id", in: 0...Int.max), startTime: start,
+                pointIndex: try row.int("point_index", in: 0...Int.max),
+                latitude: try row.latitude(), longitude: try row.longitude())
         }
     }
 
     /// Loads a `.plt` trajectory: either the original 6-line GeoLife preamble or a one-line
     /// header (`lat,lon,...`), then `lat,lon,0,altitude_ft,days,date,time` per fix. O(lines).
-    public static func loadPLT(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<GeoLifeFix> {
+    public static func loadPLT(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<GeoLifeFix>
+    {
         let name = displayName ?? url.path
         var report = LoadReport()
         let lines = try TextLines.nonEmpty(url, displayName: name, policy: policy, report: &report)
@@ -80,8 +87,10 @@ public enum GeoLifeLoaders {
                 let lon = try FieldParser.double(f[1], field: "longitude", in: -180...180, file: name, line: l.number)
                 let alt = try FieldParser.double(f[3], field: "altitude", in: nil, file: name, line: l.number)
                 let days = try FieldParser.double(f[4], field: "days", in: 0...200_000, file: name, line: l.number)
-                out.append(GeoLifeFix(latitude: lat, longitude: lon, altitudeFeet: alt == -777 ? nil : alt,
-                                      time: days * 86_400 - dayZeroOffsetSeconds))
+                out.append(
+                    GeoLifeFix(
+                        latitude: lat, longitude: lon, altitudeFeet: alt == -777 ? nil : alt,
+                        time: days * 86_400 - dayZeroOffsetSeconds))
                 report.rowsLoaded += 1
             } catch {
                 guard policy == .lenient else { throw error }
@@ -96,8 +105,9 @@ public enum GeoLifeLoaders {
         let s = raw.trimmingCharacters(in: .whitespaces)
         let parts = s.split(whereSeparator: { $0 == "-" || $0 == "T" || $0 == ":" || $0 == " " }).map { Int($0) }
         guard parts.count == 6, let y = parts[0], let mo = parts[1], let d = parts[2],
-              let h = parts[3], let mi = parts[4], let se = parts[5],
-              (1...12).contains(mo), (1...31).contains(d), (0...23).contains(h), (0...59).contains(mi), (0...60).contains(se)
+            let h = parts[3], let mi = parts[4], let se = parts[5],
+            (1...12).contains(mo), (1...31).contains(d), (0...23).contains(h), (0...59).contains(mi),
+            (0...60).contains(se)
         else { return nil }
         // Days from civil (Howard Hinnant's algorithm).
         let yy = mo <= 2 ? y - 1 : y

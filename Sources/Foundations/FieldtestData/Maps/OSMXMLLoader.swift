@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// An OpenStreetMap node: a point with tags.
@@ -169,7 +170,9 @@ public struct OSMData: Sendable {
 /// Complexity: O(file size) time; memory O(elements).
 public enum OSMXMLLoader {
     /// Loads `url`. Under `.strict` the first bad element throws; under `.lenient` it is skipped and counted.
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> OSMData {
+    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> OSMData
+    {
         let name = displayName ?? url.path
         let bytes = try readFileBytes(url, displayName: name)
         return try parse(Data(bytes), file: name, policy: policy)
@@ -187,18 +190,22 @@ public enum OSMXMLLoader {
         let ok = parser.parse()
         if let error = delegate.fatal { throw error }
         if !ok {
-            let reason = parser.parserError.map { "malformed XML (\(($0 as NSError).code)): \($0.localizedDescription)" }
+            let reason =
+                parser.parserError.map { "malformed XML (\(($0 as NSError).code)): \($0.localizedDescription)" }
                 ?? "malformed XML"
-            throw .badLayout(file: file, line: max(1, parser.lineNumber), reason: reason + "; check the file is complete OSM XML")
+            throw .badLayout(
+                file: file, line: max(1, parser.lineNumber), reason: reason + "; check the file is complete OSM XML")
         }
         guard delegate.sawRoot else {
             throw .badLayout(file: file, line: 1, reason: "no <osm> root element; expected OpenStreetMap XML 0.6")
         }
         guard delegate.closedRoot else {
-            throw .badLayout(file: file, line: max(1, parser.lineNumber),
-                             reason: "file ends before </osm>; the file is truncated, download or export it again")
+            throw .badLayout(
+                file: file, line: max(1, parser.lineNumber),
+                reason: "file ends before </osm>; the file is truncated, download or export it again")
         }
-        return OSMData(nodes: delegate.nodes, ways: delegate.ways, relations: delegate.relations, report: delegate.report)
+        return OSMData(
+            nodes: delegate.nodes, ways: delegate.ways, relations: delegate.relations, report: delegate.report)
     }
 }
 
@@ -237,35 +244,43 @@ private final class OSMParserDelegate: NSObject, XMLParserDelegate {
 
     private func id(_ attrs: [String: String], element: String, field: String = "id") throws(DataError) -> Int64 {
         guard let raw = attrs[field] else {
-            throw .invalidField(file: file, line: line, field: "\(element).\(field)", value: "",
-                                reason: "missing attribute '\(field)'; every <\(element)> needs an integer \(field)")
+            throw .invalidField(
+                file: file, line: line, field: "\(element).\(field)", value: "",
+                reason: "missing attribute '\(field)'; every <\(element)> needs an integer \(field)")
         }
         guard let v = Int64(raw.trimmingCharacters(in: .whitespaces)) else {
-            throw .invalidField(file: file, line: line, field: "\(element).\(field)", value: raw, reason: "not an integer id")
+            throw .invalidField(
+                file: file, line: line, field: "\(element).\(field)", value: raw, reason: "not an integer id")
         }
         return v
     }
 
-    private func coordinate(_ attrs: [String: String], _ key: String, range: ClosedRange<Double>) throws(DataError) -> Double {
+    private func coordinate(_ attrs: [String: String], _ key: String, range: ClosedRange<Double>) throws(DataError)
+        -> Double
+    {
         guard let raw = attrs[key] else {
-            throw .invalidField(file: file, line: line, field: "node.\(key)", value: "",
-                                reason: "missing attribute '\(key)'; nodes need lat and lon in degrees")
+            throw .invalidField(
+                file: file, line: line, field: "node.\(key)", value: "",
+                reason: "missing attribute '\(key)'; nodes need lat and lon in degrees")
         }
         return try FieldParser.double(raw, field: "node.\(key)", in: range, file: file, line: line)
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attrs: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attrs: [String: String] = [:]
+    ) {
         if fatal != nil { return }
         do throws(DataError) {
             switch elementName {
             case "osm":
                 sawRoot = true
             case "node":
-                let n = OSMNode(id: try id(attrs, element: "node"),
-                                latitude: try coordinate(attrs, "lat", range: -90...90),
-                                longitude: try coordinate(attrs, "lon", range: -180...180),
-                                line: line)
+                let n = OSMNode(
+                    id: try id(attrs, element: "node"),
+                    latitude: try coordinate(attrs, "lat", range: -90...90),
+                    longitude: try coordinate(attrs, "lon", range: -180...180),
+                    line: line)
                 open = .node(n)
             case "way":
                 open = .way(OSMWay(id: try id(attrs, element: "way"), nodeRefs: [], line: line))
@@ -285,21 +300,31 @@ private final class OSMParserDelegate: NSObject, XMLParserDelegate {
                 }
                 let typeRaw = attrs["type"] ?? ""
                 guard let kind = OSMElementKind(rawValue: typeRaw) else {
-                    throw .invalidField(file: file, line: line, field: "member.type", value: typeRaw,
-                                        reason: "expected node, way or relation")
+                    throw .invalidField(
+                        file: file, line: line, field: "member.type", value: typeRaw,
+                        reason: "expected node, way or relation")
                 }
-                r.members.append(OSMMember(kind: kind, ref: try id(attrs, element: "member", field: "ref"),
-                                           role: attrs["role"] ?? ""))
+                r.members.append(
+                    OSMMember(
+                        kind: kind, ref: try id(attrs, element: "member", field: "ref"),
+                        role: attrs["role"] ?? ""))
                 open = .relation(r)
             case "tag":
                 guard let k = attrs["k"] else {
-                    throw .invalidField(file: file, line: line, field: "tag.k", value: "", reason: "missing attribute 'k'")
+                    throw .invalidField(
+                        file: file, line: line, field: "tag.k", value: "", reason: "missing attribute 'k'")
                 }
                 let v = attrs["v"] ?? ""
                 switch open {
-                case .node(var n): n.tags[k] = v; open = .node(n)
-                case .way(var w): w.tags[k] = v; open = .way(w)
-                case .relation(var r): r.tags[k] = v; open = .relation(r)
+                case .node(var n):
+                    n.tags[k] = v
+                    open = .node(n)
+                case .way(var w):
+                    w.tags[k] = v
+                    open = .way(w)
+                case .relation(var r):
+                    r.tags[k] = v
+                    open = .relation(r)
                 case .none, .skipped: break
                 }
             default:
@@ -310,12 +335,23 @@ private final class OSMParserDelegate: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
         if fatal != nil { return }
         switch (elementName, open) {
-        case ("node", .node(let n)): nodes.append(n); report.rowsLoaded += 1; open = .none
-        case ("way", .way(let w)): ways.append(w); report.rowsLoaded += 1; open = .none
-        case ("relation", .relation(let r)): relations.append(r); report.rowsLoaded += 1; open = .none
+        case ("node", .node(let n)):
+            nodes.append(n)
+            report.rowsLoaded += 1
+            open = .none
+        case ("way", .way(let w)):
+            ways.append(w)
+            report.rowsLoaded += 1
+            open = .none
+        case ("relation", .relation(let r)):
+            relations.append(r)
+            report.rowsLoaded += 1
+            open = .none
         case ("node", _), ("way", _), ("relation", _): open = .none
         case ("osm", _): closedRoot = true
         default: break

@@ -39,16 +39,20 @@ public enum UJIIndoorLoc {
     /// Loads `url`. With `requireLabels` every ground-truth and metadata column
     /// must be present; otherwise a file without the ground-truth columns loads
     /// with `label == nil` (a pure query file).
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict,
-                            requireLabels: Bool = true) throws(DataError) -> Loaded<UJIIndoorLocRecord> {
+    public static func load(
+        url: URL, displayName: String? = nil, policy: LoadPolicy = .strict,
+        requireLabels: Bool = true
+    ) throws(DataError) -> Loaded<UJIIndoorLocRecord> {
         let name = displayName ?? url.path
         let bytes = try readFileBytes(url, displayName: name)
         return try load(bytes: bytes, file: name, policy: policy, requireLabels: requireLabels)
     }
 
     /// Parses `bytes` (the whole file) named `file` in messages. See `load(url:)`.
-    public static func load(bytes: [UInt8], file: String, policy: LoadPolicy = .strict,
-                            requireLabels: Bool = true) throws(DataError) -> Loaded<UJIIndoorLocRecord> {
+    public static func load(
+        bytes: [UInt8], file: String, policy: LoadPolicy = .strict,
+        requireLabels: Bool = true
+    ) throws(DataError) -> Loaded<UJIIndoorLocRecord> {
         let result: Result<Loaded<UJIIndoorLocRecord>, DataError> = bytes.withUnsafeBufferPointer { buffer in
             let parser = UJIIndoorLocParser(bytes: buffer, file: file)
             do throws(DataError) {
@@ -67,9 +71,9 @@ struct UJIIndoorLocParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
     private static let comma = UInt8(ascii: ","), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r"),
-                       quote = UInt8(ascii: "\""), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"),
-                       minus = UInt8(ascii: "-"), plus = UInt8(ascii: "+"), zero = UInt8(ascii: "0"),
-                       nine = UInt8(ascii: "9")
+        quote = UInt8(ascii: "\""), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"),
+        minus = UInt8(ascii: "-"), plus = UInt8(ascii: "+"), zero = UInt8(ascii: "0"),
+        nine = UInt8(ascii: "9")
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
         self.bytes = bytes
@@ -95,7 +99,10 @@ struct UJIIndoorLocParser {
         while start < n {
             let end = lineEnd(from: start)
             let content = trimCR(start..<end)
-            if !content.isEmpty { headerRange = content; break }
+            if !content.isEmpty {
+                headerRange = content
+                break
+            }
             start = end + 1
             line += 1
         }
@@ -129,8 +136,9 @@ struct UJIIndoorLocParser {
                 } else {
                     split(content, into: &fields)
                     if fields.count != layout.columnCount {
-                        throw .wrongColumnCount(file: file, line: lineNo, expected: layout.columnCount,
-                                                found: fields.count)
+                        throw .wrongColumnCount(
+                            file: file, line: lineNo, expected: layout.columnCount,
+                            found: fields.count)
                     }
                     record = try parseRow(line: lineNo, layout: layout) { fields[$0] }
                 }
@@ -194,7 +202,8 @@ struct UJIIndoorLocParser {
         var s = r.lowerBound
         while s <= r.upperBound {
             guard s < r.upperBound,
-                  let hit = memchr(base + s, Int32(Self.comma), r.upperBound - s) else {
+                let hit = memchr(base + s, Int32(Self.comma), r.upperBound - s)
+            else {
                 fields.append(s..<r.upperBound)
                 break
             }
@@ -205,7 +214,9 @@ struct UJIIndoorLocParser {
     }
 
     /// Slow path for a line with quoted fields: parse it with the RFC 4180 reader.
-    private func parseQuoted(_ r: Range<Int>, line: Int, layout: Layout, header: CSVHeader) throws(DataError) -> UJIIndoorLocRecord {
+    private func parseQuoted(_ r: Range<Int>, line: Int, layout: Layout, header: CSVHeader) throws(DataError)
+        -> UJIIndoorLocRecord
+    {
         // The reader sees this one line as line 1; its errors are moved to the file's line and
         // name the header's column.
         let recs: [CSVRecord]
@@ -213,7 +224,8 @@ struct UJIIndoorLocParser {
             throw header.namingColumns(in: error.linesShifted(by: line - 1))
         }
         guard let fieldsText = recs.first?.fields, recs.count == 1 else {
-            throw .badLayout(file: file, line: line, reason: "a quoted field spans lines; UJIIndoorLoc rows are one line each")
+            throw .badLayout(
+                file: file, line: line, reason: "a quoted field spans lines; UJIIndoorLoc rows are one line each")
         }
         if fieldsText.count != layout.columnCount {
             throw .wrongColumnCount(file: file, line: line, expected: layout.columnCount, found: fieldsText.count)
@@ -224,8 +236,10 @@ struct UJIIndoorLocParser {
             var ranges: [Range<Int>] = []
             sub.split(0..<buffer.count, into: &ranges)
             guard ranges.count == layout.columnCount else {
-                return .failure(.badLayout(file: file, line: line,
-                                           reason: "a field holds a comma; UJIIndoorLoc fields are numbers"))
+                return .failure(
+                    .badLayout(
+                        file: file, line: line,
+                        reason: "a field holds a comma; UJIIndoorLoc fields are numbers"))
             }
             do throws(DataError) {
                 return .success(try sub.parseRow(line: line, layout: layout) { ranges[$0] })
@@ -238,21 +252,26 @@ struct UJIIndoorLocParser {
 
     private func text(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
 
-    private func parseRow(line: Int, layout: Layout,
-                          field: (Int) -> Range<Int>) throws(DataError) -> UJIIndoorLocRecord {
+    private func parseRow(
+        line: Int, layout: Layout,
+        field: (Int) -> Range<Int>
+    ) throws(DataError) -> UJIIndoorLocRecord {
         var rssi = [Int8](repeating: UJIIndoorLoc.notDetected, count: UJIIndoorLoc.accessPointCount)
         for (k, column) in layout.wap.enumerated() {
             let r = field(column)
             guard let v = parseInt(r),
-                  v == Int(UJIIndoorLoc.notDetected) || (UJIIndoorLoc.weakestRSSI...UJIIndoorLoc.strongestRSSI).contains(v)
+                v == Int(UJIIndoorLoc.notDetected)
+                    || (UJIIndoorLoc.weakestRSSI...UJIIndoorLoc.strongestRSSI).contains(v)
             else {
-                throw .invalidField(file: file, line: line, field: UJIIndoorLoc.accessPointColumns[k], value: text(r),
-                                    reason: "RSSI must be an integer dBm in -104…0, or 100 for 'not detected'")
+                throw .invalidField(
+                    file: file, line: line, field: UJIIndoorLoc.accessPointColumns[k], value: text(r),
+                    reason: "RSSI must be an integer dBm in -104…0, or 100 for 'not detected'")
             }
             rssi[k] = Int8(v)
         }
         guard layout.labelled, let lonC = layout.longitude, let latC = layout.latitude,
-              let floorC = layout.floor, let buildingC = layout.building else {
+            let floorC = layout.floor, let buildingC = layout.building
+        else {
             return UJIIndoorLocRecord(rssi: rssi, label: nil)
         }
         let lon = try coordinate(field(lonC), "LONGITUDE", line)
@@ -265,8 +284,9 @@ struct UJIIndoorLocParser {
             let v = try int(field(c), "RELATIVEPOSITION", line, min: 0)
             if v != 0 {
                 guard let rp = UJIIndoorLocRelativePosition(rawValue: v) else {
-                    throw .invalidField(file: file, line: line, field: "RELATIVEPOSITION", value: text(field(c)),
-                                        reason: "must be 1 (inside), 2 (outside in front of the door) or 0 (not recorded)")
+                    throw .invalidField(
+                        file: file, line: line, field: "RELATIVEPOSITION", value: text(field(c)),
+                        reason: "must be 1 (inside), 2 (outside in front of the door) or 0 (not recorded)")
                 }
                 relative = rp
             }
@@ -274,17 +294,19 @@ struct UJIIndoorLocParser {
         let user = try layout.user.map { c throws(DataError) in try int(field(c), "USERID", line, min: 0) } ?? 0
         let phone = try layout.phone.map { c throws(DataError) in try int(field(c), "PHONEID", line, min: 0) } ?? 0
         let time = try layout.timestamp.map { c throws(DataError) in try int(field(c), "TIMESTAMP", line, min: 0) } ?? 0
-        let label = UJIIndoorLocLabel(longitudeMetres: lon, latitudeMetres: lat, floor: floor, building: building,
-                                      space: space, relativePosition: relative, user: user, phone: phone,
-                                      timestampSeconds: time)
+        let label = UJIIndoorLocLabel(
+            longitudeMetres: lon, latitudeMetres: lat, floor: floor, building: building,
+            space: space, relativePosition: relative, user: user, phone: phone,
+            timestampSeconds: time)
         return UJIIndoorLocRecord(rssi: rssi, label: label)
     }
 
     private func int(_ r: Range<Int>, _ name: String, _ line: Int, min: Int) throws(DataError) -> Int {
         guard let v = parseInt(r) else {
             let t = text(r).trimmingCharacters(in: .whitespaces)
-            throw .invalidField(file: file, line: line, field: name, value: text(r),
-                                reason: t.isEmpty ? "value is missing" : "not an integer")
+            throw .invalidField(
+                file: file, line: line, field: name, value: text(r),
+                reason: t.isEmpty ? "value is missing" : "not an integer")
         }
         guard v >= min else {
             throw .invalidField(file: file, line: line, field: name, value: text(r), reason: "must be ≥ \(min)")
@@ -300,8 +322,10 @@ struct UJIIndoorLocParser {
     private func coordinate(_ r: Range<Int>, _ name: String, _ line: Int) throws(DataError) -> Double {
         let v = try double(r, name, line)
         guard abs(v) <= UJIIndoorLoc.coordinateLimitMetres else {
-            throw .invalidField(file: file, line: line, field: name, value: text(r),
-                                reason: "must be projected metres within ±100000000 (EPSG:3857-like, as in UJIIndoorLoc); check the units")
+            throw .invalidField(
+                file: file, line: line, field: name, value: text(r),
+                reason:
+                    "must be projected metres within ±100000000 (EPSG:3857-like, as in UJIIndoorLoc); check the units")
         }
         return v
     }

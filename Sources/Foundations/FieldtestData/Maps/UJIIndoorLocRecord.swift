@@ -45,9 +45,11 @@ public struct UJIIndoorLocLabel: Sendable, Equatable {
     public var timestampSeconds: Int
 
     /// Creates a label; coordinates in projected metres, timestamp in UNIX seconds.
-    public init(longitudeMetres: Double, latitudeMetres: Double, floor: Int, building: Int,
-                space: Int = 0, relativePosition: UJIIndoorLocRelativePosition? = nil,
-                user: Int = 0, phone: Int = 0, timestampSeconds: Int = 0) {
+    public init(
+        longitudeMetres: Double, latitudeMetres: Double, floor: Int, building: Int,
+        space: Int = 0, relativePosition: UJIIndoorLocRelativePosition? = nil,
+        user: Int = 0, phone: Int = 0, timestampSeconds: Int = 0
+    ) {
         self.longitudeMetres = longitudeMetres
         self.latitudeMetres = latitudeMetres
         self.floor = floor

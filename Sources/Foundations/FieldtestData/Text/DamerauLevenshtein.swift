@@ -63,7 +63,8 @@ public enum DamerauLevenshtein {
         /// already holds a value no larger than the one it would give.
         @inlinable
         public mutating func distance<C: Equatable>(_ a: [C], _ b: [C], limit: Int) -> Int? {
-            let n = a.count, m = b.count
+            let n = a.count
+            let m = b.count
             if abs(n - m) > limit { return nil }
             if n == 0 || m == 0 { return max(n, m) <= limit ? max(n, m) : nil }
             guard let last = fill(a, b, limit: limit) else { return nil }
@@ -83,7 +84,8 @@ public enum DamerauLevenshtein {
         /// least value exceeds `limit`.
         @inlinable
         mutating func fill<C: Equatable>(_ a: [C], _ b: [C], limit: Int) -> ArraySlice<Int>? {
-            let n = a.count, m = b.count
+            let n = a.count
+            let m = b.count
             if prev.count < m + 1 { self = Rows(capacity: m) }
             for j in 0...m { prev[j] = j }
             for i in 1...n {

@@ -31,14 +31,18 @@ public enum AirlineTweetsLoader {
     public static let columns = ["tweet_id", "airline_sentiment", "negativereason", "airline", "text", "tweet_created"]
 
     /// Loads `url`.
-    public static func load(url: URL, displayName: String? = nil,
-                            policy: LoadPolicy = .strict) throws(DataError) -> Loaded<AirlineTweet> {
+    public static func load(
+        url: URL, displayName: String? = nil,
+        policy: LoadPolicy = .strict
+    ) throws(DataError) -> Loaded<AirlineTweet> {
         let name = displayName ?? url.path
         return try parse(try readFileBytes(url, displayName: name), file: name, policy: policy)
     }
 
     /// Parses file bytes.
-    public static func parse(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<AirlineTweet> {
+    public static func parse(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<
+        AirlineTweet
+    > {
         let table = try CSVTable(bytes: bytes, file: file)
         try table.require(columns)
         return try table.load(policy: policy) { (row: CSVRow) throws(DataError) -> AirlineTweet? in
@@ -54,13 +58,16 @@ public enum AirlineTweetsLoader {
             if reason != nil && label != .negative {
                 throw row.invalid("negativereason", "a reason is only allowed on negative tweets")
             }
-            guard let airline = row.optionalString("airline") else { throw row.invalid("airline", "airline is missing") }
+            guard let airline = row.optionalString("airline") else {
+                throw row.invalid("airline", "airline is missing")
+            }
             let text = try row.string("text")
             guard !text.allSatisfy(\.isWhitespace) else { throw row.invalid("text", "tweet text is empty") }
             let created = try row.string("tweet_created")
             guard isTimestamp(created) else { throw row.invalid("tweet_created", "expected M/D/YYYY H:MM") }
-            return AirlineTweet(tweetID: id, sentiment: label, negativeReason: reason, airline: airline,
-                                text: text, created: created, line: row.line)
+            return AirlineTweet(
+                tweetID: id, sentiment: label, negativeReason: reason, airline: airline,
+                text: text, created: created, line: row.line)
         }
     }
 
@@ -71,8 +78,9 @@ public enum AirlineTweetsLoader {
         let date = parts[0].split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
         let time = parts[1].split(separator: ":", omittingEmptySubsequences: false)
         guard date.count == 3, time.count == 2, time[1].count == 2,
-              let m = date[0], let d = date[1], let y = date[2],
-              let h = Int(time[0]), let mi = Int(time[1]) else { return false }
+            let m = date[0], let d = date[1], let y = date[2],
+            let h = Int(time[0]), let mi = Int(time[1])
+        else { return false }
         return (1...12).contains(m) && (1...31).contains(d) && (1000...9999).contains(y)
             && (0...23).contains(h) && (0...59).contains(mi)
     }

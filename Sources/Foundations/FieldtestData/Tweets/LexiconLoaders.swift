@@ -52,7 +52,9 @@ public struct AFINNEntry: Sendable, Equatable {
 /// Loaders of the VADER lexicon, the VADER emoji lexicon and the AFINN lists.
 public enum LexiconLoaders {
     /// Parses `vader_lexicon.txt`: `token TAB mean TAB sd TAB [ratings]`.
-    public static func parseVader(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<VaderLexiconEntry> {
+    public static func parseVader(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<VaderLexiconEntry>
+    {
         try TabSeparatedLines.load(bytes, file: file, policy: policy, expectedFields: 4) {
             (line: TextLine, f: [Substring]) throws(DataError) -> VaderLexiconEntry in
             let n = line.number
@@ -69,23 +71,31 @@ public enum LexiconLoaders {
 
     /// Parses `emoji_utf8_lexicon.txt`: `emoji TAB description`; the emoji must
     /// hold no ASCII letters or spaces and the description must not be blank.
-    public static func parseEmoji(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<EmojiLexiconEntry> {
+    public static func parseEmoji(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<EmojiLexiconEntry>
+    {
         try TabSeparatedLines.load(bytes, file: file, policy: policy, expectedFields: 2) {
             (line: TextLine, f: [Substring]) throws(DataError) -> EmojiLexiconEntry in
             let emoji = String(f[0])
-            guard !emoji.isEmpty, !emoji.unicodeScalars.contains(where: { $0.isASCII && ($0 == " " || $0.properties.isAlphabetic) }) else {
-                throw .invalidField(file: file, line: line.number, field: "emoji", value: emoji, reason: "expected an emoji sequence")
+            guard !emoji.isEmpty,
+                !emoji.unicodeScalars.contains(where: { $0.isASCII && ($0 == " " || $0.properties.isAlphabetic) })
+            else {
+                throw .invalidField(
+                    file: file, line: line.number, field: "emoji", value: emoji, reason: "expected an emoji sequence")
             }
             let description = String(f[1]).trimmingCharacters(in: .whitespaces)
             guard !description.isEmpty else {
-                throw .invalidField(file: file, line: line.number, field: "description", value: "", reason: "description is missing")
+                throw .invalidField(
+                    file: file, line: line.number, field: "description", value: "", reason: "description is missing")
             }
             return EmojiLexiconEntry(emoji: emoji, description: description)
         }
     }
 
     /// Parses an AFINN list: `term TAB valence`, valence an integer −5 … 5.
-    public static func parseAFINN(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<AFINNEntry> {
+    public static func parseAFINN(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<AFINNEntry>
+    {
         try TabSeparatedLines.load(bytes, file: file, policy: policy, expectedFields: 2) {
             (line: TextLine, f: [Substring]) throws(DataError) -> AFINNEntry in
             let term = String(f[0])
@@ -98,19 +108,25 @@ public enum LexiconLoaders {
     }
 
     /// Loads a VADER lexicon file.
-    public static func loadVader(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<VaderLexiconEntry> {
+    public static func loadVader(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<VaderLexiconEntry>
+    {
         let name = displayName ?? url.path
         return try parseVader(try readFileBytes(url, displayName: name), file: name, policy: policy)
     }
 
     /// Loads an emoji lexicon file.
-    public static func loadEmoji(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<EmojiLexiconEntry> {
+    public static func loadEmoji(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<EmojiLexiconEntry>
+    {
         let name = displayName ?? url.path
         return try parseEmoji(try readFileBytes(url, displayName: name), file: name, policy: policy)
     }
 
     /// Loads an AFINN file.
-    public static func loadAFINN(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<AFINNEntry> {
+    public static func loadAFINN(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<AFINNEntry>
+    {
         let name = displayName ?? url.path
         return try parseAFINN(try readFileBytes(url, displayName: name), file: name, policy: policy)
     }

@@ -55,7 +55,9 @@ public enum SemEvalTweetsLoader {
 
     /// Parses the file: the header, then `id TAB label TAB text` rows; IDs must be unique
     /// and texts non-empty. Under `.lenient` bad rows are skipped and counted.
-    public static func parse(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<SemEvalTweet> {
+    public static func parse(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<
+        SemEvalTweet
+    > {
         guard looksLikeSemEval(bytes) else {
             throw .badLayout(file: file, line: 1, reason: "expected the header 'id<TAB>label<TAB>text'")
         }
@@ -64,18 +66,23 @@ public enum SemEvalTweetsLoader {
             (line: TextLine, f: [Substring]) throws(DataError) -> SemEvalTweet? in
             if line.number == 1 { return nil }
             guard let id = UInt64(f[0]) else {
-                throw .invalidField(file: file, line: line.number, field: "id", value: String(f[0]), reason: "expected a decimal tweet ID")
+                throw .invalidField(
+                    file: file, line: line.number, field: "id", value: String(f[0]),
+                    reason: "expected a decimal tweet ID")
             }
             guard let label = SentimentLabel(name: String(f[1])) else {
-                throw .invalidField(file: file, line: line.number, field: "label", value: String(f[1]),
-                                    reason: "expected negative, neutral or positive")
+                throw .invalidField(
+                    file: file, line: line.number, field: "label", value: String(f[1]),
+                    reason: "expected negative, neutral or positive")
             }
             let text = String(f[2])
             guard !text.allSatisfy({ $0 == " " }) else {
-                throw .invalidField(file: file, line: line.number, field: "text", value: text, reason: "empty tweet text")
+                throw .invalidField(
+                    file: file, line: line.number, field: "text", value: text, reason: "empty tweet text")
             }
             guard seen.insert(id).inserted else {
-                throw .invalidField(file: file, line: line.number, field: "id", value: String(id), reason: "duplicate tweet ID")
+                throw .invalidField(
+                    file: file, line: line.number, field: "id", value: String(id), reason: "duplicate tweet ID")
             }
             return SemEvalTweet(id: id, label: label, text: text, line: line.number)
         }
@@ -85,7 +92,9 @@ public enum SemEvalTweetsLoader {
     }
 
     /// Loads a file.
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<SemEvalTweet> {
+    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<SemEvalTweet>
+    {
         let name = displayName ?? url.path
         return try parse(try readFileBytes(url, displayName: name), file: name, policy: policy)
     }

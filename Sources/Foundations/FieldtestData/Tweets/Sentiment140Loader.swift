@@ -4,24 +4,29 @@ import Foundation
 /// line, the class given by the file (`positive.txt` / `negative.txt`).
 public enum Sentiment140Loader {
     /// Loads `url`, labelling every tweet `label`.
-    public static func load(url: URL, label: SentimentLabel, displayName: String? = nil,
-                            policy: LoadPolicy = .strict) throws(DataError) -> Loaded<LabelledTweet> {
+    public static func load(
+        url: URL, label: SentimentLabel, displayName: String? = nil,
+        policy: LoadPolicy = .strict
+    ) throws(DataError) -> Loaded<LabelledTweet> {
         let name = displayName ?? url.path
         return try parse(try readFileBytes(url, displayName: name), file: name, label: label, policy: policy)
     }
 
     /// Parses file bytes. Blank lines are ignored; a line of only spaces or an
     /// invalid UTF-8 line is a located error (skipped and counted under `.lenient`).
-    public static func parse(_ bytes: [UInt8], file: String, label: SentimentLabel,
-                             policy: LoadPolicy = .strict) throws(DataError) -> Loaded<LabelledTweet> {
+    public static func parse(
+        _ bytes: [UInt8], file: String, label: SentimentLabel,
+        policy: LoadPolicy = .strict
+    ) throws(DataError) -> Loaded<LabelledTweet> {
         var report = LoadReport()
         let lines = try TextLines.read(bytes, file: file, policy: policy, report: &report)
         var out: [LabelledTweet] = []
         out.reserveCapacity(lines.count)
         for line in lines where !line.text.isEmpty {
             if line.text.allSatisfy(\.isWhitespace) {
-                let e = DataError.invalidField(file: file, line: line.number, field: "text", value: line.text,
-                                               reason: "tweet text is only white space")
+                let e = DataError.invalidField(
+                    file: file, line: line.number, field: "text", value: line.text,
+                    reason: "tweet text is only white space")
                 guard policy == .lenient else { throw e }
                 report.record(e)
                 continue
@@ -60,31 +65,38 @@ extension Sentiment140Loader {
     /// negative, 2 neutral, 4 positive. The published files are Latin-1, so a file that is not
     /// valid UTF-8 is read as Latin-1. A record with another field count, another polarity or
     /// white-space-only text is a located error (skipped and counted under `.lenient`).
-    public static func parseOriginalCSV(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<LabelledTweet> {
+    public static func parseOriginalCSV(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<LabelledTweet>
+    {
         var report = LoadReport()
         var out: [LabelledTweet] = []
         do throws(DataError) {
-        try CSVReader(fileName: file).forEachRecord(latin1IfNotUTF8(bytes)) { (record: CSVRecord) throws(DataError) in
-            let problem: DataError?
-            if record.fields.count != originalColumns {
-                problem = .wrongColumnCount(file: file, line: record.line, expected: originalColumns, found: record.fields.count)
-            } else if label(polarity: record.fields[0]) == nil {
-                problem = .invalidField(file: file, line: record.line, field: "polarity", value: record.fields[0],
-                                        reason: "expected 0 (negative), 2 (neutral) or 4 (positive)")
-            } else if record.fields[5].allSatisfy(\.isWhitespace) {
-                problem = .invalidField(file: file, line: record.line, field: "text", value: record.fields[5],
-                                        reason: "tweet text is empty or only white space")
-            } else {
-                problem = nil
+            try CSVReader(fileName: file).forEachRecord(latin1IfNotUTF8(bytes)) {
+                (record: CSVRecord) throws(DataError) in
+                let problem: DataError?
+                if record.fields.count != originalColumns {
+                    problem = .wrongColumnCount(
+                        file: file, line: record.line, expected: originalColumns, found: record.fields.count)
+                } else if label(polarity: record.fields[0]) == nil {
+                    problem = .invalidField(
+                        file: file, line: record.line, field: "polarity", value: record.fields[0],
+                        reason: "expected 0 (negative), 2 (neutral) or 4 (positive)")
+                } else if record.fields[5].allSatisfy(\.isWhitespace) {
+                    problem = .invalidField(
+                        file: file, line: record.line, field: "text", value: record.fields[5],
+                        reason: "tweet text is empty or only white space")
+                } else {
+                    problem = nil
+                }
+                if let problem {
+                    guard policy == .lenient else { throw problem }
+                    report.record(problem)
+                    return
+                }
+                out.append(
+                    LabelledTweet(text: record.fields[5], label: label(polarity: record.fields[0])!, line: record.line))
+                report.rowsLoaded += 1
             }
-            if let problem {
-                guard policy == .lenient else { throw problem }
-                report.record(problem)
-                return
-            }
-            out.append(LabelledTweet(text: record.fields[5], label: label(polarity: record.fields[0])!, line: record.line))
-            report.rowsLoaded += 1
-        }
         } catch {
             // The file has no header; the reader's numbered fields (#6) are named by the layout's columns.
             throw CSVHeader(["polarity", "id", "date", "query", "user", "text"]).namingColumns(in: error)
@@ -108,7 +120,12 @@ extension Sentiment140Loader {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 8)
         for b in bytes {
-            if b < 0x80 { out.append(b) } else { out.append(0xC0 | b >> 6); out.append(0x80 | b & 0x3F) }
+            if b < 0x80 {
+                out.append(b)
+            } else {
+                out.append(0xC0 | b >> 6)
+                out.append(0x80 | b & 0x3F)
+            }
         }
         return out
     }

@@ -52,7 +52,9 @@ public struct VaderRating: Sendable, Equatable {
 /// `tweets_anonDataRatings.txt` (`id TAB mean TAB sd TAB [ratings]`), CRLF or LF.
 public enum VaderTweetsLoader {
     /// Parses ground-truth bytes; IDs must be positive and unique.
-    public static func parseGroundTruth(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<VaderTweet> {
+    public static func parseGroundTruth(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<VaderTweet>
+    {
         var seen = Set<Int>()
         return try TabSeparatedLines.load(bytes, file: file, policy: policy, expectedFields: 3) {
             (line: TextLine, f: [Substring]) throws(DataError) -> VaderTweet in
@@ -60,10 +62,12 @@ public enum VaderTweetsLoader {
             let mean = try FieldParser.double(String(f[1]), field: "mean", in: -4...4, file: file, line: line.number)
             let text = String(f[2])
             guard !text.allSatisfy(\.isWhitespace) else {
-                throw .invalidField(file: file, line: line.number, field: "text", value: text, reason: "tweet text is empty")
+                throw .invalidField(
+                    file: file, line: line.number, field: "text", value: text, reason: "tweet text is empty")
             }
             guard seen.insert(id).inserted else {
-                throw .invalidField(file: file, line: line.number, field: "id", value: String(id), reason: "duplicate ID")
+                throw .invalidField(
+                    file: file, line: line.number, field: "id", value: String(id), reason: "duplicate ID")
             }
             return VaderTweet(id: id, meanRating: mean, text: text, line: line.number)
         }
@@ -71,7 +75,9 @@ public enum VaderTweetsLoader {
 
     /// Parses ratings bytes; the stated mean must equal the mean of the listed
     /// ratings within 0.001 and there must be at least one rating.
-    public static func parseRatings(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<VaderRating> {
+    public static func parseRatings(_ bytes: [UInt8], file: String, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<VaderRating>
+    {
         try TabSeparatedLines.load(bytes, file: file, policy: policy, expectedFields: 4) {
             (line: TextLine, f: [Substring]) throws(DataError) -> VaderRating in
             let n = line.number
@@ -80,25 +86,31 @@ public enum VaderTweetsLoader {
             let sd = try FieldParser.double(String(f[2]), field: "sd", in: 0...8, file: file, line: n)
             let ratings = try TabSeparatedLines.intList(f[3], field: "ratings", in: -4...4, file: file, line: n)
             guard !ratings.isEmpty else {
-                throw .invalidField(file: file, line: n, field: "ratings", value: String(f[3]), reason: "no ratings listed")
+                throw .invalidField(
+                    file: file, line: n, field: "ratings", value: String(f[3]), reason: "no ratings listed")
             }
             let listMean = Double(ratings.reduce(0, +)) / Double(ratings.count)
             guard abs(listMean - mean) <= 0.001 else {
-                throw .invalidField(file: file, line: n, field: "mean", value: String(f[1]),
-                                    reason: "differs from the mean of the listed ratings (\(listMean))")
+                throw .invalidField(
+                    file: file, line: n, field: "mean", value: String(f[1]),
+                    reason: "differs from the mean of the listed ratings (\(listMean))")
             }
             return VaderRating(id: id, mean: mean, standardDeviation: sd, ratings: ratings, line: n)
         }
     }
 
     /// Loads a ground-truth file.
-    public static func loadGroundTruth(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<VaderTweet> {
+    public static func loadGroundTruth(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict)
+        throws(DataError) -> Loaded<VaderTweet>
+    {
         let name = displayName ?? url.path
         return try parseGroundTruth(try readFileBytes(url, displayName: name), file: name, policy: policy)
     }
 
     /// Loads a ratings file.
-    public static func loadRatings(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<VaderRating> {
+    public static func loadRatings(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<VaderRating>
+    {
         let name = displayName ?? url.path
         return try parseRatings(try readFileBytes(url, displayName: name), file: name, policy: policy)
     }

@@ -48,13 +48,20 @@ public enum BeijingPM25Loader {
     public static let utcOffsetSeconds = 8 * 3600
 
     /// Loads and validates every row.
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<BeijingHour> {
+    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<BeijingHour>
+    {
         let table = try CSVTable(url: url, displayName: displayName)
-        try table.require(["No", "year", "month", "day", "hour", "pm2.5", "DEWP", "TEMP", "PRES", "cbwd", "Iws", "Is", "Ir"])
+        try table.require([
+            "No", "year", "month", "day", "hour", "pm2.5", "DEWP", "TEMP", "PRES", "cbwd", "Iws", "Is", "Ir",
+        ])
         return try table.load(policy: policy) { (row) throws(DataError) -> BeijingHour? in
             _ = try row.int("No", in: 1...Int.max)
-            guard let date = CivilDate(year: try row.int("year", in: 1900...2100), month: try row.int("month", in: 1...12),
-                                       day: try row.int("day", in: 1...31)) else {
+            guard
+                let date = CivilDate(
+                    year: try row.int("year", in: 1900...2100), month: try row.int("month", in: 1...12),
+                    day: try row.int("day", in: 1...31))
+            else {
                 throw row.invalid("day", "no such date")
             }
             let hour = try row.int("hour", in: 0...23)
@@ -62,12 +69,13 @@ public enum BeijingPM25Loader {
                 throw row.invalid("cbwd", "unknown wind direction (expected NW, NE, SE, SW or cv)")
             }
             let pm = try row.optionalDouble("pm2.5", in: 0...2000, missing: ["NA"])
-            return BeijingHour(startUTC: CivilTime.epochSeconds(date, hour: hour, minute: 0) - utcOffsetSeconds,
-                               pm25: pm, dewPointC: try row.double("DEWP", in: -60...40),
-                               temperatureC: try row.double("TEMP", in: -50...50),
-                               pressureHPa: try row.double("PRES", in: 900...1100), wind: wind,
-                               cumulatedWindMps: try row.double("Iws", in: 0...2000),
-                               snowHours: try row.int("Is", in: 0...1000), rainHours: try row.int("Ir", in: 0...1000))
+            return BeijingHour(
+                startUTC: CivilTime.epochSeconds(date, hour: hour, minute: 0) - utcOffsetSeconds,
+                pm25: pm, dewPointC: try row.double("DEWP", in: -60...40),
+                temperatureC: try row.double("TEMP", in: -50...50),
+                pressureHPa: try row.double("PRES", in: 900...1100), wind: wind,
+                cumulatedWindMps: try row.double("Iws", in: 0...2000),
+                snowHours: try row.int("Is", in: 0...1000), rainHours: try row.int("Ir", in: 0...1000))
         }
     }
 }

@@ -52,7 +52,11 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
             default:
                 guard (0x30...0x39).contains(b) else { return nil }
                 let v = Int(b - 0x30)
-                if index < 4 { digits.0 = digits.0 * 10 + v } else if index < 7 { digits.1 = digits.1 * 10 + v } else {
+                if index < 4 {
+                    digits.0 = digits.0 * 10 + v
+                } else if index < 7 {
+                    digits.1 = digits.1 * 10 + v
+                } else {
                     digits.2 = digits.2 * 10 + v
                 }
             }
@@ -121,8 +125,9 @@ public enum CivilTime {
         guard halves.count == 2, let date = CivilDate(iso: halves[0]) else { return nil }
         let hms = halves[1].split(separator: ":", omittingEmptySubsequences: false)
         guard hms.count == 2 || hms.count == 3,
-              hms.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let h = Int(hms[0]), let m = Int(hms[1]) else { return nil }
+            hms.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let h = Int(hms[0]), let m = Int(hms[1])
+        else { return nil }
         let sec = hms.count == 3 ? Int(hms[2]) ?? -1 : 0
         guard (0...23).contains(h), (0...59).contains(m), (0...60).contains(sec) else { return nil }
         return epochSeconds(date, hour: h, minute: m, second: sec)
@@ -159,18 +164,24 @@ public enum CivilTime {
         let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
         let rem = seconds - days * 86_400
         let d = CivilDate(daysSinceEpoch: days)
-        guard (0...9999).contains(d.year) else { bytes.append(contentsOf: isoUTC(seconds).utf8); return }
+        guard (0...9999).contains(d.year) else {
+            bytes.append(contentsOf: isoUTC(seconds).utf8)
+            return
+        }
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: 20))
         bytes.withUnsafeMutableBufferPointer { all in
             let b = UnsafeMutableBufferPointer(rebasing: all[start...])
             writeDate(year: d.year, month: d.month, day: d.day, into: b)
             b[10] = 0x54  // T
-            b[11] = UInt8(0x30 + rem / 36_000); b[12] = UInt8(0x30 + rem / 3600 % 10)
+            b[11] = UInt8(0x30 + rem / 36_000)
+            b[12] = UInt8(0x30 + rem / 3600 % 10)
             b[13] = 0x3A
-            b[14] = UInt8(0x30 + rem / 600 % 6); b[15] = UInt8(0x30 + rem / 60 % 10)
+            b[14] = UInt8(0x30 + rem / 600 % 6)
+            b[15] = UInt8(0x30 + rem / 60 % 10)
             b[16] = 0x3A
-            b[17] = UInt8(0x30 + rem % 60 / 10); b[18] = UInt8(0x30 + rem % 10)
+            b[17] = UInt8(0x30 + rem % 60 / 10)
+            b[18] = UInt8(0x30 + rem % 10)
             b[19] = 0x5A  // Z
         }
     }

@@ -38,11 +38,16 @@ public enum ISDHistoryLoader {
     /// Loads the station list. Numbers outside their ranges (|lat| > 90, |lon| > 180),
     /// bad ids, bad dates and wrong column counts are located errors; a coordinate
     /// field that is not a number at all marks the station `locationGarbled`.
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<ISDStation> {
+    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> Loaded<ISDStation>
+    {
         let table = try CSVTable(url: url, displayName: displayName)
-        try table.require(["USAF", "WBAN", "STATION NAME", "CTRY", "ST", "CALL", "LAT", "LON", "ELEV(M)", "BEGIN", "END"])
+        try table.require([
+            "USAF", "WBAN", "STATION NAME", "CTRY", "ST", "CALL", "LAT", "LON", "ELEV(M)", "BEGIN", "END",
+        ])
         return try table.load(policy: policy) { (row) throws(DataError) -> ISDStation? in
-            let usaf = try row.string("USAF"), wban = try row.string("WBAN")
+            let usaf = try row.string("USAF")
+            let wban = try row.string("WBAN")
             guard usaf.count == 6, usaf.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isUppercase) }) else {
                 throw row.invalid("USAF", "expected 6 digits or upper-case letters (e.g. 084490, A00002)")
             }
@@ -52,8 +57,13 @@ public enum ISDHistoryLoader {
             var garbled = false
             func coordinate(_ column: String, _ range: ClosedRange<Double>) throws(DataError) -> Double? {
                 guard let raw = row.optionalString(column) else { return nil }
-                guard let v = Double(raw), v.isFinite else { garbled = true; return nil }
-                guard range.contains(v) else { throw row.invalid(column, "outside \(range.lowerBound)…\(range.upperBound)") }
+                guard let v = Double(raw), v.isFinite else {
+                    garbled = true
+                    return nil
+                }
+                guard range.contains(v) else {
+                    throw row.invalid(column, "outside \(range.lowerBound)…\(range.upperBound)")
+                }
                 return v
             }
             let lat = try coordinate("LAT", -90...90)
@@ -65,10 +75,11 @@ public enum ISDHistoryLoader {
                 guard let d = CivilDate(iso: Substring(raw)) else { throw row.invalid(column, "expected YYYY-MM-DD") }
                 return d
             }
-            return ISDStation(usaf: usaf, wban: wban, name: try row.string("STATION NAME"), country: try row.string("CTRY"),
-                              state: try row.string("ST"), call: try row.string("CALL"), latitude: garbled ? nil : lat,
-                              longitude: garbled ? nil : lon, elevationM: garbled ? nil : elev,
-                              begin: try date("BEGIN"), end: try date("END"), locationGarbled: garbled)
+            return ISDStation(
+                usaf: usaf, wban: wban, name: try row.string("STATION NAME"), country: try row.string("CTRY"),
+                state: try row.string("ST"), call: try row.string("CALL"), latitude: garbled ? nil : lat,
+                longitude: garbled ? nil : lon, elevationM: garbled ? nil : elev,
+                begin: try date("BEGIN"), end: try date("END"), locationGarbled: garbled)
         }
     }
 

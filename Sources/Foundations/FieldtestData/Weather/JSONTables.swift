@@ -15,7 +15,9 @@ public enum JSONTableLoader {
     public static func load(url: URL, displayName: String? = nil) throws(DataError) -> JSONTable {
         let name = displayName ?? url.path
         let bytes = try readFileBytes(url, displayName: name)
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8(file: name, line: 1, field: nil) }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw .invalidUTF8(file: name, line: 1, field: nil)
+        }
         guard let obj = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
             throw .badLayout(file: name, line: 1, reason: "not valid JSON")
         }
@@ -33,7 +35,8 @@ public enum JSONTableLoader {
             }
             for field in ["code", "iso"] {
                 if let c = entry[field] as? String, c != key {
-                    throw .badLayout(file: name, line: 1, reason: "entry '\(key)' has \(field) '\(c)', expected '\(key)'")
+                    throw .badLayout(
+                        file: name, line: 1, reason: "entry '\(key)' has \(field) '\(c)', expected '\(key)'")
                 }
             }
             names[key] = n

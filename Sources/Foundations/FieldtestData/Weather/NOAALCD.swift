@@ -92,8 +92,10 @@ public struct LCDFile: Sendable {
 public enum NOAALCDLoader {
     /// Loads `url`, validating every row; summary rows are counted but not returned.
     /// - Parameter utcOffsetSeconds: the station's standard-time offset east of UTC, seconds.
-    public static func load(url: URL, displayName: String? = nil, utcOffsetSeconds: Int,
-                            policy: LoadPolicy = .strict) throws(DataError) -> LCDFile {
+    public static func load(
+        url: URL, displayName: String? = nil, utcOffsetSeconds: Int,
+        policy: LoadPolicy = .strict
+    ) throws(DataError) -> LCDFile {
         let table = try CSVTable(url: url, displayName: displayName)
         return try load(table: table, utcOffsetSeconds: utcOffsetSeconds, policy: policy)
     }
@@ -101,9 +103,11 @@ public enum NOAALCDLoader {
     /// Loads an already-read table.
     public static func load(table: CSVTable, utcOffsetSeconds: Int, policy: LoadPolicy) throws(DataError) -> LCDFile {
         let layout: LCDLayout = table.header.position(of: "LATITUDE") != nil ? .v2 : .v1
-        try table.require(["STATION", "DATE", "REPORT_TYPE", "HourlyDryBulbTemperature", "HourlyDewPointTemperature",
-                           "HourlyRelativeHumidity", "HourlyVisibility", "HourlyPrecipitation", "HourlyWindSpeed",
-                           "HourlyWindDirection", "HourlySkyConditions", "HourlyPresentWeatherType"])
+        try table.require([
+            "STATION", "DATE", "REPORT_TYPE", "HourlyDryBulbTemperature", "HourlyDewPointTemperature",
+            "HourlyRelativeHumidity", "HourlyVisibility", "HourlyPrecipitation", "HourlyWindSpeed",
+            "HourlyWindDirection", "HourlySkyConditions", "HourlyPresentWeatherType",
+        ])
         var summaries = 0
         var coordinate: (Double, Double)?
         var station = ""
@@ -129,7 +133,10 @@ public enum NOAALCDLoader {
             var suspect = false
             func value(_ column: String, _ range: ClosedRange<Double>) throws(DataError) -> Double? {
                 guard var raw = row.optionalString(column) else { return nil }
-                if raw.hasSuffix("s") { raw.removeLast(); suspect = true }
+                if raw.hasSuffix("s") {
+                    raw.removeLast()
+                    suspect = true
+                }
                 if raw.hasSuffix("V") { raw.removeLast() }  // variable visibility
                 if raw == "*" || raw == "M" { return nil }
                 return try FieldParser.double(raw, field: column, in: range, file: row.file, line: row.line)
@@ -137,7 +144,10 @@ public enum NOAALCDLoader {
             let imperial = layout == .v1
             var temp = try value("HourlyDryBulbTemperature", imperial ? -80...140 : -62...60)
             var dew = try value("HourlyDewPointTemperature", imperial ? -100...100 : -73...38)
-            if imperial { temp = temp.map { ($0 - 32) * 5 / 9 }; dew = dew.map { ($0 - 32) * 5 / 9 } }
+            if imperial {
+                temp = temp.map { ($0 - 32) * 5 / 9 }
+                dew = dew.map { ($0 - 32) * 5 / 9 }
+            }
             let rh = try value("HourlyRelativeHumidity", 0...100)
             var vis = try value("HourlyVisibility", 0...(imperial ? 100 : 160))
             if imperial { vis = vis.map { $0 * 1.609344 } }
@@ -172,13 +182,15 @@ public enum NOAALCDLoader {
                 station: st, timeUTC: local - utcOffsetSeconds, reportType: type,
                 temperatureC: temp, dewPointC: dew, relativeHumidityPct: rh, visibilityKm: vis ?? (cavok ? 10 : nil),
                 precipitationMm: precip, precipitationTrace: trace, windSpeedMps: wind, windDirectionDeg: dir,
-                sky: noSignificantCloud ? SkyCondition(layers: []) : sky, presentWeather: row.optionalString("HourlyPresentWeatherType"),
+                sky: noSignificantCloud ? SkyCondition(layers: []) : sky,
+                presentWeather: row.optionalString("HourlyPresentWeatherType"),
                 hasSuspectValue: suspect)
             observation.cavok = cavok
             return observation
         }
-        return LCDFile(layout: layout, station: station, coordinate: coordinate.map { (latitude: $0.0, longitude: $0.1) },
-                       observations: loaded.records, summaryRows: summaries, report: loaded.report,
-                       recordCount: table.records.count)
+        return LCDFile(
+            layout: layout, station: station, coordinate: coordinate.map { (latitude: $0.0, longitude: $0.1) },
+            observations: loaded.records, summaryRows: summaries, report: loaded.report,
+            recordCount: table.records.count)
     }
 }

@@ -24,20 +24,29 @@ public struct Place: Sendable, Equatable, Hashable {
 public enum PlacesLoader {
     /// Loads `us_cities_geonames_cities500.csv`
     /// (`geonameid,name,state_code,latitude,longitude,population,timezone`).
-    public static func loadUSCities(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<Place> {
+    public static func loadUSCities(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict)
+        throws(DataError) -> Loaded<Place>
+    {
         try load(url: url, displayName: displayName, policy: policy, country: nil, admin1Column: "state_code")
     }
 
     /// Loads `world_cities_geonames_cities15000.csv`
     /// (`geonameid,name,country_code,admin1_code,latitude,longitude,population,timezone`).
-    public static func loadWorldCities(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> Loaded<Place> {
-        try load(url: url, displayName: displayName, policy: policy, country: "country_code", admin1Column: "admin1_code")
+    public static func loadWorldCities(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict)
+        throws(DataError) -> Loaded<Place>
+    {
+        try load(
+            url: url, displayName: displayName, policy: policy, country: "country_code", admin1Column: "admin1_code")
     }
 
-    static func load(url: URL, displayName: String?, policy: LoadPolicy, country: String?,
-                     admin1Column: String) throws(DataError) -> Loaded<Place> {
+    static func load(
+        url: URL, displayName: String?, policy: LoadPolicy, country: String?,
+        admin1Column: String
+    ) throws(DataError) -> Loaded<Place> {
         let table = try CSVTable(url: url, displayName: displayName)
-        try table.require(["geonameid", "name", admin1Column, "latitude", "longitude", "population", "timezone"] + (country.map { [$0] } ?? []))
+        try table.require(
+            ["geonameid", "name", admin1Column, "latitude", "longitude", "population", "timezone"]
+                + (country.map { [$0] } ?? []))
         var knownZones: [String: Bool] = [:]
         return try table.load(policy: policy) { (row) throws(DataError) -> Place? in
             let name = try row.string("name").trimmingCharacters(in: .whitespaces)
@@ -48,18 +57,26 @@ public enum PlacesLoader {
             }
             let zone = try row.string("timezone")
             let known: Bool
-            if let k = knownZones[zone] { known = k } else { known = TimeZone(identifier: zone) != nil; knownZones[zone] = known }
+            if let k = knownZones[zone] {
+                known = k
+            } else {
+                known = TimeZone(identifier: zone) != nil
+                knownZones[zone] = known
+            }
             guard known else { throw row.invalid("timezone", "unknown IANA time zone") }
-            return Place(geonameID: try row.int("geonameid", in: 1...Int.max), name: name, countryCode: cc,
-                         admin1: try row.string(admin1Column), latitude: try row.latitude(), longitude: try row.longitude(),
-                         population: try row.int("population", in: 0...Int.max), timeZone: zone)
+            return Place(
+                geonameID: try row.int("geonameid", in: 1...Int.max), name: name, countryCode: cc,
+                admin1: try row.string(admin1Column), latitude: try row.latitude(), longitude: try row.longitude(),
+                population: try row.int("population", in: 0...Int.max), timeZone: zone)
         }
     }
 
     /// The place nearest to a coordinate (great-circle distance); O(n).
     public static func nearest(latitude: Double, longitude: Double, in places: [Place]) -> Place? {
-        places.min { greatCircleMetres(latitude, longitude, $0.latitude, $0.longitude)
-            < greatCircleMetres(latitude, longitude, $1.latitude, $1.longitude) }
+        places.min {
+            greatCircleMetres(latitude, longitude, $0.latitude, $0.longitude)
+                < greatCircleMetres(latitude, longitude, $1.latitude, $1.longitude)
+        }
     }
 
     /// Haversine distance between two points given in degrees, metres (`Geodesy.haversineMetres`).

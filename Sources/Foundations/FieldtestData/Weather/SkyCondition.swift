@@ -64,12 +64,21 @@ public struct SkyCondition: Sendable, Equatable {
 
     /// Low/mid/high/total cover derived from the layers (see `CloudCover`).
     public var cover: CloudCover {
-        var low = 0.0, mid = 0.0, high = 0.0, total = 0.0
+        var low = 0.0
+        var mid = 0.0
+        var high = 0.0
+        var total = 0.0
         for l in layers {
             let pct = Double(min(l.oktas, 8)) * 12.5
             total = max(total, pct)
             guard let h = l.baseFeet else { continue }
-            if h < 6500 { low = max(low, pct) } else if h <= 20000 { mid = max(mid, pct) } else { high = max(high, pct) }
+            if h < 6500 {
+                low = max(low, pct)
+            } else if h <= 20000 {
+                mid = max(mid, pct)
+            } else {
+                high = max(high, pct)
+            }
         }
         return CloudCover(lowPct: low, midPct: mid, highPct: high, totalPct: total)
     }
@@ -96,11 +105,15 @@ public struct SkyCondition: Sendable, Equatable {
             let parts = tok.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2 else { throw SkyParseError(reason: "expected CODE:oktas, found '\(tok)'") }
             guard let code = SkyCoverCode(rawValue: String(parts[0])) else {
-                throw SkyParseError(reason: "unknown sky cover code '\(parts[0])' (expected CLR, FEW, SCT, BKN, OVC or VV)")
+                throw SkyParseError(
+                    reason: "unknown sky cover code '\(parts[0])' (expected CLR, FEW, SCT, BKN, OVC or VV)")
             }
             var okText = parts[1]
             var suspect = false
-            if okText.hasSuffix("s") { okText = okText.dropLast(); suspect = true }
+            if okText.hasSuffix("s") {
+                okText = okText.dropLast()
+                suspect = true
+            }
             guard let oktas = Int(okText), (0...10).contains(oktas) else {
                 throw SkyParseError(reason: "oktas '\(parts[1])' must be 00…10")
             }
@@ -111,7 +124,10 @@ public struct SkyCondition: Sendable, Equatable {
                     throw SkyParseError(reason: "layer '\(tok)' has no base height")
                 }
                 var h = tokens[i]
-                if h.hasSuffix("s") { h = h.dropLast(); suspect = true }
+                if h.hasSuffix("s") {
+                    h = h.dropLast()
+                    suspect = true
+                }
                 guard let v = Double(h), v.isFinite, v >= 0 else {
                     throw SkyParseError(reason: "base height '\(tokens[i])' is not a non-negative number")
                 }

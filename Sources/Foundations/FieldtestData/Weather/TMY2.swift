@@ -9,20 +9,24 @@ import Foundation
 /// (99 missing). Years are two-digit 19xx; hours are hour-ending local standard time 1…24.
 public enum TMY2Loader {
     /// Field widths after the leading blank column, in file order.
-    static let widths = [2, 2, 2, 2, 4, 4, 4, 1, 1, 4, 1, 1, 4, 1, 1, 4, 1, 1, 4, 1, 1, 4, 1, 1, 4, 1, 1, 2, 1, 1, 2, 1, 1,
-                         4, 1, 1, 4, 1, 1, 3, 1, 1, 4, 1, 1, 3, 1, 1, 3, 1, 1, 4, 1, 1, 5, 1, 1, 10, 3, 1, 1, 3, 1, 1,
-                         3, 1, 1, 2, 1, 1]
+    static let widths = [
+        2, 2, 2, 2, 4, 4, 4, 1, 1, 4, 1, 1, 4, 1, 1, 4, 1, 1, 4, 1, 1, 4, 1, 1, 4, 1, 1, 2, 1, 1, 2, 1, 1,
+        4, 1, 1, 4, 1, 1, 3, 1, 1, 4, 1, 1, 3, 1, 1, 3, 1, 1, 4, 1, 1, 5, 1, 1, 10, 3, 1, 1, 3, 1, 1,
+        3, 1, 1, 2, 1, 1,
+    ]
     /// Indices into `widths` of the fields used.
     enum F {
         static let year = 0, month = 1, day = 2, hour = 3, ghi = 6, totCld = 27, opqCld = 30, dryBulb = 33,
-                   dewPoint = 36, rh = 39, pressure = 42, wdir = 45, wspd = 48, hvis = 51, ceil = 54,
-                   weather = 57, aod = 61
+            dewPoint = 36, rh = 39, pressure = 42, wdir = 45, wspd = 48, hvis = 51, ceil = 54,
+            weather = 57, aod = 61
     }
     /// Length of a data record in characters.
     static let recordLength = 1 + widths.reduce(0, +)
 
     /// Loads and validates `url`.
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> TMYFile {
+    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> TMYFile
+    {
         let name = displayName ?? url.path
         var report = LoadReport()
         let lines = try TextLines.nonEmpty(url, displayName: name, policy: policy, report: &report)
@@ -46,7 +50,8 @@ public enum TMY2Loader {
     static func parseHeader(_ line: TextLine, file: String) throws(DataError) -> TMYStation {
         let t = line.text.split(separator: " ")
         guard t.count >= 10 else {
-            throw .badLayout(file: file, line: line.number, reason: "expected TMY2 header 'WBAN CITY ST TZ N dd mm W ddd mm elev'")
+            throw .badLayout(
+                file: file, line: line.number, reason: "expected TMY2 header 'WBAN CITY ST TZ N dd mm W ddd mm elev'")
         }
         // City names may contain spaces: the last 8 tokens are fixed.
         let n = t.count
@@ -59,17 +64,22 @@ public enum TMY2Loader {
         guard ["N", "S"].contains(t[n - 7]), ["E", "W"].contains(t[n - 4]) else {
             throw .badLayout(file: file, line: line.number, reason: "hemisphere letters must be N/S and E/W")
         }
-        let lat = latSign * (try num(t[n - 6], "latitude", 0...90) + (try num(t[n - 5], "latitude minutes", 0...59)) / 60)
-        let lon = lonSign * (try num(t[n - 3], "longitude", 0...180) + (try num(t[n - 2], "longitude minutes", 0...59)) / 60)
-        return TMYStation(id: String(t[0]), name: t[1..<(n - 9)].joined(separator: " "), state: String(t[n - 9]),
-                          utcOffsetHours: tz, latitude: lat, longitude: lon,
-                          elevationM: try num(t[n - 1], "elevation", -500...9000))
+        let lat =
+            latSign * (try num(t[n - 6], "latitude", 0...90) + (try num(t[n - 5], "latitude minutes", 0...59)) / 60)
+        let lon =
+            lonSign * (try num(t[n - 3], "longitude", 0...180) + (try num(t[n - 2], "longitude minutes", 0...59)) / 60)
+        return TMYStation(
+            id: String(t[0]), name: t[1..<(n - 9)].joined(separator: " "), state: String(t[n - 9]),
+            utcOffsetHours: tz, latitude: lat, longitude: lon,
+            elevationM: try num(t[n - 1], "elevation", -500...9000))
     }
 
     static func parseRecord(_ line: TextLine, file: String, utcOffset: Int) throws(DataError) -> TMYHour {
         let chars = Array(line.text.utf8)
         guard chars.count == recordLength else {
-            throw .badLayout(file: file, line: line.number, reason: "TMY2 record must be \(recordLength) characters, found \(chars.count)")
+            throw .badLayout(
+                file: file, line: line.number,
+                reason: "TMY2 record must be \(recordLength) characters, found \(chars.count)")
         }
         var fields: [Substring] = []
         fields.reserveCapacity(widths.count)
@@ -82,16 +92,22 @@ public enum TMY2Loader {
             try FieldParser.int(String(fields[i]), field: name, in: r, file: file, line: line.number)
         }
         let y = 1900 + (try int(F.year, "year", 0...99))
-        guard let date = CivilDate(year: y, month: try int(F.month, "month", 1...12), day: try int(F.day, "day", 1...31)) else {
-            throw .invalidField(file: file, line: line.number, field: "day", value: String(fields[F.day]), reason: "no such date")
+        guard
+            let date = CivilDate(year: y, month: try int(F.month, "month", 1...12), day: try int(F.day, "day", 1...31))
+        else {
+            throw .invalidField(
+                file: file, line: line.number, field: "day", value: String(fields[F.day]), reason: "no such date")
         }
         let hour = try int(F.hour, "hour", 1...24)
-        func scaled(_ i: Int, _ name: String, _ r: ClosedRange<Int>, _ scale: Double, missing: Set<Int>) throws(DataError) -> Double? {
+        func scaled(_ i: Int, _ name: String, _ r: ClosedRange<Int>, _ scale: Double, missing: Set<Int>)
+            throws(DataError) -> Double?
+        {
             let v = try FieldParser.int(String(fields[i]), field: name, in: nil, file: file, line: line.number)
             if missing.contains(v) { return nil }
             guard r.contains(v) else {
-                throw .invalidField(file: file, line: line.number, field: name, value: String(fields[i]),
-                                    reason: "outside \(r.lowerBound)…\(r.upperBound)")
+                throw .invalidField(
+                    file: file, line: line.number, field: name, value: String(fields[i]),
+                    reason: "outside \(r.lowerBound)…\(r.upperBound)")
             }
             return Double(v) * scale
         }
@@ -99,7 +115,9 @@ public enum TMY2Loader {
         let ceilRaw = try int(F.ceil, "CeilHgt", 0...99999)
         let weather = fields[F.weather]
         guard weather.count == 10, weather.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw .invalidField(file: file, line: line.number, field: "PresentWeather", value: String(weather), reason: "expected 10 digits")
+            throw .invalidField(
+                file: file, line: line.number, field: "PresentWeather", value: String(weather),
+                reason: "expected 10 digits")
         }
         // Appendix B: positions 1–6 and 10 are thunder, rain, drizzle, snow, snow showers, sleet, hail; 9 = none.
         let w = Array(weather)

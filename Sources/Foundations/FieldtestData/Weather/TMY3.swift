@@ -73,32 +73,40 @@ public struct TMYFile: Sendable {
 /// `-9900` marks missing values; dates `MM/DD/YYYY`, times `HH:MM` hour-ending 01:00…24:00.
 public enum TMY3Loader {
     /// Loads and validates `url`.
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError) -> TMYFile {
+    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
+        -> TMYFile
+    {
         let table = try CSVTable(url: url, displayName: displayName, headerRecord: 2)
         guard let meta = table.preamble.first, meta.fields.count >= 7 else {
-            throw .badLayout(file: table.file, line: 1, reason: "expected station line 'id,name,state,utc_offset,lat,lon,elev'")
+            throw .badLayout(
+                file: table.file, line: 1, reason: "expected station line 'id,name,state,utc_offset,lat,lon,elev'")
         }
         let f = meta.fields
         func num(_ i: Int, _ name: String, _ range: ClosedRange<Double>) throws(DataError) -> Double {
             try FieldParser.double(f[i], field: name, in: range, file: table.file, line: meta.line)
         }
-        let station = TMYStation(id: f[0], name: f[1], state: f[2], utcOffsetHours: try num(3, "utc_offset", -12...14),
-                                 latitude: try num(4, "latitude", -90...90), longitude: try num(5, "longitude", -180...180),
-                                 elevationM: try num(6, "elevation", -500...9000))
+        let station = TMYStation(
+            id: f[0], name: f[1], state: f[2], utcOffsetHours: try num(3, "utc_offset", -12...14),
+            latitude: try num(4, "latitude", -90...90), longitude: try num(5, "longitude", -180...180),
+            elevationM: try num(6, "elevation", -500...9000))
         let offset = Int((station.utcOffsetHours * 3600).rounded())
-        try table.require(["Date (MM/DD/YYYY)", "Time (HH:MM)", "TotCld (tenths)", "OpqCld (tenths)", "Dry-bulb (C)",
-                           "Dew-point (C)", "RHum (%)", "Pressure (mbar)", "Wdir (degrees)", "Wspd (m/s)", "Hvis (m)",
-                           "CeilHgt (m)", "AOD (unitless)", "Lprecip depth (mm)", "GHI (W/m^2)"])
+        try table.require([
+            "Date (MM/DD/YYYY)", "Time (HH:MM)", "TotCld (tenths)", "OpqCld (tenths)", "Dry-bulb (C)",
+            "Dew-point (C)", "RHum (%)", "Pressure (mbar)", "Wdir (degrees)", "Wspd (m/s)", "Hvis (m)",
+            "CeilHgt (m)", "AOD (unitless)", "Lprecip depth (mm)", "GHI (W/m^2)",
+        ])
         let missing: Set<String> = ["-9900", "-9900.0"]
         let loaded = try table.load(policy: policy) { (row) throws(DataError) -> TMYHour? in
             let dateText = try row.string("Date (MM/DD/YYYY)")
             let dp = dateText.split(separator: "/", omittingEmptySubsequences: false)
             guard dp.count == 3, let m = Int(dp[0]), let d = Int(dp[1]), let y = Int(dp[2]),
-                  let date = CivilDate(year: y, month: m, day: d) else {
+                let date = CivilDate(year: y, month: m, day: d)
+            else {
                 throw row.invalid("Date (MM/DD/YYYY)", "expected an existing date MM/DD/YYYY")
             }
             let tp = try row.string("Time (HH:MM)").split(separator: ":", omittingEmptySubsequences: false)
-            guard tp.count == 2, let hh = Int(tp[0]), let mm = Int(tp[1]), (1...24).contains(hh), (0...59).contains(mm) else {
+            guard tp.count == 2, let hh = Int(tp[0]), let mm = Int(tp[1]), (1...24).contains(hh), (0...59).contains(mm)
+            else {
                 throw row.invalid("Time (HH:MM)", "expected hour-ending HH:MM with HH 01…24")
             }
             let stamp = CivilTime.epochSeconds(date, hour: hh, minute: mm)
@@ -107,17 +115,18 @@ public enum TMY3Loader {
             }
             let hvis = try v("Hvis (m)", 0...200_000)
             let ceil = try v("CeilHgt (m)", 0...77777)
-            return TMYHour(startUTC: stamp - 3600 - offset,
-                           totalCloudTenths: try v("TotCld (tenths)", 0...10),
-                           opaqueCloudTenths: try v("OpqCld (tenths)", 0...10),
-                           temperatureC: try v("Dry-bulb (C)", -70...60), dewPointC: try v("Dew-point (C)", -80...40),
-                           relativeHumidityPct: try v("RHum (%)", 0...100), pressureHPa: try v("Pressure (mbar)", 500...1100),
-                           windDirectionDeg: try v("Wdir (degrees)", 0...360), windSpeedMps: try v("Wspd (m/s)", 0...100),
-                           visibilityKm: hvis.map { $0 / 1000 }, visibilityUnlimited: false,
-                           ceilingM: ceil == 77777 ? nil : ceil,
-                           aerosolOpticalDepth: try v("AOD (unitless)", 0...5),
-                           precipitationMm: try v("Lprecip depth (mm)", 0...1000),
-                           ghiWm2: try v("GHI (W/m^2)", 0...1500))
+            return TMYHour(
+                startUTC: stamp - 3600 - offset,
+                totalCloudTenths: try v("TotCld (tenths)", 0...10),
+                opaqueCloudTenths: try v("OpqCld (tenths)", 0...10),
+                temperatureC: try v("Dry-bulb (C)", -70...60), dewPointC: try v("Dew-point (C)", -80...40),
+                relativeHumidityPct: try v("RHum (%)", 0...100), pressureHPa: try v("Pressure (mbar)", 500...1100),
+                windDirectionDeg: try v("Wdir (degrees)", 0...360), windSpeedMps: try v("Wspd (m/s)", 0...100),
+                visibilityKm: hvis.map { $0 / 1000 }, visibilityUnlimited: false,
+                ceilingM: ceil == 77777 ? nil : ceil,
+                aerosolOpticalDepth: try v("AOD (unitless)", 0...5),
+                precipitationMm: try v("Lprecip depth (mm)", 0...1000),
+                ghiWm2: try v("GHI (W/m^2)", 0...1500))
         }
         return TMYFile(station: station, hours: loaded.records, report: loaded.report)
     }

@@ -28,9 +28,11 @@ public struct AppDefinition: Sendable {
     /// plans), run by the loader after the schema's; each problem is reported where it is.
     public var checks: [ScenarioCheck]
 
-    public init(name: String, doc: String, actions: [(String, ObjectSchema)], feeds: [(String, ObjectSchema)],
-                parameters: [SchemaField], requirements: [RequirementDefinition], actionsBeforeFeeds: Bool = false,
-                checks: [ScenarioCheck] = [], makeDriver: @escaping AppDriverFactory) {
+    public init(
+        name: String, doc: String, actions: [(String, ObjectSchema)], feeds: [(String, ObjectSchema)],
+        parameters: [SchemaField], requirements: [RequirementDefinition], actionsBeforeFeeds: Bool = false,
+        checks: [ScenarioCheck] = [], makeDriver: @escaping AppDriverFactory
+    ) {
         self.actionsBeforeFeeds = actionsBeforeFeeds
         self.checks = checks
         self.name = name
@@ -53,7 +55,9 @@ public struct AppDefinition: Sendable {
         SchemaField("at", .duration, "offset from the scenario start when the action (first) happens"),
         SchemaField("every", .period(), "repeat period, longer than zero"),
         SchemaField("until", .duration, "offset after which a repeating action stops (default: the scenario end)"),
-        SchemaField("count", .integer(minimum: 1, maximum: ScenarioSchema.maximumOccurrences), "number of repetitions (with 'every')"),
+        SchemaField(
+            "count", .integer(minimum: 1, maximum: ScenarioSchema.maximumOccurrences),
+            "number of repetitions (with 'every')"),
     ]
 
     /// An action called `name` with the timing keys and `fields`.
@@ -63,8 +67,15 @@ public struct AppDefinition: Sendable {
 
     /// A feed called `name`, delivered `every` period from `at`, with `fields`.
     public static func feed(_ name: String, _ doc: String, _ fields: [SchemaField]) -> (String, ObjectSchema) {
-        (name, ObjectSchema(doc, [SchemaField("every", .period(), required: true, "period between deliveries, longer than zero"),
-                                  SchemaField("at", .duration, "offset of the first delivery (default 0)")] + fields))
+        (
+            name,
+            ObjectSchema(
+                doc,
+                [
+                    SchemaField("every", .period(), required: true, "period between deliveries, longer than zero"),
+                    SchemaField("at", .duration, "offset of the first delivery (default 0)"),
+                ] + fields)
+        )
     }
 }
 
@@ -116,7 +127,8 @@ public struct AppRegistry: Sendable {
             precondition(names.insert(app.name).inserted, "app '\(app.name)' is registered twice")
             for r in app.requirements {
                 if let known = byID[r.id] {
-                    precondition(known == r, "requirement \(r.id) is defined differently by two apps; share one definition")
+                    precondition(
+                        known == r, "requirement \(r.id) is defined differently by two apps; share one definition")
                 } else {
                     byID[r.id] = r
                     requirements.append(r)

@@ -20,8 +20,10 @@ public struct MetricDefinition: Sendable, Equatable {
     /// rather than a single value.
     public var isSeries: Bool
 
-    public init(_ name: String, kind: MetricKind, unit: String, comparator: ThresholdComparator = .none,
-                threshold: Double? = nil, isSeries: Bool = false) {
+    public init(
+        _ name: String, kind: MetricKind, unit: String, comparator: ThresholdComparator = .none,
+        threshold: Double? = nil, isSeries: Bool = false
+    ) {
         self.name = name
         self.kind = kind
         self.unit = unit
@@ -32,8 +34,9 @@ public struct MetricDefinition: Sendable, Equatable {
 
     /// A latency series, seconds, whose p95 must stay at or below `threshold` seconds (none: informational).
     public static func latency(_ name: String, p95AtMost threshold: Double? = nil) -> MetricDefinition {
-        MetricDefinition(name, kind: .latency, unit: "s", comparator: threshold == nil ? .none : .lessOrEqual,
-                         threshold: threshold, isSeries: true)
+        MetricDefinition(
+            name, kind: .latency, unit: "s", comparator: threshold == nil ? .none : .lessOrEqual,
+            threshold: threshold, isSeries: true)
     }
 
     /// An exact check: the count of cases that did not behave as specified must be 0.
@@ -47,7 +50,8 @@ public struct MetricDefinition: Sendable, Equatable {
     }
 
     /// A value that must be at least `threshold` (in `unit`).
-    public static func atLeast(_ name: String, _ threshold: Double, kind: MetricKind, unit: String) -> MetricDefinition {
+    public static func atLeast(_ name: String, _ threshold: Double, kind: MetricKind, unit: String) -> MetricDefinition
+    {
         MetricDefinition(name, kind: kind, unit: unit, comparator: .greaterOrEqual, threshold: threshold)
     }
 
@@ -78,8 +82,10 @@ public struct RequirementDefinition: Sendable, Equatable {
     /// with every field spelt out, `MetricCollector.value`).
     public var metrics: [MetricDefinition]
 
-    public init(id: String, source: String, summary: String, measuredAs: String, threshold: String,
-                metrics: [MetricDefinition] = []) {
+    public init(
+        id: String, source: String, summary: String, measuredAs: String, threshold: String,
+        metrics: [MetricDefinition] = []
+    ) {
         self.id = id
         self.source = source
         self.summary = summary

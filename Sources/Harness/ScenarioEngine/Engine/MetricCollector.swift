@@ -43,13 +43,18 @@ public final class MetricCollector {
     /// kind, unit, comparator and threshold come from the definition, so every row of the
     /// metric follows one rule. `threshold` replaces the default only where the threshold is
     /// derived from the run (e.g. a feed period); a scenario override still replaces either.
-    public func expect(_ requirement: String, _ metric: String, _ value: Double, samples: Int,
-                       threshold: Double? = nil, status: MetricStatus? = nil) {
+    public func expect(
+        _ requirement: String, _ metric: String, _ value: Double, samples: Int,
+        threshold: Double? = nil, status: MetricStatus? = nil
+    ) {
         guard let d = definition(requirement, metric) else {
-            preconditionFailure("\(requirement) declares no metric '\(metric)'; add it to the app's requirement definition")
+            preconditionFailure(
+                "\(requirement) declares no metric '\(metric)'; add it to the app's requirement definition")
         }
-        entries.append(Entry(requirement: requirement, metric: metric, kind: d.kind, value: value, unit: d.unit,
-                             threshold: threshold ?? d.threshold, comparator: d.comparator, samples: samples, status: status))
+        entries.append(
+            Entry(
+                requirement: requirement, metric: metric, kind: d.kind, value: value, unit: d.unit,
+                threshold: threshold ?? d.threshold, comparator: d.comparator, samples: samples, status: status))
     }
 
     /// Records one latency sample, seconds, for `requirement`'s `metric`
@@ -61,8 +66,9 @@ public final class MetricCollector {
             latencies[i].recorder.record(seconds: seconds)
             if let threshold { latencies[i].threshold = threshold }
         } else {
-            var s = LatencySeries(requirement: requirement, metric: metric,
-                                  threshold: threshold ?? definition(requirement, metric)?.threshold)
+            var s = LatencySeries(
+                requirement: requirement, metric: metric,
+                threshold: threshold ?? definition(requirement, metric)?.threshold)
             s.recorder.record(seconds: seconds)
             latencyIndex[key] = latencies.count
             latencies.append(s)
@@ -74,22 +80,30 @@ public final class MetricCollector {
     public func declareLatency(_ requirement: String, _ metric: String, threshold: Double? = nil) {
         let threshold = threshold ?? definition(requirement, metric)?.threshold
         let key = requirement + "|" + metric
-        if let i = latencyIndex[key] { latencies[i].threshold = threshold; return }
+        if let i = latencyIndex[key] {
+            latencies[i].threshold = threshold
+            return
+        }
         latencyIndex[key] = latencies.count
         latencies.append(LatencySeries(requirement: requirement, metric: metric, threshold: threshold))
     }
 
     /// Records a single measured value.
-    public func value(_ requirement: String, _ metric: String, kind: MetricKind, _ value: Double, unit: String,
-                      threshold: Double? = nil, comparator: ThresholdComparator = .none, samples: Int, status: MetricStatus? = nil) {
-        entries.append(Entry(requirement: requirement, metric: metric, kind: kind, value: value, unit: unit,
-                             threshold: threshold, comparator: comparator, samples: samples, status: status))
+    public func value(
+        _ requirement: String, _ metric: String, kind: MetricKind, _ value: Double, unit: String,
+        threshold: Double? = nil, comparator: ThresholdComparator = .none, samples: Int, status: MetricStatus? = nil
+    ) {
+        entries.append(
+            Entry(
+                requirement: requirement, metric: metric, kind: kind, value: value, unit: unit,
+                threshold: threshold, comparator: comparator, samples: samples, status: status))
     }
 
     /// Records an exact check: `failures` out of `checks` cases did not behave as specified (threshold 0).
     public func exact(_ requirement: String, _ metric: String, failures: Int, checks: Int) {
-        value(requirement, metric, kind: .count, Double(failures), unit: "count", threshold: 0, comparator: .lessOrEqual,
-              samples: checks)
+        value(
+            requirement, metric, kind: .count, Double(failures), unit: "count", threshold: 0, comparator: .lessOrEqual,
+            samples: checks)
     }
 
     /// The rows for `requirements`, in their order; each requirement's rows in
@@ -114,14 +128,17 @@ public final class MetricCollector {
                 }
                 if let i = target {
                     let r = rows[i]
-                    rows[i] = MetricRow(scenario: r.scenario, runID: r.runID, seed: r.seed, requirement: r.requirement,
-                                        metric: r.metric, kind: r.kind, value: r.value, unit: r.unit, threshold: threshold,
-                                        comparator: r.comparator == .none ? .lessOrEqual : r.comparator, samples: r.samples)
+                    rows[i] = MetricRow(
+                        scenario: r.scenario, runID: r.runID, seed: r.seed, requirement: r.requirement,
+                        metric: r.metric, kind: r.kind, value: r.value, unit: r.unit, threshold: threshold,
+                        comparator: r.comparator == .none ? .lessOrEqual : r.comparator, samples: r.samples)
                 }
             }
             if rows.isEmpty {
-                rows.append(t.row(metric: "not_measured", kind: .count, value: 1, unit: "count", threshold: 0,
-                                  comparator: .lessOrEqual, samples: 0))
+                rows.append(
+                    t.row(
+                        metric: "not_measured", kind: .count, value: 1, unit: "count", threshold: 0,
+                        comparator: .lessOrEqual, samples: 0))
             }
             out += rows
         }
@@ -134,11 +151,14 @@ public final class MetricCollector {
     /// A requirement that reports nothing is left to its failing `not_measured` row.
     ///
     /// - Parameter file: the scenario file, for the message.
-    public func checkThresholdOverrides(_ requirements: [RequirementSpec], file: String) throws(ThresholdOverrideError) {
+    public func checkThresholdOverrides(_ requirements: [RequirementSpec], file: String) throws(ThresholdOverrideError)
+    {
         for o in requirements where o.threshold != nil {
             guard let metric = o.metric else { continue }
-            let reported = recordedRows(o.id, template: MetricRow.Template(scenario: "", runID: "", seed: 0, requirement: o.id))
-                .map(\.metric)
+            let reported = recordedRows(
+                o.id, template: MetricRow.Template(scenario: "", runID: "", seed: 0, requirement: o.id)
+            )
+            .map(\.metric)
             if !reported.isEmpty && !reported.contains(metric) {
                 throw ThresholdOverrideError(file: file, requirement: o.id, metric: metric, reported: reported)
             }
@@ -149,9 +169,11 @@ public final class MetricCollector {
     private func recordedRows(_ requirement: String, template t: MetricRow.Template) -> [MetricRow] {
         var rows: [MetricRow] = []
         for e in entries where e.requirement == requirement {
-            rows.append(MetricRow(scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: requirement,
-                                  metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
-                                  comparator: e.comparator, status: e.status, samples: e.samples))
+            rows.append(
+                MetricRow(
+                    scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: requirement,
+                    metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
+                    comparator: e.comparator, status: e.status, samples: e.samples))
         }
         for s in latencies where s.requirement == requirement {
             rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold)

@@ -77,7 +77,9 @@ public final class ManagedAppDriver: AppDriver {
 
     public func deliver(_ feed: FeedSpec, at time: Double, _ run: RunContext) { driver.deliver(feed, at: time, run) }
 
-    public func restart(device: String, at time: Double, _ run: RunContext) { driver.restart(device: device, at: time, run) }
+    public func restart(device: String, at time: Double, _ run: RunContext) {
+        driver.restart(device: device, at: time, run)
+    }
 
     public func connectivityChanged(device: String, to state: String, at time: Double, _ run: RunContext) {
         driver.connectivityChanged(device: device, to: state, at: time, run)
@@ -237,7 +239,9 @@ public final class DatasetStore: @unchecked Sendable {
     /// The file of the dataset called `name`.
     public func url(_ name: String) throws(DataError) -> URL {
         guard let e = manifest.entry(named: name) else {
-            throw .badLayout(file: DatasetManifest.display(manifest.root.appendingPathComponent("MANIFEST.csv")), line: 0, reason: "no dataset named '\(name)'")
+            throw .badLayout(
+                file: DatasetManifest.display(manifest.root.appendingPathComponent("MANIFEST.csv")), line: 0,
+                reason: "no dataset named '\(name)'")
         }
         let url = manifest.url(of: e)
         record([name: url])

@@ -42,8 +42,9 @@ public enum ScenarioRunner {
                 s.sweep = nil
                 for (name, value, _) in combo { apply(name, value, to: &s) }
                 // One label function for running and for merging (`SweepRecord`), so they cannot drift.
-                let label = SweepRecord.label(scenario: scenario.name, parameters: combo.map { ($0.name, $0.text) }, seed: seed,
-                                              severalSeeds: seeds.count > 1)
+                let label = SweepRecord.label(
+                    scenario: scenario.name, parameters: combo.map { ($0.name, $0.text) }, seed: seed,
+                    severalSeeds: seeds.count > 1)
                 out.append(ScenarioCase(index: out.count, label: label, scenario: s))
             }
         }
@@ -60,7 +61,8 @@ public enum ScenarioRunner {
     static func apply(_ name: String, _ value: LocatedValue, to s: inout Scenario) {
         let parts = name.split(separator: ".").map(String.init)
         if parts.count == 3, parts[0] == "devices", let i = s.devices.firstIndex(where: { $0.name == parts[1] }),
-           let text = value.scalarText {
+            let text = value.scalarText
+        {
             switch parts[2] {
             case "gps": s.devices[i].gps = text
             case "network": s.devices[i].network = text
@@ -82,7 +84,9 @@ public enum ScenarioRunner {
     /// Runs one case to completion: builds its app's driver from `apps`, lets it
     /// start, schedules the scenario's timeline, runs the virtual clock, lets it
     /// finish, and returns the rows of the requirements the scenario lists.
-    public static func run(_ c: ScenarioCase, runID: String, datasets: DatasetStore, apps: AppRegistry) throws -> CaseResult {
+    public static func run(_ c: ScenarioCase, runID: String, datasets: DatasetStore, apps: AppRegistry) throws
+        -> CaseResult
+    {
         guard let app = apps.app(c.scenario.app) else {
             throw UnknownAppError(app: c.scenario.app, file: c.scenario.file)
         }
@@ -99,8 +103,10 @@ public enum ScenarioRunner {
 
     /// Runs `cases` on up to `jobs` threads; results come back in case order
     /// whatever the completion order. The first error is rethrown.
-    public static func run(_ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
-                           apps: AppRegistry) throws -> [CaseResult] {
+    public static func run(
+        _ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
+        apps: AppRegistry
+    ) throws -> [CaseResult] {
         let box = ResultBox(count: cases.count)
         let workers = max(1, min(jobs, cases.count))
         if workers == 1 {
@@ -123,14 +129,19 @@ public enum ScenarioRunner {
         private let lock = NSLock()
         private(set) var results: [Result<CaseResult, Error>?]
         init(count: Int) { results = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ r: Result<CaseResult, Error>) { lock.lock(); results[i] = r; lock.unlock() }
+        func set(_ i: Int, _ r: Result<CaseResult, Error>) {
+            lock.lock()
+            results[i] = r
+            lock.unlock()
+        }
     }
 
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
         func take(below n: Int) -> Int? {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             guard value < n else { return nil }
             value += 1
             return value - 1

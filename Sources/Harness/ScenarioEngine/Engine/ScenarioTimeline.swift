@@ -45,7 +45,9 @@ public enum ScenarioTimeline {
         for feed in s.feeds {
             var t = s.start + feed.at
             while t <= s.end {
-                run.simulation.schedule(at: t) { [unowned run, unowned driver] sim in driver.deliver(feed, at: sim.now, run) }
+                run.simulation.schedule(at: t) { [unowned run, unowned driver] sim in
+                    driver.deliver(feed, at: sim.now, run)
+                }
                 t += feed.every
             }
         }

@@ -63,7 +63,8 @@ public struct SweepRecord: Codable, Sendable, Equatable {
     public init(_ scenario: Scenario) {
         let sweep = scenario.sweep
         let seeds = sweep.map { $0.seeds.isEmpty ? [scenario.seed] : $0.seeds } ?? [scenario.seed]
-        self.init(parameters: (sweep?.parameters ?? []).map { Parameter(name: $0.name, values: $0.texts) }, seeds: seeds)
+        self.init(
+            parameters: (sweep?.parameters ?? []).map { Parameter(name: $0.name, values: $0.texts) }, seeds: seeds)
     }
 
     /// The seeds, one by one.
@@ -101,9 +102,13 @@ public struct SweepRecord: Codable, Sendable, Equatable {
         out.reserveCapacity(combos.count * seedList.count)
         for combo in combos {
             for seed in seedList {
-                out.append(Case(index: out.count, label: Self.label(scenario: name, parameters: combo, seed: seed,
-                                                                    severalSeeds: seedList.count > 1),
-                                seed: seed))
+                out.append(
+                    Case(
+                        index: out.count,
+                        label: Self.label(
+                            scenario: name, parameters: combo, seed: seed,
+                            severalSeeds: seedList.count > 1),
+                        seed: seed))
             }
         }
         return out
@@ -112,8 +117,10 @@ public struct SweepRecord: Codable, Sendable, Equatable {
     /// A case label: the scenario name plus the case's parameters as written, and its
     /// seed when the sweep has several (`micity-day[rate_limit=10,seed=2]`), so the cases
     /// of a sweep have distinct labels while a one-seed label stays as it was.
-    public static func label(scenario name: String, parameters: [(name: String, text: String)], seed: UInt64,
-                             severalSeeds: Bool) -> String {
+    public static func label(
+        scenario name: String, parameters: [(name: String, text: String)], seed: UInt64,
+        severalSeeds: Bool
+    ) -> String {
         let params = parameters.map { "\($0.name)=\($0.text)" } + (severalSeeds ? ["seed=\(seed)"] : [])
         return params.isEmpty ? name : "\(name)[\(params.joined(separator: ","))]"
     }
@@ -123,7 +130,8 @@ public struct SweepRecord: Codable, Sendable, Equatable {
         var out: [SeedRun] = []
         for seed in seeds {
             if let last = out.last, case let next = last.from.addingReportingOverflow(UInt64(last.count)),
-               !next.overflow, next.partialValue == seed {
+                !next.overflow, next.partialValue == seed
+            {
                 out[out.count - 1].count += 1
             } else {
                 out.append(SeedRun(from: seed, count: 1))

@@ -25,19 +25,24 @@ public struct ScenarioLoader: Sendable {
 
     /// A loader of scenarios for the apps of `registry`, checking dataset names and formats against `manifest`.
     public init(manifest: DatasetManifest, registry: AppRegistry) {
-        self.init(datasetNames: Set(manifest.entries.map(\.name)),
-                  datasetFormats: Dictionary(manifest.entries.map { ($0.name, $0.format) }, uniquingKeysWith: { a, _ in a }),
-                  registry: registry)
+        self.init(
+            datasetNames: Set(manifest.entries.map(\.name)),
+            datasetFormats: Dictionary(manifest.entries.map { ($0.name, $0.format) }, uniquingKeysWith: { a, _ in a }),
+            registry: registry)
     }
 
     /// Loads and validates the file at `url`; `displayName` is used in messages.
     public func load(_ url: URL, displayName: String? = nil) throws(ScenarioErrors) -> Scenario {
         let name = displayName ?? url.path
         guard let data = try? Data(contentsOf: url) else {
-            throw ScenarioErrors([ScenarioDiagnostic(file: name, line: 0, column: 0, message: "cannot read the file; check the path")])
+            throw ScenarioErrors([
+                ScenarioDiagnostic(file: name, line: 0, column: 0, message: "cannot read the file; check the path")
+            ])
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioErrors([ScenarioDiagnostic(file: name, line: 0, column: 0, message: "the file is not valid UTF-8")])
+            throw ScenarioErrors([
+                ScenarioDiagnostic(file: name, line: 0, column: 0, message: "the file is not valid UTF-8")
+            ])
         }
         return try parse(text, file: name)
     }
@@ -49,7 +54,9 @@ public struct ScenarioLoader: Sendable {
         }
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else { throw fail(0, 0, "the file is empty; start with 'version: 1'") }
+            guard let node = try Yams.compose(yaml: text) else {
+                throw fail(0, 0, "the file is empty; start with 'version: 1'")
+            }
             root = node
         } catch let error as ScenarioErrors {
             throw error
@@ -59,36 +66,47 @@ public struct ScenarioLoader: Sendable {
             throw fail(0, 0, "cannot parse YAML: \(error)")
         }
         guard case .mapping(let top) = root else {
-            throw fail(root.mark?.line ?? 0, root.mark?.column ?? 0, "a scenario is a mapping of keys (version, name, app, …)")
+            throw fail(
+                root.mark?.line ?? 0, root.mark?.column ?? 0, "a scenario is a mapping of keys (version, name, app, …)")
         }
         // The version is checked first, before anything else is interpreted.
         guard let versionPair = top.first(where: { $0.key.string == "version" }) else {
-            throw fail(root.mark?.line ?? 1, root.mark?.column ?? 1,
-                       "missing required key 'version'; add 'version: 1' (supported: \(ScenarioSchema.supportedVersions.map(String.init).joined(separator: ", ")))")
+            throw fail(
+                root.mark?.line ?? 1, root.mark?.column ?? 1,
+                "missing required key 'version'; add 'version: 1' (supported: \(ScenarioSchema.supportedVersions.map(String.init).joined(separator: ", ")))"
+            )
         }
         let supported = ScenarioSchema.supportedVersions.map(String.init).joined(separator: ", ")
         if case .scalar(let s) = versionPair.value, s.style != .plain {
             let m = versionPair.value.mark
-            throw fail(m?.line ?? 0, m?.column ?? 0,
-                       "'version' is the quoted text '\(s.string)'; it must be the integer \(supported), unquoted: 'version: \(supported)'")
+            throw fail(
+                m?.line ?? 0, m?.column ?? 0,
+                "'version' is the quoted text '\(s.string)'; it must be the integer \(supported), unquoted: 'version: \(supported)'"
+            )
         }
         guard let version = versionPair.value.int, ScenarioSchema.supportedVersions.contains(version) else {
             let m = versionPair.value.mark
-            throw fail(m?.line ?? 0, m?.column ?? 0,
-                       "unsupported scenario version '\(versionPair.value.string ?? "?")'; this build reads version \(supported)")
+            throw fail(
+                m?.line ?? 0, m?.column ?? 0,
+                "unsupported scenario version '\(versionPair.value.string ?? "?")'; this build reads version \(supported)"
+            )
         }
         let appName = top.first(where: { $0.key.string == "app" })?.value.string
         let app = appName.flatMap(registry.app)
         var validator = SchemaValidator(file: file)
-        let value = validator.validate(root, as: .object(ScenarioSchema.document(app: app, registry: registry)), path: "")
+        let value = validator.validate(
+            root, as: .object(ScenarioSchema.document(app: app, registry: registry)), path: "")
         let sweepValues = app.map { Self.typedSweepValues(top, app: $0, validator: &validator) } ?? [:]
         var diagnostics = validator.diagnostics
         guard let value, diagnostics.isEmpty, let app else {
-            if diagnostics.isEmpty { diagnostics.append(ScenarioDiagnostic(file: file, line: 0, column: 0, message: "missing 'app'")) }
+            if diagnostics.isEmpty {
+                diagnostics.append(ScenarioDiagnostic(file: file, line: 0, column: 0, message: "missing 'app'"))
+            }
             throw ScenarioErrors(diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
-        var builder = ScenarioBuilder(file: file, app: app, registry: registry, datasetNames: datasetNames, datasetFormats: datasetFormats,
-                                      datasetReferences: validator.datasetReferences, sweepValues: sweepValues)
+        var builder = ScenarioBuilder(
+            file: file, app: app, registry: registry, datasetNames: datasetNames, datasetFormats: datasetFormats,
+            datasetReferences: validator.datasetReferences, sweepValues: sweepValues)
         let scenario = builder.build(value, version: version)
         if !builder.diagnostics.isEmpty {
             throw ScenarioErrors(builder.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
@@ -102,22 +120,30 @@ public struct ScenarioLoader: Sendable {
     static func sweepType(_ name: String, app: AppDefinition) -> SchemaType? {
         if let field = app.parameters.first(where: { $0.name == name }) { return field.type }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, parts[0] == "devices", ["gps", "network", "placement"].contains(parts[2]) else { return nil }
+        guard parts.count == 3, parts[0] == "devices", ["gps", "network", "placement"].contains(parts[2]) else {
+            return nil
+        }
         return ScenarioSchema.device.field(parts[2])?.type
     }
 
     /// Validates every value of `sweep.parameters` against its parameter's type
     /// and converts it (durations to seconds); returns name → (values, texts as written).
     /// Its diagnostics replace the generic scalar check's at the same positions.
-    static func typedSweepValues(_ top: Node.Mapping, app: AppDefinition,
-                                 validator: inout SchemaValidator) -> [String: (values: [LocatedValue], texts: [String])] {
+    static func typedSweepValues(
+        _ top: Node.Mapping, app: AppDefinition,
+        validator: inout SchemaValidator
+    ) -> [String: (values: [LocatedValue], texts: [String])] {
         guard case .mapping(let sweep)? = top.first(where: { $0.key.string == "sweep" })?.value,
-              case .mapping(let parameters)? = sweep.first(where: { $0.key.string == "parameters" })?.value else { return [:] }
+            case .mapping(let parameters)? = sweep.first(where: { $0.key.string == "parameters" })?.value
+        else { return [:] }
         var typed = SchemaValidator(file: validator.file)
         var out: [String: (values: [LocatedValue], texts: [String])] = [:]
         for (key, list) in parameters {
-            guard let name = key.string, let type = sweepType(name, app: app), case .sequence(let items) = list else { continue }
-            var values: [LocatedValue] = [], texts: [String] = []
+            guard let name = key.string, let type = sweepType(name, app: app), case .sequence(let items) = list else {
+                continue
+            }
+            var values: [LocatedValue] = []
+            var texts: [String] = []
             for (i, item) in items.enumerated() {
                 if let v = typed.validate(item, as: type, path: "sweep.parameters.\(name)[\(i)]") {
                     values.append(v)
@@ -146,15 +172,22 @@ public struct ScenarioLoader: Sendable {
             let key = duplicates.first ?? ""
             let first = context.mark
             let repeated = repeatedKey(key, after: first, in: text)
-            return ScenarioErrors([ScenarioDiagnostic(
-                file: file, line: repeated?.line ?? first.line, column: repeated?.column ?? first.column,
-                message: "key '\(key)' appears twice in the same mapping (first at line \(first.line)); keep only one"
-                    + (duplicates.count > 1 ? " (also repeated: \(duplicates.dropFirst().joined(separator: ", ")))" : ""))])
+            return ScenarioErrors([
+                ScenarioDiagnostic(
+                    file: file, line: repeated?.line ?? first.line, column: repeated?.column ?? first.column,
+                    message:
+                        "key '\(key)' appears twice in the same mapping (first at line \(first.line)); keep only one"
+                        + (duplicates.count > 1
+                            ? " (also repeated: \(duplicates.dropFirst().joined(separator: ", ")))" : ""))
+            ])
         default:
             (mark, problem) = (nil, "\(error)")
         }
-        return ScenarioErrors([ScenarioDiagnostic(file: file, line: mark?.line ?? 0, column: mark?.column ?? 0,
-                                                  message: "invalid YAML: \(problem)")])
+        return ScenarioErrors([
+            ScenarioDiagnostic(
+                file: file, line: mark?.line ?? 0, column: mark?.column ?? 0,
+                message: "invalid YAML: \(problem)")
+        ])
     }
 
     /// The position of the next block-style `key:` at the same column as the
@@ -168,7 +201,9 @@ public struct ScenarioLoader: Sendable {
             let line = lines[number - 1]
             let body = line.drop { $0 == " " }
             let column = line.count - body.count
-            if body.isEmpty || body.hasPrefix("#") || column > indent || (column == indent && body.hasPrefix("- ")) { continue }
+            if body.isEmpty || body.hasPrefix("#") || column > indent || (column == indent && body.hasPrefix("- ")) {
+                continue
+            }
             if column < indent { return nil }
             for quote in ["", "\"", "'"] where body.hasPrefix(quote + key + quote) {
                 let rest = body.dropFirst(key.count + 2 * quote.count).drop { $0 == " " }
@@ -193,13 +228,17 @@ struct ScenarioBuilder {
     var diagnostics: [ScenarioDiagnostic] = []
 
     mutating func error(_ at: LocatedValue?, _ message: String) {
-        diagnostics.append(ScenarioDiagnostic(file: file, line: at?.line ?? 0, column: at?.column ?? 0, message: message))
+        diagnostics.append(
+            ScenarioDiagnostic(file: file, line: at?.line ?? 0, column: at?.column ?? 0, message: message))
     }
 
     mutating func checkDataset(_ v: LocatedValue?, listed: [String]) {
         guard let v, let name = v.string else { return }
         if let datasetNames, !datasetNames.contains(name) {
-            error(v, "unknown dataset '\(name)'\(Suggest.hint(name, datasetNames.sorted())); run 'fieldtest datasets list' to see the names")
+            error(
+                v,
+                "unknown dataset '\(name)'\(Suggest.hint(name, datasetNames.sorted())); run 'fieldtest datasets list' to see the names"
+            )
         } else if !listed.contains(name) {
             error(v, "dataset '\(name)' is not listed under 'datasets:'; add it there")
         }
@@ -216,8 +255,10 @@ struct ScenarioBuilder {
         if let format = datasetFormats?[name], !reference.formats.contains(format) {
             let wanted = reference.formats.map(\.rawValue).joined(separator: " or ")
             let fitting = (datasetFormats ?? [:]).filter { reference.formats.contains($0.value) }.keys.sorted()
-            error(reference.value, "'\(reference.path)': dataset '\(name)' is \(format.rawValue) data; this field reads \(wanted) data"
-                  + (fitting.isEmpty ? "" : " such as \(fitting.prefix(4).joined(separator: ", "))"))
+            error(
+                reference.value,
+                "'\(reference.path)': dataset '\(name)' is \(format.rawValue) data; this field reads \(wanted) data"
+                    + (fitting.isEmpty ? "" : " such as \(fitting.prefix(4).joined(separator: ", "))"))
             return
         }
         checkDataset(reference.value, listed: listed)
@@ -240,8 +281,10 @@ struct ScenarioBuilder {
         guard let from = value["from"]?.unsigned, let count = value["count"]?.int, count >= 1 else { return [] }
         let last = from.addingReportingOverflow(UInt64(count - 1))
         if last.overflow {
-            error(value["count"], "'sweep.seeds.count': \(count) seeds from \(from) would pass the largest seed \(UInt64.max); "
-                  + "start at \(UInt64.max - UInt64(count - 1)) or lower, or count at most \(UInt64.max - from + 1)")
+            error(
+                value["count"],
+                "'sweep.seeds.count': \(count) seeds from \(from) would pass the largest seed \(UInt64.max); "
+                    + "start at \(UInt64.max - UInt64(count - 1)) or lower, or count at most \(UInt64.max - from + 1)")
             return []
         }
         return (0..<UInt64(count)).map { from + $0 }
@@ -251,7 +294,10 @@ struct ScenarioBuilder {
         let time = v["time"]
         let tz = time?["timezone"]
         if let tz, let id = tz.string, IANATimeZone.zone(named: id) == nil {
-            error(tz, "'time.timezone': '\(id)' is not an IANA time zone; use an IANA name such as 'Asia/Singapore', 'America/New_York' or 'UTC' (not abbreviations or offsets such as EST or GMT+5)")
+            error(
+                tz,
+                "'time.timezone': '\(id)' is not an IANA time zone; use an IANA name such as 'Asia/Singapore', 'America/New_York' or 'UTC' (not abbreviations or offsets such as EST or GMT+5)"
+            )
         }
         let datasetValues = v["datasets"]?.array ?? []
         let datasets = datasetValues.compactMap(\.string)
@@ -271,21 +317,28 @@ struct ScenarioBuilder {
             }
             var perms: [String: String] = [:]
             for (k, pv) in d["permissions"]?.object ?? [] where k != "consent" { perms[k] = pv.string }
-            let changes = (d["connectivity"]?.array ?? []).map { c in (at: c["at"]?.double ?? 0, state: c["state"]?.string ?? "online") }
+            let changes = (d["connectivity"]?.array ?? []).map { c in
+                (at: c["at"]?.double ?? 0, state: c["state"]?.string ?? "online")
+            }
             for (i, c) in changes.enumerated() where i > 0 && c.at < changes[i - 1].at {
                 error(d["connectivity"]?.array?[i], "connectivity changes must be in time order")
             }
-            devices.append(DeviceSpec(
-                name: name, gps: d["gps"]?.string ?? "urban", network: d["network"]?.string ?? "lte",
-                placement: d["placement"]?.string ?? "hand", position: pos.map { (latitude: $0.0, longitude: $0.1) },
-                connectivity: changes, permissions: perms, consent: d["permissions"]?["consent"]?.bool ?? false,
-                restarts: (d["restarts"]?.array ?? []).compactMap(\.double)))
+            devices.append(
+                DeviceSpec(
+                    name: name, gps: d["gps"]?.string ?? "urban", network: d["network"]?.string ?? "lte",
+                    placement: d["placement"]?.string ?? "hand",
+                    position: pos.map { (latitude: $0.0, longitude: $0.1) },
+                    connectivity: changes, permissions: perms, consent: d["permissions"]?["consent"]?.bool ?? false,
+                    restarts: (d["restarts"]?.array ?? []).compactMap(\.double)))
         }
 
         let duration = time?["duration"]?.double ?? 0
         if duration <= 0 { error(time?["duration"], "'time.duration' must be longer than zero") }
         if duration > ScenarioSchema.maximumDuration {
-            error(time?["duration"], "'time.duration' is \(duration) s, longer than the maximum 366d (\(Int(ScenarioSchema.maximumDuration)) s); shorten it or split the run into several scenarios")
+            error(
+                time?["duration"],
+                "'time.duration' is \(duration) s, longer than the maximum 366d (\(Int(ScenarioSchema.maximumDuration)) s); shorten it or split the run into several scenarios"
+            )
         }
 
         // Occurrences scheduled (actions and feed deliveries), with the value that drives the most.
@@ -300,22 +353,30 @@ struct ScenarioBuilder {
         for (actorIndex, a) in (v["actors"]?.array ?? []).enumerated() {
             let dev = a["device"]
             if let name = dev?.string, !devices.contains(where: { $0.name == name }) {
-                error(dev, "unknown device '\(name)'\(Suggest.hint(name, devices.map(\.name))); declare it under 'devices:'")
+                error(
+                    dev,
+                    "unknown device '\(name)'\(Suggest.hint(name, devices.map(\.name))); declare it under 'devices:'")
             }
             var actions: [ActionSpec] = []
             for (actionIndex, act) in (a["actions"]?.array ?? []).enumerated() {
                 let path = "actors[\(actorIndex)].actions[\(actionIndex)]"
                 if act["at"] == nil && act["every"] == nil { error(act, "action needs 'at' or 'every'") }
-                if let at = act["at"]?.double, at > duration { error(act["at"], "'at' is after the end of the scenario (\(Int(duration)) s)") }
+                if let at = act["at"]?.double, at > duration {
+                    error(act["at"], "'at' is after the end of the scenario (\(Int(duration)) s)")
+                }
                 for key in ["dataset"] { checkDataset(act[key], listed: datasets) }
-                let action = ActionSpec(kind: act["do"]?.string ?? "", at: act["at"]?.double ?? 0, every: act["every"]?.double,
-                                        until: act["until"]?.double, count: act["count"]?.int, parameters: act, line: act.line)
+                let action = ActionSpec(
+                    kind: act["do"]?.string ?? "", at: act["at"]?.double ?? 0, every: act["every"]?.double,
+                    until: act["until"]?.double, count: act["count"]?.int, parameters: act, line: act.line)
                 let count = action.occurrenceCount(duration: duration)
                 schedule(count, at: act["every"] ?? act, "'\(path)' (do: \(action.kind))")
                 if let length = act["duration"], let seconds = length.double, count >= 1 {
                     let lastStart = action.at + (count - 1) * (action.every ?? 0)
                     if lastStart + seconds > duration {
-                        error(length, "'\(path).duration': the \(action.kind) \(count > 1 ? "starting last " : "")at \(DurationText.describe(lastStart)) lasts \(DurationText.describe(seconds)) and would end after the scenario (\(DurationText.describe(duration))); shorten it, start it earlier or lengthen 'time.duration'")
+                        error(
+                            length,
+                            "'\(path).duration': the \(action.kind) \(count > 1 ? "starting last " : "")at \(DurationText.describe(lastStart)) lasts \(DurationText.describe(seconds)) and would end after the scenario (\(DurationText.describe(duration))); shorten it, start it earlier or lengthen 'time.duration'"
+                        )
                     }
                 }
                 actions.append(action)
@@ -327,19 +388,26 @@ struct ScenarioBuilder {
         for reference in datasetReferences { checkReference(reference, listed: datasets) }
         for f in v["feeds"]?.array ?? [] {
             if let every = f["every"]?.double, every <= 0 { error(f["every"], "'every' must be longer than zero") }
-            let feed = FeedSpec(kind: f["kind"]?.string ?? "", at: f["at"]?.double ?? 0, every: f["every"]?.double ?? 1,
-                                parameters: f, line: f.line)
-            schedule(feed.deliveryCount(duration: duration), at: f["every"] ?? f, "'feeds[\(feeds.count)]' (kind: \(feed.kind))")
+            let feed = FeedSpec(
+                kind: f["kind"]?.string ?? "", at: f["at"]?.double ?? 0, every: f["every"]?.double ?? 1,
+                parameters: f, line: f.line)
+            schedule(
+                feed.deliveryCount(duration: duration), at: f["every"] ?? f,
+                "'feeds[\(feeds.count)]' (kind: \(feed.kind))")
             feeds.append(feed)
         }
         let durationIsValid = duration > 0 && duration <= ScenarioSchema.maximumDuration
         if durationIsValid, occurrences > Double(ScenarioSchema.maximumOccurrences), let busiest {
             let total = occurrences < 1e15 ? String(Int(occurrences)) : String(occurrences)
             let most = busiest.count < 1e15 ? String(Int(busiest.count)) : String(busiest.count)
-            error(busiest.at, "the scenario schedules \(total) action occurrences and feed deliveries (\(most) by \(busiest.what)); the most is \(ScenarioSchema.maximumOccurrences); use a longer 'every', a 'count' or 'until', or a shorter 'time.duration'")
+            error(
+                busiest.at,
+                "the scenario schedules \(total) action occurrences and feed deliveries (\(most) by \(busiest.what)); the most is \(ScenarioSchema.maximumOccurrences); use a longer 'every', a 'count' or 'until', or a shorter 'time.duration'"
+            )
         }
-        let input = ScenarioCheckInput(feeds: feeds, parameters: v["parameters"], sweepValues: sweepValues.mapValues(\.values),
-                                       duration: duration)
+        let input = ScenarioCheckInput(
+            feeds: feeds, parameters: v["parameters"], sweepValues: sweepValues.mapValues(\.values),
+            duration: duration)
         for check in app.checks {
             for problem in check(input) { error(problem.at, problem.message) }
         }
@@ -349,15 +417,27 @@ struct ScenarioBuilder {
             let idValue = r.string != nil ? r : r["id"]
             let id = idValue?.string ?? ""
             if registry.requirement(id) == nil {
-                error(idValue, "unknown requirement '\(id)'\(Suggest.hint(id, registry.requirements.map(\.id))); see the specs' REQUIREMENTS.md")
+                error(
+                    idValue,
+                    "unknown requirement '\(id)'\(Suggest.hint(id, registry.requirements.map(\.id))); see the specs' REQUIREMENTS.md"
+                )
             } else if app.requirement(id) == nil {
-                error(idValue, "requirement '\(id)' is not measured by app '\(app.name)'; it measures \(app.requirementIDs.joined(separator: ", "))")
+                error(
+                    idValue,
+                    "requirement '\(id)' is not measured by app '\(app.name)'; it measures \(app.requirementIDs.joined(separator: ", "))"
+                )
             }
             if requirements.contains(where: { $0.id == id && $0.metric == r["metric"]?.string }) {
                 error(idValue, "requirement '\(id)' is listed twice")
             } else if r["threshold"] != nil,
-                      requirements.contains(where: { $0.id == id && $0.threshold != nil && ($0.metric == nil) != (r["metric"] == nil) }) {
-                error(idValue, "requirement '\(id)' has a threshold override without 'metric:' and one with 'metric:'; which one applies to the checked metric is ambiguous; name the metric in every override of '\(id)'")
+                requirements.contains(where: {
+                    $0.id == id && $0.threshold != nil && ($0.metric == nil) != (r["metric"] == nil)
+                })
+            {
+                error(
+                    idValue,
+                    "requirement '\(id)' has a threshold override without 'metric:' and one with 'metric:'; which one applies to the checked metric is ambiguous; name the metric in every override of '\(id)'"
+                )
             }
             requirements.append(RequirementSpec(id: id, threshold: r["threshold"]?.double, metric: r["metric"]?.string))
         }
@@ -373,11 +453,16 @@ struct ScenarioBuilder {
                 let isDevice = k.hasPrefix("devices.")
                 if isDevice {
                     let parts = k.split(separator: ".").map(String.init)
-                    if parts.count != 3 || !devices.contains(where: { $0.name == parts[1] }) || !["gps", "network", "placement"].contains(parts[2]) {
+                    if parts.count != 3 || !devices.contains(where: { $0.name == parts[1] })
+                        || !["gps", "network", "placement"].contains(parts[2])
+                    {
                         error(vals, "sweep parameter '\(k)' must be devices.<device name>.<gps|network|placement>")
                     }
                 } else if !known.contains(k) {
-                    error(vals, "unknown sweep parameter '\(k)'\(Suggest.hint(k, known)); app '\(app.name)' has \(known.joined(separator: ", "))")
+                    error(
+                        vals,
+                        "unknown sweep parameter '\(k)'\(Suggest.hint(k, known)); app '\(app.name)' has \(known.joined(separator: ", "))"
+                    )
                 }
                 let raw = vals.array ?? []
                 let typed = sweepValues[k] ?? (raw, raw.map { $0.scalarText ?? "?" })
@@ -385,7 +470,10 @@ struct ScenarioBuilder {
                 for (i, value) in typed.values.enumerated() {
                     let identity = value.scalarText ?? typed.texts[i]
                     if let first = seen[identity] {
-                        error(value, "'sweep.parameters.\(k)[\(i)]': '\(typed.texts[i])' repeats item \(first) ('\(typed.texts[first])'); each value of a sweep parameter must be different")
+                        error(
+                            value,
+                            "'sweep.parameters.\(k)[\(i)]': '\(typed.texts[i])' repeats item \(first) ('\(typed.texts[first])'); each value of a sweep parameter must be different"
+                        )
                     } else {
                         seen[identity] = i
                     }
@@ -394,16 +482,22 @@ struct ScenarioBuilder {
             }
             let spec = SweepSpec(parameters: params, seeds: seeds(s["seeds"]))
             if spec.caseCount > ScenarioSchema.maximumCases {
-                let factors = params.map { "\($0.values.count) \($0.name)" } + (spec.seeds.isEmpty ? [] : ["\(spec.seeds.count) seeds"])
+                let factors =
+                    params.map { "\($0.values.count) \($0.name)" }
+                    + (spec.seeds.isEmpty ? [] : ["\(spec.seeds.count) seeds"])
                 let total = spec.caseCount == Int.max ? "more than \(Int.max)" : String(spec.caseCount)
-                error(s, "'sweep' expands to \(total) cases (\(factors.joined(separator: " × "))); the most is \(ScenarioSchema.maximumCases); remove values or split the sweep into several scenario files")
+                error(
+                    s,
+                    "'sweep' expands to \(total) cases (\(factors.joined(separator: " × "))); the most is \(ScenarioSchema.maximumCases); remove values or split the sweep into several scenario files"
+                )
             }
             sweep = spec
         }
 
-        return Scenario(version: version, name: v["name"]?.string ?? "", description: v["description"]?.string ?? "",
-                        app: app.name, seed: v["seed"]?.unsigned ?? 0, start: time?["start"]?.double ?? 0,
-                        duration: duration, timeZone: tz?.string ?? "UTC", datasets: datasets, parameters: parameters,
-                        devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file)
+        return Scenario(
+            version: version, name: v["name"]?.string ?? "", description: v["description"]?.string ?? "",
+            app: app.name, seed: v["seed"]?.unsigned ?? 0, start: time?["start"]?.double ?? 0,
+            duration: duration, timeZone: tz?.string ?? "UTC", datasets: datasets, parameters: parameters,
+            devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file)
     }
 }

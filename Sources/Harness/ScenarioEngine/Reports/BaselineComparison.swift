@@ -23,9 +23,11 @@ public enum BaselineComparison {
     /// `sameMachine` and the baseline folder's `machine.json` names the machine in the `run.json`
     /// beside `current`; `note` is told when they are not compared for want of that. A per-requirement
     /// tolerance must name one of `requirements` (the catalogue, `AppRegistry.requirementIDs`) or a metric.
-    public static func compare(current: String, baseline: String, tolerances settings: [String],
-                               compareLatency: LatencyComparison, requirements: Set<String>,
-                               note: (String) -> Void) throws -> CheckReport {
+    public static func compare(
+        current: String, baseline: String, tolerances settings: [String],
+        compareLatency: LatencyComparison, requirements: Set<String>,
+        note: (String) -> Void
+    ) throws -> CheckReport {
         var tolerances = Tolerances()
         for t in settings { try tolerances.apply(t) }
         guard FileManager.default.fileExists(atPath: baseline) else { throw Problem.missingBaseline(baseline) }
@@ -35,10 +37,13 @@ public enum BaselineComparison {
         try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric)), requirements: requirements)
         let recorded = MachineIdentity.recorded(in: URL(fileURLWithPath: baseline).deletingLastPathComponent())
         let measured = RunReport.machine(besides: URL(fileURLWithPath: current))
-        tolerances.comparesLatency = compareLatency == .always
+        tolerances.comparesLatency =
+            compareLatency == .always
             || (compareLatency == .sameMachine && recorded != nil && recorded == measured)
         if !tolerances.comparesLatency && compareLatency == .sameMachine {
-            note("note: the run and the baseline are not known to come from the same machine; latency rows are checked against their thresholds only (--compare-latency always compares them anyway)")
+            note(
+                "note: the run and the baseline are not known to come from the same machine; latency rows are checked against their thresholds only (--compare-latency always compares them anyway)"
+            )
         }
         return BaselineCheck.compare(current: cur, baseline: base, tolerances: tolerances)
     }

@@ -31,15 +31,19 @@ public struct RunRecord: Codable, Sendable {
 
     /// The keys of `run.json` (snake case), read back by `RunReport.readRecord`.
     enum CodingKeys: String, CodingKey {
-        case tool, toolVersion = "tool_version", scenario, scenarioFile = "scenario_file", scenarioSHA256 = "scenario_sha256", seed
-        case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest", machine, cases, shard, sweep
+        case tool, toolVersion = "tool_version", scenario, scenarioFile = "scenario_file", scenarioSHA256 =
+            "scenario_sha256", seed
+        case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest", machine,
+            cases, shard, sweep
         case events, passed, failed, informational
     }
 
-    public init(tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
-                seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
-                cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int,
-                datasetsManifest: [String: String]? = nil, sweep: SweepRecord? = nil) {
+    public init(
+        tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
+        seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
+        cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int,
+        datasetsManifest: [String: String]? = nil, sweep: SweepRecord? = nil
+    ) {
         self.tool = tool
         self.toolVersion = toolVersion
         self.scenario = scenario
@@ -76,9 +80,13 @@ public enum RunReport {
 
     /// Machine facts for `run.json`.
     public static func machine() -> [String: String] {
-        let p = ProcessInfo.processInfo, id = MachineIdentity.current()
-        return ["host": id.host, "machine_id": id.machineID, "cpu": id.cpu, "os": p.operatingSystemVersionString, "cores": String(id.cores),
-                "memory_bytes": String(p.physicalMemory)]
+        let p = ProcessInfo.processInfo
+        let id = MachineIdentity.current()
+        return [
+            "host": id.host, "machine_id": id.machineID, "cpu": id.cpu, "os": p.operatingSystemVersionString,
+            "cores": String(id.cores),
+            "memory_bytes": String(p.physicalMemory),
+        ]
     }
 
     /// Reads a `run.json` that `write` wrote.
@@ -88,8 +96,10 @@ public enum RunReport {
 
     /// The machine recorded in the `run.json` beside a run's `metrics.csv`, if it can be read.
     public static func machine(besides metrics: URL) -> MachineIdentity? {
-        guard let m = (try? readRecord(metrics.deletingLastPathComponent().appendingPathComponent("run.json")))?.machine,
-              let host = m["host"], let cpu = m["cpu"], let cores = m["cores"].flatMap(Int.init) else { return nil }
+        guard
+            let m = (try? readRecord(metrics.deletingLastPathComponent().appendingPathComponent("run.json")))?.machine,
+            let host = m["host"], let cpu = m["cpu"], let cores = m["cores"].flatMap(Int.init)
+        else { return nil }
         return MachineIdentity(host: host, machineID: m["machine_id"] ?? "unknown", cpu: cpu, cores: cores)
     }
 
@@ -109,7 +119,8 @@ public enum RunReport {
             let target = folder.appendingPathComponent(f.name)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw DataError.unwritable(file: target.path, reason: "a folder is in the way of the report; move or remove it")
+                throw DataError.unwritable(
+                    file: target.path, reason: "a folder is in the way of the report; move or remove it")
             }
         }
         var staged: [(temporary: URL, target: URL)] = []
@@ -122,8 +133,11 @@ public enum RunReport {
             }
             if let junit { try AtomicFile.write(JUnitReport.render(rows), to: junit) }
             for s in staged where rename(s.temporary.path, s.target.path) != 0 {
-                throw DataError.unwritable(file: s.target.path,
-                                           reason: "cannot replace the report (\(String(cString: strerror(errno)))); check the folder's permissions")
+                throw DataError.unwritable(
+                    file: s.target.path,
+                    reason:
+                        "cannot replace the report (\(String(cString: strerror(errno)))); check the folder's permissions"
+                )
             }
         } catch {
             for s in staged { unlink(s.temporary.path) }
@@ -135,8 +149,11 @@ public enum RunReport {
     public static func summary(_ rows: [MetricRow]) -> String {
         let header = ["scenario", "requirement", "metric", "value", "threshold", "status"]
         let body = rows.map { r in
-            [r.scenario, r.requirement, r.metric, "\(FieldtestNumber.format(r.value)) \(r.unit)",
-             r.threshold.map { "\(r.comparator.rawValue) \(FieldtestNumber.format($0))" } ?? "", r.status.rawValue.uppercased()]
+            [
+                r.scenario, r.requirement, r.metric, "\(FieldtestNumber.format(r.value)) \(r.unit)",
+                r.threshold.map { "\(r.comparator.rawValue) \(FieldtestNumber.format($0))" } ?? "",
+                r.status.rawValue.uppercased(),
+            ]
         }
         return TextTableRenderer.render(header: header, rows: body)
     }

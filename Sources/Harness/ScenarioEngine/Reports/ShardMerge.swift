@@ -28,14 +28,16 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
 
     /// The facts of `record` that `merge` uses.
     public init(_ record: RunRecord) {
-        self.init(scenario: record.scenario, scenarioSHA256: record.scenarioSHA256, shard: record.shard, sweep: record.sweep)
+        self.init(
+            scenario: record.scenario, scenarioSHA256: record.scenarioSHA256, shard: record.shard, sweep: record.sweep)
     }
 
     /// The `run.json` in the folder of the metrics file at `metrics` (`displayName` names
     /// that file in messages); nil when there is none.
     public static func read(besides metrics: URL, displayName: String) throws(MergeError) -> ShardRunInfo? {
         let url = metrics.deletingLastPathComponent().appendingPathComponent("run.json")
-        let shown = displayName.contains("/")
+        let shown =
+            displayName.contains("/")
             ? String(displayName[..<displayName.lastIndex(of: "/")!]) + "/run.json" : "run.json"
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         guard let data = try? Data(contentsOf: url) else {
@@ -70,7 +72,8 @@ public enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .invalidRunRecord(file, reason):
             return "\(file): error: \(reason); remove that run.json to merge without the completeness check"
         case let .differentSweeps(scenario, file, other):
-            return "\(file): error: records another sweep of scenario '\(scenario)' than \(other); the scenario file changed "
+            return
+                "\(file): error: records another sweep of scenario '\(scenario)' than \(other); the scenario file changed "
                 + "between shards: run every shard from one version of it"
         case let .duplicateRow(error):
             return error.description
@@ -119,10 +122,16 @@ public struct MergeReport: Sendable {
     /// named, each problem (an error, or a warning when `allowPartial`), and, when the merge is
     /// refused, what to do.
     public func diagnostics(allowPartial: Bool) -> [String] {
-        unchecked.map { "\($0): note: no run.json recording the sweep beside it; its rows are merged, but missing cases cannot be named" }
+        unchecked.map {
+            "\($0): note: no run.json recording the sweep beside it; its rows are merged, but missing cases cannot be named"
+        }
             + problems().map { "merge: \(allowPartial ? "warning" : "error"): \($0)" }
-            + (isComplete || allowPartial ? [] : ["merge: nothing written; run the missing shards (or merge each shard once), "
-                                                  + "or pass --allow-partial to write the rows that are there"])
+            + (isComplete || allowPartial
+                ? []
+                : [
+                    "merge: nothing written; run the missing shards (or merge each shard once), "
+                        + "or pass --allow-partial to write the rows that are there"
+                ])
     }
 
     /// One line per problem: per scenario, the missing cases (at most `limit` named, with the
@@ -139,8 +148,9 @@ public struct MergeReport: Sendable {
             let cases = byScenario[scenario]!
             let named = cases.prefix(limit).map { $0.sweepCase.label + ($0.shard.map { " (shard \($0))" } ?? "") }
             let more = cases.count > limit ? " and \(cases.count - limit) more" : ""
-            lines.append("\(scenario): \(cases.count) of \(expectedCases[scenario] ?? 0) cases missing: "
-                         + named.joined(separator: ", ") + more)
+            lines.append(
+                "\(scenario): \(cases.count) of \(expectedCases[scenario] ?? 0) cases missing: "
+                    + named.joined(separator: ", ") + more)
         }
         for d in duplicated {
             // A sweep of several seeds names the seed in the label already.
@@ -177,7 +187,9 @@ public enum ShardMerge {
 
         /// Rows held in memory; their lines are those `MetricsCSV.render` would give them (header on line 1).
         public init(name: String, rows: [MetricRow], run: ShardRunInfo? = nil) {
-            self.init(name: name, rows: rows.enumerated().map { LocatedMetricRow(line: $0.offset + 2, row: $0.element) }, run: run)
+            self.init(
+                name: name, rows: rows.enumerated().map { LocatedMetricRow(line: $0.offset + 2, row: $0.element) },
+                run: run)
         }
     }
 
@@ -193,11 +205,17 @@ public enum ShardMerge {
         var unchecked: [String] = []
         var scenarioOrder: [String] = []
         for input in inputs {
-            guard let run = input.run, let sweep = run.sweep else { unchecked.append(input.name); continue }
+            guard let run = input.run, let sweep = run.sweep else {
+                unchecked.append(input.name)
+                continue
+            }
             // A record `run` wrote never exceeds the loader's bound; anything else is not listed.
             guard let count = sweep.caseCount, count <= ScenarioSchema.maximumCases else {
-                throw .invalidRunRecord(file: input.name, reason: "its run.json records a sweep of \(sweep.caseCount.map(String.init) ?? "a negative number of") cases, "
-                                        + "not 1 to \(ScenarioSchema.maximumCases) as fieldtest writes")
+                throw .invalidRunRecord(
+                    file: input.name,
+                    reason:
+                        "its run.json records a sweep of \(sweep.caseCount.map(String.init) ?? "a negative number of") cases, "
+                        + "not 1 to \(ScenarioSchema.maximumCases) as fieldtest writes")
             }
             if let known = sweeps[run.scenario] {
                 if known.sweep != sweep {
@@ -209,7 +227,10 @@ public enum ShardMerge {
             }
             shardCounts[run.scenario, default: []].insert(run.shardCount)
         }
-        struct Key: Hashable { var label: String; var seed: UInt64 }
+        struct Key: Hashable {
+            var label: String
+            var seed: UInt64
+        }
         var expected: [Key: (scenario: String, index: Int)] = [:]
         var expectedCases: [String: Int] = [:]
         var sweepCases: [String: [SweepRecord.Case]] = [:]
@@ -224,21 +245,29 @@ public enum ShardMerge {
         var owner: [Key: Int] = [:]
         var duplicateFiles: [Key: [Int]] = [:]
         var duplicateOrder: [Key] = []
-        var kept: [(order: (group: String, index: Int, label: String, seed: UInt64, position: Int), row: MetricRow)] = []
+        var kept: [(order: (group: String, index: Int, label: String, seed: UInt64, position: Int), row: MetricRow)] =
+            []
         for (fileIndex, input) in inputs.enumerated() {
             var lineOfRow: [String: Int] = [:]
             for located in input.rows {
                 let r = located.row
                 if let other = lineOfRow[r.key] {
-                    throw .duplicateRow(.badLayout(file: input.name, line: located.line,
-                                                   reason: "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also on line \(other); "
-                                                       + "a metrics file holds each row once (was it concatenated?); merge the shards' own files"))
+                    throw .duplicateRow(
+                        .badLayout(
+                            file: input.name, line: located.line,
+                            reason:
+                                "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also on line \(other); "
+                                + "a metrics file holds each row once (was it concatenated?); merge the shards' own files"
+                        ))
                 }
                 lineOfRow[r.key] = located.line
                 let key = Key(label: r.scenario, seed: r.seed)
                 if let first = owner[key] {
                     if first != fileIndex {
-                        if duplicateFiles[key] == nil { duplicateOrder.append(key); duplicateFiles[key] = [first] }
+                        if duplicateFiles[key] == nil {
+                            duplicateOrder.append(key)
+                            duplicateFiles[key] = [first]
+                        }
                         if duplicateFiles[key]!.last != fileIndex { duplicateFiles[key]!.append(fileIndex) }
                         continue
                     }
@@ -246,7 +275,8 @@ public enum ShardMerge {
                     owner[key] = fileIndex
                 }
                 let place = expected[key]
-                kept.append(((place?.scenario ?? r.scenario, place?.index ?? Int.max, r.scenario, r.seed, kept.count), r))
+                kept.append(
+                    ((place?.scenario ?? r.scenario, place?.index ?? Int.max, r.scenario, r.seed, kept.count), r))
             }
         }
         kept.sort { $0.order < $1.order }
@@ -260,9 +290,11 @@ public enum ShardMerge {
             }
         }
         let duplicated = duplicateOrder.map { key in
-            MergeReport.DuplicatedCase(label: key.label, seed: key.seed, files: duplicateFiles[key]!.map { inputs[$0].name })
+            MergeReport.DuplicatedCase(
+                label: key.label, seed: key.seed, files: duplicateFiles[key]!.map { inputs[$0].name })
         }
-        return MergeReport(rows: kept.map(\.row), missing: missing, duplicated: duplicated,
-                           expectedCases: expectedCases, unchecked: unchecked)
+        return MergeReport(
+            rows: kept.map(\.row), missing: missing, duplicated: duplicated,
+            expectedCases: expectedCases, unchecked: unchecked)
     }
 }

@@ -15,26 +15,31 @@ public enum BaselineSelection {
     /// `baseline` (a metrics CSV, or a folder holding `<scenario>.csv`). Rows of other scenarios
     /// (a merged baseline) and of the sweep cases another shard runs are left out; rows of this
     /// scenario's cases under another seed stay, and are reported missing by the check.
-    public static func rows(for scenario: Scenario, running cases: [ScenarioCase], baseline: String, shard: Shard?) throws -> [MetricRow] {
+    public static func rows(for scenario: Scenario, running cases: [ScenarioCase], baseline: String, shard: Shard?)
+        throws -> [MetricRow]
+    {
         var url = URL(fileURLWithPath: baseline)
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
             url = url.appendingPathComponent("\(scenario.name).csv")
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw RunError.missingBaseline(path: url.path, scenario: scenario.name, scenarioFile: scenario.file, baselineOption: baseline)
+            throw RunError.missingBaseline(
+                path: url.path, scenario: scenario.name, scenarioFile: scenario.file, baselineOption: baseline)
         }
         let rows = try MetricsCSV.read(url, displayName: url.path)
         let kept = select(rows, of: scenario, running: cases)
         if kept.isEmpty && !cases.isEmpty {
-            throw RunError.baselineWithoutRows(path: url.path, scenario: scenario.name, scenarioFile: scenario.file, shard: shard?.text)
+            throw RunError.baselineWithoutRows(
+                path: url.path, scenario: scenario.name, scenarioFile: scenario.file, shard: shard?.text)
         }
         return kept
     }
 
     /// The rows of `rows` that belong to `scenario`'s cases, less those of the cases of its sweep
     /// that are not in `cases` (run by another shard).
-    public static func select(_ rows: [MetricRow], of scenario: Scenario, running cases: [ScenarioCase]) -> [MetricRow] {
+    public static func select(_ rows: [MetricRow], of scenario: Scenario, running cases: [ScenarioCase]) -> [MetricRow]
+    {
         let allCases = ScenarioRunner.cases(of: scenario)
         let labels = Set(allCases.map(\.label))
         let notRun = Set(allCases.map { "\($0.label)|\($0.scenario.seed)" })

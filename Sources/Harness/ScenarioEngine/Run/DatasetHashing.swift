@@ -31,7 +31,8 @@ public struct DatasetHashing {
         for (name, url) in files.sorted(by: { $0.key < $1.key }) {
             let path = url.standardizedFileURL.path
             guard FileManager.default.fileExists(atPath: path) else { continue }
-            let entry = manifest.entry(named: name)
+            let entry =
+                manifest.entry(named: name)
                 ?? manifest.entries.first { manifest.url(of: $0).standardizedFileURL.path == path }
             let key = entry?.name ?? name
             let actual: String
@@ -41,8 +42,10 @@ public struct DatasetHashing {
                 actual = try DatasetManifest.sha256(of: url)
                 hashOfPath[path] = actual
                 if let entry, actual != entry.sha256 {
-                    warn("\(DatasetManifest.display(url)): warning: dataset '\(key)' has sha256 \(actual), not \(entry.sha256) as MANIFEST.csv "
-                         + "says; results come from the file as it is ('fieldtest datasets verify' checks every dataset)")
+                    warn(
+                        "\(DatasetManifest.display(url)): warning: dataset '\(key)' has sha256 \(actual), not \(entry.sha256) as MANIFEST.csv "
+                            + "says; results come from the file as it is ('fieldtest datasets verify' checks every dataset)"
+                    )
                 }
             }
             used.hashes[key] = actual

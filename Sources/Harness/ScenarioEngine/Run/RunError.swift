@@ -21,10 +21,12 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(file): error: scenario name '\(name)' is also the name of \(other); reports and baselines are "
                 + "kept by scenario name, so give each scenario file its own 'name:'"
         case let .missingBaseline(path, scenario, file, option):
-            return "\(path): error: missing baseline for scenario '\(scenario)'; record one with 'fieldtest run \(file) --record-baseline \(option)'"
+            return
+                "\(path): error: missing baseline for scenario '\(scenario)'; record one with 'fieldtest run \(file) --record-baseline \(option)'"
         case let .baselineWithoutRows(path, scenario, file, shard):
             return "\(path): error: the baseline has no rows for scenario '\(scenario)'"
-                + (shard.map { " (shard \($0))" } ?? "") + "; record one with 'fieldtest run \(file) --record-baseline DIR'"
+                + (shard.map { " (shard \($0))" } ?? "")
+                + "; record one with 'fieldtest run \(file) --record-baseline DIR'"
         case .junitIsFolder(let path):
             return "\(path): error: --junit names a folder; give the path of the XML file to write"
         case let .unwritableOutput(path, option, problem):

@@ -75,13 +75,17 @@ public struct RunPipeline {
             return request.shard.map { ScenarioRunner.shard(cases, index: $0.index, count: $0.count) } ?? cases
         }
         let baselines = try zip(scenarios, caseLists).map { s, cases in
-            try request.baseline.map { try BaselineSelection.rows(for: s, running: cases, baseline: $0, shard: request.shard) }
+            try request.baseline.map {
+                try BaselineSelection.rows(for: s, running: cases, baseline: $0, shard: request.shard)
+            }
         }
-        try tolerances.checkOverrideNames(metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)), requirements: apps.requirementIDs)
+        try tolerances.checkOverrideNames(
+            metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)), requirements: apps.requirementIDs)
         let runIDs = scenarios.map { _ in RunReport.makeRunID() }
         let reportFolders = zip(scenarios, runIDs).map { s, runID in
             request.out.map { URL(fileURLWithPath: $0).appendingPathComponent(s.name) }
-                ?? URL(fileURLWithPath: request.resultsFolder).appendingPathComponent(s.name).appendingPathComponent(runID)
+                ?? URL(fileURLWithPath: request.resultsFolder).appendingPathComponent(s.name).appendingPathComponent(
+                    runID)
         }
         let createdFolders = try OutputLocations.prepare(try outputLocations(reportFolders: reportFolders))
         // Folders made for outputs that were never written (a scenario failed to run) do not stay behind.
@@ -91,8 +95,11 @@ public struct RunPipeline {
             let recorded = MachineIdentity.recorded(in: BaselineSelection.folder(of: baseline))
             tolerances.comparesLatency = request.compareLatency.compares(baseline: recorded, current: here)
             if !tolerances.comparesLatency && request.compareLatency == .sameMachine {
-                observe(.note("note: the baseline was recorded on \(recorded.map(\.description) ?? "an unrecorded machine"), not on \(here); "
-                              + "latency rows are checked against their thresholds only (--compare-latency always compares them anyway)"))
+                observe(
+                    .note(
+                        "note: the baseline was recorded on \(recorded.map(\.description) ?? "an unrecorded machine"), not on \(here); "
+                            + "latency rows are checked against their thresholds only (--compare-latency always compares them anyway)"
+                    ))
             }
         }
         observe(.prepared)
@@ -100,7 +107,9 @@ public struct RunPipeline {
         var datasetHashing = DatasetHashing(manifest: manifest)
         var outcome = RunOutcome()
         for (index, s) in scenarios.enumerated() {
-            let cases = caseLists[index], runID = runIDs[index], folder = reportFolders[index]
+            let cases = caseLists[index]
+            let runID = runIDs[index]
+            let folder = reportFolders[index]
             observe(.starting(s, caseCount: cases.count))
             let startedAt = ISO8601DateFormatter().string(from: Date())
             // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
@@ -108,14 +117,18 @@ public struct RunPipeline {
             let results = try ScenarioRunner.run(cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps)
             let rows = results.flatMap(\.rows)
             let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets) { observe(.note($0)) }
-            let record = try runRecord(s, used: used, runID: runID, startedAt: startedAt, cases: cases.count, results: results, rows: rows)
-            try RunReport.write(rows: rows, record: record, to: folder, junit: request.junit.map { URL(fileURLWithPath: $0) })
+            let record = try runRecord(
+                s, used: used, runID: runID, startedAt: startedAt, cases: cases.count, results: results, rows: rows)
+            try RunReport.write(
+                rows: rows, record: record, to: folder, junit: request.junit.map { URL(fileURLWithPath: $0) })
             if let recordBaseline = request.recordBaseline {
                 let folder = URL(fileURLWithPath: recordBaseline)
                 try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("\(s.name).csv"))
                 try MachineIdentity.current().write(into: folder)
             }
-            let check = baselines[index].map { BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances) }
+            let check = baselines[index].map {
+                BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances)
+            }
             outcome.anyFailed = outcome.anyFailed || record.failed > 0
             outcome.anyRegression = outcome.anyRegression || check?.hasRegression == true
             observe(.finished(ScenarioOutcome(scenario: s, rows: rows, record: record, folder: folder, check: check)))
@@ -132,7 +145,9 @@ public struct RunPipeline {
         for file in request.files {
             var s = try loader.load(URL(fileURLWithPath: file), displayName: file)
             if let seed = request.seed { s.seed = seed }
-            if let other = fileOfName[s.name] { throw RunError.duplicateScenarioName(file: file, name: s.name, otherFile: other) }
+            if let other = fileOfName[s.name] {
+                throw RunError.duplicateScenarioName(file: file, name: s.name, otherFile: other)
+            }
             fileOfName[s.name] = file
             scenarios.append(s)
         }
@@ -146,29 +161,40 @@ public struct RunPipeline {
         if let junit = request.junit {
             let url = URL(fileURLWithPath: junit)
             var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue { throw .junitIsFolder(junit) }
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
+                throw .junitIsFolder(junit)
+            }
             locations.append(.init(option: "--junit", path: junit, folder: url.deletingLastPathComponent()))
         }
         if let recordBaseline = request.recordBaseline {
-            locations.append(.init(option: "--record-baseline", path: recordBaseline, folder: URL(fileURLWithPath: recordBaseline)))
+            locations.append(
+                .init(option: "--record-baseline", path: recordBaseline, folder: URL(fileURLWithPath: recordBaseline)))
         }
-        if let out = request.out { locations.append(.init(option: "--out", path: out, folder: URL(fileURLWithPath: out))) }
+        if let out = request.out {
+            locations.append(.init(option: "--out", path: out, folder: URL(fileURLWithPath: out)))
+        }
         for folder in reportFolders {
-            locations.append(.init(option: request.out == nil ? "the report folder (--out DIR chooses another)" : "--out", path: folder.path, folder: folder))
+            locations.append(
+                .init(
+                    option: request.out == nil ? "the report folder (--out DIR chooses another)" : "--out",
+                    path: folder.path, folder: folder))
         }
         return locations
     }
 
     /// What `run.json` records of one scenario's run.
-    func runRecord(_ s: Scenario, used: DatasetHashing.Used, runID: String, startedAt: String,
-                   cases: Int, results: [CaseResult], rows: [MetricRow]) throws -> RunRecord {
+    func runRecord(
+        _ s: Scenario, used: DatasetHashing.Used, runID: String, startedAt: String,
+        cases: Int, results: [CaseResult], rows: [MetricRow]
+    ) throws -> RunRecord {
         let hash = try DatasetManifest.sha256(of: URL(fileURLWithPath: s.file))
-        return RunRecord(tool: "fieldtest", toolVersion: request.toolVersion, scenario: s.name, scenarioFile: s.file,
-                         scenarioSHA256: hash, seed: s.seed, runID: runID, startedAt: startedAt, datasets: used.hashes,
-                         machine: RunReport.machine(), cases: cases, shard: request.shard?.text,
-                         events: results.reduce(0) { $0 + $1.events },
-                         passed: rows.filter { $0.status == .pass }.count, failed: rows.filter { $0.status == .fail }.count,
-                         informational: rows.filter { $0.status == .info }.count,
-                         datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s))
+        return RunRecord(
+            tool: "fieldtest", toolVersion: request.toolVersion, scenario: s.name, scenarioFile: s.file,
+            scenarioSHA256: hash, seed: s.seed, runID: runID, startedAt: startedAt, datasets: used.hashes,
+            machine: RunReport.machine(), cases: cases, shard: request.shard?.text,
+            events: results.reduce(0) { $0 + $1.events },
+            passed: rows.filter { $0.status == .pass }.count, failed: rows.filter { $0.status == .fail }.count,
+            informational: rows.filter { $0.status == .info }.count,
+            datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s))
     }
 }

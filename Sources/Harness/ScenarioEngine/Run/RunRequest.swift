@@ -30,9 +30,12 @@ public struct RunRequest: Sendable {
     public var toolVersion: String
 
     /// A request; see the properties for each value.
-    public init(files: [String], out: String? = nil, junit: String? = nil, baseline: String? = nil, recordBaseline: String? = nil,
-                seed: UInt64? = nil, jobs: Int = 1, shard: Shard? = nil, tolerances: [String] = [],
-                compareLatency: LatencyComparison = .sameMachine, toolVersion: String) {
+    public init(
+        files: [String], out: String? = nil, junit: String? = nil, baseline: String? = nil,
+        recordBaseline: String? = nil,
+        seed: UInt64? = nil, jobs: Int = 1, shard: Shard? = nil, tolerances: [String] = [],
+        compareLatency: LatencyComparison = .sameMachine, toolVersion: String
+    ) {
         self.files = files
         self.out = out
         self.junit = junit
@@ -49,11 +52,18 @@ public struct RunRequest: Sendable {
     /// Checks the combination of options before anything is read.
     public func validate() throws(RunError) {
         if jobs < 1 { throw .usage("--jobs must be at least 1") }
-        if junit != nil && files.count > 1 { throw .usage("--junit takes one scenario file; run scenarios one at a time or use separate files") }
-        if recordBaseline != nil && shard != nil {
-            throw .usage("--record-baseline records whole scenarios, and --shard runs only a slice of each sweep; record the baseline without --shard, or merge the shards' metrics.csv files with 'fieldtest merge' and use the merged file as --baseline")
+        if junit != nil && files.count > 1 {
+            throw .usage("--junit takes one scenario file; run scenarios one at a time or use separate files")
         }
-        if !tolerances.isEmpty && baseline == nil { throw .usage("--tolerance applies only to the comparison with --baseline; add --baseline or drop --tolerance") }
+        if recordBaseline != nil && shard != nil {
+            throw .usage(
+                "--record-baseline records whole scenarios, and --shard runs only a slice of each sweep; record the baseline without --shard, or merge the shards' metrics.csv files with 'fieldtest merge' and use the merged file as --baseline"
+            )
+        }
+        if !tolerances.isEmpty && baseline == nil {
+            throw .usage(
+                "--tolerance applies only to the comparison with --baseline; add --baseline or drop --tolerance")
+        }
     }
 }
 

@@ -10,7 +10,8 @@ public enum JSONSchemaWriter {
         root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         root["$id"] = "https://fieldtest.invalid/scenario.schema.json"
         root["title"] = "Fieldtest scenario (version 1)"
-        let data = try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try? JSONSerialization.data(
+            withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return (data.flatMap { String(data: $0, encoding: .utf8) } ?? "{}") + "\n"
     }
 
@@ -54,12 +55,19 @@ public enum JSONSchemaWriter {
         case .duration:
             return ["oneOf": [["type": "number", "minimum": 0], ["type": "string", "pattern": durationPattern]]]
         case .period(let minimum, let maximum):
-            return ["oneOf": [["type": "number", "exclusiveMinimum": 0, "minimum": minimum, "maximum": maximum],
-                              ["type": "string", "pattern": durationPattern]],
-                    "description": "longer than zero\(minimum > 0 ? ", at least \(DurationText.describe(minimum))" : ""), at most \(DurationText.describe(maximum))"]
+            return [
+                "oneOf": [
+                    ["type": "number", "exclusiveMinimum": 0, "minimum": minimum, "maximum": maximum],
+                    ["type": "string", "pattern": durationPattern],
+                ],
+                "description":
+                    "longer than zero\(minimum > 0 ? ", at least \(DurationText.describe(minimum))" : ""), at most \(DurationText.describe(maximum))",
+            ]
         case .place:
-            return ["type": "string", "minLength": 1,
-                    "description": "a venue name, or 'lat,lon' in degrees (latitude -90..90, longitude -180..180)"]
+            return [
+                "type": "string", "minLength": 1,
+                "description": "a venue name, or 'lat,lon' in degrees (latitude -90..90, longitude -180..180)",
+            ]
         case .timestamp:
             return ["type": "string", "format": "date-time"]
         case .path:
@@ -67,8 +75,10 @@ public enum JSONSchemaWriter {
         case .fileName:
             return ["type": "string", "pattern": fileNamePattern, "maxLength": SchemaType.maximumFileNameLength]
         case .dataset(let formats):
-            return ["type": "string", "minLength": 1,
-                    "description": "format \(formats.map(\.rawValue).joined(separator: " or "))"]
+            return [
+                "type": "string", "minLength": 1,
+                "description": "format \(formats.map(\.rawValue).joined(separator: " or "))",
+            ]
         case .scalar:
             return ["type": ["string", "number", "boolean"]]
         case .array(let item, let minItems):
@@ -82,15 +92,17 @@ public enum JSONSchemaWriter {
         case .oneOf(let alternatives):
             return ["oneOf": alternatives.map(json)]
         case .tagged(let discriminator, let variants):
-            return ["oneOf": variants.map { name, schema -> [String: Any] in
-                var o = object(schema)
-                var props = o["properties"] as? [String: Any] ?? [:]
-                props[discriminator] = ["const": name]
-                o["properties"] = props
-                o["required"] = ((o["required"] as? [String]) ?? []) + [discriminator]
-                if !schema.doc.isEmpty { o["description"] = schema.doc }
-                return o
-            }]
+            return [
+                "oneOf": variants.map { name, schema -> [String: Any] in
+                    var o = object(schema)
+                    var props = o["properties"] as? [String: Any] ?? [:]
+                    props[discriminator] = ["const": name]
+                    o["properties"] = props
+                    o["required"] = ((o["required"] as? [String]) ?? []) + [discriminator]
+                    if !schema.doc.isEmpty { o["description"] = schema.doc }
+                    return o
+                }
+            ]
         }
     }
 }

@@ -71,8 +71,9 @@ public enum PlaceText {
     public static func read(_ text: String) -> Reading {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { return .name }
+            let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+            let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
+        else { return .name }
         guard lat.isFinite, lon.isFinite else {
             return .invalid("'\(text)' is not a position: latitude and longitude must be finite numbers of degrees")
         }

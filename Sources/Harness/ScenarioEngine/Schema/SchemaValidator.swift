@@ -15,7 +15,8 @@ struct SchemaValidator {
 
     mutating func error(_ node: Node?, _ message: String) {
         let mark = node?.mark
-        diagnostics.append(ScenarioDiagnostic(file: file, line: mark?.line ?? 0, column: mark?.column ?? 0, message: message))
+        diagnostics.append(
+            ScenarioDiagnostic(file: file, line: mark?.line ?? 0, column: mark?.column ?? 0, message: message))
     }
 
     static func describe(_ node: Node) -> String {
@@ -33,7 +34,8 @@ struct SchemaValidator {
 
     static func typeName(_ type: SchemaType) -> String {
         switch type {
-        case .string(let allowed): return allowed.map { "one of \($0.map { "'\($0)'" }.joined(separator: ", "))" } ?? "a string"
+        case .string(let allowed):
+            return allowed.map { "one of \($0.map { "'\($0)'" }.joined(separator: ", "))" } ?? "a string"
         case .integer: return "an integer"
         case .unsignedInteger: return "an integer from 0 to \(UInt64.max)"
         case .number: return "a number"
@@ -58,7 +60,10 @@ struct SchemaValidator {
 
     /// Validates `node` as `type`; `path` names it in messages (e.g. `devices[0].gps`).
     mutating func validate(_ node: Node, as type: SchemaType, path: String) -> LocatedValue? {
-        if case .alias = node { error(node, "'\(path)': YAML aliases are not supported; repeat the value"); return nil }
+        if case .alias = node {
+            error(node, "'\(path)': YAML aliases are not supported; repeat the value")
+            return nil
+        }
         switch type {
         case .scalar:
             guard case .scalar(let s) = node else { return mismatch(node, type, path) }
@@ -67,53 +72,93 @@ struct SchemaValidator {
             if s.style == .plain, let b = node.bool { return located(node, .bool(b)) }
             return located(node, .string(s.string))
         case .string(let allowed):
-            guard case .scalar(let s) = node, !(s.style == .plain && node.null != nil) else { return mismatch(node, type, path) }
+            guard case .scalar(let s) = node, !(s.style == .plain && node.null != nil) else {
+                return mismatch(node, type, path)
+            }
             if let allowed, !allowed.contains(s.string) {
-                error(node, "'\(path)': '\(s.string)' is not allowed; expected \(Self.typeName(type))\(Suggest.hint(s.string, allowed))")
+                error(
+                    node,
+                    "'\(path)': '\(s.string)' is not allowed; expected \(Self.typeName(type))\(Suggest.hint(s.string, allowed))"
+                )
                 return nil
             }
             return located(node, .string(s.string))
         case .integer(let lo, let hi):
-            guard case .scalar(let s) = node, s.style == .plain, let i = node.int else { return mismatch(node, type, path) }
-            if let lo, i < lo { error(node, "'\(path)': \(i) is below the minimum \(lo)"); return nil }
-            if let hi, i > hi { error(node, "'\(path)': \(i) is above the maximum \(hi)"); return nil }
+            guard case .scalar(let s) = node, s.style == .plain, let i = node.int else {
+                return mismatch(node, type, path)
+            }
+            if let lo, i < lo {
+                error(node, "'\(path)': \(i) is below the minimum \(lo)")
+                return nil
+            }
+            if let hi, i > hi {
+                error(node, "'\(path)': \(i) is above the maximum \(hi)")
+                return nil
+            }
             return located(node, .int(i))
         case .unsignedInteger:
             guard case .scalar(let s) = node, s.style == .plain else { return mismatch(node, type, path) }
             if let i = node.int {
-                guard let u = UInt64(exactly: i) else { error(node, "'\(path)': \(i) is below the minimum 0"); return nil }
+                guard let u = UInt64(exactly: i) else {
+                    error(node, "'\(path)': \(i) is below the minimum 0")
+                    return nil
+                }
                 return located(node, .unsigned(u))
             }
             // Beyond Int.max: plain decimal digits up to UInt64.max.
             let digits = s.string.hasPrefix("+") ? s.string.dropFirst() : Substring(s.string)
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return mismatch(node, type, path) }
-            guard let u = UInt64(digits) else { error(node, "'\(path)': \(s.string) is above the maximum \(UInt64.max)"); return nil }
-            return located(node, .unsigned(u))
-        case .number(let lo, let hi):
-            guard case .scalar(let s) = node, s.style == .plain, let d = node.float ?? node.int.map(Double.init), d.isFinite else {
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                 return mismatch(node, type, path)
             }
-            if let lo, d < lo { error(node, "'\(path)': \(d) is below the minimum \(lo)"); return nil }
-            if let hi, d > hi { error(node, "'\(path)': \(d) is above the maximum \(hi)"); return nil }
+            guard let u = UInt64(digits) else {
+                error(node, "'\(path)': \(s.string) is above the maximum \(UInt64.max)")
+                return nil
+            }
+            return located(node, .unsigned(u))
+        case .number(let lo, let hi):
+            guard case .scalar(let s) = node, s.style == .plain, let d = node.float ?? node.int.map(Double.init),
+                d.isFinite
+            else {
+                return mismatch(node, type, path)
+            }
+            if let lo, d < lo {
+                error(node, "'\(path)': \(d) is below the minimum \(lo)")
+                return nil
+            }
+            if let hi, d > hi {
+                error(node, "'\(path)': \(d) is above the maximum \(hi)")
+                return nil
+            }
             return located(node, .double(d))
         case .boolean:
-            guard case .scalar(let s) = node, s.style == .plain, let b = node.bool else { return mismatch(node, type, path) }
+            guard case .scalar(let s) = node, s.style == .plain, let b = node.bool else {
+                return mismatch(node, type, path)
+            }
             return located(node, .bool(b))
         case .path:
             guard case .scalar(let s) = node, !s.string.isEmpty else { return mismatch(node, type, path) }
             let parts = s.string.split(separator: "/")
             if s.string.hasPrefix("/") || s.string.hasPrefix("~") || parts.contains("..") {
-                error(node, "'\(path)': '\(s.string)' is outside Datasets/; give a path relative to the Datasets folder without '..'")
+                error(
+                    node,
+                    "'\(path)': '\(s.string)' is outside Datasets/; give a path relative to the Datasets folder without '..'"
+                )
                 return nil
             }
             return located(node, .string(s.string))
         case .fileName:
-            guard case .scalar(let s) = node, !(s.style == .plain && node.null != nil) else { return mismatch(node, type, path) }
+            guard case .scalar(let s) = node, !(s.style == .plain && node.null != nil) else {
+                return mismatch(node, type, path)
+            }
             let allowed = s.string.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-"
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "."
+                    || $0 == "_" || $0 == "-"
             }
             guard allowed, !s.string.isEmpty, s.string != ".", s.string != ".." else {
-                error(node, "'\(path)': '\(s.string)' cannot be used as a folder name; use letters, digits, '.', '_' and '-' only (not empty, not '.' or '..')")
+                error(
+                    node,
+                    "'\(path)': '\(s.string)' cannot be used as a folder name; use letters, digits, '.', '_' and '-' only (not empty, not '.' or '..')"
+                )
                 return nil
             }
             let limit = SchemaType.maximumFileNameLength
@@ -130,11 +175,16 @@ struct SchemaValidator {
             datasetReferences.append(DatasetReference(path: path, value: value, formats: formats))
             return value
         case .duration:
-            if case .scalar(let s) = node, let d = Double(s.string.trimmingCharacters(in: .whitespaces)) ?? node.float, !d.isFinite {
-                error(node, "'\(path)': '\(s.string)' is not a finite duration; give a length such as 90s, 5m, 2h or 1d")
+            if case .scalar(let s) = node, let d = Double(s.string.trimmingCharacters(in: .whitespaces)) ?? node.float,
+                !d.isFinite
+            {
+                error(
+                    node, "'\(path)': '\(s.string)' is not a finite duration; give a length such as 90s, 5m, 2h or 1d")
                 return nil
             }
-            guard case .scalar(let s) = node, let secs = DurationText.seconds(s.string) else { return mismatch(node, type, path) }
+            guard case .scalar(let s) = node, let secs = DurationText.seconds(s.string) else {
+                return mismatch(node, type, path)
+            }
             return located(node, .double(secs))
         case .period(let minimum, let limit):
             guard let value = validate(node, as: .duration, path: path), let secs = value.double else { return nil }
@@ -143,11 +193,16 @@ struct SchemaValidator {
                 return nil
             }
             if secs < minimum {
-                error(node, "'\(path)' is \(DurationText.describe(secs)); it must be at least \(DurationText.describe(minimum))")
+                error(
+                    node,
+                    "'\(path)' is \(DurationText.describe(secs)); it must be at least \(DurationText.describe(minimum))"
+                )
                 return nil
             }
             if secs > limit {
-                error(node, "'\(path)' is \(DurationText.describe(secs)); it must be at most \(DurationText.describe(limit))")
+                error(
+                    node,
+                    "'\(path)' is \(DurationText.describe(secs)); it must be at most \(DurationText.describe(limit))")
                 return nil
             }
             return value
@@ -159,7 +214,9 @@ struct SchemaValidator {
             }
             return value
         case .timestamp:
-            guard case .scalar(let s) = node, let secs = TimestampText.seconds(s.string) else { return mismatch(node, type, path) }
+            guard case .scalar(let s) = node, let secs = TimestampText.seconds(s.string) else {
+                return mismatch(node, type, path)
+            }
             return located(node, .double(secs))
         case .array(let item, let minItems):
             guard case .sequence(let seq) = node else { return mismatch(node, type, path) }
@@ -176,7 +233,10 @@ struct SchemaValidator {
             guard case .mapping(let m) = node else { return mismatch(node, type, path) }
             var out: [(key: String, value: LocatedValue)] = []
             for (k, v) in m {
-                guard let key = k.string else { error(k, "'\(path)': keys must be strings"); continue }
+                guard let key = k.string else {
+                    error(k, "'\(path)': keys must be strings")
+                    continue
+                }
                 if let lv = validate(v, as: valueType, path: "\(path).\(key)") { out.append((key, lv)) }
             }
             return located(node, .object(out))
@@ -186,12 +246,16 @@ struct SchemaValidator {
             guard case .mapping(let m) = node else { return mismatch(node, type, path) }
             let names = variants.map(\.0)
             guard let tagNode = m.first(where: { $0.key.string == discriminator })?.value else {
-                error(node, "'\(path)': missing key '\(discriminator)'; expected one of \(names.joined(separator: ", "))")
+                error(
+                    node, "'\(path)': missing key '\(discriminator)'; expected one of \(names.joined(separator: ", "))")
                 return nil
             }
             guard let tag = tagNode.string, let variant = variants.first(where: { $0.0 == tag })?.1 else {
                 let given = tagNode.string ?? ""
-                error(tagNode, "'\(path).\(discriminator)': unknown value '\(given)'\(Suggest.hint(given, names)); expected one of \(names.joined(separator: ", "))")
+                error(
+                    tagNode,
+                    "'\(path).\(discriminator)': unknown value '\(given)'\(Suggest.hint(given, names)); expected one of \(names.joined(separator: ", "))"
+                )
                 return nil
             }
             guard var obj = validateObject(node, variant, path: path, skip: discriminator) else { return nil }
@@ -210,9 +274,11 @@ struct SchemaValidator {
 
     static func shapeMatches(_ node: Node, _ type: SchemaType) -> Bool {
         switch (node, type) {
-        case (.scalar, .string), (.scalar, .integer), (.scalar, .unsignedInteger), (.scalar, .number), (.scalar, .boolean),
-             (.scalar, .duration), (.scalar, .period), (.scalar, .place), (.scalar, .timestamp), (.scalar, .scalar), (.scalar, .path), (.scalar, .fileName),
-             (.scalar, .dataset):
+        case (.scalar, .string), (.scalar, .integer), (.scalar, .unsignedInteger), (.scalar, .number),
+            (.scalar, .boolean),
+            (.scalar, .duration), (.scalar, .period), (.scalar, .place), (.scalar, .timestamp), (.scalar, .scalar),
+            (.scalar, .path), (.scalar, .fileName),
+            (.scalar, .dataset):
             return true
         case (.sequence, .array), (.mapping, .object), (.mapping, .map), (.mapping, .tagged):
             return true
@@ -228,8 +294,14 @@ struct SchemaValidator {
         let names = schema.fields.map(\.name)
         let prefix = path.isEmpty ? "" : "\(path)."
         for (k, v) in m {
-            guard let key = k.string else { error(k, "keys must be strings"); continue }
-            if key == skip { present.insert(key); continue }
+            guard let key = k.string else {
+                error(k, "keys must be strings")
+                continue
+            }
+            if key == skip {
+                present.insert(key)
+                continue
+            }
             guard let field = schema.field(key) else {
                 error(k, "unknown key '\(prefix)\(key)'\(Suggest.hint(key, names))")
                 continue

@@ -102,7 +102,9 @@ public enum DurationText {
             default: return false
             }
             total += v * scale
-            number = ""; unit = ""; parts += 1
+            number = ""
+            unit = ""
+            parts += 1
             return true
         }
         for c in s {
