@@ -43,7 +43,7 @@ struct SchemaValidator {
         case .duration: return "a duration (e.g. 90s, 5m, 2h, 1d)"
         case .period: return "a duration longer than zero (e.g. 90s, 5m, 2h, 1d)"
         case .place: return "a venue name or 'lat,lon'"
-        case .timestamp: return "an ISO 8601 time with zone (e.g. 2018-06-01T00:00:00Z)"
+        case .timestamp: return "an ISO 8601 time of a day that exists, with zone (e.g. 2018-06-01T00:00:00Z)"
         case .array: return "a list"
         case .object, .map, .tagged: return "a mapping"
         case .oneOf(let alts): return alts.map(typeName).joined(separator: " or ")

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// A validated scenario value with the position it came from.
@@ -123,14 +124,56 @@ public enum DurationText {
     }
 }
 
-/// Parses ISO 8601 instants with an explicit zone, to seconds since 1970 (UTC).
+/// Parses ISO 8601 / RFC 3339 instants with an explicit zone, to seconds since 1970 (UTC).
+///
+/// Strict: `YYYY-MM-DDThh:mm:ss[.f…](Z|±hh:mm)` naming a day that exists in the proleptic Gregorian
+/// calendar (no `2021-02-30`, no `2023-02-29`), hours 00–23, minutes and seconds 00–59 and an offset of at
+/// most ±23:59. Foundation's `ISO8601DateFormatter` rolls impossible days over into the next month,
+/// so it is not used here.
 public enum TimestampText {
-    /// Seconds since the Unix epoch, or nil.
+    /// Seconds since the Unix epoch, or nil when `text` is not such an instant.
     public static func seconds(_ text: String) -> Double? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        if let d = f.date(from: text) { return d.timeIntervalSince1970 }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text)?.timeIntervalSince1970
+        let b = Array(text.utf8)
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= b.count else { return nil }
+            var v = 0
+            for c in b[start..<start + count] {
+                guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+                v = v * 10 + Int(c - UInt8(ascii: "0"))
+            }
+            return v
+        }
+        func at(_ i: Int, _ chars: String) -> Bool { i < b.count && chars.utf8.contains(b[i]) }
+        guard b.count >= 20, let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"),
+            let day = number(8, 2), at(10, "Tt"), let hour = number(11, 2), at(13, ":"),
+            let minute = number(14, 2), at(16, ":"), let second = number(17, 2),
+            let date = CivilDate(year: year, month: month, day: day), hour <= 23, minute <= 59, second <= 59
+        else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if at(i, ".") {
+            var scale = 0.1
+            i += 1
+            let first = i
+            while let d = number(i, 1) {
+                fraction += Double(d) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > first else { return nil }
+        }
+        var offsetSeconds = 0
+        if at(i, "Zz") {
+            i += 1
+        } else if at(i, "+-"), let oh = number(i + 1, 2), at(i + 3, ":"), let om = number(i + 4, 2), oh <= 23, om <= 59
+        {
+            offsetSeconds = (b[i] == UInt8(ascii: "-") ? -1 : 1) * (oh * 3600 + om * 60)
+            i += 6
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let local = CivilTime.epochSeconds(date, hour: hour, minute: minute, second: second)
+        return Double(local - offsetSeconds) + fraction
     }
 }
