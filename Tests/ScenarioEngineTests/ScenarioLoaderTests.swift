@@ -53,6 +53,16 @@ struct ScenarioLoaderTests {
         #expect(s.feeds.first?.every == 300)
     }
 
+    @Test func duplicateActorNamesAreRefused() {
+        let text = validScenario.replacingOccurrences(
+            of: "\nfeeds:\n", with: "\n  - name: alice\n    device: phone\n    actions: []\nfeeds:\n")
+        #expect(text != validScenario)
+        let messages = errors(text)
+        #expect(
+            messages.contains { $0.contains("actor name 'alice' is used twice") && $0.hasPrefix("x.yaml:") },
+            "\(messages)")
+    }
+
     @Test func unknownKeySuggestsTheClosest() {
         let text = validScenario.replacingOccurrences(of: "    gps: urban", with: "    gsp: urban")
         #expect(errors(text) == ["x.yaml:12:5: error: unknown key 'devices[0].gsp' (did you mean 'gps'?)"])

@@ -381,6 +381,10 @@ struct ScenarioBuilder {
                 }
                 actions.append(action)
             }
+            // Reports and checks name actors, so two actors of one name could not be told apart.
+            if let name = a["name"]?.string, actors.contains(where: { $0.name == name }) {
+                error(a["name"], "actor name '\(name)' is used twice; give each actor its own 'name:'")
+            }
             actors.append(ActorSpec(name: a["name"]?.string ?? "", device: dev?.string ?? "", actions: actions))
         }
 
