@@ -188,3 +188,42 @@ struct RoutingProfileTests {
         #expect(try load("    speed_mps: 20\n    max_incline_percent: null\n").profiles.first?.maxInclinePercent == nil)
     }
 }
+
+@Suite("Routing profiles: hostile documents")
+struct RoutingProfileLimitTests {
+    @Test("a document with more profiles than the limit is refused at the first one too many")
+    func tooManyProfiles() throws {
+        var yaml = "version: 1\nprofiles:\n"
+        for i in 0..<(RoutingProfiles.maximumProfiles + 1) {
+            yaml += "  p\(i):\n    inherits: walk\n"
+        }
+        yaml = yaml.replacingOccurrences(
+            of: "  p0:\n    inherits: walk\n", with: "  walk:\n    speed_mps: 1.4\n    highways: [footway]\n")
+        #expect {
+            _ = try RoutingProfiles(yaml: yaml, file: "many.yaml")
+        } throws: { error in
+            guard case RoutingError.invalidProfile(let file, let line, let reason) = error else { return false }
+            // walk takes 3 lines, the others 2
+            return file == "many.yaml" && line == 4 + 2 * RoutingProfiles.maximumProfiles
+                && reason.contains("more than")
+        }
+    }
+
+    @Test("a profile file with invalid UTF-8 is refused with its line, not decoded to U+FFFD")
+    func invalidUTF8() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = Array("version: 1\nprofiles:\n  walk:\n    description: caf".utf8)
+        bytes += [0xC3, 0x28]  // a lead byte followed by a non-continuation byte
+        bytes += Array("\n    speed_mps: 1.4\n    highways: [footway]\n".utf8)
+        let profiles = dir.appendingPathComponent("p.yaml")
+        try Data(bytes).write(to: profiles)
+        #expect {
+            _ = try RouteBatch.run(graph: "unused.osm", queries: "unused.csv", congestion: nil, profiles: profiles.path)
+        } throws: { error in
+            guard case RoutingError.data(.invalidUTF8(_, let line, _)) = error else { return false }
+            return line == 4
+        }
+    }
+}

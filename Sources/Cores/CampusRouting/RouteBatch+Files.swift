@@ -9,7 +9,15 @@ extension RouteBatch {
         let set: RoutingProfiles
         if let profiles {
             let bytes = try readFileBytes(URL(fileURLWithPath: profiles), displayName: profiles)
-            set = try RoutingProfiles(yaml: String(decoding: bytes, as: UTF8.self), file: profiles)
+            guard bytes.count <= RoutingProfiles.maximumDocumentBytes else {
+                throw RoutingError.invalidProfile(
+                    file: profiles, line: nil,
+                    reason: "the file has \(bytes.count) bytes; a profile document may have at most "
+                        + "\(RoutingProfiles.maximumDocumentBytes)")
+            }
+            let text: String
+            do { text = try TextLines.decode(bytes, file: profiles) } catch { throw RoutingError.data(error) }
+            set = try RoutingProfiles(yaml: text, file: profiles)
         } else {
             set = .builtIn
         }

@@ -102,6 +102,13 @@ public struct RoutingProfiles: Sendable, Equatable {
         "accessibility_key", "unknown_accessibility",
     ]
 
+    /// The most profiles one document may define. Each profile gets its own adjacency and landmark
+    /// tables (about the size of the graph each), so an unbounded count is unbounded memory.
+    public static let maximumProfiles = 32
+
+    /// The largest profile document read, in bytes (a document of 32 full profiles is about 16 KB).
+    public static let maximumDocumentBytes = 1 << 20
+
     /// Parses a profile document; errors name `file` and the 1-based line. O(document size).
     public init(yaml: String, file: String) throws(RoutingError) {
         let root: Node
@@ -130,6 +137,9 @@ public struct RoutingProfiles: Sendable, Equatable {
         }
         var raw: [(String, Node)] = []
         for (k, value) in entries {
+            guard raw.count < Self.maximumProfiles else {
+                throw fail(k, "more than \(Self.maximumProfiles) profiles; each one costs a copy of the graph's tables")
+            }
             guard let name = k.string, !name.isEmpty else { throw fail(k, "a profile name must be a string") }
             guard value.mapping != nil else { throw fail(value, "profile '\(name)' must be a mapping") }
             raw.append((name, value))

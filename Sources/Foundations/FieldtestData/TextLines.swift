@@ -43,6 +43,17 @@ public enum TextLines {
         return out
     }
 
+    /// The whole of `bytes` as one string (a leading byte-order mark dropped); invalid UTF-8 is a
+    /// `DataError.invalidUTF8` naming the line of the first bad byte, never a silent U+FFFD.
+    public static func decode(_ bytes: [UInt8], file: String) throws(DataError) -> String {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        if let text = validatedUTF8(body) { return text }
+        var report = LoadReport()
+        _ = try read(Array(body), file: file, policy: .strict, report: &report)
+        // `read` validates line by line, so it throws above; this is the same fault without a line.
+        throw .invalidUTF8(file: file, line: 1, field: nil)
+    }
+
     /// Convenience reading `url` and returning its non-empty lines.
     public static func nonEmpty(
         _ url: URL, displayName: String? = nil, policy: LoadPolicy = .strict,
