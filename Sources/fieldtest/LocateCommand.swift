@@ -66,6 +66,9 @@ struct LocateCommand: ParsableCommand {
         let training = try train.flatMap { path in
             try UJIIndoorLoc.load(url: URL(fileURLWithPath: path), displayName: path).records
         }
+        if case let n = FingerprintSample.withoutSignal(training), n > 0 {
+            CommandSupport.printError("\(n) training fingerprint(s) detect no access point and were left out")
+        }
         if let grouping = crossValidate {
             let evaluation = try FingerprintCrossValidation.leaveOneGroupOut(
                 try FingerprintSample.fromUJIIndoorLoc(training), by: grouping,

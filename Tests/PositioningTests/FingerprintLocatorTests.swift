@@ -232,6 +232,23 @@ struct FingerprintLocatorTests {
         }
     }
 
+    @Test("training fingerprints that detect no access point are left out; training on only such rows is refused")
+    func noSignalTraining() throws {
+        let s = Self.synthetic()
+        var training = Self.records(s)
+        var silent = training[0]
+        silent.rssi = Array(repeating: FingerprintSample.notDetected, count: 520)
+        let query = Self.records([s[7]])
+        let plain = try FingerprintBatch.run(training: training, queries: query)
+        training.append(silent)
+        #expect(FingerprintSample.withoutSignal(training) == 1)
+        #expect(try FingerprintSample.fromUJIIndoorLoc(training).count == s.count)
+        #expect(try FingerprintBatch.run(training: training, queries: query).estimates == plain.estimates)
+        #expect(throws: PositioningError.noTrainingSignal(rows: 2)) {
+            _ = try FingerprintBatch.run(training: [silent, silent], queries: query)
+        }
+    }
+
     @Test("a query with no access point detected gets status no_signal and empty estimates; other rows are unchanged")
     func noSignalRows() throws {
         let s = Self.synthetic()

@@ -33,19 +33,29 @@ public struct FingerprintSample: Sendable, Equatable {
         self.user = user
     }
 
-    /// Converts labelled UJIIndoorLoc records; throws `.unlabelledTrainingRow` for a record without ground truth.
+    /// Converts labelled UJIIndoorLoc records; throws `.unlabelledTrainingRow` for a record without
+    /// ground truth. Records that detect no access point (every RSSI +100) are left out — they say
+    /// nothing about where they were taken, and every no-signal query would match them — and
+    /// `.noTrainingSignal` is thrown when that leaves none. `withoutSignal(_:)` counts them.
     public static func fromUJIIndoorLoc(_ records: [UJIIndoorLocRecord]) throws(PositioningError) -> [FingerprintSample]
     {
         var out: [FingerprintSample] = []
         out.reserveCapacity(records.count)
         for (i, r) in records.enumerated() {
             guard let l = r.label else { throw .unlabelledTrainingRow(index: i) }
+            guard FingerprintBatch.hasSignal(r.rssi) else { continue }
             out.append(
                 FingerprintSample(
                     rssi: r.rssi, xMetres: l.longitudeMetres, yMetres: l.latitudeMetres,
                     floor: l.floor, building: l.building, phone: l.phone, user: l.user))
         }
+        if out.isEmpty && !records.isEmpty { throw .noTrainingSignal(rows: records.count) }
         return out
+    }
+
+    /// The number of `records` that detect no access point, which `fromUJIIndoorLoc` leaves out.
+    public static func withoutSignal(_ records: [UJIIndoorLocRecord]) -> Int {
+        records.count { !FingerprintBatch.hasSignal($0.rssi) }
     }
 }
 

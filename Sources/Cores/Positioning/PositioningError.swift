@@ -4,6 +4,9 @@ public enum PositioningError: Error, Sendable, Equatable, CustomStringConvertibl
     case emptyTrainingSet
     /// A training fingerprint has no ground truth (building, floor, coordinates).
     case unlabelledTrainingRow(index: Int)
+    /// No training fingerprint detects any access point (every RSSI +100 in all `rows`): there is
+    /// nothing to locate against.
+    case noTrainingSignal(rows: Int)
     /// A fingerprint has the wrong number of RSSI values.
     case wrongFingerprintLength(index: Int, expected: Int, found: Int)
     /// A parameter is outside its valid range.
@@ -20,6 +23,10 @@ public enum PositioningError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unlabelledTrainingRow(let i):
             return
                 "error: training fingerprint #\(i + 1) has no ground truth; training files need LONGITUDE, LATITUDE, FLOOR and BUILDINGID"
+        case .noTrainingSignal(let rows):
+            return
+                "error: none of the \(rows) training fingerprints detects an access point (every RSSI is +100); "
+                + "train on fingerprints recorded where access points were heard"
         case .wrongFingerprintLength(let i, let e, let f):
             return "error: fingerprint #\(i + 1) has \(f) RSSI values, expected \(e); use one value per access point"
         case .invalidParameter(let name, let reason):
