@@ -73,6 +73,27 @@ struct TrainingValidationTests {
         }
     }
 
+    @Test("a class whose every example has a blank text is refused with counts, before any model is written")
+    func blankTexts() throws {
+        var c = TrainingConfiguration()
+        c.hashBits = 10
+        c.charBits = 0
+        var corpus = TrainingCorpus()
+        let rows = smallCorpus().examples.enumerated().map { i, e in
+            LabelledTweet(text: e.label == .negative ? "  " : e.text, label: e.label, line: i + 1)
+        }
+        corpus.add(rows, source: .labelledCSV)
+        let blank = rows.filter { $0.label == .negative }.count
+        var rng = SeededGenerator(seed: 1)
+        #expect(throws: SentimentError.blankTexts([.negative], blank: blank, total: rows.count)) {
+            try SentimentTrainer.checkedTrain(corpus: corpus, lexicon: smallLexicon, configuration: c, using: &rng)
+        }
+        // One real negative tweet is enough to learn the class from.
+        corpus.add([LabelledTweet(text: "awful delay again", label: .negative, line: 1)], source: .sentiment140)
+        rng = SeededGenerator(seed: 1)
+        _ = try SentimentTrainer.checkedTrain(corpus: corpus, lexicon: smallLexicon, configuration: c, using: &rng)
+    }
+
     @Test("training that diverges to non-finite weights throws instead of returning the model")
     func divergenceIsCaught() throws {
         var c = TrainingConfiguration()

@@ -134,6 +134,7 @@ public enum SentimentCalibration {
             let train = TrainingCorpus(examples: trainIndices.map { kept.examples[$0] })
             let missing = SentimentTrainer.missingClasses(in: train)
             guard missing.isEmpty else { throw .missingClasses(missing, heldOut: true) }
+            try SentimentTrainer.requireTexts(in: train)
             var rng = SeededGenerator(seed: seed)
             let model = SentimentTrainer.train(
                 corpus: train, features: trainIndices.map { features[$0] }, featurizer: featurizer,

@@ -20,6 +20,9 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidConfiguration(parameter: String, reason: String)
     /// The training set lacks classes the three-class model predicts.
     case missingClasses([SentimentLabel], heldOut: Bool)
+    /// Every example of `classes` has an empty (or all-blank) text: `blank` of the corpus's `total`
+    /// examples are blank. A class learnt from no words is not learnt.
+    case blankTexts([SentimentLabel], blank: Int, total: Int)
     /// Every training example has weight 0 (e.g. `--source-weight SOURCE=0` for the only source).
     case zeroTotalWeight
     /// Training diverged: the parameters are not finite numbers.
@@ -57,6 +60,11 @@ public enum SentimentError: Error, Sendable, Equatable, CustomStringConvertible 
                     ? "neutral tweets (e.g. the airline tweets, TweetEval or VADER files; Sentiment140 has none)"
                     : "\(names) tweets")
                 + (heldOut ? ", or lower --dev-fraction / --reserve" : "")
+        case .blankTexts(let classes, let blank, let total):
+            return
+                "error: every \(classes.map(\.name).joined(separator: ", ")) example has an empty text (\(blank) of \(total) "
+                + "training tweets are blank); each class the model learns needs tweets with words: remove the blank rows "
+                + "or check the text column"
         case .zeroTotalWeight:
             return "error: every training tweet has weight 0; give the sources you train on a --source-weight above 0"
         case .nonFiniteModel:

@@ -169,8 +169,22 @@ public enum SentimentTrainer {
         return SentimentLabel.allCases.filter { !seen.contains($0) }
     }
 
+    /// Throws `.blankTexts` when every example of some class has a blank text (so the class would
+    /// be learnt from no words at all).
+    static func requireTexts(in corpus: TrainingCorpus) throws(SentimentError) {
+        var withText = Set<SentimentLabel>()
+        var blank = 0
+        for e in corpus.examples {
+            if e.text.trimmedOfWhitespace.isEmpty { blank += 1 } else { withText.insert(e.label) }
+        }
+        let present = Set(corpus.examples.map(\.label))
+        let textless = SentimentLabel.allCases.filter { present.contains($0) && !withText.contains($0) }
+        guard textless.isEmpty else { throw .blankTexts(textless, blank: blank, total: corpus.examples.count) }
+    }
+
     /// `train`, guarded: throws `.zeroTotalWeight` when every example weighs 0, `.missingClasses`
-    /// when a class has examples of weight 0 only (their source weights are 0), and `.nonFiniteModel`
+    /// when a class has examples of weight 0 only (their source weights are 0), `.blankTexts` when a
+    /// class has blank texts only, and `.nonFiniteModel`
     /// when the trained parameters are not all finite (training diverged), so a broken model is
     /// never returned. The checks run once per training, outside the per-tweet paths.
     public static func checkedTrain(
@@ -182,6 +196,7 @@ public enum SentimentTrainer {
         guard classWeight.reduce(0, +) > 0 else { throw .zeroTotalWeight }
         let unweighted = SentimentLabel.allCases.filter { classWeight[$0.rawValue] == 0 }
         guard unweighted.isEmpty else { throw .missingClasses(unweighted, heldOut: false) }
+        try requireTexts(in: corpus)
         let model = train(corpus: corpus, lexicon: lexicon, configuration: c, using: &rng)
         guard model.parametersAreFinite else { throw .nonFiniteModel }
         return model
