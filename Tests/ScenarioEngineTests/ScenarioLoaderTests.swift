@@ -147,6 +147,26 @@ struct ScenarioLoaderTests {
         let e = errors(broken)
         #expect(e.count == 1)
         #expect(e.first?.hasPrefix("x.yaml:3:1: error: invalid YAML:") == true)
+        // The message also says where the unclosed bracket opened, not only where parsing gave up.
+        #expect(e.first?.contains("line 2, column 7") == true, "\(e)")
+    }
+
+    @Test("YAML aliases are refused where they are used, before anything expands them")
+    func aliasesAreRefused() {
+        let anchored = validScenario.replacingOccurrences(
+            of: "      - {at: 5m, do: search, query: Singapore}",
+            with: "      - &first {at: 5m, do: search, query: Singapore}\n      - *first")
+        #expect(anchored != validScenario)
+        let messages = errors(anchored)
+        #expect(messages.count == 1, "\(messages)")
+        #expect(messages.first?.hasPrefix("x.yaml:20:") == true, "\(messages)")
+        #expect(messages.first?.contains("repeats the anchored value at line 21") == true, "\(messages)")
+        let scalar = validScenario.replacingOccurrences(of: "name: demo", with: "name: &n demo\nlabel: *n")
+        #expect(errors(scalar).contains { $0.contains("aliases are not supported") }, "\(errors(scalar))")
+        // A document that would expand enormously is refused at once.
+        var bomb = "version: 1\nname: bomb\napp: skyscape\nx: &a [" + String(repeating: "v,", count: 1000) + "v]\n"
+        bomb += "y: [" + Array(repeating: "*a", count: 2000).joined(separator: ",") + "]\n"
+        #expect(errors(bomb).contains { $0.contains("aliases are not supported") })
     }
 
     @Test func pathsOutsideDatasetsAreRejected() {

@@ -65,6 +65,12 @@ public struct ScenarioLoader: Sendable {
         } catch {
             throw fail(0, 0, "cannot parse YAML: \(error)")
         }
+        if let alias = Self.firstAlias(in: root) {
+            throw fail(
+                alias.line, alias.column,
+                "an alias (*name) here repeats the anchored value at line \(alias.anchorLine); YAML anchors and "
+                    + "aliases are not supported: write the value out")
+        }
         guard case .mapping(let top) = root else {
             throw fail(
                 root.mark?.line ?? 0, root.mark?.column ?? 0, "a scenario is a mapping of keys (version, name, app, …)")
@@ -112,6 +118,45 @@ public struct ScenarioLoader: Sendable {
             throw ScenarioErrors(builder.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         return scenario
+    }
+
+    /// Where the first YAML alias in `root` is used, and the line of the anchored value it repeats;
+    /// nil without aliases. The composer resolves `*name` into the anchored node itself, marks
+    /// included, so a node met a second time is an alias. The position given is the key that holds
+    /// it (for a sequence item, the key that holds the sequence). Stops at the first repeat, so the
+    /// walk is linear in the document however much the aliases would expand.
+    static func firstAlias(in root: Node) -> (line: Int, column: Int, anchorLine: Int)? {
+        struct Position: Hashable {
+            var line: Int
+            var column: Int
+        }
+        var seen = Set<Position>()
+        func repeated(_ mark: Mark?, _ holder: Mark?) -> (line: Int, column: Int, anchorLine: Int)? {
+            guard let mark, !seen.insert(Position(line: mark.line, column: mark.column)).inserted else { return nil }
+            return (holder?.line ?? mark.line, holder?.column ?? mark.column, mark.line)
+        }
+        func visit(_ node: Node, holder: Mark?) -> (line: Int, column: Int, anchorLine: Int)? {
+            switch node {
+            case .mapping(let m):
+                if let hit = repeated(m.mark, holder) { return hit }
+                for (key, value) in m {
+                    if let hit = visit(value, holder: key.mark) { return hit }
+                }
+            case .sequence(let items):
+                if let hit = repeated(items.mark, holder) { return hit }
+                for item in items {
+                    if let hit = visit(item, holder: holder ?? items.mark) { return hit }
+                }
+            case .scalar(let scalar):
+                // Empty scalars (a key with no value) may share the position of what follows.
+                if !scalar.string.isEmpty, let hit = repeated(scalar.mark, holder) { return hit }
+            case .alias(let alias):
+                let line = alias.mark?.line ?? holder?.line ?? 0
+                return (line, alias.mark?.column ?? holder?.column ?? 0, line)
+            }
+            return nil
+        }
+        return visit(root, holder: nil)
     }
 
     /// The schema type a value of sweep parameter `name` must have: the app
@@ -164,8 +209,11 @@ public struct ScenarioLoader: Sendable {
     static func locate(_ error: YamlError, file: String, text: String) -> ScenarioErrors {
         let (mark, problem): (Mark?, String)
         switch error {
-        case .scanner(_, let p, let m, _), .parser(_, let p, let m, _), .composer(_, let p, let m, _):
-            (mark, problem) = (m, p)
+        case .scanner(let c, let p, let m, _), .parser(let c, let p, let m, _), .composer(let c, let p, let m, _):
+            // libyaml's context says where the construct that failed began (e.g. the unclosed
+            // bracket), which is often far from where the parser gave up.
+            let context = c.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            (mark, problem) = (m, p + context)
         case .reader(let p, _, _, _):
             (mark, problem) = (nil, p)
         case .duplicatedKeysInMapping(let duplicates, let context):
