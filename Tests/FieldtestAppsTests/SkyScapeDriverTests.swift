@@ -97,20 +97,21 @@ struct SkyScapeDriverTests {
         let lincoln = places[0]
         let small = places[1]
         let lincolnton = places[2]
+        let oracle = SearchRuleOracle(places: places)
         // Right: the most populous exact name first; nothing at all for a name no place starts with.
         #expect(
-            SkyScapeDriver.searchFollowsRule(query: "lincoln", hits: [lincoln, small], message: nil, places: places))
+            SkyScapeDriver.searchFollowsRule(query: "lincoln", hits: [lincoln, small], message: nil, oracle: oracle))
         #expect(
-            SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No results found", places: places))
+            SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No results found", oracle: oracle))
         // Wrong: no results for a known place, a smaller namesake or a longer name first, a wrong message.
         #expect(
-            !SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [], message: "No results found", places: places))
+            !SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [], message: "No results found", oracle: oracle))
         #expect(
-            !SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [small, lincoln], message: nil, places: places))
-        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [lincolnton], message: nil, places: places))
+            !SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [small, lincoln], message: nil, oracle: oracle))
+        #expect(!SkyScapeDriver.searchFollowsRule(query: "Lincoln", hits: [lincolnton], message: nil, oracle: oracle))
         #expect(
-            !SkyScapeDriver.searchFollowsRule(query: "Lincolnt", hits: [], message: "No results found", places: places))
-        #expect(!SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No result", places: places))
+            !SkyScapeDriver.searchFollowsRule(query: "Lincolnt", hits: [], message: "No results found", oracle: oracle))
+        #expect(!SkyScapeDriver.searchFollowsRule(query: "Qwxzzy", hits: [], message: "No result", oracle: oracle))
     }
 
     @Test func calendarRuleFlagsAWrongWindowOrAMissingQuality() {

@@ -19,8 +19,10 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
     var devices: [String: Device] = [:]
     var cacheFolder = EmulatedDevices.temporaryFolder()
     var search: CitySearch?
-    /// Every searchable place: the brute-force truth of SKY-F1's search checks.
+    /// Every searchable place.
     var places: [Place] = []
+    /// The truth of SKY-F1's search checks, built from `places` once.
+    var searchOracle = SearchRuleOracle(places: [])
     var weather: (any WeatherProvider)?
     var samples: [SkySample] = []
     var reference: SunReference?
@@ -63,6 +65,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
             return all
         }
         search = try store.cached("citysearch:world+us") { [places] in CitySearch(places: places) }
+        searchOracle = try store.cached("search-oracle:world+us") { [places] in SearchRuleOracle(places: places) }
         reference = try store.cached("spa-reference") {
             try SunReference(url: store.url(path: "reference/spa_sun_times.csv"))
         }
@@ -155,7 +158,8 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
                 let query = p["query"]?.string ?? ""
                 let hits = search?.search(query, limit: 10) ?? []
                 let message = hits.isEmpty ? SkyMessage.noResults : nil
-                check("SKY-F1", Self.searchFollowsRule(query: query, hits: hits, message: message, places: places))
+                check(
+                    "SKY-F1", Self.searchFollowsRule(query: query, hits: hits, message: message, oracle: searchOracle))
             case "add-favourite":
                 guard let loc = place(p["place"]?.string ?? "") else {
                     check("SKY-F1", false)
@@ -335,18 +339,17 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
 
     // MARK: Spec rules (independent of the app's code)
 
-    /// FAV1 search rule, checked by brute force over `places`: when a place's name starts with the query
-    /// (accents and case folded) there are results, led by the most populous place of exactly that name if
-    /// there is one; no results show exactly "No results found".
-    static func searchFollowsRule(query: String, hits: [Place], message: String?, places: [Place]) -> Bool {
+    /// FAV1 search rule, checked against `oracle` (every place name folded once): when a place's name
+    /// starts with the query (accents and case folded) there are results, led by the most populous
+    /// place of exactly that name if there is one; no results show exactly "No results found".
+    static func searchFollowsRule(query: String, hits: [Place], message: String?, oracle: SearchRuleOracle) -> Bool {
         let folded = CitySearch.fold(query)
         if hits.isEmpty {
             guard message == "No results found" else { return false }
-            return folded.isEmpty || !places.contains { CitySearch.fold($0.name).hasPrefix(folded) }
+            return folded.isEmpty || !oracle.anyName(startingWith: folded)
         }
         guard message == nil else { return false }
-        let exact = places.filter { CitySearch.fold($0.name) == folded }
-        guard let topPopulation = exact.map(\.population).max() else { return true }
+        guard let topPopulation = oracle.topPopulation(named: folded) else { return true }
         return CitySearch.fold(hits[0].name) == folded && hits[0].population == topPopulation
     }
 
