@@ -79,6 +79,7 @@ let package = Package(
         .target(
             name: "AccountStore",
             dependencies: [
+                "FieldtestData",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

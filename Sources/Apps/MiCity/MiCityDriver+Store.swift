@@ -32,6 +32,7 @@ final class MiCityStore {
 
     /// Opens (creating) the database at `path`.
     init(path: String) throws {
+        try PrivateFiles.prepareFile(atPath: path)
         queue = try DatabaseQueue(path: path)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

@@ -1,4 +1,5 @@
 import DeviceEmulation
+import FieldtestData
 import FieldtestGSL
 import Foundation
 import ScenarioEngine
@@ -14,7 +15,7 @@ public enum EmulatedDevices {
     /// `device-<name>` stream, with an offline cache in `cacheFolder`.
     public static func make(for run: RunContext, cacheFolder: URL) throws -> [String: Device] {
         var out: [String: Device] = [:]
-        try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+        try PrivateFiles.makeFolder(cacheFolder)
         for spec in run.scenario.devices {
             do throws(DeviceEmulationError) {
                 let preset = try NetworkLinkPreset.named(spec.network)
@@ -55,8 +56,19 @@ public enum EmulatedDevices {
         }
     }
 
-    /// A fresh per-run folder for device databases, removed by the caller.
+    /// A fresh per-run folder for device databases, removed by the caller; its name carries the
+    /// process id, so that folders left by killed runs are found and removed by the next run.
     public static func temporaryFolder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-\(UUID().uuidString)")
+        _ = sweptStaleFolders
+        return FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(folderPrefix)\(getpid())-\(UUID().uuidString)")
     }
+
+    /// The name prefix of the per-run folders.
+    static let folderPrefix = "fieldtest-"
+
+    /// Once per process: the folders of runs whose process is gone.
+    static let sweptStaleFolders: Void = {
+        PrivateFiles.removeStaleFolders(in: FileManager.default.temporaryDirectory, prefix: folderPrefix)
+    }()
 }

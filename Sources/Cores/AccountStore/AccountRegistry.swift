@@ -1,4 +1,5 @@
 import Crypto
+import FieldtestData
 import Foundation
 import GRDB
 
@@ -63,6 +64,7 @@ public struct AccountRegistry: Sendable {
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
+            if let path { try PrivateFiles.prepareFile(atPath: path) }
             database =
                 try path.map { try DatabaseQueue(path: $0, configuration: config) }
                 ?? DatabaseQueue(configuration: config)

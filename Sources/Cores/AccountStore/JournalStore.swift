@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import GRDB
 
@@ -145,6 +146,7 @@ public struct JournalStore: Sendable {
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
+            try PrivateFiles.prepareFile(atPath: path)
             database = try DatabasePool(path: path, configuration: config)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-journal") { db in

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import GRDB
 
@@ -66,6 +67,7 @@ public final class OfflineCache {
         self.path = path
         self.statistics = statistics
         do {
+            try PrivateFiles.prepareFile(atPath: path)
             let queue = try DatabaseQueue(path: path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-cache-entry") { db in

@@ -1,0 +1,55 @@
+import FieldtestData
+import Foundation
+import Testing
+
+@Suite("Private files: databases only their owner can read")
+struct PrivateFilesTests {
+    static func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    static func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("private-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test("a folder is made 0700 and a database file 0600, whatever the umask")
+    func modes() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("run")
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        try PrivateFiles.makeFolder(folder)
+        #expect(try Self.mode(folder.path) == 0o700)
+        let db = folder.appendingPathComponent("accounts.sqlite").path
+        try PrivateFiles.prepareFile(atPath: db)
+        #expect(try Self.mode(db) == 0o600)
+        // An existing, more open file is tightened, its bytes kept.
+        let open = folder.appendingPathComponent("old.sqlite").path
+        FileManager.default.createFile(atPath: open, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o644])
+        try PrivateFiles.prepareFile(atPath: open)
+        #expect(try Self.mode(open) == 0o600)
+        #expect(FileManager.default.contents(atPath: open) == Data([1, 2, 3]))
+    }
+
+    @Test("folders of dead processes are removed; those of live processes and other names stay")
+    func staleFolders() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Linux never hands out a pid above pid_max (at most 4,194,304), so this process is gone.
+        let dead = root.appendingPathComponent("fieldtest-4194305-abc")
+        let live = root.appendingPathComponent("fieldtest-\(getpid())-abc")
+        let other = root.appendingPathComponent("fieldtest-notapid")
+        for url in [dead, live, other] {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        let removed = PrivateFiles.removeStaleFolders(in: root, prefix: "fieldtest-")
+        #expect(removed.map(\.lastPathComponent) == ["fieldtest-4194305-abc"])
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+        #expect(FileManager.default.fileExists(atPath: live.path))
+        #expect(FileManager.default.fileExists(atPath: other.path))
+    }
+}
