@@ -220,6 +220,33 @@ struct BaselineCheckTests {
             report.regressions.map(\.reason) == ["now fails its threshold", "checked metric missing from this run"])
     }
 
+    /// A failing row fails the check whatever the baseline says: one the baseline lacks, and one
+    /// the baseline failed too. Deleting a row from a baseline cannot turn its check off.
+    @Test func failingRowsRegressWhateverTheBaseline() {
+        let failing = row("sunrise_error_max", .accuracy, 400, threshold: 300, .lessOrEqual)
+        var report = BaselineCheck.compare(current: [failing], baseline: [row("other", .count, 1)])
+        #expect(report.regressions.map(\.reason) == ["fails its threshold (not in the baseline)"])
+        report = BaselineCheck.compare(current: [failing], baseline: [failing])
+        #expect(report.regressions.map(\.reason) == ["fails its threshold (the baseline failed it too)"])
+        #expect(report.hasRegression)
+    }
+
+    /// The status column is recomputed from the row: a p95 of 1000 s against `<= 5` marked pass is
+    /// refused with its file, line and field, and so is a checked row with no samples marked pass.
+    @Test func statusColumnIsNotTrusted() throws {
+        let header = MetricsCSV.columns.joined(separator: ",")
+        let forged = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,pass,20\n"
+        #expect {
+            try MetricsCSV.parse(bytes: Array(forged.utf8), file: "b.csv")
+        } throws: { error in
+            "\(error)".hasPrefix("b.csv:2:") && "\(error)".contains("status") && "\(error)".contains("gives fail")
+        }
+        let unmeasured = header + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,pass,0\n"
+        #expect(throws: (any Error).self) { try MetricsCSV.parse(bytes: Array(unmeasured.utf8), file: "b.csv") }
+        let honest = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,fail,20\n"
+        #expect(try MetricsCSV.parse(bytes: Array(honest.utf8), file: "b.csv").first?.status == .fail)
+    }
+
     /// A checked baseline row that loses its threshold (or changes it) is judged by the
     /// baseline's check: dropping or loosening the check is a regression, not "unchanged".
     @Test func droppedOrChangedChecksRegress() {

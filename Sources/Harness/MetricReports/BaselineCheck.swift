@@ -133,7 +133,7 @@ public struct CheckReport: Sendable {
 ///
 /// Every row is judged by the baseline's check (its comparator and threshold), not
 /// the run's, so a run cannot pass by dropping or loosening a check. A metric regresses when:
-/// - it fails the baseline's threshold where the baseline passed (or the run's own threshold);
+/// - it fails its threshold, whatever the baseline says (a row the baseline lacks, or failed too);
 /// - a checked baseline row became unchecked or changed its comparator or threshold;
 /// - it moves against its preferred direction (from the baseline's comparator; latency: lower)
 ///   by more than the tolerance, or an exact metric changes by more than the tolerance;
@@ -154,8 +154,12 @@ public enum BaselineCheck {
         for c in current {
             seen.insert(c.key)
             guard let b = base[c.key] else {
+                // A failing row is a failure whether or not the baseline knew it.
+                let failing = c.status == .fail
                 out.append(
-                    MetricComparison(key: c.key, baseline: nil, current: c, verdict: .added, reason: "new metric"))
+                    MetricComparison(
+                        key: c.key, baseline: nil, current: c, verdict: failing ? .regression : .added,
+                        reason: failing ? "fails its threshold (not in the baseline)" : "new metric"))
                 continue
             }
             out.append(compare(current: c, baseline: b, tolerances: tolerances))
@@ -192,6 +196,9 @@ public enum BaselineCheck {
         }
         if b.status == .fail && c.status == .pass {
             return result(.improvement, "now passes its threshold")
+        }
+        if c.status == .fail {
+            return result(.regression, "fails its threshold (the baseline failed it too)")
         }
         if c.samples != b.samples && (c.samples == 0 || c.kind != .latency) {
             return result(

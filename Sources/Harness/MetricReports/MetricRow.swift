@@ -89,12 +89,18 @@ public struct MetricRow: Sendable, Equatable, Codable {
         self.threshold = threshold
         self.comparator = threshold == nil ? .none : comparator
         self.samples = samples
-        if let status {
-            self.status = status
-        } else if let threshold, comparator != .none {
-            self.status = value.isFinite && comparator.accepts(value, threshold: threshold) ? .pass : .fail
+        self.status = .info
+        if let status { self.status = status } else { reevaluateStatus() }
+    }
+
+    /// Sets `status` from the value, threshold, comparator and samples: the one rule by which a row
+    /// passes. A checked row summarising no samples fails: nothing was measured, so nothing passed.
+    public mutating func reevaluateStatus() {
+        if let threshold, comparator != .none {
+            status =
+                samples > 0 && value.isFinite && comparator.accepts(value, threshold: threshold) ? .pass : .fail
         } else {
-            self.status = .info
+            status = .info
         }
     }
 

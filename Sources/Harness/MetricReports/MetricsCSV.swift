@@ -81,13 +81,23 @@ public enum MetricsCSV {
             default: value = try row.double("value")
             }
             let threshold = try row.optionalDouble("threshold")
-            return LocatedMetricRow(
-                line: row.line,
-                row: MetricRow(
-                    scenario: try row.string("scenario"), runID: try row.string("run_id"), seed: seed,
-                    requirement: try row.string("requirement"), metric: try row.string("metric"),
-                    kind: kind, value: value, unit: try row.string("unit"), threshold: threshold,
-                    comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max)))
+            let parsed = MetricRow(
+                scenario: try row.string("scenario"), runID: try row.string("run_id"), seed: seed,
+                requirement: try row.string("requirement"), metric: try row.string("metric"),
+                kind: kind, value: value, unit: try row.string("unit"), threshold: threshold,
+                comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max))
+            // The status column is never trusted: it must be what the row's own value, threshold and
+            // comparator give, or the row was edited (or written by something else).
+            var recomputed = parsed
+            recomputed.reevaluateStatus()
+            guard recomputed.status == status else {
+                throw row.invalid(
+                    "status",
+                    "says \(status.rawValue), but the row's value \(valueText) against '\(BaselineCheck.describeCheck(parsed))' "
+                        + "over \(parsed.samples) samples gives \(recomputed.status.rawValue); re-record the file with 'fieldtest run'"
+                )
+            }
+            return LocatedMetricRow(line: row.line, row: parsed)
         }.records
     }
 
