@@ -97,6 +97,15 @@ struct OSMXMLLoaderTests {
         }
     }
 
+    /// Found by the fuzzer: Foundation's XML parser trapped on an invalid byte in an attribute name.
+    @Test("invalid UTF-8 is a located error, not a crash in the XML parser")
+    func invalidUTF8() throws {
+        let url = try MapFixtures.url("invalid_utf8_name.osm")
+        #expect(throws: DataError.invalidUTF8(file: "bad.osm", line: 18, field: nil)) {
+            _ = try OSMXMLLoader.load(url: url, displayName: "bad.osm")
+        }
+    }
+
     @Test("bundled campus counts match the source documentation")
     func campus() throws {
         let url = MapFixtures.datasets.appendingPathComponent("maps/universidad_central_del_ecuador_campus.osm")

@@ -180,6 +180,9 @@ public enum OSMXMLLoader {
 
     /// Parses OSM XML held in memory; `file` names it in errors.
     public static func parse(_ data: Data, file: String, policy: LoadPolicy = .strict) throws(DataError) -> OSMData {
+        // OSM XML is UTF-8, and Foundation's XMLParser traps on some invalid sequences (in a name,
+        // say) instead of reporting them, so the bytes are checked first, with the line of a bad one.
+        if data.contains(where: { $0 >= 0x80 }) { _ = try TextLines.decode([UInt8](data), file: file) }
         let delegate = OSMParserDelegate(file: file, policy: policy)
         // A stream makes XMLParser feed libxml2 in chunks; one chunk above 10 MB trips its "huge input" limit.
         let parser = XMLParser(stream: InputStream(data: data))
