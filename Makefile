@@ -12,7 +12,7 @@ SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 
-.PHONY: all deps build release run test test-slurm bench bench-deps verify clean format lint docs
+.PHONY: fuzz all deps build release run test test-slurm bench bench-deps verify clean format lint docs
 
 all: build
 
@@ -51,6 +51,13 @@ verify: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Seeded mutation fuzzing of every parser (Tests/Fuzz): FUZZ_SECONDS per target, FUZZ_SEED to
+# repeat a run (default: from the clock). make test runs a short, fixed-seed pass of the same tests.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build --build-tests
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) $(SWIFT) test --skip-build --filter FuzzTests
 
 # Installs slurm-wlm and munge when missing, starts munged, slurmctld and slurmd (root, state in a
 # temporary folder), runs deploy/slurm/sweep.sbatch, merges the shards and compares them with a

@@ -174,5 +174,14 @@ let package = Package(
             dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
+        /// Seeded mutation fuzzing of every parser; `make fuzz` runs it for longer.
+        .testTarget(
+            name: "FuzzTests",
+            dependencies: [
+                "FieldtestData", "CampusRouting", "TweetSentiment", "ScenarioEngine", "MetricReports", "FieldtestApps",
+            ],
+            path: "Tests/Fuzz",
+            exclude: ["corpus", "findings", "README.md"]
+        ),
     ]
 )

@@ -1,0 +1,294 @@
+import CampusRouting
+import FieldtestApps
+import FieldtestData
+import Foundation
+import MetricReports
+import ScenarioEngine
+import Testing
+import TweetSentiment
+
+/// One parser under fuzzing: its seeds' folder in `corpus/`, the file extension its inputs are
+/// written with (the loaders tell some formats by name), and the call that parses a file.
+struct FuzzTarget: Sendable, CustomStringConvertible {
+    var name: String
+    var corpus: String
+    var fileName: @Sendable (URL) -> String
+    var parse: @Sendable (URL) throws -> Void
+    /// Seeds made in code rather than read from `corpus/` (the model file is binary).
+    var generatedSeeds: @Sendable () throws -> [[UInt8]] = { [] }
+
+    var description: String { name }
+
+    static func loader(_ name: String, _ format: DatasetFormat, corpus: String? = nil) -> FuzzTarget {
+        FuzzTarget(
+            name: name, corpus: corpus ?? name, fileName: { $0.lastPathComponent },
+            parse: { url in _ = try DatasetLoaders.countRecords(format: format, url: url, displayName: url.path) })
+    }
+
+    static let all: [FuzzTarget] = [
+        FuzzTarget(
+            name: "csv", corpus: "csv", fileName: { $0.lastPathComponent },
+            parse: { url in _ = try CSVTable(bytes: readFileBytes(url), file: url.path) }),
+        .loader("noaa-lcd", .noaaLCD),
+        .loader("isd-history", .isdHistory),
+        .loader("tmy3", .tmy3),
+        .loader("tmy2", .tmy2),
+        .loader("osm-xml", .osmXML),
+        .loader("ujiindoorloc", .ujiIndoorLoc),
+        FuzzTarget(
+            name: "geolife", corpus: "geolife", fileName: { $0.lastPathComponent },
+            parse: { url in
+                _ = try DatasetLoaders.countRecords(
+                    format: url.pathExtension == "plt" ? .geolifePLT : .geolifeCSV, url: url, displayName: url.path)
+            }),
+        FuzzTarget(
+            name: "map-file", corpus: "geojson", fileName: { $0.lastPathComponent },
+            parse: { url in _ = try MapFile.load(url: url) }),
+        FuzzTarget(
+            name: "tweets", corpus: "tweets", fileName: { $0.lastPathComponent },
+            parse: { url in _ = try SentimentCorpusFiles.load([url]) }),
+        FuzzTarget(
+            name: "lexicons", corpus: "lexicons", fileName: { $0.lastPathComponent },
+            parse: { url in
+                switch url.lastPathComponent {
+                case let n where n.hasPrefix("afinn"): _ = try LexiconLoaders.loadAFINN(url: url)
+                case let n where n.hasPrefix("emoji"): _ = try LexiconLoaders.loadEmoji(url: url)
+                default: _ = try LexiconLoaders.loadVader(url: url)
+                }
+            }),
+        FuzzTarget(
+            name: "scenario", corpus: "scenario", fileName: { $0.lastPathComponent },
+            parse: { url in
+                _ = try ScenarioLoader(datasetNames: nil, registry: AppRegistry.bundled).load(url)
+            }),
+        FuzzTarget(
+            name: "baseline", corpus: "baseline", fileName: { $0.lastPathComponent },
+            parse: { url in _ = try MetricsCSV.read(url) }),
+        FuzzTarget(
+            name: "sentiment-model", corpus: "", fileName: { _ in "model.ftsm" },
+            parse: { url in _ = try SentimentModelFile.load(url) },
+            generatedSeeds: { [SentimentModelCodec.encode(try FuzzSeeds.smallModel())] }),
+    ]
+}
+
+/// Seeds that are built rather than stored.
+enum FuzzSeeds {
+    /// A three-class model small enough to mutate quickly (2^8 hashed features).
+    static func smallModel() throws -> SentimentModel {
+        var corpus = TrainingCorpus()
+        corpus.add(
+            [
+                LabelledTweet(text: "what a lovely sunny morning", label: .positive, line: 1),
+                LabelledTweet(text: "the bus leaves at eight", label: .neutral, line: 2),
+                LabelledTweet(text: "awful delays again, so angry", label: .negative, line: 3),
+            ], source: .labelledCSV)
+        var c = TrainingConfiguration()
+        c.hashBits = 8
+        c.charBits = 0
+        var rng = SeededGenerator(seed: 1)
+        return try SentimentTrainer.checkedTrain(
+            corpus: corpus, lexicon: SentimentLexicon(vader: [:], afinn: [:], afinnPhrases: [:]), configuration: c,
+            using: &rng)
+    }
+}
+
+/// Makes inputs from seeds: each is one to four edits of one seed, drawn from `rng`.
+struct Mutator {
+    var rng: SeededGenerator
+    /// The longest run of one byte inserted as a "huge field".
+    var hugeField: Int
+
+    static let interesting: [UInt8] = Array("\"',;\t\n\r<>&{}[]:-.0 9e".utf8) + [0, 0x7F, 0x80, 0xC3, 0xED, 0xFF]
+
+    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &rng) }
+
+    mutating func mutate(_ seed: [UInt8], other: [UInt8]) -> [UInt8] {
+        var b = seed
+        for _ in 0..<int(1..<5) {
+            let at = b.isEmpty ? 0 : int(0..<b.count)
+            switch int(0..<9) {
+            case 0 where !b.isEmpty: b[at] ^= UInt8(1) << UInt8(int(0..<8))
+            case 1 where !b.isEmpty: b[at] = Self.interesting[int(0..<Self.interesting.count)]
+            case 2: b.removeSubrange(at...)
+            case 3 where !b.isEmpty: b.removeSubrange(at..<min(b.count, at + int(1..<64)))
+            case 4: b = duplicatingLine(b, at: at)
+            case 5: b = Array(b[..<at]) + other[(other.isEmpty ? 0 : int(0..<other.count))...]
+            case 6:
+                let byte = Self.interesting[int(0..<Self.interesting.count)]
+                b.insert(contentsOf: repeatElement(byte, count: int(1..<hugeField)), at: at)
+            case 7: b.insert(contentsOf: (0..<int(1..<16)).map { _ in UInt8(int(0..<256)) }, at: at)
+            default: b = swappingLines(b)
+            }
+        }
+        // Duplicated lines of a huge field could make inputs of tens of megabytes: they test the
+        // machine's speed, not the parser's bounds.
+        return b.count > 4 * hugeField ? Array(b[..<(4 * hugeField)]) : b
+    }
+
+    func lines(_ b: [UInt8]) -> [ArraySlice<UInt8>] { b.split(separator: 0x0A, omittingEmptySubsequences: false) }
+
+    mutating func duplicatingLine(_ b: [UInt8], at: Int) -> [UInt8] {
+        var ls = lines(b)
+        guard !ls.isEmpty else { return b }
+        let i = int(0..<ls.count)
+        ls.insert(contentsOf: repeatElement(ls[i], count: int(1..<50)), at: i)
+        return Array(ls.joined(separator: [0x0A]))
+    }
+
+    mutating func swappingLines(_ b: [UInt8]) -> [UInt8] {
+        var ls = lines(b)
+        guard ls.count > 1 else { return b }
+        ls.swapAt(int(0..<ls.count), int(0..<ls.count))
+        return Array(ls.joined(separator: [0x0A]))
+    }
+}
+
+/// Settings of a pass: `FUZZ_SECONDS` (per target; 0 = the short pass of `shortPassInputs`
+/// inputs), `FUZZ_SEED`, and the bounds.
+struct FuzzSettings {
+    var seconds: Double
+    var seed: UInt64
+    var shortPassInputs = 60
+    /// The longest one input may take, seconds (a debug build on a loaded 2-core machine).
+    var timeBound: Double = 30
+    /// The most resident memory the test process may reach, bytes.
+    var memoryBound = 3 << 30
+    var hugeField: Int
+
+    static func fromEnvironment() -> FuzzSettings {
+        let env = ProcessInfo.processInfo.environment
+        let seconds = env["FUZZ_SECONDS"].flatMap(Double.init) ?? 0
+        let seed = env["FUZZ_SEED"].flatMap(UInt64.init) ?? (seconds > 0 ? UInt64(Date().timeIntervalSince1970) : 1)
+        return FuzzSettings(seconds: seconds, seed: seed, hugeField: seconds > 0 ? 1 << 20 : 1 << 16)
+    }
+}
+
+/// Stops the process, naming the input, when one input runs past the time bound: a hang cannot be
+/// interrupted from inside the parser, and a test that never ends tells nobody which input hung.
+final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var started: Date?
+    private var label = ""
+    private var input: [UInt8] = []
+    private let timer: DispatchSourceTimer
+
+    /// `keep` saves the input that ran too long and returns where.
+    init(bound: Double, keep: @escaping @Sendable ([UInt8]) -> String) {
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [unowned self] in
+            self.lock.lock()
+            defer { self.lock.unlock() }
+            if let started = self.started, Date().timeIntervalSince(started) > bound {
+                let kept = keep(self.input)
+                FileHandle.standardError.write(
+                    Data("fuzz: \(self.label) ran past \(bound) s; input kept at \(kept); stopping\n".utf8))
+                exit(3)
+            }
+        }
+        timer.resume()
+    }
+
+    func begin(_ label: String, input: [UInt8]) {
+        lock.lock()
+        started = Date()
+        self.label = label
+        self.input = input
+        lock.unlock()
+    }
+
+    func end() {
+        lock.lock()
+        started = nil
+        lock.unlock()
+    }
+
+    deinit { timer.cancel() }
+}
+
+@Suite("Fuzzing the parsers (seeded mutations of Tests/Fuzz/corpus)", .serialized)
+struct FuzzTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+
+    /// Resident memory of this process, bytes (Linux `/proc/self/statm`; 0 elsewhere).
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    }
+
+    static func seeds(_ target: FuzzTarget) throws -> [(name: String, bytes: [UInt8])] {
+        var out: [(String, [UInt8])] = try target.generatedSeeds().enumerated().map { ("generated-\($0)", $1) }
+        guard !target.corpus.isEmpty else { return out }
+        let folder = root.appendingPathComponent("corpus").appendingPathComponent(target.corpus)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            out.append((name, try readFileBytes(folder.appendingPathComponent(name))))
+        }
+        return out
+    }
+
+    @Test("every seed parses as it is: the corpus exercises the parsers' accepting paths", arguments: FuzzTarget.all)
+    func seedsParse(_ target: FuzzTarget) throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for seed in try Self.seeds(target) {
+            let url = dir.appendingPathComponent(seed.name)
+            let file = dir.appendingPathComponent(target.fileName(url))
+            try Data(seed.bytes).write(to: file)
+            try target.parse(file)
+        }
+    }
+
+    @Test(
+        "mutated inputs end in a result or a thrown error, within the time and memory bounds",
+        arguments: FuzzTarget.all)
+    func mutations(_ target: FuzzTarget) throws {
+        let settings = FuzzSettings.fromEnvironment()
+        let seeds = try Self.seeds(target)
+        try #require(!seeds.isEmpty, "no seeds for \(target.name)")
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let watchdog = Watchdog(bound: settings.timeBound) { input in
+            (try? Self.keep(input, target: target, n: -1).path) ?? "(could not be written)"
+        }
+        var mutator = Mutator(
+            rng: SeededGenerator(seed: settings.seed &+ UInt64(target.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) })),
+            hugeField: settings.hugeField)
+        let deadline = Date().addingTimeInterval(settings.seconds)
+        var n = 0
+        var rejected = 0
+        while settings.seconds > 0 ? Date() < deadline : n < settings.shortPassInputs {
+            let seed = seeds[mutator.int(0..<seeds.count)]
+            let input = mutator.mutate(seed.bytes, other: seeds[mutator.int(0..<seeds.count)].bytes)
+            let file = dir.appendingPathComponent(target.fileName(dir.appendingPathComponent(seed.name)))
+            try Data(input).write(to: file)
+            watchdog.begin("\(target.name) input \(n) (seed \(settings.seed), from \(seed.name))", input: input)
+            do { try target.parse(file) } catch { rejected += 1 }
+            watchdog.end()
+            let resident = Self.residentBytes()
+            if resident > settings.memoryBound {
+                let kept = try Self.keep(input, target: target, n: n)
+                Issue.record(
+                    "\(target.name) input \(n) left \(resident >> 20) MiB resident; input kept at \(kept.path)")
+                return
+            }
+            n += 1
+        }
+        // Mutations that all fail (or all pass) would mean the mutator or the seeds are broken.
+        #expect(n > 0 && rejected > 0, "\(target.name): \(rejected) of \(n) inputs rejected")
+    }
+
+    static func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func keep(_ input: [UInt8], target: FuzzTarget, n: Int) throws -> URL {
+        let findings = root.appendingPathComponent("findings")
+        try FileManager.default.createDirectory(at: findings, withIntermediateDirectories: true)
+        let url = findings.appendingPathComponent(n < 0 ? "\(target.name)-slow" : "\(target.name)-\(n)")
+        try Data(input).write(to: url)
+        return url
+    }
+}
