@@ -123,7 +123,7 @@ public struct CSVReader: Sendable {
                 }
                 if b == lf || b == cr {
                     try Self.finish(&field, into: &fields, file: fileName, line: recordLine)
-                    try body(CSVRecord(line: recordLine, fields: fields))
+                    try body(CSVRecord(line: recordLine, fields: Self.exactCopy(fields)))
                     fields.removeAll(keepingCapacity: true)
                     if b == cr, i + 1 < n, p[i + 1] == lf { i += 1 }
                     i += 1
@@ -147,6 +147,17 @@ public struct CSVReader: Sendable {
 }
 
 extension CSVReader {
+    /// `fields` in an array of its own, sized to its count. Handing out the reused buffer itself
+    /// would give every record the capacity of the widest one: a file of empty lines (or bare
+    /// carriage returns) under a 68-column header then took about 2 KB per byte of input.
+    @inline(__always)
+    static func exactCopy(_ fields: [String]) -> [String] {
+        Array(unsafeUninitializedCapacity: fields.count) { buffer, count in
+            fields.withUnsafeBufferPointer { source in _ = buffer.initialize(fromContentsOf: source) }
+            count = fields.count
+        }
+    }
+
     /// Appends `field` as a string to `fields` and empties it (keeping its capacity); invalid
     /// UTF-8 is a `DataError.invalidUTF8` at `line` (see `validatedUTF8`).
     @inline(__always)
@@ -169,13 +180,20 @@ func validatedUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
 }
 
 /// Reads a whole file's bytes, mapping failures to `DataError.unreadable` (a directory
-/// is reported as such, not as a system error code).
-public func readFileBytes(_ url: URL, displayName: String? = nil) throws(DataError) -> [UInt8] {
+/// is reported as such, not as a system error code). A file larger than `limit` bytes — or a
+/// stream, such as `/dev/zero` or a pipe, that goes on past it — is a `DataError.unreadable` saying so, found
+/// before the bytes are held (see `InputLimits`).
+public func readFileBytes(
+    _ url: URL, displayName: String? = nil, limit: Int = InputLimits.dataBytes
+) throws(DataError) -> [UInt8] {
     let name = displayName ?? url.path
     if fileIsDirectory(url) { throw .unreadable(file: name, reason: "it is a directory; give the path of a file") }
     var info = stat()
     if stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-        return try readStreamBytes(path: url.path, displayName: name)
+        return try readStreamBytes(path: url.path, displayName: name, limit: limit)
+    }
+    if stat(url.path, &info) == 0, Int(info.st_size) > limit {
+        throw InputLimits.exceeded(name, bytes: Int(info.st_size), limit: limit)
     }
     do {
         let data = try Data(contentsOf: url, options: .mappedIfSafe)
@@ -188,7 +206,9 @@ public func readFileBytes(_ url: URL, displayName: String? = nil) throws(DataErr
 /// Reads a file that is not a regular file (a FIFO, e.g. a shell's `<(command)`, or a character
 /// device) to its end by streaming, since its size is unknown up front; errors give the
 /// system's reason (e.g. "Permission denied").
-func readStreamBytes(path: String, displayName: String) throws(DataError) -> [UInt8] {
+func readStreamBytes(path: String, displayName: String, limit: Int = InputLimits.dataBytes) throws(DataError)
+    -> [UInt8]
+{
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { throw .unreadable(file: displayName, reason: String(cString: strerror(errno))) }
     defer { close(fd) }
@@ -201,7 +221,47 @@ func readStreamBytes(path: String, displayName: String) throws(DataError) -> [UI
             if errno == EINTR { continue }
             throw .unreadable(file: displayName, reason: String(cString: strerror(errno)))
         }
+        guard bytes.count + count <= limit else {
+            throw InputLimits.exceeded(displayName, bytes: bytes.count + count, limit: limit)
+        }
         bytes.append(contentsOf: chunk[0..<count])
+    }
+}
+
+/// The largest inputs Fieldtest reads, in bytes. Each is checked before the bytes are held, so an
+/// endless input (a device, a pipe that never closes) stops with an error, not an exhausted memory.
+/// `FIELDTEST_MAX_INPUT_BYTES` raises or lowers the limit for data files (a number of bytes, or
+/// with a K, M or G suffix); the others are fixed by what their formats need.
+public enum InputLimits {
+    /// Dataset files, batch-command inputs and metrics files: 2 GiB unless overridden.
+    public static var dataBytes: Int { override ?? (2 << 30) }
+    /// A scenario file: 16 MiB (the largest bundled one is under 10 KB).
+    public static let scenarioBytes = 16 << 20
+
+    /// The error for an input of (at least) `bytes` bytes over `limit`.
+    static func exceeded(_ file: String, bytes: Int, limit: Int) -> DataError {
+        .unreadable(
+            file: file,
+            reason: "it is larger than \(limit) bytes (\(bytes) read), the limit for this input (a device or a pipe "
+                + "that does not end?); set FIELDTEST_MAX_INPUT_BYTES (e.g. 8G) to read a larger file")
+    }
+
+    /// `FIELDTEST_MAX_INPUT_BYTES` parsed, when set and valid.
+    static var override: Int? {
+        guard let text = ProcessInfo.processInfo.environment["FIELDTEST_MAX_INPUT_BYTES"] else { return nil }
+        return parseSize(text)
+    }
+
+    /// `text` as a byte count: digits with an optional K, M or G (powers of 1024); nil if invalid.
+    public static func parseSize(_ text: String) -> Int? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        var scale = 1
+        if let unit = digits.last, let shift = ["K": 10, "M": 20, "G": 30][String(unit)] {
+            scale = 1 << shift
+            digits.removeLast()
+        }
+        guard let n = Int(digits), n > 0, n <= Int.max / scale else { return nil }
+        return n * scale
     }
 }
 
