@@ -34,15 +34,19 @@ public struct ScenarioLoader: Sendable {
     /// Loads and validates the file at `url`; `displayName` is used in messages.
     public func load(_ url: URL, displayName: String? = nil) throws(ScenarioErrors) -> Scenario {
         let name = displayName ?? url.path
-        guard let data = try? Data(contentsOf: url) else {
-            throw ScenarioErrors([
-                ScenarioDiagnostic(file: name, line: 0, column: 0, message: "cannot read the file; check the path")
-            ])
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioErrors([
-                ScenarioDiagnostic(file: name, line: 0, column: 0, message: "the file is not valid UTF-8")
-            ])
+        let text: String
+        do {
+            // Bounded, so a scenario path naming a device or an endless pipe stops with an error.
+            text = try TextLines.decode(
+                readFileBytes(url, displayName: name, limit: InputLimits.scenarioBytes), file: name)
+        } catch {
+            let message: String
+            switch error {
+            case .unreadable(_, let reason): message = "cannot read the file: \(reason)"
+            case .invalidUTF8: message = "the file is not valid UTF-8"
+            default: message = "\(error)"
+            }
+            throw ScenarioErrors([ScenarioDiagnostic(file: name, line: error.line ?? 0, column: 0, message: message)])
         }
         return try parse(text, file: name)
     }
