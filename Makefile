@@ -8,7 +8,7 @@
 #   make docs   DocC documentation of the library modules into .build/docs
 
 SWIFT ?= swift
-SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
+SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config libxml2-utils
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 
@@ -23,6 +23,7 @@ deps:
 	pkg-config --exists gsl 2>/dev/null || missing="$$missing libgsl-dev"; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "installing:$$missing" >&2; \
