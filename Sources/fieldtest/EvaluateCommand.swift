@@ -49,6 +49,7 @@ struct EvaluateCommand: ParsableCommand {
         }
 
         func run() throws {
+            let input = try OutputText.inputPaths(input)
             let chosen = try CommandSupport.classes(classes)
             let modelURL = SentimentModelFile.url(model, datasets: DatasetsLocation.current(option: nil))
             try OutputPathCheck.refuseOverwritingInputs(
