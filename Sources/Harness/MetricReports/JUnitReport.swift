@@ -2,7 +2,7 @@ import Foundation
 
 /// Renders metric rows as JUnit XML for CI systems (Jenkins, GitLab, GitHub test reporters).
 ///
-/// The layout, documented in `docs/reports.md`:
+/// The layout, documented in `docs/outputs.md`:
 /// - one `<testsuites>` root holding the totals of every scenario of the run;
 /// - one `<testsuite>` per scenario case (a plain scenario is one case; a sweep has one per
 ///   parameter combination and seed), named by its label, with its wall-clock `time`;
