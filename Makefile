@@ -66,7 +66,7 @@ bench-deps:
 	@python3 -c "import vaderSentiment, sklearn, numpy, networkx, pvlib, astral, simpy" 2>/dev/null || \
 	  python3 -m pip install -q $(BENCH_PYTHON)
 
-# BENCH_FLAGS=--check makes it exit 1 when a stated goal is not met.
+# BENCH_FLAGS=--check makes it exit 1 when a stated goal is not met; --format csv|json writes records with the machine's description.
 bench: deps bench-deps
 	$(SWIFT) build -c release --product fieldtest-bench
 	$(FIELDTEST_BENCH) all $(BENCH_FLAGS)
