@@ -8,7 +8,7 @@
 #   make docs   DocC documentation of the library modules into .build/docs
 
 SWIFT ?= swift
-SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
+SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config libxml2-utils
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 
@@ -23,6 +23,7 @@ deps:
 	pkg-config --exists gsl 2>/dev/null || missing="$$missing libgsl-dev"; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "installing:$$missing" >&2; \
@@ -72,7 +73,7 @@ bench-deps:
 	@python3 -c "import vaderSentiment, sklearn, numpy, networkx, pvlib, astral, simpy" 2>/dev/null || \
 	  python3 -m pip install -q $(BENCH_PYTHON)
 
-# BENCH_FLAGS=--check makes it exit 1 when a stated goal is not met.
+# BENCH_FLAGS=--check makes it exit 1 when a stated goal is not met; --format csv|json writes records with the machine's description.
 bench: deps bench-deps
 	$(SWIFT) build -c release --product fieldtest-bench
 	$(FIELDTEST_BENCH) all $(BENCH_FLAGS)

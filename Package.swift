@@ -142,6 +142,7 @@ let package = Package(
             name: "FieldtestBench",
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
+                "MetricReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
@@ -162,7 +163,8 @@ let package = Package(
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
-        .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"]),
+        // read through #filePath
+        .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"], exclude: ["Fixtures"]),
         .testTarget(
             name: "ScenarioEngineTests",
             dependencies: [

@@ -24,8 +24,12 @@ struct BenchCommand: ParsableCommand {
     static func main() {
         do {
             var command = try parseAsRoot()
+            let goals = (command as? any ChecksGoals)?.goals
+            BenchOutput.benchmark = type(of: command).configuration.commandName ?? ""
+            BenchOutput.start(goals?.format ?? .text)
             try command.run()
-            if let checked = command as? any ChecksGoals, checked.goals.check, !Goals.unmet.isEmpty {
+            BenchOutput.finish()
+            if let goals, goals.check, !Goals.unmet.isEmpty {
                 fflush(nil)
                 BenchSupport.printError("error: goals NOT met: \(Goals.unmet.joined(separator: "; "))")
                 exit(withError: BenchSupport.failed)
@@ -49,7 +53,8 @@ struct BenchAll: ParsableCommand, ChecksGoals {
 
     func run() throws {
         for command in BenchCommand.configuration.subcommands where command != BenchAll.self {
-            print("== bench \(command.configuration.commandName ?? "")")
+            BenchOutput.benchmark = command.configuration.commandName ?? ""
+            print("== bench \(BenchOutput.benchmark)")
             var c = try command.parseAsRoot([])
             try c.run()
         }
@@ -112,14 +117,23 @@ enum PythonBaseline {
     static func report(
         name: String, unit: String, fieldtest: Double, baseline: Double?, baselineName: String, goal: Double?
     ) {
-        print(String(format: "%@: fieldtest %.0f %@/s", name, fieldtest, unit))
+        BenchOutput.measured(
+            String(format: "%@: fieldtest %.0f %@/s", name, fieldtest, unit),
+            [BenchOutput.fact("rate", name, fieldtest, "\(unit)/s")])
         if let baseline, baseline > 0 {
             let ratio = fieldtest / baseline
             let verdict =
                 goal.map {
                     " (goal ≥ \(Int($0))×: \(Goals.verdict(ratio >= $0, "\(name) ≥ \(Int($0))× \(baselineName)")))"
                 } ?? ""
-            print(String(format: "%@: %@ %.0f %@/s; ratio %.1f×", name, baselineName, baseline, unit, ratio) + verdict)
+            BenchOutput.measured(
+                String(format: "%@: %@ %.0f %@/s; ratio %.1f×", name, baselineName, baseline, unit, ratio) + verdict,
+                [
+                    BenchOutput.fact("baseline_rate", "\(name): \(baselineName)", baseline, "\(unit)/s"),
+                    BenchOutput.fact(
+                        "ratio", "\(name) vs \(baselineName)", ratio, "×", goal: goal.map { ">= \(Int($0))" },
+                        met: goal.map { ratio >= $0 }),
+                ])
         }
     }
 }

@@ -46,8 +46,9 @@ struct BenchEngine: ParsableCommand, ChecksGoals {
         .flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         PythonBaseline.report(
             name: "engine", unit: "events", fieldtest: rate, baseline: baseline, baselineName: "SimPy", goal: nil)
-        print(
+        BenchOutput.measured(
             "engine: goal ≥ 1,000,000 events/s on one core: "
-                + Goals.verdict(rate >= 1_000_000, "engine ≥ 1,000,000 events/s"))
+                + Goals.verdict(rate >= 1_000_000, "engine ≥ 1,000,000 events/s"),
+            [BenchOutput.fact("goal", "engine", rate, "events/s", goal: ">= 1000000", met: rate >= 1_000_000)])
     }
 }

@@ -129,9 +129,11 @@ struct HeapBenchSearch<Q: HeapBenchQueue> {
 /// heuristic (as `AStarRouter` without landmarks), generic over the queue, both queues on the same
 /// seeded query pairs, interleaved per repetition in one run; best of `repeats`. `AStarRouter` itself
 /// is timed beside them for scale. The summed route lengths of the two queues must agree.
-struct BenchHeap: ParsableCommand {
+struct BenchHeap: ParsableCommand, ChecksGoals {
     static let configuration = CommandConfiguration(
         commandName: "heap", abstract: "The router's 4-ary heap against swift-collections' Heap, on route queries.")
+
+    @OptionGroup var goals: GoalOptions
 
     @Option(
         help:

@@ -181,10 +181,16 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
         }
         if let pySeconds, pySeconds > 0 {
             let theirs = Double(pairs.count) / pySeconds
-            print(
+            BenchOutput.measured(
                 String(
                     format: "%@: networkx dijkstra_path %.1f queries/s; ratio %.1f× (goal ≥ 50×: %@)",
-                    name, theirs, ours / theirs, Goals.verdict(ours / theirs >= 50, "\(name) ≥ 50× networkx")))
+                    name, theirs, ours / theirs, Goals.verdict(ours / theirs >= 50, "\(name) ≥ 50× networkx")),
+                [
+                    BenchOutput.fact("rate", name, ours, "queries/s"),
+                    BenchOutput.fact("baseline_rate", "\(name): networkx dijkstra_path", theirs, "queries/s"),
+                    BenchOutput.fact(
+                        "ratio", "\(name) vs networkx", ours / theirs, "×", goal: ">= 50", met: ours / theirs >= 50),
+                ])
         }
     }
 }

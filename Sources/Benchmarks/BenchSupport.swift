@@ -33,10 +33,16 @@ enum BenchSupport {
     }
 }
 
-/// `--check`: exit 1 when a stated goal is not met.
+/// `--check`: exit 1 when a stated goal is not met; `--format`: text, csv or json.
 struct GoalOptions: ParsableArguments {
     @Flag(help: "Exit 1 (after every benchmark asked for has run) when a stated goal is NOT met.")
     var check = false
+
+    @Option(
+        help:
+            "Output: text (lines as measured), csv (one record per figure as measured, with the machine's description) or json (one document at the end)."
+    )
+    var format: BenchFormat = .text
 }
 
 /// A benchmark command that states goals and takes `--check`.
@@ -57,9 +63,8 @@ enum Goals {
     }
 }
 
-/// The benchmarks' `print`: each line goes out at once, even into a pipe (where `Swift.print`
-/// would hold it until the buffer fills or the process ends), so a long run shows its progress.
-func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    Swift.print(items.map { "\($0)" }.joined(separator: separator), terminator: terminator)
-    fflush(nil)
+/// The benchmarks' `print`: a line for a person, written at once (see `BenchOutput.note`); in
+/// `--format csv|json` it becomes a note beside the measured records.
+func print(_ items: Any..., separator: String = " ") {
+    BenchOutput.note(items.map { "\($0)" }.joined(separator: separator))
 }

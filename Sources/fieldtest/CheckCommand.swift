@@ -38,11 +38,13 @@ struct CheckCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
+        let started = Date()
         let report = try BaselineComparison.compare(
-            current: current, baseline: baseline, tolerances: tolerance,
+            current: OutputText.inputPath(current), baseline: baseline, tolerances: tolerance,
             compareLatency: compareLatency,
             requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
-        print(report.rendered(quiet: quiet), terminator: "")
+        let console = TerminalConsole()
+        console.write(report.rendered(quiet: quiet, style: console.style, seconds: Date().timeIntervalSince(started)))
         if report.hasRegression { throw CommandSupport.failed }
     }
 }
@@ -73,6 +75,7 @@ struct MergeCommand: ParsableCommand {
     var allowPartial = false
 
     func run() throws {
+        let inputs = try OutputText.inputPaths(inputs)
         try OutputPathCheck.refuseOverwritingInputs(
             inputs.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
         let report = try ShardMerge.merge(
@@ -85,7 +88,10 @@ struct MergeCommand: ParsableCommand {
         report.diagnostics(allowPartial: allowPartial).forEach(CommandSupport.printError)
         if !report.isComplete && !allowPartial { throw CommandSupport.failed }
         try OutputText.write(MetricsCSV.render(report.rows), to: output)
-        if report.rows.contains(where: { $0.status == .fail }) { throw CommandSupport.failed }
+        if let message = report.failingRowsMessage() {
+            CommandSupport.printError(message)
+            throw CommandSupport.failed
+        }
     }
 }
 

@@ -40,6 +40,7 @@ struct ClassifyCommand: ParsableCommand {
 
     func run() throws {
         let chosen = try CommandSupport.classes(classes)
+        let input = OutputText.inputPath(input)
         try OutputPathCheck.refuseOverwritingInputs(
             [
                 .init(option: "--input", url: URL(fileURLWithPath: input)),

@@ -49,6 +49,7 @@ struct EvaluateCommand: ParsableCommand {
         }
 
         func run() throws {
+            let input = try OutputText.inputPaths(input)
             let chosen = try CommandSupport.classes(classes)
             let modelURL = SentimentModelFile.url(model, datasets: DatasetsLocation.current(option: nil))
             try OutputPathCheck.refuseOverwritingInputs(
@@ -57,7 +58,8 @@ struct EvaluateCommand: ParsableCommand {
             let evaluations = try SentimentEvaluation.run(
                 classifier, inputs: input.map { URL(fileURLWithPath: $0) }, classes: chosen,
                 reservedOnly: reservedOnly, displayName: { $0.relativePath })
-            print(SentimentTrainer.report(evaluations))
+            let report = SentimentTrainer.report(evaluations)  // beside a CSV on standard output, on standard error
+            if output == OutputText.standardStreamName { CommandSupport.printError(report) } else { print(report) }
             if let output { try OutputText.write(SentimentTrainer.reportCSV(evaluations), to: output) }
         }
     }

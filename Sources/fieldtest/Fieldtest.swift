@@ -1,6 +1,7 @@
 import ArgumentParser
 import FieldtestData
 import Foundation
+import MetricReports
 
 /// The `fieldtest` command: a thin shell over the library modules.
 @main
@@ -13,7 +14,7 @@ struct Fieldtest: ParsableCommand {
             Exit codes: 0 success (all requirements pass), 1 a requirement failed or a \
             regression was found, 2 invalid input or usage, or an output that cannot be written.
             """,
-        version: FieldtestVersion.current,
+        version: FieldtestVersion.current + (GitRevision.current().map { " (commit \($0.prefix(12)))" } ?? ""),
         subcommands: [
             RunCommand.self,
             ValidateCommand.self,

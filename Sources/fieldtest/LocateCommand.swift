@@ -60,6 +60,9 @@ struct LocateCommand: ParsableCommand {
     }
 
     func run() throws {
+        let paths = try OutputText.inputPaths(train + (input.map { [$0] } ?? []))
+        let train = Array(paths.prefix(train.count))
+        let input = self.input == nil ? nil : paths.last
         try OutputPathCheck.refuseOverwritingInputs(
             train.map { .init(option: "--train", url: URL(fileURLWithPath: $0)) }
                 + (input.map { [.init(option: "--input", url: URL(fileURLWithPath: $0))] } ?? []), output: output)

@@ -50,15 +50,13 @@ struct RouteCommand: ParsableCommand {
             return
         }
         guard let graph, let queries else { throw ValidationError("--graph and --queries are required") }
-        let namedInputs: [(String, String?)] = [
-            ("--graph", graph), ("--queries", queries), ("--congestion", congestion),
-            ("--profiles", profiles),
-        ]
+        let paths = try OutputText.inputPaths([graph, queries, congestion ?? "", profiles ?? ""])  // `-`: stdin
+        let namedInputs = zip(["--graph", "--queries", "--congestion", "--profiles"], paths).filter { !$0.1.isEmpty }
         try OutputPathCheck.refuseOverwritingInputs(
-            namedInputs.compactMap { option, path in path.map { .init(option: option, url: URL(fileURLWithPath: $0)) }
-            },
-            output: output)
-        let text = try RouteBatch.run(graph: graph, queries: queries, congestion: congestion, profiles: profiles)
+            namedInputs.map { .init(option: $0, url: URL(fileURLWithPath: $1)) }, output: output)
+        let text = try RouteBatch.run(
+            graph: paths[0], queries: paths[1], congestion: congestion.map { _ in paths[2] },
+            profiles: profiles.map { _ in paths[3] })
         try OutputText.write(text, to: output)
     }
 }

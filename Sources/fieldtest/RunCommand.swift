@@ -66,19 +66,25 @@ struct RunCommand: ParsableCommand {
     )
     var datasets: String?
 
-    @Flag(name: .long, help: "Print only the failing rows.")
+    @Flag(name: .long, help: "Print only failing and regressed rows and the closing line.")
     var quiet = false
+
+    @Flag(name: .long, help: "Print every row, and improvements against the baseline.")
+    var verbose = false
 
     /// The request the options describe.
     var request: RunRequest {
-        RunRequest(
+        var request = RunRequest(
             files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed,
             jobs: jobs,
             shard: shard.flatMap(Shard.init(parsing:)), tolerances: tolerance, compareLatency: compareLatency,
             toolVersion: FieldtestVersion.current)
+        (request.commandLine, request.toolCommit) = (CommandLine.arguments, GitRevision.current())
+        return request
     }
 
     func validate() throws {
+        if quiet && verbose { throw ValidationError("give one of --quiet and --verbose") }
         if let shard, Shard(parsing: shard) == nil {
             throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
         }
@@ -87,29 +93,28 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let manifest = try DatasetsLocation.manifest(option: datasets)
-        let interactive = isatty(STDERR_FILENO) == 1
+        let console = TerminalConsole(textToStandardError: junit == OutputText.standardStreamName)
+        let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
+        let progress: (@Sendable (CaseProgress) -> Void)? =
+            console.progressLines ? { @Sendable in console.progress(RunConsole.progressLine($0)) } : nil
         var signalSources: [any DispatchSourceSignal] = []
         defer { signalSources.forEach { $0.cancel() } }
-        let outcome = try RunPipeline(request: request, manifest: manifest, apps: .bundled).run { event in
-            switch event {
-            case .note(let message): CommandSupport.printError(message)
-            case .prepared:
-                signalSources = InterruptCleanup.install(
-                    message: "fieldtest run: interrupted; temporary folders removed, no reports written "
-                        + "for the scenario in progress", cleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
-            case let .starting(s, count):
-                if interactive {
-                    CommandSupport.printError("running \(s.name): \(count) case\(count == 1 ? "" : "s")…")
+        let outcome = try RunPipeline(request: request, manifest: manifest, apps: .bundled).run(
+            observe: { event in
+                switch event {
+                case .note(let message): CommandSupport.printError(message)
+                case .prepared:
+                    signalSources = InterruptCleanup.install(
+                        message: "fieldtest run: interrupted; temporary folders removed, no reports written "
+                            + "for the scenario in progress", cleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
+                case let .starting(s, count):
+                    console.progress("running \(s.name): \(count) case\(count == 1 ? "" : "s")…", force: true)
+                case .finished(let o):
+                    console.clearProgress()
+                    console.write(RunConsole.scenarioText(o, verbosity: verbosity, style: console.style))
                 }
-            case .finished(let o):
-                let shown = quiet ? o.rows.filter { $0.status == .fail } : o.rows
-                if !shown.isEmpty { print(RunReport.summary(shown), terminator: "") }
-                print(
-                    "\(o.scenario.name): \(o.passedCount) passed, \(o.failedCount) failed, \(o.record.informational) informational; reports in \(o.folder.path)"
-                )
-                if let check = o.check { print(check.rendered(quiet: quiet), terminator: "") }
-            }
-        }
+            }, progress: progress)
+        console.write(outcome.totals.line + "\n")
         if outcome.anyFailed || outcome.anyRegression { throw CommandSupport.failed }
     }
 }

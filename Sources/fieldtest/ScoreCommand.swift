@@ -54,7 +54,7 @@ struct ScoreCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let weather {
+        if let weather = weather.map(OutputText.inputPath) {
             try OutputPathCheck.refuseOverwritingInputs(
                 [.init(option: "--weather", url: URL(fileURLWithPath: weather))], output: output)
             let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)

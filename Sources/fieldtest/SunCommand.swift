@@ -27,6 +27,7 @@ struct SunCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        let input = OutputText.inputPath(input)
         try OutputPathCheck.refuseOverwritingInputs(
             [.init(option: "--input", url: URL(fileURLWithPath: input))], output: output)
         let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)

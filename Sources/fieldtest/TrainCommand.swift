@@ -112,6 +112,7 @@ struct TrainCommand: ParsableCommand {
         }
 
         func run() throws {
+            let input = try OutputText.inputPaths(input)
             let configuration = try TrainingConfiguration(options: options)
             let lexiconDirectory =
                 lexicons.map { URL(fileURLWithPath: $0) }
@@ -137,7 +138,7 @@ struct TrainCommand: ParsableCommand {
                 inputs: input.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory,
                 configuration: configuration, seed: seed, developmentFraction: devFraction,
                 displayName: { $0.relativePath })
-            try SentimentModelFile.save(outcome.model, to: URL(fileURLWithPath: output))
+            try OutputText.write(data: Data(SentimentModelCodec.encode(outcome.model)), to: output)  // atomic, or `-`
             CommandSupport.printError(
                 String(
                     format: "trained %@ on %d tweets in %.1f s → %@", model, outcome.trainingCount,

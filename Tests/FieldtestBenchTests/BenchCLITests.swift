@@ -97,6 +97,35 @@ struct BenchCLITests {
         }
     }
 
+    /// `--format json` is one document: the machine's description, the measured records (the
+    /// engine's goal with its verdict) and whether every goal was met; `--check` exits 1 exactly
+    /// when it was not. `--format csv` starts with the machine's description, one record a line.
+    @Test func machineReadableFormats() throws {
+        let environment = ["PATH": "/nonexistent"]
+        let arguments = ["engine", "--events", "2000", "--processes", "10", "--check"]
+        let r = try run(arguments + ["--format", "json"], environment: environment)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let machine = try #require(document["machine"] as? [String: Any])
+        for key in ["cores", "memory_bytes", "os", "swift", "date", "cpu", "host", "build"] {
+            #expect(machine[key] != nil, "machine.\(key)")
+        }
+        #expect((machine["cores"] as? Int ?? 0) >= 1)
+        let results = try #require(document["results"] as? [[String: Any]])
+        let goal = try #require(results.first { $0["kind"] as? String == "goal" })
+        #expect(goal["benchmark"] as? String == "engine" && goal["unit"] as? String == "events/s")
+        #expect((goal["value"] as? Double ?? 0) > 0 && goal["goal"] as? String == ">= 1000000")
+        let met = try #require(goal["met"] as? Bool)
+        #expect(document["goals_met"] as? Bool == met)
+        #expect(r.status == (met ? 0 : 1), "\(r.stderr)")
+
+        let csv = try run(arguments + ["--format", "csv"], environment: environment)
+        let lines = csv.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "benchmark,kind,name,value,unit,goal,met,text")
+        #expect(lines.dropFirst().prefix(3).allSatisfy { $0.hasPrefix(",machine,") })
+        #expect(lines.contains { $0.hasPrefix("engine,goal,engine,") && $0.contains(",events/s,>= 1000000,") })
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count >= 8 })
+    }
+
     @Test func verdictRecordsOnlyUnmetGoals() {
         let before = Goals.unmet
         defer { Goals.unmet = before }

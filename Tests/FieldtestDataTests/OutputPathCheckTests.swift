@@ -29,6 +29,44 @@ struct OutputPathCheckTests {
             [.init(option: "--input", url: input)], output: folder.appendingPathComponent("new.csv").path)
     }
 
+    /// A symbolic link in a parent folder, a dangling link whose target is an input, and two
+    /// outputs of one file are caught; standard output (`-`) is no file.
+    @Test func linksInFoldersDanglingLinksAndCollidingOutputs() throws {
+        let data = folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let input = data.appendingPathComponent("in.csv")
+        try "a\n".write(to: input, atomically: true, encoding: .utf8)
+        let alias = folder.appendingPathComponent("alias")
+        try FileManager.default.createSymbolicLink(atPath: alias.path, withDestinationPath: data.path)
+        let inputs = [OutputPathCheck.Input(option: "--input", url: input)]
+        #expect(throws: OutputPathCheck.OverwritesInput.self) {
+            try OutputPathCheck.refuse(
+                outputs: [.init(option: "--junit", url: alias.appendingPathComponent("in.csv"))], inputs: inputs)
+        }
+        // A link to a file that does not exist yet, in a folder that is itself a link: the target would be written.
+        let dangling = folder.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "alias/new.csv")
+        let later = [OutputPathCheck.Input(option: "--input", url: data.appendingPathComponent("new.csv"))]
+        #expect(OutputPathCheck.canonicalPath(dangling.path) == OutputPathCheck.canonicalPath(later[0].url.path))
+        #expect(throws: OutputPathCheck.OverwritesInput.self) {
+            try OutputPathCheck.refuse(outputs: [.init(option: "--output", url: dangling)], inputs: later)
+        }
+        let collide = try #require(throws: OutputPathCheck.OutputsCollide.self) {
+            try OutputPathCheck.refuse(
+                outputs: [
+                    .init(option: "--junit", url: folder.appendingPathComponent("o.xml")),
+                    .init(option: "--output", url: alias.appendingPathComponent("../o.xml")),
+                ], inputs: inputs)
+        }
+        #expect(collide.description.contains("is the same file as --junit"))
+        try OutputPathCheck.refuse(
+            outputs: [
+                .init(option: "--output", url: URL(fileURLWithPath: "-")),
+                .init(option: "--junit", url: URL(fileURLWithPath: "-")),
+            ],
+            inputs: inputs)
+    }
+
     @Test func tweetEvalTextFilesBringTheirLabels() {
         let inputs = OutputPathCheck.tweetInputs(["d/val_text.txt", "d/other.csv"])
         #expect(inputs.map(\.url.lastPathComponent) == ["val_text.txt", "val_labels.txt", "other.csv"])

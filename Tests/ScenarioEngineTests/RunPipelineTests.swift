@@ -121,7 +121,6 @@ struct RunPipelineTests {
     @Test(
         "request checks",
         arguments: [
-            (RunRequest(files: ["a", "b"], junit: "j.xml", toolVersion: "1"), "--junit takes one scenario file"),
             (
                 RunRequest(files: ["a"], recordBaseline: "b", shard: Shard(parsing: "0/2"), toolVersion: "1"),
                 "--record-baseline records whole scenarios"

@@ -38,28 +38,125 @@ public enum OutputPathCheck {
         }
     }
 
-    /// Throws `OverwritesInput` when `output` (the value of `outputOption`) resolves to the same
-    /// file as one of `inputs`; does nothing when `output` is nil (standard output).
-    public static func refuseOverwritingInputs(_ inputs: [Input], output: String?, outputOption: String = "--output")
-        throws(OverwritesInput)
-    {
-        guard let output else { return }
-        let target = URL(fileURLWithPath: output)
-        for input in inputs where sameFile(input.url, target) {
-            let named = input.option.isEmpty ? input.url.relativePath : "\(input.option) \(input.url.relativePath)"
-            throw OverwritesInput(outputOption: outputOption, output: output, input: named)
+    /// A file a command is about to write, and the option that chose it (e.g. `--junit`, or
+    /// `--out` for a report file inside the `--out` folder).
+    public struct Output: Sendable {
+        /// The option that chose the file (a file inside a chosen folder names the folder's option).
+        public var option: String
+        /// The file.
+        public var url: URL
+
+        /// An output chosen by `option`.
+        public init(option: String, url: URL) {
+            self.option = option
+            self.url = url
         }
     }
 
-    /// Whether `a` and `b` name the same file: equal paths once standardized and with symbolic
-    /// links resolved, or (both existing) the same device and inode, which also catches hard links.
+    /// Two outputs of one command name the same file: the second would replace the first.
+    public struct OutputsCollide: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The two outputs, each as `option path`.
+        public var first: String, second: String
+
+        public var description: String {
+            "error: \(second) is the same file as \(first); one output would replace the other; choose another path"
+        }
+    }
+
+    /// Throws `OverwritesInput` when `output` (the value of `outputOption`) resolves to the same
+    /// file as one of `inputs`; does nothing when `output` is nil or `-` (standard output).
+    public static func refuseOverwritingInputs(_ inputs: [Input], output: String?, outputOption: String = "--output")
+        throws(OverwritesInput)
+    {
+        guard let output, output != OutputText.standardStreamName else { return }
+        let target = URL(fileURLWithPath: output)
+        for input in inputs where sameFile(input.url, target) {
+            throw OverwritesInput(outputOption: outputOption, output: output, input: named(input))
+        }
+    }
+
+    /// The one check every command applies to every file it writes, before it reads or writes
+    /// anything: throws `OverwritesInput` when an output resolves to one of `inputs` (a symbolic
+    /// link, a hard link, `..` or a symbolic link in a parent folder included), or
+    /// `OutputsCollide` when two outputs resolve to one file. Standard output (`-`) is never a file.
+    public static func refuse(outputs: [Output], inputs: [Input]) throws {
+        let files = outputs.filter { $0.url.relativePath != OutputText.standardStreamName }
+        // Each file's identity once (a run compares dozens of outputs with every dataset file).
+        let readIdentities = inputs.map(FileIdentity.init)
+        let writeIdentities = files.map { FileIdentity($0.url) }
+        for (output, written) in zip(files, writeIdentities) {
+            for (input, read) in zip(inputs, readIdentities) where written.matches(read) {
+                throw OverwritesInput(
+                    outputOption: output.option, output: output.url.relativePath, input: named(input))
+            }
+        }
+        for i in files.indices {
+            for j in files.indices where j > i && writeIdentities[i].matches(writeIdentities[j]) {
+                throw OutputsCollide(
+                    first: "\(files[i].option) \(files[i].url.relativePath)",
+                    second: "\(files[j].option) \(files[j].url.relativePath)")
+            }
+        }
+    }
+
+    /// What `sameFile` compares: the canonical path and, for an existing file, its device and inode.
+    struct FileIdentity {
+        var path: String
+        var device: UInt64?, inode: UInt64?
+
+        init(_ input: Input) { self.init(input.url) }
+
+        init(_ url: URL) {
+            path = OutputPathCheck.canonicalPath(url.path)
+            var info = stat()
+            if stat(url.path, &info) == 0 { (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino)) }
+        }
+
+        func matches(_ other: FileIdentity) -> Bool {
+            path == other.path || (device != nil && device == other.device && inode == other.inode)
+        }
+    }
+
+    /// How an input is named in a message: `--input FILE`, or the path alone.
+    static func named(_ input: Input) -> String {
+        input.option.isEmpty ? input.url.relativePath : "\(input.option) \(input.url.relativePath)"
+    }
+
+    /// Whether `a` and `b` name the same file: equal canonical paths (every symbolic link followed,
+    /// in the file itself and in its folders, also for a file not created yet), or, both existing,
+    /// the same device and inode, which also catches hard links.
     public static func sameFile(_ a: URL, _ b: URL) -> Bool {
-        let ra = a.standardizedFileURL.resolvingSymlinksInPath()
-        let rb = b.standardizedFileURL.resolvingSymlinksInPath()
-        if ra.path == rb.path { return true }
-        var sa = stat()
-        var sb = stat()
-        guard stat(ra.path, &sa) == 0, stat(rb.path, &sb) == 0 else { return false }
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+        FileIdentity(a).matches(FileIdentity(b))
+    }
+
+    /// `path` made absolute with every symbolic link followed: `realpath` of its deepest existing
+    /// ancestor, then the components that do not exist yet (a dangling link is followed to its target).
+    static func canonicalPath(_ path: String) -> String {
+        var absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        for _ in 0..<32 {
+            // A dangling symbolic link: the file it names is the one that would be written.
+            guard let target = danglingLinkTarget(absolute) else { break }
+            absolute =
+                URL(fileURLWithPath: target, relativeTo: URL(fileURLWithPath: absolute).deletingLastPathComponent())
+                .standardizedFileURL.path
+        }
+        var head = absolute
+        var tail: [String] = []
+        while !head.isEmpty && head != "/" {
+            if let resolved = realpath(head, nil) {
+                defer { free(resolved) }
+                return ([String(cString: resolved)] + tail.reversed()).joined(separator: "/")
+            }
+            tail.append((head as NSString).lastPathComponent)
+            head = (head as NSString).deletingLastPathComponent
+        }
+        return absolute
+    }
+
+    /// The target of `path` when it is a symbolic link to nothing, else nil.
+    private static func danglingLinkTarget(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) != 0 else { return nil }
+        return try? FileManager.default.destinationOfSymbolicLink(atPath: path)
     }
 }

@@ -1,45 +1,181 @@
-/// Renders metric rows as JUnit XML for CI systems: one test suite per
-/// scenario, one test case per requirement row; a failing row's message names
-/// the value, comparator and threshold.
+import Foundation
+
+/// Renders metric rows as JUnit XML for CI systems (Jenkins, GitLab, GitHub test reporters).
+///
+/// The layout, documented in `docs/outputs.md`:
+/// - one `<testsuites>` root holding the totals of every scenario of the run;
+/// - one `<testsuite>` per scenario case (a plain scenario is one case; a sweep has one per
+///   parameter combination and seed), named by its label, with its wall-clock `time`;
+/// - one `<testcase>` per checked requirement row (a row with a threshold); a row that fails its
+///   threshold, or regresses against the baseline, carries a `<failure>`; a checked baseline row
+///   the run no longer reports is a failing test case too;
+/// - informational rows (no threshold) are `<property>` elements of their suite, not passing
+///   tests, unless they regressed against the baseline (then they are failing test cases);
+/// - `classname` is the case label with every character but ASCII letters, digits and `-_=,[]`
+///   replaced by `_` (see `className(_:)`): Jenkins and GitLab read dots in a classname as
+///   package separators, so a parameter value such as `0.5` would split one case into packages.
 public enum JUnitReport {
-    /// The XML document for `rows`.
-    public static func render(_ rows: [MetricRow]) -> String {
-        var scenarios: [String] = []
-        var byScenario: [String: [MetricRow]] = [:]
-        for r in rows {
-            if byScenario[r.scenario] == nil { scenarios.append(r.scenario) }
-            byScenario[r.scenario, default: []].append(r)
+    /// The rows of one scenario case and what the run knows about them.
+    public struct Suite: Sendable {
+        /// The case label (`MetricRow.scenario`), e.g. `skyscape-lincoln-sweep[network=lte,seed=2]`.
+        public var name: String
+        /// The case's metric rows, in report order.
+        public var rows: [MetricRow]
+        /// Row key (`MetricRow.key`) → why the row regressed against the baseline.
+        public var regressions: [String: String]
+        /// Checked baseline rows of this case that the run no longer reports, with the reason.
+        public var missing: [(row: MetricRow, reason: String)]
+        /// Wall-clock seconds the case took to run.
+        public var seconds: Double
+        /// When the case started (ISO 8601, UTC), if known.
+        public var timestamp: String?
+        /// Facts about the run shown as properties before the informational rows (e.g. the scenario file, seed and run ID).
+        public var properties: [(name: String, value: String)]
+
+        /// A suite; see the properties.
+        public init(
+            name: String, rows: [MetricRow], regressions: [String: String] = [:],
+            missing: [(row: MetricRow, reason: String)] = [], seconds: Double = 0, timestamp: String? = nil,
+            properties: [(name: String, value: String)] = []
+        ) {
+            self.name = name
+            self.rows = rows
+            self.regressions = regressions
+            self.missing = missing
+            self.seconds = seconds
+            self.timestamp = timestamp
+            self.properties = properties
         }
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let failures = rows.filter { $0.status == .fail }.count
-        out += "<testsuites name=\"fieldtest\" tests=\"\(rows.count)\" failures=\"\(failures)\">\n"
-        for s in scenarios {
-            let rs = byScenario[s] ?? []
-            let f = rs.filter { $0.status == .fail }.count
-            out += "  <testsuite name=\"\(escape(s))\" tests=\"\(rs.count)\" failures=\"\(f)\" skipped=\"0\">\n"
-            for r in rs {
-                let name = escape("\(r.requirement) \(r.metric)")
-                out += "    <testcase classname=\"\(escape(s)).\(escape(r.requirement))\" name=\"\(name)\">"
-                let value = "\(number(r.value)) \(r.unit)"
-                switch r.status {
-                case .fail:
-                    let message =
-                        "\(r.requirement) \(r.metric) = \(value), required \(r.comparator.rawValue) \(r.threshold.map(number) ?? "") \(r.unit)"
-                    out +=
-                        "\n      <failure message=\"\(escape(message))\" type=\"threshold\">\(escape(message))</failure>\n    "
-                case .info:
-                    out +=
-                        "<system-out>\(escape("\(r.metric) = \(value) (informational, \(r.samples) samples)"))</system-out>"
-                case .pass:
-                    out +=
-                        "<system-out>\(escape("\(r.metric) = \(value) \(r.comparator.rawValue) \(r.threshold.map(number) ?? "")"))</system-out>"
-                }
-                out += "</testcase>\n"
+
+        /// The number of test cases: checked rows, regressed informational rows and missing rows.
+        public var tests: Int { rows.filter { $0.status != .info || regressions[$0.key] != nil }.count + missing.count }
+        /// The number of failing test cases.
+        public var failures: Int {
+            rows.filter { $0.status == .fail || regressions[$0.key] != nil }.count + missing.count
+        }
+    }
+
+    /// One suite per case label in `rows` (in order of first appearance), with the regressions of
+    /// `check` (a comparison of these rows with a baseline) attached to their rows, `seconds` the
+    /// wall-clock time of each case label and `properties` shown on every suite.
+    public static func suites(
+        rows: [MetricRow], check: CheckReport? = nil, seconds: [String: Double] = [:], timestamp: String? = nil,
+        properties: [(name: String, value: String)] = []
+    ) -> [Suite] {
+        var order: [String] = []
+        var byLabel: [String: Suite] = [:]
+        func suite(_ label: String) {
+            if byLabel[label] == nil {
+                order.append(label)
+                byLabel[label] = Suite(
+                    name: label, rows: [], seconds: seconds[label] ?? 0, timestamp: timestamp, properties: properties)
             }
-            out += "  </testsuite>\n"
         }
+        for r in rows {
+            suite(r.scenario)
+            byLabel[r.scenario]?.rows.append(r)
+        }
+        for c in check?.regressions ?? [] {
+            if let current = c.current {
+                byLabel[current.scenario]?.regressions[current.key] = c.reason
+            } else if let base = c.baseline {
+                suite(base.scenario)
+                byLabel[base.scenario]?.missing.append((base, c.reason))
+            }
+        }
+        return order.compactMap { byLabel[$0] }
+    }
+
+    /// The XML document of `rows` alone (no baseline, no times): one suite per case label.
+    public static func render(_ rows: [MetricRow]) -> String { render(suites(rows: rows)) }
+
+    /// The XML document of `suites` under one `<testsuites>` root named `name`.
+    public static func render(_ suites: [Suite], name: String = "fieldtest") -> String {
+        let tests = suites.reduce(0) { $0 + $1.tests }
+        let failures = suites.reduce(0) { $0 + $1.failures }
+        let seconds = suites.reduce(0.0) { $0 + $1.seconds }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out +=
+            "<testsuites name=\"\(escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" time=\"\(time(seconds))\">\n"
+        for s in suites { out += render(s) }
         out += "</testsuites>\n"
         return out
+    }
+
+    /// One `<testsuite>` element.
+    static func render(_ s: Suite) -> String {
+        let classname = escape(className(s.name))
+        var out =
+            "  <testsuite name=\"\(escape(s.name))\" tests=\"\(s.tests)\" failures=\"\(s.failures)\" errors=\"0\" skipped=\"0\" time=\"\(time(s.seconds))\""
+        if let timestamp = s.timestamp { out += " timestamp=\"\(escape(timestamp))\"" }
+        out += ">\n"
+        let informational = s.rows.filter { $0.status == .info && s.regressions[$0.key] == nil }
+        if !s.properties.isEmpty || !informational.isEmpty {
+            out += "    <properties>\n"
+            for p in s.properties {
+                out += "      <property name=\"\(escape(p.name))\" value=\"\(escape(p.value))\"/>\n"
+            }
+            for r in informational {
+                let value = "\(number(r.value)) \(r.unit) (informational, \(r.samples) samples)"
+                out +=
+                    "      <property name=\"\(escape("\(r.requirement) \(r.metric)"))\" value=\"\(escape(value))\"/>\n"
+            }
+            out += "    </properties>\n"
+        }
+        for r in s.rows where r.status != .info || s.regressions[r.key] != nil {
+            out +=
+                "    <testcase classname=\"\(classname)\" name=\"\(escape("\(r.requirement) \(r.metric)"))\" time=\"0\">"
+            var failure: (type: String, message: String)?
+            if r.status == .fail {
+                failure = ("threshold", "\(r.requirement) \(r.metric) = \(describe(r)), required \(describeCheck(r))")
+            }
+            if let reason = s.regressions[r.key] {
+                let text = "\(r.requirement) \(r.metric) regressed against the baseline: \(reason)"
+                failure = failure.map { ($0.type, "\($0.message); \(text)") } ?? ("regression", text)
+            }
+            if let failure {
+                out += "\n      <failure message=\"\(escape(failure.message))\" type=\"\(failure.type)\">"
+                out += "\(escape(failure.message))</failure>\n    </testcase>\n"
+            } else {
+                out +=
+                    "<system-out>\(escape("\(r.metric) = \(describe(r)) \(describeCheck(r))"))</system-out></testcase>\n"
+            }
+        }
+        for (r, reason) in s.missing {
+            let message = "\(r.requirement) \(r.metric): \(reason) (the baseline checks \(describeCheck(r)))"
+            out +=
+                "    <testcase classname=\"\(classname)\" name=\"\(escape("\(r.requirement) \(r.metric)"))\" time=\"0\">"
+            out += "\n      <failure message=\"\(escape(message))\" type=\"regression\">\(escape(message))</failure>\n"
+            out += "    </testcase>\n"
+        }
+        out += "  </testsuite>\n"
+        return out
+    }
+
+    /// The `classname` of a case's test cases: `label` with every character other than ASCII
+    /// letters, digits and `-_=,[]` replaced by `_`, so no dot splits it into Java-style packages.
+    public static func className(_ label: String) -> String {
+        let kept = Set("-_=,[]".unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for c in label.unicodeScalars {
+            let ascii = c.isASCII && (CharacterSet.alphanumerics.contains(c) || kept.contains(c))
+            out.append(ascii ? c : "_")
+        }
+        return String(out)
+    }
+
+    /// The value with its unit, e.g. `301 s`.
+    static func describe(_ r: MetricRow) -> String { "\(number(r.value)) \(r.unit)" }
+
+    /// The row's check with its unit, e.g. `<= 300 s`.
+    static func describeCheck(_ r: MetricRow) -> String {
+        guard let t = r.threshold, r.comparator != .none else { return "no threshold" }
+        return "\(r.comparator.rawValue) \(number(t)) \(r.unit)"
+    }
+
+    /// Seconds as JUnit's `time` wants them: plain decimal, no exponent, millisecond precision.
+    static func time(_ seconds: Double) -> String {
+        seconds.isFinite && seconds > 0 ? String(format: "%.3f", seconds) : "0"
     }
 
     static func number(_ v: Double) -> String { FieldtestNumber.format(v) }

@@ -19,6 +19,8 @@ public struct CaseResult: Sendable {
     public var rows: [MetricRow]
     /// Events dispatched by the simulation.
     public var events: Int
+    /// Wall-clock seconds the case took, from building its driver to its last row.
+    public var seconds: Double = 0
 }
 
 /// Expands sweeps, runs cases (in parallel when asked) and gathers the rows.
@@ -87,6 +89,7 @@ public enum ScenarioRunner {
     public static func run(_ c: ScenarioCase, runID: String, datasets: DatasetStore, apps: AppRegistry) throws
         -> CaseResult
     {
+        let started = ContinuousClock.now
         guard let app = apps.app(c.scenario.app) else {
             throw UnknownAppError(app: c.scenario.app, file: c.scenario.file)
         }
@@ -98,25 +101,36 @@ public enum ScenarioRunner {
         try driver.finish(context)
         let template = MetricRow.Template(scenario: c.label, runID: runID, seed: c.scenario.seed, requirement: "")
         let rows = context.metrics.rows(template: template, requirements: c.scenario.requirements)
-        return CaseResult(scenarioCase: c, rows: rows, events: context.simulation.dispatched)
+        let elapsed = (ContinuousClock.now - started).components
+        return CaseResult(
+            scenarioCase: c, rows: rows, events: context.simulation.dispatched,
+            seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18)
     }
 
     /// Runs `cases` on up to `jobs` threads; results come back in case order
-    /// whatever the completion order. The first error is rethrown.
+    /// whatever the completion order. The first error is rethrown. `progress`, when given, is
+    /// told of each case as it completes (one call at a time, in completion order).
     public static func run(
         _ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
-        apps: AppRegistry
+        apps: AppRegistry, progress: (@Sendable (CaseResult) -> Void)? = nil
     ) throws -> [CaseResult] {
         let box = ResultBox(count: cases.count)
         let workers = max(1, min(jobs, cases.count))
         if workers == 1 {
-            return try cases.map { try run($0, runID: runID, datasets: datasets, apps: apps) }
+            return try cases.map {
+                let result = try run($0, runID: runID, datasets: datasets, apps: apps)
+                progress?(result)
+                return result
+            }
         }
         let next = Counter()
+        let reporting = NSLock()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let i = next.take(below: cases.count) {
                 do {
-                    box.set(i, .success(try run(cases[i], runID: runID, datasets: datasets, apps: apps)))
+                    let result = try run(cases[i], runID: runID, datasets: datasets, apps: apps)
+                    box.set(i, .success(result))
+                    if let progress { reporting.withLock { progress(result) } }
                 } catch {
                     box.set(i, .failure(error))
                 }

@@ -29,6 +29,17 @@ public struct RunRecord: Codable, Sendable {
     public var failed: Int
     public var informational: Int
 
+    // MARK: Provenance of the run (absent in run.json files written before they were recorded)
+    /// When the scenario's last case finished (ISO 8601, UTC).
+    public var finishedAt: String?
+    /// Wall-clock seconds from `startedAt` to `finishedAt`, to the millisecond.
+    public var durationSeconds: Double?
+    /// The command line that ran it (`fieldtest run …`), as the process received it.
+    public var commandLine: [String]?
+    /// The git commit of the checkout the tool was built from (see `GitRevision`), when known.
+    public var toolCommit: String?
+    // MARK: -
+
     /// The keys of `run.json` (snake case), read back by `RunReport.readRecord`.
     enum CodingKeys: String, CodingKey {
         case tool, toolVersion = "tool_version", scenario, scenarioFile = "scenario_file", scenarioSHA256 =
@@ -36,6 +47,9 @@ public struct RunRecord: Codable, Sendable {
         case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest", machine,
             cases, shard, sweep
         case events, passed, failed, informational
+        // Provenance of the run.
+        case finishedAt = "finished_at", durationSeconds = "duration_s", commandLine = "command_line",
+            toolCommit = "tool_commit"
     }
 
     public init(
@@ -68,6 +82,9 @@ public struct RunRecord: Codable, Sendable {
 /// Writes a run's report folder atomically: `metrics.csv`, `run.json` and,
 /// when asked, JUnit XML.
 public enum RunReport {
+    /// The files written into every report folder (each is checked against the run's inputs).
+    public static let fileNames = ["metrics.csv", "run.json"]
+
     /// A run identifier: UTC time to the second plus 8 random hex digits.
     public static func makeRunID(now: Date = Date()) -> String {
         let f = DateFormatter()
@@ -109,7 +126,7 @@ public enum RunReport {
     /// a folder that refuses writes) leaves the previous `metrics.csv` and `run.json` as they were.
     public static func write(rows: [MetricRow], record: RunRecord, to folder: URL, junit: URL?) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         let files: [(name: String, data: Data)] = [
             ("metrics.csv", Data(MetricsCSV.render(rows).utf8)),

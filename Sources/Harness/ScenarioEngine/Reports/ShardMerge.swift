@@ -134,6 +134,18 @@ public struct MergeReport: Sendable {
                 ])
     }
 
+    /// Why merged rows make `merge` exit 1: the rows that fail their requirement (at most
+    /// `limit` named), or nil when none fails.
+    public func failingRowsMessage(limit: Int = 10) -> String? {
+        let failing = rows.filter { $0.status == .fail }
+        guard !failing.isEmpty else { return nil }
+        let named = failing.prefix(limit).map { "\($0.scenario) \($0.requirement) \($0.metric)" }
+        let more = failing.count > limit ? " and \(failing.count - limit) more" : ""
+        let count = failing.count == 1 ? "1 merged row fails its" : "\(failing.count) merged rows fail their"
+        return "merge: \(count) requirement "
+            + "(exit 1; the merged file is written): " + named.joined(separator: ", ") + more
+    }
+
     /// One line per problem: per scenario, the missing cases (at most `limit` named, with the
     /// shard that runs each), then each duplicated case with its files.
     public func problems(limit: Int = 10) -> [String] {

@@ -41,6 +41,32 @@ public struct RunOutcome: Sendable {
     public var anyFailed = false
     /// Whether any metric regressed against the baseline.
     public var anyRegression = false
+    /// Scenarios, rows by status, regressions and the wall-clock time of the whole run.
+    public var totals = RunTotals()
+}
+
+/// How far a scenario's cases have got, reported as each case completes.
+public struct CaseProgress: Sendable {
+    /// The scenario's name.
+    public var scenario: String
+    /// Cases completed, of `total`.
+    public var done: Int, total: Int
+    /// Rows that failed their threshold in the completed cases.
+    public var failedRows: Int
+    /// Wall-clock seconds since the scenario's first case started.
+    public var elapsed: Double
+
+    /// Seconds left at the pace so far (nil before the first case completes).
+    public var secondsLeft: Double? {
+        done > 0 ? elapsed / Double(done) * Double(total - done) : nil
+    }
+}
+
+/// Counts completed cases for `CaseProgress`; only touched from the runner's progress calls,
+/// which come one at a time.
+private final class ProgressCounter: @unchecked Sendable {
+    var done = 0
+    var failedRows = 0
 }
 
 /// Runs scenario files end to end: parses them, expands their cases (and shard), finds their
@@ -65,7 +91,11 @@ public struct RunPipeline {
     /// Runs the request, reporting progress and each scenario's outcome to `observe`. Throws
     /// (before anything runs, or when a scenario cannot run or its reports cannot be written)
     /// a `RunError`, a located scenario diagnostic or a data error, each saying what to fix.
-    public func run(observe: (RunEvent) -> Void) throws -> RunOutcome {
+    /// `progress`, when given, is told of each case as it completes (from the threads running the cases).
+    public func run(observe: (RunEvent) -> Void, progress: (@Sendable (CaseProgress) -> Void)? = nil) throws
+        -> RunOutcome
+    {
+        let runStarted = ContinuousClock.now
         try request.validate()
         var tolerances = Tolerances()
         for t in request.tolerances { try tolerances.apply(t) }
@@ -87,6 +117,9 @@ public struct RunPipeline {
                 ?? URL(fileURLWithPath: request.resultsFolder).appendingPathComponent(s.name).appendingPathComponent(
                     runID)
         }
+        try OutputPathCheck.refuse(
+            outputs: outputFiles(scenarios: scenarios, reportFolders: reportFolders),
+            inputs: inputFiles(scenarios: scenarios))
         let createdFolders = try OutputLocations.prepare(try outputLocations(reportFolders: reportFolders))
         // Folders made for outputs that were never written (a scenario failed to run) do not stay behind.
         defer { OutputLocations.removeEmptyFolders(createdFolders) }
@@ -106,21 +139,42 @@ public struct RunPipeline {
         let store = DatasetStore(manifest: manifest)
         var datasetHashing = DatasetHashing(manifest: manifest)
         var outcome = RunOutcome()
+        var junitSuites: [JUnitReport.Suite] = []
         for (index, s) in scenarios.enumerated() {
             let cases = caseLists[index]
             let runID = runIDs[index]
             let folder = reportFolders[index]
             observe(.starting(s, caseCount: cases.count))
-            let startedAt = ISO8601DateFormatter().string(from: Date())
+            let started = Date()
+            let startedAt = ISO8601DateFormatter().string(from: started)
             // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
             let session = store.session()
-            let results = try ScenarioRunner.run(cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps)
+            let counter = ProgressCounter()
+            let clock = ContinuousClock.now
+            let results = try ScenarioRunner.run(
+                cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps,
+                progress: progress.map { report in
+                    { @Sendable result in
+                        counter.done += 1
+                        counter.failedRows += result.rows.filter { $0.status == .fail }.count
+                        let elapsed = (ContinuousClock.now - clock).components
+                        report(
+                            CaseProgress(
+                                scenario: s.name, done: counter.done, total: cases.count,
+                                failedRows: counter.failedRows,
+                                elapsed: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18))
+                    }
+                })
             let rows = results.flatMap(\.rows)
             let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets) { observe(.note($0)) }
-            let record = try runRecord(
+            var record = try runRecord(
                 s, used: used, runID: runID, startedAt: startedAt, cases: cases.count, results: results, rows: rows)
-            try RunReport.write(
-                rows: rows, record: record, to: folder, junit: request.junit.map { URL(fileURLWithPath: $0) })
+            let finished = Date()
+            record.finishedAt = ISO8601DateFormatter().string(from: finished)
+            record.durationSeconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
+            record.commandLine = request.commandLine
+            record.toolCommit = request.toolCommit
+            try RunReport.write(rows: rows, record: record, to: folder, junit: nil)
             if let recordBaseline = request.recordBaseline {
                 let folder = URL(fileURLWithPath: recordBaseline)
                 try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("\(s.name).csv"))
@@ -131,8 +185,22 @@ public struct RunPipeline {
             }
             outcome.anyFailed = outcome.anyFailed || record.failed > 0
             outcome.anyRegression = outcome.anyRegression || check?.hasRegression == true
+            outcome.totals.add(scenario: rows, regressions: check?.regressions.count ?? 0)
+            if request.junit != nil {
+                junitSuites += JUnitReport.suites(
+                    rows: rows, check: check,
+                    seconds: Dictionary(results.map { ($0.scenarioCase.label, $0.seconds) }, uniquingKeysWith: +),
+                    timestamp: startedAt,
+                    properties: [
+                        ("scenario", s.name), ("scenario_file", s.file), ("run_id", runID), ("app", s.app),
+                    ])
+            }
             observe(.finished(ScenarioOutcome(scenario: s, rows: rows, record: record, folder: folder, check: check)))
         }
+        // One JUnit file for every scenario of the run, written once they have all run.
+        if let junit = request.junit { try OutputText.write(JUnitReport.render(junitSuites), to: junit) }
+        let elapsed = (ContinuousClock.now - runStarted).components
+        outcome.totals.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
         return outcome
     }
 
@@ -154,11 +222,54 @@ public struct RunPipeline {
         return scenarios
     }
 
+    /// Every file the run reads before or while it runs: the scenario files, every file of the
+    /// datasets folder (`MANIFEST.csv`, the recordings, lexicons and models) and the baseline files.
+    func inputFiles(scenarios: [Scenario]) -> [OutputPathCheck.Input] {
+        var inputs = request.files.map { OutputPathCheck.Input(option: "", url: URL(fileURLWithPath: $0)) }
+        inputs.append(.init(option: "", url: manifest.root.appendingPathComponent("MANIFEST.csv")))
+        inputs += manifest.entries.map { .init(option: "", url: manifest.url(of: $0)) }
+        if let walk = FileManager.default.enumerator(at: manifest.root, includingPropertiesForKeys: nil) {
+            for case let url as URL in walk { inputs.append(.init(option: "", url: url)) }
+        }
+        if let baseline = request.baseline {
+            let folder = BaselineSelection.folder(of: baseline)
+            inputs.append(.init(option: "--baseline", url: folder.appendingPathComponent(MachineIdentity.fileName)))
+            if folder.path == URL(fileURLWithPath: baseline).path {
+                inputs += scenarios.map {
+                    .init(option: "--baseline", url: folder.appendingPathComponent("\($0.name).csv"))
+                }
+            } else {
+                inputs.append(.init(option: "--baseline", url: URL(fileURLWithPath: baseline)))
+            }
+        }
+        return inputs
+    }
+
+    /// Every file the run writes: the `--junit` file, the recorded baselines and each scenario's reports.
+    func outputFiles(scenarios: [Scenario], reportFolders: [URL]) -> [OutputPathCheck.Output] {
+        var outputs: [OutputPathCheck.Output] = []
+        if let junit = request.junit { outputs.append(.init(option: "--junit", url: URL(fileURLWithPath: junit))) }
+        if let recordBaseline = request.recordBaseline {
+            let folder = URL(fileURLWithPath: recordBaseline)
+            outputs += scenarios.map {
+                .init(option: "--record-baseline", url: folder.appendingPathComponent("\($0.name).csv"))
+            }
+            outputs.append(
+                .init(option: "--record-baseline", url: folder.appendingPathComponent(MachineIdentity.fileName)))
+        }
+        for folder in reportFolders {
+            outputs += RunReport.fileNames.map {
+                .init(option: request.out == nil ? "the report file" : "--out", url: folder.appendingPathComponent($0))
+            }
+        }
+        return outputs
+    }
+
     /// The locations the run writes to: the `--junit` file's folder, the `--record-baseline`
     /// folder, the `--out` folder and every scenario's report folder.
     func outputLocations(reportFolders: [URL]) throws(RunError) -> [OutputLocations.Location] {
         var locations: [OutputLocations.Location] = []
-        if let junit = request.junit {
+        if let junit = request.junit, junit != OutputText.standardStreamName {
             let url = URL(fileURLWithPath: junit)
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {

@@ -10,7 +10,7 @@ public struct RunRequest: Sendable {
     public var out: String?
     /// The folder of per-run report folders when `out` is nil.
     public var resultsFolder = "Results/runs"
-    /// JUnit XML file to write as well (one scenario only).
+    /// JUnit XML file to write as well: one file for every scenario of the run (`-`: standard output).
     public var junit: String?
     /// A baseline metrics CSV, or a folder of `<scenario>.csv` baselines.
     public var baseline: String?
@@ -28,6 +28,10 @@ public struct RunRequest: Sendable {
     public var compareLatency: LatencyComparison
     /// The tool's version, written into `run.json`.
     public var toolVersion: String
+    /// The command line that asked for the run, written into `run.json`.
+    public var commandLine: [String] = []
+    /// The git commit the tool was built from, if known, written into `run.json`.
+    public var toolCommit: String?
 
     /// A request; see the properties for each value.
     public init(
@@ -52,9 +56,6 @@ public struct RunRequest: Sendable {
     /// Checks the combination of options before anything is read.
     public func validate() throws(RunError) {
         if jobs < 1 { throw .usage("--jobs must be at least 1") }
-        if junit != nil && files.count > 1 {
-            throw .usage("--junit takes one scenario file; run scenarios one at a time or use separate files")
-        }
         if recordBaseline != nil && shard != nil {
             throw .usage(
                 "--record-baseline records whole scenarios, and --shard runs only a slice of each sweep; record the baseline without --shard, or merge the shards' metrics.csv files with 'fieldtest merge' and use the merged file as --baseline"

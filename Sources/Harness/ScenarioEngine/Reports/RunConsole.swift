@@ -1,0 +1,126 @@
+import Foundation
+import MetricReports
+
+/// How much `run` and `check` print.
+public enum Verbosity: Sendable {
+    /// Failing and regressed rows, and the closing line.
+    case quiet
+    /// Failing and regressed rows and a summary line per scenario (the default).
+    case normal
+    /// Every row, improvements too, and a summary line per scenario.
+    case verbose
+}
+
+/// What `fieldtest run` prints on the terminal: per scenario the rows a person needs (every row
+/// with `--verbose`), a summary line, progress lines for long scenarios, and the closing totals.
+/// Values are shown with `ValueText` (`126 ms`, `0.97`); reports for machines keep full precision.
+public enum RunConsole {
+    /// The text printed when a scenario has finished: its summary line (not with `.quiet`), then
+    /// its failing rows (every row with `.verbose`), then its regressions and the check's count line.
+    public static func scenarioText(_ o: ScenarioOutcome, verbosity: Verbosity, style: TerminalStyle) -> String {
+        var out = ""
+        let regressions = o.check?.regressions.count ?? 0
+        if verbosity != .quiet {
+            var line = "\(o.scenario.name): \(o.passedCount) passed, \(o.failedCount) failed, "
+            line += "\(o.record.informational) info"
+            if o.check != nil { line += ", \(regressions) regression\(regressions == 1 ? "" : "s")" }
+            if let seconds = o.record.durationSeconds { line += " in \(ValueText.duration(seconds))" }
+            line += "; reports in \(o.folder.path)"
+            out += (o.failedCount > 0 || regressions > 0 ? style.bad(line) : line) + "\n"
+        }
+        let shown = verbosity == .verbose ? o.rows : o.rows.filter { $0.status == .fail }
+        if !shown.isEmpty { out += rowsTable(shown, style: style) }
+        if let check = o.check, verbosity != .quiet || regressions > 0 {
+            out += check.rendered(quiet: verbosity != .verbose, style: style, countLine: verbosity != .quiet)
+        }
+        return out
+    }
+
+    /// Rows as an aligned table, values with units (the status column, last, coloured).
+    public static func rowsTable(_ rows: [MetricRow], style: TerminalStyle) -> String {
+        let header = ["scenario", "requirement", "metric", "value", "threshold", "status"]
+        let body = rows.map { r in
+            [
+                r.scenario, r.requirement, r.metric, ValueText.format(r.value, unit: r.unit),
+                r.threshold.map { "\(r.comparator.rawValue) \(ValueText.format($0, unit: r.unit))" } ?? "",
+                statusText(r.status, style: style),
+            ]
+        }
+        return TextTableRenderer.render(header: header, rows: body)
+    }
+
+    /// `PASS`, `FAIL` or `INFO`, coloured by `style`.
+    static func statusText(_ status: MetricStatus, style: TerminalStyle) -> String {
+        switch status {
+        case .pass: style.good("PASS")
+        case .fail: style.bad("FAIL")
+        case .info: style.dim("INFO")
+        }
+    }
+
+    /// One progress line (no line break): `skyscape-lincoln-sweep: 5/12 cases, 1 failing row, about 14 s left`.
+    public static func progressLine(_ p: CaseProgress) -> String {
+        var line = "\(p.scenario): \(p.done)/\(p.total) cases"
+        line += ", \(p.failedRows) failing row\(p.failedRows == 1 ? "" : "s")"
+        if let left = p.secondsLeft, p.done < p.total {
+            // An estimate: whole seconds are as precise as it is.
+            line += ", about \(left < 60 ? "\(Int(left.rounded(.up))) s" : ValueText.duration(left)) left"
+        }
+        return line
+    }
+}
+
+/// Where `run` writes for a person: its text to standard output (to standard error when
+/// standard output carries a machine-readable report), and transient progress lines to standard
+/// error only when that is a terminal, each replacing the last, so logs and pipes never get them.
+public final class TerminalConsole: @unchecked Sendable {
+    /// Colour for the text stream.
+    public let style: TerminalStyle
+    /// Whether progress lines are shown (standard error is a terminal).
+    public let progressLines: Bool
+    private let textDescriptor: Int32
+    private let lock = NSLock()
+    private var showing = false
+    private var lastProgress = ContinuousClock.now - .seconds(1)
+
+    /// A console; `textToStandardError` sends the text to standard error (e.g. `--junit -`).
+    public init(
+        textToStandardError: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        textDescriptor = textToStandardError ? STDERR_FILENO : STDOUT_FILENO
+        style = TerminalStyle.detect(isTerminal: isatty(textDescriptor) == 1, environment: environment)
+        progressLines = isatty(STDERR_FILENO) == 1
+    }
+
+    /// Writes `text` to the text stream (after clearing a progress line from the terminal).
+    public func write(_ text: String) {
+        clearProgress()
+        if textDescriptor == STDERR_FILENO {
+            try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+        } else {
+            Swift.print(text, terminator: "")
+        }
+    }
+
+    /// Shows `line` in place of the previous progress line (at most ten a second; none off a terminal).
+    public func progress(_ line: String, force: Bool = false) {
+        guard progressLines else { return }
+        lock.withLock {
+            let now = ContinuousClock.now
+            guard force || now - lastProgress >= .milliseconds(100) else { return }
+            lastProgress = now
+            fflush(nil)  // what was printed before stays above the progress line
+            try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(line)".utf8))
+            showing = true
+        }
+    }
+
+    /// Removes the progress line, if one is shown.
+    public func clearProgress() {
+        lock.withLock {
+            guard showing else { return }
+            try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
+            showing = false
+        }
+    }
+}
