@@ -40,14 +40,18 @@ struct PrivateFilesTests {
         let root = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: root) }
         // Linux never hands out a pid above pid_max (at most 4,194,304), so this process is gone.
-        let dead = root.appendingPathComponent("fieldtest-4194305-abc")
-        let live = root.appendingPathComponent("fieldtest-\(getpid())-abc")
-        let other = root.appendingPathComponent("fieldtest-notapid")
-        for url in [dead, live, other] {
+        let uuid = "12345678-ABCD-4EF0-8123-456789ABCDEF"
+        let dead = root.appendingPathComponent("fieldtest-run-4194305-\(uuid)")
+        let live = root.appendingPathComponent("fieldtest-run-\(getpid())-\(uuid)")
+        let other = root.appendingPathComponent("fieldtest-run-notapid")
+        // Another tool's folder whose name starts with digits is not taken for a dead run.
+        let foreign = root.appendingPathComponent("fieldtest-run-4194305-cache")
+        for url in [dead, live, other, foreign] {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
-        let removed = PrivateFiles.removeStaleFolders(in: root, prefix: "fieldtest-")
-        #expect(removed.map(\.lastPathComponent) == ["fieldtest-4194305-abc"])
+        let removed = PrivateFiles.removeStaleFolders(in: root, prefix: "fieldtest-run-")
+        #expect(removed.map(\.lastPathComponent) == ["fieldtest-run-4194305-\(uuid)"])
+        #expect(FileManager.default.fileExists(atPath: foreign.path))
         #expect(!FileManager.default.fileExists(atPath: dead.path))
         #expect(FileManager.default.fileExists(atPath: live.path))
         #expect(FileManager.default.fileExists(atPath: other.path))

@@ -64,8 +64,9 @@ public enum EmulatedDevices {
             "\(folderPrefix)\(getpid())-\(UUID().uuidString)")
     }
 
-    /// The name prefix of the per-run folders.
-    static let folderPrefix = "fieldtest-"
+    /// The name prefix of the per-run folders: distinct from other `fieldtest-…` names, so that the
+    /// sweep never takes another folder's leading digits for a process id.
+    static let folderPrefix = "fieldtest-run-"
 
     /// Once per process: the folders of runs whose process is gone.
     static let sweptStaleFolders: Void = {

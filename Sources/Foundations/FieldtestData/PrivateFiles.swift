@@ -36,7 +36,9 @@ public enum PrivateFiles {
         var removed: [URL] = []
         for name in names where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
-            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 else { continue }
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0,
+                rest[rest.index(after: dash)...].count == 36  // a UUID follows
+            else { continue }
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
             let url = directory.appendingPathComponent(name)
             if (try? FileManager.default.removeItem(at: url)) != nil { removed.append(url) }
