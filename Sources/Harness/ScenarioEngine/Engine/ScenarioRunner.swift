@@ -19,6 +19,8 @@ public struct CaseResult: Sendable {
     public var rows: [MetricRow]
     /// Events dispatched by the simulation.
     public var events: Int
+    /// What the case traced (empty at `TraceLevel.none`).
+    public var trace: CaseTrace
 }
 
 /// Expands sweeps, runs cases (in parallel when asked) and gathers the rows.
@@ -83,14 +85,16 @@ public enum ScenarioRunner {
 
     /// Runs one case to completion: builds its app's driver from `apps`, lets it
     /// start, schedules the scenario's timeline, runs the virtual clock, lets it
-    /// finish, and returns the rows of the requirements the scenario lists.
-    public static func run(_ c: ScenarioCase, runID: String, datasets: DatasetStore, apps: AppRegistry) throws
-        -> CaseResult
-    {
+    /// finish, and returns the rows of the requirements the scenario lists, and its trace at level `trace`
+    /// (which ends with each non-latency row as a check at the end of the run).
+    public static func run(
+        _ c: ScenarioCase, runID: String, datasets: DatasetStore, apps: AppRegistry, trace: TraceLevel = .summary
+    ) throws -> CaseResult {
         guard let app = apps.app(c.scenario.app) else {
             throw UnknownAppError(app: c.scenario.app, file: c.scenario.file)
         }
-        let context = RunContext(scenario: c.scenario, datasets: datasets, requirements: app.requirements)
+        let context = RunContext(
+            scenario: c.scenario, datasets: datasets, requirements: app.requirements, trace: trace)
         let driver = try apps.makeDriver(for: c.scenario)
         try driver.start(context)
         ScenarioTimeline.schedule(context, driver: driver, actionsBeforeFeeds: app.actionsBeforeFeeds)
@@ -98,25 +102,33 @@ public enum ScenarioRunner {
         try driver.finish(context)
         let template = MetricRow.Template(scenario: c.label, runID: runID, seed: c.scenario.seed, requirement: "")
         let rows = context.metrics.rows(template: template, requirements: c.scenario.requirements)
-        return CaseResult(scenarioCase: c, rows: rows, events: context.simulation.dispatched)
+        // Latency rows summarise wall-clock samples (latency.csv); the others are deterministic checks.
+        for r in rows where r.kind != .latency {
+            context.trace.summaryEvent(
+                TraceEvent(
+                    time: context.simulation.now, device: "", requirement: r.requirement, metric: r.metric,
+                    value: r.value, unit: r.unit, expected: r.threshold, comparator: r.comparator, status: r.status))
+        }
+        return CaseResult(
+            scenarioCase: c, rows: rows, events: context.simulation.dispatched, trace: context.trace.trace)
     }
 
     /// Runs `cases` on up to `jobs` threads; results come back in case order
     /// whatever the completion order. The first error is rethrown.
     public static func run(
         _ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
-        apps: AppRegistry
+        apps: AppRegistry, trace: TraceLevel = .summary
     ) throws -> [CaseResult] {
         let box = ResultBox(count: cases.count)
         let workers = max(1, min(jobs, cases.count))
         if workers == 1 {
-            return try cases.map { try run($0, runID: runID, datasets: datasets, apps: apps) }
+            return try cases.map { try run($0, runID: runID, datasets: datasets, apps: apps, trace: trace) }
         }
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let i = next.take(below: cases.count) {
                 do {
-                    box.set(i, .success(try run(cases[i], runID: runID, datasets: datasets, apps: apps)))
+                    box.set(i, .success(try run(cases[i], runID: runID, datasets: datasets, apps: apps, trace: trace)))
                 } catch {
                     box.set(i, .failure(error))
                 }

@@ -114,7 +114,8 @@ public struct RunPipeline {
             let startedAt = ISO8601DateFormatter().string(from: Date())
             // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
             let session = store.session()
-            let results = try ScenarioRunner.run(cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps)
+            let results = try ScenarioRunner.run(
+                cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps, trace: request.trace)
             let rows = results.flatMap(\.rows)
             let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets) { observe(.note($0)) }
             let record = try runRecord(
@@ -129,6 +130,7 @@ public struct RunPipeline {
             let check = baselines[index].map {
                 BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances)
             }
+            try writeTraces(results, check: check, to: folder)
             outcome.anyFailed = outcome.anyFailed || record.failed > 0
             outcome.anyRegression = outcome.anyRegression || check?.hasRegression == true
             observe(.finished(ScenarioOutcome(scenario: s, rows: rows, record: record, folder: folder, check: check)))
@@ -180,6 +182,22 @@ public struct RunPipeline {
                     path: folder.path, folder: folder))
         }
         return locations
+    }
+
+    /// Writes the trace files (`TraceFiles`) and, when the run was compared with a baseline,
+    /// `baseline-check.csv` beside `metrics.csv` (an older one is removed otherwise).
+    func writeTraces(_ results: [CaseResult], check: CheckReport?, to folder: URL) throws {
+        try TraceFiles.write(
+            results.map {
+                TraceFiles.Case(
+                    label: $0.scenarioCase.label, start: $0.scenarioCase.scenario.start, trace: $0.trace)
+            }, level: request.trace, to: folder)
+        let checkFile = folder.appendingPathComponent(BaselineCheckCSV.fileName)
+        if let check {
+            try AtomicFile.write(BaselineCheckCSV.render(check), to: checkFile)
+        } else {
+            unlink(checkFile.path)
+        }
     }
 
     /// What `run.json` records of one scenario's run.

@@ -28,13 +28,15 @@ public struct RunRequest: Sendable {
     public var compareLatency: LatencyComparison
     /// The tool's version, written into `run.json`.
     public var toolVersion: String
+    /// How much each scenario's trace files keep (`events.csv`, `latency.csv`, `traces.geojson`).
+    public var trace: TraceLevel = .summary
 
     /// A request; see the properties for each value.
     public init(
         files: [String], out: String? = nil, junit: String? = nil, baseline: String? = nil,
         recordBaseline: String? = nil,
         seed: UInt64? = nil, jobs: Int = 1, shard: Shard? = nil, tolerances: [String] = [],
-        compareLatency: LatencyComparison = .sameMachine, toolVersion: String
+        compareLatency: LatencyComparison = .sameMachine, toolVersion: String, trace: TraceLevel = .summary
     ) {
         self.files = files
         self.out = out
@@ -47,6 +49,7 @@ public struct RunRequest: Sendable {
         self.tolerances = tolerances
         self.compareLatency = compareLatency
         self.toolVersion = toolVersion
+        self.trace = trace
     }
 
     /// Checks the combination of options before anything is read.
