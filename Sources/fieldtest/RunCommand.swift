@@ -3,6 +3,7 @@ import FieldtestApps
 import FieldtestData
 import Foundation
 import MetricReports
+import RunReports
 import ScenarioEngine
 
 /// `fieldtest run`: replay scenarios and write their metric reports.
@@ -69,13 +70,21 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print only the failing rows.")
     var quiet = false
 
+    @Option(
+        name: .long, help: "Trace files beside metrics.csv: none, summary (bounded; default) or full (docs/reports.md)."
+    )
+    var trace: TraceLevel = .summary
+
+    @Option(name: .long, help: "Also write one HTML report of every scenario run to this file.")
+    var report: String?
+
     /// The request the options describe.
     var request: RunRequest {
         RunRequest(
             files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed,
             jobs: jobs,
             shard: shard.flatMap(Shard.init(parsing:)), tolerances: tolerance, compareLatency: compareLatency,
-            toolVersion: FieldtestVersion.current)
+            toolVersion: FieldtestVersion.current, trace: trace)
     }
 
     func validate() throws {
@@ -89,6 +98,7 @@ struct RunCommand: ParsableCommand {
         let manifest = try DatasetsLocation.manifest(option: datasets)
         let interactive = isatty(STDERR_FILENO) == 1
         var signalSources: [any DispatchSourceSignal] = []
+        var folders: [String] = []
         defer { signalSources.forEach { $0.cancel() } }
         let outcome = try RunPipeline(request: request, manifest: manifest, apps: .bundled).run { event in
             switch event {
@@ -102,6 +112,7 @@ struct RunCommand: ParsableCommand {
                     CommandSupport.printError("running \(s.name): \(count) case\(count == 1 ? "" : "s")…")
                 }
             case .finished(let o):
+                folders.append(o.folder.path)
                 let shown = quiet ? o.rows.filter { $0.status == .fail } : o.rows
                 if !shown.isEmpty { print(RunReport.summary(shown), terminator: "") }
                 print(
@@ -110,6 +121,13 @@ struct RunCommand: ParsableCommand {
                 if let check = o.check { print(check.rendered(quiet: quiet), terminator: "") }
             }
         }
+        if let report {
+            try AtomicFile.write(
+                try HTMLReport.render(inputs: folders, requirements: AppRegistry.bundled.requirements),
+                to: URL(fileURLWithPath: report))
+        }
         if outcome.anyFailed || outcome.anyRegression { throw CommandSupport.failed }
     }
 }
+
+extension TraceLevel: ExpressibleByArgument {}
