@@ -37,7 +37,7 @@ public struct ChartFrame: Sendable, Equatable {
         self.height = height
         left = 62
         right = 14
-        top = 12
+        top = 26
         bottom = 42
         let yLow = yFromZero ? min(0, yDomain.lowerBound) : yDomain.lowerBound
         let yHigh = yFromZero ? max(0, yDomain.upperBound) : yDomain.upperBound
@@ -54,18 +54,29 @@ public struct ChartFrame: Sendable, Equatable {
 
 /// Line charts, histograms and maps drawn as inline SVG.
 public enum Charts {
-    /// Formats axis values (the page passes unit-aware formatting).
-    public typealias Format = @Sendable (Double) -> String
+    /// Formats a value to a number of significant digits (the page passes unit-aware formatting).
+    public typealias Format = @Sendable (_ value: Double, _ significantDigits: Int) -> String
+
+    /// Labels for `ticks`: three significant digits, or as many more as it takes to tell them apart
+    /// (ticks 299.99, 300, 300.01 would all read "300 s" at three).
+    public static func tickLabels(_ ticks: [Double], _ format: Format) -> [String] {
+        for digits in 3...12 {
+            let labels = ticks.map { format($0, digits) }
+            if Set(labels).count == labels.count { return labels }
+        }
+        return ticks.map { format($0, 12) }
+    }
 
     /// Axes with ticks and grid lines; x ticks at `xTicks` (value, label).
     static func axes(_ f: ChartFrame, xTicks: [(Double, String)], yFormat: Format, xLabel: String, yLabel: String)
         -> [SVG.Node]
     {
         var nodes: [SVG.Node] = []
-        for t in f.y.ticks(count: 5) {
+        let yTicks = f.y.ticks(count: 5)
+        for (t, label) in zip(yTicks, tickLabels(yTicks, yFormat)) {
             let py = f.y(t)
             nodes.append(SVG.line(f.plotLeft, py, f.plotRight, py, cls: "grid"))
-            nodes.append(SVG.text(yFormat(t), x: f.plotLeft - 6, y: py + 4, anchor: "end", cls: "tick"))
+            nodes.append(SVG.text(label, x: f.plotLeft - 6, y: py + 4, anchor: "end", cls: "tick"))
         }
         for (v, label) in xTicks {
             let px = f.x(v)
@@ -76,7 +87,7 @@ public enum Charts {
         nodes.append(SVG.line(f.plotLeft, f.plotTop, f.plotLeft, f.plotBottom, cls: "axis"))
         nodes.append(
             SVG.text(xLabel, x: (f.plotLeft + f.plotRight) / 2, y: f.height - 6, anchor: "middle", cls: "label"))
-        nodes.append(SVG.text(yLabel, x: 4, y: f.plotTop - 2 + 10, anchor: "start", cls: "label"))
+        nodes.append(SVG.text(yLabel, x: 4, y: 15, anchor: "start", cls: "label"))
         return nodes
     }
 
@@ -85,7 +96,9 @@ public enum Charts {
         let py = f.y(value)
         return [
             SVG.line(f.plotLeft, py, f.plotRight, py, cls: "threshold"),
-            SVG.text(label, x: f.plotRight - 2, y: py - 4, anchor: "end", cls: "threshold-label"),
+            SVG.text(
+                label, x: f.plotRight - 2, y: py - 4 < f.plotTop + 10 ? py + 13 : py - 4, anchor: "end",
+                cls: "threshold-label"),
         ]
     }
 
@@ -97,7 +110,12 @@ public enum Charts {
     ) -> SVG.Node {
         let xs = series.flatMap { $0.points.map(\.x) }
         var ys = series.flatMap { $0.points.map(\.y) }.filter(\.isFinite)
-        if let threshold { ys.append(threshold) }
+        // A threshold far beyond the data would flatten every line: it is then named, not drawn.
+        let lo = ys.min() ?? 0
+        let hi = ys.max() ?? 1
+        let reach = 3 * max(hi - lo, abs(hi) * 0.1)
+        let drawn = threshold.flatMap { $0.isFinite && $0 >= lo - reach && $0 <= hi + reach ? $0 : nil }
+        if let drawn { ys.append(drawn) }
         let xDomain: ClosedRange<Double>
         if let categories {
             xDomain = -0.5...(Double(max(1, categories.count)) - 0.5)
@@ -107,14 +125,22 @@ public enum Charts {
         let f = ChartFrame(xDomain: xDomain, yDomain: (ys.min() ?? 0)...(ys.max() ?? 1))
         let xTicks: [(Double, String)] =
             categories.map { $0.enumerated().map { (Double($0.offset), $0.element) } }
-            ?? f.x.ticks(count: 6).map { ($0, format($0)) }
+            ?? { ticks in Array(zip(ticks, tickLabels(ticks, format))) }(f.x.ticks(count: 6))
         var nodes = axes(f, xTicks: xTicks, yFormat: format, xLabel: xLabel, yLabel: yLabel)
-        if let threshold { nodes += horizontalThreshold(f, threshold, label: thresholdLabel) }
+        if let drawn {
+            nodes += horizontalThreshold(f, drawn, label: thresholdLabel)
+        } else if threshold != nil {
+            nodes.append(
+                SVG.text(
+                    thresholdLabel + " (off the axis)", x: f.plotRight - 2, y: 15, anchor: "end", cls: "threshold-label"
+                ))
+        }
         for (i, s) in series.enumerated() {
             let pts = s.points.filter { $0.y.isFinite }.map { (x: f.x($0.x), y: f.y($0.y)) }
             nodes.append(SVG.polyline(pts, cls: "series s\(i % 8)"))
             for (p, d) in zip(pts, s.points.filter { $0.y.isFinite }) {
-                nodes.append(SVG.circle(x: p.x, y: p.y, r: 3, cls: "dot s\(i % 8)", tip: "\(s.name): \(format(d.y))"))
+                nodes.append(
+                    SVG.circle(x: p.x, y: p.y, r: 3, cls: "dot s\(i % 8)", tip: "\(s.name): \(format(d.y, 4))"))
             }
         }
         return SVG.root(width: f.width, height: f.height, label: title, nodes)
@@ -140,9 +166,10 @@ public enum Charts {
         }
         let f = ChartFrame(
             xDomain: lo...(hi + (hi - lo) * 0.02), yDomain: 0...Double(h.counts.max() ?? 1), yFromZero: true)
-        let xTicks = f.x.ticks(count: 5).map { ($0, format($0)) }
+        let ticks = f.x.ticks(count: 5)
+        let xTicks = Array(zip(ticks, tickLabels(ticks, format)))
         var nodes = axes(
-            f, xTicks: xTicks, yFormat: { String(Int($0.rounded())) }, xLabel: xLabel, yLabel: "calls")
+            f, xTicks: xTicks, yFormat: { v, _ in String(Int(v.rounded())) }, xLabel: xLabel, yLabel: "calls")
         for (i, c) in h.counts.enumerated() where c > 0 {
             let e = h.edges(of: i)
             let x0 = f.x(e.lowerBound)
@@ -150,7 +177,7 @@ public enum Charts {
             nodes.append(
                 SVG.rect(
                     x: x0 + 0.5, y: f.y(Double(c)), width: x1 - x0 - 1, height: f.plotBottom - f.y(Double(c)),
-                    cls: "bar", tip: "\(format(e.lowerBound))–\(format(e.upperBound)): \(c)"))
+                    cls: "bar", tip: "\(format(e.lowerBound, 3))–\(format(e.upperBound, 3)): \(c)"))
         }
         if let marker = onScale(marker) {
             let px = f.x(marker)

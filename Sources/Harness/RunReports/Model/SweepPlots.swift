@@ -18,8 +18,11 @@ public struct SweepPlot: Sendable {
     public var threshold: Double?, comparator: ThresholdComparator
     /// Whether the values differ between cases (a flat metric is plotted after those that move).
     public var varies: Bool
+    /// The metric's kind (latency rows are wall-clock and move in every sweep).
+    public var kind: MetricKind
 
-    /// The plots of a sweep's rows, metrics in row order, those whose values vary first; at most `limit`.
+    /// The plots of a sweep's rows, at most `limit`: non-latency metrics that vary between cases, then
+    /// checked latency percentiles, then checked metrics that do not vary; each group in row order.
     public static func plots(rows: [MetricRow], sweep: SweepRecord, limit: Int = 12) -> [SweepPlot] {
         guard let first = sweep.parameters.first, !first.values.isEmpty else { return [] }
         let numeric = first.values.compactMap(Double.init)
@@ -57,9 +60,14 @@ public struct SweepPlot: Sendable {
                     requirement: head.requirement, metric: head.metric, unit: head.unit, parameter: first.name,
                     categories: categories,
                     series: lineOrder.map { ChartSeries(name: $0, points: lines[$0]!.sorted { $0.x < $1.x }) },
-                    threshold: head.threshold, comparator: head.comparator, varies: varies))
+                    threshold: head.threshold, comparator: head.comparator, varies: varies, kind: head.kind))
         }
-        let ranked = out.filter(\.varies) + out.filter { !$0.varies && $0.threshold != nil }
+        // What the swept parameter changes comes first; latency moves in every sweep (it is wall-clock
+        // time), so only its checked percentile is drawn, after those; flat checked metrics last.
+        let ranked =
+            out.filter { $0.varies && $0.kind != .latency }
+            + out.filter { $0.varies && $0.kind == .latency && $0.threshold != nil }
+            + out.filter { !$0.varies && $0.kind != .latency && $0.threshold != nil }
         return Array(ranked.prefix(limit))
     }
 

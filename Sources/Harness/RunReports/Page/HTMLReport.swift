@@ -110,10 +110,10 @@ public struct HTMLReport {
             let cases = Set(rows.map(\.scenario)).count
             return .tr(
                 .td(.a(.href("#s-" + ReportFormat.anchor(name)), .text(name))),
-                .td(.class("num"), .text(String(cases))),
+                .td(.class("num wide"), .text(String(cases))),
                 .td(.class("num"), .text(String(rows.filter { $0.status == .pass }.count))),
                 .td(.class("num"), .text(String(failed))),
-                .td(.class("num"), .text(String(rows.filter { $0.status == .info }.count))),
+                .td(.class("num wide"), .text(String(rows.filter { $0.status == .info }.count))),
                 .td(.class("num"), .text(String(regressions))),
                 .td(badge(failed == 0 && regressions == 0 ? "pass" : "fail")))
         }
@@ -131,8 +131,9 @@ public struct HTMLReport {
                 .table(
                     .thead(
                         .tr(
-                            .th("Scenario"), .th(.class("num"), .text("Cases")), .th(.class("num"), .text("Passed")),
-                            .th(.class("num"), .text("Failed")), .th(.class("num"), .text("Info")),
+                            .th("Scenario"), .th(.class("num wide"), .text("Cases")),
+                            .th(.class("num"), .text("Passed")), .th(.class("num"), .text("Failed")),
+                            .th(.class("num wide"), .text("Info")),
                             .th(.class("num"), .text("Regressions")), .th("Status"))),
                     .tbody(.group(overview)))))
     }
@@ -140,6 +141,15 @@ public struct HTMLReport {
     /// A pass/fail/info badge.
     func badge(_ status: String) -> Body {
         .span(.class("badge " + ReportFormat.anchor(status)), .text(status.uppercased()))
+    }
+
+    /// A metric name that may break after its underscores on a narrow screen (rather than mid-word).
+    func metricName(_ name: String) -> Body {
+        let parts = name.split(separator: "_", omittingEmptySubsequences: false)
+        return .group(
+            parts.enumerated().map { i, part in
+                i == parts.count - 1 ? .text(String(part)) : .group(.text(part + "_"), .selfClosedElement(named: "wbr"))
+            })
     }
 
     /// A link to a requirement's text.
@@ -209,19 +219,19 @@ public struct HTMLReport {
         let hasCheck = !r.check.isEmpty
         let body: [Node<HTML.TableContext>] = r.rows.map { row in
             .tr(
-                .class(row.status.rawValue), .td(requirementLink(row.requirement)),
-                .td(.class("metric"), .text(row.metric)),
-                .td(.class("num"), .text(ReportFormat.value(row.value, unit: row.unit))),
+                .class(row.status.rawValue), .td(.class("req"), requirementLink(row.requirement)),
+                .td(.class("metric"), metricName(row.metric)),
+                .td(.class("num value"), .text(ReportFormat.value(row.value, unit: row.unit))),
                 .td(
-                    .class("num"), .text(ReportFormat.threshold(row.comparator.rawValue, row.threshold, unit: row.unit))
-                ),
-                .td(badge(row.status.rawValue)),
-                .if(hasCheck, .td(.class("num"), delta(checks["\(row.requirement)|\(row.metric)"]))))
+                    .class("num thr"),
+                    .text(ReportFormat.threshold(row.comparator.rawValue, row.threshold, unit: row.unit))),
+                .td(.class("status"), badge(row.status.rawValue)),
+                .if(hasCheck, .td(.class("num extra"), delta(checks["\(row.requirement)|\(row.metric)"]))))
         }
         return .div(
             .class("scroll"),
             .table(
-                .class("requirements"),
+                .class("requirements cards"),
                 .thead(
                     .tr(
                         .th("Requirement"), .th("Metric"), .th(.class("num"), .text("Value")),
@@ -249,17 +259,19 @@ public struct HTMLReport {
             let hi = finite.max().map { ReportFormat.value($0, unit: head.unit) } ?? "n/a"
             let status = fails > 0 ? "fail" : (passes > 0 ? "pass" : "info")
             return .tr(
-                .class(status), .td(requirementLink(head.requirement)), .td(.class("metric"), .text(head.metric)),
-                .td(.class("num"), .text(lo == hi ? lo : "\(lo) – \(hi)")),
+                .class(status), .td(.class("req"), requirementLink(head.requirement)),
+                .td(.class("metric"), metricName(head.metric)),
+                .td(.class("num value"), .text(lo == hi ? lo : "\(lo) – \(hi)")),
                 .td(
-                    .class("num"),
+                    .class("num thr"),
                     .text(ReportFormat.threshold(head.comparator.rawValue, head.threshold, unit: head.unit))),
-                .td(.class("num"), .text(status == "info" ? "" : "\(passes)/\(g.count)")), .td(badge(status)))
+                .td(.class("num extra"), .text(status == "info" ? "" : "\(passes)/\(g.count) cases pass")),
+                .td(.class("status"), badge(status)))
         }
         return .div(
             .class("scroll"),
             .table(
-                .class("requirements"),
+                .class("requirements cards"),
                 .thead(
                     .tr(
                         .th("Requirement"), .th("Metric"), .th(.class("num"), .text("Values (min – max)")),
@@ -366,7 +378,7 @@ public struct HTMLReport {
                 title: "\(p.requirement) \(p.metric) against \(p.parameter)", xLabel: p.parameter,
                 categories: p.categories, yLabel: "\(p.metric) (\(unit))", series: p.series, threshold: p.threshold,
                 thresholdLabel: "threshold " + ReportFormat.threshold(p.comparator.rawValue, p.threshold, unit: unit),
-                format: { ReportFormat.value($0, unit: unit) })
+                format: { ReportFormat.value($0, unit: unit, digits: $1) })
             return figure(
                 chart, caption: "\(p.requirement) · \(p.metric)" + (p.varies ? "" : " (the same in every case)"),
                 legend: p.series.enumerated().map { ("s\($0.offset % 8)", $0.element.name) })
@@ -403,7 +415,7 @@ public struct HTMLReport {
                     thresholdLabel: threshold.map { "p95 ≤ " + ReportFormat.value($0, unit: "s") } ?? "",
                     marker: p95.map { $0 * scale },
                     markerLabel: p95.map { "p95 " + ReportFormat.value($0, unit: "s") } ?? "",
-                    format: { ReportFormat.significant($0, 3) })
+                    format: { ReportFormat.significant($0, $1) })
                 figures.append(
                     figure(
                         chart,
@@ -488,11 +500,11 @@ public struct HTMLReport {
         let entries: [Body] = ids.map { id in
             guard let d = requirements[id] else {
                 return .div(
-                    .class("req"), .id("req-" + ReportFormat.anchor(id)), .h3(.text(id)),
+                    .class("req-text"), .id("req-" + ReportFormat.anchor(id)), .h3(.text(id)),
                     .p(.class("muted"), .text("Not a requirement of the bundled apps.")))
             }
             return .div(
-                .class("req"), .id("req-" + ReportFormat.anchor(id)), .h3(.text("\(id) — \(d.summary)")),
+                .class("req-text"), .id("req-" + ReportFormat.anchor(id)), .h3(.text("\(id) — \(d.summary)")),
                 .dl(
                     .dt("Measured as"), .dd(.text(d.measuredAs)), .dt("Threshold"), .dd(.text(d.threshold)),
                     .dt("Source"), .dd(.text(d.source))))

@@ -2,22 +2,23 @@ import Foundation
 
 /// Numbers as a reader wants them: with their unit and a sensible precision (`126 ms`, `0.97`, `3 s`).
 public enum ReportFormat {
-    /// `value` in `unit`: seconds below one shown in ms or µs, counts as integers, others to 3 significant digits.
-    public static func value(_ value: Double, unit: String) -> String {
+    /// `value` in `unit`: seconds below one shown in ms or µs, counts as integers, others to `digits`
+    /// significant digits.
+    public static func value(_ value: Double, unit: String, digits: Int = 3) -> String {
         guard value.isFinite else { return value.isNaN ? "n/a" : (value > 0 ? "∞" : "−∞") }
         switch unit {
         case "s":
             let a = abs(value)
             if a == 0 { return "0 s" }
-            if a < 1e-3 { return significant(value * 1e6, 3) + " µs" }
-            if a < 1 { return significant(value * 1e3, 3) + " ms" }
-            return significant(value, 3) + " s"
+            if a < 1e-3 { return significant(value * 1e6, digits) + " µs" }
+            if a < 1 { return significant(value * 1e3, digits) + " ms" }
+            return significant(value, digits) + " s"
         case "count":
-            return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : significant(value, 3)
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : significant(value, digits)
         case "ratio", "", "correlation":
-            return significant(value, 3)
+            return significant(value, digits)
         default:
-            return significant(value, 3) + " " + unit
+            return significant(value, digits) + " " + unit
         }
     }
 

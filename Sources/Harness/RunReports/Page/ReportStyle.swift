@@ -28,7 +28,7 @@ enum ReportStyle {
         th { background: var(--bg-soft); font-weight: 600; white-space: nowrap; }
         td.metric { overflow-wrap: anywhere; min-width: 8em; }
         .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-        tr.fail td { background: #fff1f0; }
+        tr.fail td, tr.fail { background: #fff1f0; }
         .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 0.78em; font-weight: 700;
           letter-spacing: 0.03em; color: #fff; background: var(--info); vertical-align: middle; }
         .badge.pass { background: var(--pass); }
@@ -85,23 +85,39 @@ enum ReportStyle {
         .swatch.fused-track { background: #009e73; }
         .swatch.heat { background: #cc3311; opacity: 0.6; height: 10px; width: 10px; }
         .swatch.exit { background: #009e73; height: 8px; width: 8px; border-radius: 4px; }
-        .req { border-left: 3px solid var(--line); padding: 0 0 0 10px; margin: 10px 0; }
-        .req:target { border-left-color: #0b5cad; background: #f0f6ff; }
-        .req h3 { margin: 0.2em 0; }
+        .req-text { border-left: 3px solid var(--line); padding: 0 0 0 10px; margin: 10px 0; }
+        .req-text:target { border-left-color: #0b5cad; background: #f0f6ff; }
+        .req-text h3 { margin: 0.2em 0; }
         dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 4px 0; font-size: 0.92em; }
         dt { font-weight: 600; color: var(--info); }
         dd { margin: 0; min-width: 0; }
         footer { margin-top: 2em; color: var(--info); font-size: 0.85em; }
-        @media (max-width: 520px) {
+        @media (max-width: 560px) {
           body { padding: 8px 10px 30px; font-size: 14px; }
           dl { grid-template-columns: 1fr; }
           th, td { padding: 4px 5px; }
+          .wide { display: none; }
+          table.cards thead { display: none; }
+          table.cards, table.cards tbody { display: block; }
+          table.cards tr { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 0 8px; padding: 5px 2px;
+            align-items: baseline;
+            border-bottom: 1px solid var(--line); }
+          table.cards td { display: block; border: 0; padding: 0; background: none; min-width: 0; }
+          table.cards td.req { grid-column: 1; grid-row: 1; }
+          table.cards td.metric { grid-column: 2; grid-row: 1; font-weight: 600; }
+          table.cards td.status { grid-column: 3; grid-row: 1; text-align: right; }
+          table.cards td.value { grid-column: 1 / 3; grid-row: 2; text-align: left; }
+          table.cards td.thr { grid-column: 3; grid-row: 2; text-align: right; }
+          table.cards td.extra { grid-column: 1 / -1; grid-row: 3; text-align: left; }
+          table.cards td:empty, table.cards .delta.same { display: none; }
+          svg .tick { font-size: 13px; }
+          svg .label, svg .threshold-label, svg .marker-label { font-size: 14px; }
         }
         @media print {
           body { max-width: none; padding: 0; font-size: 11pt; }
           .scroll { overflow: visible; }
           section.scenario { break-before: page; }
-          figure, tr, .req { break-inside: avoid; }
+          figure, tr, .req-text { break-inside: avoid; }
           a { color: inherit; text-decoration: none; }
           .figures { grid-template-columns: 1fr 1fr; }
           tr.fail td { background: none; }
