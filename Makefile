@@ -55,10 +55,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Renders the bundled suite's report (debug build) in headless Chromium at desktop and phone widths and
-# fails on console errors, a blank page or text overflowing its box (Tests/Browser/check_report.py, Python's
-# standard library only). Installs Debian's chromium when missing (apt-get when root). Screenshots are left
-# in $(BROWSER_OUT). The run may exit 1 (a debug build can miss a latency threshold); 2 or more fails.
+# Runs the bundled suite (debug build, two scenarios at a time), writes its report with `fieldtest report`,
+# renders it in headless Chromium at desktop and phone widths and fails on console errors, a blank page or
+# text overflowing its box (Tests/Browser/check_report.py, Python's standard library only). Installs Debian's
+# chromium when missing (apt-get when root). Screenshots are left in $(BROWSER_OUT). A scenario may exit 1 (a
+# debug build can miss a latency threshold); 2 or more fails.
 BROWSER_OUT := .build/browser-test
 
 test-browser: build
@@ -67,8 +68,9 @@ test-browser: build
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2 || exit 1; \
 	  else echo "chromium is missing; run: sudo apt-get install -y chromium" >&2; exit 1; fi; }
 	rm -rf $(BROWSER_OUT)
-	.build/debug/fieldtest run Scenarios/*.yaml --baseline Results/baselines --compare-latency never --quiet \
-	  --out $(BROWSER_OUT)/runs --report $(BROWSER_OUT)/report.html >/dev/null; [ $$? -le 1 ]
+	ls Scenarios/*.yaml | xargs -P 2 -I{} sh -c '.build/debug/fieldtest run {} --baseline Results/baselines \
+	  --compare-latency never --quiet --out $(BROWSER_OUT)/runs >/dev/null; [ $$? -le 1 ]'
+	.build/debug/fieldtest report $(BROWSER_OUT)/runs --output $(BROWSER_OUT)/report.html
 	python3 Tests/Browser/check_report.py $(BROWSER_OUT)/report.html --screenshots $(BROWSER_OUT)
 
 # Installs slurm-wlm and munge when missing, starts munged, slurmctld and slurmd (root, state in a
