@@ -92,6 +92,8 @@ struct HTMLReportTests {
         let html = try HTMLReport.render(inputs: [a.path, b.path], requirements: [])
         #expect(html.contains("side-by-side"))
         #expect(html.contains(">bundled</th>") && html.contains(">external-api</th>"))
+        // One sweep plot holds both systems' lines, one per system and seed.
+        #expect(html.contains("bundled: seed 1") && html.contains("external-api: seed 3"))
     }
 
     @Test func baselineDeltasAreColouredByDirection() throws {

@@ -187,7 +187,7 @@ public struct HTMLReport {
             nodes.append(requirementTable(first))
         }
         if cases > 1 { nodes.append(baselineChanges(rs)) }
-        for r in rs where cases > 1 { nodes.append(sweepPlots(r, multipleRuns: rs.count > 1)) }
+        if cases > 1 { nodes.append(sweepPlots(rs)) }
         nodes.append(latencyFigures(rs))
         nodes.append(mapFigure(rs))
         nodes.append(eventsDigest(rs))
@@ -367,10 +367,24 @@ public struct HTMLReport {
             ])
     }
 
-    /// Each metric of a sweep against its first swept parameter.
-    func sweepPlots(_ r: ReportRun, multipleRuns: Bool) -> Body {
-        guard let sweep = r.sweep else { return .empty }
-        let plots = SweepPlot.plots(rows: r.rows, sweep: sweep)
+    /// Each metric of a sweep against its first swept parameter; with several runs of the sweep (e.g.
+    /// one per system under test) each plot holds every run's lines, named by run.
+    func sweepPlots(_ rs: [ReportRun]) -> Body {
+        var plots: [SweepPlot] = []
+        for r in rs {
+            guard let sweep = r.sweep else { continue }
+            for var p in SweepPlot.plots(rows: r.rows, sweep: sweep) {
+                if rs.count > 1 {
+                    p.series = p.series.map { ChartSeries(name: "\(r.label): \($0.name)", points: $0.points) }
+                }
+                if let i = plots.firstIndex(where: { $0.requirement == p.requirement && $0.metric == p.metric }) {
+                    plots[i].series += p.series
+                    plots[i].varies = plots[i].varies || p.varies
+                } else {
+                    plots.append(p)
+                }
+            }
+        }
         guard !plots.isEmpty else { return .empty }
         let figures: [Body] = plots.map { p in
             let unit = p.unit
@@ -384,7 +398,7 @@ public struct HTMLReport {
                 legend: p.series.enumerated().map { ("s\($0.offset % 8)", $0.element.name) })
         }
         return .group(
-            .h3(.text("Sweep: each metric against \(plots[0].parameter)" + (multipleRuns ? " (\(r.label))" : ""))),
+            .h3(.text("Sweep: each metric against \(plots[0].parameter)")),
             .div(.class("figures"), .group(figures)))
     }
 

@@ -121,6 +121,7 @@ enum ReportStyle {
           a { color: inherit; text-decoration: none; }
           .figures { grid-template-columns: 1fr 1fr; }
           tr.fail td { background: none; }
+          .badge, .swatch, .tile { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
         }
         """
 }
