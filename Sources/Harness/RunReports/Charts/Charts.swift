@@ -67,12 +67,14 @@ public enum Charts {
         return ticks.map { format($0, 12) }
     }
 
-    /// Axes with ticks and grid lines; x ticks at `xTicks` (value, label).
-    static func axes(_ f: ChartFrame, xTicks: [(Double, String)], yFormat: Format, xLabel: String, yLabel: String)
-        -> [SVG.Node]
-    {
+    /// Axes with ticks and grid lines; x ticks at `xTicks` (value, label); y ticks at whole numbers
+    /// only when `wholeY` (counts of calls have no half).
+    static func axes(
+        _ f: ChartFrame, xTicks: [(Double, String)], yFormat: Format, xLabel: String, yLabel: String,
+        wholeY: Bool = false
+    ) -> [SVG.Node] {
         var nodes: [SVG.Node] = []
-        let yTicks = f.y.ticks(count: 5)
+        let yTicks = f.y.ticks(count: 5).filter { !wholeY || $0 == $0.rounded() }
         for (t, label) in zip(yTicks, tickLabels(yTicks, yFormat)) {
             let py = f.y(t)
             nodes.append(SVG.line(f.plotLeft, py, f.plotRight, py, cls: "grid"))
@@ -169,7 +171,8 @@ public enum Charts {
         let ticks = f.x.ticks(count: 5)
         let xTicks = Array(zip(ticks, tickLabels(ticks, format)))
         var nodes = axes(
-            f, xTicks: xTicks, yFormat: { v, _ in String(Int(v.rounded())) }, xLabel: xLabel, yLabel: "calls")
+            f, xTicks: xTicks, yFormat: { v, _ in String(Int(v.rounded())) }, xLabel: xLabel, yLabel: "calls",
+            wholeY: true)
         for (i, c) in h.counts.enumerated() where c > 0 {
             let e = h.edges(of: i)
             let x0 = f.x(e.lowerBound)
