@@ -2,6 +2,7 @@
 #
 #   make run    install what is missing, build (release) and run the bundled scenario suite
 #   make test   install what is missing, build and run the test suite
+#   make test-browser  render the bundled suite's HTML report in headless Chromium and check it (installs chromium when root)
 #   make test-slurm  (root) run the README's Slurm array job on a one-node cluster started on this machine
 #   make bench  release benchmarks (fieldtest-bench) with Python baselines (installed from PyPI when missing) measured in the same run
 #   make format rewrite the sources with swift-format (.swift-format); make lint checks them (CI runs it)
@@ -12,7 +13,7 @@ SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config libxml2-utils
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 
-.PHONY: fuzz all deps build release run test test-slurm bench bench-deps verify clean format lint docs
+.PHONY: fuzz all deps build release run test test-browser test-slurm bench bench-deps verify clean format lint docs
 
 all: build
 
@@ -44,7 +45,9 @@ run: release
 	$(FIELDTEST_RELEASE) datasets verify
 	# The committed baselines' latency was measured on the developers' machine: here latency rows are
 	# checked against their thresholds, accuracy/count/rate rows against the baselines.
-	$(FIELDTEST_RELEASE) run Scenarios/*.yaml --baseline Results/baselines --compare-latency never
+	# Results/runs/report.html: one page of the whole suite, readable without the terminal (docs/reports.md).
+	$(FIELDTEST_RELEASE) run Scenarios/*.yaml --baseline Results/baselines --compare-latency never \
+	  --report Results/runs/report.html
 
 verify: release
 	$(FIELDTEST_RELEASE) datasets verify
@@ -59,6 +62,24 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	$(SWIFT) build --build-tests
 	FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) $(SWIFT) test --skip-build --filter FuzzTests
+
+# Runs the bundled suite (debug build, two scenarios at a time), writes its report with `fieldtest report`,
+# renders it in headless Chromium at desktop and phone widths and fails on console errors, a blank page or
+# text overflowing its box (Tests/Browser/check_report.py, Python's standard library only). Installs Debian's
+# chromium when missing (apt-get when root). Screenshots are left in $(BROWSER_OUT). A scenario may exit 1 (a
+# debug build can miss a latency threshold); 2 or more fails.
+BROWSER_OUT := .build/browser-test
+
+test-browser: build
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2 || exit 1; \
+	  else echo "chromium is missing; run: sudo apt-get install -y chromium" >&2; exit 1; fi; }
+	rm -rf $(BROWSER_OUT)
+	ls Scenarios/*.yaml | xargs -P 2 -I{} sh -c '.build/debug/fieldtest run {} --baseline Results/baselines \
+	  --compare-latency never --quiet --out $(BROWSER_OUT)/runs >/dev/null; [ $$? -le 1 ]'
+	.build/debug/fieldtest report $(BROWSER_OUT)/runs --output $(BROWSER_OUT)/report.html
+	python3 Tests/Browser/check_report.py $(BROWSER_OUT)/report.html --screenshots $(BROWSER_OUT)
 
 # Installs slurm-wlm and munge when missing, starts munged, slurmctld and slurmd (root, state in a
 # temporary folder), runs deploy/slurm/sweep.sbatch, merges the shards and compares them with a

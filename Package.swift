@@ -20,6 +20,7 @@ let package = Package(
         // The harness and each core, for packages that run scenarios from their own tests.
         .library(name: "ScenarioEngine", targets: ["ScenarioEngine", "MetricReports", "DeviceEmulation"]),
         .library(name: "FieldtestApps", targets: ["FieldtestApps"]),
+        .library(name: "RunReports", targets: ["RunReports"]),
         .library(name: "FieldtestData", targets: ["FieldtestData"]),
         .library(name: "SkyScoring", targets: ["SkyScoring"]),
         .library(name: "CampusRouting", targets: ["CampusRouting"]),
@@ -36,6 +37,8 @@ let package = Package(
         // `make docs`: DocC archives of the library modules (a command plugin; nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // The HTML report is written with Plot's typed DSL, which escapes text.
+        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -114,6 +117,15 @@ let package = Package(
             ],
             path: "Sources/Harness/ScenarioEngine"
         ),
+        /// One self-contained HTML page of run folders: summary, requirement tables, baseline deltas,
+        /// sweep plots, latency histograms and trace maps, drawn as inline SVG by its own charting layer.
+        .target(
+            name: "RunReports",
+            dependencies: [
+                "ScenarioEngine", "MetricReports", "FieldtestData", .product(name: "Plot", package: "Plot"),
+            ],
+            path: "Sources/Harness/RunReports"
+        ),
         /// The apps under test: drivers that replay a scenario's actions and
         /// feeds through the cores on emulated devices and measure them.
         .target(
@@ -132,7 +144,7 @@ let package = Package(
             name: "fieldtest",
             dependencies: [
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting",
-                "Positioning", "TweetSentiment", "MetricReports",
+                "Positioning", "TweetSentiment", "MetricReports", "RunReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -165,6 +177,9 @@ let package = Package(
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         // read through #filePath
         .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RunReportsTests",
+            dependencies: ["RunReports", "ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData"]),
         .testTarget(
             name: "ScenarioEngineTests",
             dependencies: [

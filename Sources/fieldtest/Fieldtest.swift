@@ -29,6 +29,7 @@ struct Fieldtest: ParsableCommand {
             ClassifyCommand.self,
             EvaluateCommand.self,
             RouteCommand.self,
+            ReportCommand.self,
         ]
     )
 

@@ -3,6 +3,7 @@ import FieldtestApps
 import FieldtestData
 import Foundation
 import MetricReports
+import RunReports
 import ScenarioEngine
 
 /// `fieldtest run`: replay scenarios and write their metric reports.
@@ -72,14 +73,23 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print every row, and improvements against the baseline.")
     var verbose = false
 
+    @Option(
+        name: .long, help: "Trace files beside metrics.csv: none, summary (bounded; default) or full (docs/reports.md)."
+    )
+    var trace: TraceLevel = .summary
+
+    @Option(name: .long, help: "Also write one HTML report of every scenario run to this file.")
+    var report: String?
+
     /// The request the options describe.
     var request: RunRequest {
         var request = RunRequest(
             files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed,
             jobs: jobs,
             shard: shard.flatMap(Shard.init(parsing:)), tolerances: tolerance, compareLatency: compareLatency,
-            toolVersion: FieldtestVersion.current)
+            toolVersion: FieldtestVersion.current, trace: trace)
         (request.commandLine, request.toolCommit) = (CommandLine.arguments, GitRevision.current())
+        request.report = report
         return request
     }
 
@@ -98,6 +108,7 @@ struct RunCommand: ParsableCommand {
         let progress: (@Sendable (CaseProgress) -> Void)? =
             console.progressLines ? { @Sendable in console.progress(RunConsole.progressLine($0)) } : nil
         var signalSources: [any DispatchSourceSignal] = []
+        var folders: [String] = []
         defer { signalSources.forEach { $0.cancel() } }
         let outcome = try RunPipeline(request: request, manifest: manifest, apps: .bundled).run(
             observe: { event in
@@ -110,11 +121,19 @@ struct RunCommand: ParsableCommand {
                 case let .starting(s, count):
                     console.progress("running \(s.name): \(count) case\(count == 1 ? "" : "s")…", force: true)
                 case .finished(let o):
+                    folders.append(o.folder.path)
                     console.clearProgress()
                     console.write(RunConsole.scenarioText(o, verbosity: verbosity, style: console.style))
                 }
             }, progress: progress)
         console.write(outcome.totals.line + "\n")
+        if let report {
+            try AtomicFile.write(
+                try HTMLReport.render(inputs: folders, requirements: AppRegistry.bundled.requirements),
+                to: URL(fileURLWithPath: report))
+        }
         if outcome.anyFailed || outcome.anyRegression { throw CommandSupport.failed }
     }
 }
+
+extension TraceLevel: ExpressibleByArgument {}

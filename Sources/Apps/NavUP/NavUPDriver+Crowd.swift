@@ -50,6 +50,7 @@ extension NavUPDriver {
             cells[[Int((north / 50).rounded(.down)), Int((east / 50).rounded(.down))], default: (0, 0)].0 += 1
         }
         for c in estMap.cells { cells[[c.row, c.column], default: (0, 0)].1 = Double(c.devices) }
+        if run.trace.isRecording { lastHeatmap = (time, estMap, cells.mapValues { Int($0.0) }) }
         for k in cells.keys.sorted(by: { ($0[0], $0[1]) < ($1[0], $1[1]) }) {
             if let v = cells[k] { cellPairs.append(v) }
         }

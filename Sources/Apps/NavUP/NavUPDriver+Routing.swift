@@ -129,6 +129,9 @@ extension NavUPDriver {
             router.route(in: campus.graph, from: from, to: to, profile: p, slowdown: slowdown)
         }
         run.metrics.latency("NAV-F4", "route_latency", seconds: seconds)
+        traceRoute(
+            route, device: deviceName, online: online,
+            congestion: fresh ? "fresh" : (choice.snapshot != nil ? "cached" : "none"), run)
         if p == campus.wheelchair { auditWheelchair(route, from: from, to: to) }
         if !online, !answerIsRight(route, from: from, to: to, profile: p) {
             // Offline the answer must still be right: a valid route exactly when one exists.
@@ -443,6 +446,7 @@ extension NavUPDriver {
         }
         emergencyChecks += 1
         if !ok { emergencyFailures += 1 }
+        traceEvacuation(route, nearest: nearest, ok: ok, exit: chosen.map { campus.exits[$0].name }, run)
         if p == campus.wheelchair {
             wheelchairEvacuations += 1
             if !ok { wheelchairEvacuationFailures += 1 }

@@ -76,6 +76,10 @@ extension NavUPDriver {
         var stepIndex = 0
         var previousStep = t0
         var t = t0 + 1
+        // The tracks for the trace: true positions, GPS fixes and the filter's estimates.
+        var truePoints: [GeoPoint] = []
+        var gpsPoints: [GeoPoint] = []
+        var fusedPoints: [GeoPoint] = []
         while t < t0 + seconds {
             while stepIndex < steps.count && steps[stepIndex] <= t {
                 let st = steps[stepIndex]
@@ -95,6 +99,7 @@ extension NavUPDriver {
             }
             let (te, tn) = truth(at: t)
             let here = origin.offset(eastMetres: te, northMetres: tn)
+            if run.trace.isRecording { truePoints.append(here) }
             if let fix = device.position(at: t, truePosition: here) {
                 let (fe, fn) = Geodesy.localMetres(fix.coordinate, origin: origin)
                 if var f = filter {
@@ -107,15 +112,31 @@ extension NavUPDriver {
                 }
                 last = t
                 outdoorGPS.append(((fe - te) * (fe - te) + (fn - tn) * (fn - tn)).squareRoot())
+                if run.trace.isRecording {
+                    gpsPoints.append(fix.coordinate)
+                    run.trace.event(
+                        TraceEvent(
+                            time: t, device: actors[i].device, requirement: "NAV-L1", metric: "gps_error",
+                            value: outdoorGPS[outdoorGPS.count - 1], unit: "m"))
+                }
             }
             if var f = filter {
                 f.predict(dtSeconds: t - last)
                 last = t
                 filter = f
                 outdoorFused.append(((f.east - te) * (f.east - te) + (f.north - tn) * (f.north - tn)).squareRoot())
+                if run.trace.isRecording {
+                    fusedPoints.append(origin.offset(eastMetres: f.east, northMetres: f.north))
+                    run.trace.event(
+                        TraceEvent(
+                            time: t, device: actors[i].device, requirement: "NAV-L1", metric: "fused_error",
+                            value: outdoorFused[outdoorFused.count - 1], unit: "m"))
+                }
             }
             t += 1
         }
+        traceOutdoorWalk(
+            device: actors[i].device, truth: truePoints, gps: gpsPoints, fused: fusedPoints, start: t0, run)
     }
 
     /// The Wi-Fi locator trained on `fingerprint_train`, and the rows of `fingerprint_test` whose phones

@@ -83,6 +83,8 @@ public final class NavUPDriver: AppDriver {
     var eventChecks = 0, expiredShown = 0, listingMismatches = 0, poiMismatches = 0, poisListed = 0, eventsListed = 0
     var densityPairs: [(truth: Double, estimate: Double)] = []
     var cellPairs: [(truth: Double, estimate: Double)] = []
+    /// The heat map of the last crowd delivery and the walkers truly in each cell ([row, column]), for the trace.
+    var lastHeatmap: (time: Double, map: CrowdHeatmap, truth: [[Int]: Int])?
     var emergencyChecks = 0, emergencyFailures = 0, wheelchairEvacuations = 0, wheelchairEvacuationFailures = 0
     var evacuationsAtExit = 0, wheelchairEvacuationsAtExit = 0
     var alertsSent = 0, alertsUndelivered = 0
@@ -126,6 +128,7 @@ public final class NavUPDriver: AppDriver {
             )
         }
         self.campus = campus
+        traceCampus(campus, name: campusName, run)
         search = Self.venueSearch(campus.venues)
         estimator = CrowdDensityEstimator(graph: campus.graph)
         store = CrowdPingStore(retentionSeconds: run.number("ping_retention", default: 3600))
@@ -286,6 +289,7 @@ public final class NavUPDriver: AppDriver {
     public func finish(_ run: RunContext) throws {
         defer { if let cacheFolder { try? FileManager.default.removeItem(at: cacheFolder) } }
         if let failure { throw NavUPDriverError(description: failure) }
+        traceHeatmap(run)
         recordMetrics(run)
     }
 }

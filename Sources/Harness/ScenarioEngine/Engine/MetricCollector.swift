@@ -25,6 +25,8 @@ public final class MetricCollector {
     private var entries: [Entry] = []
     private var latencies: [LatencySeries] = []
     private var latencyIndex: [String: Int] = [:]
+    /// Called with every latency sample (requirement, metric, seconds), e.g. to trace it.
+    public var latencySampled: ((String, String, Double) -> Void)?
     /// The app's requirement definitions, by ID.
     private let definitions: [String: RequirementDefinition]
 
@@ -61,6 +63,7 @@ public final class MetricCollector {
     /// (reported as `<metric>_p50/_p95/_p99/_max`; the threshold applies to p95).
     /// Without `threshold`, the series has the metric definition's default, if any.
     public func latency(_ requirement: String, _ metric: String, seconds: Double, threshold: Double? = nil) {
+        latencySampled?(requirement, metric, seconds)
         let key = requirement + "|" + metric
         if let i = latencyIndex[key] {
             latencies[i].recorder.record(seconds: seconds)

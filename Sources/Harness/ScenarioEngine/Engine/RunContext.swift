@@ -144,18 +144,33 @@ public final class RunContext {
     public let metrics: MetricCollector
     /// The datasets, by manifest name.
     public let datasets: DatasetStore
+    /// Where drivers record what the cores did (events, map features); latency samples arrive
+    /// through `metrics`.
+    public let trace: TraceRecorder
     /// Root stream of the scenario seed.
     private let root: RandomStream
 
     /// A context for one run of `scenario`; `requirements` are the definitions of
     /// the requirements the app reports (`AppDefinition.requirements`), whose metric
-    /// units, kinds and default thresholds `metrics.expect`/`latency` apply.
-    public init(scenario: Scenario, datasets: DatasetStore, requirements: [RequirementDefinition] = []) {
+    /// units, kinds and default thresholds `metrics.expect`/`latency` apply. `trace` is how much
+    /// the run keeps of what the cores did (`TraceRecorder`).
+    public init(
+        scenario: Scenario, datasets: DatasetStore, requirements: [RequirementDefinition] = [],
+        trace: TraceLevel = .summary
+    ) {
         self.scenario = scenario
         self.datasets = datasets
         self.metrics = MetricCollector(requirements: requirements)
-        self.simulation = Simulation(start: scenario.start, end: scenario.end)
+        let simulation = Simulation(start: scenario.start, end: scenario.end)
+        self.simulation = simulation
         self.root = RandomStream(seed: scenario.seed)
+        let recorder = TraceRecorder(app: scenario.app, level: trace)
+        self.trace = recorder
+        if recorder.isRecording {
+            metrics.latencySampled = { requirement, metric, seconds in
+                recorder.latency(time: simulation.now, requirement: requirement, metric: metric, seconds: seconds)
+            }
+        }
     }
 
     /// The named sub-stream of the scenario seed: each component draws from

@@ -21,6 +21,8 @@ public struct CaseResult: Sendable {
     public var events: Int
     /// Wall-clock seconds the case took, from building its driver to its last row.
     public var seconds: Double = 0
+    /// What the case traced (empty at `TraceLevel.none`).
+    public var trace: CaseTrace
 }
 
 /// Expands sweeps, runs cases (in parallel when asked) and gathers the rows.
@@ -85,15 +87,17 @@ public enum ScenarioRunner {
 
     /// Runs one case to completion: builds its app's driver from `apps`, lets it
     /// start, schedules the scenario's timeline, runs the virtual clock, lets it
-    /// finish, and returns the rows of the requirements the scenario lists.
-    public static func run(_ c: ScenarioCase, runID: String, datasets: DatasetStore, apps: AppRegistry) throws
-        -> CaseResult
-    {
+    /// finish, and returns the rows of the requirements the scenario lists, and its trace at level `trace`
+    /// (which ends with each non-latency row as a check at the end of the run).
+    public static func run(
+        _ c: ScenarioCase, runID: String, datasets: DatasetStore, apps: AppRegistry, trace: TraceLevel = .summary
+    ) throws -> CaseResult {
         let started = ContinuousClock.now
         guard let app = apps.app(c.scenario.app) else {
             throw UnknownAppError(app: c.scenario.app, file: c.scenario.file)
         }
-        let context = RunContext(scenario: c.scenario, datasets: datasets, requirements: app.requirements)
+        let context = RunContext(
+            scenario: c.scenario, datasets: datasets, requirements: app.requirements, trace: trace)
         let driver = try apps.makeDriver(for: c.scenario)
         try driver.start(context)
         ScenarioTimeline.schedule(context, driver: driver, actionsBeforeFeeds: app.actionsBeforeFeeds)
@@ -101,10 +105,17 @@ public enum ScenarioRunner {
         try driver.finish(context)
         let template = MetricRow.Template(scenario: c.label, runID: runID, seed: c.scenario.seed, requirement: "")
         let rows = context.metrics.rows(template: template, requirements: c.scenario.requirements)
+        // Latency rows summarise wall-clock samples (latency.csv); the others are deterministic checks.
+        for r in rows where r.kind != .latency {
+            context.trace.summaryEvent(
+                TraceEvent(
+                    time: context.simulation.now, device: "", requirement: r.requirement, metric: r.metric,
+                    value: r.value, unit: r.unit, expected: r.threshold, comparator: r.comparator, status: r.status))
+        }
         let elapsed = (ContinuousClock.now - started).components
         return CaseResult(
             scenarioCase: c, rows: rows, events: context.simulation.dispatched,
-            seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18)
+            seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18, trace: context.trace.trace)
     }
 
     /// Runs `cases` on up to `jobs` threads; results come back in case order
@@ -112,13 +123,13 @@ public enum ScenarioRunner {
     /// told of each case as it completes (one call at a time, in completion order).
     public static func run(
         _ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
-        apps: AppRegistry, progress: (@Sendable (CaseResult) -> Void)? = nil
+        apps: AppRegistry, trace: TraceLevel = .summary, progress: (@Sendable (CaseResult) -> Void)? = nil
     ) throws -> [CaseResult] {
         let box = ResultBox(count: cases.count)
         let workers = max(1, min(jobs, cases.count))
         if workers == 1 {
             return try cases.map {
-                let result = try run($0, runID: runID, datasets: datasets, apps: apps)
+                let result = try run($0, runID: runID, datasets: datasets, apps: apps, trace: trace)
                 progress?(result)
                 return result
             }
@@ -128,7 +139,7 @@ public enum ScenarioRunner {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let i = next.take(below: cases.count) {
                 do {
-                    let result = try run(cases[i], runID: runID, datasets: datasets, apps: apps)
+                    let result = try run(cases[i], runID: runID, datasets: datasets, apps: apps, trace: trace)
                     box.set(i, .success(result))
                     if let progress { reporting.withLock { progress(result) } }
                 } catch {

@@ -83,7 +83,10 @@ public struct RunRecord: Codable, Sendable {
 /// when asked, JUnit XML.
 public enum RunReport {
     /// The files written into every report folder (each is checked against the run's inputs).
-    public static let fileNames = ["metrics.csv", "run.json"]
+    public static let fileNames = [
+        "metrics.csv", "run.json", TraceFiles.eventsFile, TraceFiles.latencyFile, TraceFiles.geoJSONFile,
+        BaselineCheckCSV.fileName,
+    ]
 
     /// A run identifier: UTC time to the second plus 8 random hex digits.
     public static func makeRunID(now: Date = Date()) -> String {

@@ -152,7 +152,7 @@ public struct RunPipeline {
             let counter = ProgressCounter()
             let clock = ContinuousClock.now
             let results = try ScenarioRunner.run(
-                cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps,
+                cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps, trace: request.trace,
                 progress: progress.map { report in
                     { @Sendable result in
                         counter.done += 1
@@ -183,6 +183,7 @@ public struct RunPipeline {
             let check = baselines[index].map {
                 BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances)
             }
+            try writeTraces(results, check: check, to: folder)
             outcome.anyFailed = outcome.anyFailed || record.failed > 0
             outcome.anyRegression = outcome.anyRegression || check?.hasRegression == true
             outcome.totals.add(scenario: rows, regressions: check?.regressions.count ?? 0)
@@ -249,6 +250,7 @@ public struct RunPipeline {
     func outputFiles(scenarios: [Scenario], reportFolders: [URL]) -> [OutputPathCheck.Output] {
         var outputs: [OutputPathCheck.Output] = []
         if let junit = request.junit { outputs.append(.init(option: "--junit", url: URL(fileURLWithPath: junit))) }
+        if let report = request.report { outputs.append(.init(option: "--report", url: URL(fileURLWithPath: report))) }
         if let recordBaseline = request.recordBaseline {
             let folder = URL(fileURLWithPath: recordBaseline)
             outputs += scenarios.map {
@@ -291,6 +293,22 @@ public struct RunPipeline {
                     path: folder.path, folder: folder))
         }
         return locations
+    }
+
+    /// Writes the trace files (`TraceFiles`) and, when the run was compared with a baseline,
+    /// `baseline-check.csv` beside `metrics.csv` (an older one is removed otherwise).
+    func writeTraces(_ results: [CaseResult], check: CheckReport?, to folder: URL) throws {
+        try TraceFiles.write(
+            results.map {
+                TraceFiles.Case(
+                    label: $0.scenarioCase.label, start: $0.scenarioCase.scenario.start, trace: $0.trace)
+            }, level: request.trace, to: folder)
+        let checkFile = folder.appendingPathComponent(BaselineCheckCSV.fileName)
+        if let check {
+            try AtomicFile.write(BaselineCheckCSV.render(check), to: checkFile)
+        } else {
+            unlink(checkFile.path)
+        }
     }
 
     /// What `run.json` records of one scenario's run.

@@ -32,13 +32,18 @@ public struct RunRequest: Sendable {
     public var commandLine: [String] = []
     /// The git commit the tool was built from, if known, written into `run.json`.
     public var toolCommit: String?
+    /// The HTML report file the command writes after the run (`run --report`), checked with the
+    /// other outputs before anything runs.
+    public var report: String?
+    /// How much each scenario's trace files keep (`events.csv`, `latency.csv`, `traces.geojson`).
+    public var trace: TraceLevel = .summary
 
     /// A request; see the properties for each value.
     public init(
         files: [String], out: String? = nil, junit: String? = nil, baseline: String? = nil,
         recordBaseline: String? = nil,
         seed: UInt64? = nil, jobs: Int = 1, shard: Shard? = nil, tolerances: [String] = [],
-        compareLatency: LatencyComparison = .sameMachine, toolVersion: String
+        compareLatency: LatencyComparison = .sameMachine, toolVersion: String, trace: TraceLevel = .summary
     ) {
         self.files = files
         self.out = out
@@ -51,6 +56,7 @@ public struct RunRequest: Sendable {
         self.tolerances = tolerances
         self.compareLatency = compareLatency
         self.toolVersion = toolVersion
+        self.trace = trace
     }
 
     /// Checks the combination of options before anything is read.

@@ -1,0 +1,193 @@
+import FieldtestData
+import Foundation
+import MetricReports
+import ScenarioEngine
+
+/// What went wrong reading a report's inputs; each message says what to give instead.
+public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A path that does not exist.
+    case missing(String)
+    /// A folder with no `metrics.csv` in it or below it.
+    case noMetrics(String)
+    /// A trace file that is not what `fieldtest run` writes.
+    case badTrace(file: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let p):
+            return
+                "\(p): no such file or folder; give a run folder (e.g. Results/runs/<scenario>/<run_id>) or a metrics.csv"
+        case .noMetrics(let p):
+            return
+                "\(p): holds no metrics.csv; give a run folder written by 'fieldtest run', a folder of them, or a metrics.csv"
+        case let .badTrace(file, reason):
+            return "\(file): \(reason); re-run the scenario to write it anew, or remove it"
+        }
+    }
+}
+
+/// One latency sample of `latency.csv`.
+public struct LatencySample: Sendable, Equatable {
+    /// The case label.
+    public var caseLabel: String
+    /// Requirement ID and latency series name.
+    public var requirement: String, metric: String
+    /// The sample, seconds.
+    public var seconds: Double
+}
+
+/// What `events.csv` holds, in short: counts by status and the first failing events.
+public struct EventDigest: Sendable, Equatable {
+    /// Rows by status (`pass`, `fail`, `info`).
+    public var counts: [String: Int] = [:]
+    /// The first failing events (at most `EventDigest.keptFailures`): time, device, requirement, metric, value, expected.
+    public var failures: [[String]] = []
+    /// How many failing events are kept.
+    public static let keptFailures = 25
+    /// Whether the run wrote `events.csv` at all.
+    public var present = false
+}
+
+/// One run folder (or a lone `metrics.csv`) read for a report: its rows, what `run.json` says, and the
+/// traces beside it when there are any.
+public struct ReportRun: Sendable {
+    /// The `metrics.csv` read.
+    public var metricsFile: URL
+    /// The scenario name.
+    public var scenario: String
+    /// The rows of `metrics.csv`.
+    public var rows: [MetricRow]
+    /// The column heading when several runs of one scenario are shown side by side: the systems
+    /// under test named in `run.json`, else the run ID, else the folder name.
+    public var label: String
+    /// The systems under test `run.json` names (empty when it names none).
+    public var systems: [String]
+    /// When it started (ISO 8601, as `run.json` gives it).
+    public var startedAt: String?
+    /// How long it took, seconds, when `run.json` says.
+    public var durationSeconds: Double?
+    /// The machine `run.json` describes (`cpu`, `cores`, `os`, `host`, …).
+    public var machine: [String: String]
+    /// The tool version that wrote it.
+    public var toolVersion: String?
+    /// The sweep, when the scenario is one.
+    public var sweep: SweepRecord?
+    /// `latency.csv`.
+    public var latency: [LatencySample]
+    /// `events.csv`, in short.
+    public var events: EventDigest
+    /// `traces.geojson`'s features.
+    public var features: [MapFeature]
+    /// `baseline-check.csv`, when the run was compared with a baseline.
+    public var check: [BaselineCheckCSV.Row]
+
+    /// Reads the run whose `metrics.csv` is `metricsFile`, and whatever lies beside it.
+    public init(metricsFile: URL) throws {
+        self.metricsFile = metricsFile
+        let folder = metricsFile.deletingLastPathComponent()
+        rows = try MetricsCSV.read(metricsFile)
+        let json =
+            (try? Data(contentsOf: folder.appendingPathComponent("run.json")))
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+        let fromRows = rows.first.map { String($0.scenario.prefix { $0 != "[" }) }
+        scenario = json["scenario"] as? String ?? fromRows ?? metricsFile.deletingPathExtension().lastPathComponent
+        systems = Self.systemNames(json["systems"])
+        startedAt = json["started_at"] as? String
+        durationSeconds = Self.duration(json)
+        machine = (json["machine"] as? [String: Any] ?? [:]).compactMapValues { "\($0)" }
+        toolVersion = json["tool_version"] as? String
+        sweep = (json["sweep"]).flatMap { try? JSONSerialization.data(withJSONObject: $0) }
+            .flatMap { try? JSONDecoder().decode(SweepRecord.self, from: $0) }
+        label =
+            systems.isEmpty ? (json["run_id"] as? String ?? folder.lastPathComponent) : systems.joined(separator: " + ")
+        latency = try Self.readLatency(folder.appendingPathComponent(TraceFiles.latencyFile))
+        events = try Self.readEvents(folder.appendingPathComponent(TraceFiles.eventsFile))
+        let geo = folder.appendingPathComponent(TraceFiles.geoJSONFile)
+        features = FileManager.default.fileExists(atPath: geo.path) ? try TraceGeoJSON.read(geo) : []
+        let checkFile = folder.appendingPathComponent(BaselineCheckCSV.fileName)
+        check = FileManager.default.fileExists(atPath: checkFile.path) ? try BaselineCheckCSV.read(checkFile) : []
+    }
+
+    /// The `metrics.csv` files `paths` name: a file as it is; a folder's own `metrics.csv`, or else every
+    /// `metrics.csv` below it, in path order.
+    public static func locate(_ paths: [String]) throws(ReportError) -> [URL] {
+        var out: [URL] = []
+        for p in paths {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else { throw .missing(p) }
+            let url = URL(fileURLWithPath: p)
+            guard isDir.boolValue else {
+                out.append(url)
+                continue
+            }
+            let own = url.appendingPathComponent("metrics.csv")
+            if FileManager.default.fileExists(atPath: own.path) {
+                out.append(own)
+                continue
+            }
+            let found =
+                (FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
+                .filter { $0.lastPathComponent == "metrics.csv" }.sorted { $0.path < $1.path }
+            if found.isEmpty { throw .noMetrics(p) }
+            out += found
+        }
+        return out
+    }
+
+    /// The names in a `systems` record: a list of names, of objects with a `name`, or an object keyed by name.
+    static func systemNames(_ value: Any?) -> [String] {
+        if let list = value as? [Any] {
+            return list.compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["name"] as? String) }
+        }
+        if let object = value as? [String: Any] { return object.keys.sorted() }
+        return []
+    }
+
+    /// The run's duration from `duration_s` (or `duration_seconds`), else from its start and end times.
+    static func duration(_ json: [String: Any]) -> Double? {
+        for key in ["duration_s", "duration_seconds"] {
+            if let d = json[key] as? Double { return d }
+            if let d = json[key] as? Int { return Double(d) }
+        }
+        let f = ISO8601DateFormatter()
+        if let s = (json["started_at"] as? String).flatMap(f.date(from:)),
+            let e = ((json["ended_at"] ?? json["finished_at"]) as? String).flatMap(f.date(from:))
+        {
+            return e.timeIntervalSince(s)
+        }
+        return nil
+    }
+
+    /// Reads `latency.csv` (none when absent).
+    static func readLatency(_ url: URL) throws -> [LatencySample] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        let table = try CSVTable(bytes: [UInt8](data), file: url.path)
+        try table.require(TraceFiles.latencyColumns)
+        return try table.load(policy: .strict) { r throws(DataError) -> LatencySample? in
+            LatencySample(
+                caseLabel: try r.string("case"), requirement: try r.string("requirement"),
+                metric: try r.string("metric"), seconds: try r.double("seconds"))
+        }.records
+    }
+
+    /// Reads `events.csv` into its digest (an empty one when absent).
+    static func readEvents(_ url: URL) throws -> EventDigest {
+        var digest = EventDigest()
+        guard let data = try? Data(contentsOf: url) else { return digest }
+        digest.present = true
+        let table = try CSVTable(bytes: [UInt8](data), file: url.path)
+        try table.require(TraceFiles.eventColumns)
+        _ = try table.load(policy: .strict) { r throws(DataError) -> Int? in
+            let status = try r.string("status")
+            digest.counts[status, default: 0] += 1
+            if status == "fail" && digest.failures.count < EventDigest.keptFailures {
+                digest.failures.append(
+                    try ["case", "time", "device", "requirement", "metric", "value", "expected", "unit"].map {
+                        (c: String) throws(DataError) -> String in try r.string(c)
+                    })
+            }
+            return nil
+        }
+        return digest
+    }
+}

@@ -1,0 +1,190 @@
+import FieldtestData
+import Foundation
+import MetricReports
+
+/// Writes a scenario's traces beside its `metrics.csv`: `events.csv`, `latency.csv` and
+/// `traces.geojson` (see docs/reports.md). Every case's traces go into the same three files, in case
+/// order, each row or feature naming its case. `events.csv` and `traces.geojson` hold only virtual
+/// times and deterministic values, so two runs of one scenario and seed write them byte for byte
+/// alike; `latency.csv` holds wall-clock samples and differs from run to run.
+public enum TraceFiles {
+    /// The file names.
+    public static let eventsFile = "events.csv", latencyFile = "latency.csv", geoJSONFile = "traces.geojson"
+
+    /// The columns of `events.csv`, in order.
+    public static let eventColumns = [
+        "case", "time", "elapsed_s", "app", "device", "requirement", "metric", "value", "unit", "expected",
+        "comparator", "status",
+    ]
+
+    /// The columns of `latency.csv`, in order.
+    public static let latencyColumns = ["case", "time", "requirement", "metric", "seconds"]
+
+    /// One case's trace with its label and start time.
+    public struct Case: Sendable {
+        /// The case label (the `scenario` column of its metric rows).
+        public var label: String
+        /// The scenario's start, seconds since 1970 UTC (for `elapsed_s`).
+        public var start: Double
+        /// What it recorded.
+        public var trace: CaseTrace
+
+        /// A case; see the properties.
+        public init(label: String, start: Double, trace: CaseTrace) {
+            self.label = label
+            self.start = start
+            self.trace = trace
+        }
+    }
+
+    /// Writes the three files into `folder` (at `none`, removes any left there by an earlier run,
+    /// so a folder never holds traces of another run).
+    public static func write(_ cases: [Case], level: TraceLevel, to folder: URL) throws {
+        let names = [eventsFile, latencyFile, geoJSONFile]
+        guard level != .none else {
+            for n in names { unlink(folder.appendingPathComponent(n).path) }
+            return
+        }
+        try AtomicFile.write(events(cases), to: folder.appendingPathComponent(eventsFile))
+        try AtomicFile.write(latency(cases), to: folder.appendingPathComponent(latencyFile))
+        try AtomicFile.write(geoJSON(cases, level: level), to: folder.appendingPathComponent(geoJSONFile))
+    }
+
+    /// `events.csv`: one row per event; a case that dropped events past the cap ends with an info
+    /// row `trace_events_dropped` giving how many.
+    public static func events(_ cases: [Case]) -> String {
+        var w = CSVWriter()
+        w.row(eventColumns)
+        for c in cases {
+            for e in c.trace.events {
+                w.row([
+                    c.label, isoTime(e.time), CSVWriter.number(e.time - c.start), c.trace.app, e.device,
+                    e.requirement, e.metric, CSVWriter.exactNumber(e.value), e.unit,
+                    e.expected.map(CSVWriter.exactNumber) ?? "", e.comparator.rawValue, e.status.rawValue,
+                ])
+            }
+            if c.trace.droppedEvents > 0 {
+                let end = c.trace.events.last?.time ?? c.start
+                w.row([
+                    c.label, isoTime(end), CSVWriter.number(end - c.start), c.trace.app, "", "",
+                    "trace_events_dropped", String(c.trace.droppedEvents), "count", "", "", "info",
+                ])
+            }
+        }
+        return w.text
+    }
+
+    /// `latency.csv`: every latency sample, seconds.
+    public static func latency(_ cases: [Case]) -> String {
+        var w = CSVWriter()
+        w.row(latencyColumns)
+        for c in cases {
+            for s in c.trace.latency {
+                w.row([c.label, isoTime(s.time), s.requirement, s.metric, CSVWriter.exactNumber(s.seconds)])
+            }
+        }
+        return w.text
+    }
+
+    /// `traces.geojson`: one RFC 7946 FeatureCollection of every case's features (`[longitude,
+    /// latitude]`, 7 decimals: about a centimetre). Each feature's properties start with `case`,
+    /// `kind`, `time` (ISO 8601, when it has one) and `device`. A campus drawn identically by
+    /// several cases of a sweep is written once. The foreign member `fieldtest` gives the level,
+    /// the caps and what each case dropped past them.
+    public static func geoJSON(_ cases: [Case], level: TraceLevel) -> String {
+        var out = "{\"type\":\"FeatureCollection\",\"fieldtest\":{\"trace\":\(json(level.rawValue))"
+        let caps = level.caps
+        out += ",\"caps\":{\"events_per_case\":\(caps.eventsPerCase),\"features_per_case\":\(caps.featuresPerCase)"
+        out += ",\"points_per_line\":\(caps.pointsPerLine),\"latency_samples_per_case\":\(caps.latencySamplesPerCase)}"
+        out += ",\"dropped\":["
+        out += cases.filter { $0.trace.droppedEvents + $0.trace.droppedFeatures + $0.trace.droppedLatency > 0 }
+            .map {
+                "{\"case\":\(json($0.label)),\"events\":\($0.trace.droppedEvents),"
+                    + "\"features\":\($0.trace.droppedFeatures),\"latency_samples\":\($0.trace.droppedLatency)}"
+            }.joined(separator: ",")
+        out += "]},\"features\":["
+        var campuses: [TraceGeometry] = []
+        var first = true
+        for c in cases {
+            for f in c.trace.features {
+                if f.kind == "campus" {
+                    if campuses.contains(f.geometry) { continue }
+                    campuses.append(f.geometry)
+                }
+                out += (first ? "\n" : ",\n") + feature(f, label: c.label)
+                first = false
+            }
+        }
+        out += "\n]}\n"
+        return out
+    }
+
+    /// One feature as GeoJSON text.
+    static func feature(_ f: TraceFeature, label: String) -> String {
+        var props = "\"case\":\(json(label)),\"kind\":\(json(f.kind))"
+        if let t = f.time { props += ",\"time\":\(json(isoTime(t)))" }
+        if let d = f.device { props += ",\"device\":\(json(d))" }
+        for p in f.properties {
+            props += ",\(json(p.name)):"
+            switch p.value {
+            case .number(let v): props += v.isFinite ? CSVWriter.number(v) : "null"
+            case .integer(let v): props += String(v)
+            case .text(let s): props += json(s)
+            case .bool(let b): props += b ? "true" : "false"
+            }
+        }
+        return "{\"type\":\"Feature\",\"geometry\":\(geometry(f.geometry)),\"properties\":{\(props)}}"
+    }
+
+    /// A geometry as GeoJSON text.
+    static func geometry(_ g: TraceGeometry) -> String {
+        func position(_ p: GeoPoint) -> String {
+            "[\(CSVWriter.fixed(p.longitude, decimals: 7)),\(CSVWriter.fixed(p.latitude, decimals: 7))]"
+        }
+        func line(_ points: [GeoPoint]) -> String { "[" + points.map(position).joined(separator: ",") + "]" }
+        switch g {
+        case .point(let p): return "{\"type\":\"Point\",\"coordinates\":\(position(p))}"
+        case .multiPoint(let p): return "{\"type\":\"MultiPoint\",\"coordinates\":\(line(p))}"
+        case .lineString(let p): return "{\"type\":\"LineString\",\"coordinates\":\(line(p))}"
+        case .multiLineString(let lines):
+            return "{\"type\":\"MultiLineString\",\"coordinates\":[" + lines.map(line).joined(separator: ",") + "]}"
+        case .polygon(let ring):
+            let closed = ring.first.map { ring.last == $0 ? ring : ring + [$0] } ?? ring
+            return "{\"type\":\"Polygon\",\"coordinates\":[\(line(closed))]}"
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for u in text.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Virtual time `seconds` since 1970 as ISO 8601 UTC to the millisecond, e.g. `2023-01-24T06:01:00.000Z`.
+    public static func isoTime(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "" }
+        let millis = Int64((seconds * 1000).rounded(.down))
+        var whole = time_t(millis / 1000)
+        var ms = Int(millis % 1000)
+        if ms < 0 {
+            ms += 1000
+            whole -= 1
+        }
+        var t = tm()
+        gmtime_r(&whole, &t)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday),
+            Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec), ms)
+    }
+}
