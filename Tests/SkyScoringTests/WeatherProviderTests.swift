@@ -190,6 +190,18 @@ struct TMYRainTests {
         #expect(rain.allSatisfy { $0 == 0 || $0 == 100 })
     }
 
+    /// Miami's TMY2 file observes present weather every hour (indicator digit 0); it rains in a
+    /// few percent of them, not in all (the indicator is not a weather element).
+    @Test func tmy2PresentWeatherBecomesRainHours() throws {
+        let file = try TMY2Loader.load(url: Self.datasets.appendingPathComponent("weather/12839.tm2"))
+        #expect(file.hours.allSatisfy { $0.presentWeatherObserved })
+        let tmy = try TMYWeatherProvider(file: file, format: "tmy2", year: 2021)
+        let rain = tmy.observations.compactMap(\.sky.precipProbabilityPct)
+        #expect(rain.count == 8760)
+        let wetShare = Double(rain.filter { $0 == 100 }.count) / Double(rain.count)
+        #expect(wetShare > 0.01 && wetShare < 0.15)
+    }
+
     /// A shorter dry period inside a longer wet one keeps its hours dry.
     @Test func shorterPeriodsOverrideLongerOnes() {
         func hour(_ depth: Double?, _ period: Int?) -> TMYHour {
@@ -202,7 +214,8 @@ struct TMYRainTests {
         let hours = [hour(nil, nil), hour(0, 1), hour(0, 1), hour(nil, nil), hour(nil, nil), hour(2.5, 6)]
         #expect(TMYWeatherProvider.rainPct(hours, fromPresentWeather: false) == [100, 0, 0, 100, 100, 100])
         var tmy2 = hours
+        for i in 0..<5 { tmy2[i].presentWeatherObserved = true }
         tmy2[3].precipitationReported = true
-        #expect(TMYWeatherProvider.rainPct(tmy2, fromPresentWeather: true) == [0, 0, 0, 100, 0, 0])
+        #expect(TMYWeatherProvider.rainPct(tmy2, fromPresentWeather: true) == [0, 0, 0, 100, 0, nil])
     }
 }

@@ -59,13 +59,15 @@ public struct TMYWeatherProvider: WeatherProvider {
         observations = out.sorted { $0.timeUTC < $1.timeUTC }
     }
 
-    /// Rain (100 %) or none (0 %) per hour, nil where nothing was recorded. TMY2 observes present
-    /// weather every hour (`fromPresentWeather`): rain, drizzle, snow, thunder… or none. TMY3 gives
+    /// Rain (100 %) or none (0 %) per hour, nil where nothing was recorded. TMY2 gives present
+    /// weather for each observed hour (`fromPresentWeather`): rain, drizzle, snow, thunder… or none. TMY3 gives
     /// a liquid depth over a period ending at the row (`Lprecip quantity`, 1–24 h): a positive
     /// depth means rain in each hour of the period, a zero depth none, and a shorter period
     /// overrides a longer one over its hours; a period not stated counts as the row's own hour.
     static func rainPct(_ hours: [TMYHour], fromPresentWeather: Bool) -> [Double?] {
-        if fromPresentWeather { return hours.map { $0.precipitationReported ? 100 : 0 } }
+        if fromPresentWeather {
+            return hours.map { $0.presentWeatherObserved ? ($0.precipitationReported ? 100 : 0) : nil }
+        }
         var rain = [Double?](repeating: nil, count: hours.count)
         // Longer periods first: a shorter one inside it says more precisely which hours were wet.
         let reports = hours.indices.compactMap { i -> (end: Int, period: Int, wet: Bool)? in

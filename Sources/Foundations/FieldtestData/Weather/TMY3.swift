@@ -58,6 +58,8 @@ public struct TMYHour: Sendable, Equatable {
     public var ghiWm2: Double?
     /// Whether present weather reports precipitation or thunder (TMY2 only; false for TMY3).
     public var precipitationReported: Bool = false
+    /// Whether present weather was observed this hour (TMY2 only; false for TMY3).
+    public var presentWeatherObserved: Bool = false
 }
 
 /// A loaded TMY file.
