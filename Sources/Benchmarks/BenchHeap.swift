@@ -155,17 +155,11 @@ struct BenchHeap: ParsableCommand, ChecksGoals {
     }
 
     func run() throws {
-        let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("maps")
         var rng = SeededGenerator(seed: seed)
         var graphs: [(String, CampusGraph, Int)] = []
-        for (name, file) in [
-            ("campus-montgomery", "montgomery_college_rockville_campus.osm"),
-            ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
-            ("city-helsinki", "helsinki_centre.osm"),
-        ] {
+        for (name, url) in try BenchSupport.files(.osmXML, in: datasets) {
             let graph = try BenchSupport.guarded {
-                try CampusGraph(
-                    source: try MapFile.load(url: root.appendingPathComponent(file), displayName: file).source)
+                try CampusGraph(source: try MapFile.load(url: url, displayName: url.lastPathComponent).source)
             }
             graphs.append((name, graph, queries))
         }

@@ -40,10 +40,7 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
     }
 
     func run() throws {
-        let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("positioning")
-        let paths = ["ujiindoorloc_train_a.csv", "ujiindoorloc_train_b.csv"].map {
-            root.appendingPathComponent($0).path
-        }
+        let paths = try BenchSupport.files(.ujiIndoorLoc, in: datasets).map(\.url.path)
         let clock = ContinuousClock()
         let loadStart = clock.now
         let samples = try BenchSupport.guarded {

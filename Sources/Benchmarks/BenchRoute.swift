@@ -40,17 +40,10 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
     }
 
     func run() throws {
-        let root = BenchSupport.datasetsRoot(datasets).appendingPathComponent("maps")
         var rng = SeededGenerator(seed: seed)
-        let maps = [
-            ("campus-montgomery", "montgomery_college_rockville_campus.osm"),
-            ("campus-quito", "universidad_central_del_ecuador_campus.osm"),
-            ("city-helsinki", "helsinki_centre.osm"),
-        ]
-        for (name, file) in maps {
+        for (name, url) in try BenchSupport.files(.osmXML, in: datasets) {
             let graph = try BenchSupport.guarded {
-                try CampusGraph(
-                    source: try MapFile.load(url: root.appendingPathComponent(file), displayName: file).source)
+                try CampusGraph(source: try MapFile.load(url: url, displayName: url.lastPathComponent).source)
             }
             try bench(name: name, graph: graph, count: queries, rng: &rng)
         }

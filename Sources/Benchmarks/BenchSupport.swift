@@ -20,6 +20,13 @@ enum BenchSupport {
         DatasetsLocation.current(option: option)
     }
 
+    /// The files of the datasets folder's manifest entries of `format`, in manifest order, with
+    /// their names: the benchmarks run over whatever maps or fingerprints the folder holds.
+    static func files(_ format: DatasetFormat, in option: String?) throws -> [(name: String, url: URL)] {
+        let manifest = try guarded { try DatasetManifest(root: datasetsRoot(option)) }
+        return manifest.entries.filter { $0.format == format }.map { ($0.name, manifest.url(of: $0)) }
+    }
+
     /// Runs `body`, printing any error to stderr and exiting 2 (invalid input).
     static func guarded<T>(_ body: () throws -> T) throws -> T {
         do {

@@ -91,7 +91,7 @@ struct MiCityDriverTests {
             ),
             (
                 noPlaces,
-                "city-day.yaml:54: error: actor 'maya': 'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"
+                "city-day.yaml:54: error: actor 'maya': 'add-place' needs a places dataset; add a GeoNames places table (US places or world cities) to 'datasets'"
             ),
             (farWeather, "city-day.yaml:62: error: actor 'maya': the 'weather' action at (39.7392, -104.9903) is 7"),
         ] {

@@ -38,6 +38,34 @@ struct OSMXMLLoaderTests {
             rel.members == [OSMMember(kind: .way, ref: 100, role: "outer"), OSMMember(kind: .node, ref: 1, role: "")])
     }
 
+    /// A JOSM save keeps deleted elements (action="delete", a deleted node may have no
+    /// coordinates) and an Overpass download adds <bounds>, <meta> and <note>: none of them is map.
+    @Test("deleted elements and download metadata are passed over")
+    func editorAndOverpassFiles() throws {
+        let xml = """
+            <?xml version='1.0' encoding='UTF-8'?>
+            <osm version='0.6' generator='JOSM'>
+              <note>The data included in this document is from www.openstreetmap.org.</note>
+              <meta osm_base="2024-01-01T00:00:00Z"/>
+              <bounds minlat='10' minlon='20' maxlat='10.1' maxlon='20.1' origin='CGImap 0.8.3'/>
+              <node id='-101' action='modify' visible='true' lat='10.0' lon='20.0'/>
+              <node id='-102' visible='true' lat='10.001' lon='20.001'><tag k='kerb' v='flush'/></node>
+              <node id='7' action='delete' visible='true' version='3'/>
+              <node id='8' visible='false' version='4' changeset='1' timestamp='2020-01-01T00:00:00Z'/>
+              <way id='-201' action='modify' visible='true'>
+                <nd ref='-101'/><nd ref='-102'/><tag k='highway' v='footway'/><tag k='surface:note' v='any tag'/>
+              </way>
+              <way id='9' action='delete' visible='true'><nd ref='7'/><nd ref='8'/></way>
+              <relation id='-301' visible='true'><member type='way' ref='-201' role=''/><tag k='type' v='route'/></relation>
+            </osm>
+            """
+        let data = try OSMXMLLoader.parse(Data(xml.utf8), file: "josm.osm")
+        #expect(data.nodes.map(\.id) == [-101, -102])
+        #expect(data.ways.map(\.id) == [-201] && data.ways[0].tags["surface:note"] == "any tag")
+        #expect(data.relations.count == 1)
+        #expect(data.report.rowsSkipped == 0)
+    }
+
     @Test("a hole in a way splits it into runs")
     func runs() {
         let data = OSMData(

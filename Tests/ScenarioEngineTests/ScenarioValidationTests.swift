@@ -155,13 +155,13 @@ struct ScenarioValidationTests {
             of: "datasets: [airline-tweets,", with: "datasets: [sentiment140-positive, airline-tweets,")
         #expect(
             errors(wrongWeather) == [
-                "x.yaml:22:50: error: 'feeds[1].dataset': dataset 'sentiment140-positive' is tweet-lines data; this field reads noaa-lcd data such as noaa-lcd-lincoln-2023, noaa-lcd-rota-2018"
+                "x.yaml:22:50: error: 'feeds[1].dataset': dataset 'sentiment140-positive' is tweet-lines data; this field reads noaa-lcd or tmy3 or tmy2 data such as noaa-lcd-lincoln-2023, noaa-lcd-rota-2018, tmy2-miami, tmy3-sand-point"
             ])
         let wrongTweets = miCityScenario.replacingOccurrences(
             of: "dataset: airline-tweets}", with: "dataset: noaa-lcd-lincoln-2023}")
         #expect(
             errors(wrongTweets) == [
-                "x.yaml:21:46: error: 'feeds[0].dataset': dataset 'noaa-lcd-lincoln-2023' is noaa-lcd data; this field reads airline-tweets or tweeteval-text data such as airline-tweets, tweeteval-val-text"
+                "x.yaml:21:46: error: 'feeds[0].dataset': dataset 'noaa-lcd-lincoln-2023' is noaa-lcd data; this field reads airline-tweets or tweets-csv or sentiment140-csv or vader-groundtruth or tweeteval-text data such as airline-tweets, tweeteval-val-text, vader-groundtruth"
             ])
     }
 

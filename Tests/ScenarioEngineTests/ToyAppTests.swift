@@ -117,3 +117,23 @@ struct ToyAppTests {
         #expect(throws: ScenarioErrors.self) { try other.parse(Self.scenario, file: "toy.yaml") }
     }
 }
+
+/// The toy app through the engine's evidence rule: with no pings its checked rows hold no
+/// samples, so they fail whatever their value, beside a `not_measured` row.
+@Suite("A toy app with nothing measured")
+struct ToyAppEvidenceTests {
+    @Test func noPingsIsNotAPass() throws {
+        var s = try ScenarioLoader(datasetNames: [], registry: ToyAppTests.registry).parse(
+            ToyAppTests.scenario, file: "toy.yaml")
+        s.actors[0].actions = []
+        let store = DatasetStore(manifest: try DatasetManifest(root: RunnerTests.manifestRoot))
+        let rows = try ScenarioRunner.run(
+            ScenarioRunner.cases(of: s), jobs: 1, runID: "toy-idle", datasets: store, apps: ToyAppTests.registry
+        ).flatMap(\.rows)
+        // slowest_ping's value 0 is within its threshold, yet nothing was pinged.
+        let slowest = try #require(rows.first { $0.metric == "slowest_ping" })
+        #expect(slowest.samples == 0 && slowest.value == 0 && slowest.status == .fail)
+        let note = try #require(rows.first { $0.metric == "not_measured" })
+        #expect(note.status == .fail && note.value == 2)  // pings_answered and slowest_ping
+    }
+}

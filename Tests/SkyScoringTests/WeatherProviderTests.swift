@@ -1,7 +1,7 @@
-import FieldtestData
 import Foundation
 import Testing
 
+@testable import FieldtestData
 @testable import SkyScoring
 
 /// A provider over hand-made observations.
@@ -167,5 +167,55 @@ struct WeatherProviderTests {
             date: try #require(CivilDate(year: 2024, month: 6, day: 21)), latitude: 69.65,
             longitude: 18.96, zone: try #require(TimeZone(identifier: "Europe/Oslo")))
         #expect(LocationDetails(day: polar, weather: full, qualityPct: nil).missingFields.isEmpty)
+    }
+}
+
+/// Rain from typical-year files: TMY3 precipitation depths over their periods, TMY2 present
+/// weather.
+@Suite("TMY rain")
+struct TMYRainTests {
+    static let datasets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Datasets")
+
+    /// Sand Point's file gives depths over 1, 3, 6 and 24 h: every hour a depth covers has a
+    /// rain value, wet or dry, and the wet share is plausible for the Aleutians.
+    @Test func tmy3DepthsBecomeRainHours() throws {
+        let file = try TMY3Loader.load(url: Self.datasets.appendingPathComponent("weather/703165TY.csv"))
+        let tmy = try TMYWeatherProvider(file: file, format: "tmy3", year: 2021)
+        let rain = tmy.observations.compactMap(\.sky.precipProbabilityPct)
+        let reported = file.hours.filter { $0.precipitationMm != nil }.count
+        #expect(rain.count > reported)  // periods longer than an hour cover the hours before them
+        let wet = rain.filter { $0 == 100 }.count
+        #expect(wet > 0 && wet < rain.count / 2)
+        #expect(rain.allSatisfy { $0 == 0 || $0 == 100 })
+    }
+
+    /// Miami's TMY2 file observes present weather every hour (indicator digit 0); it rains in a
+    /// few percent of them, not in all (the indicator is not a weather element).
+    @Test func tmy2PresentWeatherBecomesRainHours() throws {
+        let file = try TMY2Loader.load(url: Self.datasets.appendingPathComponent("weather/12839.tm2"))
+        #expect(file.hours.allSatisfy { $0.presentWeatherObserved })
+        let tmy = try TMYWeatherProvider(file: file, format: "tmy2", year: 2021)
+        let rain = tmy.observations.compactMap(\.sky.precipProbabilityPct)
+        #expect(rain.count == 8760)
+        let wetShare = Double(rain.filter { $0 == 100 }.count) / Double(rain.count)
+        #expect(wetShare > 0.01 && wetShare < 0.15)
+    }
+
+    /// A shorter dry period inside a longer wet one keeps its hours dry.
+    @Test func shorterPeriodsOverrideLongerOnes() {
+        func hour(_ depth: Double?, _ period: Int?) -> TMYHour {
+            var h = TMYHour(startUTC: 0, visibilityUnlimited: false)
+            h.precipitationMm = depth
+            h.precipitationPeriodHours = period
+            return h
+        }
+        // Hours 0…5: a 6-hour wet total at hour 5, dry single hours at 1 and 2, nothing else.
+        let hours = [hour(nil, nil), hour(0, 1), hour(0, 1), hour(nil, nil), hour(nil, nil), hour(2.5, 6)]
+        #expect(TMYWeatherProvider.rainPct(hours, fromPresentWeather: false) == [100, 0, 0, 100, 100, 100])
+        var tmy2 = hours
+        for i in 0..<5 { tmy2[i].presentWeatherObserved = true }
+        tmy2[3].precipitationReported = true
+        #expect(TMYWeatherProvider.rainPct(tmy2, fromPresentWeather: true) == [0, 0, 0, 100, 0, nil])
     }
 }

@@ -77,7 +77,8 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
         accountRNG = run.stream("journal-accounts")
         entryRNG = run.stream("journal-entries")
         backoffRNG = run.stream("journal-backoff")
-        let bodyDataset = s.datasets.first { $0.hasPrefix("sentiment140") } ?? "sentiment140-positive"
+        let bodyDataset = try run.dataset(
+            parameter: nil, formats: [.tweetLines], what: "file of texts for journal entries (one per line)")
         let bodyURL = try run.datasets.url(bodyDataset)
         bodies = try run.datasets.cached("journal-bodies-" + bodyDataset) {
             try Sentiment140Loader.load(url: bodyURL, label: .positive, displayName: DatasetManifest.display(bodyURL))

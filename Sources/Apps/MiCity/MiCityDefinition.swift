@@ -1,3 +1,4 @@
+import FieldtestData
 import MetricReports
 import ScenarioEngine
 
@@ -51,14 +52,17 @@ enum MiCityDefinition: AppVocabularyBuilding {
                 "tweet-batch", "fetch and classify tweets from the emulated API",
                 [
                     SchemaField(
-                        "dataset", .dataset(formats: [.airlineTweets, .tweetevalText]), required: true,
-                        "manifest name of the replayed labelled tweet stream (airline-tweets or tweeteval-val-text)"),
+                        "dataset", .dataset(formats: labelledTweetFormats), required: true,
+                        "the replayed labelled tweet stream: airline tweets CSV, tweets CSV (text, label), "
+                            + "original Sentiment140 CSV, VADER ground truth or TweetEval texts (labels beside)"),
                     SchemaField("size", .integer(minimum: 1, maximum: 1000), "tweets per request (default 100)"),
                     SchemaField(
                         "burst", .integer(minimum: 1, maximum: 100),
                         "extra requests attempted in the same window, at most 100"),
                 ]),
-            weatherFeed([.noaaLCD], "manifest name of a NOAA LCD dataset (with station coordinates)"),
+            weatherFeed(
+                [.noaaLCD, .tmy3, .tmy2],
+                "a NOAA LCD (either layout) or TMY3/TMY2 recording; LCD stations without coordinates are placed by id"),
         ],
         parameters: [
             SchemaField(
@@ -77,6 +81,11 @@ enum MiCityDefinition: AppVocabularyBuilding {
         ],
         requirements: requirements,
         makeDriver: { _ in MiCityDriver() })
+
+    /// Formats of the labelled tweet files a `tweet-batch` feed replays (`LabelledTweetStream`).
+    static let labelledTweetFormats: [DatasetFormat] = [
+        .airlineTweets, .tweetsCSV, .sentiment140CSV, .vaderGroundTruth, .tweetevalText,
+    ]
 
     /// The requirements the app reports, in catalogue order.
     static let requirements: [RequirementDefinition] = [

@@ -125,10 +125,14 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         }
         mood = CityMood(windowSeconds: run.number("mood_window", default: Self.defaultMoodWindow))
         cloud = EmotionWordCloud(lexicon: model?.featurizer.lexicon ?? .empty)
-        for name in s.datasets where name == "us-cities" || name == "world-cities" {
+        // The places tables the scenario lists, by format (GeoNames US places or world cities).
+        for name in s.datasets {
+            guard let format = run.datasets.manifest.entry(named: name)?.format,
+                format == .usCities || format == .worldCities
+            else { continue }
             let url = try run.datasets.url(name)
             places = try run.datasets.cached("places-" + name) {
-                name == "us-cities"
+                format == .usCities
                     ? try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
                     : try PlacesLoader.loadWorldCities(url: url, displayName: DatasetManifest.display(url)).records
             }
@@ -145,7 +149,10 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         for feed in s.feeds {
             switch feed.kind {
             case "tweet-batch":
-                let dataset = feed.parameters["dataset"]?.string ?? "airline-tweets"
+                guard let dataset = feed.parameters["dataset"]?.string else {
+                    throw EmulatedDevices.BuildError(
+                        description: "\(s.file): error: a 'tweet-batch' feed needs 'dataset': a labelled tweet file")
+                }
                 let stream = try Self.loadStream(dataset, run: run)
                 streamLabels = stream.map(\.label)
                 api = EmulatedTweetAPI(
@@ -165,11 +172,8 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 self.feedDevice = feedDevice
             case "weather-refresh":
                 guard let dataset = feed.parameters["dataset"]?.string else { continue }
-                let url = try run.datasets.url(dataset)
-                let offset = Self.utcOffset(zone: s.timeZone, at: s.start)
-                weather = try run.datasets.cached("lcd-\(dataset)-\(offset)") {
-                    try RecordedWeatherProvider.load(url: url, name: dataset, utcOffsetSeconds: offset)
-                }
+                let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: s.start))
+                weather = try RecordedWeatherProvider.load(dataset, store: run.datasets, year: year)
                 self.feedDevice = feedDevice
             default:
                 continue
@@ -232,12 +236,12 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             let name = action.parameters["name"]?.string ?? ""
             guard !places.contains(where: { $0.name == name }) else { return nil }
             return places.isEmpty
-                ? "'add-place' needs a places dataset; add us-cities or world-cities to 'datasets'"
+                ? "'add-place' needs a places dataset; add a GeoNames places table (US places or world cities) to 'datasets'"
                 : "'add-place': no place named '\(name)' in the places datasets; use a name they list (as spelt there)"
         case "weather":
             guard let weather else {
                 return "the 'weather' action needs recorded weather; add a feed such as "
-                    + "'{kind: weather-refresh, every: 10m, dataset: noaa-lcd-lincoln-2023}'"
+                    + "'{kind: weather-refresh, every: 10m, dataset: <an LCD or TMY recording>}'"
             }
             let latitude = action.parameters["latitude"]?.double ?? 0
             let longitude = action.parameters["longitude"]?.double ?? 0
@@ -255,13 +259,6 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         }
     }
 
-    /// The zone's standard UTC offset (seconds east) at `time` (LCD dates are local standard time).
-    static func utcOffset(zone: String, at time: Double) -> Int {
-        guard let tz = TimeZone(identifier: zone) else { return 0 }
-        let date = Date(timeIntervalSince1970: time)
-        return tz.secondsFromGMT(for: date) - Int(tz.daylightSavingTimeOffset(for: date))
-    }
-
     /// The client's token bucket: never more than `limit` requests in any interval of
     /// `windowSeconds`, with the largest sustained rate that still covers one request
     /// per delivery `period` when the limit allows it (burst `limit − ⌈window/period⌉`,
@@ -276,30 +273,18 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
             exceeding: limit, perWindowOf: windowSeconds, burst: max(1, limit - needed), startSeconds: start)
     }
 
-    /// The recorded stream of a labelled tweet dataset, in file order.
+    /// The recorded stream of a labelled tweet dataset, in file order: any layout
+    /// `LabelledTweetStream` recognises from the file's content (airline, `text`+`label` CSV,
+    /// original Sentiment140 CSV, VADER ground truth, SemEval TSV, TweetEval texts + labels).
     static func loadStream(_ name: String, run: RunContext) throws -> [LabelledTweet] {
         let url = try run.datasets.url(name)
         return try run.datasets.cached("micity-stream-" + name) {
-            let labelled: [LabelledTweet]
-            switch name {
-            case "airline-tweets":
-                labelled = try AirlineTweetsLoader.load(url: url, displayName: DatasetManifest.display(url)).records
-                    .map(\.labelled)
-            case "tweeteval-val-text":
-                guard let labels = TweetEvalLoader.labelsURL(forText: url) else {
-                    throw EmulatedDevices.BuildError(
-                        description: "\(name): error: no labels file beside the TweetEval texts")
-                }
-                labelled = try TweetEvalLoader.load(
-                    text: url, labels: labels, displayName: { DatasetManifest.display($0) }
-                ).records
-            default:
+            do {
+                return try LabelledTweetStream.load(url: url, displayName: DatasetManifest.display(url)).tweets.records
+            } catch {
                 throw EmulatedDevices.BuildError(
-                    description:
-                        "\(run.scenario.file): error: tweet-batch dataset '\(name)' is not a labelled tweet stream; use airline-tweets or tweeteval-val-text"
-                )
+                    description: "\(String(describing: error)) (tweet-batch dataset '\(name)' in \(run.scenario.file))")
             }
-            return labelled
         }
     }
 }

@@ -144,8 +144,10 @@ extension NavUPDriver {
     func fingerprintData(_ run: RunContext) throws -> (
         FingerprintLocator, seen: [FingerprintSample], unseen: [FingerprintSample]
     ) {
-        let trainName = run.text("fingerprint_train", default: "ujiindoorloc-train-a")
-        let testName = run.text("fingerprint_test", default: "ujiindoorloc-train-b")
+        let trainName = try run.dataset(
+            parameter: "fingerprint_train", formats: [.ujiIndoorLoc], what: "Wi-Fi fingerprint training set")
+        let testName = try run.dataset(
+            parameter: "fingerprint_test", formats: [.ujiIndoorLoc], position: 1, what: "Wi-Fi fingerprint test set")
         let trainURL = try run.datasets.url(trainName)
         let testURL = try run.datasets.url(testName)
         let train = try run.datasets.cached("navup-fp-train-\(trainName)") {

@@ -114,7 +114,7 @@ public final class NavUPDriver: AppDriver {
     /// Loads the campus, builds the phones, schedules feeds and actions.
     public func start(_ run: RunContext) throws {
         let s = run.scenario
-        let campusName = run.text("campus", default: "campus-montgomery")
+        let campusName = try run.dataset(parameter: "campus", formats: [.osmXML], what: "campus map")
         let url = try run.datasets.url(campusName)
         let campus = try run.datasets.cached("navup-campus-\(campusName)") {
             try NavUPCampus(url: url, displayName: DatasetManifest.display(url))

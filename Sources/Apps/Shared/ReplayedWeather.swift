@@ -4,7 +4,37 @@ import Foundation
 import ScenarioEngine
 import SkyScoring
 
-/// Loads the provider for a manifest dataset (NOAA LCD, TMY3, TMY2 or Beijing PM2.5).
+/// What a scenario may declare about a weather recording beyond its file, and how strictly
+/// the file is read.
+public struct WeatherLoadOptions: Sendable, Hashable {
+    /// The station's standard-time offset, seconds east of UTC (a dataset's `utc_offset:`,
+    /// in hours, × 3600); wins over `timeZone` and over the station's own zone.
+    public var utcOffsetSeconds: Int?
+    /// The station's IANA time zone (a dataset's `timezone:`); its standard offset is used.
+    public var timeZone: String?
+    /// The units of an LCD file's values, when not those of its layout.
+    public var lcdUnits: LCDUnits?
+    /// Whether a row that cannot be used stops the load with its file:line (else it is
+    /// skipped and counted in the provider's `loadReport`).
+    public var strict: Bool
+
+    /// Options; by default everything comes from the data and bad rows are skipped.
+    public init(utcOffsetSeconds: Int? = nil, timeZone: String? = nil, lcdUnits: LCDUnits? = nil, strict: Bool = false)
+    {
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.timeZone = timeZone
+        self.lcdUnits = lcdUnits
+        self.strict = strict
+    }
+
+    var policy: LoadPolicy { strict ? .strict : .lenient }
+    var cacheKey: String {
+        "\(utcOffsetSeconds.map(String.init) ?? "-")|\(timeZone ?? "-")|\(lcdUnits?.rawValue ?? "-")|\(strict)"
+    }
+}
+
+/// Loads the weather provider of a dataset by its format (NOAA LCD, TMY3, TMY2 or Beijing PM2.5),
+/// whatever the dataset is called.
 public enum WeatherProviders {
     /// Errors choosing a provider.
     public struct ProviderError: Error, CustomStringConvertible {
@@ -12,79 +42,81 @@ public enum WeatherProviders {
         public init(description: String) { self.description = description }
     }
 
-    /// Standard-time offsets of the bundled LCD stations, seconds east of UTC.
-    static let lcdOffsets = ["noaa-lcd-rota-2018": 3600, "noaa-lcd-lincoln-2023": -21_600]
-
-    public static func load(_ dataset: String, store: DatasetStore, year: Int) throws -> any WeatherProvider {
+    /// The provider of `dataset`; `year` is the year a typical-year recording is replayed in.
+    /// An LCD station's UTC offset is the declared one (`options`), else the standard offset of
+    /// the zone of the place nearest the station (`lcdTimeBase`).
+    public static func load(
+        _ dataset: String, store: DatasetStore, year: Int, options: WeatherLoadOptions = WeatherLoadOptions()
+    ) throws -> any WeatherProvider {
         let entry = store.manifest.entry(named: dataset)
         let url = try store.url(dataset)
         let display = DatasetManifest.display(url)
         switch entry?.format {
         case .noaaLCD:
-            guard let offset = lcdOffsets[dataset] else {
-                throw ProviderError(description: "\(display): error: no UTC offset known for this LCD station")
-            }
-            return try store.cached("lcd:\(dataset)") {
-                try LCDWeatherProvider(url: url, displayName: display, utcOffsetSeconds: offset)
+            return try store.cached("lcd:\(dataset):\(options.cacheKey)") {
+                let file = try NOAALCDLoader.load(
+                    url: url, displayName: display, timeBase: try lcdTimeBase(options, store: store),
+                    units: options.lcdUnits, policy: options.policy)
+                // A declared offset needs no station position; the apps still want one (day and night,
+                // the station's place): the station history has it by id.
+                let provider = LCDWeatherProvider(file: file)
+                return provider.station == nil ? provider.located(in: try stations(store)) : provider
             }
         case .tmy3:
-            return try store.cached("tmy3:\(dataset):\(year)") {
+            return try store.cached("tmy3:\(dataset):\(year):\(options.strict)") {
                 try TMYWeatherProvider(
-                    file: try TMY3Loader.load(url: url, displayName: display), format: "tmy3", year: year)
+                    file: try TMY3Loader.load(url: url, displayName: display, policy: options.policy), format: "tmy3",
+                    year: year)
             }
         case .tmy2:
-            return try store.cached("tmy2:\(dataset):\(year)") {
+            return try store.cached("tmy2:\(dataset):\(year):\(options.strict)") {
                 try TMYWeatherProvider(
-                    file: try TMY2Loader.load(url: url, displayName: display), format: "tmy2", year: year)
+                    file: try TMY2Loader.load(url: url, displayName: display, policy: options.policy), format: "tmy2",
+                    year: year)
             }
         case .beijingPM25:
-            return try store.cached("beijing:\(dataset)") {
-                BeijingAirQualityProvider(hours: try BeijingPM25Loader.load(url: url, displayName: display).records)
+            return try store.cached("beijing:\(dataset):\(options.strict)") {
+                BeijingAirQualityProvider(
+                    hours: try BeijingPM25Loader.load(url: url, displayName: display, policy: options.policy).records)
             }
         default:
             throw ProviderError(
                 description: "dataset '\(dataset)' is not a weather recording (NOAA LCD, TMY3, TMY2 or Beijing PM2.5)")
         }
     }
-}
 
-/// NREL SPA reference sunrise/sunset times for the bundled scenarios' places
-/// (`Datasets/reference/spa_sun_times.csv`, made with pvlib by the script beside it).
-public struct SunReference: Sendable {
-    public struct Row: Sendable {
-        public var place: String
-        public var latitude: Double
-        public var longitude: Double
-        public var utcDay: Int
-        public var sunrise: Double?
-        public var sunset: Double?
+    /// How an LCD file's local standard times become UTC: the declared offset or zone, else the
+    /// station's own zone, found from its coordinates (the file's, else the datasets' NOAA station
+    /// history by station id) and the nearest place of the datasets' GeoNames tables.
+    static func lcdTimeBase(_ options: WeatherLoadOptions, store: DatasetStore) throws -> LCDTimeBase {
+        if let seconds = options.utcOffsetSeconds { return .offsetSeconds(seconds) }
+        if let zone = options.timeZone { return .zone(zone) }
+        return .station(stations: try stations(store), places: try zonePlaces(store))
     }
 
-    public let rows: [Row]
+    /// NOAA's station history from the datasets (the entry of format `isd-history`); empty when
+    /// there is none.
+    static func stations(_ store: DatasetStore) throws -> [ISDStation] {
+        try store.cached("isd-stations") { () throws -> [ISDStation] in
+            guard let entry = store.manifest.entries.first(where: { $0.format == .isdHistory }) else { return [] }
+            let url = try store.url(entry.name)
+            return try ISDHistoryLoader.load(url: url, displayName: DatasetManifest.display(url)).records
+        }
+    }
 
-    public init(url: URL) throws(DataError) {
-        let table = try CSVTable(url: url, displayName: DatasetManifest.display(url))
-        rows = try table.load(policy: .strict) { (r: CSVRow) throws(DataError) -> Row? in
-            guard let day = CivilDate(iso: Substring(try r.string("utc_date"))) else {
-                throw r.invalid("utc_date", "expected YYYY-MM-DD")
+    /// Every place with an IANA zone in the datasets' GeoNames tables (US places and world cities).
+    static func zonePlaces(_ store: DatasetStore) throws -> [Place] {
+        try store.cached("zone-places") { () throws -> [Place] in
+            var places: [Place] = []
+            for entry in store.manifest.entries where entry.format == .usCities || entry.format == .worldCities {
+                let url = try store.url(entry.name)
+                let display = DatasetManifest.display(url)
+                places +=
+                    entry.format == .usCities
+                    ? try PlacesLoader.loadUSCities(url: url, displayName: display).records
+                    : try PlacesLoader.loadWorldCities(url: url, displayName: display).records
             }
-            return Row(
-                place: try r.string("place"), latitude: try r.latitude(), longitude: try r.longitude(),
-                utcDay: day.daysSinceEpoch, sunrise: try r.optionalDouble("spa_sunrise_unix"),
-                sunset: try r.optionalDouble("spa_sunset_unix"))
-        }.records
-    }
-
-    /// Reference events (sunrise or sunset, Unix seconds) within [start, end) for the place
-    /// within 2 km of the coordinates; nil when the place or dates are not covered.
-    public func events(latitude: Double, longitude: Double, sunrise: Bool, from start: Double, to end: Double)
-        -> [Double]?
-    {
-        let near = rows.filter { PlacesLoader.greatCircleMetres(latitude, longitude, $0.latitude, $0.longitude) < 2000 }
-        let firstDay = Int((start / 86_400).rounded(.down)) - 1
-        let lastDay = Int((end / 86_400).rounded(.down)) + 1
-        let days = Set(near.map(\.utcDay))
-        guard (firstDay...lastDay).allSatisfy(days.contains) else { return nil }
-        return near.compactMap { sunrise ? $0.sunrise : $0.sunset }.filter { $0 >= start && $0 < end }
+            return places
+        }
     }
 }

@@ -9,18 +9,20 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         name: "skyscape", doc: "SkyScape sunrise/sunset quality predictor (skyscape-srs.txt)",
         actions: [
             action("search", "search a place by name", [SchemaField("query", .string(), required: true)]),
-            action("add-favourite", "add a place to favourites", [SchemaField("place", .string(), required: true)]),
+            action(
+                "add-favourite", "add a place to favourites", [SchemaField("place", place, required: true, placeDoc)]),
             action(
                 "remove-favourites", "multi-select delete",
-                [SchemaField("places", .array(.string(), minItems: 1), required: true)]),
+                [SchemaField("places", .array(place, minItems: 1), required: true, "places, each as 'place' is given")]),
             action(
                 "sort-favourites", "sort favourites",
                 [SchemaField("by", .string(allowed: ["quality", "distance"]), required: true)]),
-            action("view-details", "open a location's details", [SchemaField("place", .string(), required: true)]),
+            action(
+                "view-details", "open a location's details", [SchemaField("place", place, required: true, placeDoc)]),
             action(
                 "open-calendar", "open the quality calendar on a day",
                 [
-                    SchemaField("place", .string(), required: true),
+                    SchemaField("place", place, required: true, placeDoc),
                     SchemaField(
                         "day", .integer(minimum: -366, maximum: 366), required: true, "days from today (negative: past)"
                     ),
@@ -28,7 +30,7 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
             action(
                 "set-reminder", "remind 30 min before an event",
                 [
-                    SchemaField("place", .string(), required: true),
+                    SchemaField("place", place, required: true, placeDoc),
                     SchemaField("event", .string(allowed: ["sunrise", "sunset"]), required: true),
                     SchemaField("day", .integer(minimum: 0, maximum: 7), "days from today"),
                 ]),
@@ -54,6 +56,24 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         // A user who opens the details at the instant of a refresh sees what the app had.
         actionsBeforeFeeds: true,
         makeDriver: { SkyScapeDriver(scenario: $0) })
+
+    /// A place: a name to search (the most populous match), or a mapping with a name and
+    /// coordinates (any spot on Earth), its time zone optional.
+    static let place: SchemaType = .oneOf([
+        .string(),
+        .object(
+            ObjectSchema(
+                "a place by coordinates",
+                [
+                    SchemaField("name", .string(), required: true, "the name the app shows"),
+                    SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true, "degrees north"),
+                    SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true, "degrees east"),
+                    SchemaField(
+                        "timezone", .string(),
+                        "IANA time zone (default: the zone of the nearest place in the places tables)"),
+                ])),
+    ])
+    static let placeDoc = "a place name to search, or {name, latitude, longitude, timezone?}"
 
     /// The requirements the app reports, in catalogue order.
     static let requirements: [RequirementDefinition] = [

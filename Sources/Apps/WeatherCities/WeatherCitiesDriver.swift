@@ -35,11 +35,13 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
     func start(_ run: RunContext) throws {
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
-        places = try store.cached("places:us") {
-            let url = try store.url("us-cities")
+        // The US places table the scenario lists (the app searches US cities).
+        let table = try run.dataset(parameter: nil, formats: [.usCities], what: "US places table")
+        places = try store.cached("places:" + table) {
+            let url = try store.url(table)
             return try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
         }
-        search = try store.cached("citysearch:us") { CitySearch(places: places) }
+        search = try store.cached("citysearch:" + table) { CitySearch(places: places) }
         let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
         if let name = scenario.feeds.first(where: { $0.kind == "weather-refresh" })?.parameters["dataset"]?.string {
             weather = try WeatherProviders.load(name, store: store, year: year)

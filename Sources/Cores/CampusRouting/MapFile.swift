@@ -14,8 +14,11 @@ public struct MapFile: Sendable {
         self.osm = osm
     }
 
-    /// Reads `url`, choosing the format by extension; errors are located.
-    public static func load(url: URL, displayName: String? = nil) throws(RoutingError) -> MapFile {
+    /// Reads `url`, choosing the format by extension; errors are located. Under `.lenient` an OSM
+    /// element that cannot be read is skipped and counted in `osm.report` instead of failing the file.
+    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(RoutingError)
+        -> MapFile
+    {
         let name = displayName ?? url.path
         let ext = url.pathExtension.lowercased()
         if fileIsDirectory(url) {
@@ -25,7 +28,7 @@ public struct MapFile: Sendable {
         switch ext {
         case "osm", "xml":
             do throws(DataError) {
-                let osm = try OSMXMLLoader.load(url: url, displayName: name, policy: .strict)
+                let osm = try OSMXMLLoader.load(url: url, displayName: name, policy: policy)
                 return MapFile(source: MapSource(osm: osm, file: name), osm: osm)
             } catch {
                 throw .data(error)

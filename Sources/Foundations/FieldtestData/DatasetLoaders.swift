@@ -10,7 +10,8 @@ public enum DatasetLoaders {
             return try WeatherLoaders.countRecords(format: format, url: url, displayName: displayName)
         case .osmXML, .ujiIndoorLoc, .geolifeCSV, .geolifePLT:
             return try MapLoaders.countRecords(format: format, url: url, displayName: displayName)
-        case .tweetLines, .airlineTweets, .tweetevalText, .tweetevalLabels, .tweetevalMapping,
+        case .tweetLines, .airlineTweets, .tweetsCSV, .sentiment140CSV, .tweetevalText, .tweetevalLabels,
+            .tweetevalMapping,
             .vaderGroundTruth, .vaderRatings, .vaderLexicon, .emojiLexicon, .afinn:
             return try TweetLoaders.countRecords(format: format, url: url, displayName: displayName)
         }

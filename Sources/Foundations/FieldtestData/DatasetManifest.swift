@@ -27,6 +27,10 @@ public enum DatasetFormat: String, Sendable, CaseIterable, Codable {
     case tweetLines = "tweet-lines"
     /// Twitter US airline sentiment CSV.
     case airlineTweets = "airline-tweets"
+    /// A labelled tweets CSV: a header with `text` and `label` (`id` and others optional).
+    case tweetsCSV = "tweets-csv"
+    /// The original Sentiment140 CSV (no header; `polarity,id,date,query,user,text`).
+    case sentiment140CSV = "sentiment140-csv"
     /// TweetEval texts, one per line.
     case tweetevalText = "tweeteval-text"
     /// TweetEval labels (0, 1, 2), one per line.

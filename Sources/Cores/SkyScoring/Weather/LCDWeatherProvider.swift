@@ -13,6 +13,10 @@ public struct LCDWeatherProvider: WeatherProvider {
     public private(set) var station: (latitude: Double, longitude: Double)?
     /// LCD station id of the file (e.g. `08449013025`: USAF 084490 + WBAN 13025).
     public let stationID: String
+    /// Rows used and skipped (with the first reasons) when the file was read.
+    public let loadReport: LoadReport
+    /// The standard-time offset the file's local dates were read with, seconds east of UTC.
+    public let utcOffsetSeconds: Int
 
     /// Loads the file; `utcOffsetSeconds` is the station's standard-time offset (LCD local
     /// times are local standard time all year).
@@ -25,6 +29,8 @@ public struct LCDWeatherProvider: WeatherProvider {
     public init(file: LCDFile) {
         station = file.coordinate
         stationID = file.station
+        loadReport = file.report
+        utcOffsetSeconds = file.utcOffsetSeconds
         observations = file.observations.map { o in
             let cover = o.sky?.cover
             return WeatherObservation(

@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// A source of recorded weather replayed by time. Several providers with different source
 /// formats sit behind this protocol (SKY-X1): `LCDWeatherProvider` (NOAA Local Climatological
 /// Data, hourly METAR-based reports) and `TMYWeatherProvider` (NREL TMY3 and TMY2 typical years).
@@ -8,9 +10,14 @@ public protocol WeatherProvider: Sendable {
     var observations: [WeatherObservation] { get }
     /// Station position (degrees), when the source records it.
     var station: (latitude: Double, longitude: Double)? { get }
+    /// What loading the recording did: rows used, rows skipped and the first reasons.
+    var loadReport: LoadReport { get }
 }
 
 extension WeatherProvider {
+    /// No report: the provider was built from records, not read from a file.
+    public var loadReport: LoadReport { LoadReport() }
+
     /// How far from an observation its values are used, seconds (3 h: special reports often
     /// carry only some fields, and hourly files have gaps).
     public static var reach: Double { 3 * 3600 }

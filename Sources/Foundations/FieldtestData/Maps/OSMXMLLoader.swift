@@ -166,6 +166,8 @@ public struct OSMData: Sendable {
 /// finite degrees within range, `<nd ref>` and `<member ref>` integers. Errors are located
 /// by the parser's line number. References to nodes missing from the file are not errors:
 /// OSM extracts are clipped at their edge, so such references are counted (`OSMData.missingNodeRefs`).
+/// Elements a download or an editor marks deleted (`visible="false"`, JOSM's `action="delete"`)
+/// are passed over; any other element, tag or attribute (bounds, meta, Overpass areas) is ignored.
 ///
 /// Complexity: O(file size) time; memory O(elements).
 public enum OSMXMLLoader {
@@ -224,6 +226,8 @@ private final class OSMParserDelegate: NSObject, XMLParserDelegate {
     var fatal: DataError?
     var sawRoot = false
     var closedRoot = false
+    /// Elements marked deleted, passed over.
+    var deletedElements = 0
 
     private enum Open { case none, node(OSMNode), way(OSMWay), relation(OSMRelation), skipped }
     private var open: Open = .none
@@ -234,6 +238,10 @@ private final class OSMParserDelegate: NSObject, XMLParserDelegate {
     }
 
     private var line: Int { parser?.lineNumber ?? 0 }
+
+    static func deleted(_ attrs: [String: String]) -> Bool {
+        attrs["visible"] == "false" || attrs["action"] == "delete"
+    }
 
     private func fail(_ error: DataError) {
         if policy == .lenient {
@@ -275,6 +283,13 @@ private final class OSMParserDelegate: NSObject, XMLParserDelegate {
     ) {
         if fatal != nil { return }
         do throws(DataError) {
+            // Deleted in the editor (JOSM's action="delete") or a deleted version (visible="false",
+            // Overpass attic data): not part of the map; such nodes may even lack coordinates.
+            if ["node", "way", "relation"].contains(elementName), Self.deleted(attrs) {
+                open = .skipped
+                deletedElements += 1
+                return
+            }
             switch elementName {
             case "osm":
                 sawRoot = true

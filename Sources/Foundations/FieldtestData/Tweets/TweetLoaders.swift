@@ -13,6 +13,10 @@ public enum TweetLoaders {
             return try Sentiment140Loader.parse(bytes, file: displayName, label: .neutral).records.count
         case .airlineTweets:
             return try AirlineTweetsLoader.parse(bytes, file: displayName).records.count
+        case .tweetsCSV:
+            return try LabelledTweetStream.parseLabelledCSV(bytes, file: displayName, policy: .strict).records.count
+        case .sentiment140CSV:
+            return try Sentiment140Loader.parseOriginalCSV(bytes, file: displayName).records.count
         case .tweetevalText:
             return try TweetEvalLoader.parseTexts(bytes, file: displayName).count
         case .tweetevalLabels:

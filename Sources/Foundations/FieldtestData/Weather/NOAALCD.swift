@@ -1,13 +1,58 @@
 import Foundation
 
-/// The two NOAA Local Climatological Data CSV layouts.
+/// The two NOAA Local Climatological Data CSV layouts, told apart by the columns only one of
+/// them has (never by LATITUDE/LONGITUDE alone: a v1 file with coordinate columns added is
+/// still v1, in v1's units).
 public enum LCDLayout: Sendable, Equatable {
-    /// Older layout (`STATION,DATE,REPORT_TYPE,...`, 124 columns): imperial units
-    /// (°F, statute miles, inches, mph), sky heights in hundreds of feet, no coordinates.
+    /// Older layout (`STATION,DATE,REPORT_TYPE,...`, 124 columns, with `AWND`, `Backup*`,
+    /// `HTDD`, …): imperial units (°F, statute miles, inches, mph), sky heights in hundreds
+    /// of feet, no coordinates.
     case v1
-    /// Newer layout (`STATION,DATE,LATITUDE,LONGITUDE,...`): metric units
-    /// (°C, km, mm, m/s), sky heights in hundreds of metres.
+    /// Newer layout (`STATION,DATE,LATITUDE,LONGITUDE,ELEVATION,NAME,...`, with
+    /// `Monthly…`/`…SeasonToDate` summary columns): metric units (°C, km, mm, m/s), sky
+    /// heights in hundreds of metres.
     case v2
+
+    /// Columns only the v1 layout has.
+    static let v1Only: Set<String> = [
+        "AWND", "BackupElevationUnit", "CDSD", "CLDD", "DSNW", "HDSD", "HTDD", "HeavyFog", "TStorms",
+    ]
+    /// Columns only the v2 layout has (coordinates excluded).
+    static let v2Only: Set<String> = [
+        "ELEVATION", "NAME", "MonthlyAverageWindSpeed", "CoolingDegreeDaysSeasonToDate", "MonthlyCoolingDegreeDays",
+        "MonthlyNumberDaysWithSnowfall", "HeatingDegreeDaysSeasonToDate", "MonthlyHeatingDegreeDays",
+        "MonthlyNumberDaysWithThunderstorms", "MonthlyNumberDaysWithHeavyFog",
+    ]
+
+    /// The layout whose signature columns `names` carries; v1 (NOAA's documented imperial
+    /// units) when it carries neither's, or both's.
+    public static func detect(_ names: [String]) -> LCDLayout {
+        let v1 = names.contains { v1Only.contains($0) }
+        let v2 = names.contains { v2Only.contains($0) }
+        return v2 && !v1 ? .v2 : .v1
+    }
+
+    /// The units of this layout.
+    public var units: LCDUnits { self == .v1 ? .imperial : .metric }
+}
+
+/// Units of an LCD file's values.
+public enum LCDUnits: String, Sendable, Equatable, CaseIterable {
+    /// °F, statute miles, inches, mph, sky heights in hundreds of feet.
+    case imperial
+    /// °C, km, mm, m/s, sky heights in hundreds of metres.
+    case metric
+}
+
+/// How an LCD file's `DATE`s (local standard time all year) become UTC.
+public enum LCDTimeBase: Sendable {
+    /// A declared standard-time offset, seconds east of UTC.
+    case offsetSeconds(Int)
+    /// A declared IANA zone: its standard (non-daylight-saving) offset in the file's first year.
+    case zone(String)
+    /// From the data: the station's coordinates (the file's LATITUDE/LONGITUDE, else `stations`
+    /// by station id), the IANA zone of the nearest of `places`, and that zone's standard offset.
+    case station(stations: [ISDStation], places: [Place])
 }
 
 /// NOAA LCD `REPORT_TYPE` of a row.
@@ -71,9 +116,16 @@ public struct LCDObservation: Sendable, Equatable {
 public struct LCDFile: Sendable {
     /// Which layout the header matched.
     public var layout: LCDLayout
+    /// The units the values were read in (the layout's unless the caller chose).
+    public var units: LCDUnits = .imperial
+    /// The standard-time offset the dates were read with, seconds east of UTC.
+    public var utcOffsetSeconds: Int = 0
+    /// The IANA zone the offset came from, when it came from one.
+    public var timeZone: String?
     /// Station id of the first row.
     public var station: String
-    /// Station latitude/longitude in degrees when the file carries them (v2).
+    /// Station latitude/longitude in degrees: the file's LATITUDE/LONGITUDE columns, or the
+    /// station list's position when the time base looked the station up there.
     public var coordinate: (latitude: Double, longitude: Double)?
     /// Hourly observations (FM-15, FM-16, FM-12), in file order.
     public var observations: [LCDObservation]
@@ -85,10 +137,15 @@ public struct LCDFile: Sendable {
     public var recordCount: Int
 }
 
-/// Reader for NOAA LCD CSV files (both layouts).
+/// Reader for NOAA LCD CSV files (both layouts), as NCEI serves them.
 ///
-/// `DATE` is local standard time (no daylight saving); pass the station's standard
-/// UTC offset (Rota, Spain: +3,600 s; Lincoln NE: −21,600 s). Units are converted to SI.
+/// `DATE` is local standard time (no daylight saving): the time base turns it into UTC.
+/// Units follow the layout (`LCDLayout.detect`) unless the caller sets them. Every report
+/// type is read (FM-15, FM-16, FM-12 SYNOP; SOD/SOM summaries are counted, not returned);
+/// value flags are understood: `s` suspect, `V` variable, `A` accumulated, `T` trace,
+/// `M` and `*` missing; stray bare numbers in `HourlySkyConditions` (SYNOP rows) are not
+/// layers and are ignored. A row that still cannot be read is skipped and counted under
+/// `LoadPolicy.lenient`, or stops the load with its file:line under `.strict`.
 public enum NOAALCDLoader {
     /// Loads `url`, validating every row; summary rows are counted but not returned.
     /// - Parameter utcOffsetSeconds: the station's standard-time offset east of UTC, seconds.
@@ -100,9 +157,105 @@ public enum NOAALCDLoader {
         return try load(table: table, utcOffsetSeconds: utcOffsetSeconds, policy: policy)
     }
 
+    /// Loads `url` with its dates read by `timeBase` (a declared offset or zone, or the
+    /// station's own zone) and its values in `units` (nil: the layout's).
+    public static func load(
+        url: URL, displayName: String? = nil, timeBase: LCDTimeBase, units: LCDUnits? = nil,
+        policy: LoadPolicy = .lenient
+    ) throws(DataError) -> LCDFile {
+        let table = try CSVTable(url: url, displayName: displayName)
+        let station = try self.station(in: table)
+        var coordinate = station.coordinate
+        let offset: Int
+        var zone: String?
+        switch timeBase {
+        case .offsetSeconds(let seconds):
+            offset = seconds
+        case .zone(let name):
+            guard let seconds = PlacesLoader.standardOffsetSeconds(zone: name, year: station.firstYear) else {
+                throw .badLayout(
+                    file: table.file, line: 0,
+                    reason: "unknown time zone '\(name)'; declare an IANA zone such as America/Chicago")
+            }
+            offset = seconds
+            zone = name
+        case .station(let stations, let places):
+            if coordinate == nil, let match = ISDHistoryLoader.station(forLCD: station.id, in: stations),
+                let latitude = match.latitude, let longitude = match.longitude
+            {
+                coordinate = (latitude, longitude)
+            }
+            guard let c = coordinate else {
+                throw .badLayout(
+                    file: table.file, line: 0,
+                    reason: "no UTC offset for LCD station \(station.id): the file has no LATITUDE/LONGITUDE "
+                        + "columns and the station list has no position for it; declare 'utc_offset' "
+                        + "(hours east of UTC, standard time) or 'timezone' (IANA) on the dataset")
+            }
+            guard let near = PlacesLoader.nearest(latitude: c.latitude, longitude: c.longitude, in: places),
+                let seconds = PlacesLoader.standardOffsetSeconds(zone: near.timeZone, year: station.firstYear)
+            else {
+                throw .badLayout(
+                    file: table.file, line: 0,
+                    reason: "no time zone known near LCD station \(station.id) at (\(c.latitude), \(c.longitude)): "
+                        + "no places table with time zones is available; declare 'utc_offset' or 'timezone' on the dataset"
+                )
+            }
+            offset = seconds
+            zone = near.timeZone
+        }
+        var file = try load(table: table, utcOffsetSeconds: offset, units: units, policy: policy)
+        file.timeZone = zone
+        if file.coordinate == nil {
+            file.coordinate = coordinate.map { (latitude: $0.latitude, longitude: $0.longitude) }
+        }
+        return file
+    }
+
+    /// The station of an LCD table: the id and coordinates of its first row that has them, and
+    /// the year of its first date (for a zone's standard offset).
+    public static func station(in table: CSVTable) throws(DataError) -> (
+        id: String, coordinate: (latitude: Double, longitude: Double)?, firstYear: Int
+    ) {
+        try table.require(["STATION", "DATE"])
+        var id = ""
+        var coordinate: (latitude: Double, longitude: Double)?
+        var year: Int?
+        let hasCoordinates =
+            table.header.position(of: "LATITUDE") != nil && table.header.position(of: "LONGITUDE") != nil
+        for r in table.records {
+            let row = CSVRow(file: table.file, line: r.line, fields: r.fields, header: table.header)
+            if id.isEmpty, let st = row.optionalString("STATION") { id = st }
+            if year == nil, let date = row.optionalString("DATE"), let t = CivilTime.parseISODateTime(date) {
+                year = CivilDate(daysSinceEpoch: Int((Double(t) / 86_400).rounded(.down))).year
+            }
+            if hasCoordinates, coordinate == nil, let la = try? row.latitude("LATITUDE"),
+                let lo = try? row.longitude("LONGITUDE")
+            {
+                coordinate = (la, lo)
+            }
+            if !id.isEmpty, year != nil, coordinate != nil || !hasCoordinates { break }
+        }
+        guard !id.isEmpty, let year else {
+            throw .badLayout(
+                file: table.file, line: 2, reason: "no row with a STATION id and a DATE; is this an LCD file?")
+        }
+        return (id, coordinate, year)
+    }
+
     /// Loads an already-read table.
     public static func load(table: CSVTable, utcOffsetSeconds: Int, policy: LoadPolicy) throws(DataError) -> LCDFile {
-        let layout: LCDLayout = table.header.position(of: "LATITUDE") != nil ? .v2 : .v1
+        try load(table: table, utcOffsetSeconds: utcOffsetSeconds, units: nil, policy: policy)
+    }
+
+    /// Loads an already-read table in `units` (nil: the layout's).
+    public static func load(
+        table: CSVTable, utcOffsetSeconds: Int, units chosenUnits: LCDUnits?, policy: LoadPolicy
+    ) throws(DataError) -> LCDFile {
+        let layout = LCDLayout.detect(table.header.names)
+        let units = chosenUnits ?? layout.units
+        let hasCoordinates =
+            table.header.position(of: "LATITUDE") != nil && table.header.position(of: "LONGITUDE") != nil
         try table.require([
             "STATION", "DATE", "REPORT_TYPE", "HourlyDryBulbTemperature", "HourlyDewPointTemperature",
             "HourlyRelativeHumidity", "HourlyVisibility", "HourlyPrecipitation", "HourlyWindSpeed",
@@ -123,8 +276,10 @@ public enum NOAALCDLoader {
             let st = try row.string("STATION").trimmingCharacters(in: .whitespaces)
             guard !st.isEmpty else { throw row.invalid("STATION", "station id is missing") }
             if station.isEmpty { station = st }
-            if layout == .v2, coordinate == nil {
-                coordinate = (try row.latitude("LATITUDE"), try row.longitude("LONGITUDE"))
+            if hasCoordinates, coordinate == nil, let la = try? row.latitude("LATITUDE"),
+                let lo = try? row.longitude("LONGITUDE")
+            {
+                coordinate = (la, lo)
             }
             if type == .dailySummary || type == .monthlySummary {
                 summaries += 1
@@ -137,11 +292,13 @@ public enum NOAALCDLoader {
                     raw.removeLast()
                     suspect = true
                 }
-                if raw.hasSuffix("V") { raw.removeLast() }  // variable visibility
-                if raw == "*" || raw == "M" { return nil }
+                // V: variable (visibility, wind); A: accumulated since the last report.
+                if raw.hasSuffix("V") || raw.hasSuffix("A") { raw.removeLast() }
+                // M: missing; *: amount included in a later report.
+                if raw.isEmpty || raw == "*" || raw == "M" { return nil }
                 return try FieldParser.double(raw, field: column, in: range, file: row.file, line: row.line)
             }
-            let imperial = layout == .v1
+            let imperial = units == .imperial
             var temp = try value("HourlyDryBulbTemperature", imperial ? -80...140 : -62...60)
             var dew = try value("HourlyDewPointTemperature", imperial ? -100...100 : -73...38)
             if imperial {
@@ -153,7 +310,7 @@ public enum NOAALCDLoader {
             if imperial { vis = vis.map { $0 * 1.609344 } }
             var trace = false
             var precip: Double?
-            if let p = row.optionalString("HourlyPrecipitation"), p == "T" || p == "Ts" {
+            if let p = row.optionalString("HourlyPrecipitation"), p.hasPrefix("T") {
                 trace = true
                 precip = 0
             } else {
@@ -166,7 +323,7 @@ public enum NOAALCDLoader {
             if let d = row.optionalString("HourlyWindDirection"), d != "VRB", d != "999" {  // 999: missing (SYNOP rows)
                 dir = try value("HourlyWindDirection", 0...360)
             }
-            let skyText = try row.string("HourlySkyConditions")
+            let skyText = row.optionalString("HourlySkyConditions") ?? ""
             let sky: SkyCondition?
             do throws(SkyParseError) {
                 sky = try SkyCondition.parse(skyText, unit: imperial ? .hundredsOfFeet : .hundredsOfMetres)
@@ -189,7 +346,8 @@ public enum NOAALCDLoader {
             return observation
         }
         return LCDFile(
-            layout: layout, station: station, coordinate: coordinate.map { (latitude: $0.0, longitude: $0.1) },
+            layout: layout, units: units, utcOffsetSeconds: utcOffsetSeconds, timeZone: nil, station: station,
+            coordinate: coordinate.map { (latitude: $0.0, longitude: $0.1) },
             observations: loaded.records, summaryRows: summaries, report: loaded.report,
             recordCount: table.records.count)
     }

@@ -91,9 +91,10 @@ public struct SkyCondition: Sendable, Equatable {
         case hundredsOfMetres
     }
 
-    /// Parses a cell such as `FEW:02 40 SCT:04 250`, `CLR:00`, `BKN:07 33.53s`.
+    /// Parses a cell such as `FEW:02 40 SCT:04 250`, `CLR:00`, `BKN:07 33.53s`; bare numbers
+    /// outside a layer (SYNOP rows, e.g. `8` or `BKN:07 25 8`) are skipped.
     ///
-    /// Returns nil for a blank cell; throws a reason string for anything malformed
+    /// Returns nil for a blank cell or one with no layer; throws a reason string for anything malformed
     /// (unknown code, oktas outside 0…10, missing or negative height).
     public static func parse(_ text: String, unit: HeightUnit) throws(SkyParseError) -> SkyCondition? {
         let tokens = text.split(whereSeparator: { $0 == " " })
@@ -103,6 +104,12 @@ public struct SkyCondition: Sendable, Equatable {
         while i < tokens.count {
             let tok = tokens[i]
             let parts = tok.split(separator: ":", omittingEmptySubsequences: false)
+            // SYNOP (FM-12) rows carry bare numbers besides or instead of layers; they are not
+            // layers and say nothing of the layers' heights, so they are passed over.
+            if parts.count == 1, Double(tok.hasSuffix("s") ? tok.dropLast() : tok) != nil {
+                i += 1
+                continue
+            }
             guard parts.count == 2 else { throw SkyParseError(reason: "expected CODE:oktas, found '\(tok)'") }
             guard let code = SkyCoverCode(rawValue: String(parts[0])) else {
                 throw SkyParseError(

@@ -119,9 +119,12 @@ public enum TMY2Loader {
                 file: file, line: line.number, field: "PresentWeather", value: String(weather),
                 reason: "expected 10 digits")
         }
-        // Appendix B: positions 1–6 and 10 are thunder, rain, drizzle, snow, snow showers, sleet, hail; 9 = none.
+        // Present weather (TMY2 manual): digit 1 is the observation indicator (0 observed, 9 not);
+        // digits 2–7 and 10 are thunder, rain, drizzle, snow, snow showers, sleet/hail and ice
+        // pellets, 9 = none; digits 8–9 (fog, haze) are not precipitation.
         let w = Array(weather)
-        let precip = [0, 1, 2, 3, 4, 5, 9].contains { w[$0] != "9" }
+        let observed = w[0] == "0"
+        let precip = observed && [1, 2, 3, 4, 5, 6, 9].contains { w[$0] != "9" }
         return TMYHour(
             startUTC: CivilTime.epochSeconds(date, hour: hour - 1, minute: 0) - utcOffset,
             totalCloudTenths: try scaled(F.totCld, "TotCld", 0...10, 1, missing: [99]),
@@ -138,6 +141,6 @@ public enum TMY2Loader {
             aerosolOpticalDepth: try scaled(F.aod, "AOD", 0...5000, 0.001, missing: [999]),
             precipitationMm: nil,
             ghiWm2: try scaled(F.ghi, "GHI", 0...1500, 1, missing: [9999]),
-            precipitationReported: precip)
+            precipitationReported: precip, presentWeatherObserved: observed)
     }
 }

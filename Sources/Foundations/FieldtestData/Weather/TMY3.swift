@@ -51,10 +51,15 @@ public struct TMYHour: Sendable, Equatable {
     /// Liquid precipitation depth in the period, mm (TMY3 only; nil when missing). NREL's
     /// file holds a few implausible depths (253, 254, 508 mm); they are kept as recorded.
     public var precipitationMm: Double?
+    /// Hours the precipitation depth covers, ending with this hour (TMY3 `Lprecip quantity`;
+    /// nil when missing or not stated).
+    public var precipitationPeriodHours: Int?
     /// Global horizontal irradiance, W/m².
     public var ghiWm2: Double?
     /// Whether present weather reports precipitation or thunder (TMY2 only; false for TMY3).
     public var precipitationReported: Bool = false
+    /// Whether present weather was observed this hour (TMY2 only; false for TMY3).
+    public var presentWeatherObserved: Bool = false
 }
 
 /// A loaded TMY file.
@@ -67,7 +72,7 @@ public struct TMYFile: Sendable {
     public var report: LoadReport
 }
 
-/// Reader of NREL TMY3 CSV files (station line, header line, 8,760 hourly rows).
+/// Reader of NREL TMY3 CSV files (station line, header line of 68 columns, 8,760 hourly rows).
 ///
 /// Layout: NREL "Users Manual for TMY3 Data Sets" (Wilcox & Marion 2008, NREL/TP-581-43156).
 /// `-9900` marks missing values; dates `MM/DD/YYYY`, times `HH:MM` hour-ending 01:00…24:00.
@@ -126,6 +131,7 @@ public enum TMY3Loader {
                 ceilingM: ceil == 77777 ? nil : ceil,
                 aerosolOpticalDepth: try v("AOD (unitless)", 0...5),
                 precipitationMm: try v("Lprecip depth (mm)", 0...1000),
+                precipitationPeriodHours: try v("Lprecip quantity (hr)", 0...99).map { Int($0) },
                 ghiWm2: try v("GHI (W/m^2)", 0...1500))
         }
         return TMYFile(station: station, hours: loaded.records, report: loaded.report)

@@ -110,8 +110,9 @@ public final class MetricCollector {
     }
 
     /// The rows for `requirements`, in their order; each requirement's rows in
-    /// the order recorded. A listed requirement with nothing recorded gets a
-    /// failing `not_measured` row. A threshold override replaces the threshold
+    /// the order recorded. A listed requirement with nothing recorded, or with a
+    /// checked row of no samples, gets a failing `not_measured` row
+    /// (`withoutVacuousPasses`). A threshold override replaces the threshold
     /// of the named metric (none when the requirement reports no such metric:
     /// `checkThresholdOverrides` reports that as an error), or, when it names no
     /// metric, of the requirement's first checked row.
@@ -137,13 +138,30 @@ public final class MetricCollector {
                         comparator: r.comparator == .none ? .lessOrEqual : r.comparator, samples: r.samples)
                 }
             }
-            if rows.isEmpty {
-                rows.append(
-                    t.row(
-                        metric: "not_measured", kind: .count, value: 1, unit: "count", threshold: 0,
-                        comparator: .lessOrEqual, samples: 0))
-            }
-            out += rows
+            out += Self.withoutVacuousPasses(rows, template: t)
+        }
+        return out
+    }
+
+    /// The one rule for evidence, applied to every app's rows: a checked row (one with a
+    /// threshold) summarising no samples is `fail`, whatever its value, because nothing was
+    /// measured to pass it; and the requirement then gets a failing `not_measured` row whose
+    /// value is the number of such rows (1 when the requirement recorded nothing at all), so
+    /// the report says the requirement was not measured rather than showing a bare failure.
+    public static func withoutVacuousPasses(_ rows: [MetricRow], template t: MetricRow.Template) -> [MetricRow] {
+        var unmeasured = rows.isEmpty ? 1 : 0
+        var out = rows.map { row -> MetricRow in
+            guard row.samples == 0, row.threshold != nil, row.comparator != .none else { return row }
+            unmeasured += 1
+            var failed = row
+            failed.status = .fail
+            return failed
+        }
+        if unmeasured > 0 {
+            out.append(
+                t.row(
+                    metric: "not_measured", kind: .count, value: Double(unmeasured), unit: "count", threshold: 0,
+                    comparator: .lessOrEqual, samples: 0))
         }
         return out
     }
