@@ -61,10 +61,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help:
-            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+        help: "A datasets folder of your own, on top of the bundled one (repeatable; also $FIELDTEST_DATASETS=A:B)."
     )
-    var datasets: String?
+    var datasets: [String] = []
 
     @Flag(name: .long, help: "Print only the failing rows.")
     var quiet = false
@@ -86,7 +85,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let manifest = try DatasetsLocation.manifest(option: datasets)
+        let manifest = try DatasetsLocation.manifest(options: datasets)
         let interactive = isatty(STDERR_FILENO) == 1
         var signalSources: [any DispatchSourceSignal] = []
         defer { signalSources.forEach { $0.cancel() } }

@@ -76,6 +76,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
             ),
         ],
         requirements: requirements,
+        inputChecks: [MiCityDriver.inputProblems],
         makeDriver: { _ in MiCityDriver() })
 
     /// The requirements the app reports, in catalogue order.

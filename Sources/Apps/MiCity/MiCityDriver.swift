@@ -125,14 +125,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         }
         mood = CityMood(windowSeconds: run.number("mood_window", default: Self.defaultMoodWindow))
         cloud = EmotionWordCloud(lexicon: model?.featurizer.lexicon ?? .empty)
-        for name in s.datasets where name == "us-cities" || name == "world-cities" {
-            let url = try run.datasets.url(name)
-            places = try run.datasets.cached("places-" + name) {
-                name == "us-cities"
-                    ? try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
-                    : try PlacesLoader.loadWorldCities(url: url, displayName: DatasetManifest.display(url)).records
-            }
-        }
+        places = try Self.loadPlaces(run)
         let limit = s.parameters["rate_limit"]?.int ?? Self.defaultRateLimit
         let window = run.number("rate_window", default: Self.defaultRateWindow)
         guard window > 0, window.isFinite else {
@@ -164,12 +157,8 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 ingestOnMainThread = s.parameters["ingest"]?.string == "main-thread"
                 self.feedDevice = feedDevice
             case "weather-refresh":
-                guard let dataset = feed.parameters["dataset"]?.string else { continue }
-                let url = try run.datasets.url(dataset)
-                let offset = Self.utcOffset(zone: s.timeZone, at: s.start)
-                weather = try run.datasets.cached("lcd-\(dataset)-\(offset)") {
-                    try RecordedWeatherProvider.load(url: url, name: dataset, utcOffsetSeconds: offset)
-                }
+                guard let loaded = try Self.loadWeather(feed, run) else { continue }
+                weather = loaded
                 self.feedDevice = feedDevice
             default:
                 continue

@@ -53,6 +53,7 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         requirements: requirements,
         // A user who opens the details at the instant of a refresh sees what the app had.
         actionsBeforeFeeds: true,
+        inputChecks: [SkyScapeDriver.inputProblems],
         makeDriver: { SkyScapeDriver(scenario: $0) })
 
     /// The requirements the app reports, in catalogue order.

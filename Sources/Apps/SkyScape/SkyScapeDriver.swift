@@ -55,23 +55,15 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         zone = TimeZone(identifier: scenario.timeZone) ?? zone
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
-        places = try store.cached("places:world+us") { () throws -> [Place] in
-            let world = try store.url("world-cities")
-            let us = try store.url("us-cities")
-            var all = try PlacesLoader.loadWorldCities(url: world, displayName: DatasetManifest.display(world)).records
-            all += try PlacesLoader.loadUSCities(url: us, displayName: DatasetManifest.display(us)).records
-            return all
-        }
-        search = try store.cached("citysearch:world+us") { [places] in CitySearch(places: places) }
+        let loaded = try Self.loadPlaces(store)
+        places = loaded.places
+        search = loaded.search
         reference = try store.cached("spa-reference") {
             try SunReference(url: store.url(path: "reference/spa_sun_times.csv"))
         }
-        let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
-        if let feed = scenario.feeds.first(where: { $0.kind == "weather-refresh" }),
-            let name = feed.parameters["dataset"]?.string
-        {
-            weather = try WeatherProviders.load(name, store: store, year: year)
-            samples = weather?.skySamples ?? []
+        if let loaded = try Self.loadWeather(scenario, store) {
+            weather = loaded
+            samples = loaded.skySamples
         }
         if let weather {
             let seedStream = run.stream("forecast-error")

@@ -70,6 +70,14 @@ public struct RunPipeline {
         var tolerances = Tolerances()
         for t in request.tolerances { try tolerances.apply(t) }
         let scenarios = try loadScenarios()
+        let store = DatasetStore(manifest: manifest)
+        // What the data can tell (venues, files that do not load, recordings' spans) is checked before anything runs.
+        for s in scenarios {
+            let found = ScenarioPreflight.check(s, registry: apps, datasets: store)
+            let errors = found.filter { $0.severity == .error }
+            if !errors.isEmpty { throw ScenarioErrors(errors) }
+            for warning in found { observe(.note(warning.description)) }
+        }
         let caseLists = scenarios.map { s in
             let cases = ScenarioRunner.cases(of: s)
             return request.shard.map { ScenarioRunner.shard(cases, index: $0.index, count: $0.count) } ?? cases
@@ -103,7 +111,6 @@ public struct RunPipeline {
             }
         }
         observe(.prepared)
-        let store = DatasetStore(manifest: manifest)
         var datasetHashing = DatasetHashing(manifest: manifest)
         var outcome = RunOutcome()
         for (index, s) in scenarios.enumerated() {
@@ -113,10 +120,13 @@ public struct RunPipeline {
             observe(.starting(s, caseCount: cases.count))
             let startedAt = ISO8601DateFormatter().string(from: Date())
             // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
-            let session = store.session()
+            let session = store.session(adding: s.datasetEntries)
             let results = try ScenarioRunner.run(cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps)
             let rows = results.flatMap(\.rows)
-            let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets) { observe(.note($0)) }
+            let used = try datasetHashing.hashes(
+                read: session.filesRead, listed: s.datasets, scenarioManifest: session.manifest,
+                loadReport: session.loadReport(for:)
+            ) { observe(.note($0)) }
             let record = try runRecord(
                 s, used: used, runID: runID, startedAt: startedAt, cases: cases.count, results: results, rows: rows)
             try RunReport.write(
@@ -195,6 +205,7 @@ public struct RunPipeline {
             events: results.reduce(0) { $0 + $1.events },
             passed: rows.filter { $0.status == .pass }.count, failed: rows.filter { $0.status == .fail }.count,
             informational: rows.filter { $0.status == .info }.count,
-            datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s))
+            datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s),
+            datasetFiles: used.files)
     }
 }
