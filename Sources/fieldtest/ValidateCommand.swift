@@ -9,7 +9,7 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract:
-            "Check scenario files (schema, datasets, requirement IDs, and against their data: files load, venues and places exist, the time window is recorded) without running them; exit 2 if any file is invalid."
+            "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid. Each is checked against its data too: files named by path load, venues and places exist, the time window is recorded."
     )
 
     @Argument(help: "Scenario files.")

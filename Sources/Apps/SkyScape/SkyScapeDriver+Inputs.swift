@@ -17,32 +17,12 @@ extension SkyScapeDriver {
         return (places, search)
     }
 
-    /// The recording the scenario's first weather-refresh feed replays, loaded as `start` loads it.
-    static func loadWeather(_ scenario: Scenario, _ store: DatasetStore) throws -> (any WeatherProvider)? {
-        guard let feed = scenario.feeds.first(where: { $0.kind == "weather-refresh" }),
-            let name = feed.parameters["dataset"]?.string
-        else { return nil }
-        let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
-        return try WeatherProviders.load(name, store: store, year: year)
-    }
-
     /// What the data shows of a SkyScape scenario before it runs: the weather recording loads and
-    /// covers the time window (an error when it covers none of it, a warning when only part), and
-    /// each place an action names is found by the app's search (a warning: an unknown place is a
-    /// failed SKY-F1 check, not a stop).
+    /// covers the time window (`WeatherProviders.inputProblems`), and each place an action names is
+    /// found by the app's search (a warning: an unknown place is a failed SKY-F1 check, not a stop).
     @Sendable static func inputProblems(_ run: RunContext) throws -> [ScenarioProblem] {
         let s = run.scenario
-        var problems: [ScenarioProblem] = []
-        if let weather = try loadWeather(s, run.datasets), let first = weather.observations.first?.timeUTC,
-            let last = weather.observations.last?.timeUTC,
-            let feed = s.feeds.first(where: { $0.kind == "weather-refresh" }),
-            let problem = ScenarioPreflight.window(
-                start: s.start, end: s.end, recording: first, last,
-                what: "the weather recording '\(feed.parameters["dataset"]?.string ?? "")'",
-                at: feed.parameters["dataset"])
-        {
-            problems.append(problem)
-        }
+        var problems = try WeatherProviders.inputProblems(run)
         let (places, search) = try loadPlaces(run.datasets)
         for actor in s.actors {
             for action in actor.actions {

@@ -61,7 +61,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         reference = try store.cached("spa-reference") {
             try SunReference(url: store.url(path: "reference/spa_sun_times.csv"))
         }
-        if let loaded = try Self.loadWeather(scenario, store) {
+        if let loaded = try WeatherProviders.replayed(by: scenario, store) {
             weather = loaded
             samples = loaded.skySamples
         }

@@ -243,7 +243,7 @@ struct ScenarioBuilder {
         if let datasetNames, !datasetNames.contains(name), localFormats[name] == nil {
             error(
                 v,
-                "unknown dataset '\(name)'\(Suggest.hint(name, (datasetNames.union(localFormats.keys)).sorted())); run 'fieldtest datasets list' to see the names, or name a file by path: {name: \(name), path: FILE}"
+                "unknown dataset '\(name)'\(Suggest.hint(name, (datasetNames.union(localFormats.keys)).sorted())); run 'fieldtest datasets list' to see the names"
             )
         } else if !listed.contains(name) {
             error(v, "dataset '\(name)' is not listed under 'datasets:'; add it there")
