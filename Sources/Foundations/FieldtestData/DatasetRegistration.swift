@@ -28,7 +28,8 @@ public enum DatasetRegistration {
         public var summary: String {
             let evidence = formatEvidence.map { " (from \($0))" } ?? ""
             let folder = DatasetManifest.display(manifest.deletingLastPathComponent())
-            return "added \(entry.name): \(entry.format.rawValue)\(evidence), \(entry.rows) rows, sha256 \(entry.sha256)\n"
+            return
+                "added \(entry.name): \(entry.format.rawValue)\(evidence), \(entry.rows) rows, sha256 \(entry.sha256)\n"
                 + (copiedTo.map { "copied to \(DatasetManifest.display($0))\n" } ?? "")
                 + "manifest \(DatasetManifest.display(manifest)); use it with --datasets \(folder)\n"
         }
