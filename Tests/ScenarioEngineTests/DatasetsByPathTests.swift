@@ -100,6 +100,8 @@ struct DatasetsByPathTests {
             let found = messages(Self.scenario(c.entries, campus: c.campus), folder: dir)
             #expect(found.contains { $0.contains(c.expected) }, "\(c.entries): \(found)")
         }
+        // A file that is missing is one problem: the fields naming it are not reported again as unknown.
+        #expect(messages(Self.scenario(cases[0].entries), folder: dir).count == 1)
     }
 
     @Test func aSessionKeepsTheValuesParsedUnderANameApartForEachFile() throws {

@@ -232,6 +232,9 @@ struct ScenarioBuilder {
     var diagnostics: [ScenarioDiagnostic] = []
     /// Formats of the datasets the scenario names by path.
     var localFormats: [String: DatasetFormat] = [:]
+    /// Names the scenario gives files by path, including files with a problem already reported
+    /// (fields naming them are not reported again as unknown).
+    var localNames: Set<String> = []
 
     mutating func error(_ at: LocatedValue?, _ message: String) {
         diagnostics.append(
@@ -240,10 +243,10 @@ struct ScenarioBuilder {
 
     mutating func checkDataset(_ v: LocatedValue?, listed: [String]) {
         guard let v, let name = v.string else { return }
-        if let datasetNames, !datasetNames.contains(name), localFormats[name] == nil {
+        if let datasetNames, !datasetNames.contains(name), !localNames.contains(name) {
             error(
                 v,
-                "unknown dataset '\(name)'\(Suggest.hint(name, (datasetNames.union(localFormats.keys)).sorted())); run 'fieldtest datasets list' to see the names"
+                "unknown dataset '\(name)'\(Suggest.hint(name, (datasetNames.union(localNames)).sorted())); run 'fieldtest datasets list' to see the names"
             )
         } else if !listed.contains(name) {
             error(v, "dataset '\(name)' is not listed under 'datasets:'; add it there")
@@ -312,7 +315,7 @@ struct ScenarioBuilder {
     /// is one the field reads, and it is listed under `datasets:`.
     mutating func checkReference(_ reference: DatasetReference, listed: [String]) {
         guard let name = reference.value.string else { return }
-        if let datasetNames, !datasetNames.contains(name), localFormats[name] == nil {
+        if let datasetNames, !datasetNames.contains(name), !localNames.contains(name) {
             checkDataset(reference.value, listed: listed)
             return
         }
@@ -367,6 +370,7 @@ struct ScenarioBuilder {
         let datasetValues = v["datasets"]?.array ?? []
         var datasetFiles: [ScenarioDataset] = []
         for (i, d) in datasetValues.enumerated() where d.object != nil {
+            if let name = d["name"]?.string { localNames.insert(name) }
             if let file = declareFile(d, path: "datasets[\(i)]") {
                 datasetFiles.append(file)
                 localFormats[file.name] = file.format
