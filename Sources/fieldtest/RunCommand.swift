@@ -62,10 +62,9 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help:
-            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+        help: "A datasets folder of your own, on top of the bundled one (repeatable; also $FIELDTEST_DATASETS=A:B)."
     )
-    var datasets: String?
+    var datasets: [String] = []
 
     @Flag(name: .long, help: "Print only failing and regressed rows and the closing line.")
     var quiet = false
@@ -102,7 +101,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let manifest = try DatasetsLocation.manifest(option: datasets)
+        let manifest = try DatasetsLocation.manifest(options: datasets)
         let console = TerminalConsole(textToStandardError: junit == OutputText.standardStreamName)
         let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
         let progress: (@Sendable (CaseProgress) -> Void)? =

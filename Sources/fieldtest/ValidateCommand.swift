@@ -9,7 +9,7 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract:
-            "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid."
+            "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid. Each is checked against its data too: files named by path load, venues and places exist, the time window is recorded."
     )
 
     @Argument(help: "Scenario files.")
@@ -17,25 +17,26 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help:
-            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+        help: "A datasets folder of your own, on top of the bundled one (repeatable; also $FIELDTEST_DATASETS=A:B)."
     )
-    var datasets: String?
+    var datasets: [String] = []
 
     func run() throws {
-        let loader = ScenarioLoader(manifest: try DatasetsLocation.manifest(option: datasets), registry: .bundled)
+        let validation = ScenarioValidation(
+            manifest: try DatasetsLocation.manifest(options: datasets), registry: .bundled)
         var bad = 0
         for file in files {
-            do {
-                let s = try loader.load(URL(fileURLWithPath: file), displayName: file)
-                let cases = ScenarioRunner.caseCount(of: s)
-                print(
-                    "ok    \(file) (\(s.app), \(s.requirements.count) requirements, \(cases) case\(cases == 1 ? "" : "s"))"
-                )
-            } catch {
-                bad += 1
-                CommandSupport.printError(error.description)
+            let (scenario, diagnostics) = validation.validate(file: file)
+            if !diagnostics.isEmpty {
+                CommandSupport.printError(diagnostics.map(\.description).joined(separator: "\n"))
             }
+            guard let s = scenario else {
+                bad += 1
+                continue
+            }
+            let cases = ScenarioRunner.caseCount(of: s)
+            print(
+                "ok    \(file) (\(s.app), \(s.requirements.count) requirements, \(cases) case\(cases == 1 ? "" : "s"))")
         }
         if bad > 0 { throw CommandSupport.invalidInput }
     }

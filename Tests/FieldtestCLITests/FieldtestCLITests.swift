@@ -276,12 +276,13 @@ struct FieldtestCLITests {
         let sha = "c0572796fbe261d8ea5fd16c5061076fbba49bc69fc865d6abccaf60daacee24"
         try (good + sha + ",MIT,test\n").write(
             to: dir.appendingPathComponent("MANIFEST.csv"), atomically: false, encoding: .utf8)
-        let ok = try run(["datasets", "verify", "--datasets", dir.path])
+        // The folder goes on top of the bundled one; naming its dataset verifies that one only.
+        let ok = try run(["datasets", "verify", "--datasets", dir.path, "map"])
         #expect(ok.status == 0)
         #expect(ok.stdout.contains("1 of 1 datasets verified"))
         try (mapping + "3\tunknown\n").write(
             to: dir.appendingPathComponent("m.txt"), atomically: false, encoding: .utf8)
-        let r = try run(["datasets", "verify", "--datasets", dir.path])
+        let r = try run(["datasets", "verify", "--datasets", dir.path, "map"])
         #expect(r.status == 1)
         #expect(r.stdout.contains("FAIL  map:"))
         let unknown = try run(["datasets", "verify", "--datasets", dir.path, "nothing"])

@@ -80,6 +80,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
             ),
         ],
         requirements: requirements,
+        inputChecks: [MiCityDriver.inputProblems],
         makeDriver: { _ in MiCityDriver() })
 
     /// Formats of the labelled tweet files a `tweet-batch` feed replays (`LabelledTweetStream`).

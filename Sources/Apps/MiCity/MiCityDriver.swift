@@ -125,18 +125,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         }
         mood = CityMood(windowSeconds: run.number("mood_window", default: Self.defaultMoodWindow))
         cloud = EmotionWordCloud(lexicon: model?.featurizer.lexicon ?? .empty)
-        // The places tables the scenario lists, by format (GeoNames US places or world cities).
-        for name in s.datasets {
-            guard let format = run.datasets.manifest.entry(named: name)?.format,
-                format == .usCities || format == .worldCities
-            else { continue }
-            let url = try run.datasets.url(name)
-            places = try run.datasets.cached("places-" + name) {
-                format == .usCities
-                    ? try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
-                    : try PlacesLoader.loadWorldCities(url: url, displayName: DatasetManifest.display(url)).records
-            }
-        }
+        places = try Self.loadPlaces(run)
         let limit = s.parameters["rate_limit"]?.int ?? Self.defaultRateLimit
         let window = run.number("rate_window", default: Self.defaultRateWindow)
         guard window > 0, window.isFinite else {
@@ -171,9 +160,8 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                 ingestOnMainThread = s.parameters["ingest"]?.string == "main-thread"
                 self.feedDevice = feedDevice
             case "weather-refresh":
-                guard let dataset = feed.parameters["dataset"]?.string else { continue }
-                let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: s.start))
-                weather = try RecordedWeatherProvider.load(dataset, store: run.datasets, year: year)
+                guard let loaded = try Self.loadWeather(feed, run) else { continue }
+                weather = loaded
                 self.feedDevice = feedDevice
             default:
                 continue

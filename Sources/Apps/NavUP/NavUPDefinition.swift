@@ -125,6 +125,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
         ],
         requirements: requirements,
         checks: [crowdWork],
+        inputChecks: [NavUPDriver.inputProblems],
         makeDriver: { _ in NavUPDriver() })
 
     /// The requirements the app reports, in catalogue order.

@@ -114,11 +114,7 @@ public final class NavUPDriver: AppDriver {
     /// Loads the campus, builds the phones, schedules feeds and actions.
     public func start(_ run: RunContext) throws {
         let s = run.scenario
-        let campusName = try run.dataset(parameter: "campus", formats: [.osmXML], what: "campus map")
-        let url = try run.datasets.url(campusName)
-        let campus = try run.datasets.cached("navup-campus-\(campusName)") {
-            try NavUPCampus(url: url, displayName: DatasetManifest.display(url))
-        }
+        let (campusName, url, campus) = try Self.loadCampus(run)
         self.campusName = campusName
         mapBytes = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int) ?? 0
         guard campus.venues.count >= 2 else {
@@ -187,11 +183,7 @@ public final class NavUPDriver: AppDriver {
             let people = feed.parameters["people"]?.int ?? 100
             var speed = (mean: 1.34, sd: 0.26)
             if let name = feed.parameters["dataset"]?.string {
-                let url = try run.datasets.url(name)
-                let fixes = try run.datasets.cached("navup-geolife-\(name)") {
-                    try GeoLifeLoaders.loadPLT(url: url, displayName: DatasetManifest.display(url)).records
-                }
-                guard let calibrated = NavUPCrowd.walkingSpeed(fixes: fixes) else {
+                guard let calibrated = NavUPCrowd.walkingSpeed(fixes: try Self.loadFixes(name, run)) else {
                     throw NavUPDriverError(
                         description:
                             "\(s.file):\(feed.line): error: dataset '\(name)' has fewer than 20 walking-speed fix pairs; use a GeoLife .plt trajectory with timestamps"
@@ -222,12 +214,14 @@ public final class NavUPDriver: AppDriver {
         let p = action.parameters
         switch action.kind {
         case "route":
-            guard let campus, let from = campus.place(p["from"]?.string ?? ""),
-                let to = campus.place(p["to"]?.string ?? "")
-            else {
-                throw NavUPDriverError(
-                    description: "unknown place in 'from'/'to'; give a venue name of the campus or 'lat,lon'")
+            guard let campus else { return }
+            for key in ["from", "to"] {
+                if let why = Self.unknownPlace(p[key]?.string ?? "", campus: campus, campusName: campusName) {
+                    throw NavUPDriverError(description: "'\(key)': \(why)")
+                }
             }
+            guard let from = campus.place(p["from"]?.string ?? ""), let to = campus.place(p["to"]?.string ?? "")
+            else { return }
             try route(actor: i, from: from, to: to, profile: p["profile"]?.string ?? "walk", run)
         case "random-routes":
             guard let campus else { return }
@@ -246,10 +240,11 @@ public final class NavUPDriver: AppDriver {
             }
         case "search-venue": try searchVenue(actor: i, query: p["query"]?.string, count: p["queries"]?.int, run)
         case "emergency":
-            guard let campus, let from = campus.place(p["from"]?.string ?? "") else {
-                throw NavUPDriverError(
-                    description: "unknown place in 'from'; give a venue name of the campus or 'lat,lon'")
+            guard let campus else { return }
+            if let why = Self.unknownPlace(p["from"]?.string ?? "", campus: campus, campusName: campusName) {
+                throw NavUPDriverError(description: "'from': \(why)")
             }
+            guard let from = campus.place(p["from"]?.string ?? "") else { return }
             try emergency(from: from, profile: p["profile"]?.string ?? "walk", run)
         case "walk":
             let pace = WalkingPace(rawValue: p["pace"]?.string ?? "normal") ?? .normal

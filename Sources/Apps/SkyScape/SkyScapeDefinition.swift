@@ -55,6 +55,7 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         requirements: requirements,
         // A user who opens the details at the instant of a refresh sees what the app had.
         actionsBeforeFeeds: true,
+        inputChecks: [SkyScapeDriver.inputProblems],
         makeDriver: { SkyScapeDriver(scenario: $0) })
 
     /// A place: a name to search (the most populous match), or a mapping with a name and

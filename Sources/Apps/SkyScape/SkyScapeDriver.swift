@@ -59,44 +59,18 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
         zone = TimeZone(identifier: scenario.timeZone) ?? zone
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
-        // The searchable places: the GeoNames tables the scenario lists, else every one the datasets
-        // hold (world cities first).
-        func tables(_ format: DatasetFormat) -> [String] {
-            let listed = run.listedDatasets([format])
-            return listed.isEmpty ? store.manifest.entries.filter { $0.format == format }.map(\.name) : listed
-        }
-        let tables = tables(.worldCities) + tables(.usCities)
-        guard !tables.isEmpty else {
-            throw ListedDatasetError(
-                description: "\(scenario.file): error: SkyScape searches places, and the datasets hold no GeoNames "
-                    + "places table (format world-cities or us-cities); add one")
-        }
-        let tablesKey = tables.joined(separator: "+")
-        places = try store.cached("places:" + tablesKey) { () throws -> [Place] in
-            var all: [Place] = []
-            for name in tables {
-                let url = try store.url(name)
-                let display = DatasetManifest.display(url)
-                all +=
-                    store.manifest.entry(named: name)?.format == .usCities
-                    ? try PlacesLoader.loadUSCities(url: url, displayName: display).records
-                    : try PlacesLoader.loadWorldCities(url: url, displayName: display).records
-            }
-            return all
-        }
-        search = try store.cached("citysearch:" + tablesKey) { [places] in CitySearch(places: places) }
-        searchOracle = try store.cached("search-oracle:" + tablesKey) { [places] in SearchRuleOracle(places: places) }
+        let loaded = try Self.loadPlaces(run)
+        places = loaded.places
+        search = loaded.search
+        searchOracle = try store.cached("search-oracle:" + loaded.key) { [places] in SearchRuleOracle(places: places) }
         if let bad = Self.badPlaceZones(scenario).first {
             throw ListedDatasetError(
                 description: "\(scenario.file):\(bad.line): error: time zone '\(bad.zone)' is not an IANA zone; "
                     + "use a name such as Europe/Oslo, or leave 'timezone' out to take the nearest place's")
         }
-        let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
-        if let feed = scenario.feeds.first(where: { $0.kind == "weather-refresh" }),
-            let name = feed.parameters["dataset"]?.string
-        {
-            weather = try WeatherProviders.load(name, store: store, year: year)
-            samples = weather?.skySamples ?? []
+        if let loaded = try WeatherProviders.replayed(by: scenario, store) {
+            weather = loaded
+            samples = loaded.skySamples
         }
         if let weather {
             let seedStream = run.stream("forecast-error")

@@ -34,6 +34,7 @@ enum WeatherCitiesDefinition: AppVocabularyBuilding {
         feeds: [weatherFeed(weatherRecordings, "manifest name of a NOAA LCD, TMY or Beijing PM2.5 dataset")],
         parameters: [SchemaField("search_latency_ms", .number(minimum: 0), "WXC-D1 p95 threshold (default 100)")],
         requirements: requirements,
+        inputChecks: [WeatherProviders.inputProblems],
         makeDriver: { WeatherCitiesDriver(scenario: $0) })
 
     /// The requirements the app reports, in catalogue order.

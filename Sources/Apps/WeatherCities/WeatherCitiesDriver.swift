@@ -42,10 +42,7 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
             return try PlacesLoader.loadUSCities(url: url, displayName: DatasetManifest.display(url)).records
         }
         search = try store.cached("citysearch:" + table) { CitySearch(places: places) }
-        let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
-        if let name = scenario.feeds.first(where: { $0.kind == "weather-refresh" })?.parameters["dataset"]?.string {
-            weather = try WeatherProviders.load(name, store: store, year: year)
-        }
+        weather = try WeatherProviders.replayed(by: scenario, store)
         accountRNG = run.stream("accounts")
         sampleStream = run.stream("search-sample")
         let key = try KeyProvider(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &accountRNG!) })

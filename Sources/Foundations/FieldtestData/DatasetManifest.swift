@@ -73,6 +73,25 @@ public struct DatasetEntry: Sendable, Equatable {
     public var license: String
     /// Where the data came from.
     public var origin: String
+    /// The folder `file` is relative to: the datasets folder whose manifest lists the entry, or,
+    /// for a file a scenario names by path, the file's own folder (nil: the manifest's `root`).
+    public var folder: URL?
+
+    /// An entry; see the properties for each value.
+    public init(
+        name: String, file: String, format: DatasetFormat, core: String, rows: Int, sha256: String,
+        license: String, origin: String, folder: URL? = nil
+    ) {
+        self.name = name
+        self.file = file
+        self.format = format
+        self.core = core
+        self.rows = rows
+        self.sha256 = sha256
+        self.license = license
+        self.origin = origin
+        self.folder = folder
+    }
 }
 
 /// The catalogue of bundled datasets, read from `MANIFEST.csv` in a datasets folder.
@@ -81,8 +100,13 @@ public struct DatasetManifest: Sendable {
     public static let columns = ["name", "file", "format", "core", "rows", "sha256", "license", "origin"]
     /// The folder holding the manifest and the files.
     public let root: URL
-    /// The entries in manifest order.
+    /// The entries in manifest order (for an overlay: the bottom folder's first, each replaced in
+    /// place by an entry of the same name from a folder above, then the names only upper folders list).
     public let entries: [DatasetEntry]
+    /// The datasets folders read, bottom first (one for a single manifest).
+    public let folders: [URL]
+    /// Entries of lower folders that an upper folder's entry of the same name replaced.
+    public let shadowed: [DatasetEntry]
 
     /// Reads `root/MANIFEST.csv`.
     public init(root: URL) throws(DataError) {
@@ -115,14 +139,75 @@ public struct DatasetManifest: Sendable {
                 rows: try row.int("rows", in: 0...Int.max), sha256: sha.lowercased(),
                 license: try row.string("license"), origin: try row.string("origin"))
         }
-        self.entries = loaded.records
+        self.entries = loaded.records.map {
+            var e = $0
+            e.folder = root
+            return e
+        }
+        self.folders = [root]
+        self.shadowed = []
+    }
+
+    /// The overlay of `layers`, bottom first: an entry of an upper layer replaces the entry of the
+    /// same name below it (which is kept in `shadowed`). `root` is the bottom layer's, where files
+    /// read by path (`reference/…`, `models/…`) are looked for. A folder given twice counts once.
+    public init(overlaying layers: [DatasetManifest]) {
+        var seenFolders = Set<String>()
+        var folders: [URL] = []
+        var entries: [DatasetEntry] = []
+        var shadowed: [DatasetEntry] = []
+        var position: [String: Int] = [:]
+        for layer in layers {
+            guard seenFolders.insert(layer.root.standardizedFileURL.path).inserted else { continue }
+            folders += layer.folders
+            shadowed += layer.shadowed
+            for entry in layer.entries {
+                if let i = position[entry.name] {
+                    shadowed.append(entries[i])
+                    entries[i] = entry
+                } else {
+                    position[entry.name] = entries.count
+                    entries.append(entry)
+                }
+            }
+        }
+        self.root = layers.first?.root ?? URL(fileURLWithPath: "Datasets")
+        self.folders = folders
+        self.entries = entries
+        self.shadowed = shadowed
+    }
+
+    /// This manifest with `extra` on top: each replaces an entry of the same name (a scenario's own
+    /// files, named by path, come before the folders' entries of the same name).
+    public func adding(_ extra: [DatasetEntry]) -> DatasetManifest {
+        guard !extra.isEmpty else { return self }
+        return DatasetManifest(root: root, folders: folders, entries: entries, shadowed: shadowed, adding: extra)
+    }
+
+    private init(
+        root: URL, folders: [URL], entries: [DatasetEntry], shadowed: [DatasetEntry], adding extra: [DatasetEntry]
+    ) {
+        var entries = entries
+        var shadowed = shadowed
+        for entry in extra {
+            if let i = entries.firstIndex(where: { $0.name == entry.name }) {
+                shadowed.append(entries[i])
+                entries[i] = entry
+            } else {
+                entries.append(entry)
+            }
+        }
+        self.root = root
+        self.folders = folders
+        self.entries = entries
+        self.shadowed = shadowed
     }
 
     /// The entry called `name`, if any.
     public func entry(named name: String) -> DatasetEntry? { entries.first { $0.name == name } }
 
     /// Absolute location of an entry's file.
-    public func url(of entry: DatasetEntry) -> URL { root.appendingPathComponent(entry.file) }
+    public func url(of entry: DatasetEntry) -> URL { (entry.folder ?? root).appendingPathComponent(entry.file) }
 
     /// How messages name the file at `url`: relative to the current directory when inside it,
     /// else its full path (so a `--datasets` folder elsewhere is named as it is).
@@ -179,10 +264,10 @@ public struct DatasetCheck: Sendable, Equatable {
 }
 
 extension DatasetManifest {
-    /// Hashes every file and loads it with its typed loader (strict), comparing
-    /// the hash and the record count with the manifest.
+    /// Hashes every file (of every folder, shadowed entries included) and loads it with its typed
+    /// loader (strict), comparing the hash and the record count with the manifest.
     public func verify(_ names: Set<String>? = nil) -> [DatasetCheck] {
-        entries.filter { names?.contains($0.name) ?? true }.map { entry in
+        (shadowed + entries).filter { names?.contains($0.name) ?? true }.map { entry in
             let url = url(of: entry)
             var check = DatasetCheck(entry: entry)
             do throws(DataError) {

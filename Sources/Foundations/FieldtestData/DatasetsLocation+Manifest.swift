@@ -8,16 +8,29 @@ extension DatasetsLocation {
 
         public var description: String {
             "\(folder.appendingPathComponent("MANIFEST.csv").path): error: no datasets folder here; pass --datasets DIR, set "
-                + "\(DatasetsLocation.environmentVariable) to the Fieldtest Datasets folder, or run from the Fieldtest checkout"
+                + "\(DatasetsLocation.environmentVariable) to a folder holding a MANIFEST.csv, or run from the Fieldtest checkout"
         }
     }
 
-    /// The manifest of the datasets folder `current(option:)` finds. Throws `NotFound` when no
-    /// option was given and the folder found holds no `MANIFEST.csv`, and the manifest's own
-    /// errors otherwise.
+    /// The overlay of the datasets folders `currentOverlay(options:)` finds (the bundled folder with
+    /// the user's on top; see `DatasetManifest.init(overlaying:)`). Throws `NotFound` when there is
+    /// no folder at all, and the manifests' own errors (a user folder without `MANIFEST.csv`, a bad row).
+    /// With `existingOnly`, user folders without a `MANIFEST.csv` are left out instead (the names
+    /// already taken, for `datasets add` into a folder it will create the manifest of).
+    public static func manifest(options: [String], existingOnly: Bool = false) throws -> DatasetManifest {
+        var (bundled, user) = currentOverlay(options: options)
+        if existingOnly { user = user.filter { isDatasetsFolder($0) } }
+        let folders = (bundled.map { [$0] } ?? []) + user
+        guard !folders.isEmpty else {
+            throw NotFound(
+                folder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+                    "Datasets"))
+        }
+        return DatasetManifest(overlaying: try folders.map { try DatasetManifest(root: $0) })
+    }
+
+    /// `manifest(options:)` with at most one `--datasets` folder.
     public static func manifest(option: String?) throws -> DatasetManifest {
-        let root = current(option: option)
-        if option == nil, !isDatasetsFolder(root) { throw NotFound(folder: root) }
-        return try DatasetManifest(root: root)
+        try manifest(options: option.map { [$0] } ?? [])
     }
 }

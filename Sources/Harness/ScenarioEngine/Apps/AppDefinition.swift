@@ -27,14 +27,19 @@ public struct AppDefinition: Sendable {
     /// Checks of a scenario the schema cannot express (e.g. a bound on the work a feed
     /// plans), run by the loader after the schema's; each problem is reported where it is.
     public var checks: [ScenarioCheck]
+    /// Checks of a loaded scenario against its data, run by `validate` before anything runs
+    /// (`ScenarioPreflight`): the files the app would read load, names (venues, places) exist in
+    /// them, the time window lies within the recordings. What they find the run would fail on.
+    public var inputChecks: [ScenarioInputCheck]
 
     public init(
         name: String, doc: String, actions: [(String, ObjectSchema)], feeds: [(String, ObjectSchema)],
         parameters: [SchemaField], requirements: [RequirementDefinition], actionsBeforeFeeds: Bool = false,
-        checks: [ScenarioCheck] = [], makeDriver: @escaping AppDriverFactory
+        checks: [ScenarioCheck] = [], inputChecks: [ScenarioInputCheck] = [], makeDriver: @escaping AppDriverFactory
     ) {
         self.actionsBeforeFeeds = actionsBeforeFeeds
         self.checks = checks
+        self.inputChecks = inputChecks
         self.name = name
         self.doc = doc
         self.actions = actions
@@ -97,15 +102,23 @@ public struct ScenarioProblem: Sendable {
     public var at: LocatedValue?
     /// The message, saying what to change.
     public var message: String
+    /// Whether it stops the scenario (error) or only informs (warning).
+    public var severity: ScenarioDiagnostic.Severity
 
-    public init(at: LocatedValue?, _ message: String) {
+    public init(at: LocatedValue?, _ message: String, severity: ScenarioDiagnostic.Severity = .error) {
         self.at = at
         self.message = message
+        self.severity = severity
     }
 }
 
 /// An app-specific check of a scenario the schema cannot express.
 public typealias ScenarioCheck = @Sendable (ScenarioCheckInput) -> [ScenarioProblem]
+
+/// An app-specific check of a scenario (one case of it) against the data it names: it reads the
+/// datasets through `run.datasets` as the driver does (sharing its parsed values) and returns the
+/// problems found; a thrown error (a file that does not load) is reported as it is.
+public typealias ScenarioInputCheck = @Sendable (RunContext) throws -> [ScenarioProblem]
 
 /// The apps a build can run: the registered `AppDefinition`s, in order.
 ///

@@ -209,6 +209,8 @@ public final class DatasetStore: @unchecked Sendable {
         let lock = NSLock()
         /// Cached value and the files its loading read (label → file).
         var values: [String: (value: Any, reads: [String: URL])] = [:]
+        /// What loaders reported of the files they read (rows skipped, first reasons), by file path.
+        var loadReports: [String: LoadReport] = [:]
     }
 
     /// The files read by the `cached` loads running on one thread (innermost last).
@@ -228,20 +230,51 @@ public final class DatasetStore: @unchecked Sendable {
     private let lock = NSLock()
     private let cache: SharedCache
     private var reads: [String: URL] = [:]
+    /// Prefix of this store's cache keys: empty, or one naming the files a scenario named by path,
+    /// so that a name means one file within the keys that contain it.
+    private let namespace: String
 
     public init(manifest: DatasetManifest) {
         self.manifest = manifest
         self.cache = SharedCache()
+        self.namespace = ""
     }
 
-    private init(manifest: DatasetManifest, cache: SharedCache) {
+    private init(manifest: DatasetManifest, cache: SharedCache, namespace: String) {
         self.manifest = manifest
         self.cache = cache
+        self.namespace = namespace
     }
 
     /// A store sharing this one's cache of parsed datasets, whose `filesRead` starts empty:
     /// one per scenario, so each scenario's report names exactly the files it read.
-    public func session() -> DatasetStore { DatasetStore(manifest: manifest, cache: cache) }
+    public func session() -> DatasetStore { DatasetStore(manifest: manifest, cache: cache, namespace: namespace) }
+
+    /// A session (see `session()`) in which `entries` (a scenario's files named by path) are datasets
+    /// too, replacing any of the same name. Drivers key cached values by dataset name, so values
+    /// parsed under such a name are cached apart from those of every other set of files.
+    public func session(adding entries: [DatasetEntry]) -> DatasetStore {
+        guard !entries.isEmpty else { return session() }
+        let files = entries.sorted { $0.name < $1.name }.map { "\($0.name)=\(manifest.url(of: $0).path)" }
+        return DatasetStore(
+            manifest: manifest.adding(entries), cache: cache,
+            namespace: namespace + "[" + files.joined(separator: ";") + "]")
+    }
+
+    /// Records what a loader reported of reading `url` (rows skipped and why), for `run.json`.
+    /// The report is kept with the parsed datasets, so every scenario that reads the file sees it.
+    public func recordLoadReport(_ report: LoadReport, for url: URL) {
+        cache.lock.lock()
+        cache.loadReports[url.standardizedFileURL.path] = report
+        cache.lock.unlock()
+    }
+
+    /// The report a loader recorded for `url` (`recordLoadReport`), if any.
+    public func loadReport(for url: URL) -> LoadReport? {
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
+        return cache.loadReports[url.standardizedFileURL.path]
+    }
 
     /// Every file read so far: the manifest name of a dataset (`url(_:)`), or the path
     /// inside the datasets folder (`url(path:)`) → the file.
@@ -272,6 +305,7 @@ public final class DatasetStore: @unchecked Sendable {
 
     /// The value cached under `key`, computed once by `load`.
     public func cached<T>(_ key: String, _ load: () throws -> T) throws -> T {
+        let key = namespace + key
         cache.lock.lock()
         if let hit = cache.values[key], let v = hit.value as? T {
             cache.lock.unlock()

@@ -17,7 +17,7 @@ public struct Scenario: Sendable {
     public var duration: Double
     /// IANA zone of the users.
     public var timeZone: String
-    /// Manifest names of the datasets replayed.
+    /// Names of the datasets replayed: manifest names and the names of `datasetFiles`.
     public var datasets: [String]
     /// App parameters (after sweep substitution).
     public var parameters: [String: LocatedValue]
@@ -33,6 +33,8 @@ public struct Scenario: Sendable {
     public var sweep: SweepSpec?
     /// The file the scenario came from (for messages).
     public var file: String
+    /// The datasets the scenario names by path (`{name, path, format}` entries of `datasets:`).
+    public var datasetFiles: [ScenarioDataset] = []
 
     /// Virtual end, seconds since 1970 UTC.
     public var end: Double { start + duration }

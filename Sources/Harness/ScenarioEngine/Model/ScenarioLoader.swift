@@ -48,11 +48,12 @@ public struct ScenarioLoader: Sendable {
             }
             throw ScenarioErrors([ScenarioDiagnostic(file: name, line: error.line ?? 0, column: 0, message: message)])
         }
-        return try parse(text, file: name)
+        return try parse(text, file: name, folder: url.standardizedFileURL.deletingLastPathComponent())
     }
 
-    /// Parses scenario text.
-    public func parse(_ text: String, file: String) throws(ScenarioErrors) -> Scenario {
+    /// Parses scenario text; paths of datasets named by path are taken relative to `folder`
+    /// (default: the folder of `file`, taken relative to the working directory).
+    public func parse(_ text: String, file: String, folder: URL? = nil) throws(ScenarioErrors) -> Scenario {
         func fail(_ line: Int, _ column: Int, _ message: String) -> ScenarioErrors {
             ScenarioErrors([ScenarioDiagnostic(file: file, line: line, column: column, message: message)])
         }
@@ -115,7 +116,8 @@ public struct ScenarioLoader: Sendable {
             throw ScenarioErrors(diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         var builder = ScenarioBuilder(
-            file: file, app: app, registry: registry, datasetNames: datasetNames, datasetFormats: datasetFormats,
+            file: file, folder: folder ?? URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent(),
+            app: app, registry: registry, datasetNames: datasetNames, datasetFormats: datasetFormats,
             datasetReferences: validator.datasetReferences, sweepValues: sweepValues)
         let scenario = builder.build(value, version: version)
         if !builder.diagnostics.isEmpty {
@@ -269,6 +271,8 @@ public struct ScenarioLoader: Sendable {
 /// Builds the model from validated values and performs the semantic checks.
 struct ScenarioBuilder {
     let file: String
+    /// The folder paths of datasets named by path are relative to.
+    let folder: URL
     let app: AppDefinition
     let registry: AppRegistry
     let datasetNames: Set<String>?
@@ -278,6 +282,11 @@ struct ScenarioBuilder {
     /// Sweep values converted to their parameter's type, with their text as written.
     let sweepValues: [String: (values: [LocatedValue], texts: [String])]
     var diagnostics: [ScenarioDiagnostic] = []
+    /// Formats of the datasets the scenario names by path.
+    var localFormats: [String: DatasetFormat] = [:]
+    /// Names the scenario gives files by path, including files with a problem already reported
+    /// (fields naming them are not reported again as unknown).
+    var localNames: Set<String> = []
 
     mutating func error(_ at: LocatedValue?, _ message: String) {
         diagnostics.append(
@@ -286,27 +295,86 @@ struct ScenarioBuilder {
 
     mutating func checkDataset(_ v: LocatedValue?, listed: [String]) {
         guard let v, let name = v.string else { return }
-        if let datasetNames, !datasetNames.contains(name) {
+        if let datasetNames, !datasetNames.contains(name), !localNames.contains(name) {
             error(
                 v,
-                "unknown dataset '\(name)'\(Suggest.hint(name, datasetNames.sorted())); run 'fieldtest datasets list' to see the names"
+                "unknown dataset '\(name)'\(Suggest.hint(name, (datasetNames.union(localNames)).sorted())); run 'fieldtest datasets list' to see the names"
             )
         } else if !listed.contains(name) {
             error(v, "dataset '\(name)' is not listed under 'datasets:'; add it there")
         }
     }
 
+    /// The dataset `{name, path, format}` at `d` (`path` names it in messages): a valid name, a file
+    /// that exists, and a format given or shown by the file, and not contradicted by it.
+    mutating func declareFile(_ d: LocatedValue, path: String) -> ScenarioDataset? {
+        guard let nameValue = d["name"], let name = nameValue.string, let pathValue = d["path"],
+            let written = pathValue.string
+        else { return nil }
+        var ok = true
+        if !DatasetRegistration.isValidName(name) {
+            error(
+                nameValue,
+                "'\(path).name': '\(name)' cannot be a dataset name; use letters, digits, '.', '_' and '-' (at most 100 characters)"
+            )
+            ok = false
+        }
+        let url = ScenarioDataset.resolve(written, relativeTo: folder)
+        // Messages name the file as the scenario writes it; the folder it is relative to is named once.
+        let shown = written
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            let parent = url.deletingLastPathComponent()
+            let siblings = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+            let why =
+                isDirectory.boolValue
+                ? "is a folder, not a file"
+                : FileManager.default.fileExists(atPath: parent.path)
+                    ? "does not exist\(Suggest.hint(url.lastPathComponent, siblings))"
+                    : "does not exist (nor does its folder \(DatasetManifest.display(parent)))"
+            error(
+                pathValue,
+                "'\(path).path': \(shown) \(why); paths are relative to the scenario file's folder (\(DatasetManifest.display(folder))) or absolute"
+            )
+            return nil
+        }
+        let detected = DatasetFormatDetection.detect(url: url)
+        let format: DatasetFormat
+        if let given = d["format"]?.string.flatMap(DatasetFormat.init(rawValue:)) {
+            format = given
+            if case .detected(let shownFormat, let because) = detected, shownFormat != given {
+                error(
+                    d["format"],
+                    "'\(path).format': \(shown) is \(shownFormat.rawValue) data (\(because)), not \(given.rawValue); give 'format: \(shownFormat.rawValue)' or the path of a \(given.rawValue) file"
+                )
+                ok = false
+            }
+        } else {
+            guard case .detected(let shownFormat, _) = detected else {
+                let why = if case .unknown(let reason) = detected { reason } else { "" }
+                error(
+                    d,
+                    "'\(path)': cannot tell the format of \(shown) (\(why)); add 'format:', one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+                return nil
+            }
+            format = shownFormat
+        }
+        return ok ? ScenarioDataset(name: name, path: written, url: url, format: format, line: d.line) : nil
+    }
+
     /// Checks a dataset-valued field: the name is in the manifest, its format
     /// is one the field reads, and it is listed under `datasets:`.
     mutating func checkReference(_ reference: DatasetReference, listed: [String]) {
         guard let name = reference.value.string else { return }
-        if let datasetNames, !datasetNames.contains(name) {
+        if let datasetNames, !datasetNames.contains(name), !localNames.contains(name) {
             checkDataset(reference.value, listed: listed)
             return
         }
-        if let format = datasetFormats?[name], !reference.formats.contains(format) {
+        let formats = (datasetFormats ?? [:]).merging(localFormats) { _, local in local }
+        if let format = formats[name], !reference.formats.contains(format) {
             let wanted = reference.formats.map(\.rawValue).joined(separator: " or ")
-            let fitting = (datasetFormats ?? [:]).filter { reference.formats.contains($0.value) }.keys.sorted()
+            let fitting = formats.filter { reference.formats.contains($0.value) }.keys.sorted()
             error(
                 reference.value,
                 "'\(reference.path)': dataset '\(name)' is \(format.rawValue) data; this field reads \(wanted) data"
@@ -352,11 +420,20 @@ struct ScenarioBuilder {
             )
         }
         let datasetValues = v["datasets"]?.array ?? []
-        let datasets = datasetValues.compactMap(\.string)
-        for d in datasetValues { checkDataset(d, listed: datasets) }
+        var datasetFiles: [ScenarioDataset] = []
+        for (i, d) in datasetValues.enumerated() where d.object != nil {
+            if let name = d["name"]?.string { localNames.insert(name) }
+            if let file = declareFile(d, path: "datasets[\(i)]") {
+                datasetFiles.append(file)
+                localFormats[file.name] = file.format
+            }
+        }
+        let names: [LocatedValue?] = datasetValues.map { $0.string != nil ? $0 : $0["name"] }
+        let datasets = names.compactMap { $0?.string }
+        for d in datasetValues where d.string != nil { checkDataset(d, listed: datasets) }
         var seenDatasets = Set<String>()
-        for d in datasetValues where !seenDatasets.insert(d.string ?? "").inserted {
-            error(d, "dataset '\(d.string ?? "")' is listed twice")
+        for name in names.compactMap({ $0 }) where !seenDatasets.insert(name.string ?? "").inserted {
+            error(name, "dataset '\(name.string ?? "")' is listed twice")
         }
 
         var devices: [DeviceSpec] = []
@@ -554,6 +631,7 @@ struct ScenarioBuilder {
             version: version, name: v["name"]?.string ?? "", description: v["description"]?.string ?? "",
             app: app.name, seed: v["seed"]?.unsigned ?? 0, start: time?["start"]?.double ?? 0,
             duration: duration, timeZone: tz?.string ?? "UTC", datasets: datasets, parameters: parameters,
-            devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file)
+            devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file,
+            datasetFiles: datasetFiles)
     }
 }

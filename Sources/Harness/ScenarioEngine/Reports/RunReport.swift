@@ -17,6 +17,9 @@ public struct RunRecord: Codable, Sendable {
     /// Dataset name → the SHA-256 `MANIFEST.csv` gives, for each dataset whose file differs
     /// from it (absent when every file matches its manifest entry).
     public var datasetsManifest: [String: String]?
+    /// Each dataset read or listed by name: path, format, rows, SHA-256 and rows skipped
+    /// (absent in reports written before it was recorded).
+    public var datasetFiles: [DatasetFileRecord]?
     public var machine: [String: String]
     /// Cases this run ran (those of its shard with `--shard`).
     public var cases: Int
@@ -44,7 +47,8 @@ public struct RunRecord: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case tool, toolVersion = "tool_version", scenario, scenarioFile = "scenario_file", scenarioSHA256 =
             "scenario_sha256", seed
-        case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest", machine,
+        case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest",
+            datasetFiles = "dataset_files", machine,
             cases, shard, sweep
         case events, passed, failed, informational
         // Provenance of the run.
@@ -56,8 +60,9 @@ public struct RunRecord: Codable, Sendable {
         tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
         seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
         cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int,
-        datasetsManifest: [String: String]? = nil, sweep: SweepRecord? = nil
+        datasetsManifest: [String: String]? = nil, sweep: SweepRecord? = nil, datasetFiles: [DatasetFileRecord]? = nil
     ) {
+        self.datasetFiles = datasetFiles
         self.tool = tool
         self.toolVersion = toolVersion
         self.scenario = scenario

@@ -100,6 +100,14 @@ public struct RunPipeline {
         var tolerances = Tolerances()
         for t in request.tolerances { try tolerances.apply(t) }
         let scenarios = try loadScenarios()
+        let store = DatasetStore(manifest: manifest)
+        // What the data can tell (venues, files that do not load, recordings' spans) is checked before anything runs.
+        for s in scenarios {
+            let found = ScenarioPreflight.check(s, registry: apps, datasets: store)
+            let errors = found.filter { $0.severity == .error }
+            if !errors.isEmpty { throw ScenarioErrors(errors) }
+            for warning in found { observe(.note(warning.description)) }
+        }
         let caseLists = scenarios.map { s in
             let cases = ScenarioRunner.cases(of: s)
             return request.shard.map { ScenarioRunner.shard(cases, index: $0.index, count: $0.count) } ?? cases
@@ -136,7 +144,6 @@ public struct RunPipeline {
             }
         }
         observe(.prepared)
-        let store = DatasetStore(manifest: manifest)
         var datasetHashing = DatasetHashing(manifest: manifest)
         var outcome = RunOutcome()
         var junitSuites: [JUnitReport.Suite] = []
@@ -148,7 +155,7 @@ public struct RunPipeline {
             let started = Date()
             let startedAt = ISO8601DateFormatter().string(from: started)
             // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
-            let session = store.session()
+            let session = store.session(adding: s.datasetEntries)
             let counter = ProgressCounter()
             let clock = ContinuousClock.now
             let results = try ScenarioRunner.run(
@@ -166,7 +173,10 @@ public struct RunPipeline {
                     }
                 })
             let rows = results.flatMap(\.rows)
-            let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets) { observe(.note($0)) }
+            let used = try datasetHashing.hashes(
+                read: session.filesRead, listed: s.datasets, scenarioManifest: session.manifest,
+                loadReport: session.loadReport(for:)
+            ) { observe(.note($0)) }
             var record = try runRecord(
                 s, used: used, runID: runID, startedAt: startedAt, cases: cases.count, results: results, rows: rows)
             let finished = Date()
@@ -324,6 +334,7 @@ public struct RunPipeline {
             events: results.reduce(0) { $0 + $1.events },
             passed: rows.filter { $0.status == .pass }.count, failed: rows.filter { $0.status == .fail }.count,
             informational: rows.filter { $0.status == .info }.count,
-            datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s))
+            datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s),
+            datasetFiles: used.files)
     }
 }

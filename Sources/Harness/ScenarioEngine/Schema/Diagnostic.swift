@@ -11,16 +11,26 @@ public struct ScenarioDiagnostic: Error, Sendable, Equatable, CustomStringConver
     public var column: Int
     /// What is wrong and how to fix it.
     public var message: String
+    /// An error stops the scenario; a warning only informs (e.g. a time window partly outside a recording).
+    public var severity: Severity
 
-    public init(file: String, line: Int, column: Int, message: String) {
+    /// How serious a diagnostic is.
+    public enum Severity: String, Sendable, Equatable {
+        case error, warning
+    }
+
+    public init(file: String, line: Int, column: Int, message: String, severity: Severity = .error) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.severity = severity
     }
 
     public var description: String {
-        line > 0 ? "\(file):\(line):\(column): error: \(message)" : "\(file): error: \(message)"
+        line > 0
+            ? "\(file):\(line):\(column): \(severity.rawValue): \(message)"
+            : "\(file): \(severity.rawValue): \(message)"
     }
 }
 

@@ -1,3 +1,5 @@
+import FieldtestData
+
 /// The schema of a scenario file (version 1).
 public enum ScenarioSchema {
     /// Scenario-file versions this build reads.
@@ -61,6 +63,21 @@ public enum ScenarioSchema {
                     SchemaField("metric", .string(), "the metric the threshold applies to (default: the checked one)"),
                 ])),
     ])
+
+    /// A dataset named by path: `{name: home-campus, path: data/campus.osm}`.
+    static let datasetFile = ObjectSchema(
+        "a file replayed as a dataset",
+        [
+            SchemaField(
+                "name", .string(), required: true,
+                "the name fields such as 'campus' and feeds' 'dataset' use: letters, digits, '.', '_', '-'"),
+            SchemaField(
+                "path", .string(), required: true, "the file, relative to the scenario file's folder or absolute"),
+            SchemaField(
+                "format", .string(allowed: DatasetFormat.allCases.map(\.rawValue)),
+                "the file's format; may be left out when its extension or header shows it (.osm, NOAA LCD, TMY3, UJIIndoorLoc, airline tweets, …)"
+            ),
+        ])
 
     /// The longest `time.duration` a scenario may have, seconds (366 days).
     public static let maximumDuration: Double = 366 * 86_400
@@ -136,7 +153,9 @@ public enum ScenarioSchema {
                                     "IANA time zone of the users, e.g. Asia/Singapore or UTC (not abbreviations or offsets such as EST or GMT+5)"
                                 ),
                             ])), required: true),
-                SchemaField("datasets", .array(.string()), "manifest names of the datasets replayed"),
+                SchemaField(
+                    "datasets", .array(.oneOf([.string(), .object(datasetFile)])),
+                    "datasets replayed: manifest names, or files by path as {name, path, format}"),
                 SchemaField("parameters", .object(ObjectSchema("app parameters", parameters))),
                 SchemaField("devices", .array(.object(device), minItems: 1), required: true),
                 SchemaField(

@@ -1,0 +1,31 @@
+import FieldtestData
+import Foundation
+import ScenarioEngine
+import SkyScoring
+
+extension WeatherProviders {
+    /// The recording the scenario's first weather-refresh feed replays, loaded as the SkyScape and
+    /// weather-cities drivers load it (typical years are replayed in the year of the start).
+    static func replayed(by scenario: Scenario, _ store: DatasetStore) throws -> (any WeatherProvider)? {
+        guard let feed = scenario.feeds.first(where: { $0.kind == "weather-refresh" }),
+            let name = feed.parameters["dataset"]?.string
+        else { return nil }
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
+        return try load(name, store: store, year: year)
+    }
+
+    /// The weather recording of `run.scenario` loads, and covers the scenario's time window (an
+    /// error when it covers none of it, a warning when only part).
+    @Sendable static func inputProblems(_ run: RunContext) throws -> [ScenarioProblem] {
+        let s = run.scenario
+        guard let weather = try replayed(by: s, run.datasets),
+            let feed = s.feeds.first(where: { $0.kind == "weather-refresh" }),
+            let first = weather.observations.first?.timeUTC, let last = weather.observations.last?.timeUTC,
+            let problem = ScenarioPreflight.window(
+                start: s.start, end: s.end, recording: first, last,
+                what: "the weather recording '\(feed.parameters["dataset"]?.string ?? "")'",
+                at: feed.parameters["dataset"])
+        else { return [] }
+        return [problem]
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// `fieldtest datasets add`: makes a user's file a dataset by name, with a `MANIFEST.csv` row whose
+/// row count and SHA-256 are measured, not typed in.
+///
+/// The row goes into `folder`'s manifest (created with its header when missing). A file inside the
+/// folder is listed where it is; a file elsewhere is copied into the folder first (the input is only
+/// ever read). Names already used by any folder of the overlay are refused.
+public enum DatasetRegistration {
+    /// Why a file could not be added; each message says what to do.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The message, `<file>: error: …`.
+        public var description: String
+    }
+
+    /// What was added.
+    public struct Added: Sendable, Equatable {
+        /// The manifest row written (its `folder` is the datasets folder).
+        public var entry: DatasetEntry
+        /// The manifest written.
+        public var manifest: URL
+        /// Where the file was copied to, when it was outside the folder.
+        public var copiedTo: URL?
+        /// What showed the format when it was not given.
+        public var formatEvidence: String?
+
+        /// What `datasets add` prints: the row measured, a copy made, and how to use the folder.
+        public var summary: String {
+            let evidence = formatEvidence.map { " (from \($0))" } ?? ""
+            let folder = DatasetManifest.display(manifest.deletingLastPathComponent())
+            return
+                "added \(entry.name): \(entry.format.rawValue)\(evidence), \(entry.rows) rows, sha256 \(entry.sha256)\n"
+                + (copiedTo.map { "copied to \(DatasetManifest.display($0))\n" } ?? "")
+                + "manifest \(DatasetManifest.display(manifest)); use it with --datasets \(folder)\n"
+        }
+    }
+
+    /// The core column of a manifest row, from the format.
+    public static func core(of format: DatasetFormat) -> String {
+        switch format {
+        case .osmXML: return "routing"
+        case .geolifeCSV: return "routing,positioning"
+        case .ujiIndoorLoc, .geolifePLT: return "positioning"
+        case .tweetLines, .airlineTweets, .tweetevalText, .tweetevalLabels, .tweetevalMapping, .vaderGroundTruth,
+            .vaderRatings, .vaderLexicon, .emojiLexicon, .afinn:
+            return "classification"
+        default: return "scoring"
+        }
+    }
+
+    /// Whether `name` can be a dataset name: ASCII letters, digits, `.`, `_` and `-`, not empty,
+    /// at most 100 characters (it is written in scenarios, manifests and report keys).
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 100
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "."
+                    || $0 == "_" || $0 == "-"
+            }
+    }
+
+    /// Adds `file` as dataset `name` to the manifest of `folder`.
+    /// - Parameters:
+    ///   - format: the format, or nil to detect it (`DatasetFormatDetection`).
+    ///   - existing: the overlay the name must be new to (its folders' entries); nil checks only `folder`'s.
+    ///   - license: the licence column (default "unknown").
+    ///   - origin: the origin column (default: where the file was added from).
+    public static func add(
+        file: URL, name: String, format: DatasetFormat?, into folder: URL, existing: DatasetManifest?,
+        license: String? = nil, origin: String? = nil
+    ) throws -> Added {
+        let input = file.standardizedFileURL
+        let shown = DatasetManifest.display(input)
+        guard isValidName(name) else {
+            throw Failure(
+                description:
+                    "--name \(name): error: a dataset name uses letters, digits, '.', '_' and '-' only (at most 100 characters); choose another"
+            )
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory), !isDirectory.boolValue
+        else {
+            throw Failure(description: "\(shown): error: no such file; give the path of the file to add")
+        }
+        let manifestURL = folder.appendingPathComponent("MANIFEST.csv")
+        if OutputPathCheck.sameFile(input, manifestURL) {
+            throw Failure(description: "\(shown): error: this is the folder's manifest itself; add a data file")
+        }
+        let own = FileManager.default.fileExists(atPath: manifestURL.path) ? try DatasetManifest(root: folder) : nil
+        for manifest in [own, existing].compactMap({ $0 }) {
+            if let taken = manifest.entry(named: name) {
+                let where_ = DatasetManifest.display(manifest.url(of: taken))
+                throw Failure(
+                    description:
+                        "--name \(name): error: the name is already used by \(where_); choose another name (names are unique across the datasets folders)"
+                )
+            }
+        }
+        var evidence: String?
+        let chosen: DatasetFormat
+        if let format {
+            chosen = format
+        } else {
+            switch DatasetFormatDetection.detect(url: input) {
+            case .detected(let found, let because):
+                chosen = found
+                evidence = because
+            case .unknown(let why):
+                throw Failure(
+                    description:
+                        "\(shown): error: cannot tell the file's format (\(why)); give --format, one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+        }
+        let rows = try DatasetLoaders.countRecords(format: chosen, url: input, displayName: shown)
+        let sha = try DatasetManifest.sha256(of: input)
+
+        // Inside the folder: listed in place. Elsewhere: copied in, never over a different file.
+        let root = folder.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        let resolved = input.resolvingSymlinksInPath().path
+        var relative: String
+        var copied: URL?
+        if resolved.hasPrefix(root) {
+            relative = String(resolved.dropFirst(root.count))
+        } else {
+            relative = input.lastPathComponent
+            let target = folder.appendingPathComponent(relative)
+            if FileManager.default.fileExists(atPath: target.path) {
+                guard (try? DatasetManifest.sha256(of: target)) == sha else {
+                    throw Failure(
+                        description:
+                            "\(DatasetManifest.display(target)): error: a different file of this name is already in the folder; rename the file to add, or choose another --into folder"
+                    )
+                }
+            } else {
+                do {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try FileManager.default.copyItem(at: input, to: target)
+                } catch {
+                    throw DataError.unwritable(
+                        file: DatasetManifest.display(target), reason: "\(error.localizedDescription)")
+                }
+                copied = target
+            }
+        }
+        let entry = DatasetEntry(
+            name: name, file: relative, format: chosen, core: core(of: chosen), rows: rows, sha256: sha,
+            license: license ?? "unknown", origin: origin ?? "added from \(shown)", folder: folder)
+        do {
+            try appendRow(entry, to: manifestURL, creating: own == nil)
+        } catch {
+            if let copied { try? FileManager.default.removeItem(at: copied) }
+            throw error
+        }
+        return Added(entry: entry, manifest: manifestURL, copiedTo: copied, formatEvidence: evidence)
+    }
+
+    /// Writes `entry` as the last row of the manifest at `url` (atomically; with the header when `creating`).
+    static func appendRow(_ entry: DatasetEntry, to url: URL, creating: Bool) throws {
+        var text = creating ? DatasetManifest.columns.joined(separator: ",") + "\n" : ""
+        if !creating {
+            let bytes = try readFileBytes(url, displayName: DatasetManifest.display(url))
+            text = String(decoding: bytes, as: UTF8.self)
+            if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        }
+        let fields = [
+            entry.name, entry.file, entry.format.rawValue, entry.core, String(entry.rows), entry.sha256, entry.license,
+            entry.origin,
+        ]
+        text += fields.map(CSVWriter.escape).joined(separator: ",") + "\n"
+        try AtomicFile.write(text, to: url)
+    }
+}

@@ -1,0 +1,131 @@
+import FieldtestData
+import Foundation
+
+/// Checks a loaded scenario against its data before anything runs, so that what the data can tell
+/// (a file that does not load, a venue the campus lacks, a time window outside the recording) is
+/// found by `validate` and reported before a run starts, located in the scenario file.
+///
+/// Generic checks: each file named by path loads with its format's typed loader, and each dataset
+/// named from a manifest exists on disk. Then each distinct parameter set of the sweep's cases is
+/// checked by the app's `inputChecks`, which read the data through the same `DatasetStore` a run
+/// uses (a run after the check reuses what it parsed).
+public enum ScenarioPreflight {
+    /// The diagnostics (errors and warnings) of checking `scenario`, whose app is in `registry`,
+    /// against the datasets of `datasets`, in file order.
+    public static func check(_ scenario: Scenario, registry: AppRegistry, datasets: DatasetStore)
+        -> [ScenarioDiagnostic]
+    {
+        let file = scenario.file
+        var out: [ScenarioDiagnostic] = []
+        let store = datasets.session(adding: scenario.datasetEntries)
+        for dataset in scenario.datasetFiles {
+            do {
+                _ = try DatasetLoaders.countRecords(
+                    format: dataset.format, url: dataset.url, displayName: DatasetManifest.display(dataset.url))
+            } catch {
+                out.append(
+                    ScenarioDiagnostic(
+                        file: file, line: dataset.line, column: 0,
+                        message:
+                            "dataset '\(dataset.name)' does not load as \(dataset.format.rawValue) data: \(error); fix the file or its 'format:'"
+                    ))
+            }
+        }
+        let declared = Set(scenario.datasetFiles.map(\.name))
+        for name in scenario.datasets where !declared.contains(name) {
+            guard let entry = store.manifest.entry(named: name) else { continue }
+            let url = store.manifest.url(of: entry)
+            if !FileManager.default.fileExists(atPath: url.path) {
+                out.append(
+                    ScenarioDiagnostic(
+                        file: file, line: 0, column: 0,
+                        message:
+                            "dataset '\(name)': its file \(DatasetManifest.display(url)) is missing; restore it ('fieldtest datasets verify' checks every dataset)"
+                    ))
+            }
+        }
+        guard out.isEmpty, let app = registry.app(scenario.app), !app.inputChecks.isEmpty else { return out }
+        var checked = Set<String>()
+        for c in ScenarioRunner.cases(of: scenario) {
+            // The data a case reads depends on its parameters, not on its seed or devices.
+            let key = c.scenario.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.scalarText ?? "")" }
+                .joined(separator: "\n")
+            guard checked.insert(key).inserted else { continue }
+            let run = RunContext(scenario: c.scenario, datasets: store, requirements: app.requirements)
+            for inputCheck in app.inputChecks {
+                do {
+                    for problem in try inputCheck(run) {
+                        out.append(
+                            ScenarioDiagnostic(
+                                file: file, line: problem.at?.line ?? 0, column: problem.at?.column ?? 0,
+                                message: problem.message, severity: problem.severity))
+                    }
+                } catch {
+                    // A driver's message may already name the scenario file; it is named once.
+                    var message = "\(error)"
+                    if message.hasPrefix("\(file): error: ") { message.removeFirst("\(file): error: ".count) }
+                    out.append(
+                        ScenarioDiagnostic(
+                            file: file, line: 0, column: 0, message: "the run would stop on its data: \(message)"))
+                }
+            }
+        }
+        var unique: [ScenarioDiagnostic] = []
+        for d in out where !unique.contains(d) { unique.append(d) }
+        return unique.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    /// The diagnostic for a time window `[start, end]` (Unix seconds) against a recording spanning
+    /// `[first, last]`: an error when no instant of the window is recorded, a warning when part of
+    /// it is not; nil when the recording covers it. `what` names the recording, `at` locates it.
+    public static func window(
+        start: Double, end: Double, recording first: Double, _ last: Double, what: String, at: LocatedValue?
+    ) -> ScenarioProblem? {
+        let span = "\(iso(first)) to \(iso(last))"
+        if end < first || start > last {
+            return ScenarioProblem(
+                at: at,
+                "the scenario's time window (\(iso(start)) to \(iso(end))) is wholly outside \(what), recorded from \(span); move 'time.start' into the recording or replay another one"
+            )
+        }
+        if start < first || end > last {
+            return ScenarioProblem(
+                at: at,
+                "part of the scenario's time window (\(iso(start)) to \(iso(end))) is outside \(what), recorded from \(span); the app has no recorded data then",
+                severity: .warning)
+        }
+        return nil
+    }
+
+    /// `seconds` (Unix) as ISO 8601 UTC, to the second.
+    static func iso(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+    }
+}
+
+/// `fieldtest validate` for one file: the scenario loaded (schema, names, datasets) and, when that
+/// succeeds, checked against its data (`ScenarioPreflight`).
+public struct ScenarioValidation {
+    /// The loader (manifest names and formats, apps).
+    public let loader: ScenarioLoader
+    /// The datasets the checks read (shared by the files validated together).
+    public let datasets: DatasetStore
+
+    /// Validation of scenarios of `registry`'s apps over `manifest`.
+    public init(manifest: DatasetManifest, registry: AppRegistry) {
+        loader = ScenarioLoader(manifest: manifest, registry: registry)
+        datasets = DatasetStore(manifest: manifest)
+    }
+
+    /// The scenario of `file` (nil when it has errors) and every diagnostic found, errors and warnings.
+    public func validate(file: String) -> (scenario: Scenario?, diagnostics: [ScenarioDiagnostic]) {
+        let scenario: Scenario
+        do { scenario = try loader.load(URL(fileURLWithPath: file), displayName: file) } catch {
+            return (nil, error.diagnostics)
+        }
+        let found = ScenarioPreflight.check(scenario, registry: loader.registry, datasets: datasets)
+        return (found.contains { $0.severity == .error } ? nil : scenario, found)
+    }
+}
