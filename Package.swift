@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "TweetSentiment", targets: ["TweetSentiment"]),
         .library(name: "AccountStore", targets: ["AccountStore"]),
+        // The core protocols, their built-in conformances and external systems over JSON Lines.
+        .library(name: "SystemsUnderTest", targets: ["SystemsUnderTest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,6 +38,8 @@ let package = Package(
         // `make docs`: DocC archives of the library modules (a command plugin; nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // Spawns and supervises external systems under test (JSON Lines over stdin/stdout).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // MARK: System libraries
@@ -113,6 +117,16 @@ let package = Package(
             ],
             path: "Sources/Harness/ScenarioEngine"
         ),
+        /// The cores behind protocols (sun times, routing, positioning, sentiment), their built-in
+        /// conformances, and external systems under test spoken to over JSON Lines.
+        .target(
+            name: "SystemsUnderTest",
+            dependencies: [
+                "FieldtestData", "ScenarioEngine", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            path: "Sources/Harness/SystemsUnderTest"
+        ),
         /// The apps under test: drivers that replay a scenario's actions and
         /// feeds through the cores on emulated devices and measure them.
         .target(
@@ -120,6 +134,7 @@ let package = Package(
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
+                "SystemsUnderTest",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
@@ -131,7 +146,7 @@ let package = Package(
             name: "fieldtest",
             dependencies: [
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting",
-                "Positioning", "TweetSentiment", "MetricReports",
+                "Positioning", "TweetSentiment", "MetricReports", "SystemsUnderTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -141,6 +156,7 @@ let package = Package(
             name: "FieldtestBench",
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
+                "SystemsUnderTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
@@ -172,6 +188,10 @@ let package = Package(
             name: "FieldtestAppsTests",
             dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
+        .testTarget(
+            name: "SystemsUnderTestTests",
+            dependencies: ["SystemsUnderTest", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
     ]
 )

@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self,
-            BenchHeap.self,
+            BenchHeap.self, BenchSystem.self, NoopSystem.self,
         ]
     )
 
@@ -48,7 +48,8 @@ struct BenchAll: ParsableCommand, ChecksGoals {
     @OptionGroup var goals: GoalOptions
 
     func run() throws {
-        for command in BenchCommand.configuration.subcommands where command != BenchAll.self {
+        for command in BenchCommand.configuration.subcommands
+        where command != BenchAll.self && command != NoopSystem.self {
             print("== bench \(command.configuration.commandName ?? "")")
             var c = try command.parseAsRoot([])
             try c.run()

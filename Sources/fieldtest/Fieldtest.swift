@@ -28,6 +28,7 @@ struct Fieldtest: ParsableCommand {
             ClassifyCommand.self,
             EvaluateCommand.self,
             RouteCommand.self,
+            ServeCommand.self,
         ]
     )
 

@@ -4,6 +4,7 @@ import FieldtestData
 import Foundation
 import MetricReports
 import ScenarioEngine
+import SystemsUnderTest
 
 /// `fieldtest run`: replay scenarios and write their metric reports.
 struct RunCommand: ParsableCommand {
@@ -69,20 +70,28 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print only the failing rows.")
     var quiet = false
 
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: "CAPABILITY=COMMAND: an external system (or 'builtin') for sun, route, locate or sentiment.")
+    var system: [String] = []
+
     /// The request the options describe.
     var request: RunRequest {
         RunRequest(
             files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed,
             jobs: jobs,
             shard: shard.flatMap(Shard.init(parsing:)), tolerances: tolerance, compareLatency: compareLatency,
-            toolVersion: FieldtestVersion.current)
+            toolVersion: FieldtestVersion.current, systems: (try? SystemSettings.parse(system)) ?? [:])
     }
 
     func validate() throws {
         if let shard, Shard(parsing: shard) == nil {
             throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
         }
-        do { try request.validate() } catch { throw ValidationError(error.description) }
+        do {
+            _ = try SystemSettings.parse(system)
+            try request.validate()
+        } catch { throw ValidationError(String(describing: error)) }
     }
 
     func run() throws {

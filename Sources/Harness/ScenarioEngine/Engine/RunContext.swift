@@ -144,6 +144,9 @@ public final class RunContext {
     public let metrics: MetricCollector
     /// The datasets, by manifest name.
     public let datasets: DatasetStore
+    /// The external systems this run used (drivers append one per system they start), for
+    /// `run.json` and the `system_errors` rows.
+    public var systems: [SystemRunRecord] = []
     /// Root stream of the scenario seed.
     private let root: RandomStream
 

@@ -19,6 +19,8 @@ public struct CaseResult: Sendable {
     public var rows: [MetricRow]
     /// Events dispatched by the simulation.
     public var events: Int
+    /// The external systems the case used.
+    public var systems: [SystemRunRecord] = []
 }
 
 /// Expands sweeps, runs cases (in parallel when asked) and gathers the rows.
@@ -60,7 +62,15 @@ public enum ScenarioRunner {
 
     static func apply(_ name: String, _ value: LocatedValue, to s: inout Scenario) {
         let parts = name.split(separator: ".").map(String.init)
-        if parts.count == 3, parts[0] == "devices", let i = s.devices.firstIndex(where: { $0.name == parts[1] }),
+        if parts.count == 2, parts[0] == "systems", let text = value.scalarText {
+            // `builtin`, or a command line split at spaces.
+            s.systems[parts[1]] =
+                text == "builtin"
+                ? nil
+                : SystemSetting(
+                    command: text.split(separator: " ").map(String.init),
+                    timeoutSeconds: s.systems[parts[1]]?.timeoutSeconds)
+        } else if parts.count == 3, parts[0] == "devices", let i = s.devices.firstIndex(where: { $0.name == parts[1] }),
             let text = value.scalarText
         {
             switch parts[2] {
@@ -97,8 +107,16 @@ public enum ScenarioRunner {
         context.simulation.run()
         try driver.finish(context)
         let template = MetricRow.Template(scenario: c.label, runID: runID, seed: c.scenario.seed, requirement: "")
-        let rows = context.metrics.rows(template: template, requirements: c.scenario.requirements)
-        return CaseResult(scenarioCase: c, rows: rows, events: context.simulation.dispatched)
+        let rows =
+            context.metrics.rows(template: template, requirements: c.scenario.requirements)
+            + context.systems.flatMap { $0.rows(template: template) }
+        return CaseResult(
+            scenarioCase: c, rows: rows, events: context.simulation.dispatched,
+            systems: context.systems.map {
+                var s = $0
+                s.caseLabel = c.label
+                return s
+            })
     }
 
     /// Runs `cases` on up to `jobs` threads; results come back in case order

@@ -28,6 +28,9 @@ public struct RunRecord: Codable, Sendable {
     public var passed: Int
     public var failed: Int
     public var informational: Int
+    /// The external systems under test, one per case and capability (absent when every core was
+    /// built in); each `stderr` names its standard error's file in the report folder.
+    public var systems: [SystemRunRecord]?
 
     /// The keys of `run.json` (snake case), read back by `RunReport.readRecord`.
     enum CodingKeys: String, CodingKey {
@@ -35,7 +38,7 @@ public struct RunRecord: Codable, Sendable {
             "scenario_sha256", seed
         case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest", machine,
             cases, shard, sweep
-        case events, passed, failed, informational
+        case events, passed, failed, informational, systems
     }
 
     public init(

@@ -71,7 +71,12 @@ public struct RunPipeline {
         for t in request.tolerances { try tolerances.apply(t) }
         let scenarios = try loadScenarios()
         let caseLists = scenarios.map { s in
-            let cases = ScenarioRunner.cases(of: s)
+            // `--system` replaces the scenario's and the sweep's choice in every case.
+            let cases = ScenarioRunner.cases(of: s).map { c in
+                var c = c
+                for (capability, setting) in request.systems { c.scenario.systems[capability] = setting }
+                return c
+            }
             return request.shard.map { ScenarioRunner.shard(cases, index: $0.index, count: $0.count) } ?? cases
         }
         let baselines = try zip(scenarios, caseLists).map { s, cases in
@@ -117,10 +122,14 @@ public struct RunPipeline {
             let results = try ScenarioRunner.run(cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps)
             let rows = results.flatMap(\.rows)
             let used = try datasetHashing.hashes(read: session.filesRead, listed: s.datasets) { observe(.note($0)) }
-            let record = try runRecord(
+            var record = try runRecord(
                 s, used: used, runID: runID, startedAt: startedAt, cases: cases.count, results: results, rows: rows)
+            let systems = results.flatMap(\.systems)
+            let logs = SystemLogs.place(systems)
+            record.systems = logs.records.isEmpty ? nil : logs.records
             try RunReport.write(
                 rows: rows, record: record, to: folder, junit: request.junit.map { URL(fileURLWithPath: $0) })
+            try logs.copy(into: folder)
             if let recordBaseline = request.recordBaseline {
                 let folder = URL(fileURLWithPath: recordBaseline)
                 try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("\(s.name).csv"))
