@@ -190,7 +190,11 @@ let package = Package(
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
         .testTarget(
             name: "SystemsUnderTestTests",
-            dependencies: ["SystemsUnderTest", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps"],
+            dependencies: [
+                "SystemsUnderTest", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps",
+                "MetricReports",
+                "SkyScoring", "CampusRouting", "Positioning",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
     ]

@@ -32,6 +32,8 @@ final class SystemProcess: @unchecked Sendable {
     private var fromChild: Int32 = -1
     private var buffer: [UInt8] = []
     private var start = 0
+    /// What one `read` fills: 64 KiB, so a batch answer of 1,000 rows takes a few reads.
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     private let stop = AsyncStream<Void>.makeStream()
     private let finished = DispatchSemaphore(value: 0)
     private let killed = DispatchSemaphore(value: 0)
@@ -114,7 +116,10 @@ final class SystemProcess: @unchecked Sendable {
         pid = outcome.pid
     }
 
-    deinit { terminate() }
+    deinit {
+        terminate()
+        scratch.deallocate()
+    }
 
     /// Writes `bytes` (one or more whole lines); false when the process no longer reads.
     func write(_ bytes: [UInt8]) -> Bool {
@@ -153,13 +158,10 @@ final class SystemProcess: @unchecked Sendable {
                 throw .closed
             }
             if ready == 0 { continue }
-            let old = buffer.count
-            buffer.reserveCapacity(old + 65_536)
-            buffer.append(contentsOf: repeatElement(0, count: 65_536))
-            let n = buffer.withUnsafeMutableBytes { posixRead(fromChild, $0.baseAddress! + old, 65_536) }
-            buffer.removeLast(65_536 - max(0, n))
+            let n = posixRead(fromChild, scratch.baseAddress!, scratch.count)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { throw .closed }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
         }
     }
 
