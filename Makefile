@@ -6,13 +6,14 @@
 #   make bench  release benchmarks (fieldtest-bench) with Python baselines (installed from PyPI when missing) measured in the same run
 #   make format rewrite the sources with swift-format (.swift-format); make lint checks them (CI runs it)
 #   make docs   DocC documentation of the library modules into .build/docs
+#   make examples  install the example systems' Python libraries (PyPI) when missing and run their tests
 
 SWIFT ?= swift
 SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 
-.PHONY: all deps build release run test test-slurm bench bench-deps verify clean format lint docs
+.PHONY: all deps build release run test test-slurm bench bench-deps verify clean format lint docs examples
 
 all: build
 
@@ -69,6 +70,15 @@ bench-deps:
 bench: deps bench-deps
 	$(SWIFT) build -c release --product fieldtest-bench
 	$(FIELDTEST_BENCH) all $(BENCH_FLAGS)
+
+# The example systems under test (Examples/systems): their libraries are installed only here.
+EXAMPLES_PYTHON := vaderSentiment astral networkx scikit-learn numpy
+
+examples: deps
+	@python3 -c "import vaderSentiment, astral, networkx, sklearn, numpy" 2>/dev/null || \
+	  python3 -m pip install -q $(EXAMPLES_PYTHON)
+	$(SWIFT) build --build-tests
+	FIELDTEST_EXAMPLES=1 $(SWIFT) test --skip-build --filter ExampleSystemsTests
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 

@@ -44,15 +44,45 @@ struct BenchSystem: ParsableCommand, ChecksGoals {
         let p99 = samples[samples.count * 99 / 100] * 1e6
         let batch = Array(repeating: text, count: 1_000)
         _ = sentiment.classify(batch)
+        let child = system.processIdentifier ?? 0
+        let (ownCPU, childCPU) = (Self.cpuSeconds(), Self.cpuSeconds(of: child))
         let start = clock.now
         for _ in 0..<batches { _ = sentiment.classify(batch) }
         let rate = Double(batches * 1_000) / Self.seconds(clock.now - start)
+        let harnessSide = Self.cpuSeconds() - ownCPU
+        let systemSide = Self.cpuSeconds(of: child) - childCPU
+        let rows = Double(batches * 1_000)
         let faults = system.faults.total
         print(String(format: "single request round trip: p50 %.1f µs, p99 %.1f µs (%d requests)", p50, p99, requests))
-        print(String(format: "batches of 1,000 rows: %.0f rows/s (%d batches)", rate, batches))
+        print(String(format: "batches of 1,000 rows: %.0f rows/s wall clock (%d batches)", rate, batches))
+        // Wall clock on a shared machine measures the other load as much as the protocol; CPU
+        // time per side does not. The two sides run in parallel on two cores, so the slower
+        // side bounds the throughput an unloaded machine reaches.
+        print(
+            String(
+                format: "  CPU time: harness %.2f µs/row, system %.2f µs/row → %.0f rows/s bound on 2 idle cores",
+                harnessSide / rows * 1e6, systemSide / rows * 1e6, rows / max(harnessSide, systemSide)))
         print("goal p50 ≤ 50 µs: " + Goals.verdict(p50 <= 50, "system p50 ≤ 50 µs"))
         print("goal ≥ 200,000 rows/s: " + Goals.verdict(rate >= 200_000, "system ≥ 200,000 rows/s"))
         if faults > 0 { throw BenchSupport.failed }
+    }
+
+    /// This process's CPU time, seconds.
+    static func cpuSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    /// Another process's CPU time (user + system), seconds, from /proc (0 when unreadable).
+    static func cpuSeconds(of pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, utime 14 and stime 15 (1-based in proc(5)).
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     static func seconds(_ d: Duration) -> Double {

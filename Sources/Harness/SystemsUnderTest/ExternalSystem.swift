@@ -104,7 +104,7 @@ public final class ExternalSystem: @unchecked Sendable {
     }
 
     /// The running process's id (nil between a crash and its restart).
-    var processIdentifier: Int32? { process?.pid }
+    public var processIdentifier: Int32? { process?.pid }
 
     /// The standard error the system has written so far.
     public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
