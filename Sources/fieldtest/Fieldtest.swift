@@ -29,6 +29,7 @@ struct Fieldtest: ParsableCommand {
             EvaluateCommand.self,
             RouteCommand.self,
             ServeCommand.self,
+            CompareCommand.self,
         ]
     )
 
