@@ -182,3 +182,32 @@ struct ServedCoreTests {
         #expect(system.faults.total == 0)
     }
 }
+
+/// Swift systems registered in process, chosen with `in-process:<name>`.
+@Suite("In-process Swift systems")
+struct InProcessSystemTests {
+    /// Every tweet negative: the run's class shares must say so.
+    struct Gloomy: SentimentSystem {
+        func classify(_ texts: [String]) -> [SentimentAnswer?] {
+            texts.map { _ in SentimentAnswer(label: .negative, score: -1) }
+        }
+    }
+
+    @Test func aRegisteredSystemClassifiesTheScenarioStream() throws {
+        InProcessSystems.register(sentiment: Gloomy(), as: "gloomy-test")
+        let results = try ServedCoreTests.run(
+            "micity-city-day.yaml",
+            systems: ["sentiment": SystemSetting(command: [InProcessSystems.prefix + "gloomy-test"])])
+        let rows = results.flatMap(\.rows)
+        let recall = try #require(rows.first { $0.requirement == "MIC-14" && $0.metric == "macro_recall" })
+        // Recall 1 for negative, 0 for the others.
+        #expect(abs(recall.value - 1.0 / 3) < 1e-12)
+        #expect(results.first?.systems.isEmpty == true)
+    }
+
+    @Test func anUnregisteredNameIsAnErrorThatListsTheRegisteredOnes() throws {
+        #expect(throws: SystemError.self) {
+            _ = try InProcessSystems.sentiment(for: [InProcessSystems.prefix + "nobody"])
+        }
+    }
+}

@@ -131,7 +131,9 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         mood = CityMood(windowSeconds: run.number("mood_window", default: Self.defaultMoodWindow))
         cloud = EmotionWordCloud(lexicon: model?.featurizer.lexicon ?? .empty)
         externalSentiment = try SystemSelection.start(.sentiment, run: run)
-        sentiment = externalSentiment.map { ExternalSentimentSystem($0) } ?? model
+        sentiment =
+            try SystemSelection.inProcessSentiment(run: run) ?? externalSentiment.map { ExternalSentimentSystem($0) }
+            ?? model
         for name in s.datasets where name == "us-cities" || name == "world-cities" {
             let url = try run.datasets.url(name)
             places = try run.datasets.cached("places-" + name) {

@@ -11,7 +11,9 @@ enum SystemSelection {
     static func start(
         _ capability: SystemCapability, run: RunContext, setup: [SetupDataset] = []
     ) throws(SystemError) -> ExternalSystem? {
-        guard let setting = run.scenario.systems[capability.rawValue] else { return nil }
+        guard let setting = run.scenario.systems[capability.rawValue],
+            !setting.command.contains(where: { $0.hasPrefix(InProcessSystems.prefix) })
+        else { return nil }
         guard !setting.command.isEmpty else {
             throw .usage("\(run.scenario.file): 'systems.\(capability)' needs a non-empty 'command'")
         }
@@ -21,6 +23,12 @@ enum SystemSelection {
             .appendingPathComponent("fieldtest-\(capability)-\(UUID().uuidString).stderr").path
         return try ExternalSystem(
             capability: capability, spec: spec, seed: run.scenario.seed, stderrPath: stderr, setup: setup)
+    }
+
+    /// The in-process Swift sentiment system the scenario names (`in-process:<name>`), if any.
+    static func inProcessSentiment(run: RunContext) throws(SystemError) -> (any SentimentSystem)? {
+        guard let setting = run.scenario.systems[SystemCapability.sentiment.rawValue] else { return nil }
+        return try InProcessSystems.sentiment(for: setting.command)
     }
 
     /// Stops `system` and appends its identity and faults to the run (for `run.json` and the
