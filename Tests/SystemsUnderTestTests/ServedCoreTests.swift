@@ -79,6 +79,14 @@ struct ServedCoreTests {
         #expect(inProcess.first?.systems.isEmpty == true)
     }
 
+    @Test func servedLocatorReproducesTheInProcessRowsOfNavUPPositioning() throws {
+        let inProcess = try Self.run("navup-positioning.yaml")
+        let served = try Self.run(
+            "navup-positioning.yaml", systems: ["locate": SystemSetting(command: [Self.executable, "serve", "locate"])])
+        #expect(Self.comparable(inProcess.flatMap(\.rows)) == Self.comparable(served.flatMap(\.rows)))
+        #expect(served.first?.systems.first?.faults.isEmpty == true)
+    }
+
     @Test func aMisbehavingSystemFailsItsSystemErrorsRowsAndTheRunGoesOn() throws {
         let results = try Self.run(
             "micity-rate-limit.yaml",

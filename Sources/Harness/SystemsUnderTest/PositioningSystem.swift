@@ -62,12 +62,10 @@ public protocol PositioningSystem: Sendable {
 }
 
 extension FingerprintLocator: PositioningSystem {
-    /// The locator's estimate of each scan; nil for a scan with no access point or of the wrong length.
+    /// The locator's estimate of each scan; nil for a scan of the wrong length.
     public func locate(_ queries: [LocateQuery]) -> [LocateAnswer?] {
         queries.map { q in
-            guard q.rssi.contains(where: { $0 != FingerprintSample.notDetected }),
-                let e = try? locate(q.rssi)
-            else { return nil }
+            guard let e = try? locate(q.rssi) else { return nil }
             return LocateAnswer(longitude: e.xMetres, latitude: e.yMetres, floor: e.floor, building: e.building)
         }
     }
