@@ -53,8 +53,10 @@ struct SystemsCLITests {
             "--system", "toy=python3 \(Self.toy)", "--output", out.path,
         ])
         let csv = try String(contentsOf: out, encoding: .utf8)
-        #expect(csv.hasPrefix("scenario,requirement,metric,unit,threshold,comparator,ours,ours_status,toy,toy_status\n"))
+        let header = "scenario,requirement,metric,unit,threshold,comparator,ours,ours_status,toy,toy_status\n"
+        #expect(csv.hasPrefix(header))
         #expect(csv.contains("micity-rate-limit,system:sentiment,system_errors,count,0,<=,,,0,pass"))
-        #expect(r.status == 0 || r.status == 1)
+        // micity-rate-limit's requirements pass with either classifier (it does not list MIC-14).
+        #expect(r.status == 0, "\(r.stderr)")
     }
 }
