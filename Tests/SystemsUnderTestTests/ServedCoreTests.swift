@@ -219,3 +219,35 @@ struct InProcessSystemTests {
         }
     }
 }
+
+/// Choosing systems in a scenario file: the `systems:` block and a sweep over `systems.<capability>`.
+@Suite("Systems in scenario files")
+struct ScenarioSystemsTests {
+    static func load(_ extra: String) throws -> Scenario {
+        let manifest = try DatasetManifest(root: ServedCoreTests.repo.appendingPathComponent("Datasets"))
+        let text = try String(
+            contentsOf: ServedCoreTests.repo.appendingPathComponent("Scenarios/micity-rate-limit.yaml"), encoding: .utf8
+        )
+        return try ScenarioLoader(manifest: manifest, registry: .bundled).parse(text + extra, file: "x.yaml")
+    }
+
+    @Test func theSystemsBlockNamesCommandAndTimeout() throws {
+        let s = try Self.load("systems:\n  sentiment: {command: [python3, my.py], timeout: 5s}\n")
+        #expect(s.systems["sentiment"] == SystemSetting(command: ["python3", "my.py"], timeoutSeconds: 5))
+    }
+
+    @Test func aSweepComparesSystemsCaseByCase() throws {
+        let s = try Self.load("sweep:\n  parameters:\n    systems.sentiment: [builtin, python3 my.py]\n")
+        let cases = ScenarioRunner.cases(of: s)
+        #expect(cases.count == 2)
+        #expect(cases[0].scenario.systems["sentiment"] == nil)
+        #expect(cases[1].scenario.systems["sentiment"]?.command == ["python3", "my.py"])
+        #expect(cases[1].label.contains("systems.sentiment=python3 my.py"))
+    }
+
+    @Test func anUnknownCapabilityInASweepIsLocated() throws {
+        #expect(throws: ScenarioErrors.self) {
+            try Self.load("sweep:\n  parameters:\n    systems.mood: [builtin]\n")
+        }
+    }
+}
