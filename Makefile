@@ -7,13 +7,15 @@
 #   make bench  release benchmarks (fieldtest-bench) with Python baselines (installed from PyPI when missing) measured in the same run
 #   make format rewrite the sources with swift-format (.swift-format); make lint checks them (CI runs it)
 #   make docs   DocC documentation of the library modules into .build/docs
+#   make example-package  build and test Examples/SwiftSentimentSystem (a package depending on this one by path)
+#   make examples  install the example systems' Python libraries (PyPI) when missing and run their tests
 
 SWIFT ?= swift
 SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config libxml2-utils
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 
-.PHONY: fuzz all deps build release run test test-browser test-slurm bench bench-deps verify clean format lint docs
+.PHONY: fuzz all deps build release run test test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
 
 all: build
 
@@ -98,6 +100,21 @@ bench-deps:
 bench: deps bench-deps
 	$(SWIFT) build -c release --product fieldtest-bench
 	$(FIELDTEST_BENCH) all $(BENCH_FLAGS)
+
+# The example systems under test (Examples/systems): their libraries are installed only here.
+EXAMPLES_PYTHON := vaderSentiment astral networkx scikit-learn numpy
+
+examples: deps
+	@python3 -c "import vaderSentiment, astral, networkx, sklearn, numpy" 2>/dev/null || \
+	  python3 -m pip install -q $(EXAMPLES_PYTHON)
+	$(SWIFT) build --build-tests
+	FIELDTEST_EXAMPLES=1 $(SWIFT) test --skip-build --filter ExampleSystemsTests
+
+# The example Swift package (Examples/SwiftSentimentSystem) depends on this checkout by path and runs a
+# bundled scenario with its own classifier from its own tests. Its own build folder builds every module
+# again (about 10 minutes in debug on 2 cores), so CI does not run it on every change.
+example-package: deps
+	cd Examples/SwiftSentimentSystem && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 

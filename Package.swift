@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "TweetSentiment", targets: ["TweetSentiment"]),
         .library(name: "AccountStore", targets: ["AccountStore"]),
+        // The core protocols, their built-in conformances and external systems over JSON Lines.
+        .library(name: "SystemsUnderTest", targets: ["SystemsUnderTest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The HTML report is written with Plot's typed DSL, which escapes text.
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
+        // Spawns and supervises external systems under test (JSON Lines over stdin/stdout).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // MARK: System libraries
@@ -126,6 +130,16 @@ let package = Package(
             ],
             path: "Sources/Harness/RunReports"
         ),
+        /// The cores behind protocols (sun times, routing, positioning, sentiment), their built-in
+        /// conformances, and external systems under test spoken to over JSON Lines.
+        .target(
+            name: "SystemsUnderTest",
+            dependencies: [
+                "FieldtestData", "ScenarioEngine", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            path: "Sources/Harness/SystemsUnderTest"
+        ),
         /// The apps under test: drivers that replay a scenario's actions and
         /// feeds through the cores on emulated devices and measure them.
         .target(
@@ -133,6 +147,7 @@ let package = Package(
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
+                "SystemsUnderTest",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
@@ -144,7 +159,7 @@ let package = Package(
             name: "fieldtest",
             dependencies: [
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting",
-                "Positioning", "TweetSentiment", "MetricReports", "RunReports",
+                "Positioning", "TweetSentiment", "MetricReports", "RunReports", "SystemsUnderTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -154,7 +169,7 @@ let package = Package(
             name: "FieldtestBench",
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
-                "MetricReports",
+                "MetricReports", "SystemsUnderTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
@@ -190,6 +205,14 @@ let package = Package(
             name: "FieldtestAppsTests",
             dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
+        .testTarget(
+            name: "SystemsUnderTestTests",
+            dependencies: [
+                "SystemsUnderTest", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps",
+                "MetricReports",
+                "SkyScoring", "CampusRouting", "Positioning",
+            ],
+            exclude: ["Fixtures"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
         /// Seeded mutation fuzzing of every parser; `make fuzz` runs it for longer.
         .testTarget(

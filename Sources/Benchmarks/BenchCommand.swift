@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self,
-            BenchHeap.self,
+            BenchHeap.self, BenchSystem.self, NoopSystem.self,
         ]
     )
 
@@ -52,7 +52,8 @@ struct BenchAll: ParsableCommand, ChecksGoals {
     @OptionGroup var goals: GoalOptions
 
     func run() throws {
-        for command in BenchCommand.configuration.subcommands where command != BenchAll.self {
+        for command in BenchCommand.configuration.subcommands
+        where command != BenchAll.self && command != NoopSystem.self {
             BenchOutput.benchmark = command.configuration.commandName ?? ""
             print("== bench \(BenchOutput.benchmark)")
             var c = try command.parseAsRoot([])

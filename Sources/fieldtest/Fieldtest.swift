@@ -30,6 +30,8 @@ struct Fieldtest: ParsableCommand {
             EvaluateCommand.self,
             RouteCommand.self,
             ReportCommand.self,
+            ServeCommand.self,
+            CompareCommand.self,
         ]
     )
 

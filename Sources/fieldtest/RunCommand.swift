@@ -5,6 +5,7 @@ import Foundation
 import MetricReports
 import RunReports
 import ScenarioEngine
+import SystemsUnderTest
 
 /// `fieldtest run`: replay scenarios and write their metric reports.
 struct RunCommand: ParsableCommand {
@@ -80,13 +81,19 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Also write one HTML report of every scenario run to this file.")
     var report: String?
 
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: "CAPABILITY=COMMAND: an external system (or 'builtin') for sun, route, locate or sentiment.")
+    var system: [String] = []
+
     /// The request the options describe.
     var request: RunRequest {
         var request = RunRequest(
             files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed,
             jobs: jobs,
             shard: shard.flatMap(Shard.init(parsing:)), tolerances: tolerance, compareLatency: compareLatency,
-            toolVersion: FieldtestVersion.current, trace: trace)
+            toolVersion: FieldtestVersion.current, trace: trace,
+            systems: (try? SystemSettings.parse(system)) ?? [:])
         (request.commandLine, request.toolCommit) = (CommandLine.arguments, GitRevision.current())
         request.report = report
         return request
@@ -97,7 +104,10 @@ struct RunCommand: ParsableCommand {
         if let shard, Shard(parsing: shard) == nil {
             throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
         }
-        do { try request.validate() } catch { throw ValidationError(error.description) }
+        do {
+            _ = try SystemSettings.parse(system)
+            try request.validate()
+        } catch { throw ValidationError(String(describing: error)) }
     }
 
     func run() throws {

@@ -24,6 +24,7 @@ extension MiCityDriver {
     /// Records the run's summary rows and removes the run's files.
     public func finish(_ run: RunContext) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
+        SystemSelection.finish(externalSentiment, run: run)
         if let failure { throw failure }
         let m = run.metrics
         let feed = run.scenario.feeds.first { $0.kind == "tweet-batch" }

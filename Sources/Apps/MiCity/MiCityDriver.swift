@@ -5,6 +5,7 @@ import Foundation
 import MetricReports
 import ScenarioEngine
 import SkyScoring
+import SystemsUnderTest
 import TweetSentiment
 
 /// Drives miCity (micity-srs.txt) through a scenario: every `tweet-batch`
@@ -48,6 +49,10 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     var devices: [String: Device] = [:]
     var store: MiCityStore?
     var model: SentimentModel?
+    /// What classifies the tweets: the shipped model, or the scenario's external system.
+    var sentiment: (any SentimentSystem)?
+    /// The external sentiment system, when the scenario chose one.
+    var externalSentiment: ExternalSystem?
     var api: EmulatedTweetAPI?
     var client: RateLimitedClient?
     /// Human labels of the replayed stream, by stream position.
@@ -125,6 +130,10 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
         }
         mood = CityMood(windowSeconds: run.number("mood_window", default: Self.defaultMoodWindow))
         cloud = EmotionWordCloud(lexicon: model?.featurizer.lexicon ?? .empty)
+        externalSentiment = try SystemSelection.start(.sentiment, run: run)
+        sentiment =
+            try SystemSelection.inProcessSentiment(run: run) ?? externalSentiment.map { ExternalSentimentSystem($0) }
+            ?? model
         places = try Self.loadPlaces(run)
         let limit = s.parameters["rate_limit"]?.int ?? Self.defaultRateLimit
         let window = run.number("rate_window", default: Self.defaultRateWindow)

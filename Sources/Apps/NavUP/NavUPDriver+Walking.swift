@@ -4,6 +4,7 @@ import FieldtestData
 import Foundation
 import Positioning
 import ScenarioEngine
+import SystemsUnderTest
 
 /// Walks: step counting and distance (NAV-F22), place history (NAV-F21), goals and ranking (NAV-F29),
 /// outdoor GPS + PDR positioning and indoor Wi-Fi fingerprinting (NAV-L1), preferences and reminders (NAV-F19).
@@ -172,17 +173,40 @@ extension NavUPDriver {
             throw NavUPDriverError(
                 description: "'fingerprint_test' needs rows of phones both in and absent from 'fingerprint_train'")
         }
+        if positioning == nil {
+            // The scenario's external locator, handed the training file, or the built-in one.
+            let trainName = run.text("fingerprint_train", default: "ujiindoorloc-train-a")
+            externalPositioning = try SystemSelection.start(
+                .locate, run: run,
+                setup: [SetupDataset(path: try run.datasets.url(trainName).path, format: "ujiindoorloc-csv")])
+            positioning = externalPositioning.map { ExternalPositioningSystem($0) } ?? locator
+        }
+        guard let positioning else { return }
         let rng = stream(run, "indoor")
         for _ in 0..<samples {
             let q = seen[rng.uniformInt(below: seen.count)]
-            let (estimate, seconds) = try ComputeTimer.measure { try locator.locate(q.rssi) }
+            locateQueries += 1
+            // End to end through the system (for an external one, the round trip to its process).
+            let (answer, seconds) = ComputeTimer.measure {
+                positioning.locate([LocateQuery(id: "q\(locateQueries)", rssi: q.rssi)])[0]
+            }
             run.metrics.latency("NAV-L1", "indoor_locate_latency", seconds: seconds)
-            indoorEstimates.append(estimate)
-            indoorTruth.append(q)
+            // A fingerprint the system gave no estimate for is left out (its fault is counted).
+            if let answer {
+                indoorEstimates.append(Self.estimate(answer))
+                indoorTruth.append(q)
+            }
             let u = unseen[rng.uniformInt(below: unseen.count)]
-            newPhoneEstimates.append(try locator.locate(u.rssi))
-            newPhoneTruth.append(u)
+            locateQueries += 1
+            if let answer = positioning.locate([LocateQuery(id: "q\(locateQueries)", rssi: u.rssi)])[0] {
+                newPhoneEstimates.append(Self.estimate(answer))
+                newPhoneTruth.append(u)
+            }
         }
+    }
+
+    static func estimate(_ a: LocateAnswer) -> FingerprintEstimate {
+        FingerprintEstimate(xMetres: a.longitude, yMetres: a.latitude, floor: a.floor, building: a.building)
     }
 
     /// The campus events as the positioning core sees them.

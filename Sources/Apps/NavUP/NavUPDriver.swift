@@ -7,6 +7,7 @@ import Foundation
 import MetricReports
 import Positioning
 import ScenarioEngine
+import SystemsUnderTest
 
 /// Errors of the NavUP driver, located in the scenario file.
 public struct NavUPDriverError: Error, CustomStringConvertible {
@@ -96,6 +97,12 @@ public final class NavUPDriver: AppDriver {
     var reminderFailures = 0, reminderChecks = 0, reminderLog: [(actor: Int, event: Int, time: Double)] = []
     var preferenceListings = 0, preferenceListingFailures = 0
     var indoorEstimates: [FingerprintEstimate] = [], indoorTruth: [FingerprintSample] = []
+    /// What locates the Wi-Fi scans (the built-in locator unless the scenario chose a system), once asked.
+    var positioning: (any PositioningSystem)?
+    /// The external locator, when the scenario chose one.
+    var externalPositioning: ExternalSystem?
+    /// Scans sent to the locator (their ids).
+    var locateQueries = 0
     var newPhoneEstimates: [FingerprintEstimate] = [], newPhoneTruth: [FingerprintSample] = []
     var outdoorFused: [Double] = [], outdoorGPS: [Double] = []
 
@@ -283,6 +290,7 @@ public final class NavUPDriver: AppDriver {
     /// Records the metrics of every requirement the scenario lists and removes the phones' databases.
     public func finish(_ run: RunContext) throws {
         defer { if let cacheFolder { try? FileManager.default.removeItem(at: cacheFolder) } }
+        SystemSelection.finish(externalPositioning, run: run)
         if let failure { throw NavUPDriverError(description: failure) }
         traceHeatmap(run)
         recordMetrics(run)

@@ -147,6 +147,9 @@ public final class RunContext {
     /// Where drivers record what the cores did (events, map features); latency samples arrive
     /// through `metrics`.
     public let trace: TraceRecorder
+    /// The external systems this run used (drivers append one per system they start), for
+    /// `run.json` and the `system_errors` rows.
+    public var systems: [SystemRunRecord] = []
     /// Root stream of the scenario seed.
     private let root: RandomStream
 

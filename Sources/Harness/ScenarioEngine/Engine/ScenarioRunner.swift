@@ -23,6 +23,8 @@ public struct CaseResult: Sendable {
     public var seconds: Double = 0
     /// What the case traced (empty at `TraceLevel.none`).
     public var trace: CaseTrace
+    /// The external systems the case used.
+    public var systems: [SystemRunRecord] = []
 }
 
 /// Expands sweeps, runs cases (in parallel when asked) and gathers the rows.
@@ -64,7 +66,15 @@ public enum ScenarioRunner {
 
     static func apply(_ name: String, _ value: LocatedValue, to s: inout Scenario) {
         let parts = name.split(separator: ".").map(String.init)
-        if parts.count == 3, parts[0] == "devices", let i = s.devices.firstIndex(where: { $0.name == parts[1] }),
+        if parts.count == 2, parts[0] == "systems", let text = value.scalarText {
+            // `builtin`, or a command line split at spaces.
+            s.systems[parts[1]] =
+                text == "builtin"
+                ? nil
+                : SystemSetting(
+                    command: text.split(separator: " ").map(String.init),
+                    timeoutSeconds: s.systems[parts[1]]?.timeoutSeconds)
+        } else if parts.count == 3, parts[0] == "devices", let i = s.devices.firstIndex(where: { $0.name == parts[1] }),
             let text = value.scalarText
         {
             switch parts[2] {
@@ -104,7 +114,9 @@ public enum ScenarioRunner {
         context.simulation.run()
         try driver.finish(context)
         let template = MetricRow.Template(scenario: c.label, runID: runID, seed: c.scenario.seed, requirement: "")
-        let rows = context.metrics.rows(template: template, requirements: c.scenario.requirements)
+        let rows =
+            context.metrics.rows(template: template, requirements: c.scenario.requirements)
+            + context.systems.flatMap { $0.rows(template: template) }
         // Latency rows summarise wall-clock samples (latency.csv); the others are deterministic checks.
         for r in rows where r.kind != .latency {
             context.trace.summaryEvent(
@@ -115,7 +127,12 @@ public enum ScenarioRunner {
         let elapsed = (ContinuousClock.now - started).components
         return CaseResult(
             scenarioCase: c, rows: rows, events: context.simulation.dispatched,
-            seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18, trace: context.trace.trace)
+            seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18, trace: context.trace.trace,
+            systems: context.systems.map {
+                var s = $0
+                s.caseLabel = c.label
+                return s
+            })
     }
 
     /// Runs `cases` on up to `jobs` threads; results come back in case order

@@ -31,6 +31,10 @@ public struct Scenario: Sendable {
     public var requirements: [RequirementSpec]
     /// The sweep, if any.
     public var sweep: SweepSpec?
+    /// External systems under test by capability (`sun`, `route`, `locate`, `sentiment`); a
+    /// capability not listed uses the built-in core. From the scenario's `systems:` block, a
+    /// sweep parameter `systems.<capability>` or `fieldtest run --system`, last wins.
+    public var systems: [String: SystemSetting] = [:]
     /// The file the scenario came from (for messages).
     public var file: String
     /// The datasets the scenario names by path (`{name, path, format}` entries of `datasets:`).
@@ -174,5 +178,22 @@ public struct SweepParameter: Sendable {
         self.name = name
         self.values = values
         self.texts = texts
+    }
+}
+
+/// One external system chosen for a capability: the command that starts it and how long
+/// to wait for an answer.
+public struct SystemSetting: Sendable, Equatable {
+    /// The capabilities a scenario may name under `systems:`.
+    public static let capabilities = ["sun", "route", "locate", "sentiment"]
+    /// Program and arguments.
+    public var command: [String]
+    /// Seconds to wait for one answer; nil for the harness default.
+    public var timeoutSeconds: Double?
+
+    /// A setting.
+    public init(command: [String], timeoutSeconds: Double? = nil) {
+        self.command = command
+        self.timeoutSeconds = timeoutSeconds
     }
 }

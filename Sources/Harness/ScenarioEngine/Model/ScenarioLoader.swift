@@ -584,7 +584,15 @@ struct ScenarioBuilder {
             for (k, vals) in s["parameters"]?.object ?? [] {
                 let known = app.parameters.map(\.name)
                 let isDevice = k.hasPrefix("devices.")
-                if isDevice {
+                if k.hasPrefix("systems.") {
+                    let capability = String(k.dropFirst("systems.".count))
+                    if !SystemSetting.capabilities.contains(capability) {
+                        error(
+                            vals,
+                            "sweep parameter '\(k)' must be systems.<\(SystemSetting.capabilities.joined(separator: "|"))>"
+                        )
+                    }
+                } else if isDevice {
                     let parts = k.split(separator: ".").map(String.init)
                     if parts.count != 3 || !devices.contains(where: { $0.name == parts[1] })
                         || !["gps", "network", "placement"].contains(parts[2])
@@ -627,11 +635,20 @@ struct ScenarioBuilder {
             sweep = spec
         }
 
-        return Scenario(
+        var systems: [String: SystemSetting] = [:]
+        for (capability, s) in v["systems"]?.object ?? [] {
+            let command = (s["command"]?.array ?? []).compactMap(\.string)
+            let timeout = s["timeout"].flatMap { $0.double ?? $0.string.flatMap(DurationText.seconds) }
+            systems[capability] = SystemSetting(command: command, timeoutSeconds: timeout)
+        }
+
+        var scenario = Scenario(
             version: version, name: v["name"]?.string ?? "", description: v["description"]?.string ?? "",
             app: app.name, seed: v["seed"]?.unsigned ?? 0, start: time?["start"]?.double ?? 0,
             duration: duration, timeZone: tz?.string ?? "UTC", datasets: datasets, parameters: parameters,
             devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file,
             datasetFiles: datasetFiles)
+        scenario.systems = systems
+        return scenario
     }
 }

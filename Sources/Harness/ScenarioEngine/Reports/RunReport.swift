@@ -31,6 +31,9 @@ public struct RunRecord: Codable, Sendable {
     public var passed: Int
     public var failed: Int
     public var informational: Int
+    /// The external systems under test, one per case and capability (absent when every core was
+    /// built in); each `stderr` names its standard error's file in the report folder.
+    public var systems: [SystemRunRecord]?
 
     // MARK: Provenance of the run (absent in run.json files written before they were recorded)
     /// When the scenario's last case finished (ISO 8601, UTC).
@@ -50,7 +53,7 @@ public struct RunRecord: Codable, Sendable {
         case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest",
             datasetFiles = "dataset_files", machine,
             cases, shard, sweep
-        case events, passed, failed, informational
+        case events, passed, failed, informational, systems
         // Provenance of the run.
         case finishedAt = "finished_at", durationSeconds = "duration_s", commandLine = "command_line",
             toolCommit = "tool_commit"

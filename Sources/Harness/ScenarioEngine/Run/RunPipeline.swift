@@ -109,7 +109,12 @@ public struct RunPipeline {
             for warning in found { observe(.note(warning.description)) }
         }
         let caseLists = scenarios.map { s in
-            let cases = ScenarioRunner.cases(of: s)
+            // `--system` replaces the scenario's and the sweep's choice in every case.
+            let cases = ScenarioRunner.cases(of: s).map { c in
+                var c = c
+                for (capability, setting) in request.systems { c.scenario.systems[capability] = setting }
+                return c
+            }
             return request.shard.map { ScenarioRunner.shard(cases, index: $0.index, count: $0.count) } ?? cases
         }
         let baselines = try zip(scenarios, caseLists).map { s, cases in
@@ -184,7 +189,11 @@ public struct RunPipeline {
             record.durationSeconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
             record.commandLine = request.commandLine
             record.toolCommit = request.toolCommit
+            let systems = results.flatMap(\.systems)
+            let logs = SystemLogs.place(systems)
+            record.systems = logs.records.isEmpty ? nil : logs.records
             try RunReport.write(rows: rows, record: record, to: folder, junit: nil)
+            try logs.copy(into: folder)
             if let recordBaseline = request.recordBaseline {
                 let folder = URL(fileURLWithPath: recordBaseline)
                 try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("\(s.name).csv"))

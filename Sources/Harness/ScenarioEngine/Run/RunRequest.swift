@@ -37,14 +37,18 @@ public struct RunRequest: Sendable {
     public var report: String?
     /// How much each scenario's trace files keep (`events.csv`, `latency.csv`, `traces.geojson`).
     public var trace: TraceLevel = .summary
+    /// `--system` choices by capability, replacing every scenario's (a nil command: the built-in core).
+    public var systems: [String: SystemSetting?] = [:]
 
     /// A request; see the properties for each value.
     public init(
         files: [String], out: String? = nil, junit: String? = nil, baseline: String? = nil,
         recordBaseline: String? = nil,
         seed: UInt64? = nil, jobs: Int = 1, shard: Shard? = nil, tolerances: [String] = [],
-        compareLatency: LatencyComparison = .sameMachine, toolVersion: String, trace: TraceLevel = .summary
+        compareLatency: LatencyComparison = .sameMachine, toolVersion: String, trace: TraceLevel = .summary,
+        systems: [String: SystemSetting?] = [:]
     ) {
+        self.systems = systems
         self.files = files
         self.out = out
         self.junit = junit

@@ -51,6 +51,13 @@ public enum ScenarioSchema {
             SchemaField("restarts", .array(.duration), "offsets at which the device reboots"),
         ])
 
+    static let system = ObjectSchema(
+        "an external system speaking the JSON Lines protocol",
+        [
+            SchemaField("command", .array(.string(), minItems: 1), required: true, "program and arguments"),
+            SchemaField("timeout", .duration, "longest wait for one answer (default 10s)"),
+        ])
+
     static let requirement: SchemaType = .oneOf([
         .string(),
         .object(
@@ -176,6 +183,13 @@ public enum ScenarioSchema {
                     "requirements", .array(requirement, minItems: 1), required: true,
                     "requirement IDs reported, with optional threshold overrides"),
                 SchemaField("sweep", .object(sweep)),
+                SchemaField(
+                    "systems",
+                    .object(
+                        ObjectSchema(
+                            "external systems under test by capability (default: the built-in cores)",
+                            SystemSetting.capabilities.map { SchemaField($0, .object(system)) })),
+                    "docs/system-protocol.md"),
             ])
     }
 }

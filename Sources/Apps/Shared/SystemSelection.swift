@@ -1,0 +1,48 @@
+import Foundation
+import ScenarioEngine
+import SystemsUnderTest
+
+/// Starts the external system a scenario chose for a capability (`systems:`, a sweep's
+/// `systems.<capability>` or `--system`), and records what it did when the run ends.
+enum SystemSelection {
+    /// The external system chosen for `capability`, started, shaken hands with and set up;
+    /// nil when the scenario uses the built-in core. Its standard error goes to a temporary
+    /// file that the run moves into its report folder.
+    static func start(
+        _ capability: SystemCapability, run: RunContext, setup: [SetupDataset] = []
+    ) throws(SystemError) -> ExternalSystem? {
+        guard let setting = run.scenario.systems[capability.rawValue],
+            !setting.command.contains(where: { $0.hasPrefix(InProcessSystems.prefix) })
+        else { return nil }
+        guard !setting.command.isEmpty else {
+            throw .usage("\(run.scenario.file): 'systems.\(capability)' needs a non-empty 'command'")
+        }
+        let spec = ExternalSystemSpec(
+            command: setting.command, timeoutSeconds: setting.timeoutSeconds ?? ExternalSystemSpec.defaultTimeout)
+        let stderr = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fieldtest-\(capability)-\(UUID().uuidString).stderr").path
+        return try ExternalSystem(
+            capability: capability, spec: spec, seed: run.scenario.seed, stderrPath: stderr, setup: setup)
+    }
+
+    /// The in-process Swift sentiment system the scenario names (`in-process:<name>`), if any.
+    static func inProcessSentiment(run: RunContext) throws(SystemError) -> (any SentimentSystem)? {
+        guard let setting = run.scenario.systems[SystemCapability.sentiment.rawValue] else { return nil }
+        return try InProcessSystems.sentiment(for: setting.command)
+    }
+
+    /// Stops `system` and appends its identity and faults to the run (for `run.json` and the
+    /// `system_errors` rows).
+    static func finish(_ system: ExternalSystem?, run: RunContext) {
+        guard let system else { return }
+        system.close()
+        let id = system.identity
+        run.systems.append(
+            SystemRunRecord(
+                capability: id.capability, command: id.command, name: id.name, version: id.version,
+                sha256: id.sha256, hashedFile: id.hashedFile, requests: system.faults.requests,
+                restarts: system.faults.restarts,
+                faults: Dictionary(uniqueKeysWithValues: system.faults.counts.map { ($0.key.rawValue, $0.value) }),
+                stderr: system.stderrPath))
+    }
+}

@@ -1,0 +1,322 @@
+import FieldtestData
+import Foundation
+
+/// What `run.json` records of a system: how it was started and what it said it is.
+public struct SystemIdentity: Sendable, Equatable, Codable {
+    /// The capability it served.
+    public var capability: String
+    /// `["builtin"]` for a built-in core, else the command and its arguments.
+    public var command: [String]
+    /// The name it gave in the handshake (the core's name for a built-in one).
+    public var name: String
+    /// The version it gave in the handshake.
+    public var version: String
+    /// Lower-case hex SHA-256 of its script (the first argument naming an existing file) or,
+    /// without one, of its executable; nil for a built-in core.
+    public var sha256: String?
+    /// The file `sha256` is of.
+    public var hashedFile: String?
+
+    enum CodingKeys: String, CodingKey {
+        case capability, command, name, version, sha256, hashedFile = "hashed_file"
+    }
+
+    /// An identity.
+    public init(
+        capability: String, command: [String], name: String, version: String, sha256: String? = nil,
+        hashedFile: String? = nil
+    ) {
+        self.capability = capability
+        self.command = command
+        self.name = name
+        self.version = version
+        self.sha256 = sha256
+        self.hashedFile = hashedFile
+    }
+}
+
+/// A data file handed to a system before its queries: `{"op":"load","dataset":{"path":…,"format":…}}`.
+public struct SetupDataset: Sendable, Equatable {
+    /// Absolute path of the file.
+    public var path: String
+    /// Its format, e.g. `osm-xml`, `ujiindoorloc-csv`, `ftsm`.
+    public var format: String
+    /// Extra fields of the `dataset` object (e.g. `role: training`).
+    public var extra: [String: String]
+
+    /// A setup dataset.
+    public init(path: String, format: String, extra: [String: String] = [:]) {
+        self.path = path
+        self.format = format
+        self.extra = extra
+    }
+}
+
+/// An external system under test: a process started once per run, spoken to in JSON Lines
+/// (`docs/system-protocol.md`): the handshake, setup messages, then one request per line and
+/// one answer per line with the same `id`.
+///
+/// Every fault is counted in `faults` and the call returns nil answers for what was not
+/// answered; the caller treats those as wrong. A crash, a timeout or an answer out of order
+/// (after which the stream cannot be trusted) kills the process and starts it again, up to
+/// `spec.restartLimit` times; after that requests are not sent and count as `unavailable`.
+/// Only a failed first start or handshake is an error: the run cannot measure anything.
+public final class ExternalSystem: @unchecked Sendable {
+    /// The capability it serves.
+    public let capability: SystemCapability
+    /// How it is started.
+    public let spec: ExternalSystemSpec
+    /// The file its standard error is appended to.
+    public let stderrPath: String
+    /// What it said it is, and its hash.
+    public private(set) var identity: SystemIdentity
+    /// Faults so far.
+    public private(set) var faults = SystemFaults()
+
+    private let seed: UInt64
+    private let setup: [SetupDataset]
+    private var process: SystemProcess?
+    private var batchCounter = 0
+    private let decoder = JSONDecoder()
+
+    /// Starts the system, shakes hands and sends the setup messages; throws when it cannot be
+    /// started, fails the handshake or refuses a setup message.
+    public init(
+        capability: SystemCapability, spec: ExternalSystemSpec, seed: UInt64, stderrPath: String,
+        setup: [SetupDataset] = []
+    ) throws(SystemError) {
+        self.capability = capability
+        self.spec = spec
+        self.seed = seed
+        self.stderrPath = stderrPath
+        self.setup = setup
+        identity = SystemIdentity(capability: capability.rawValue, command: spec.command, name: "", version: "")
+        (identity.sha256, identity.hashedFile) = Self.hash(spec.command, workingDirectory: spec.workingDirectory)
+        try launch()
+    }
+
+    deinit { process?.terminate() }
+
+    /// Stops the process (end of input, then a kill after a short grace).
+    public func close() {
+        process?.terminate()
+        process = nil
+    }
+
+    /// The running process's id (nil between a crash and its restart).
+    public var processIdentifier: Int32? { process?.pid }
+
+    /// The standard error the system has written so far.
+    public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    // MARK: Calls
+
+    /// Sends `rows` (each an object with a unique string `id` first) as one request, or one
+    /// batch request (`"rows":[…]`) when there are several, and returns one decoded answer per
+    /// row in order, nil where the system did not answer it correctly.
+    public func call<Answer: Decodable>(_ rows: [[(String, JSONField)]], as: Answer.Type) -> [Answer?] {
+        guard !rows.isEmpty else { return [] }
+        guard process != nil || restart() else {
+            faults.add(.unavailable, rows.count)
+            return Array(repeating: nil, count: rows.count)
+        }
+        faults.requests += 1
+        let ids = rows.map { row -> String in
+            if case .string(let id)? = row.first(where: { $0.0 == "id" })?.1 { return id }
+            return ""
+        }
+        var line: [UInt8]
+        let requestID: String
+        if rows.count == 1 {
+            requestID = ids[0]
+            line = JSONField.line([("op", .string(capability.operation))] + rows[0])
+        } else {
+            batchCounter += 1
+            requestID = "batch-\(batchCounter)"
+            line = []
+            line.reserveCapacity(rows.count * 96)
+            line.append(contentsOf: #"{"op":""#.utf8)
+            line.append(contentsOf: capability.operation.utf8)
+            line.append(contentsOf: #"","id":"#.utf8)
+            JSONField.writeString(requestID, into: &line)
+            line.append(contentsOf: #","rows":["#.utf8)
+            for (i, row) in rows.enumerated() {
+                if i > 0 { line.append(UInt8(ascii: ",")) }
+                JSONField.writeObject(row, into: &line)
+            }
+            line.append(contentsOf: "]}\n".utf8)
+        }
+        guard let text = exchange(line, count: rows.count) else { return Array(repeating: nil, count: rows.count) }
+        let data = Data(text)
+        let envelope: AnswerEnvelope
+        do { envelope = try decoder.decode(AnswerEnvelope.self, from: data) } catch {
+            faults.add(Self.isMalformed(error) ? .malformed : .wrongType, rows.count)
+            return Array(repeating: nil, count: rows.count)
+        }
+        if envelope.ok == false {
+            faults.add(.refused, rows.count)
+            return Array(repeating: nil, count: rows.count)
+        }
+        guard envelope.id == requestID else {
+            faults.add(envelope.id == nil ? .wrongType : .outOfOrder, rows.count)
+            if envelope.id != nil { desynchronised() }
+            return Array(repeating: nil, count: rows.count)
+        }
+        if rows.count == 1 {
+            do { return [try decoder.decode(Answer.self, from: data)] } catch {
+                faults.add(.wrongType)
+                return [nil]
+            }
+        }
+        let batch: BatchAnswer<Answer>
+        do { batch = try decoder.decode(BatchAnswer<Answer>.self, from: data) } catch {
+            faults.add(.wrongType, rows.count)
+            return Array(repeating: nil, count: rows.count)
+        }
+        guard batch.rows.count == rows.count, batch.rows.map({ $0.id ?? "" }) == ids else {
+            faults.add(.outOfOrder, rows.count)
+            return Array(repeating: nil, count: rows.count)
+        }
+        let answers = batch.rows.map(\.value)
+        let wrong = answers.filter { $0 == nil }.count
+        if wrong > 0 { faults.add(.wrongType, wrong) }
+        return answers
+    }
+
+    /// Writes a request and reads its answer line; nil (fault counted, process restarted
+    /// on the next call) when the process crashed or did not answer in time.
+    private func exchange(_ line: [UInt8], count: Int) -> ArraySlice<UInt8>? {
+        guard let process else { return nil }
+        guard process.write(line) else {
+            faults.add(.crash, count)
+            lost()
+            return nil
+        }
+        do { return try process.readLine(deadline: deadline()) } catch {
+            faults.add(error == .timedOut ? .timeout : .crash, count)
+            lost()
+            return nil
+        }
+    }
+
+    /// The deadline of an answer; the handshake and setup wait at least `setupSeconds`, as an
+    /// interpreter starting or a model loading can take seconds.
+    private func deadline(atLeast floor: Double = 0) -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds + UInt64(max(0.001, spec.timeoutSeconds, floor) * 1e9)
+    }
+
+    /// The process is gone or hung: kill it; the next call starts it again.
+    private func lost() {
+        process?.terminate(graceSeconds: 0)
+        process = nil
+    }
+
+    /// An answer to another request: the stream cannot be trusted, so start afresh.
+    private func desynchronised() { lost() }
+
+    /// Starts the process again if the restart limit allows; false when it does not or the new
+    /// process fails its handshake.
+    private func restart() -> Bool {
+        guard faults.restarts < spec.restartLimit else { return false }
+        faults.restarts += 1
+        do {
+            try launch()
+            return true
+        } catch {
+            faults.add(.crash)
+            return false
+        }
+    }
+
+    // MARK: Start
+
+    private func launch() throws(SystemError) {
+        let p = try SystemProcess(
+            command: spec.command, environment: ["FIELDTEST_SEED": String(seed)],
+            workingDirectory: spec.workingDirectory, stderrPath: stderrPath)
+        let hello = JSONField.line([
+            ("op", .string("hello")), ("protocol", .int(systemProtocolVersion)),
+            ("capability", .string(capability.rawValue)), ("seed", .int(Int(clamping: seed))),
+        ])
+        let answer = try expectOK(hello, from: p, stage: "hello") { reason, stderr in
+            .handshake(command: spec.command, reason: reason, stderr: stderr)
+        }
+        guard let name = answer.name, !name.isEmpty, let version = answer.version else {
+            p.terminate(graceSeconds: 0)
+            throw .handshake(
+                command: spec.command, reason: "its answer has no string 'name' and 'version'", stderr: standardError)
+        }
+        identity.name = name
+        identity.version = version
+        for (i, dataset) in setup.enumerated() {
+            var fields: [(String, JSONField)] = [("path", .string(dataset.path)), ("format", .string(dataset.format))]
+            fields += dataset.extra.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }
+            let load = JSONField.line([
+                ("op", .string("load")), ("id", .string("load-\(i + 1)")), ("dataset", .object(fields)),
+            ])
+            _ = try expectOK(load, from: p, stage: "load \(dataset.path)") { reason, stderr in
+                .setup(command: spec.command, reason: reason, stderr: stderr)
+            }
+        }
+        process = p
+    }
+
+    /// Sends `line` and reads an answer that must be `{"ok":true,…}`.
+    private func expectOK(
+        _ line: [UInt8], from p: SystemProcess, stage: String,
+        error: (String, String) -> SystemError
+    ) throws(SystemError) -> AnswerEnvelope {
+        let reason: String
+        if !p.write(line) {
+            reason = "it exited before reading '\(stage)'"
+        } else {
+            do {
+                let text = try p.readLine(deadline: deadline(atLeast: spec.setupSeconds))
+                do {
+                    let answer = try decoder.decode(AnswerEnvelope.self, from: Data(text))
+                    if answer.ok == true { return answer }
+                    reason = "it answered '\(stage)' with \(String(decoding: text, as: UTF8.self).prefix(200))"
+                } catch {
+                    reason =
+                        "its answer to '\(stage)' is not a JSON object: \(String(decoding: text, as: UTF8.self).prefix(200))"
+                }
+            } catch {
+                reason =
+                    error == .timedOut
+                    ? "no answer to '\(stage)' within \(max(spec.timeoutSeconds, spec.setupSeconds)) s"
+                    : "it exited without answering '\(stage)'"
+            }
+        }
+        p.terminate(graceSeconds: 0)
+        throw error(reason, standardError)
+    }
+
+    static func isMalformed(_ error: any Error) -> Bool {
+        if case DecodingError.dataCorrupted(let context) = error { return context.codingPath.isEmpty }
+        return false
+    }
+
+    /// The script (first argument naming a file) or the executable, and its SHA-256.
+    static func hash(_ command: [String], workingDirectory: String?) -> (String?, String?) {
+        let base = URL(fileURLWithPath: workingDirectory ?? FileManager.default.currentDirectoryPath)
+        var isDirectory: ObjCBool = false
+        for argument in command.dropFirst() where !argument.hasPrefix("-") {
+            let url = URL(fileURLWithPath: argument, relativeTo: base)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return ((try? DatasetManifest.sha256(of: url)), url.standardizedFileURL.path)
+            }
+        }
+        let program = command.first ?? ""
+        let candidates =
+            program.contains("/")
+            ? [URL(fileURLWithPath: program, relativeTo: base)]
+            : (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map {
+                URL(fileURLWithPath: String($0)).appendingPathComponent(program)
+            }
+        for url in candidates where FileManager.default.isExecutableFile(atPath: url.path) {
+            let resolved = url.resolvingSymlinksInPath()
+            return ((try? DatasetManifest.sha256(of: resolved)), resolved.path)
+        }
+        return (nil, nil)
+    }
+}
