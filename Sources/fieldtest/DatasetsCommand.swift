@@ -71,6 +71,10 @@ struct DatasetsCommand: ParsableCommand {
                     print("FAIL  \(check.entry.name): \(check.problem)")
                 }
             }
+            guard !checks.isEmpty else {
+                CommandSupport.printError("error: the manifests list no datasets: nothing was verified")
+                throw CommandSupport.failed
+            }
             print("\(checks.count - failures) of \(checks.count) datasets verified")
             if failures > 0 { throw CommandSupport.failed }
         }

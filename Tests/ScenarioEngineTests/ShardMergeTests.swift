@@ -113,6 +113,19 @@ struct ShardMergeTests {
         #expect(few.problems(limit: 2).first?.hasSuffix("(shard 2/5) and 7 more") == true, "\(few.problems(limit: 2))")
     }
 
+    /// A header-only file is not a shard that ran: the merge says so and is incomplete (exit 1).
+    @Test func anInputWithNoRowsIsNotAResult() throws {
+        let report = try ShardMerge.merge([
+            ShardMerge.Input(name: "empty/metrics.csv", rows: [LocatedMetricRow](), run: nil)
+        ])
+        #expect(!report.isComplete)
+        #expect(report.empty == ["empty/metrics.csv"])
+        #expect(
+            report.diagnostics(allowPartial: false).contains {
+                $0.contains("empty/metrics.csv: holds no metric rows")
+            })
+    }
+
     @Test func aCaseInSeveralInputsIsDuplicatedAndKeptOnce() throws {
         let s = try sweep()
         var inputs = shards(s, count: 4)

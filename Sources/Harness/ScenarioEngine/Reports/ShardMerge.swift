@@ -115,8 +115,11 @@ public struct MergeReport: Sendable {
     /// sweeps were recorded): their rows are merged, but cannot tell which cases are missing.
     public var unchecked: [String]
 
-    /// True when no case is missing or duplicated.
-    public var isComplete: Bool { missing.isEmpty && duplicated.isEmpty }
+    /// Inputs that hold no rows at all (a header only): a shard that ran nothing is not a result.
+    public var empty: [String] = []
+
+    /// True when no case is missing or duplicated and every input holds rows.
+    public var isComplete: Bool { missing.isEmpty && duplicated.isEmpty && empty.isEmpty }
 
     /// What `merge` tells its user, one line each: a note per input whose missing cases cannot be
     /// named, each problem (an error, or a warning when `allowPartial`), and, when the merge is
@@ -125,7 +128,9 @@ public struct MergeReport: Sendable {
         unchecked.map {
             "\($0): note: no run.json recording the sweep beside it; its rows are merged, but missing cases cannot be named"
         }
-            + problems().map { "merge: \(allowPartial ? "warning" : "error"): \($0)" }
+            + (empty.map { "\($0): holds no metric rows (a header only); did its shard run?" } + problems()).map {
+                "merge: \(allowPartial ? "warning" : "error"): \($0)"
+            }
             + (isComplete || allowPartial
                 ? []
                 : [
@@ -305,8 +310,10 @@ public enum ShardMerge {
             MergeReport.DuplicatedCase(
                 label: key.label, seed: key.seed, files: duplicateFiles[key]!.map { inputs[$0].name })
         }
-        return MergeReport(
+        var report = MergeReport(
             rows: kept.map(\.row), missing: missing, duplicated: duplicated,
             expectedCases: expectedCases, unchecked: unchecked)
+        report.empty = inputs.filter(\.rows.isEmpty).map(\.name)
+        return report
     }
 }
