@@ -321,6 +321,20 @@ struct WritingTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
+    /// A temporary file left by a killed write (its process gone) is removed by the next write
+    /// into the folder; one of a live process is not.
+    @Test func atomicWriteSweepsTemporaryFilesOfDeadProcesses() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dead = dir.appendingPathComponent(".fieldtest-4194305-0A1B2C3D.tmp")  // above Linux's pid_max
+        let live = dir.appendingPathComponent(".fieldtest-\(getpid())-0A1B2C3D.tmp")
+        for url in [dead, live] { try Data("partial".utf8).write(to: url) }
+        try AtomicFile.write("done\n", to: dir.appendingPathComponent("out.csv"))
+        #expect(!FileManager.default.fileExists(atPath: dead.path))
+        #expect(FileManager.default.fileExists(atPath: live.path))
+    }
+
     @Test func atomicWriteReplacesAndLeavesNoTemporaryFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
         let url = dir.appendingPathComponent("out.csv")
@@ -380,6 +394,28 @@ struct DatasetManifestTests {
         let missing = try folder(
             header + "map,gone.txt,tweeteval-mapping,classification,3,\(actual),MIT,test\n", files: [:])
         #expect(try DatasetManifest(root: missing).verify()[0].error != nil)
+    }
+
+    /// A manifest's files stay inside its folder: a link elsewhere in the folder is fine, a link
+    /// leading out of it is refused, and so is a FIFO (which `verify` once waited on for ever).
+    @Test func verifyKeepsFilesInsideTheFolderAndRegular() throws {
+        let actual = try DatasetManifest.sha256(
+            of: try folder("", files: ["m.txt": mapping]).appendingPathComponent("m.txt"))
+        let row = { (file: String) in "map,\(file),tweeteval-mapping,classification,3,\(actual),MIT,test\n" }
+        let outside = try folder("", files: ["m.txt": mapping])
+        let leaking = try folder(header + row("link.txt"), files: [:])
+        try FileManager.default.createSymbolicLink(
+            at: leaking.appendingPathComponent("link.txt"), withDestinationURL: outside.appendingPathComponent("m.txt"))
+        let leak = try DatasetManifest(root: leaking).verify()[0]
+        #expect(!leak.passed && "\(leak.problem)".contains("leads out of the datasets folder"), "\(leak.problem)")
+        let inside = try folder(header + row("link.txt"), files: ["data/m.txt": mapping])
+        try FileManager.default.createSymbolicLink(
+            atPath: inside.appendingPathComponent("link.txt").path, withDestinationPath: "data/m.txt")
+        #expect(try DatasetManifest(root: inside).verify()[0].passed)
+        let piped = try folder(header + row("fifo.txt"), files: [:])
+        #expect(mkfifo(piped.appendingPathComponent("fifo.txt").path, 0o600) == 0)
+        let fifo = try DatasetManifest(root: piped).verify()[0]
+        #expect(!fifo.passed && "\(fifo.problem)".contains("not a regular file"), "\(fifo.problem)")
     }
 
     @Test func manifestRowsAreValidated() throws {

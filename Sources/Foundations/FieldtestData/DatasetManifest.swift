@@ -271,6 +271,7 @@ extension DatasetManifest {
             let url = url(of: entry)
             var check = DatasetCheck(entry: entry)
             do throws(DataError) {
+                try Self.requireContainedRegularFile(url, folder: entry.folder ?? root)
                 check.actualSHA256 = try Self.sha256(of: url)
                 check.actualRows = try DatasetLoaders.countRecords(
                     format: entry.format, url: url,
@@ -279,6 +280,35 @@ extension DatasetManifest {
                 check.error = error
             }
             return check
+        }
+    }
+}
+
+extension DatasetManifest {
+    /// The rule for a manifest's files: each is a regular file that, with every symbolic link on
+    /// its way resolved, lies inside the manifest's folder. A link may point elsewhere in the folder
+    /// (one copy of a file under two names), never out of it, so that what a manifest vouches for is
+    /// what the folder holds; and a FIFO or a device, which would never end or never hash the same
+    /// twice, is refused instead of read. (Files a scenario names by path are the user's choice and
+    /// are not held to this rule.)
+    public static func requireContainedRegularFile(_ url: URL, folder: URL) throws(DataError) {
+        let name = display(url)
+        let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
+        let base = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        guard resolved == base || resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
+            throw .unreadable(
+                file: name,
+                reason:
+                    "it leads out of the datasets folder (to \(resolved)); a manifest's files and links stay inside "
+                    + "its folder: copy the file in, or name it by path in the scenario")
+        }
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw .unreadable(file: name, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(
+                file: name, reason: "it is not a regular file (a FIFO, a device or a socket); datasets are files")
         }
     }
 }
