@@ -39,6 +39,9 @@ public enum AtomicFile {
         let tmp =
             (dir.isEmpty ? "" : dir + "/")
             + ".fieldtest-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8)).tmp"
+        removeStaleTemporaryFiles(in: dir.isEmpty ? "." : dir)
+        Pending.shared.add(tmp)
+        defer { Pending.shared.remove(tmp) }
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : 0o666)
         guard fd >= 0 else { throw .unwritable(file: name, reason: String(cString: strerror(errno))) }
         var failure: String? = writeAll(data, to: fd)
@@ -50,6 +53,35 @@ public enum AtomicFile {
             unlink(tmp)
             throw .unwritable(file: name, reason: failure)
         }
+    }
+
+    /// Removes the temporary files of writes in progress: for SIGINT and SIGTERM handlers, so an
+    /// interrupted command leaves no `.fieldtest-*.tmp` beside its target.
+    public static func removePendingTemporaryFiles() {
+        for path in Pending.shared.all() { unlink(path) }
+    }
+
+    /// Removes `.fieldtest-<pid>-*.tmp` files in `folder` whose process is gone (a write killed
+    /// with SIGKILL, which no handler sees). Files of live processes are left alone.
+    static func removeStaleTemporaryFiles(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(".fieldtest-") && name.hasSuffix(".tmp") {
+            let fields = name.dropFirst(".fieldtest-".count).split(separator: "-")
+            guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
+            unlink(folder + "/" + name)
+        }
+    }
+
+    /// The temporary files of the writes in progress in this process.
+    final class Pending: @unchecked Sendable {
+        static let shared = Pending()
+        private let lock = NSLock()
+        private var paths = Set<String>()
+        func add(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+        func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
+        func all() -> [String] { lock.withLock { Array(paths) } }
     }
 
     /// Writes `text` as UTF-8 to `url` atomically.

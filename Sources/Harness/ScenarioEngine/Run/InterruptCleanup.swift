@@ -1,7 +1,8 @@
+import FieldtestData
 import Foundation
 
-/// SIGINT and SIGTERM handling for a run: `cleanup` runs (e.g. the temporary folders of the
-/// scenarios in progress are removed), `message` goes to standard error, then the process exits
+/// SIGINT and SIGTERM handling: `cleanup` runs (e.g. the temporary folders of the scenarios in
+/// progress are removed), so do the temporary files of writes in progress, `message` goes to standard error, then the process exits
 /// with 128 + the signal number (130, 143). The work runs on a dispatch queue, not in a signal
 /// handler, so it may allocate and remove files.
 public enum InterruptCleanup {
@@ -13,6 +14,7 @@ public enum InterruptCleanup {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 cleanup()
+                AtomicFile.removePendingTemporaryFiles()
                 try? FileHandle.standardError.write(contentsOf: Data((message + "\n").utf8))
                 exit(128 + number)
             }
