@@ -32,6 +32,20 @@ struct SkyScapeDriverTests {
         ).flatMap(\.rows)
     }
 
+    /// Each behaviour check is traced as it happens, at its virtual time, beside the end-of-run rows.
+    @Test func behaviourChecksAreTracedAsTheyHappen() throws {
+        let s = try Self.readmeExample()
+        let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
+        let result = try #require(
+            try ScenarioRunner.run(ScenarioRunner.cases(of: s), jobs: 1, runID: "t", datasets: store, apps: .bundled)
+                .first)
+        let checks = result.trace.events.filter { $0.metric == "check" }
+        #expect(!checks.isEmpty)
+        #expect(checks.allSatisfy { $0.time >= s.start && $0.time <= s.end && ($0.value == 1) == ($0.status == .pass) })
+        #expect(
+            Set(checks.map(\.requirement)).isSubset(of: Set(result.rows.map(\.requirement)) + ["SKY-F1", "SKY-S1"]))
+    }
+
     @Test func readmeExampleMeasuresSunTimesAndPasses() throws {
         let rows = try run(try Self.readmeExample())
         let max = try #require(rows.first { $0.requirement == "SKY-P2" && $0.metric == "sun_event_abs_error_max" })

@@ -47,6 +47,8 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
     var failure: (any Error)?
 
     var checks: [String: (failures: Int, checks: Int)] = [:]
+
+    var checkTracing: CheckTracing?
     /// Users by username: (id, email).
     var users: [String: (id: String, email: String?)] = [:]
     var userIDs = Set<String>()
@@ -58,6 +60,7 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
     public init() {}
 
     public func start(_ run: RunContext) throws {
+        checkTracing = CheckTracing(run)
         let s = run.scenario
         let devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
         let keyStream = run.stream("journal-key")

@@ -104,6 +104,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
 
     // Checks: requirement → (failures, checks).
     var checks: [String: (failures: Int, checks: Int)] = [:]
+    var checkTracing: CheckTracing?
     var actionsDuringIngest = 0
     var userActions = 0
     var cloudTerms = 0
@@ -121,6 +122,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     // MARK: Start
 
     public func start(_ run: RunContext) throws {
+        checkTracing = CheckTracing(run)
         let s = run.scenario
         devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
         store = try MiCityStore(path: folder.appendingPathComponent("micity.sqlite").path)

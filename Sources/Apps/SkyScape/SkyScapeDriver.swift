@@ -40,6 +40,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
 
     // Measurements.
     var checks: [String: (failures: Int, checks: Int)] = [:]
+    var checkTracing: CheckTracing?
     var detailAges: [Double] = []
     /// Distance sorts asked for when the device had no position (not checked; reported).
     var sortsWithoutPosition = 0
@@ -56,6 +57,7 @@ final class SkyScapeDriver: AppDriver, BehaviourChecking {
     init(scenario: Scenario) { self.scenario = scenario }
 
     func start(_ run: RunContext) throws {
+        checkTracing = CheckTracing(run)
         zone = TimeZone(identifier: scenario.timeZone) ?? zone
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets

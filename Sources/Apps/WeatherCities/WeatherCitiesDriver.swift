@@ -23,6 +23,7 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
     /// since the app asks once per new location and keeps that answer.
     var firstWeatherAnswers: [Int: Bool] = [:]
     var checks: [String: (failures: Int, checks: Int)] = [:]
+    var checkTracing: CheckTracing?
     var exactHits = 0, exactQueries = 0, misspeltHits = 0, misspeltTop5 = 0, misspeltQueries = 0
     var missingWeatherFields = 0, weatherViews = 0
     var layerHorizons: [Double] = []
@@ -33,6 +34,7 @@ final class WeatherCitiesDriver: AppDriver, BehaviourChecking {
     init(scenario: Scenario) { self.scenario = scenario }
 
     func start(_ run: RunContext) throws {
+        checkTracing = CheckTracing(run)
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
         // The US places table the scenario lists (the app searches US cities).
