@@ -14,30 +14,17 @@ struct ValidateCommand: ParsableCommand {
 
     @Argument(help: "Scenario files.")
     var files: [String]
-
-    @Option(
-        name: .long,
-        help: "A datasets folder of your own, on top of the bundled one (repeatable; also $FIELDTEST_DATASETS=A:B)."
-    )
-    var datasets: [String] = []
+    @OptionGroup var folders: DatasetFolders
 
     func run() throws {
         let validation = ScenarioValidation(
-            manifest: try DatasetsLocation.manifest(options: datasets), registry: .bundled)
-        var bad = 0
+            manifest: try DatasetsLocation.manifest(options: folders.datasets), registry: .bundled)
+        var invalid = 0
         for file in files {
-            let (scenario, diagnostics) = validation.validate(file: file)
-            if !diagnostics.isEmpty {
-                CommandSupport.printError(diagnostics.map(\.description).joined(separator: "\n"))
-            }
-            guard let s = scenario else {
-                bad += 1
-                continue
-            }
-            let cases = ScenarioRunner.caseCount(of: s)
-            print(
-                "ok    \(file) (\(s.app), \(s.requirements.count) requirements, \(cases) case\(cases == 1 ? "" : "s"))")
+            let verdict = validation.verdict(file: file)
+            if let problems = verdict.problems { CommandSupport.printError(problems) }
+            if let ok = verdict.ok { print(ok) } else { invalid += 1 }
         }
-        if bad > 0 { throw CommandSupport.invalidInput }
+        if invalid > 0 { throw CommandSupport.invalidInput }
     }
 }
