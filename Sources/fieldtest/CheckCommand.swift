@@ -18,30 +18,17 @@ struct CheckCommand: ParsableCommand {
 
     @Argument(help: "The current run's metrics.csv.")
     var current: String
-
-    @Option(name: .long, help: "The baseline metrics CSV.")
+    @Option(help: "The baseline metrics CSV.")
     var baseline: String
-
-    @Option(
-        name: .long, parsing: .singleValue,
-        help: "Tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric).")
-    var tolerance: [String] = []
-
-    @Option(
-        name: .long,
-        help:
-            "Compare latency rows: same-machine (only when the baseline folder's machine.json names the machine in the run's run.json), always or never."
-    )
-    var compareLatency: LatencyComparison = .sameMachine
-
-    @Flag(name: .long, help: "Print only regressions.")
+    @OptionGroup var comparison: BaselineComparisonOptions
+    @Flag(help: "Print only regressions.")
     var quiet = false
 
     func run() throws {
         let started = Date()
         let report = try BaselineComparison.compare(
-            current: OutputText.inputPath(current), baseline: baseline, tolerances: tolerance,
-            compareLatency: compareLatency,
+            current: OutputText.inputPath(current), baseline: baseline, tolerances: comparison.tolerance,
+            compareLatency: comparison.compareLatency,
             requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
         let console = TerminalConsole()
         console.write(report.rendered(quiet: quiet, style: console.style, seconds: Date().timeIntervalSince(started)))
@@ -63,12 +50,9 @@ struct MergeCommand: ParsableCommand {
 
     @Argument(help: "Shard metrics.csv files.")
     var inputs: [String]
-
-    @Option(name: .long, help: "Output file (default: standard output).")
+    @Option(help: "Output file (default: standard output).")
     var output: String?
-
     @Flag(
-        name: .long,
         help:
             "Write the rows that are there even when cases are missing or duplicated (a duplicated case keeps its first input's rows)."
     )
@@ -78,13 +62,7 @@ struct MergeCommand: ParsableCommand {
         let inputs = try OutputText.inputPaths(inputs)
         try OutputPathCheck.refuseOverwritingInputs(
             inputs.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
-        let report = try ShardMerge.merge(
-            try inputs.map { name in
-                let url = URL(fileURLWithPath: name)
-                return ShardMerge.Input(
-                    name: name, rows: try MetricsCSV.readLocated(url, displayName: name),
-                    run: try ShardRunInfo.read(besides: url, displayName: name))
-            })
+        let report = try ShardMerge.merge(files: inputs)
         report.diagnostics(allowPartial: allowPartial).forEach(CommandSupport.printError)
         if !report.isComplete && !allowPartial { throw CommandSupport.failed }
         try OutputText.write(MetricsCSV.render(report.rows), to: output)
