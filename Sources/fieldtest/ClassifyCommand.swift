@@ -14,20 +14,17 @@ struct ClassifyCommand: ParsableCommand {
             + "lexicon compound), so its sign can differ from the label when they disagree or neutral is most probable."
     )
 
-    @Option(name: .long, help: "Model file (.ftsm).")
+    @Option(help: "Model file (.ftsm).")
     var model: String?
-    @Option(name: .long, help: "Input CSV with header and columns id,text (RFC 4180).")
+    @Option(help: "Input CSV with header and columns id,text (RFC 4180).")
     var input: String
-    @Option(name: .long, help: "Output CSV (default: standard output).")
-    var output: String?
+    @OptionGroup var out: OutputCSV
     @Option(
-        name: .long,
         help:
             "Classes a label may take, comma-separated (default: negative,neutral,positive; negative,positive for a binary decision)."
     )
     var classes: String?
     @Option(
-        name: .long,
         help:
             "Threads classifying in parallel, each on its own run of rows (default: all cores; the output is the same for any value)."
     )
@@ -39,18 +36,9 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let chosen = try CommandSupport.classes(classes)
-        let input = OutputText.inputPath(input)
-        try OutputPathCheck.refuseOverwritingInputs(
-            [
-                .init(option: "--input", url: URL(fileURLWithPath: input)),
-                .init(
-                    option: "--model",
-                    url: SentimentModelFile.url(model, datasets: DatasetsLocation.current(option: nil))),
-            ], output: output)
-        let classifier = try SentimentModelFile.load(model, datasets: DatasetsLocation.current(option: nil))
-        let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
-        let text = try SentimentCSV.classify(bytes, file: input, model: classifier, classes: chosen, jobs: jobs)
-        try OutputText.write(text, to: output)
+        let text = try SentimentCSV.classify(
+            file: input, model: model, datasets: DatasetsLocation.current(option: nil),
+            classes: try CommandSupport.classes(classes), jobs: jobs, output: out.output)
+        try OutputText.write(text, to: out.output)
     }
 }
