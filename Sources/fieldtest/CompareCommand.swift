@@ -15,10 +15,10 @@ struct CompareCommand: ParsableCommand {
 
     @Argument(help: "Scenario file.") var file: String
     @Option(help: "sun, route, locate or sentiment.") var capability: String
-    @Option(name: .long, parsing: .singleValue, help: "NAME=COMMAND (or NAME=builtin); repeat.")
+    @Option(help: "NAME=COMMAND (or NAME=builtin); repeat.")
     var system: [String] = []
     @Option(help: "Output CSV (default: standard output; a table on a terminal).") var output: String?
-    @Option(help: "Datasets folder.") var datasets: String?
+    @OptionGroup var folder: DatasetsFolder
 
     func run() throws {
         let capability = try SystemCapability.named(capability).rawValue
@@ -30,7 +30,8 @@ struct CompareCommand: ParsableCommand {
             return .init(name: String(text[..<eq]), capability: capability, setting: setting)
         }
         let result = try SystemComparison.run(
-            file: file, entries: entries, manifest: try DatasetsLocation.manifest(option: datasets), apps: .bundled)
+            file: file, entries: entries, manifest: try DatasetsLocation.manifest(option: folder.datasets),
+            apps: .bundled)
         let table = output == nil && isatty(STDOUT_FILENO) == 1 ? result.terminalTable : result.csv
         try OutputText.write(table, to: output)
         if result.anyFailed { throw CommandSupport.failed }

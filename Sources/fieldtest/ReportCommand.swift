@@ -17,19 +17,11 @@ struct ReportCommand: ParsableCommand {
 
     @Argument(help: "Run folders, folders of run folders, or metrics.csv files.")
     var inputs: [String]
-
-    @Option(name: .long, help: "The HTML file to write (- for standard output).")
+    @Option(help: "The HTML file to write (- for standard output).")
     var output = "report.html"
 
     func run() throws {
-        // Every file the report reads, those inside the folders given included, is an input.
-        let read = inputs.flatMap { path in
-            let url = URL(fileURLWithPath: path)
-            let inside = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.allObjects
-            return [url] + (inside?.compactMap { $0 as? URL } ?? [])
-        }
-        try OutputPathCheck.refuseOverwritingInputs(read.map { .init(option: "", url: $0) }, output: output)
-        let html = try HTMLReport.render(inputs: inputs, requirements: AppRegistry.bundled.requirements)
+        let html = try HTMLReport.render(inputs: inputs, requirements: AppRegistry.bundled.requirements, output: output)
         try OutputText.write(html, to: output)
     }
 }

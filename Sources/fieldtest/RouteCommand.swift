@@ -16,21 +16,16 @@ struct RouteCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Map: OSM XML (.osm) or GeoJSON LineStrings (.geojson).")
+    @Option(help: "Map: OSM XML (.osm) or GeoJSON LineStrings (.geojson).")
     var graph: String?
-    @Option(name: .long, help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.")
+    @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.")
     var queries: String?
-    @Option(
-        name: .long,
-        help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m², matched to the nearest edge).")
+    @Option(help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m², matched to the nearest edge).")
     var congestion: String?
-    @Option(name: .long, help: "Output CSV (default: standard output).")
-    var output: String?
-    @Option(name: .long, help: "Profiles YAML replacing the built-in ones.")
+    @OptionGroup var out: OutputCSV
+    @Option(help: "Profiles YAML replacing the built-in ones.")
     var profiles: String?
-    @Flag(
-        name: .long,
-        help: "Print the built-in profiles YAML (the documented schema) to --output or standard output and exit.")
+    @Flag(help: "Print the built-in profiles YAML (the documented schema) to --output or standard output and exit.")
     var printProfiles = false
 
     func validate() throws {
@@ -46,17 +41,12 @@ struct RouteCommand: ParsableCommand {
 
     func run() throws {
         if printProfiles {
-            try OutputText.write(RoutingProfiles.defaultYAML + "\n", to: output)
+            try OutputText.write(RoutingProfiles.defaultYAML + "\n", to: out.output)
             return
         }
         guard let graph, let queries else { throw ValidationError("--graph and --queries are required") }
-        let paths = try OutputText.inputPaths([graph, queries, congestion ?? "", profiles ?? ""])  // `-`: stdin
-        let namedInputs = zip(["--graph", "--queries", "--congestion", "--profiles"], paths).filter { !$0.1.isEmpty }
-        try OutputPathCheck.refuseOverwritingInputs(
-            namedInputs.map { .init(option: $0, url: URL(fileURLWithPath: $1)) }, output: output)
         let text = try RouteBatch.run(
-            graph: paths[0], queries: paths[1], congestion: congestion.map { _ in paths[2] },
-            profiles: profiles.map { _ in paths[3] })
-        try OutputText.write(text, to: output)
+            graph: graph, queries: queries, congestion: congestion, profiles: profiles, output: out.output)
+        try OutputText.write(text, to: out.output)
     }
 }

@@ -9,7 +9,7 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Print the JSON Schema of scenario files (the source of Scenarios/scenario.schema.json).")
 
-    @Option(name: .long, help: "Write to this file instead of standard output.")
+    @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
     func run() throws {

@@ -21,25 +21,15 @@ struct ScoreCommand: ParsableCommand {
 
     @Option(help: "Hourly weather CSV.")
     var weather: String?
-
     @Option(help: "A bundled weather dataset to score instead of a CSV (e.g. noaa-lcd-lincoln-2023, beijing-pm25).")
     var dataset: String?
-
     @Option(
         help:
             "Year a typical-year (TMY) dataset is replayed in, 1900–2100 (checked with every input; other recordings keep their own dates)."
     )
     var year = 2021
-
-    @Option(
-        name: .long,
-        help:
-            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
-    )
-    var datasets: String?
-
-    @Option(help: "Output CSV (default: standard output).")
-    var output: String?
+    @OptionGroup var folder: DatasetsFolder
+    @OptionGroup var out: OutputCSV
 
     func validate() throws {
         if (weather == nil) == (dataset == nil) {
@@ -54,17 +44,12 @@ struct ScoreCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let weather = weather.map(OutputText.inputPath) {
-            try OutputPathCheck.refuseOverwritingInputs(
-                [.init(option: "--weather", url: URL(fileURLWithPath: weather))], output: output)
-            let bytes = try readFileBytes(URL(fileURLWithPath: weather), displayName: weather)
-            try OutputText.write(try ScoreBatch.run(bytes: bytes, file: weather), to: output)
-        } else if let dataset {
-            let manifest = try DatasetsLocation.manifest(option: datasets)
-            try OutputPathCheck.refuseOverwritingInputs(
-                WeatherProviders.scoringInputs(dataset: dataset, manifest: manifest), output: output)
-            try OutputText.write(
-                try WeatherProviders.scoreCSV(dataset: dataset, manifest: manifest, year: year), to: output)
+        if let weather {
+            return try OutputText.write(try ScoreBatch.run(file: weather, output: out.output), to: out.output)
         }
+        guard let dataset else { return }  // validate() asks for one of --weather and --dataset
+        let manifest = try DatasetsLocation.manifest(option: folder.datasets)
+        let csv = try WeatherProviders.scoreCSV(dataset: dataset, manifest: manifest, year: year, output: out.output)
+        try OutputText.write(csv, to: out.output)
     }
 }

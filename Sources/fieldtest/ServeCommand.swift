@@ -10,11 +10,10 @@ struct ServeCommand: ParsableCommand {
 
     @Argument(help: "sun, route, locate or sentiment.")
     var capability: String
-    @Option(name: .long, help: "Datasets folder (for the default sentiment model).")
-    var datasets: String?
+    @OptionGroup var folder: DatasetsFolder
 
     func run() throws {
         try SystemServer.serveBuiltin(
-            capability, datasets: DatasetsLocation.current(option: datasets), version: FieldtestVersion.current)
+            capability, datasets: DatasetsLocation.current(option: folder.datasets), version: FieldtestVersion.current)
     }
 }

@@ -22,15 +22,9 @@ struct SunCommand: ParsableCommand {
 
     @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.")
     var input: String
-
-    @Option(help: "Output CSV (default: standard output).")
-    var output: String?
+    @OptionGroup var out: OutputCSV
 
     func run() throws {
-        let input = OutputText.inputPath(input)
-        try OutputPathCheck.refuseOverwritingInputs(
-            [.init(option: "--input", url: URL(fileURLWithPath: input))], output: output)
-        let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
-        try OutputText.write(try SunBatch.run(bytes: bytes, file: input), to: output)
+        try OutputText.write(try SunBatch.run(file: input, output: out.output), to: out.output)
     }
 }
