@@ -59,12 +59,8 @@ struct DatasetsCommand: ParsableCommand {
         var license: String?
 
         func run() throws {
-            let input = URL(fileURLWithPath: file)
-            let folder = URL(fileURLWithPath: into ?? options.datasets.last ?? input.deletingLastPathComponent().path)
             let added = try DatasetRegistration.add(
-                file: input, name: name, format: format, into: folder,
-                existing: try DatasetsLocation.manifest(options: options.datasets, existingOnly: true), license: license
-            )
+                file: file, name: name, format: format, into: into, folders: options.datasets, license: license)
             print(added.summary, terminator: "")
         }
     }

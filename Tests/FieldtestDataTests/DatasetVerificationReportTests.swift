@@ -39,4 +39,19 @@ struct DatasetVerificationReportTests {
         #expect(throws: UnknownDatasetError(name: "nope")) { try manifest.verificationReport(names: ["good", "nope"]) }
         #expect(UnknownDatasetError(name: "nope").description.contains("fieldtest datasets list"))
     }
+
+    @Test func addGoesIntoTheLastFolderGivenElseTheFilesOwnFolder() throws {
+        let dir = try DatasetOverlayTests().temporaryFolder()
+        let input = dir.appendingPathComponent("map.txt")
+        try DatasetOverlayTests.mapping.write(to: input, atomically: false, encoding: .utf8)
+        let mine = dir.appendingPathComponent("mine")
+        let intoLast = try DatasetRegistration.add(
+            file: input.path, name: "labels", format: .tweetevalMapping, into: nil, folders: [mine.path],
+            license: nil)
+        #expect(intoLast.manifest.path == mine.appendingPathComponent("MANIFEST.csv").path)
+        let beside = try DatasetRegistration.add(
+            file: input.path, name: "labels", format: .tweetevalMapping, into: nil, folders: [], license: "MIT")
+        #expect(beside.manifest.path == dir.appendingPathComponent("MANIFEST.csv").path)
+        #expect(beside.copiedTo == nil && beside.entry.license == "MIT")
+    }
 }
