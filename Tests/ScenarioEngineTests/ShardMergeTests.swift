@@ -195,5 +195,6 @@ struct ShardMergeFilesTests {
         #expect(fromFiles.rows == (try ShardMerge.merge(shards)).rows)
         let partial = try ShardMerge.merge(files: [files[0]])
         #expect(!partial.isComplete && partial.missing.count == 6)
+        #expect(throws: OutputPathCheck.OverwritesInput.self) { try ShardMerge.merge(files: files, output: files[1]) }
     }
 }

@@ -3,6 +3,8 @@ import FieldtestData
 import Foundation
 import TweetSentiment
 
+// The sentiment commands: train, evaluate and classify (TweetSentiment).
+
 /// `fieldtest train`: trains models from labelled data.
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -105,5 +107,101 @@ struct TrainCommand: ParsableCommand {
             print(result.report, terminator: "")
             CommandSupport.printError(result.log)
         }
+    }
+}
+
+/// `fieldtest evaluate`: measures a model on labelled data it was not trained on.
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Evaluate a model on held-out labelled data.",
+        subcommands: [Sentiment.self]
+    )
+
+    /// `fieldtest evaluate sentiment`.
+    struct Sentiment: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Accuracy, per-class precision/recall/F1, macro-F1, macro-recall and Pearson r of a sentiment model on labelled tweets.",
+            discussion: """
+                Inputs are read as 'fieldtest train sentiment' reads them, and the original Sentiment140 CSV (no \
+                header; polarity 0/2/4, e.g. testdata.manual.2009.06.14.csv); for VADER *GroundTruth* files, Pearson r \
+                is against the mean human rating. One row per source, then 'all'. --classes negative,positive \
+                evaluates as Go et al. (2009) did: neutral examples left out, each decision P(positive) vs P(negative).
+                Example: fieldtest evaluate sentiment --input testdata.manual.2009.06.14.csv --classes negative,positive
+                """
+        )
+
+        @Option(parsing: .upToNextOption, help: "Labelled files.")
+        var input: [String]
+        @Option(help: "Model file (.ftsm; default: the shipped default model).")
+        var model: String?
+        @Option(help: "Classes to decide among, comma-separated (default: negative,neutral,positive).")
+        var classes: String?
+        @Option(help: "Also write the figures as CSV (source,classes,metric,value) to this file.")
+        var output: String?
+        @Flag(
+            help:
+                "Score only the evaluation share (one tweet in ten, by text hash) that 'train sentiment --reserve' keeps out of training: the shipped model never saw the airline tweets' share."
+        )
+        var reservedOnly = false
+
+        func validate() throws {
+            if input.isEmpty { throw ValidationError("give at least one --input file") }
+            _ = try CommandSupport.classes(classes)
+        }
+
+        func run() throws {
+            let report = try SentimentEvaluation.report(
+                files: input, model: model, datasets: DatasetsLocation.current(option: nil),
+                classes: try CommandSupport.classes(classes), reservedOnly: reservedOnly, output: output)
+            // Beside a CSV on standard output, the table goes to standard error.
+            if output == OutputText.standardStreamName {
+                CommandSupport.printError(report.text)
+            } else {
+                print(report.text)
+            }
+            if let output { try OutputText.write(report.csv, to: output) }
+        }
+    }
+}
+
+/// `fieldtest classify`: labels tweets with a sentiment model.
+struct ClassifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Classify tweets: input CSV 'id,text' → output CSV 'id,label,score' (score: polarity in [-1, 1]).",
+        discussion:
+            "Without --model the shipped Datasets/models/\(SentimentModelFile.defaultFileName) is used (found under $FIELDTEST_DATASETS or ./Datasets). "
+            + "label is the most probable class; score is a graded polarity (the model's P(pos) - P(neg) blended with the "
+            + "lexicon compound), so its sign can differ from the label when they disagree or neutral is most probable."
+    )
+
+    @Option(help: "Model file (.ftsm).")
+    var model: String?
+    @Option(help: "Input CSV with header and columns id,text (RFC 4180).")
+    var input: String
+    @OptionGroup var out: OutputCSV
+    @Option(
+        help:
+            "Classes a label may take, comma-separated (default: negative,neutral,positive; negative,positive for a binary decision)."
+    )
+    var classes: String?
+    @Option(
+        help:
+            "Threads classifying in parallel, each on its own run of rows (default: all cores; the output is the same for any value)."
+    )
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        _ = try CommandSupport.classes(classes)
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let text = try SentimentCSV.classify(
+            file: input, model: model, datasets: DatasetsLocation.current(option: nil),
+            classes: try CommandSupport.classes(classes), jobs: jobs, output: out.output)
+        try OutputText.write(text, to: out.output)
     }
 }
