@@ -45,8 +45,7 @@ struct DatasetsFolder: ParsableArguments {
 
 /// `--output FILE` of a command that writes one CSV.
 struct OutputCSV: ParsableArguments {
-    @Option(help: "Output CSV (default: standard output).")
-    var output: String?
+    @Option(help: "Output CSV (default: standard output).") var output: String?
 }
 
 /// How `run --baseline` and `check` compare rows with a baseline.

@@ -24,8 +24,7 @@ struct SunCommand: ParsableCommand {
             first events are given.
             """)
 
-    @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.")
-    var input: String
+    @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.") var input: String
     @OptionGroup var out: OutputCSV
 
     func run() throws {
@@ -48,8 +47,7 @@ struct ScoreCommand: ParsableCommand {
             All rows of one location_id must give the same latitude and longitude.
             """)
 
-    @Option(help: "Hourly weather CSV.")
-    var weather: String?
+    @Option(help: "Hourly weather CSV.") var weather: String?
     @Option(help: "A bundled weather dataset to score instead of a CSV (e.g. noaa-lcd-lincoln-2023, beijing-pm25).")
     var dataset: String?
     @Option(
@@ -96,15 +94,12 @@ struct RouteCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Map: OSM XML (.osm) or GeoJSON LineStrings (.geojson).")
-    var graph: String?
-    @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.")
-    var queries: String?
+    @Option(help: "Map: OSM XML (.osm) or GeoJSON LineStrings (.geojson).") var graph: String?
+    @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.") var queries: String?
     @Option(help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m², matched to the nearest edge).")
     var congestion: String?
     @OptionGroup var out: OutputCSV
-    @Option(help: "Profiles YAML replacing the built-in ones.")
-    var profiles: String?
+    @Option(help: "Profiles YAML replacing the built-in ones.") var profiles: String?
     @Flag(help: "Print the built-in profiles YAML (the documented schema) to --output or standard output and exit.")
     var printProfiles = false
 
@@ -120,10 +115,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     func run() throws {
-        if printProfiles {
-            try OutputText.write(RoutingProfiles.defaultYAML + "\n", to: out.output)
-            return
-        }
+        if printProfiles { return try OutputText.write(RoutingProfiles.defaultYAML + "\n", to: out.output) }
         guard let graph, let queries else { throw ValidationError("--graph and --queries are required") }
         let text = try RouteBatch.run(
             graph: graph, queries: queries, congestion: congestion, profiles: profiles, output: out.output)
@@ -142,21 +134,17 @@ struct LocateCommand: ParsableCommand {
             coordinates in the input's projected metres; status ok, or no_signal when no access point was detected \
             (every WAP value 100): not located, other columns empty). With ground truth in the input, hit rates and \
             2-D errors go to standard error. --cross-validate evaluates the training data leave-one-phone-out (or \
-            -user-out) instead of an --input; its line goes to --output. Method and figures: docs/positioning.md.
+            -user-out) instead of an --input; its line goes to --output. Methods and figures: docs/positioning.md.
             """
     )
 
-    @Option(help: "Labelled training file (UJIIndoorLoc layout); repeat to add files.")
-    var train: [String] = []
-    @Option(help: "Fingerprints to locate (UJIIndoorLoc layout; ground-truth columns optional).")
-    var input: String?
+    @Option(help: "Labelled training file (UJIIndoorLoc layout); repeat to add files.") var train: [String] = []
+    @Option(help: "Fingerprints to locate (UJIIndoorLoc layout; ground-truth columns optional).") var input: String?
     @OptionGroup var out: OutputCSV
     @Option(help: "Evaluate the training data holding out each 'phone' or 'user' in turn.")
     var crossValidate: FingerprintCrossValidation.Grouping?
     @Option(
-        help:
-            "'tuned' (per-query device-offset search, then powed RSSI, Sørensen, weighted 5-NN cascade), 'no-offset-search' (the same cascade without the search) or 'baseline' (the published 1-NN Euclidean baseline), for comparison."
-    )
+        help: "'tuned', 'no-offset-search' (tuned without the device-offset search) or 'baseline' (published 1-NN).")
     var method: FingerprintLocateJob.Method = .tuned
 
     func validate() throws {
@@ -188,8 +176,7 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve a built-in core (sun, route, locate or sentiment) over JSON Lines on stdin/stdout.")
 
-    @Argument(help: "sun, route, locate or sentiment.")
-    var capability: String
+    @Argument(help: "sun, route, locate or sentiment.") var capability: String
     @OptionGroup var folder: DatasetsFolder
 
     func run() throws {

@@ -28,8 +28,7 @@ struct DatasetsCommand: ParsableCommand {
                 "Check every file's sha256 and, with its typed loader, its row count, in every folder; exit 1 on a mismatch."
         )
         @OptionGroup var options: DatasetFolders
-        @Argument(help: "Only these dataset names (default: all).")
-        var names: [String] = []
+        @Argument(help: "Only these dataset names (default: all).") var names: [String] = []
 
         func run() throws {
             let report = try DatasetsLocation.manifest(options: options.datasets).verificationReport(names: names)
@@ -47,16 +46,11 @@ struct DatasetsCommand: ParsableCommand {
                 Then pass --datasets DIR (or set FIELDTEST_DATASETS) and name the dataset in scenarios.
                 """)
         @OptionGroup var options: DatasetFolders
-        @Argument(help: "The file to add (it is only read).")
-        var file: String
-        @Option(help: "The dataset name scenarios use (letters, digits, '.', '_', '-').")
-        var name: String
-        @Option(help: "The file's format (default: shown by its extension or header).")
-        var format: DatasetFormat?
-        @Option(help: "The datasets folder whose manifest gets the row.")
-        var into: String?
-        @Option(help: "The licence of the data (default: unknown).")
-        var license: String?
+        @Argument(help: "The file to add (it is only read).") var file: String
+        @Option(help: "The dataset name scenarios use (letters, digits, '.', '_', '-').") var name: String
+        @Option(help: "The file's format (default: shown by its extension or header).") var format: DatasetFormat?
+        @Option(help: "The datasets folder whose manifest gets the row.") var into: String?
+        @Option(help: "The licence of the data (default: unknown).") var license: String?
 
         func run() throws {
             let added = try DatasetRegistration.add(

@@ -21,12 +21,9 @@ struct RunCommand: ParsableCommand {
             1 a requirement failed or a metric regressed, 2 invalid input, usage or a missing baseline.
             """)
 
-    @Argument(help: "Scenario files (YAML).")
-    var files: [String]
-    @Option(help: "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/.")
-    var out: String?
-    @Option(help: "Also write JUnit XML (one test case per requirement row) to this file.")
-    var junit: String?
+    @Argument(help: "Scenario files (YAML).") var files: [String]
+    @Option(help: "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/.") var out: String?
+    @Option(help: "Also write JUnit XML (one test case per requirement row) to this file.") var junit: String?
     @Option(help: "Compare with a baseline: a metrics CSV, or a folder holding <scenario>.csv files.")
     var baseline: String?
     @Option(
@@ -34,22 +31,17 @@ struct RunCommand: ParsableCommand {
             "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard: a baseline holds every case)."
     )
     var recordBaseline: String?
-    @Option(help: "Override the scenario seed (ignored for sweeps with seeds).")
-    var seed: UInt64?
+    @Option(help: "Override the scenario seed (ignored for sweeps with seeds).") var seed: UInt64?
     @Option(help: "Sweep cases run in parallel on this many threads (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "Run only slice I of N of each sweep (0-based, I/N), e.g. for a batch array job.")
-    var shard: String?
+    @Option(help: "Run only slice I of N of each sweep (0-based, I/N), e.g. for a batch array job.") var shard: String?
     @OptionGroup var comparison: BaselineComparisonOptions
     @OptionGroup var folders: DatasetFolders
-    @Flag(help: "Print only failing and regressed rows and the closing line.")
-    var quiet = false
-    @Flag(help: "Print every row, and improvements against the baseline.")
-    var verbose = false
+    @Flag(help: "Print only failing and regressed rows and the closing line.") var quiet = false
+    @Flag(help: "Print every row, and improvements against the baseline.") var verbose = false
     @Option(help: "Trace files beside metrics.csv: none, summary (bounded; default) or full (docs/reports.md).")
     var trace: TraceLevel = .summary
-    @Option(help: "Also write one HTML report of every scenario run to this file.")
-    var report: String?
+    @Option(help: "Also write one HTML report of every scenario run to this file.") var report: String?
     @Option(help: "CAPABILITY=COMMAND: an external system (or 'builtin') for sun, route, locate or sentiment.")
     var system: [String] = []
 
@@ -59,9 +51,8 @@ struct RunCommand: ParsableCommand {
             files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed,
             jobs: jobs, tolerances: comparison.tolerance, compareLatency: comparison.compareLatency,
             toolVersion: FieldtestVersion.current, trace: trace)
-        (request.commandLine, request.toolCommit, request.report) = (
-            CommandLine.arguments, GitRevision.current(), report
-        )
+        (request.commandLine, request.toolCommit) = (CommandLine.arguments, GitRevision.current())
+        request.report = report
         try request.parse(shard: shard, systems: system)
         return request
     }
@@ -92,8 +83,7 @@ struct ValidateCommand: ParsableCommand {
             "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid. Each is checked against its data too: files named by path load, venues and places exist, the time window is recorded."
     )
 
-    @Argument(help: "Scenario files.")
-    var files: [String]
+    @Argument(help: "Scenario files.") var files: [String]
     @OptionGroup var folders: DatasetFolders
 
     func run() throws {
@@ -120,13 +110,10 @@ struct CheckCommand: ParsableCommand {
             Exit codes: 0 no regression, 1 regression, 2 bad input or missing baseline.
             """)
 
-    @Argument(help: "The current run's metrics.csv.")
-    var current: String
-    @Option(help: "The baseline metrics CSV.")
-    var baseline: String
+    @Argument(help: "The current run's metrics.csv.") var current: String
+    @Option(help: "The baseline metrics CSV.") var baseline: String
     @OptionGroup var comparison: BaselineComparisonOptions
-    @Flag(help: "Print only regressions.")
-    var quiet = false
+    @Flag(help: "Print only regressions.") var quiet = false
 
     func run() throws {
         let started = Date()
@@ -152,10 +139,8 @@ struct MergeCommand: ParsableCommand {
             --allow-partial) or a merged row failed its requirement, 2 invalid input.
             """)
 
-    @Argument(help: "Shard metrics.csv files.")
-    var inputs: [String]
-    @Option(help: "Output file (default: standard output).")
-    var output: String?
+    @Argument(help: "Shard metrics.csv files.") var inputs: [String]
+    @Option(help: "Output file (default: standard output).") var output: String?
     @Flag(
         help:
             "Write the rows that are there even when cases are missing or duplicated (a duplicated case keeps its first input's rows)."
@@ -182,8 +167,7 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Print the JSON Schema of scenario files (the source of Scenarios/scenario.schema.json).")
 
-    @Option(help: "Write to this file instead of standard output.")
-    var output: String?
+    @Option(help: "Write to this file instead of standard output.") var output: String?
 
     func run() throws {
         try OutputText.write(JSONSchemaWriter.render(.bundled), to: output)
@@ -200,10 +184,8 @@ struct ReportCommand: ParsableCommand {
             or metrics.csv files. Several runs of one scenario are shown side by side. See docs/reports.md.
             """)
 
-    @Argument(help: "Run folders, folders of run folders, or metrics.csv files.")
-    var inputs: [String]
-    @Option(help: "The HTML file to write (- for standard output).")
-    var output = "report.html"
+    @Argument(help: "Run folders, folders of run folders, or metrics.csv files.") var inputs: [String]
+    @Option(help: "The HTML file to write (- for standard output).") var output = "report.html"
 
     func run() throws {
         let html = try HTMLReport.render(inputs: inputs, requirements: AppRegistry.bundled.requirements, output: output)
@@ -221,8 +203,7 @@ struct CompareCommand: ParsableCommand {
 
     @Argument(help: "Scenario file.") var file: String
     @Option(help: "sun, route, locate or sentiment.") var capability: String
-    @Option(help: "NAME=COMMAND (or NAME=builtin); repeat.")
-    var system: [String] = []
+    @Option(help: "NAME=COMMAND (or NAME=builtin); repeat.") var system: [String] = []
     @Option(help: "Output CSV (default: standard output; a table on a terminal).") var output: String?
     @OptionGroup var folder: DatasetsFolder
 
@@ -230,10 +211,8 @@ struct CompareCommand: ParsableCommand {
         let capability = try SystemCapability.named(capability).rawValue
         let entries = try system.map { text throws -> SystemComparison.Entry in
             guard let eq = text.firstIndex(of: "=") else { throw ValidationError("--system takes NAME=COMMAND") }
-            let choice = try SystemChoice.parse(command: String(text[text.index(after: eq)...]))
-            let setting: SystemSetting? =
-                if case .external(let s) = choice { SystemSetting(command: s.command) } else { nil }
-            return .init(name: String(text[..<eq]), capability: capability, setting: setting)
+            return try SystemComparison.Entry(
+                name: String(text[..<eq]), capability: capability, command: String(text[text.index(after: eq)...]))
         }
         let result = try SystemComparison.run(
             file: file, entries: entries, manifest: try DatasetsLocation.manifest(option: folder.datasets),

@@ -28,20 +28,14 @@ struct TrainCommand: ParsableCommand {
                 """
         )
 
-        @Option(parsing: .upToNextOption, help: "Training files.")
-        var input: [String]
-        @Option(help: "Model file to write (.ftsm); required unless --hold-out is given.")
-        var output: String?
-        @Option(help: "Random seed for the split and the training order.")
-        var seed: UInt64 = 42
-        @Option(help: "Model family: nb or logreg.")
-        var model: String = "logreg"
+        @Option(parsing: .upToNextOption, help: "Training files.") var input: [String]
+        @Option(help: "Model file to write (.ftsm); required unless --hold-out is given.") var output: String?
+        @Option(help: "Random seed for the split and the training order.") var seed: UInt64 = 42
+        @Option(help: "Model family: nb or logreg.") var model: String = "logreg"
         @Option(help: "Fraction of each source held out for the development report (0 = train on all).")
         var devFraction: Double = 0.2
-        @Option(help: "Logistic regression: passes over the data, 1…1000 (default 6).")
-        var epochs: Int?
-        @Option(help: "Logistic regression: L2 penalty per example step, 0…1 (default 1e-05).")
-        var l2: Double?
+        @Option(help: "Logistic regression: passes over the data, 1…1000 (default 6).") var epochs: Int?
+        @Option(help: "Logistic regression: L2 penalty per example step, 0…1 (default 1e-05).") var l2: Double?
         @Option(help: "Logistic regression: AdaGrad base learning rate, above 0 and at most 10 (default 0.02).")
         var learningRate: Double?
         @Option(help: "log2 of the character n-gram buckets, 0 (no character n-grams) or 4…26 (default 18).")
@@ -74,8 +68,7 @@ struct TrainCommand: ParsableCommand {
                 "Log-odds added to the negative,neutral,positive biases after training, each in -10…10 (default 0,0,0)."
         )
         var classOffsets: String?
-        @Option(help: "Lexicon folder (default: <datasets>/lexicons).")
-        var lexicons: String?
+        @Option(help: "Lexicon folder (default: <datasets>/lexicons).") var lexicons: String?
         @OptionGroup var folder: DatasetsFolder
 
         /// The options as the library reads them.
@@ -132,14 +125,11 @@ struct EvaluateCommand: ParsableCommand {
                 """
         )
 
-        @Option(parsing: .upToNextOption, help: "Labelled files.")
-        var input: [String]
-        @Option(help: "Model file (.ftsm; default: the shipped default model).")
-        var model: String?
+        @Option(parsing: .upToNextOption, help: "Labelled files.") var input: [String]
+        @Option(help: "Model file (.ftsm; default: the shipped default model).") var model: String?
         @Option(help: "Classes to decide among, comma-separated (default: negative,neutral,positive).")
         var classes: String?
-        @Option(help: "Also write the figures as CSV (source,classes,metric,value) to this file.")
-        var output: String?
+        @Option(help: "Also write the figures as CSV (source,classes,metric,value) to this file.") var output: String?
         @Flag(
             help:
                 "Score only the evaluation share (one tweet in ten, by text hash) that 'train sentiment --reserve' keeps out of training: the shipped model never saw the airline tweets' share."
@@ -177,10 +167,8 @@ struct ClassifyCommand: ParsableCommand {
             + "lexicon compound), so its sign can differ from the label when they disagree or neutral is most probable."
     )
 
-    @Option(help: "Model file (.ftsm).")
-    var model: String?
-    @Option(help: "Input CSV with header and columns id,text (RFC 4180).")
-    var input: String
+    @Option(help: "Model file (.ftsm).") var model: String?
+    @Option(help: "Input CSV with header and columns id,text (RFC 4180).") var input: String
     @OptionGroup var out: OutputCSV
     @Option(
         help:

@@ -27,3 +27,15 @@ struct RunRequestOptionsTests {
         #expect(throws: SystemError.self) { try s.parse(shard: nil, systems: ["nosuch=builtin"]) }
     }
 }
+
+/// `compare --system NAME=COMMAND` entries (`SystemComparison.Entry(name:capability:command:)`).
+@Suite("Comparison entries")
+struct ComparisonEntryTests {
+    @Test func builtinIsTheCoreAndACommandIsSplitAtSpaces() throws {
+        let core = try SystemComparison.Entry(name: "a", capability: "sentiment", command: "builtin")
+        #expect(core.setting == nil && core.name == "a" && core.capability == "sentiment")
+        let external = try SystemComparison.Entry(name: "b", capability: "sun", command: "python3 'my sun.py'")
+        #expect(external.setting?.command == ["python3", "my sun.py"])
+        #expect(throws: SystemError.self) { try SystemComparison.Entry(name: "c", capability: "sun", command: " ") }
+    }
+}
