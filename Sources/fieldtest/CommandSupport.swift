@@ -1,6 +1,7 @@
 import ArgumentParser
 import FieldtestData
 import Foundation
+import MetricReports
 import TweetSentiment
 
 /// Shared plumbing for subcommands: messages and exit codes.
@@ -24,4 +25,39 @@ enum CommandSupport {
             throw invalidInput
         }
     }
+}
+
+/// `--datasets DIR`, repeatable: the user's folders on top of the bundled one.
+struct DatasetFolders: ParsableArguments {
+    @Option(
+        help: "A datasets folder of your own, on top of the bundled one (repeatable; also $FIELDTEST_DATASETS=A:B).")
+    var datasets: [String] = []
+}
+
+/// `--datasets DIR`, once: the folder holding the bundled data.
+struct DatasetsFolder: ParsableArguments {
+    @Option(
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    )
+    var datasets: String?
+}
+
+/// `--output FILE` of a command that writes one CSV.
+struct OutputCSV: ParsableArguments {
+    @Option(help: "Output CSV (default: standard output).") var output: String?
+}
+
+/// How `run --baseline` and `check` compare rows with a baseline.
+struct BaselineComparisonOptions: ParsableArguments {
+    @Option(
+        help:
+            "Baseline tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric)."
+    )
+    var tolerance: [String] = []
+    @Option(
+        help:
+            "Compare latency rows with the baseline: same-machine (only when the baseline folder's machine.json names the machine that ran), always or never."
+    )
+    var compareLatency: LatencyComparison = .sameMachine
 }

@@ -69,6 +69,18 @@ struct HTMLReportTests {
         #expect(html.contains("Latency"))
     }
 
+    @Test func anOutputOverAFileTheReportReadsIsRefused() throws {
+        let folder = try Self.sweepFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inside = folder.appendingPathComponent("latency.csv").path
+        #expect(throws: OutputPathCheck.OverwritesInput.self) {
+            try HTMLReport.render(inputs: [folder.path], requirements: [], output: inside)
+        }
+        let elsewhere = folder.deletingLastPathComponent().appendingPathComponent("report-\(UUID().uuidString).html")
+        let html = try HTMLReport.render(inputs: [folder.path], requirements: [], output: elsewhere.path)
+        #expect(html.contains("Sweep: each metric against devices.phone.network"))
+    }
+
     @Test func pageIsSelfContainedAndEscapesWhatItShows() throws {
         let folder = try Self.sweepFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

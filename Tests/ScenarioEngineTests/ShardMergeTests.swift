@@ -182,3 +182,32 @@ struct ShardMergeTests {
         #expect(report.rows.count == 24)
     }
 }
+
+/// `ShardMerge.merge(files:)`: the shards read from the folders `run` writes.
+@Suite("Shard merge from files")
+struct ShardMergeFilesTests {
+    @Test func shardFoldersMergeAsTheirRowsInMemoryDo() throws {
+        let t = ShardMergeTests()
+        let s = try t.sweep()
+        let shards = t.shards(s, count: 2)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-merge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var files: [String] = []
+        for (i, shard) in shards.enumerated() {
+            let record = RunRecord(
+                tool: "fieldtest", toolVersion: "t", scenario: s.name, scenarioFile: "x.yaml", scenarioSHA256: "ab",
+                seed: 77, runID: "r", startedAt: "now", datasets: [:], machine: [:], cases: 6, shard: "\(i)/2",
+                events: 0, passed: 0, failed: 0, informational: 0, sweep: SweepRecord(s))
+            let folder = root.appendingPathComponent("shard-\(i)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try RunReport.write(rows: shard.rows.map(\.row), record: record, to: folder, junit: nil)
+            files.append(folder.appendingPathComponent("metrics.csv").path)
+        }
+        let fromFiles = try ShardMerge.merge(files: files)
+        #expect(fromFiles.isComplete)
+        #expect(fromFiles.rows == (try ShardMerge.merge(shards)).rows)
+        let partial = try ShardMerge.merge(files: [files[0]])
+        #expect(!partial.isComplete && partial.missing.count == 6)
+        #expect(throws: OutputPathCheck.OverwritesInput.self) { try ShardMerge.merge(files: files, output: files[1]) }
+    }
+}

@@ -7,8 +7,12 @@ extension WeatherProviders {
     /// Golden-hour quality (`ScoreBatch` CSV) of every sunrise and sunset of the bundled weather
     /// recording `dataset`, scored at its station. An LCD recording without a station position is
     /// placed by its station id in the manifest's `isd-history` station list; `year` is the year a
-    /// typical-year recording is replayed in.
-    public static func scoreCSV(dataset: String, manifest: DatasetManifest, year: Int) throws -> String {
+    /// typical-year recording is replayed in. An `output` that names a file it reads
+    /// (`scoringInputs`) is refused before anything is read.
+    public static func scoreCSV(dataset: String, manifest: DatasetManifest, year: Int, output: String? = nil) throws
+        -> String
+    {
+        try OutputPathCheck.refuseOverwritingInputs(scoringInputs(dataset: dataset, manifest: manifest), output: output)
         let store = DatasetStore(manifest: manifest)
         var provider = try load(dataset, store: store, year: year)
         if provider.station == nil, let lcd = provider as? LCDWeatherProvider {

@@ -2,6 +2,20 @@ import FieldtestData
 import Foundation
 
 extension RouteBatch {
+    /// `fieldtest route` as one call: the input paths as the options give them (`-`: standard input,
+    /// for one of them at most), an `output` that names one of them refused, then `run(graph:queries:congestion:profiles:)`.
+    public static func run(
+        graph: String, queries: String, congestion: String?, profiles: String?, output: String?
+    ) throws -> String {
+        let paths = try OutputText.inputPaths([graph, queries, congestion ?? "", profiles ?? ""])
+        let named = zip(["--graph", "--queries", "--congestion", "--profiles"], paths).filter { !$0.1.isEmpty }
+        try OutputPathCheck.refuseOverwritingInputs(
+            named.map { .init(option: $0, url: URL(fileURLWithPath: $1)) }, output: output)
+        return try run(
+            graph: paths[0], queries: paths[1], congestion: congestion.map { _ in paths[2] },
+            profiles: profiles.map { _ in paths[3] })
+    }
+
     /// Routes the queries of the CSV file `queries` over the map file `graph` (OSM XML or
     /// GeoJSON), with the profiles of the YAML file `profiles` (else the built-in ones) and the
     /// crowd densities of the CSV file `congestion` when given; returns the result CSV (`csv`).

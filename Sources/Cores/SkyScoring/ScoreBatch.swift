@@ -162,3 +162,12 @@ public enum ScoreBatch {
         render(score(try parse(bytes: bytes, file: file)))
     }
 }
+
+extension ScoreBatch {
+    /// `fieldtest score --weather` as one call: `run(bytes:file:)` on the hourly weather CSV file `path`
+    /// (`-`: standard input), refusing an `output` that names it.
+    public static func run(file path: String, output: String?) throws -> String {
+        let input = try OutputPathCheck.readInput(path, option: "--weather", output: output)
+        return try run(bytes: input.bytes, file: input.name)
+    }
+}

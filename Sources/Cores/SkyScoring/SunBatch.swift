@@ -107,3 +107,12 @@ public enum SunBatch {
         return render(requests, compute(requests))
     }
 }
+
+extension SunBatch {
+    /// `fieldtest sun` as one call: `run(bytes:file:)` on the CSV file `path` (`-`: standard input),
+    /// refusing an `output` that names it.
+    public static func run(file path: String, output: String?) throws -> String {
+        let input = try OutputPathCheck.readInput(path, option: "--input", output: output)
+        return try run(bytes: input.bytes, file: input.name)
+    }
+}

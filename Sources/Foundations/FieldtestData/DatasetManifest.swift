@@ -312,3 +312,43 @@ extension DatasetManifest {
         }
     }
 }
+
+/// What `fieldtest datasets verify` prints: one line per checked file and a closing count.
+public struct DatasetVerificationReport: Sendable, Equatable {
+    /// The lines, each ending in a newline: `ok    NAME (ROWS rows, FILE)` or `FAIL  NAME: PROBLEM`, then
+    /// `P of N datasets verified`.
+    public var text: String
+    /// How many files failed their check.
+    public var failures: Int
+}
+
+/// A dataset name that no manifest lists.
+public struct UnknownDatasetError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The name asked for.
+    public var name: String
+    public var description: String {
+        "error: unknown dataset '\(name)'; run 'fieldtest datasets list' to see the names"
+    }
+}
+
+extension DatasetManifest {
+    /// Verifies `names` (every dataset when empty) and renders the outcome, one line per file.
+    /// - Throws: `UnknownDatasetError` for the first name no folder lists (nothing is checked then).
+    public func verificationReport(names: [String]) throws(UnknownDatasetError) -> DatasetVerificationReport {
+        if let unknown = names.first(where: { entry(named: $0) == nil }) { throw UnknownDatasetError(name: unknown) }
+        let checks = verify(names.isEmpty ? nil : Set(names))
+        let lines = checks.map { check in
+            check.passed
+                ? "ok    \(check.entry.name) (\(check.entry.rows) rows, \(Self.display(url(of: check.entry))))"
+                : "FAIL  \(check.entry.name): \(check.problem)"
+        }
+        // Nothing to verify is not a pass: a header-only manifest said "0 of 0" and exited 0.
+        guard !checks.isEmpty else {
+            return DatasetVerificationReport(
+                text: "the manifests list no datasets: nothing was verified\n", failures: 1)
+        }
+        let failures = checks.count { !$0.passed }
+        let closing = "\(checks.count - failures) of \(checks.count) datasets verified"
+        return DatasetVerificationReport(text: (lines + [closing]).map { $0 + "\n" }.joined(), failures: failures)
+    }
+}

@@ -58,6 +58,19 @@ public enum DatasetRegistration {
             }
     }
 
+    /// `fieldtest datasets add` as one call: `file` added to the folder `into`, else to the last of
+    /// the user's `folders`, else to the file's own folder, checked against the datasets `folders`
+    /// already hold (`DatasetsLocation.manifest(options:existingOnly:)`).
+    public static func add(
+        file: String, name: String, format: DatasetFormat?, into: String?, folders: [String], license: String?
+    ) throws -> Added {
+        let input = URL(fileURLWithPath: file)
+        let folder = URL(fileURLWithPath: into ?? folders.last ?? input.deletingLastPathComponent().path)
+        return try add(
+            file: input, name: name, format: format, into: folder,
+            existing: try DatasetsLocation.manifest(options: folders, existingOnly: true), license: license)
+    }
+
     /// Adds `file` as dataset `name` to the manifest of `folder`.
     /// - Parameters:
     ///   - format: the format, or nil to detect it (`DatasetFormatDetection`).

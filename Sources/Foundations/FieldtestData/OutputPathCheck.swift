@@ -29,6 +29,17 @@ public enum OutputPathCheck {
         }
     }
 
+    /// Reads the input file `path` (`-`: standard input) that `option` names, after refusing an
+    /// `output` that names the same file; returns the name messages use and the file's bytes.
+    /// - Throws: `OverwritesInput`, or the `DataError` of a file that cannot be read.
+    public static func readInput(_ path: String, option: String, output: String?) throws -> (
+        name: String, bytes: [UInt8]
+    ) {
+        let name = OutputText.inputPath(path)
+        try refuseOverwritingInputs([Input(option: option, url: URL(fileURLWithPath: name))], output: output)
+        return (name, try readFileBytes(URL(fileURLWithPath: name), displayName: name))
+    }
+
     /// Labelled tweet files named by `option`, with the TweetEval labels file read beside each `*_text*` file.
     public static func tweetInputs(_ paths: [String], option: String = "--input") -> [Input] {
         paths.flatMap { path -> [Input] in

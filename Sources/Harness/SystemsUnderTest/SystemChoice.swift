@@ -111,3 +111,16 @@ public enum SystemSettings {
         return out
     }
 }
+
+extension SystemComparison.Entry {
+    /// The entry a `compare --system NAME=COMMAND` option names: `command` is `builtin` (the built-in
+    /// core, a nil setting) or a command line (`SystemChoice.parse(command:)`).
+    /// - Throws: `SystemError.usage` for an empty command or unbalanced quotes.
+    public init(name: String, capability: String, command: String) throws(SystemError) {
+        let setting: SystemSetting? =
+            if case .external(let spec) = try SystemChoice.parse(command: command) {
+                SystemSetting(command: spec.command)
+            } else { nil }
+        self.init(name: name, capability: capability, setting: setting)
+    }
+}

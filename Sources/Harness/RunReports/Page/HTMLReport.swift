@@ -535,4 +535,17 @@ extension HTMLReport {
         let byID = Dictionary(requirements.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return HTMLReport(runs: runs, requirements: byID).render()
     }
+
+    /// `fieldtest report` as one call: `render(inputs:requirements:)`, after refusing an `output` that
+    /// names a file the report reads (any file inside the folders given counts).
+    public static func render(inputs: [String], requirements: [RequirementDefinition], output: String) throws -> String
+    {
+        let read = inputs.flatMap { path in
+            let url = URL(fileURLWithPath: path)
+            let inside = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.allObjects
+            return [url] + (inside?.compactMap { $0 as? URL } ?? [])
+        }
+        try OutputPathCheck.refuseOverwritingInputs(read.map { .init(option: "", url: $0) }, output: output)
+        return try render(inputs: inputs, requirements: requirements)
+    }
 }

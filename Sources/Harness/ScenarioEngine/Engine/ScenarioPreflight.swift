@@ -128,4 +128,17 @@ public struct ScenarioValidation {
         let found = ScenarioPreflight.check(scenario, registry: loader.registry, datasets: datasets)
         return (found.contains { $0.severity == .error } ? nil : scenario, found)
     }
+
+    /// What `fieldtest validate` prints for `file`: its diagnostics (for standard error; nil when there
+    /// are none) and, when it is valid, an `ok` line naming its app, requirements and cases.
+    public func verdict(file: String) -> (problems: String?, ok: String?) {
+        let (scenario, diagnostics) = validate(file: file)
+        let problems = diagnostics.isEmpty ? nil : diagnostics.map(\.description).joined(separator: "\n")
+        guard let s = scenario else { return (problems, nil) }
+        let cases = ScenarioRunner.caseCount(of: s)
+        return (
+            problems,
+            "ok    \(file) (\(s.app), \(s.requirements.count) requirements, \(cases) case\(cases == 1 ? "" : "s"))"
+        )
+    }
 }

@@ -210,6 +210,24 @@ public enum ShardMerge {
         }
     }
 
+    /// Reads each of `files` (a metrics CSV and the `run.json` beside it, when there is one; `-`:
+    /// standard input, once) and merges them (`merge(_:)`); `files` name the inputs in messages. An
+    /// `output` that names one of them is refused before anything is read.
+    /// - Throws: `OutputPathCheck.OverwritesInput`, `DataError` for a file that cannot be read,
+    ///   `MergeError` for inputs that cannot merge.
+    public static func merge(files: [String], output: String? = nil) throws -> MergeReport {
+        let files = try OutputText.inputPaths(files)
+        try OutputPathCheck.refuseOverwritingInputs(
+            files.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
+        return try merge(
+            try files.map { name in
+                let url = URL(fileURLWithPath: name)
+                return Input(
+                    name: name, rows: try MetricsCSV.readLocated(url, displayName: name),
+                    run: try ShardRunInfo.read(besides: url, displayName: name))
+            })
+    }
+
     /// Merges `inputs`. A case whose rows are in several inputs is kept from the first
     /// and reported duplicated; a row repeated within one input is an error (the file was
     /// edited or concatenated). Cases of a recorded sweep come out in sweep order, so the

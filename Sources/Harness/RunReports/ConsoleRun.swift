@@ -1,0 +1,45 @@
+import FieldtestData
+import Foundation
+import ScenarioEngine
+
+extension RunPipeline {
+    /// `fieldtest run` for a person: runs the request (`run(observe:progress:)`), showing progress
+    /// lines and each scenario's rows (at `verbosity`) on `console` and passing notes to `note`. While
+    /// the scenarios run, an interrupt (SIGINT, SIGTERM) calls `interruptCleanup` and ends the process.
+    /// Then the totals line goes to `console`, and, when `request.report` names a file, the HTML report
+    /// of every scenario run is written there.
+    /// - Throws: what `run` throws, and the report's read or write error.
+    public func runOnConsole(
+        _ console: TerminalConsole, verbosity: Verbosity, note: (String) -> Void,
+        interruptCleanup: @escaping @Sendable () -> Void
+    ) throws -> RunOutcome {
+        let progress: (@Sendable (CaseProgress) -> Void)? =
+            console.progressLines ? { @Sendable in console.progress(RunConsole.progressLine($0)) } : nil
+        var signalSources: [any DispatchSourceSignal] = []
+        var folders: [String] = []
+        defer { signalSources.forEach { $0.cancel() } }
+        let outcome = try run(
+            observe: { event in
+                switch event {
+                case .note(let message): note(message)
+                case .prepared:
+                    signalSources = InterruptCleanup.install(
+                        message: "fieldtest run: interrupted; temporary folders removed, no reports written "
+                            + "for the scenario in progress", cleanup: interruptCleanup)
+                case let .starting(s, count):
+                    console.progress("running \(s.name): \(count) case\(count == 1 ? "" : "s")…", force: true)
+                case .finished(let o):
+                    folders.append(o.folder.path)
+                    console.clearProgress()
+                    console.write(RunConsole.scenarioText(o, verbosity: verbosity, style: console.style))
+                }
+            }, progress: progress)
+        console.write(outcome.totals.line + "\n")
+        if let report = request.report {
+            try AtomicFile.write(
+                try HTMLReport.render(inputs: folders, requirements: apps.requirements),
+                to: URL(fileURLWithPath: report))
+        }
+        return outcome
+    }
+}

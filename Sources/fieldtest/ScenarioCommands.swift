@@ -1,0 +1,224 @@
+import ArgumentParser
+import FieldtestApps
+import FieldtestData
+import Foundation
+import MetricReports
+import RunReports
+import ScenarioEngine
+import SystemsUnderTest
+
+// The scenario commands: run, validate, check, merge, schema, report and compare (the harness).
+
+/// `fieldtest run`: replay scenarios and write their metric reports.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract:
+            "Run scenario files on the virtual clock and write metrics.csv, run.json (and JUnit XML) per scenario.",
+        discussion: """
+            Reports go to Results/runs/<scenario>/<run_id>/, or DIR/<scenario>/ with --out DIR.
+            Exit codes: 0 every requirement passes (and no regression against --baseline),
+            1 a requirement failed or a metric regressed, 2 invalid input, usage or a missing baseline.
+            """)
+
+    @Argument(help: "Scenario files (YAML).") var files: [String]
+    @Option(help: "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/.") var out: String?
+    @Option(help: "Also write JUnit XML (one test case per requirement row) to this file.") var junit: String?
+    @Option(help: "Compare with a baseline: a metrics CSV, or a folder holding <scenario>.csv files.")
+    var baseline: String?
+    @Option(
+        help:
+            "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard: a baseline holds every case)."
+    )
+    var recordBaseline: String?
+    @Option(help: "Override the scenario seed (ignored for sweeps with seeds).") var seed: UInt64?
+    @Option(help: "Sweep cases run in parallel on this many threads (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Run only slice I of N of each sweep (0-based, I/N), e.g. for a batch array job.") var shard: String?
+    @OptionGroup var comparison: BaselineComparisonOptions
+    @OptionGroup var folders: DatasetFolders
+    @Flag(help: "Print only failing and regressed rows and the closing line.") var quiet = false
+    @Flag(help: "Print every row, and improvements against the baseline.") var verbose = false
+    @Option(help: "Trace files beside metrics.csv: none, summary (bounded; default) or full (docs/reports.md).")
+    var trace: TraceLevel = .summary
+    @Option(help: "Also write one HTML report of every scenario run to this file.") var report: String?
+    @Option(help: "CAPABILITY=COMMAND: an external system (or 'builtin') for sun, route, locate or sentiment.")
+    var system: [String] = []
+
+    /// The request the options describe, checked.
+    func request() throws -> RunRequest {
+        var request = RunRequest(
+            files: files, out: out, junit: junit, baseline: baseline, recordBaseline: recordBaseline, seed: seed,
+            jobs: jobs, tolerances: comparison.tolerance, compareLatency: comparison.compareLatency,
+            toolVersion: FieldtestVersion.current, trace: trace)
+        (request.commandLine, request.toolCommit) = (CommandLine.arguments, GitRevision.current())
+        request.report = report
+        try request.parse(shard: shard, systems: system)
+        return request
+    }
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("give one of --quiet and --verbose") }
+        do { _ = try request() } catch { throw ValidationError(String(describing: error)) }
+    }
+
+    func run() throws {
+        let pipeline = RunPipeline(
+            request: try request(), manifest: try DatasetsLocation.manifest(options: folders.datasets), apps: .bundled)
+        let outcome = try pipeline.runOnConsole(
+            TerminalConsole(textToStandardError: junit == OutputText.standardStreamName),
+            verbosity: quiet ? .quiet : verbose ? .verbose : .normal, note: CommandSupport.printError,
+            interruptCleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
+        if outcome.anyFailed || outcome.anyRegression { throw CommandSupport.failed }
+    }
+}
+
+extension TraceLevel: ExpressibleByArgument {}
+
+/// `fieldtest validate`: check scenario files without running them.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract:
+            "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid. Each is checked against its data too: files named by path load, venues and places exist, the time window is recorded."
+    )
+
+    @Argument(help: "Scenario files.") var files: [String]
+    @OptionGroup var folders: DatasetFolders
+
+    func run() throws {
+        let validation = ScenarioValidation(
+            manifest: try DatasetsLocation.manifest(options: folders.datasets), registry: .bundled)
+        var invalid = 0
+        for file in files {
+            let verdict = validation.verdict(file: file)
+            if let problems = verdict.problems { CommandSupport.printError(problems) }
+            if let ok = verdict.ok { print(ok) } else { invalid += 1 }
+        }
+        if invalid > 0 { throw CommandSupport.invalidInput }
+    }
+}
+
+/// `fieldtest check`: compare a run's metrics with a baseline.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Compare a metrics.csv with a baseline row by row; exit 1 on a regression.",
+        discussion: """
+            Each metric knows which way is better (from its comparator; latency: lower). Default
+            tolerances: accuracy 1e-9 absolute, latency 50 % relative (floor 5 ms), count 0, rate 5 %.
+            Exit codes: 0 no regression, 1 regression, 2 bad input or missing baseline.
+            """)
+
+    @Argument(help: "The current run's metrics.csv.") var current: String
+    @Option(help: "The baseline metrics CSV.") var baseline: String
+    @OptionGroup var comparison: BaselineComparisonOptions
+    @Flag(help: "Print only regressions.") var quiet = false
+
+    func run() throws {
+        let started = Date()
+        let report = try BaselineComparison.compare(
+            current: OutputText.inputPath(current), baseline: baseline, tolerances: comparison.tolerance,
+            compareLatency: comparison.compareLatency,
+            requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
+        let console = TerminalConsole()
+        console.write(report.rendered(quiet: quiet, style: console.style, seconds: Date().timeIntervalSince(started)))
+        if report.hasRegression { throw CommandSupport.failed }
+    }
+}
+
+/// `fieldtest merge`: combine the shards of a sweep.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine the metrics.csv files of a sweep's shards into one, in a deterministic order.",
+        discussion: """
+            The run.json beside each metrics.csv records the whole sweep, so merge names the cases no
+            input holds (and the shard that runs each) and the cases held by several inputs.
+            Exit codes: 0 merged, 1 a case is missing or duplicated (nothing written unless
+            --allow-partial) or a merged row failed its requirement, 2 invalid input.
+            """)
+
+    @Argument(help: "Shard metrics.csv files.") var inputs: [String]
+    @Option(help: "Output file (default: standard output).") var output: String?
+    @Flag(
+        help:
+            "Write the rows that are there even when cases are missing or duplicated (a duplicated case keeps its first input's rows)."
+    )
+    var allowPartial = false
+
+    func run() throws {
+        let report = try ShardMerge.merge(files: inputs, output: output)
+        report.diagnostics(allowPartial: allowPartial).forEach(CommandSupport.printError)
+        if !report.isComplete && !allowPartial { throw CommandSupport.failed }
+        try OutputText.write(MetricsCSV.render(report.rows), to: output)
+        if let message = report.failingRowsMessage() {
+            CommandSupport.printError(message)
+            throw CommandSupport.failed
+        }
+    }
+}
+
+extension LatencyComparison: ExpressibleByArgument {}
+
+/// `fieldtest schema`: print the scenario JSON Schema.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema of scenario files (the source of Scenarios/scenario.schema.json).")
+
+    @Option(help: "Write to this file instead of standard output.") var output: String?
+
+    func run() throws {
+        try OutputText.write(JSONSchemaWriter.render(.bundled), to: output)
+    }
+}
+
+/// `fieldtest report`: one self-contained HTML page of run folders.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write one self-contained HTML report (no script, no network) of run folders or metrics.csv files.",
+        discussion: """
+            Give run folders (Results/runs/<scenario>/<run_id>, an --out DIR/<scenario>), folders holding them, \
+            or metrics.csv files. Several runs of one scenario are shown side by side. See docs/reports.md.
+            """)
+
+    @Argument(help: "Run folders, folders of run folders, or metrics.csv files.") var inputs: [String]
+    @Option(help: "The HTML file to write (- for standard output).") var output = "report.html"
+
+    func run() throws {
+        let html = try HTMLReport.render(inputs: inputs, requirements: AppRegistry.bundled.requirements, output: output)
+        try OutputText.write(html, to: output)
+    }
+}
+
+/// `fieldtest compare`: the same scenario and seeds once per system, one table.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Run a scenario once per system; one table of every metric, one column per system (CSV).",
+        discussion: "Example: fieldtest compare Scenarios/micity-city-day.yaml --capability sentiment "
+            + "--system builtin=builtin --system vader='python3 Examples/systems/vader_sentiment.py'")
+
+    @Argument(help: "Scenario file.") var file: String
+    @Option(help: "sun, route, locate or sentiment.") var capability: String
+    @Option(help: "NAME=COMMAND (or NAME=builtin); repeat.") var system: [String] = []
+    @Option(help: "Output CSV (default: standard output; a table on a terminal).") var output: String?
+    @OptionGroup var folder: DatasetsFolder
+
+    func run() throws {
+        let capability = try SystemCapability.named(capability).rawValue
+        let entries = try system.map { text throws -> SystemComparison.Entry in
+            guard let eq = text.firstIndex(of: "=") else { throw ValidationError("--system takes NAME=COMMAND") }
+            return try SystemComparison.Entry(
+                name: String(text[..<eq]), capability: capability, command: String(text[text.index(after: eq)...]))
+        }
+        let result = try SystemComparison.run(
+            file: file, entries: entries, manifest: try DatasetsLocation.manifest(option: folder.datasets),
+            apps: .bundled)
+        let table = output == nil && isatty(STDOUT_FILENO) == 1 ? result.terminalTable : result.csv
+        try OutputText.write(table, to: output)
+        if result.anyFailed { throw CommandSupport.failed }
+    }
+}

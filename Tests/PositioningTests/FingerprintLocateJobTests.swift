@@ -1,0 +1,44 @@
+import FieldtestData
+import Foundation
+import Testing
+
+@testable import Positioning
+
+/// `fieldtest locate` as one call (`FingerprintLocateJob`), on the loader's small fixture files.
+@Suite("Fingerprint locate job")
+struct FingerprintLocateJobTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FieldtestDataTests/Fixtures/positioning")
+    let train = fixtures.appendingPathComponent("uji_small.csv").path
+    let query = fixtures.appendingPathComponent("uji_query.csv").path
+
+    @Test func theQueriesAreLocatedAsTheBatchLocatesThem() throws {
+        let job = try FingerprintLocateJob.run(
+            training: [train], input: query, crossValidate: nil, method: .tuned, output: nil)
+        let batch = try FingerprintBatch.run(
+            training: UJIIndoorLoc.load(url: URL(fileURLWithPath: train)).records,
+            queries: UJIIndoorLoc.load(url: URL(fileURLWithPath: query), requireLabels: false).records)
+        #expect(job.output == batch.csv)
+        #expect(job.output.hasPrefix("row,longitude,latitude,floor,building,status\n"))
+        #expect(batch.evaluation == nil && job.notes.count == (batch.noSignalCount > 0 ? 1 : 0))
+        // An output over an input is refused before anything is read.
+        #expect(throws: OutputPathCheck.OverwritesInput.self) {
+            try FingerprintLocateJob.run(
+                training: [train], input: query, crossValidate: nil, method: .tuned, output: query)
+        }
+    }
+
+    @Test func crossValidationReadsNoInputAndNeedsTwoGroups() throws {
+        // The fixture's rows are all of phone 23: the error is the locator's, not a missing --input.
+        #expect(throws: PositioningError.tooFewGroups(grouping: "phone", found: 1)) {
+            try FingerprintLocateJob.run(
+                training: [train], input: "no such file", crossValidate: .phone, method: .tuned, output: nil)
+        }
+    }
+
+    @Test func eachMethodNamesItsConfiguration() {
+        #expect(FingerprintLocateJob.Method(rawValue: "no-offset-search")?.configuration == .withoutOffsetSearch)
+        #expect(FingerprintLocateJob.Method.baseline.configuration == .publishedBaseline)
+        #expect(FingerprintLocateJob.Method.allCases.map(\.rawValue) == ["tuned", "no-offset-search", "baseline"])
+    }
+}
