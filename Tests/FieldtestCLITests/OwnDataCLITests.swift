@@ -133,6 +133,32 @@ struct OwnDataCLITests {
         try check()
     }
 
+    /// A downloaded file with a bad row loads: validate warns, the run skips the row, and run.json
+    /// counts it (`rows_skipped`) with its reason.
+    @Test func aBadRowIsSkippedAndCounted() throws {
+        let dir = try ownData()
+        let lcd = dir.appendingPathComponent("data/LCD_home.csv")
+        var lines = try String(contentsOf: lcd, encoding: .utf8).components(separatedBy: "\n")
+        var fields = lines[20].components(separatedBy: ",")
+        fields[1] = "\"not-a-date\""
+        lines[20] = fields.joined(separator: ",")
+        try lines.joined(separator: "\n").write(to: lcd, atomically: false, encoding: .utf8)
+        try #require(Self.scenarios["skyscape"]).write(
+            to: dir.appendingPathComponent("skyscape.yaml"), atomically: false, encoding: .utf8)
+        let validated = try cli.run(["validate", "skyscape.yaml"], in: dir)
+        #expect(validated.status == 0, "\(validated.stderr)")
+        #expect(validated.stderr.contains("rows_skipped") || validated.stdout.contains("rows_skipped"))
+        let out = dir.appendingPathComponent("out")
+        let r = try cli.run(["run", "skyscape.yaml", "--out", out.path], in: dir)
+        #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: out.appendingPathComponent("own-skyscape/run.json")))
+        let files = try #require((json as? [String: Any])?["dataset_files"] as? [[String: Any]])
+        let weather = try #require(files.first { $0["name"] as? String == "home-weather" })
+        #expect((weather["rows_skipped"] as? Int) == 1, "\(weather)")
+        #expect("\(weather["skipped_reasons"] ?? "")".contains(":21"), "\(weather)")
+    }
+
     /// The requirement IDs listed by the scenario of `app`.
     static func requirements(_ app: String) -> [String] {
         guard let text = scenarios[app],

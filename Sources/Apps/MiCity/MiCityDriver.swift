@@ -277,13 +277,15 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     /// original Sentiment140 CSV, VADER ground truth, SemEval TSV, TweetEval texts + labels).
     static func loadStream(_ name: String, run: RunContext) throws -> [LabelledTweet] {
         let url = try run.datasets.url(name)
-        return try run.datasets.cached("micity-stream-" + name) {
+        let loaded = try run.datasets.cached("micity-stream-" + name) { () throws -> Loaded<LabelledTweet> in
             do {
-                return try LabelledTweetStream.load(url: url, displayName: DatasetManifest.display(url)).tweets.records
+                return try LabelledTweetStream.load(url: url, displayName: DatasetManifest.display(url)).tweets
             } catch {
                 throw EmulatedDevices.BuildError(
                     description: "\(String(describing: error)) (tweet-batch dataset '\(name)' in \(run.scenario.file))")
             }
         }
+        run.datasets.recordLoadReport(loaded.report, for: url)
+        return loaded.records
     }
 }

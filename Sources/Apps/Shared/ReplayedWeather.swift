@@ -48,8 +48,18 @@ public enum WeatherProviders {
     public static func load(
         _ dataset: String, store: DatasetStore, year: Int, options: WeatherLoadOptions = WeatherLoadOptions()
     ) throws -> any WeatherProvider {
-        let entry = store.manifest.entry(named: dataset)
         let url = try store.url(dataset)
+        let provider = try provider(dataset, url: url, store: store, year: year, options: options)
+        // Rows the loader skipped are counted in run.json's `rows_skipped`, with the first reasons.
+        store.recordLoadReport(provider.loadReport, for: url)
+        return provider
+    }
+
+    /// The provider of `dataset` at `url`, parsed once per store.
+    static func provider(
+        _ dataset: String, url: URL, store: DatasetStore, year: Int, options: WeatherLoadOptions
+    ) throws -> any WeatherProvider {
+        let entry = store.manifest.entry(named: dataset)
         let display = DatasetManifest.display(url)
         switch entry?.format {
         case .noaaLCD:

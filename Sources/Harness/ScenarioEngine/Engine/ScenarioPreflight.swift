@@ -10,6 +10,13 @@ import Foundation
 /// checked by the app's `inputChecks`, which read the data through the same `DatasetStore` a run
 /// uses (a run after the check reuses what it parsed).
 public enum ScenarioPreflight {
+    /// Formats the apps load leniently at run time (bad rows skipped and counted): the weather
+    /// recordings, campus maps and labelled tweet streams.
+    static let skipsBadRows: Set<DatasetFormat> = [
+        .noaaLCD, .tmy3, .tmy2, .beijingPM25, .osmXML, .airlineTweets, .tweetsCSV, .sentiment140CSV,
+        .vaderGroundTruth,
+    ]
+
     /// The diagnostics (errors and warnings) of checking `scenario`, whose app is in `registry`,
     /// against the datasets of `datasets`, in file order.
     public static func check(_ scenario: Scenario, registry: AppRegistry, datasets: DatasetStore)
@@ -23,12 +30,17 @@ public enum ScenarioPreflight {
                 _ = try DatasetLoaders.countRecords(
                     format: dataset.format, url: dataset.url, displayName: DatasetManifest.display(dataset.url))
             } catch {
+                // A bad data row of a recording the apps read leniently is skipped by the run and
+                // counted in run.json (`rows_skipped`): a warning here, not a refusal.
+                let skippedByRun = Self.skipsBadRows.contains(dataset.format) && (error.line ?? 0) > 2
                 out.append(
                     ScenarioDiagnostic(
                         file: file, line: dataset.line, column: 0,
-                        message:
-                            "dataset '\(dataset.name)' does not load as \(dataset.format.rawValue) data: \(error); fix the file or its 'format:'"
-                    ))
+                        message: skippedByRun
+                            ? "dataset '\(dataset.name)': \(error); the run skips such rows and counts them in "
+                                + "run.json's rows_skipped"
+                            : "dataset '\(dataset.name)' does not load as \(dataset.format.rawValue) data: \(error); fix the file or its 'format:'",
+                        severity: skippedByRun ? .warning : .error))
             }
         }
         let declared = Set(scenario.datasetFiles.map(\.name))
@@ -44,7 +56,9 @@ public enum ScenarioPreflight {
                     ))
             }
         }
-        guard out.isEmpty, let app = registry.app(scenario.app), !app.inputChecks.isEmpty else { return out }
+        guard !out.contains(where: { $0.severity == .error }), let app = registry.app(scenario.app),
+            !app.inputChecks.isEmpty
+        else { return out }
         var checked = Set<String>()
         for c in ScenarioRunner.cases(of: scenario) {
             // The data a case reads depends on its parameters, not on its seed or devices.
