@@ -26,10 +26,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Also write JUnit XML (one test case per requirement row) to this file.") var junit: String?
     @Option(help: "Compare with a baseline: a metrics CSV, or a folder holding <scenario>.csv files.")
     var baseline: String?
-    @Option(
-        help:
-            "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard: a baseline holds every case)."
-    )
+    @Option(help: "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard).")
     var recordBaseline: String?
     @Option(help: "Override the scenario seed (ignored for sweeps with seeds).") var seed: UInt64?
     @Option(help: "Sweep cases run in parallel on this many threads (default: all cores).")
@@ -39,6 +36,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var folders: DatasetFolders
     @Flag(help: "Print only failing and regressed rows and the closing line.") var quiet = false
     @Flag(help: "Print every row, and improvements against the baseline.") var verbose = false
+    @Flag(help: "Rows a recording cannot use are errors at their file and line, not skipped.") var strict = false
     @Option(help: "Trace files beside metrics.csv: none, summary (bounded; default) or full (docs/reports.md).")
     var trace: TraceLevel = .summary
     @Option(help: "Also write one HTML report of every scenario run to this file.") var report: String?
@@ -52,7 +50,7 @@ struct RunCommand: ParsableCommand {
             jobs: jobs, tolerances: comparison.tolerance, compareLatency: comparison.compareLatency,
             toolVersion: FieldtestVersion.current, trace: trace)
         (request.commandLine, request.toolCommit) = (CommandLine.arguments, GitRevision.current())
-        request.report = report
+        (request.report, request.strict) = (report, strict)
         try request.parse(shard: shard, systems: system)
         return request
     }

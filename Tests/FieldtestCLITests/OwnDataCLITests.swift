@@ -157,6 +157,10 @@ struct OwnDataCLITests {
         let weather = try #require(files.first { $0["name"] as? String == "home-weather" })
         #expect((weather["rows_skipped"] as? Int) == 1, "\(weather)")
         #expect("\(weather["skipped_reasons"] ?? "")".contains(":21"), "\(weather)")
+        // --strict makes the same row an error at its file and line, exit 2.
+        let strict = try cli.run(["run", "skyscape.yaml", "--out", out.path, "--strict"], in: dir)
+        #expect(strict.status == 2, "\(strict.stderr)")
+        #expect(strict.stderr.contains("LCD_home.csv:21"), "\(strict.stderr)")
     }
 
     /// The requirement IDs listed by the scenario of `app`.

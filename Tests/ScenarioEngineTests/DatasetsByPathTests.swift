@@ -123,7 +123,7 @@ struct DatasetsByPathTests {
         // A loader's report of a file is seen by every session.
         var report = LoadReport()
         report.rowsSkipped = 2
-        a.recordLoadReport(report, for: dir.appendingPathComponent("data/campus.osm"))
+        try a.recordLoadReport(report, for: dir.appendingPathComponent("data/campus.osm"))
         #expect(store.session().loadReport(for: dir.appendingPathComponent("data/./campus.osm"))?.rowsSkipped == 2)
     }
 

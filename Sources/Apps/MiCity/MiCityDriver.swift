@@ -285,7 +285,7 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
                     description: "\(String(describing: error)) (tweet-batch dataset '\(name)' in \(run.scenario.file))")
             }
         }
-        run.datasets.recordLoadReport(loaded.report, for: url)
+        try run.datasets.recordLoadReport(loaded.report, for: url)
         return loaded.records
     }
 }

@@ -11,7 +11,7 @@ extension NavUPDriver {
         let campus = try run.datasets.cached("navup-campus-\(name)") {
             try NavUPCampus(url: url, displayName: DatasetManifest.display(url))
         }
-        run.datasets.recordLoadReport(campus.loadReport, for: url)
+        try run.datasets.recordLoadReport(campus.loadReport, for: url)
         return (name, url, campus)
     }
 

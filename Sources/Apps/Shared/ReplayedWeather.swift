@@ -51,7 +51,7 @@ public enum WeatherProviders {
         let url = try store.url(dataset)
         let provider = try provider(dataset, url: url, store: store, year: year, options: options)
         // Rows the loader skipped are counted in run.json's `rows_skipped`, with the first reasons.
-        store.recordLoadReport(provider.loadReport, for: url)
+        try store.recordLoadReport(provider.loadReport, for: url)
         return provider
     }
 

@@ -236,6 +236,8 @@ public final class DatasetStore: @unchecked Sendable {
     /// Prefix of this store's cache keys: empty, or one naming the files a scenario named by path,
     /// so that a name means one file within the keys that contain it.
     private let namespace: String
+    /// Whether a row a loader skipped is an error (`run --strict`) rather than a count in `run.json`.
+    public var strict = false
 
     public init(manifest: DatasetManifest) {
         self.manifest = manifest
@@ -251,7 +253,11 @@ public final class DatasetStore: @unchecked Sendable {
 
     /// A store sharing this one's cache of parsed datasets, whose `filesRead` starts empty:
     /// one per scenario, so each scenario's report names exactly the files it read.
-    public func session() -> DatasetStore { DatasetStore(manifest: manifest, cache: cache, namespace: namespace) }
+    public func session() -> DatasetStore {
+        let store = DatasetStore(manifest: manifest, cache: cache, namespace: namespace)
+        store.strict = strict
+        return store
+    }
 
     /// A session (see `session()`) in which `entries` (a scenario's files named by path) are datasets
     /// too, replacing any of the same name. Drivers key cached values by dataset name, so values
@@ -259,14 +265,22 @@ public final class DatasetStore: @unchecked Sendable {
     public func session(adding entries: [DatasetEntry]) -> DatasetStore {
         guard !entries.isEmpty else { return session() }
         let files = entries.sorted { $0.name < $1.name }.map { "\($0.name)=\(manifest.url(of: $0).path)" }
-        return DatasetStore(
+        let store = DatasetStore(
             manifest: manifest.adding(entries), cache: cache,
             namespace: namespace + "[" + files.joined(separator: ";") + "]")
+        store.strict = strict
+        return store
     }
 
     /// Records what a loader reported of reading `url` (rows skipped and why), for `run.json`.
     /// The report is kept with the parsed datasets, so every scenario that reads the file sees it.
-    public func recordLoadReport(_ report: LoadReport, for url: URL) {
+    /// Under `strict`, a skipped row is thrown instead: the first reason, with its file and line.
+    public func recordLoadReport(_ report: LoadReport, for url: URL) throws(DataError) {
+        if strict, report.rowsSkipped > 0 {
+            throw report.issues.first
+                ?? .badLayout(
+                    file: DatasetManifest.display(url), line: 0, reason: "\(report.rowsSkipped) rows cannot be used")
+        }
         cache.lock.lock()
         cache.loadReports[url.standardizedFileURL.path] = report
         cache.lock.unlock()

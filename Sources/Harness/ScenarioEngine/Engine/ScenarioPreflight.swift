@@ -32,7 +32,8 @@ public enum ScenarioPreflight {
             } catch {
                 // A bad data row of a recording the apps read leniently is skipped by the run and
                 // counted in run.json (`rows_skipped`): a warning here, not a refusal.
-                let skippedByRun = Self.skipsBadRows.contains(dataset.format) && (error.line ?? 0) > 2
+                let skippedByRun =
+                    !datasets.strict && Self.skipsBadRows.contains(dataset.format) && (error.line ?? 0) > 2
                 out.append(
                     ScenarioDiagnostic(
                         file: file, line: dataset.line, column: 0,

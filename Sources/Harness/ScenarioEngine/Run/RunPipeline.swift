@@ -101,6 +101,7 @@ public struct RunPipeline {
         for t in request.tolerances { try tolerances.apply(t) }
         let scenarios = try loadScenarios()
         let store = DatasetStore(manifest: manifest)
+        store.strict = request.strict
         // What the data can tell (venues, files that do not load, recordings' spans) is checked before anything runs.
         for s in scenarios {
             let found = ScenarioPreflight.check(s, registry: apps, datasets: store)

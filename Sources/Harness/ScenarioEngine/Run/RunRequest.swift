@@ -35,6 +35,8 @@ public struct RunRequest: Sendable {
     /// The HTML report file the command writes after the run (`run --report`), checked with the
     /// other outputs before anything runs.
     public var report: String?
+    /// Rows the loaders would skip are errors at their file and line (`run --strict`).
+    public var strict = false
     /// How much each scenario's trace files keep (`events.csv`, `latency.csv`, `traces.geojson`).
     public var trace: TraceLevel = .summary
     /// `--system` choices by capability, replacing every scenario's (a nil command: the built-in core).
