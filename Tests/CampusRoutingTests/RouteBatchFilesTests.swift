@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import Testing
 
@@ -26,5 +27,31 @@ struct RouteBatchFilesTests {
                 graph: dir.appendingPathComponent("missing.osm").path, queries: queries.path, congestion: nil,
                 profiles: nil)
         }
+    }
+}
+
+@Suite("GeoJSON maps as downloaded")
+struct GeoJSONLenientTests {
+    static let text = """
+        {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "properties": {"highway": "footway"},
+           "geometry": {"type": "LineString", "coordinates": [[20.0, 10.0], [20.0, 10.001]]}},
+          {"type": "Feature", "properties": {"highway": "footway"},
+           "geometry": {"type": "LineString", "coordinates": [[20.0, 10.001], [200.0, 10.002]]}},
+          {"type": "Feature", "properties": {"highway": "path"},
+           "geometry": {"type": "LineString", "coordinates": [[20.0, 10.001], [20.001, 10.001]]}}
+        ]}
+        """
+
+    @Test("a feature with a position out of range fails the file when strict, and is skipped and counted when lenient")
+    func badFeature() throws {
+        #expect(throws: RoutingError.self) { _ = try MapSource(geoJSON: Data(Self.text.utf8), file: "m.geojson") }
+        var report = LoadReport()
+        let source = try MapSource(geoJSON: Data(Self.text.utf8), file: "m.geojson", policy: .lenient, report: &report)
+        #expect(report.rowsSkipped == 1)
+        #expect(report.issues.first.map { "\($0)".contains("feature 1") } == true, "\(report.issues)")
+        #expect(source.ways.count == 2)
+        let graph = try CampusGraph(source: source)
+        #expect(graph.vertices.count >= 3)
     }
 }

@@ -49,7 +49,7 @@ public final class NavUPCampus: @unchecked Sendable {
     public let exits: [NavUPExit]
     /// Bounding-box centre of the graph, degrees (heat-map origin).
     public let origin: GeoPoint
-    /// OSM elements read and skipped (with the first reasons) when the map was loaded.
+    /// Map elements read and skipped (with the first reasons) when the map was loaded.
     public let loadReport: LoadReport
 
     /// Loads `url` (OSM XML) and builds everything. Errors are located in the file.
@@ -57,7 +57,7 @@ public final class NavUPCampus: @unchecked Sendable {
         // A campus as exported: an element that cannot be read is skipped (counted in the OSM report).
         let map = try MapFile.load(url: url, displayName: displayName, policy: .lenient)
         let graph = try CampusGraph(source: map.source)
-        loadReport = map.osm?.report ?? LoadReport()
+        loadReport = map.report
         self.graph = graph
         walk = try graph.profileIndex(named: "walk")
         wheelchair = try graph.profileIndex(named: "wheelchair")

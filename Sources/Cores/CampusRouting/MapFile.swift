@@ -7,15 +7,19 @@ public struct MapFile: Sendable {
     public var source: MapSource
     /// The full OSM data when the file is OSM XML (for venues and POIs).
     public var osm: OSMData?
+    /// What the load skipped under `.lenient` (OSM elements or GeoJSON features), with the first reasons.
+    public var report: LoadReport
 
     /// Creates a map from parts.
-    public init(source: MapSource, osm: OSMData?) {
+    public init(source: MapSource, osm: OSMData?, report: LoadReport? = nil) {
         self.source = source
         self.osm = osm
+        self.report = report ?? osm?.report ?? LoadReport()
     }
 
     /// Reads `url`, choosing the format by extension; errors are located. Under `.lenient` an OSM
-    /// element that cannot be read is skipped and counted in `osm.report` instead of failing the file.
+    /// element or a GeoJSON feature that cannot be read is skipped and counted in `report` instead
+    /// of failing the file.
     public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(RoutingError)
         -> MapFile
     {
@@ -36,7 +40,9 @@ public struct MapFile: Sendable {
         case "geojson", "json":
             let bytes: [UInt8]
             do throws(DataError) { bytes = try readFileBytes(url, displayName: name) } catch { throw .data(error) }
-            return MapFile(source: try MapSource(geoJSON: Data(bytes), file: name), osm: nil)
+            var report = LoadReport()
+            let source = try MapSource(geoJSON: Data(bytes), file: name, policy: policy, report: &report)
+            return MapFile(source: source, osm: nil, report: report)
         case "":
             throw .data(
                 .badLayout(

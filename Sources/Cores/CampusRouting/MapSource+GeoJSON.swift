@@ -8,6 +8,13 @@ extension MapSource {
     /// positions are identified when equal to 1e-7 degrees (~1 cm). Other geometry types are ignored.
     /// Coordinates are `[longitude, latitude]` in degrees. O(positions).
     public init(geoJSON data: Data, file: String) throws(RoutingError) {
+        var report = LoadReport()
+        try self.init(geoJSON: data, file: file, policy: .strict, report: &report)
+    }
+
+    /// Like `init(geoJSON:file:)`; under `.lenient` a feature whose geometry cannot be read is
+    /// skipped and counted in `report` (naming the feature) instead of failing the file.
+    public init(geoJSON data: Data, file: String, policy: LoadPolicy, report: inout LoadReport) throws(RoutingError) {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
@@ -72,14 +79,24 @@ extension MapSource {
             case "MultiLineString": lines = geometry["coordinates"] as? [Any] ?? []
             default: continue
             }
-            for line in lines {
-                guard let coords = line as? [Any] else {
-                    throw .invalidGeoJSON(file: file, reason: "feature \(n): 'coordinates' is not a list of positions")
+            var featureWays: [Way] = []
+            do throws(RoutingError) {
+                for line in lines {
+                    guard let coords = line as? [Any] else {
+                        throw .invalidGeoJSON(
+                            file: file, reason: "feature \(n): 'coordinates' is not a list of positions")
+                    }
+                    var run: [Int] = []
+                    for c in coords { run.append(try pointIndex(c, feature: n)) }
+                    if run.count >= 2 { featureWays.append(Way(osmID: id, points: run, tags: tags)) }
                 }
-                var run: [Int] = []
-                for c in coords { run.append(try pointIndex(c, feature: n)) }
-                if run.count >= 2 { ways.append(Way(osmID: id, points: run, tags: tags)) }
+            } catch {
+                guard policy == .lenient, case .invalidGeoJSON(_, let reason) = error else { throw error }
+                // The feature's positions read so far stay as unused points; no way refers to them.
+                report.record(.badLayout(file: file, line: 0, reason: reason))
+                continue
             }
+            ways += featureWays
         }
         self.init(file: file, points: points, ways: ways)
     }

@@ -113,7 +113,7 @@ public struct LoadReport: Sendable, Equatable {
 
     public init() {}
 
-    mutating func record(_ error: DataError) {
+    public mutating func record(_ error: DataError) {
         rowsSkipped += 1
         if issues.count < Self.maxKeptIssues { issues.append(error) }
     }
