@@ -48,7 +48,7 @@ struct ScoreCommand: ParsableCommand {
             """)
 
     @Option(help: "Hourly weather CSV.") var weather: String?
-    @Option(help: "A bundled weather dataset to score instead of a CSV (e.g. noaa-lcd-lincoln-2023, beijing-pm25).")
+    @Option(help: "A weather dataset (by its manifest name) to score instead of a CSV; see fieldtest datasets list.")
     var dataset: String?
     @Option(
         help:

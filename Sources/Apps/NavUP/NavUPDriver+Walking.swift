@@ -175,7 +175,9 @@ extension NavUPDriver {
         }
         if positioning == nil {
             // The scenario's external locator, handed the training file, or the built-in one.
-            let trainName = run.text("fingerprint_train", default: "ujiindoorloc-train-a")
+            // The same training set the built-in locator was trained on (`fingerprintData`).
+            let trainName = try run.dataset(
+                parameter: "fingerprint_train", formats: [.ujiIndoorLoc], what: "Wi-Fi fingerprint training set")
             externalPositioning = try SystemSelection.start(
                 .locate, run: run,
                 setup: [SetupDataset(path: try run.datasets.url(trainName).path, format: "ujiindoorloc-csv")])
