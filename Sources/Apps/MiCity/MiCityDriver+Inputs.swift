@@ -27,7 +27,8 @@ extension MiCityDriver {
         guard let dataset = feed.parameters["dataset"]?.string else { return nil }
         let s = run.scenario
         let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: s.start))
-        return try RecordedWeatherProvider.load(dataset, store: run.datasets, year: year)
+        return try RecordedWeatherProvider.load(
+            dataset, store: run.datasets, year: year, options: WeatherLoadOptions(dataset: dataset, of: s))
     }
 
     /// What the data shows of a miCity scenario before it runs: the tweet streams and the weather

@@ -13,8 +13,10 @@ struct RecordedWeatherProvider {
 
     /// Loads the recording `dataset` (a typical year replayed in `year`); its station must be
     /// placed (the file's coordinates, a TMY header, or NOAA's station history for an LCD id).
-    static func load(_ dataset: String, store: DatasetStore, year: Int) throws -> RecordedWeatherProvider {
-        let provider = try WeatherProviders.load(dataset, store: store, year: year)
+    static func load(
+        _ dataset: String, store: DatasetStore, year: Int, options: WeatherLoadOptions = WeatherLoadOptions()
+    ) throws -> RecordedWeatherProvider {
+        let provider = try WeatherProviders.load(dataset, store: store, year: year, options: options)
         guard let c = provider.station else {
             throw EmulatedDevices.BuildError(
                 description:

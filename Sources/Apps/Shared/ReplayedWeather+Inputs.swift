@@ -11,7 +11,7 @@ extension WeatherProviders {
             let name = feed.parameters["dataset"]?.string
         else { return nil }
         let year = Calendar(identifier: .gregorian).component(.year, from: Date(timeIntervalSince1970: scenario.start))
-        return try load(name, store: store, year: year)
+        return try load(name, store: store, year: year, options: WeatherLoadOptions(dataset: name, of: scenario))
     }
 
     /// The weather recording of `run.scenario` loads, and covers the scenario's time window (an
@@ -27,5 +27,14 @@ extension WeatherProviders {
                 at: feed.parameters["dataset"])
         else { return [] }
         return [problem]
+    }
+}
+
+extension WeatherLoadOptions {
+    /// The options a scenario declares on its dataset entry `name` (`utc_offset:`, `timezone:`);
+    /// none for a dataset named from a manifest.
+    init(dataset name: String, of scenario: Scenario) {
+        let declared = scenario.datasetFiles.first { $0.name == name }
+        self.init(utcOffsetSeconds: declared?.utcOffsetSeconds, timeZone: declared?.timeZone)
     }
 }

@@ -15,14 +15,23 @@ public struct ScenarioDataset: Sendable, Equatable {
     public var format: DatasetFormat
     /// Line of the entry in the scenario file.
     public var line: Int
+    /// `utc_offset:` — the recording's local standard time, seconds east of UTC, when declared.
+    public var utcOffsetSeconds: Int?
+    /// `timezone:` — the recording's IANA zone, when declared.
+    public var timeZone: String?
 
     /// An entry; see the properties for each value.
-    public init(name: String, path: String, url: URL, format: DatasetFormat, line: Int) {
+    public init(
+        name: String, path: String, url: URL, format: DatasetFormat, line: Int, utcOffsetSeconds: Int? = nil,
+        timeZone: String? = nil
+    ) {
         self.name = name
         self.path = path
         self.url = url
         self.format = format
         self.line = line
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.timeZone = timeZone
     }
 
     /// The entry as the datasets of a run see it: the file in its own folder, with no recorded

@@ -360,7 +360,27 @@ struct ScenarioBuilder {
             }
             format = shownFormat
         }
-        return ok ? ScenarioDataset(name: name, path: written, url: url, format: format, line: d.line) : nil
+        var offset: Int?
+        if let hours = d["utc_offset"]?.double {
+            if (-14...14).contains(hours) {
+                offset = Int((hours * 3600).rounded())
+            } else {
+                error(d["utc_offset"], "'\(path).utc_offset': \(hours) hours is not an offset from UTC; use -14 to 14")
+                ok = false
+            }
+        }
+        let zone = d["timezone"]?.string
+        if let zone, TimeZone(identifier: zone) == nil {
+            error(
+                d["timezone"],
+                "'\(path).timezone': '\(zone)' is not an IANA time zone\(Suggest.hint(zone, TimeZone.knownTimeZoneIdentifiers)); e.g. America/Chicago"
+            )
+            ok = false
+        }
+        return ok
+            ? ScenarioDataset(
+                name: name, path: written, url: url, format: format, line: d.line, utcOffsetSeconds: offset,
+                timeZone: zone) : nil
     }
 
     /// Checks a dataset-valued field: the name is in the manifest, its format

@@ -84,6 +84,14 @@ public enum ScenarioSchema {
                 "format", .string(allowed: DatasetFormat.allCases.map(\.rawValue)),
                 "the file's format; may be left out when its extension or header shows it (.osm, NOAA LCD, TMY3, UJIIndoorLoc, airline tweets, …)"
             ),
+            SchemaField(
+                "utc_offset", .number(),
+                "NOAA LCD: the offset of the station's local standard time, hours east of UTC (e.g. -6); default: from the station's position"
+            ),
+            SchemaField(
+                "timezone", .string(),
+                "NOAA LCD: the station's IANA time zone, whose standard offset its times are in; default: from the station's position"
+            ),
         ])
 
     /// The longest `time.duration` a scenario may have, seconds (366 days).
