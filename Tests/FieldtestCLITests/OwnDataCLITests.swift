@@ -163,6 +163,28 @@ struct OwnDataCLITests {
         #expect(strict.stderr.contains("LCD_home.csv:21"), "\(strict.stderr)")
     }
 
+    /// What `run` refuses, `validate` refuses too, located: a typical year replayed in year 1 or 9999.
+    @Test(arguments: ["0001", "9999"])
+    func typicalYearsOutOfRangeAreLocated(year: String) throws {
+        let dir = try cli.temporaryFolder()
+        let text = try String(
+            contentsOf: FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-alaska.yaml"), encoding: .utf8
+        )
+        let moved = text.replacingOccurrences(of: "start: 2021-", with: "start: \(year)-")
+        #expect(moved != text)
+        try moved.write(to: dir.appendingPathComponent("tmy.yaml"), atomically: false, encoding: .utf8)
+        for command in ["validate", "run"] {
+            let r = try cli.run(
+                [command, "tmy.yaml", "--out", dir.appendingPathComponent("out").path].prefix(command == "run" ? 4 : 2)
+                    .map { $0 }, in: dir)
+            #expect(r.status == 2, "\(command): \(r.stderr)")
+            #expect(
+                r.stderr.range(
+                    of: #"tmy\.yaml:\d+:\d+: error: the weather recording cannot be replayed"#,
+                    options: .regularExpression) != nil, "\(command): \(r.stderr)")
+        }
+    }
+
     /// The requirement IDs listed by the scenario of `app`.
     static func requirements(_ app: String) -> [String] {
         guard let text = scenarios[app],

@@ -18,8 +18,18 @@ extension WeatherProviders {
     /// error when it covers none of it, a warning when only part).
     @Sendable static func inputProblems(_ run: RunContext) throws -> [ScenarioProblem] {
         let s = run.scenario
-        guard let weather = try replayed(by: s, run.datasets),
-            let feed = s.feeds.first(where: { $0.kind == "weather-refresh" }),
+        let weather: (any WeatherProvider)?
+        do {
+            weather = try replayed(by: s, run.datasets)
+        } catch {
+            // Located at the feed that replays the recording (e.g. a typical year replayed in year 1).
+            let at = s.feeds.first { $0.kind == "weather-refresh" }?.parameters["dataset"]
+            var message = "\(error)"
+            if message.hasPrefix("\(s.file): error: ") { message.removeFirst("\(s.file): error: ".count) }
+            if message.hasPrefix("error: ") { message.removeFirst("error: ".count) }
+            return [ScenarioProblem(at: at, "the weather recording cannot be replayed: \(message)")]
+        }
+        guard let weather, let feed = s.feeds.first(where: { $0.kind == "weather-refresh" }),
             let first = weather.observations.first?.timeUTC, let last = weather.observations.last?.timeUTC,
             let problem = ScenarioPreflight.window(
                 start: s.start, end: s.end, recording: first, last,
