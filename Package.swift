@@ -168,7 +168,8 @@ let package = Package(
         .executableTarget(
             name: "FieldtestBench",
             dependencies: [
-                "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
+                "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning",
+                "TweetSentiment",
                 "MetricReports", "SystemsUnderTest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),

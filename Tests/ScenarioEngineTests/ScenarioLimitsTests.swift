@@ -87,6 +87,51 @@ struct ScenarioLimitsTests {
         #expect(errors(crowd.replacingOccurrences(of: "people: 20000", with: "people: 100")) == [])
     }
 
+    @Test func workPerOccurrenceCountsTowardTheBound() {
+        // 150 occurrences of 10,000 routes each are 1,500,000 occurrences of work.
+        let routes = navUP(action: "{at: 1m, every: 10s, count: 150, do: random-routes, routes: 10000}")
+        #expect(
+            errors(routes).first?.contains(
+                "schedules 1500000 action occurrences and feed deliveries (1500000 by 'actors[0].actions[0]' (do: random-routes, each counted 10000 times for its work))"
+            ) == true)
+        #expect(errors(routes.replacingOccurrences(of: "routes: 10000", with: "routes: 6000")) == [])
+    }
+
+    /// A journal scenario whose one actor logs in `count` times, every second, at `iterations`.
+    func journalLogins(_ count: Int, iterations: Int = 600_000) -> String {
+        """
+        version: 1
+        name: x
+        app: journal
+        seed: 1
+        time: {start: 2024-06-01T08:00:00Z, duration: 6h, timezone: UTC}
+        datasets: [sentiment140-positive]
+        parameters: {kdf_iterations: \(iterations)}
+        devices:
+          - {name: phone, gps: urban, network: lte}
+        actors:
+          - name: ana
+            device: phone
+            actions:
+              - {at: 1m, do: sign-up, username: ana, email: ana@example.org, password: "Hiking-2024 fjords"}
+              - {at: 2m, every: 1s, count: \(count), do: login, username: ana, password: "Hiking-2024 fjords"}
+        requirements: [BTD-A1]
+
+        """
+    }
+
+    @Test func slowKeyDerivationsAreBoundedPerScenario() {
+        // 1,000 derivations at the production minimum: one sign-up and 999 logins fit, 1,000 logins do not.
+        #expect(errors(journalLogins(999)) == [])
+        #expect(
+            errors(journalLogins(1000)) == [
+                "x.yaml:15:9: error: the scenario plans 1001 'login', 'sign-up' actions at 600000 PBKDF2 iterations each; each derives a key with a slow KDF, so the most is 1000; use a longer 'every', a 'count' or 'until'"
+            ])
+        // More iterations per derivation allow fewer derivations.
+        #expect(errors(journalLogins(100, iterations: 6_000_000)).first?.contains("so the most is 100;") == true)
+        #expect(errors(journalLogins(99, iterations: 6_000_000)) == [])
+    }
+
     @Test func actionLengthsEndWithinTheScenario() {
         #expect(
             errors(navUP(action: "{at: 1m, do: walk, duration: 300d}")) == [

@@ -15,7 +15,8 @@ enum JournalDefinition: AppVocabularyBuilding {
                 [
                     SchemaField(
                         "entries", .integer(minimum: 1, maximum: 10_000), required: true,
-                        "entries written, at most 10000"),
+                        "entries written, at most 10000"
+                    ).countingWork(),
                     SchemaField("category", .string()),
                     SchemaField("type", .string(allowed: ["journal", "picture-diary"])),
                 ]),
@@ -37,6 +38,7 @@ enum JournalDefinition: AppVocabularyBuilding {
                 "PBKDF2 iterations (default 600000, at most 10000000)")
         ],
         requirements: requirements,
+        checks: [KeyDerivationWork.check(kinds: ["sign-up", "login"], iterationsParameter: "kdf_iterations")],
         makeDriver: { _ in JournalDriver() })
 
     /// The requirements the app reports, in catalogue order.

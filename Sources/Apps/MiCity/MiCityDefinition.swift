@@ -55,7 +55,8 @@ enum MiCityDefinition: AppVocabularyBuilding {
                         "dataset", .dataset(formats: labelledTweetFormats), required: true,
                         "the replayed labelled tweet stream: airline tweets CSV, tweets CSV (text, label), "
                             + "original Sentiment140 CSV, VADER ground truth or TweetEval texts (labels beside)"),
-                    SchemaField("size", .integer(minimum: 1, maximum: 1000), "tweets per request (default 100)"),
+                    SchemaField("size", .integer(minimum: 1, maximum: 1000), "tweets per request (default 100)")
+                        .countingWork(per: 100),
                     SchemaField(
                         "burst", .integer(minimum: 1, maximum: 100),
                         "extra requests attempted in the same window, at most 100"),

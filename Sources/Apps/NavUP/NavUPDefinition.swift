@@ -20,7 +20,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 [
                     SchemaField(
                         "routes", .integer(minimum: 1, maximum: 10_000), required: true,
-                        "routes per occurrence, at most 10000"),
+                        "routes per occurrence, at most 10000"
+                    ).countingWork(),
                     SchemaField("profile", .string(allowed: ["walk", "wheelchair"])),
                     SchemaField(
                         "contested", .boolean,
@@ -37,7 +38,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
                     ),
                     SchemaField(
                         "queries", .integer(minimum: 1, maximum: 100_000),
-                        "number of seeded queries (prefixes and one-typo names of random venues), at most 100000"),
+                        "number of seeded queries (prefixes and one-typo names of random venues), at most 100000"
+                    ).countingWork(),
                 ]),
             action(
                 "emergency", "route to the nearest exit or assembly point",
@@ -51,7 +53,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
                     SchemaField(
                         "duration", .period(maximum: maximumWalkSeconds), required: true,
                         "length of the walk, at most \(Int(maximumWalkSeconds / 3600))h; it must end within the scenario"
-                    ),
+                    ).countingWork(per: 60),
                     SchemaField("pace", .string(allowed: ["slow", "normal", "fast"])),
                 ]),
             action(
@@ -61,7 +63,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
                     SchemaField(
                         "samples", .integer(minimum: 1, maximum: 3_600),
                         "indoor: test rows located (default 20); outdoor: seconds of walking (default 120); at most 3600"
-                    ),
+                    ).countingWork(),
                 ]),
             action(
                 "consent", "grant or withdraw consent to location collection",
@@ -107,7 +109,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 [
                     SchemaField(
                         "count", .integer(minimum: 1, maximum: 10_000), "events per delivery (default 5), at most 10000"
-                    )
+                    ).countingWork()
                 ]),
         ],
         parameters: [

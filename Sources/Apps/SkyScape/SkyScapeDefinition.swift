@@ -55,6 +55,7 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         requirements: requirements,
         // A user who opens the details at the instant of a refresh sees what the app had.
         actionsBeforeFeeds: true,
+        checks: [KeyDerivationWork.check(kinds: ["register", "login"])],
         inputChecks: [SkyScapeDriver.inputProblems],
         makeDriver: { SkyScapeDriver(scenario: $0) })
 

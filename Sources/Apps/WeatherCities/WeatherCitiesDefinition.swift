@@ -17,7 +17,7 @@ enum WeatherCitiesDefinition: AppVocabularyBuilding {
             action(
                 "search-sample", "search a seeded sample of real city names, exact and misspelt",
                 [
-                    SchemaField("size", .integer(minimum: 1, maximum: 100_000), required: true)
+                    SchemaField("size", .integer(minimum: 1, maximum: 100_000), required: true).countingWork()
                 ]),
             action("add-city", "add a favourite city", [SchemaField("city", .string(), required: true)]),
             action("remove-city", "delete a favourite city", [SchemaField("city", .string(), required: true)]),
@@ -34,6 +34,7 @@ enum WeatherCitiesDefinition: AppVocabularyBuilding {
         feeds: [weatherFeed(weatherRecordings, "manifest name of a NOAA LCD, TMY or Beijing PM2.5 dataset")],
         parameters: [SchemaField("search_latency_ms", .number(minimum: 0), "WXC-D1 p95 threshold (default 100)")],
         requirements: requirements,
+        checks: [KeyDerivationWork.check(kinds: ["register"])],
         inputChecks: [WeatherProviders.inputProblems],
         makeDriver: { WeatherCitiesDriver(scenario: $0) })
 

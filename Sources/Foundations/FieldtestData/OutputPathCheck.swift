@@ -3,19 +3,25 @@ import Foundation
 /// Refuses an output path that names one of a command's input files, before anything is
 /// read or written: the atomic write would replace the input with the output.
 public enum OutputPathCheck {
-    /// An input file and the option that named it (e.g. `--input`; empty for a positional argument).
-    public struct Input: Sendable {
-        /// The option that named the file.
+    /// A file a command reads or writes, and the option that named it (e.g. `--input`, `--junit`, or
+    /// `--out` for a report file inside the `--out` folder; empty for a positional argument).
+    public struct NamedFile: Sendable {
+        /// The option that named the file (a file inside a chosen folder names the folder's option).
         public var option: String
         /// The file.
         public var url: URL
 
-        /// An input named by `option`.
+        /// A file named by `option`.
         public init(option: String, url: URL) {
             self.option = option
             self.url = url
         }
     }
+
+    /// An input file and the option that named it.
+    public typealias Input = NamedFile
+    /// A file a command is about to write, and the option that chose it.
+    public typealias Output = NamedFile
 
     /// The output names an input file.
     public struct OverwritesInput: Error, Sendable, Equatable, CustomStringConvertible {
@@ -49,21 +55,6 @@ public enum OutputPathCheck {
         }
     }
 
-    /// A file a command is about to write, and the option that chose it (e.g. `--junit`, or
-    /// `--out` for a report file inside the `--out` folder).
-    public struct Output: Sendable {
-        /// The option that chose the file (a file inside a chosen folder names the folder's option).
-        public var option: String
-        /// The file.
-        public var url: URL
-
-        /// An output chosen by `option`.
-        public init(option: String, url: URL) {
-            self.option = option
-            self.url = url
-        }
-    }
-
     /// Two outputs of one command name the same file: the second would replace the first.
     public struct OutputsCollide: Error, Sendable, Equatable, CustomStringConvertible {
         /// The two outputs, each as `option path`.
@@ -80,9 +71,10 @@ public enum OutputPathCheck {
         throws(OverwritesInput)
     {
         guard let output, output != OutputText.standardStreamName else { return }
-        let target = URL(fileURLWithPath: output)
-        for input in inputs where sameFile(input.url, target) {
-            throw OverwritesInput(outputOption: outputOption, output: output, input: named(input))
+        let written = Output(option: outputOption, url: URL(fileURLWithPath: output))
+        if var found = overwrite(outputs: [written], inputs: inputs) {
+            found.output = output
+            throw found
         }
     }
 
@@ -91,16 +83,9 @@ public enum OutputPathCheck {
     /// link, a hard link, `..` or a symbolic link in a parent folder included), or
     /// `OutputsCollide` when two outputs resolve to one file. Standard output (`-`) is never a file.
     public static func refuse(outputs: [Output], inputs: [Input]) throws {
+        if let found = overwrite(outputs: outputs, inputs: inputs) { throw found }
         let files = outputs.filter { $0.url.relativePath != OutputText.standardStreamName }
-        // Each file's identity once (a run compares dozens of outputs with every dataset file).
-        let readIdentities = inputs.map(FileIdentity.init)
         let writeIdentities = files.map { FileIdentity($0.url) }
-        for (output, written) in zip(files, writeIdentities) {
-            for (input, read) in zip(inputs, readIdentities) where written.matches(read) {
-                throw OverwritesInput(
-                    outputOption: output.option, output: output.url.relativePath, input: named(input))
-            }
-        }
         for i in files.indices {
             for j in files.indices where j > i && writeIdentities[i].matches(writeIdentities[j]) {
                 throw OutputsCollide(
@@ -108,6 +93,20 @@ public enum OutputPathCheck {
                     second: "\(files[j].option) \(files[j].url.relativePath)")
             }
         }
+    }
+
+    /// The first output that resolves to one of `inputs`, as the error to throw; standard output is never a file.
+    static func overwrite(outputs: [Output], inputs: [Input]) -> OverwritesInput? {
+        // Each file's identity once (a run compares dozens of outputs with every dataset file).
+        let readIdentities = inputs.map(FileIdentity.init)
+        for output in outputs where output.url.relativePath != OutputText.standardStreamName {
+            let written = FileIdentity(output.url)
+            for (input, read) in zip(inputs, readIdentities) where written.matches(read) {
+                return OverwritesInput(
+                    outputOption: output.option, output: output.url.relativePath, input: named(input))
+            }
+        }
+        return nil
     }
 
     /// What `sameFile` compares: the canonical path and, for an existing file, its device and inode.

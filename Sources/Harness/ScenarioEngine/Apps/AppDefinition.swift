@@ -65,9 +65,12 @@ public struct AppDefinition: Sendable {
             "number of repetitions (with 'every')"),
     ]
 
-    /// An action called `name` with the timing keys and `fields`.
-    public static func action(_ name: String, _ doc: String, _ fields: [SchemaField]) -> (String, ObjectSchema) {
-        (name, ObjectSchema(doc, timing + fields))
+    /// An action called `name` with the timing keys and `fields`; one occurrence counts as `work`
+    /// occurrences toward the scenario's bound (see `ObjectSchema.work`).
+    public static func action(_ name: String, _ doc: String, _ fields: [SchemaField], work: Double = 1) -> (
+        String, ObjectSchema
+    ) {
+        (name, ObjectSchema(doc, timing + fields, work: work))
     }
 
     /// A feed called `name`, delivered `every` period from `at`, with `fields`.
@@ -94,6 +97,30 @@ public struct ScenarioCheckInput: Sendable {
     public var sweepValues: [String: [LocatedValue]]
     /// `time.duration`, seconds.
     public var duration: Double
+    /// The actors and their actions, validated against the schema.
+    public var actors: [ActorSpec]
+
+    /// The input of a check: a scenario's feeds, `parameters:` mapping, swept values, duration and actors.
+    public init(
+        feeds: [FeedSpec], parameters: LocatedValue?, sweepValues: [String: [LocatedValue]], duration: Double,
+        actors: [ActorSpec]
+    ) {
+        self.feeds = feeds
+        self.parameters = parameters
+        self.sweepValues = sweepValues
+        self.duration = duration
+        self.actors = actors
+    }
+
+    /// What a check sees of a loaded scenario case (its sweep already applied).
+    public init(_ scenario: Scenario) {
+        let parameters = LocatedValue(
+            value: .object(scenario.parameters.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }),
+            line: 0, column: 0)
+        self.init(
+            feeds: scenario.feeds, parameters: parameters, sweepValues: [:], duration: scenario.duration,
+            actors: scenario.actors)
+    }
 }
 
 /// A problem an app's check found: where, and what to do about it.

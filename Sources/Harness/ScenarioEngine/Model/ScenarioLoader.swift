@@ -493,6 +493,10 @@ struct ScenarioBuilder {
         // Occurrences scheduled (actions and feed deliveries), with the value that drives the most.
         var occurrences = 0.0
         var busiest: (count: Double, at: LocatedValue?, what: String)?
+        // An occurrence that asks for more work (routes, entries) counts as more than one.
+        func weighed(_ weight: Double) -> String {
+            weight > 1 ? ", each counted \(Int(weight)) times for its work" : ""
+        }
         func schedule(_ count: Double, at: LocatedValue?, _ what: String) {
             occurrences += count
             if count > (busiest?.count ?? 0) { busiest = (count, at, what) }
@@ -518,7 +522,8 @@ struct ScenarioBuilder {
                     kind: act["do"]?.string ?? "", at: act["at"]?.double ?? 0, every: act["every"]?.double,
                     until: act["until"]?.double, count: act["count"]?.int, parameters: act, line: act.line)
                 let count = action.occurrenceCount(duration: duration)
-                schedule(count, at: act["every"] ?? act, "'\(path)' (do: \(action.kind))")
+                let weight = app.actions.first { $0.0 == action.kind }?.1.workWeight(of: act) ?? 1
+                schedule(count * weight, at: act["every"] ?? act, "'\(path)' (do: \(action.kind)\(weighed(weight)))")
                 if let length = act["duration"], let seconds = length.double, count >= 1 {
                     let lastStart = action.at + (count - 1) * (action.every ?? 0)
                     if lastStart + seconds > duration {
@@ -544,9 +549,10 @@ struct ScenarioBuilder {
             let feed = FeedSpec(
                 kind: f["kind"]?.string ?? "", at: f["at"]?.double ?? 0, every: f["every"]?.double ?? 1,
                 parameters: f, line: f.line)
+            let weight = app.feeds.first { $0.0 == feed.kind }?.1.workWeight(of: f) ?? 1
             schedule(
-                feed.deliveryCount(duration: duration), at: f["every"] ?? f,
-                "'feeds[\(feeds.count)]' (kind: \(feed.kind))")
+                feed.deliveryCount(duration: duration) * weight, at: f["every"] ?? f,
+                "'feeds[\(feeds.count)]' (kind: \(feed.kind)\(weighed(weight)))")
             feeds.append(feed)
         }
         let durationIsValid = duration > 0 && duration <= ScenarioSchema.maximumDuration
@@ -560,7 +566,7 @@ struct ScenarioBuilder {
         }
         let input = ScenarioCheckInput(
             feeds: feeds, parameters: v["parameters"], sweepValues: sweepValues.mapValues(\.values),
-            duration: duration)
+            duration: duration, actors: actors)
         for check in app.checks {
             for problem in check(input) { error(problem.at, problem.message) }
         }

@@ -89,10 +89,25 @@ public struct ObjectSchema: Sendable {
     public var fields: [SchemaField]
     /// A human description for the JSON Schema.
     public var doc: String
+    /// For an action or a feed: the occurrences of work one occurrence counts as toward the
+    /// scenario's bound (`ScenarioSchema.maximumOccurrences`), before its work fields multiply it
+    /// (see `SchemaField.workUnit`). Above one for what costs more than the bound's unit
+    /// (`fieldtest-bench actions` measures it).
+    public var work: Double
 
-    public init(_ doc: String = "", _ fields: [SchemaField]) {
+    public init(_ doc: String = "", _ fields: [SchemaField], work: Double = 1) {
         self.fields = fields
         self.doc = doc
+        self.work = work
+    }
+
+    /// How many occurrences of work one occurrence of this action or feed counts as, given its
+    /// `value`: `work` times each work field's `value / workUnit` (each at least one).
+    public func workWeight(of value: LocatedValue) -> Double {
+        fields.reduce(work) { weight, field in
+            guard let unit = field.workUnit, let amount = value[field.name]?.double else { return weight }
+            return weight * max(1, amount / unit)
+        }
     }
 
     func field(_ name: String) -> SchemaField? { fields.first { $0.name == name } }
@@ -108,11 +123,22 @@ public struct SchemaField: Sendable {
     public var required: Bool
     /// What it means, with units.
     public var doc: String
+    /// When set, the field asks for work in proportion to its number (routes, entries, queries):
+    /// each occurrence of its action, or delivery of its feed, counts as `value / workUnit`
+    /// occurrences (at least one) toward the scenario's bound, `ScenarioSchema.maximumOccurrences`.
+    public var workUnit: Double?
 
     public init(_ name: String, _ type: SchemaType, required: Bool = false, _ doc: String = "") {
         self.name = name
         self.type = type
         self.required = required
         self.doc = doc
+    }
+
+    /// This field, counting `unit` of its value as one occurrence of work (see `workUnit`).
+    public func countingWork(per unit: Double = 1) -> SchemaField {
+        var field = self
+        field.workUnit = unit
+        return field
     }
 }
