@@ -164,6 +164,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .info("online_routes_without_map", kind: .count, unit: "count"),
                 .info("contested_requests_not_made", kind: .count, unit: "count"),
                 .info("cached_congestion_age_max", kind: .accuracy, unit: "s"),
+                // Answers of the routing system under test (plain queries) that do not walk the campus paths.
+                .mismatches("routes_off_the_paths"),
                 .latency("congestion_download"),
             ]),
         RequirementDefinition(

@@ -125,8 +125,13 @@ extension NavUPDriver {
         let choice = cache.congestion(now: now, online: fresh, fresh: published)
         congestionCaches[deviceName] = cache
         let slowdown = choice.snapshot?.slowdowns
+        // At free flow on every edge this is a plain query, which the routing system under test answers;
+        // per-edge congestion weights are beyond the routing protocol, so the built-in router takes those.
+        let plain = slowdown?.allSatisfy { $0 == 1 } ?? true
         let (route, seconds) = ComputeTimer.measure {
-            router.route(in: campus.graph, from: from, to: to, profile: p, slowdown: slowdown)
+            plain
+                ? systemRoute(from: from, to: to, profile: p)
+                : router.route(in: campus.graph, from: from, to: to, profile: p, slowdown: slowdown)
         }
         run.metrics.latency("NAV-F4", "route_latency", seconds: seconds)
         traceRoute(
@@ -137,6 +142,13 @@ extension NavUPDriver {
         if !online { offlineChecked(route: true, passed: answerIsRight(route, from: from, to: to, profile: p), run) }
         if !fresh, choice.snapshot != nil {
             run.metrics.sample("NAV-F4", "cached_congestion_age_max", choice.ageSeconds, .maximum)
+        }
+        // An `ok` answer of the routing system must walk the campus paths; one that does not has no duration
+        // to judge, so it counts here rather than in the regret.
+        if plain, route.status == .ok {
+            let walks = follows(route, profile: p)
+            run.metrics.check("NAV-F4", "routes_off_the_paths", passed: walks)
+            if !walks { return }
         }
         guard route.status == .ok, let s = route.fromSnap, let t = route.toSnap else { return }
         let truth =
@@ -150,7 +162,7 @@ extension NavUPDriver {
             run.metrics.sample("NAV-F4", "regret_\(kind)_mean", regret, .mean)
         }
         // What the same request would have cost routed without any congestion data (the contrast that
-        // shows whether congestion decided anything).
+        // shows whether congestion decided anything; the harness's own, so the built-in router).
         let blind = router.route(in: campus.graph, fromSnap: s, toSnap: t, profile: p)
         if let regret = RouteRegret.regret(
             of: blind, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
@@ -370,12 +382,14 @@ extension NavUPDriver {
         let m = run.metrics
         let ok = route.status == .ok
         if ok {
-            // One check per edge walked.
+            // One check per edge walked, and an answer that does not walk the wheelchair profile's usable
+            // arcs (a routing system's made-up path) is one forbidden use.
             let walked = route.walkedEdges.count
             let forbidden = forbiddenEdges(route)
             if walked > 0 || forbidden > 0 {
                 m.add("NAV-F15", "forbidden_edges_used", Double(forbidden), samples: walked)
             }
+            if !follows(route, profile: campus.wheelchair) { m.add("NAV-F15", "forbidden_edges_used") }
         }
         // Checked on `no_route`/`no_snap` answers only, but reported with every wheelchair route.
         m.add(

@@ -56,7 +56,17 @@ public final class NavUPDriver: AppDriver {
     var search: VenueSearch?
     var devices: [String: Device] = [:]
     var cacheFolder: URL?
+    /// The built-in router, for what the routing protocol cannot express (congestion weights, the nearest of
+    /// many exits) and for the harness's own ground truth (`NavUPDriver+RoutingSystem`).
     var router = AStarRouter()
+    /// What answers the app's plain route queries: the built-in router unless the scenario chose a `route` system.
+    var routing: (any RoutingSystem)?
+    /// The external router, when the scenario chose one.
+    var externalRouting: ExternalSystem?
+    /// Route queries sent to `routing` (their ids).
+    var routeQueries = 0
+    /// Campus graph vertex of each OSM node id, to rebuild the routing system's answers.
+    var vertexByOSMID: [Int64: Int32] = [:]
     var store = CrowdPingStore(retentionSeconds: 3600)
     var crowd: NavUPCrowd?
     var estimator: CrowdDensityEstimator?
@@ -147,6 +157,7 @@ public final class NavUPDriver: AppDriver {
             actors.append(state)
         }
         for feed in s.feeds { try prepareFeed(feed, run) }
+        try startRouting(campus: campus, url: url, run)
     }
 
     // MARK: Timeline (scheduled by the engine)
@@ -278,6 +289,7 @@ public final class NavUPDriver: AppDriver {
     public func finish(_ run: RunContext) throws {
         defer { if let cacheFolder { try? FileManager.default.removeItem(at: cacheFolder) } }
         SystemSelection.finish(externalPositioning, run: run)
+        SystemSelection.finish(externalRouting, run: run)
         if let failure { throw NavUPDriverError(description: failure) }
         traceHeatmap(run)
         checkAtEnd(run)
