@@ -67,7 +67,7 @@ extension NavUPDriver {
     /// route is slower under the crowd's true positions at `now` than the best route then — the first
     /// such pair in pair order from a seeded start (or, with more than `contestedTries` pairs, among as
     /// many seeded random pairs); nil when none is (no crowd, or nobody walking where it matters). The
-    /// harness knows the truth; the app does not. O(min(venues², contestedTries) × A*).
+    /// harness knows the truth; the app does not, so the built-in router answers. O(min(venues², contestedTries) × A*).
     func contestedPair(profile name: String, rng: RandomStream, at now: Double) -> (Int, Int)? {
         guard let campus, let crowd, let estimator else { return nil }
         let p = name == "wheelchair" ? campus.wheelchair : campus.walk
@@ -456,6 +456,7 @@ extension NavUPDriver {
                 "NAV-F9", "alerts_undelivered", passed: device.request(bytes: 2048, at: run.now).delivered)
         }
         let targets = campus.exits.map { $0.snaps[p] }
+        // The nearest of many exits is beyond the routing protocol (one destination per query): built-in.
         let (route, chosen) = EmergencyRouting.nearest(
             in: campus.graph, from: from, destinations: targets, profile: p,
             router: &router)
