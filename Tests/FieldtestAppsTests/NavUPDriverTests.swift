@@ -175,7 +175,7 @@ struct NavUPDriverTests {
 
     /// Runs `s` keeping the driver, for tests that look inside it or tamper with a phone.
     func drive(_ s: Scenario, before: (NavUPDriver, Scenario) -> Void = { _, _ in }) throws -> (
-        NavUPDriver, [MetricRow]
+        NavUPDriver, [MetricRow], MetricCollector
     ) {
         let store = DatasetStore(manifest: try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets")))
         let context = RunContext(scenario: s, datasets: store, requirements: NavUPDefinition.requirements)
@@ -188,7 +188,7 @@ struct NavUPDriverTests {
         let rows = context.metrics.rows(
             template: MetricRow.Template(scenario: s.name, runID: "t", seed: s.seed, requirement: ""),
             requirements: s.requirements)
-        return (driver, rows)
+        return (driver, rows, context.metrics)
     }
 
     /// A listed requirement the scenario never exercises is `not_measured` (a failure), not a pass
@@ -224,11 +224,11 @@ struct NavUPDriverTests {
         var s = try ScenarioLoader(datasetNames: nil).load(
             Self.repo.appendingPathComponent("Scenarios/navup-teaching-day.yaml"))
         s.duration = 40 * 60
-        let (_, rows) = try drive(s) { driver, s in driver.devices["student-phone"]?.consent.give(at: s.start) }
+        let (_, rows, _) = try drive(s) { driver, s in driver.devices["student-phone"]?.consent.give(at: s.start) }
         let phone = try #require(rows.first { $0.metric == "phone_records_without_consent" })
         #expect(phone.value > 0 && phone.status == .fail)
         #expect(value(rows, "NAV-PR1", "pings_stored_without_consent") == 0)
-        let (_, honest) = try drive(s)
+        let (_, honest, _) = try drive(s)
         #expect(value(honest, "NAV-PR1", "phone_records_without_consent") == 0)
     }
 
@@ -269,8 +269,9 @@ struct NavUPDriverTests {
         var s = try ScenarioLoader(datasetNames: nil).load(
             Self.repo.appendingPathComponent("Scenarios/navup-teaching-day.yaml"))
         s.duration = 25 * 60
-        let (driver, rows) = try drive(s)
-        #expect(driver.eventChecks > 0 && driver.eventsListed > 0)
+        let (_, rows, _) = try drive(s)
+        let listed = try #require(rows.first { $0.metric == "events_listed" })
+        #expect(listed.samples > 0 && listed.value > 0)
         #expect(value(rows, "NAV-F5", "expired_events_shown") == 0)
         #expect(value(rows, "NAV-F5", "event_listing_mismatches") == 0)
         #expect(value(rows, "NAV-F5", "poi_listing_mismatches") == 0)
@@ -310,14 +311,14 @@ struct NavUPDriverTests {
         var s = try ScenarioLoader(datasetNames: nil).load(
             Self.repo.appendingPathComponent("Scenarios/navup-teaching-day.yaml"))
         s.duration = 90 * 60  // both class changes (at the first, the diffuse crowd never changes the app's routes)
-        let (driver, rows) = try drive(s)
-        #expect(driver.blindOnline.count >= 100)
-        #expect(driver.blindOnline.filter { $0 == 0 }.count == 1)  // only the agent's named route is not contested
+        let (_, rows, metrics) = try drive(s)
+        let blindOnline = metrics.sampled["NAV-F4"]?["regret_online_without_congestion_p95"]?.values ?? []
+        let regretOnline = metrics.sampled["NAV-F4"]?["regret_online_mean"]?.values ?? []
+        #expect(blindOnline.count >= 100)
+        #expect(blindOnline.filter { $0 == 0 }.count == 1)  // only the agent's named route is not contested
         // On these requests, fresh congestion data lowers the regret a congestion-free route has.
         let mean = { (v: [Double]) in v.reduce(0, +) / Double(max(1, v.count)) }
-        #expect(
-            mean(driver.regretOnline) < mean(driver.blindOnline),
-            "\(mean(driver.regretOnline)) vs \(mean(driver.blindOnline))")
+        #expect(mean(regretOnline) < mean(blindOnline), "\(mean(regretOnline)) vs \(mean(blindOnline))")
         // Routes now start and end at the projected points, so the partial edges every route shares
         // dilute the ratio: the blind p95 is about 0.05 (0.16 with vertex snapping), still above the
         // congestion-aware p95.
@@ -350,7 +351,7 @@ struct NavUPDriverTests {
         var s = try ScenarioLoader(datasetNames: nil).load(
             Self.repo.appendingPathComponent("Scenarios/navup-wheelchair.yaml"))
         s.duration = 5 * 60
-        let (driver, rows) = try drive(s)
+        let (driver, rows, _) = try drive(s)
         #expect(value(rows, "NAV-F15", "wrong_no_route") == 0)
         let campus = try #require(driver.campus)
         let p = campus.wheelchair

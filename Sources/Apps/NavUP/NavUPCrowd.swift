@@ -63,6 +63,8 @@ final class NavUPCrowd {
             min(2.0, max(0.6, stream.gaussian(mean: speed.mean, standardDeviation: speed.sd)))
         }
         var pairIndex: [Int: Int] = [:]
+        // The crowd's walks are the harness's ground truth, not routes the app shows: the built-in router
+        // plans them whichever routing system is under test.
         var router = AStarRouter()
         // Each pass plans one class change; a period that is not positive would never advance.
         guard period > 0, period.isFinite else {

@@ -136,6 +136,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
             id: "NAV-F2", source: "F2, F8", summary: "Campus map usable online and offline",
             measuredAs: "routing and search with connectivity off", threshold: "works",
             metrics: [
+                .mismatches("offline_failures"),
                 .info("offline_routes", kind: .count, unit: "count"),
                 .info("offline_searches", kind: .count, unit: "count"),
             ]),
@@ -165,6 +166,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .info("online_routes_without_map", kind: .count, unit: "count"),
                 .info("contested_requests_not_made", kind: .count, unit: "count"),
                 .info("cached_congestion_age_max", kind: .accuracy, unit: "s"),
+                // Answers of the routing system under test (plain queries) that do not walk the campus paths.
+                .mismatches("routes_off_the_paths"),
                 .latency("congestion_download"),
             ]),
         RequirementDefinition(
@@ -172,6 +175,9 @@ enum NavUPDefinition: AppVocabularyBuilding {
             summary: "Points of interest and non-expired events along the route or near a place",
             measuredAs: "correctness; no expired event shown", threshold: "exact",
             metrics: [
+                .mismatches("expired_events_shown"),
+                .mismatches("event_listing_mismatches"),
+                .mismatches("poi_listing_mismatches"),
                 .info("events_listed", kind: .count, unit: "count"),
                 .info("pois_listed", kind: .count, unit: "count"),
             ]),
@@ -187,12 +193,16 @@ enum NavUPDefinition: AppVocabularyBuilding {
             id: "NAV-F9", source: "F9", summary: "Mass alerts; emergency route to an assembly point",
             measuredAs: "delivery; route validity", threshold: "exact",
             metrics: [
-                .info("evacuations_starting_at_exit", kind: .count, unit: "count")
+                .mismatches("invalid_emergency_routes"),
+                .info("evacuations_starting_at_exit", kind: .count, unit: "count"),
+                .mismatches("alerts_undelivered"),
             ]),
         RequirementDefinition(
             id: "NAV-F15", source: "F15", summary: "Wheelchair-friendly fastest route (no steps or impassable edges)",
             measuredAs: "forbidden edges used", threshold: "0",
             metrics: [
+                .mismatches("forbidden_edges_used"),
+                .mismatches("wrong_no_route"),
                 .info("wheelchair_routes", kind: .count, unit: "count"),
                 .info("wheelchair_no_route", kind: .count, unit: "count"),
             ]),
@@ -201,18 +211,21 @@ enum NavUPDefinition: AppVocabularyBuilding {
             summary: "Emergency: nearest wheelchair-friendly route to an exit from the current position",
             measuredAs: "correctness", threshold: "exact",
             metrics: [
-                .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count")
+                .mismatches("wrong_wheelchair_evacuations"),
+                .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count"),
             ]),
         RequirementDefinition(
             id: "NAV-F19", source: "F19, F20",
             summary: "Places and upcoming events by saved preferences, with reminders",
             measuredAs: "correctness", threshold: "exact",
             metrics: [
-                .info("reminders_fired", kind: .count, unit: "count")
+                .mismatches("reminder_errors"),
+                .info("reminders_fired", kind: .count, unit: "count"),
+                .mismatches("preference_listing_errors"),
             ]),
         RequirementDefinition(
             id: "NAV-F21", source: "F21", summary: "History of places visited",
-            measuredAs: "correctness", threshold: "exact"),
+            measuredAs: "correctness", threshold: "exact", metrics: [.mismatches("history_mismatches")]),
         RequirementDefinition(
             id: "NAV-F22", source: "F22, F27, F31",
             summary: "Step count and distance walked, with statistics over time",
@@ -222,19 +235,22 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .info("steps_detected_total", kind: .count, unit: "steps"),
                 .info("steps_true_total", kind: .count, unit: "steps"),
                 .info("distance_walked", kind: .accuracy, unit: "m"),
+                .mismatches("statistics_period_errors"),
             ]),
         RequirementDefinition(
             id: "NAV-F26", source: "F26",
             summary: "Access rights: mobile users read congestion; agents and admins read/write",
             measuredAs: "denied writes", threshold: "all denied",
             metrics: [
+                .mismatches("write_rights_errors"),
                 // Threshold: every write a mobile user tried.
-                MetricDefinition("mobile_writes_denied", kind: .count, unit: "count", comparator: .equal)
+                MetricDefinition("mobile_writes_denied", kind: .count, unit: "count", comparator: .equal),
             ]),
         RequirementDefinition(
             id: "NAV-F29", source: "F29, F30, F34, F35",
             summary: "Step/distance goals, completion notices, admin-set goals and prizes, ranking by time or score",
-            measuredAs: "correctness", threshold: "exact"),
+            measuredAs: "correctness", threshold: "exact",
+            metrics: [.mismatches("goal_notice_errors"), .mismatches("ranking_errors")]),
         RequirementDefinition(
             id: "NAV-L1", source: "§3.1.4, F4",
             summary:
@@ -261,7 +277,11 @@ enum NavUPDefinition: AppVocabularyBuilding {
             summary: "Consent before collecting location (POPI Act); withdrawal; deletion of identifiable data",
             measuredAs: "no data before consent; none left after deletion", threshold: "exact",
             metrics: [
-                .info("collections_refused_without_consent", kind: .count, unit: "count")
+                .mismatches("pings_stored_without_consent"),
+                .mismatches("phone_records_without_consent"),
+                .mismatches("data_left_after_withdrawal"),
+                .mismatches("pings_past_retention"),
+                .info("collections_refused_without_consent", kind: .count, unit: "count"),
             ]),
     ]
 

@@ -28,12 +28,13 @@ extension NavUPDriver {
         store.prune(now: time)
         let snapshot = estimator.snapshot(pings: store.pings, at: time, windowSeconds: window)
         store.publish(snapshot, by: .agent)
-        checkPrivacy(at: time)
+        checkPrivacy(at: time, run)
         guard let crowd else { return }
         let truth = crowd.trueDensities(at: time, estimator: estimator)
         guard truth.contains(where: { $0 > 0 }) else { return }
         for e in 0..<truth.count where truth[e] > 0 || snapshot.densities[e] > 0 {
-            densityPairs.append((truth[e], snapshot.densities[e]))
+            run.metrics.sample("NAV-F7", "edge_density_correlation", pair: truth[e], snapshot.densities[e])
+            run.metrics.sample("NAV-F7", "edge_density_mae", abs(truth[e] - snapshot.densities[e]), .mean)
         }
         // The heat map the app shows (`CrowdHeatmap` of the pings) against the walkers' true positions
         // counted per 50 m cell here, by the documented grid (rows north, columns east of the origin,
@@ -52,7 +53,7 @@ extension NavUPDriver {
         for c in estMap.cells { cells[[c.row, c.column], default: (0, 0)].1 = Double(c.devices) }
         if run.trace.isRecording { lastHeatmap = (time, estMap, cells.mapValues { Int($0.0) }) }
         for k in cells.keys.sorted(by: { ($0[0], $0[1]) < ($1[0], $1[1]) }) {
-            if let v = cells[k] { cellPairs.append(v) }
+            if let v = cells[k] { run.metrics.sample("NAV-F7", "heatmap_50m_correlation", pair: v.0, v.1) }
         }
     }
 
@@ -63,29 +64,41 @@ extension NavUPDriver {
     }
 
     /// Withdrawal deletes the user's identifiable data on the server and on the phone; checks none is left.
-    func withdrawConsent(device: String, at time: Double) {
+    func withdrawConsent(device: String, at time: Double, _ run: RunContext) {
         store.withdrawConsent(device)
         _ = devices[device]?.consent.withdrawAndDelete(at: time)
         consentSince[device] = nil
-        withdrawals += 1
         let left = store.pings.filter { $0.device == device }.count + (devices[device]?.consent.records.count ?? 0)
-        if left > 0 { dataLeft += 1 }
+        run.metrics.check("NAV-PR1", "data_left_after_withdrawal", passed: left == 0)
     }
 
     /// NAV-PR1 at `time`, per phone: no ping stored on the server and no location record kept on the
     /// phone from a moment without the user's consent (as the scenario's consent actions set it, not as
-    /// the phone or the server believe it); and no ping past retention.
-    func checkPrivacy(at time: Double) {
+    /// the phone or the server believe it); and no ping past retention. The collections refused since the
+    /// last check are counted with this one (one sample per phone).
+    func checkPrivacy(at time: Double, _ run: RunContext) {
+        let m = run.metrics
         for name in devices.keys.sorted() {
-            consentChecks += 1
             let since = consentSince[name]
             let mine = store.pings.filter { $0.device == name }
-            if mine.contains(where: { since == nil || $0.time < since ?? 0 }) { pingsWithoutConsent += 1 }
+            m.check(
+                "NAV-PR1", "pings_stored_without_consent",
+                passed: !mine.contains { since == nil || $0.time < since ?? 0 })
             let records = devices[name]?.consent.records ?? []
-            if records.contains(where: { since == nil || $0.time < since ?? 0 }) { phoneRecordsWithoutConsent += 1 }
+            m.check(
+                "NAV-PR1", "phone_records_without_consent",
+                passed: !records.contains { since == nil || $0.time < since ?? 0 })
         }
-        retentionChecks += 1
-        if store.pings.contains(where: { $0.time < time - store.retentionSeconds }) { pastRetention += 1 }
+        m.check(
+            "NAV-PR1", "pings_past_retention",
+            passed: !store.pings.contains { $0.time < time - store.retentionSeconds })
+        let refusals =
+            store.refusedWithoutConsent
+            + devices.keys.sorted().reduce(0) { $0 + (devices[$1]?.consent.refusedCollections ?? 0) }
+        m.add(
+            "NAV-PR1", "collections_refused_without_consent", Double(refusals - refusalsRecorded),
+            samples: devices.count)
+        refusalsRecorded = refusals
     }
 
     /// NAV-F26: a congestion write by `role`; the store and the account policy must both refuse mobile
@@ -95,13 +108,20 @@ extension NavUPDriver {
         let role = CrowdRole(rawValue: name) ?? .mobile
         let accountRole: Role = role == .mobile ? .mobileUser : (role == .agent ? .agent : .admin)
         let snapshot = estimator.snapshot(pings: store.pings, at: run.now, windowSeconds: 300)
+        let deniedBefore = store.deniedWrites
         let accepted = store.publish(snapshot, by: role)
         let allowed = AccessPolicy.navUP.allows(accountRole, .write, .congestionData)
         let canRead =
             AccessPolicy.navUP.allows(accountRole, .read, .congestionData) && store.congestion(for: role) != nil
         let expected = role != .mobile
-        writeChecks += 1
-        if role == .mobile { mobileWrites += 1 }
-        if accepted != expected || allowed != expected || !canRead { writeFailures += 1 }
+        run.metrics.check(
+            "NAV-F26", "write_rights_errors", passed: accepted == expected && allowed == expected && canRead)
+        if role == .mobile {
+            // Every write a mobile user tried must be denied by the store.
+            mobileWrites += 1
+            run.metrics.add(
+                "NAV-F26", "mobile_writes_denied", Double(store.deniedWrites - deniedBefore),
+                threshold: Double(mobileWrites))
+        }
     }
 }

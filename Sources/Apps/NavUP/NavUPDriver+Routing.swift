@@ -67,7 +67,7 @@ extension NavUPDriver {
     /// route is slower under the crowd's true positions at `now` than the best route then — the first
     /// such pair in pair order from a seeded start (or, with more than `contestedTries` pairs, among as
     /// many seeded random pairs); nil when none is (no crowd, or nobody walking where it matters). The
-    /// harness knows the truth; the app does not. O(min(venues², contestedTries) × A*).
+    /// harness knows the truth; the app does not, so the built-in router answers. O(min(venues², contestedTries) × A*).
     func contestedPair(profile name: String, rng: RandomStream, at now: Double) -> (Int, Int)? {
         guard let campus, let crowd, let estimator else { return nil }
         let p = name == "wheelchair" ? campus.wheelchair : campus.walk
@@ -99,13 +99,13 @@ extension NavUPDriver {
         let deviceName = actors[i].device
         let now = run.now
         let online = devices[deviceName]?.isOnline(at: now) ?? true
-        if !online {
-            offlineChecks += 1
-            offlineRoutes += 1
-        }
         // NAV-F2: the app routes on the map it keeps; without one (never downloaded, or lost) it cannot.
         guard let map = try phoneMap(device: deviceName, at: now), map.graph == graphIdentity else {
-            if online { routesWithoutMap += 1 } else { offlineFailures += 1 }
+            if online {
+                run.metrics.add("NAV-F4", "online_routes_without_map")
+            } else {
+                offlineChecked(route: true, passed: false, run)
+            }
             return
         }
         let edges = campus.graph.edges.count
@@ -119,25 +119,37 @@ extension NavUPDriver {
             let fetch = device.request(bytes: 8 * edges, at: now)
             run.metrics.latency("NAV-F4", "congestion_download", seconds: fetch.latencySeconds)
             fresh = fetch.delivered
-            if !fetch.delivered { congestionDownloadsFailed += 1 }
+            if !fetch.delivered { run.metrics.add("NAV-F4", "congestion_downloads_failed") }
         }
         var cache = congestionCaches[deviceName] ?? CongestionCache()
         let choice = cache.congestion(now: now, online: fresh, fresh: published)
         congestionCaches[deviceName] = cache
         let slowdown = choice.snapshot?.slowdowns
+        // At free flow on every edge this is a plain query, which the routing system under test answers;
+        // per-edge congestion weights are beyond the routing protocol, so the built-in router takes those.
+        let plain = slowdown?.allSatisfy { $0 == 1 } ?? true
         let (route, seconds) = ComputeTimer.measure {
-            router.route(in: campus.graph, from: from, to: to, profile: p, slowdown: slowdown)
+            plain
+                ? systemRoute(from: from, to: to, profile: p)
+                : router.route(in: campus.graph, from: from, to: to, profile: p, slowdown: slowdown)
         }
         run.metrics.latency("NAV-F4", "route_latency", seconds: seconds)
         traceRoute(
             route, device: deviceName, online: online,
             congestion: fresh ? "fresh" : (choice.snapshot != nil ? "cached" : "none"), run)
-        if p == campus.wheelchair { auditWheelchair(route, from: from, to: to) }
-        if !online, !answerIsRight(route, from: from, to: to, profile: p) {
-            // Offline the answer must still be right: a valid route exactly when one exists.
-            offlineFailures += 1
+        if p == campus.wheelchair { auditWheelchair(route, from: from, to: to, run) }
+        // Offline the answer must still be right: a valid route exactly when one exists.
+        if !online { offlineChecked(route: true, passed: answerIsRight(route, from: from, to: to, profile: p), run) }
+        if !fresh, choice.snapshot != nil {
+            run.metrics.sample("NAV-F4", "cached_congestion_age_max", choice.ageSeconds, .maximum)
         }
-        if !fresh, choice.snapshot != nil { cachedAges.append(choice.ageSeconds) }
+        // An `ok` answer of the routing system must walk the campus paths; one that does not has no duration
+        // to judge, so it counts here rather than in the regret.
+        if plain, route.status == .ok {
+            let walks = follows(route, profile: p)
+            run.metrics.check("NAV-F4", "routes_off_the_paths", passed: walks)
+            if !walks { return }
+        }
         guard route.status == .ok, let s = route.fromSnap, let t = route.toSnap else { return }
         let truth =
             crowd.map { WeidmannSpeed.slowdowns(densities: $0.trueDensities(at: now, estimator: estimator)) }
@@ -145,17 +157,27 @@ extension NavUPDriver {
         if let regret = RouteRegret.regret(
             of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
         {
-            if fresh { regretOnline.append(regret) } else { regretOffline.append(regret) }
+            let kind = fresh ? "online" : "offline"
+            run.metrics.sample("NAV-F4", "regret_\(kind)_p95", regret, .quantile(0.95))
+            run.metrics.sample("NAV-F4", "regret_\(kind)_mean", regret, .mean)
         }
         // What the same request would have cost routed without any congestion data (the contrast that
-        // shows whether congestion decided anything).
+        // shows whether congestion decided anything; the harness's own, so the built-in router).
         let blind = router.route(in: campus.graph, fromSnap: s, toSnap: t, profile: p)
         if let regret = RouteRegret.regret(
             of: blind, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
         {
-            if fresh { blindOnline.append(regret) } else { blindOffline.append(regret) }
+            run.metrics.sample(
+                "NAV-F4", "regret_\(fresh ? "online" : "offline")_without_congestion_p95", regret, .quantile(0.95))
         }
-        listAlongRoute(route, at: now)
+        listAlongRoute(route, run)
+    }
+
+    /// NAV-F2: one route or search answered while offline, right or not. The three rows go together.
+    func offlineChecked(route: Bool, passed: Bool, _ run: RunContext) {
+        run.metrics.check("NAV-F2", "offline_failures", passed: passed)
+        run.metrics.add("NAV-F2", "offline_routes", route ? 1 : 0, samples: route ? 1 : 0)
+        run.metrics.add("NAV-F2", "offline_searches", route ? 0 : 1, samples: route ? 0 : 1)
     }
 
     /// Whether `route` follows usable arcs of profile `p`: from its projected start along part of the
@@ -308,16 +330,15 @@ extension NavUPDriver {
     /// points of interest within 75 m), checked against a scan of every event and POI with an
     /// independent distance (places within 1 m of the 75 m boundary are not judged); an expired event
     /// listed is counted on its own.
-    func listAlongRoute(_ route: Route, at now: Double) {
+    func listAlongRoute(_ route: Route, _ run: RunContext) {
         guard let campus, !route.points.isEmpty else { return }
+        let now = run.now
         let all = events.map {
             CampusRouting.CampusEvent(
                 title: String($0.id), location: campus.venues[$0.venue].location, start: $0.start, end: $0.end)
         }
         let listed = RouteSurroundings.events(along: route, events: all, now: now, within: Self.alongRouteMetres)
-        eventChecks += 1
-        eventsListed += listed.count
-        expiredShown += listed.filter { $0.end <= now }.count
+        run.metrics.add("NAV-F5", "expired_events_shown", Double(listed.filter { $0.end <= now }.count))
         let ids = listed.map(\.title)
         var wrong = Set(ids).count != ids.count
         for e in events {
@@ -333,8 +354,7 @@ extension NavUPDriver {
             })
         let pois = RouteSurroundings.venues(
             along: route, in: directory, kinds: [.pointOfInterest], within: Self.alongRouteMetres)
-        poisListed += pois.count
-        if wrong { listingMismatches += 1 }
+        run.metrics.check("NAV-F5", "event_listing_mismatches", passed: !wrong)
         let refs = pois.map(\.ref)
         var wrongPOI = Set(refs).count != refs.count
         for (k, v) in campus.pois.enumerated() {
@@ -342,7 +362,9 @@ extension NavUPDriver {
             guard abs(d - Self.alongRouteMetres) > 1 else { continue }
             if (d < Self.alongRouteMetres) != refs.contains("poi/\(k)") { wrongPOI = true }
         }
-        if wrongPOI { poiMismatches += 1 }
+        run.metrics.check("NAV-F5", "poi_listing_mismatches", passed: !wrongPOI)
+        run.metrics.add("NAV-F5", "events_listed", Double(listed.count))
+        run.metrics.add("NAV-F5", "pois_listed", Double(pois.count))
     }
 
     /// NAV-F15: edges of a wheelchair route that the tags forbid (steps, wheelchair=no, incline > 8 %,
@@ -355,16 +377,26 @@ extension NavUPDriver {
 
     /// NAV-F15 for one wheelchair answer: forbidden edges of a route; a `no_route`/`no_snap` answer is
     /// wrong when an independent search finds a way (or a usable vertex near both ends).
-    func auditWheelchair(_ route: Route, from: GeoPoint, to: GeoPoint) {
+    func auditWheelchair(_ route: Route, from: GeoPoint, to: GeoPoint, _ run: RunContext) {
         guard let campus else { return }
-        wheelchairRoutes += 1
-        if route.status != .ok {
-            wheelchairNoRoute += 1
-            if !answerIsRight(route, from: from, to: to, profile: campus.wheelchair) { wheelchairWrongNoRoute += 1 }
-            return
+        let m = run.metrics
+        let ok = route.status == .ok
+        if ok {
+            // One check per edge walked, and an answer that does not walk the wheelchair profile's usable
+            // arcs (a routing system's made-up path) is one forbidden use.
+            let walked = route.walkedEdges.count
+            let forbidden = forbiddenEdges(route)
+            if walked > 0 || forbidden > 0 {
+                m.add("NAV-F15", "forbidden_edges_used", Double(forbidden), samples: walked)
+            }
+            if !follows(route, profile: campus.wheelchair) { m.add("NAV-F15", "forbidden_edges_used") }
         }
-        wheelchairSteps += route.walkedEdges.count
-        forbiddenUsed += forbiddenEdges(route)
+        // Checked on `no_route`/`no_snap` answers only, but reported with every wheelchair route.
+        m.add(
+            "NAV-F15", "wrong_no_route",
+            ok || answerIsRight(route, from: from, to: to, profile: campus.wheelchair) ? 0 : 1, samples: ok ? 0 : 1)
+        m.add("NAV-F15", "wheelchair_routes")
+        m.add("NAV-F15", "wheelchair_no_route", ok ? 0 : 1)
     }
 
     /// Arcs usable by profile `p`, per vertex (built once per profile).
@@ -420,17 +452,16 @@ extension NavUPDriver {
         let p = name == "wheelchair" ? campus.wheelchair : campus.walk
         for d in devices.keys.sorted() {
             guard let device = devices[d], device.isOnline(at: run.now) else { continue }
-            alertsSent += 1
-            if !device.request(bytes: 2048, at: run.now).delivered { alertsUndelivered += 1 }
+            run.metrics.check(
+                "NAV-F9", "alerts_undelivered", passed: device.request(bytes: 2048, at: run.now).delivered)
         }
         let targets = campus.exits.map { $0.snaps[p] }
+        // The nearest of many exits is beyond the routing protocol (one destination per query): built-in.
         let (route, chosen) = EmergencyRouting.nearest(
             in: campus.graph, from: from, destinations: targets, profile: p,
             router: &router)
-        if campus.exits.contains(where: {
+        let atExit = campus.exits.contains {
             $0.snaps[p] != nil && Geodesy.haversineMetres(from, $0.location) <= Self.atExitMetres
-        }) {
-            if p == campus.wheelchair { wheelchairEvacuationsAtExit += 1 } else { evacuationsAtExit += 1 }
         }
         let source = campus.graph.snapToEdge(from, profile: p)
         let nearest = source.map { splitDistances(from: $0, to: targets, profile: p).min() ?? .infinity } ?? .infinity
@@ -444,13 +475,13 @@ extension NavUPDriver {
                 && abs(route.lengthMetres - nearest) <= 1e-6 * max(1, nearest)
             if p == campus.wheelchair && forbiddenEdges(route) > 0 { ok = false }
         }
-        emergencyChecks += 1
-        if !ok { emergencyFailures += 1 }
+        run.metrics.check("NAV-F9", "invalid_emergency_routes", passed: ok)
+        run.metrics.add("NAV-F9", "evacuations_starting_at_exit", atExit ? 1 : 0)
         traceEvacuation(route, nearest: nearest, ok: ok, exit: chosen.map { campus.exits[$0].name }, run)
         if p == campus.wheelchair {
-            wheelchairEvacuations += 1
-            if !ok { wheelchairEvacuationFailures += 1 }
-            if route.status == .ok { auditWheelchair(route, from: from, to: route.points.last ?? from) }
+            run.metrics.check("NAV-F18", "wrong_wheelchair_evacuations", passed: ok)
+            run.metrics.add("NAV-F18", "wheelchair_evacuations_starting_at_exit", atExit ? 1 : 0)
+            if route.status == .ok { auditWheelchair(route, from: from, to: route.points.last ?? from, run) }
         }
     }
 
@@ -517,22 +548,20 @@ extension NavUPDriver {
                 })
         }
         for q in queries {
-            searchQueries += 1
-            if !online {
-                offlineSearches += 1
-                offlineChecks += 1
-            }
             guard let index else {
                 // No map on the phone: the search cannot be answered (a miss; offline, an F2 failure).
-                if !online { offlineFailures += 1 }
+                run.metrics.sample("NAV-F3", "top5_hit_rate", 0, .mean)
+                if !online { offlineChecked(route: false, passed: false, run) }
                 continue
             }
             let (found, seconds) = ComputeTimer.measure { index.search(q.text, limit: 5) }
             run.metrics.latency("NAV-F3", "search_latency", seconds: seconds)
             let names = found.map(\.venue.name)
             let hit = q.targets.isEmpty ? found.isEmpty : names.contains { q.targets.contains($0) }
-            if hit { searchHits += 1 }
-            if !online, names != search.search(q.text, limit: 5).map(\.venue.name) { offlineFailures += 1 }
+            run.metrics.sample("NAV-F3", "top5_hit_rate", hit ? 1 : 0, .mean)
+            if !online {
+                offlineChecked(route: false, passed: names == search.search(q.text, limit: 5).map(\.venue.name), run)
+            }
         }
     }
 

@@ -19,8 +19,13 @@ extension NavUPDriver {
             timesSeconds: trace.accelerometer.map(\.time), x: trace.accelerometer.map(\.x),
             y: trace.accelerometer.map(\.y), z: trace.accelerometer.map(\.z))
         let truth = trace.trueStepCount
-        stepErrors.append(truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0)
-        actors[i].walks.append((steps.count, truth))
+        let m = run.metrics
+        m.sample(
+            "NAV-F22", "step_count_error_max", truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0,
+            .maximum)
+        m.add("NAV-F22", "steps_detected_total", Double(steps.count))
+        m.add("NAV-F22", "steps_true_total", Double(truth))
+        actors[i].walked = true
         actors[i].steps += steps.map { StepEvent(timeSeconds: $0, lengthMetres: pace.stepLengthMetres) }
         let rng = stream(run, "walk-destinations")
         let v = rng.uniformInt(below: campus.venues.count)
@@ -231,8 +236,7 @@ extension NavUPDriver {
         let expected = Set(
             events.filter { categories.contains($0.category) && $0.end > now && $0.start < now + 86400 }
                 .map { String($0.id) })
-        preferenceListings += 1
-        if listed != expected { preferenceListingFailures += 1 }
+        run.metrics.check("NAV-F19", "preference_listing_errors", passed: listed == expected)
     }
 
     /// Schedules the reminders `EventReminders.reminders` asks for, once per event and actor.
@@ -250,8 +254,10 @@ extension NavUPDriver {
         }
     }
 
-    /// Reminder and goal checks against an independent recount.
-    func checkRemindersAndGoals(_ run: RunContext) {
+    /// NAV-F19 when the run ends: each preferred event's reminder fired once, when due, exactly when
+    /// it should have (an independent recount); and how many fired.
+    func checkReminders(_ run: RunContext) {
+        var checks = 0
         for (i, a) in actors.enumerated() {
             guard let categories = a.categories else { continue }
             for e in events where categories.contains(e.category) {
@@ -260,11 +266,13 @@ extension NavUPDriver {
                 let due = max(known, e.start - a.lead)
                 let shouldFire = e.start > known && due <= run.scenario.end
                 let fired = reminderLog.filter { $0.actor == i && $0.event == e.id }
-                reminderChecks += 1
-                if shouldFire ? (fired.count != 1 || abs((fired.first?.time ?? 0) - due) > 1e-6) : !fired.isEmpty {
-                    reminderFailures += 1
-                }
+                checks += 1
+                run.metrics.check(
+                    "NAV-F19", "reminder_errors",
+                    passed: shouldFire ? fired.count == 1 && abs((fired.first?.time ?? 0) - due) <= 1e-6 : fired.isEmpty
+                )
             }
         }
+        if checks > 0 { run.metrics.add("NAV-F19", "reminders_fired", Double(reminderLog.count), samples: checks) }
     }
 }

@@ -34,7 +34,7 @@ public final class NavUPDriver: AppDriver {
         var location: GeoPoint
         var venue: Int?
         var history: [String] = []
-        var walks: [(detected: Int, truth: Int)] = []
+        var walked = false
         var steps: [StepEvent] = []
         var goals: [StepGoal] = []
         var categories: Set<String>?
@@ -56,7 +56,17 @@ public final class NavUPDriver: AppDriver {
     var search: VenueSearch?
     var devices: [String: Device] = [:]
     var cacheFolder: URL?
+    /// The built-in router, for what the routing protocol cannot express (congestion weights, the nearest of
+    /// many exits) and for the harness's own ground truth (`NavUPDriver+RoutingSystem`).
     var router = AStarRouter()
+    /// What answers the app's plain route queries: the built-in router unless the scenario chose a `route` system.
+    var routing: (any RoutingSystem)?
+    /// The external router, when the scenario chose one.
+    var externalRouting: ExternalSystem?
+    /// Route queries sent to `routing` (their ids).
+    var routeQueries = 0
+    /// Campus graph vertex of each OSM node id, to rebuild the routing system's answers.
+    var vertexByOSMID: [Int64: Int32] = [:]
     var store = CrowdPingStore(retentionSeconds: 3600)
     var crowd: NavUPCrowd?
     var estimator: CrowdDensityEstimator?
@@ -75,27 +85,16 @@ public final class NavUPDriver: AppDriver {
     /// When each phone's map download arrived, seconds.
     var mapArrival: [String: Double] = [:]
 
-    // Measurements.
-    var regretOnline: [Double] = [], regretOffline: [Double] = [], cachedAges: [Double] = []
-    var blindOnline: [Double] = [], blindOffline: [Double] = [], contestedAsked = 0, contestedMissing = 0
-    var congestionDownloadsFailed = 0, routesWithoutMap = 0
-    var offlineChecks = 0, offlineFailures = 0, offlineRoutes = 0
-    var searchQueries = 0, searchHits = 0, offlineSearches = 0
-    var eventChecks = 0, expiredShown = 0, listingMismatches = 0, poiMismatches = 0, poisListed = 0, eventsListed = 0
-    var densityPairs: [(truth: Double, estimate: Double)] = []
-    var cellPairs: [(truth: Double, estimate: Double)] = []
+    // What the checks need beyond what they record straight into `run.metrics` as they are made.
     /// The heat map of the last crowd delivery and the walkers truly in each cell ([row, column]), for the trace.
     var lastHeatmap: (time: Double, map: CrowdHeatmap, truth: [[Int]: Int])?
-    var emergencyChecks = 0, emergencyFailures = 0, wheelchairEvacuations = 0, wheelchairEvacuationFailures = 0
-    var evacuationsAtExit = 0, wheelchairEvacuationsAtExit = 0
-    var alertsSent = 0, alertsUndelivered = 0
-    var wheelchairRoutes = 0, wheelchairSteps = 0, forbiddenUsed = 0, wheelchairNoRoute = 0, wheelchairWrongNoRoute = 0
-    var writeChecks = 0, writeFailures = 0, mobileWrites = 0
-    var consentChecks = 0, pingsWithoutConsent = 0, phoneRecordsWithoutConsent = 0
-    var retentionChecks = 0, dataLeft = 0, pastRetention = 0, withdrawals = 0
-    var stepErrors: [Double] = []
-    var reminderFailures = 0, reminderChecks = 0, reminderLog: [(actor: Int, event: Int, time: Double)] = []
-    var preferenceListings = 0, preferenceListingFailures = 0
+    /// Writes a mobile user tried (NAV-F26: the number that must be denied).
+    var mobileWrites = 0
+    /// Collections the server and the phones refused without consent, as already recorded (NAV-PR1).
+    var refusalsRecorded = 0
+    /// The reminders that fired: actor, event id and time (NAV-F19, checked when the run ends).
+    var reminderLog: [(actor: Int, event: Int, time: Double)] = []
+    /// NAV-L1 indoors: the system's estimates and the true fingerprints, of phones seen in training and new ones.
     var indoorEstimates: [FingerprintEstimate] = [], indoorTruth: [FingerprintSample] = []
     /// What locates the Wi-Fi scans (the built-in locator unless the scenario chose a system), once asked.
     var positioning: (any PositioningSystem)?
@@ -104,6 +103,7 @@ public final class NavUPDriver: AppDriver {
     /// Scans sent to the locator (their ids).
     var locateQueries = 0
     var newPhoneEstimates: [FingerprintEstimate] = [], newPhoneTruth: [FingerprintSample] = []
+    /// NAV-L1 outdoors: errors of the fused and GPS-only tracks, metres (the GPS p95 is the fused p95's threshold).
     var outdoorFused: [Double] = [], outdoorGPS: [Double] = []
 
     /// Creates a driver; all state is built in `start`.
@@ -157,6 +157,7 @@ public final class NavUPDriver: AppDriver {
             actors.append(state)
         }
         for feed in s.feeds { try prepareFeed(feed, run) }
+        try startRouting(campus: campus, url: url, run)
     }
 
     // MARK: Timeline (scheduled by the engine)
@@ -236,12 +237,9 @@ public final class NavUPDriver: AppDriver {
             let profile = p["profile"]?.string ?? "walk"
             let contested = p["contested"]?.bool == true
             for _ in 0..<(p["routes"]?.int ?? 1) {
-                if contested { contestedAsked += 1 }
-                guard let (a, b) = contested ? contestedPair(profile: profile, rng: rng, at: run.now) : randomPair(rng)
-                else {
-                    contestedMissing += 1
-                    continue
-                }
+                let pair = contested ? contestedPair(profile: profile, rng: rng, at: run.now) : randomPair(rng)
+                if contested { run.metrics.add("NAV-F4", "contested_requests_not_made", pair == nil ? 1 : 0) }
+                guard let (a, b) = pair else { continue }
                 try route(
                     actor: i, from: campus.venues[a].location, to: campus.venues[b].location, profile: profile, run)
             }
@@ -267,7 +265,7 @@ public final class NavUPDriver: AppDriver {
             if p["granted"]?.bool == true {
                 grantConsent(device: device, at: run.now)
             } else {
-                withdrawConsent(device: device, at: run.now)
+                withdrawConsent(device: device, at: run.now, run)
             }
         case "write-congestion": writeCongestion(role: p["role"]?.string ?? "mobile", run)
         case "set-goal":
@@ -291,8 +289,9 @@ public final class NavUPDriver: AppDriver {
     public func finish(_ run: RunContext) throws {
         defer { if let cacheFolder { try? FileManager.default.removeItem(at: cacheFolder) } }
         SystemSelection.finish(externalPositioning, run: run)
+        SystemSelection.finish(externalRouting, run: run)
         if let failure { throw NavUPDriverError(description: failure) }
         traceHeatmap(run)
-        recordMetrics(run)
+        checkAtEnd(run)
     }
 }

@@ -32,6 +32,13 @@ public struct PartialStep: Sendable, Equatable {
     public var forward: Bool
     /// Metres walked along the edge's shape.
     public var lengthMetres: Double
+
+    /// Creates a partial step.
+    public init(edge: Int32, forward: Bool, lengthMetres: Double) {
+        self.edge = edge
+        self.forward = forward
+        self.lengthMetres = lengthMetres
+    }
 }
 
 /// A route: its status, edges, every point passed and its length and duration.

@@ -25,10 +25,13 @@ public final class MetricCollector {
     private var entries: [Entry] = []
     private var latencies: [LatencySeries] = []
     private var latencyIndex: [String: Int] = [:]
+    /// Metrics summarised from samples recorded as the run goes (`add`, `check`, `sample`),
+    /// by requirement, then metric.
+    var sampled: [String: [String: SampledMetric]] = [:]
     /// Called with every latency sample (requirement, metric, seconds), e.g. to trace it.
     public var latencySampled: ((String, String, Double) -> Void)?
     /// The app's requirement definitions, by ID.
-    private let definitions: [String: RequirementDefinition]
+    let definitions: [String: RequirementDefinition]
 
     /// A collector for an app reporting `requirements` (their metric definitions
     /// give `expect` and `latency` their units, kinds and default thresholds).
@@ -186,7 +189,8 @@ public final class MetricCollector {
         }
     }
 
-    /// The rows recorded for `requirement`, in the order recorded (values, then latency series).
+    /// The rows recorded for `requirement`: values in the order recorded, then sampled metrics in
+    /// the order declared, then latency series.
     private func recordedRows(_ requirement: String, template t: MetricRow.Template) -> [MetricRow] {
         var rows: [MetricRow] = []
         for e in entries where e.requirement == requirement {
@@ -196,6 +200,7 @@ public final class MetricCollector {
                     metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
                     comparator: e.comparator, status: e.status, samples: e.samples))
         }
+        rows += sampledRows(requirement, template: t)
         for s in latencies where s.requirement == requirement {
             rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold)
         }
