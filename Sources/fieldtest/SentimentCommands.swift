@@ -187,9 +187,8 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = try SentimentCSV.classify(
+        try SentimentCSV.classify(
             file: input, model: model, datasets: DatasetsLocation.current(option: nil),
             classes: try CommandSupport.classes(classes), jobs: jobs, output: out.output)
-        try OutputText.write(text, to: out.output)
     }
 }
