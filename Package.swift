@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "AccountStore", targets: ["AccountStore"]),
         // The core protocols, their built-in conformances and external systems over JSON Lines.
         .library(name: "SystemsUnderTest", targets: ["SystemsUnderTest"]),
+        .library(name: "SystemEvaluation", targets: ["SystemEvaluation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -140,6 +141,16 @@ let package = Package(
             ],
             path: "Sources/Harness/SystemsUnderTest"
         ),
+        /// `fieldtest evaluate`: any system under test scored on a labelled file against references it
+        /// never sees (SPA sun times, an exact shortest-path oracle, labelled positions and tweets).
+        .target(
+            name: "SystemEvaluation",
+            dependencies: [
+                "SystemsUnderTest", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning",
+                "TweetSentiment",
+            ],
+            path: "Sources/Harness/SystemEvaluation"
+        ),
         /// The apps under test: drivers that replay a scenario's actions and
         /// feeds through the cores on emulated devices and measure them.
         .target(
@@ -159,7 +170,7 @@ let package = Package(
             name: "fieldtest",
             dependencies: [
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting",
-                "Positioning", "TweetSentiment", "MetricReports", "RunReports", "SystemsUnderTest",
+                "Positioning", "TweetSentiment", "MetricReports", "RunReports", "SystemsUnderTest", "SystemEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -215,6 +226,13 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
+        .testTarget(
+            name: "SystemEvaluationTests",
+            dependencies: [
+                "SystemEvaluation", "SystemsUnderTest", "FieldtestData", "CampusRouting", "SkyScoring",
+                "TweetSentiment",
+            ],
+            exclude: ["Fixtures"]),
         /// Seeded mutation fuzzing of every parser; `make fuzz` runs it for longer.
         .testTarget(
             name: "FuzzTests",

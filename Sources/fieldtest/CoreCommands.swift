@@ -14,21 +14,13 @@ struct SunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sun",
         abstract: "Solar event times (UTC) for each id,latitude,longitude,date,timezone row.",
-        discussion: """
-            Sunrise/sunset: Sun's centre at −0.833° (NOAA/SPA convention); events are those of the local date. \
-            timezone: an IANA name (Europe/Paris, Etc/GMT-5, UTC); abbreviations (EST, IST) and offsets (GMT+5) are errors. \
-            day_length_s: seconds the Sun is up within the local date; 86400 on a polar day, 0 on a polar night. \
-            note: polar_day / polar_night when the Sun neither rises nor sets; date_skipped (times and day_length_s \
-            empty) when the zone skipped the date (e.g. Pacific/Apia 2011-12-30); date_repeated when the zone moved \
-            back across the date line and the date lasts over 26 hours (e.g. Pacific/Kwajalein 1969-09-30): its \
-            first events are given.
-            """)
+        discussion: SunBatch.discussion)
 
     @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.") var input: String
     @OptionGroup var out: OutputCSV
 
     func run() throws {
-        try OutputText.write(try SunBatch.run(file: input, output: out.output), to: out.output)
+        try SunBatch.run(file: input, output: out.output)
     }
 }
 
@@ -72,7 +64,7 @@ struct ScoreCommand: ParsableCommand {
 
     func run() throws {
         if let weather {
-            return try OutputText.write(try ScoreBatch.run(file: weather, output: out.output), to: out.output)
+            return try ScoreBatch.run(file: weather, output: out.output)
         }
         guard let dataset else { return }  // validate() asks for one of --weather and --dataset
         let manifest = try DatasetsLocation.manifest(option: folder.datasets)
@@ -86,13 +78,7 @@ struct RouteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "route",
         abstract: "Route a batch of queries (id,from_lat,from_lon,to_lat,to_lon,profile) over a campus map.",
-        discussion: """
-            Output columns: id,status,length_m,duration_s,node_ids,path,from_snap_m,to_snap_m. Each end is \
-            projected onto the nearest usable path (fragments lose to the main network unless much closer); \
-            status is ok, no_route or no_snap (no usable path within 200 m). Profiles: walk, wheelchair and the others of the built-in \
-            profile YAML (see --print-profiles), or your own with --profiles.
-            """
-    )
+        discussion: RouteBatch.discussion)
 
     @Option(help: "Map: OSM XML (.osm) or GeoJSON LineStrings (.geojson).") var graph: String?
     @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.") var queries: String?
@@ -103,23 +89,10 @@ struct RouteCommand: ParsableCommand {
     @Flag(help: "Print the built-in profiles YAML (the documented schema) to --output or standard output and exit.")
     var printProfiles = false
 
-    func validate() throws {
-        if !printProfiles && (graph == nil || queries == nil) {
-            throw ValidationError("--graph and --queries are required")
-        }
-        if printProfiles && (graph != nil || queries != nil || congestion != nil || profiles != nil) {
-            throw ValidationError(
-                "--print-profiles prints the built-in profiles and routes nothing; drop --graph, --queries, --congestion and --profiles, or --print-profiles"
-            )
-        }
-    }
-
     func run() throws {
-        if printProfiles { return try OutputText.write(RoutingProfiles.defaultYAML + "\n", to: out.output) }
-        guard let graph, let queries else { throw ValidationError("--graph and --queries are required") }
-        let text = try RouteBatch.run(
-            graph: graph, queries: queries, congestion: congestion, profiles: profiles, output: out.output)
-        try OutputText.write(text, to: out.output)
+        try RouteBatch.run(
+            graph: graph, queries: queries, congestion: congestion, profiles: profiles, printProfiles: printProfiles,
+            output: out.output)
     }
 }
 
@@ -129,14 +102,7 @@ struct LocateCommand: ParsableCommand {
         commandName: "locate",
         abstract:
             "Estimate building, floor and coordinates of Wi-Fi fingerprints (UJIIndoorLoc layout) by weighted k-NN.",
-        discussion: """
-            Output columns: row,longitude,latitude,floor,building,status (row: 1-based data row of the input; \
-            coordinates in the input's projected metres; status ok, or no_signal when no access point was detected \
-            (every WAP value 100): not located, other columns empty). With ground truth in the input, hit rates and \
-            2-D errors go to standard error. --cross-validate evaluates the training data leave-one-phone-out (or \
-            -user-out) instead of an --input; its line goes to --output. Methods and figures: docs/positioning.md.
-            """
-    )
+        discussion: FingerprintLocateJob.discussion)
 
     @Option(help: "Labelled training file (UJIIndoorLoc layout); repeat to add files.") var train: [String] = []
     @Option(help: "Fingerprints to locate (UJIIndoorLoc layout; ground-truth columns optional).") var input: String?
@@ -147,22 +113,9 @@ struct LocateCommand: ParsableCommand {
         help: "'tuned', 'no-offset-search' (tuned without the device-offset search) or 'baseline' (published 1-NN).")
     var method: FingerprintLocateJob.Method = .tuned
 
-    func validate() throws {
-        if train.isEmpty { throw ValidationError("give at least one --train FILE.csv (UJIIndoorLoc layout)") }
-        if input == nil && crossValidate == nil {
-            throw ValidationError("give --input FILE.csv to locate, or --cross-validate phone|user")
-        }
-        if input != nil && crossValidate != nil {
-            throw ValidationError(
-                "--cross-validate evaluates the --train data and reads no --input; give one of --input and --cross-validate"
-            )
-        }
-    }
-
     func run() throws {
         let result = try FingerprintLocateJob.run(
             training: train, input: input, crossValidate: crossValidate, method: method, output: out.output)
-        try OutputText.write(result.output, to: out.output)
         result.notes.forEach(CommandSupport.printError)
     }
 }

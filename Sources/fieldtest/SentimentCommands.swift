@@ -1,6 +1,8 @@
 import ArgumentParser
 import FieldtestData
 import Foundation
+import SystemEvaluation
+import SystemsUnderTest
 import TweetSentiment
 
 // The sentiment commands: train, evaluate and classify (TweetSentiment).
@@ -103,12 +105,15 @@ struct TrainCommand: ParsableCommand {
     }
 }
 
-/// `fieldtest evaluate`: measures a model on labelled data it was not trained on.
+/// `fieldtest evaluate`: measures a model or any system under test on labelled data.
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Evaluate a model on held-out labelled data.",
-        subcommands: [Sentiment.self]
+        abstract: "Score a system (built-in or external) or a sentiment model on labelled data; CSV figures.",
+        subcommands: [
+            Sentiment.self, EvaluateSystem<SunCapability>.self, EvaluateSystem<RouteCapability>.self,
+            EvaluateSystem<LocateCapability>.self,
+        ]
     )
 
     /// `fieldtest evaluate sentiment`.
@@ -135,6 +140,7 @@ struct EvaluateCommand: ParsableCommand {
                 "Score only the evaluation share (one tweet in ten, by text hash) that 'train sentiment --reserve' keeps out of training: the shipped model never saw the airline tweets' share."
         )
         var reservedOnly = false
+        @Option(help: "Score this system instead (builtin or a command; see docs/outputs.md).") var system: String?
 
         func validate() throws {
             if input.isEmpty { throw ValidationError("give at least one --input file") }
@@ -142,6 +148,13 @@ struct EvaluateCommand: ParsableCommand {
         }
 
         func run() throws {
+            if let system {
+                var r = SystemEvaluation.Request(
+                    capability: .sentiment, inputs: input, datasets: DatasetsLocation.current(option: nil),
+                    output: output)
+                r.system = system
+                return try SystemEvaluation.run(r)
+            }
             let report = try SentimentEvaluation.report(
                 files: input, model: model, datasets: DatasetsLocation.current(option: nil),
                 classes: try CommandSupport.classes(classes), reservedOnly: reservedOnly, output: output)
@@ -155,6 +168,36 @@ struct EvaluateCommand: ParsableCommand {
         }
     }
 }
+
+/// `fieldtest evaluate sun|route|locate`: a system scored on a labelled file (`SystemEvaluation`).
+struct EvaluateSystem<C: EvaluatedCapability>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: C.capability.rawValue, abstract: SystemEvaluation.abstract(C.capability),
+            discussion: SystemEvaluation.discussion(C.capability))
+    }
+
+    @Option(help: "The labelled file.") var input: String
+    @Option(help: "builtin (default) or the command of an external system, e.g. 'python3 my.py'.")
+    var system = "builtin"
+    @Option(help: "route: the map (.osm or .geojson).") var graph: String?
+    @Option(help: "locate: a training file (UJIIndoorLoc layout); repeat to add files.") var train: [String] = []
+    @Option(help: "sun: seconds within which an event time counts as right.") var tolerance: Double = 60
+    @OptionGroup var out: OutputCSV
+
+    func run() throws {
+        var r = SystemEvaluation.Request(
+            capability: C.capability, inputs: [input], datasets: DatasetsLocation.current(option: nil),
+            output: out.output)
+        (r.system, r.graph, r.training, r.toleranceSeconds) = (system, graph, train, tolerance)
+        try SystemEvaluation.run(r)
+    }
+}
+
+protocol EvaluatedCapability { static var capability: SystemCapability { get } }
+enum SunCapability: EvaluatedCapability { static var capability: SystemCapability { .sun } }
+enum RouteCapability: EvaluatedCapability { static var capability: SystemCapability { .route } }
+enum LocateCapability: EvaluatedCapability { static var capability: SystemCapability { .locate } }
 
 /// `fieldtest classify`: labels tweets with a sentiment model.
 struct ClassifyCommand: ParsableCommand {
@@ -187,9 +230,8 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = try SentimentCSV.classify(
+        try SentimentCSV.classify(
             file: input, model: model, datasets: DatasetsLocation.current(option: nil),
             classes: try CommandSupport.classes(classes), jobs: jobs, output: out.output)
-        try OutputText.write(text, to: out.output)
     }
 }

@@ -13,13 +13,16 @@ struct FingerprintLocateJobTests {
     let query = fixtures.appendingPathComponent("uji_query.csv").path
 
     @Test func theQueriesAreLocatedAsTheBatchLocatesThem() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("locate-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: out) }
         let job = try FingerprintLocateJob.run(
-            training: [train], input: query, crossValidate: nil, method: .tuned, output: nil)
+            training: [train], input: query, crossValidate: nil, method: .tuned, output: out.path)
         let batch = try FingerprintBatch.run(
             training: UJIIndoorLoc.load(url: URL(fileURLWithPath: train)).records,
             queries: UJIIndoorLoc.load(url: URL(fileURLWithPath: query), requireLabels: false).records)
-        #expect(job.output == batch.csv)
-        #expect(job.output.hasPrefix("row,longitude,latitude,floor,building,status\n"))
+        let written = try String(contentsOf: out, encoding: .utf8)
+        #expect(written == batch.csv)
+        #expect(written.hasPrefix("row,longitude,latitude,floor,building,status\n"))
         #expect(batch.evaluation == nil && job.notes.count == (batch.noSignalCount > 0 ? 1 : 0))
         // An output over an input is refused before anything is read.
         #expect(throws: OutputPathCheck.OverwritesInput.self) {
@@ -32,7 +35,7 @@ struct FingerprintLocateJobTests {
         // The fixture's rows are all of phone 23: the error is the locator's, not a missing --input.
         #expect(throws: PositioningError.tooFewGroups(grouping: "phone", found: 1)) {
             try FingerprintLocateJob.run(
-                training: [train], input: "no such file", crossValidate: .phone, method: .tuned, output: nil)
+                training: [train], input: nil, crossValidate: .phone, method: .tuned, output: nil)
         }
     }
 

@@ -11,9 +11,12 @@ struct SentimentFileJobsTests {
 
     @Test func classifyReadsTheFileAndLabelsEachRow() throws {
         let input = try TrainingValidationTests().temporaryFile("in.csv", "id,text\n1,I love this!\n2,I hate this.\n")
-        let text = try SentimentCSV.classify(
+        let output = input.deletingLastPathComponent().appendingPathComponent("out-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try SentimentCSV.classify(
             file: input.path, model: nil, datasets: datasets, classes: Set(SentimentLabel.allCases), jobs: 1,
-            output: nil)
+            output: output.path)
+        let text = try String(contentsOf: output, encoding: .utf8)
         #expect(text.hasPrefix("id,label,score\n1,positive,") && text.contains("\n2,negative,"))
         // The output may not replace the input it reads.
         #expect(throws: (any Error).self) {

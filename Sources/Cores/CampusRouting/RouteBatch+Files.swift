@@ -2,24 +2,70 @@ import FieldtestData
 import Foundation
 
 extension RouteBatch {
+    /// `fieldtest route --help`'s description of the output.
+    public static let discussion = """
+        Output columns: id,status,length_m,duration_s,node_ids,path,from_snap_m,to_snap_m. Each end is \
+        projected onto the nearest usable path (fragments lose to the main network unless much closer); \
+        status is ok, no_route or no_snap (no usable path within 200 m). Profiles: walk, wheelchair and the others of the built-in \
+        profile YAML (see --print-profiles), or your own with --profiles.
+        """
+
+    /// Options of `fieldtest route` that do not go together, or a missing one.
+    public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What is wrong and what to do.
+        public var message: String
+        public var description: String { "error: route: " + message }
+    }
+
+    /// `fieldtest route` as one call: with `printProfiles`, the built-in profiles YAML written to
+    /// `output` (and nothing else given); else the queries routed (`run(graph:queries:congestion:profiles:output:)`).
+    /// - Throws: `UsageError` for options that do not go together, and what routing throws.
+    public static func run(
+        graph: String?, queries: String?, congestion: String?, profiles: String?, printProfiles: Bool, output: String?
+    ) throws {
+        if printProfiles {
+            guard graph == nil, queries == nil, congestion == nil, profiles == nil else {
+                throw UsageError(
+                    message: "--print-profiles prints the built-in profiles and routes nothing; drop --graph, "
+                        + "--queries, --congestion and --profiles, or --print-profiles")
+            }
+            return try OutputText.write(RoutingProfiles.defaultYAML + "\n", to: output)
+        }
+        guard let graph, let queries else { throw UsageError(message: "--graph and --queries are required") }
+        try run(graph: graph, queries: queries, congestion: congestion, profiles: profiles, output: output)
+    }
+
     /// `fieldtest route` as one call: the input paths as the options give them (`-`: standard input,
-    /// for one of them at most), an `output` that names one of them refused, then `run(graph:queries:congestion:profiles:)`.
+    /// for one of them at most), an `output` that names one of them refused, then the map and
+    /// congestion loaded and the queries streamed a run at a time to `output` (nil or `-`: standard
+    /// output) in bounded memory: the same bytes as `run(graph:queries:congestion:profiles:)`.
     public static func run(
         graph: String, queries: String, congestion: String?, profiles: String?, output: String?
-    ) throws -> String {
+    ) throws {
         let paths = try OutputText.inputPaths([graph, queries, congestion ?? "", profiles ?? ""])
         let named = zip(["--graph", "--queries", "--congestion", "--profiles"], paths).filter { !$0.1.isEmpty }
         try OutputPathCheck.refuseOverwritingInputs(
             named.map { .init(option: $0, url: URL(fileURLWithPath: $1)) }, output: output)
-        return try run(
-            graph: paths[0], queries: paths[1], congestion: congestion.map { _ in paths[2] },
-            profiles: profiles.map { _ in paths[3] })
+        let (g, slowdown) = try prepare(
+            graph: paths[0], congestion: congestion.map { _ in paths[2] }, profiles: profiles.map { _ in paths[3] })
+        try CSVStreaming.transform(file: paths[1], output: output, header: header) { table in
+            let qs = try parseQueries(table)
+            return rows(queries: qs, routes: try run(graph: g, queries: qs, queriesFile: paths[1], slowdown: slowdown))
+        }
     }
 
     /// Routes the queries of the CSV file `queries` over the map file `graph` (OSM XML or
     /// GeoJSON), with the profiles of the YAML file `profiles` (else the built-in ones) and the
     /// crowd densities of the CSV file `congestion` when given; returns the result CSV (`csv`).
     public static func run(graph: String, queries: String, congestion: String?, profiles: String?) throws -> String {
+        let (g, slowdown) = try prepare(graph: graph, congestion: congestion, profiles: profiles)
+        let qs = try parseQueries(try readFileBytes(URL(fileURLWithPath: queries), displayName: queries), file: queries)
+        return csv(queries: qs, routes: try run(graph: g, queries: qs, queriesFile: queries, slowdown: slowdown))
+    }
+
+    /// The graph of the map file `graph` with the profiles of `profiles` (else the built-in ones), and
+    /// the per-edge slowdowns of the congestion file when given.
+    static func prepare(graph: String, congestion: String?, profiles: String?) throws -> (CampusGraph, [Double]?) {
         let set: RoutingProfiles
         if let profiles {
             let bytes = try readFileBytes(URL(fileURLWithPath: profiles), displayName: profiles)
@@ -37,13 +83,12 @@ extension RouteBatch {
         }
         let map = try MapFile.load(url: URL(fileURLWithPath: graph), displayName: graph)
         let g = try CampusGraph(source: map.source, profiles: set)
-        let qs = try parseQueries(try readFileBytes(URL(fileURLWithPath: queries), displayName: queries), file: queries)
         var slowdown: [Double]?
         if let congestion {
             slowdown = try parseCongestion(
                 try readFileBytes(URL(fileURLWithPath: congestion), displayName: congestion), file: congestion, graph: g
             )
         }
-        return csv(queries: qs, routes: try run(graph: g, queries: qs, queriesFile: queries, slowdown: slowdown))
+        return (g, slowdown)
     }
 }

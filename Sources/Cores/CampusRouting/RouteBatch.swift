@@ -35,8 +35,14 @@ public enum RouteBatch {
 
     /// Parses a queries CSV. Every coordinate is validated; errors are located.
     public static func parseQueries(_ bytes: [UInt8], file: String) throws(RoutingError) -> [Query] {
+        let table: CSVTable
+        do throws(DataError) { table = try CSVTable(bytes: bytes, file: file) } catch { throw .data(error) }
+        return try parseQueries(table)
+    }
+
+    /// Parses the queries of a table (or of one run of a streamed file), as `parseQueries(_:file:)`.
+    public static func parseQueries(_ table: CSVTable) throws(RoutingError) -> [Query] {
         do throws(DataError) {
-            let table = try CSVTable(bytes: bytes, file: file)
             try table.require(["id", "from_lat", "from_lon", "to_lat", "to_lon", "profile"])
             return try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> Query? in
                 let profile = try row.string("profile").trimmingCharacters(in: .whitespaces)
@@ -104,6 +110,13 @@ public enum RouteBatch {
     public static func csv(queries: [Query], routes: [Route]) -> String {
         var w = CSVWriter()
         w.row(header)
+        w.append(records: rows(queries: queries, routes: routes))
+        return w.text
+    }
+
+    /// The output rows (no header).
+    public static func rows(queries: [Query], routes: [Route]) -> CSVWriter {
+        var w = CSVWriter()
         for (q, r) in zip(queries, routes) {
             let snaps = [r.fromSnap, r.toSnap].map {
                 $0.map { CSVWriter.number($0.metres, significantDigits: 12) } ?? ""
@@ -121,6 +134,6 @@ public enum RouteBatch {
                     r.points.map { "\($0.latitude) \($0.longitude)" }.joined(separator: ";"),
                 ] + snaps)
         }
-        return w.text
+        return w
     }
 }

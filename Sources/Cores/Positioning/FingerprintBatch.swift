@@ -46,6 +46,15 @@ public enum FingerprintBatch {
         let model = try FingerprintLocator(
             training: try FingerprintSample.fromUJIIndoorLoc(training),
             configuration: configuration)
+        return try run(model, queries: queries)
+    }
+
+    /// Locates `queries` with a trained `model`, as `run(training:queries:configuration:)`;
+    /// `firstRow` is the 1-based row of the first query in its file (a run of a streamed file), used
+    /// for the `row` column and in messages.
+    public static func run(
+        _ model: FingerprintLocator, queries: [UJIIndoorLocRecord], firstRow: Int = 1
+    ) throws(PositioningError) -> Result {
         let statuses: [RowStatus] = queries.map { hasSignal($0.rssi) ? .ok : .noSignal }
         let locatedIndices = queries.indices.filter { statuses[$0] == .ok }
         let located: [FingerprintEstimate]
@@ -54,7 +63,7 @@ public enum FingerprintBatch {
         } catch {
             // Report the record's position in the whole input, not among the located ones.
             if case .wrongFingerprintLength(let k, let e, let f) = error {
-                throw .wrongFingerprintLength(index: locatedIndices[k], expected: e, found: f)
+                throw .wrongFingerprintLength(index: firstRow - 1 + locatedIndices[k], expected: e, found: f)
             }
             throw error
         }
@@ -66,25 +75,38 @@ public enum FingerprintBatch {
         {
             evaluation = FingerprintEvaluation(estimates: located, truth: truth)
         }
-        return Result(estimates: estimates, statuses: statuses, evaluation: evaluation, csv: csv(estimates))
+        var w = CSVWriter()
+        w.row(header)
+        w.append(records: rows(estimates, firstRow: firstRow))
+        return Result(estimates: estimates, statuses: statuses, evaluation: evaluation, csv: w.text)
     }
+
+    /// The output header.
+    public static let header = ["row", "longitude", "latitude", "floor", "building", "status"]
 
     /// Renders estimates as RFC 4180 CSV with locale-free numbers (millimetre precision);
     /// a nil estimate is a `no_signal` row with empty estimate columns.
     public static func csv(_ estimates: [FingerprintEstimate?]) -> String {
         var w = CSVWriter()
-        w.row(["row", "longitude", "latitude", "floor", "building", "status"])
+        w.row(header)
+        w.append(records: rows(estimates, firstRow: 1))
+        return w.text
+    }
+
+    /// The output rows (no header), numbered from `firstRow`.
+    public static func rows(_ estimates: [FingerprintEstimate?], firstRow: Int) -> CSVWriter {
+        var w = CSVWriter()
         for (i, e) in estimates.enumerated() {
             if let e {
                 w.row([
-                    String(i + 1), fixed(e.xMetres), fixed(e.yMetres), String(e.floor), String(e.building),
+                    String(firstRow + i), fixed(e.xMetres), fixed(e.yMetres), String(e.floor), String(e.building),
                     RowStatus.ok.rawValue,
                 ])
             } else {
-                w.row([String(i + 1), "", "", "", "", RowStatus.noSignal.rawValue])
+                w.row([String(firstRow + i), "", "", "", "", RowStatus.noSignal.rawValue])
             }
         }
-        return w.text
+        return w
     }
 
     /// `value` with three decimals, locale-free. Never traps: magnitudes beyond what the

@@ -60,52 +60,70 @@ public enum ScoreBatch {
     /// latitude or longitude differs from the first row of its `location_id`); locations keep
     /// first-seen order.
     public static func parse(bytes: [UInt8], file: String) throws(DataError) -> [Location] {
-        let table = try CSVTable(bytes: bytes, file: file)
-        try table.require(["location_id", "latitude", "longitude", "time"])
+        var samples = Samples()
+        try samples.add(try CSVTable(bytes: bytes, file: file))
+        return samples.locations
+    }
+
+    /// The samples of a weather file gathered by location, a table (or a run of a streamed file) at a
+    /// time: only the parsed samples are held, not the file's text.
+    struct Samples {
         var order: [String] = []
         var byID: [String: Location] = [:]
         var firstSeen: [String: (latitude: Double, longitude: Double, line: Int)] = [:]
-        let rows = try table.load(policy: .strict) { (row) throws(DataError) -> (String, Double, Double, SkySample)? in
-            let id = try row.string("location_id")
-            guard !id.isEmpty else { throw row.invalid("location_id", "location id is empty") }
-            let latitude = try row.latitude()
-            let longitude = try row.longitude()
-            if let first = firstSeen[id] {
-                for (field, value, expected) in [
-                    ("latitude", latitude, first.latitude), ("longitude", longitude, first.longitude),
-                ]
-                where value != expected {
-                    throw row.invalid(
-                        field,
-                        "location '\(id)' has \(field) \(CSVWriter.number(expected)) on line \(first.line); "
-                            + "give every row of a location the same coordinates, or use a different location_id")
+
+        /// Adds the rows of `table`; a bad row is a located `DataError`.
+        mutating func add(_ table: CSVTable) throws(DataError) {
+            try table.require(["location_id", "latitude", "longitude", "time"])
+            var firstSeen = self.firstSeen
+            defer { self.firstSeen = firstSeen }
+            let rows = try table.load(policy: .strict) {
+                (row) throws(DataError) -> (String, Double, Double, SkySample)? in
+                let id = try row.string("location_id")
+                guard !id.isEmpty else { throw row.invalid("location_id", "location id is empty") }
+                let latitude = try row.latitude()
+                let longitude = try row.longitude()
+                if let first = firstSeen[id] {
+                    for (field, value, expected) in [
+                        ("latitude", latitude, first.latitude), ("longitude", longitude, first.longitude),
+                    ]
+                    where value != expected {
+                        throw row.invalid(
+                            field,
+                            "location '\(id)' has \(field) \(CSVWriter.number(expected)) on line \(first.line); "
+                                + "give every row of a location the same coordinates, or use a different location_id")
+                    }
+                } else {
+                    firstSeen[id] = (latitude, longitude, row.line)
                 }
-            } else {
-                firstSeen[id] = (latitude, longitude, row.line)
+                guard let t = CivilTime.parseISODateTime(try row.string("time")),
+                    try row.string("time").trimmingCharacters(in: .whitespaces).hasSuffix("Z")
+                else {
+                    throw row.invalid("time", "expected UTC ISO 8601 YYYY-MM-DDTHH:MM:SSZ")
+                }
+                var c = SkyConditions()
+                for (name, path, range) in inputColumns where row.header.position(of: name) != nil {
+                    c[keyPath: path] = try row.optionalDouble(name, in: range)
+                }
+                return (id, latitude, longitude, SkySample(timeUTC: Double(t), conditions: c))
             }
-            guard let t = CivilTime.parseISODateTime(try row.string("time")),
-                try row.string("time").trimmingCharacters(in: .whitespaces).hasSuffix("Z")
-            else {
-                throw row.invalid("time", "expected UTC ISO 8601 YYYY-MM-DDTHH:MM:SSZ")
+            for (id, lat, lon, s) in rows.records {
+                if byID[id] == nil {
+                    order.append(id)
+                    byID[id] = Location(id: id, latitude: lat, longitude: lon, samples: [])
+                }
+                byID[id]?.samples.append(s)
             }
-            var c = SkyConditions()
-            for (name, path, range) in inputColumns where row.header.position(of: name) != nil {
-                c[keyPath: path] = try row.optionalDouble(name, in: range)
-            }
-            return (id, latitude, longitude, SkySample(timeUTC: Double(t), conditions: c))
         }
-        for (id, lat, lon, s) in rows.records {
-            if byID[id] == nil {
-                order.append(id)
-                byID[id] = Location(id: id, latitude: lat, longitude: lon, samples: [])
-            }
-            byID[id]?.samples.append(s)
-        }
-        return order.compactMap { id in
-            byID[id].map {
-                var l = $0
-                l.samples.sort { $0.timeUTC < $1.timeUTC }
-                return l
+
+        /// The locations in first-seen order, samples sorted by time.
+        var locations: [Location] {
+            order.compactMap { id in
+                byID[id].map {
+                    var l = $0
+                    l.samples.sort { $0.timeUTC < $1.timeUTC }
+                    return l
+                }
             }
         }
     }
@@ -142,19 +160,30 @@ public enum ScoreBatch {
         return out
     }
 
+    /// The output header.
+    public static var header: [String] {
+        ["location_id", "event", "event_time", "quality_pct"] + QualityTerms.columnNames
+            + inputColumns.map { "window_" + $0.0 }
+    }
+
     /// Renders the output CSV.
     public static func render(_ events: [ScoredEvent]) -> String {
         var w = CSVWriter()
-        w.row(
-            ["location_id", "event", "event_time", "quality_pct"] + QualityTerms.columnNames
-                + inputColumns.map { "window_" + $0.0 })
+        w.row(header)
+        w.append(records: rows(events))
+        return w.text
+    }
+
+    /// The output rows (no header).
+    public static func rows(_ events: [ScoredEvent]) -> CSVWriter {
+        var w = CSVWriter()
         func n(_ v: Double) -> String { CSVWriter.number((v * 1000).rounded() / 1000) }
         for e in events {
             w.row(
                 [e.locationID, e.event, CivilTime.isoUTC(Int(e.timeUTC.rounded())), n(e.terms.qualityPct)]
                     + e.terms.columnValues.map(n) + inputColumns.map { e.conditions[keyPath: $0.1].map(n) ?? "" })
         }
-        return w.text
+        return w
     }
 
     /// Parse, score and render in one call.
@@ -164,10 +193,21 @@ public enum ScoreBatch {
 }
 
 extension ScoreBatch {
-    /// `fieldtest score --weather` as one call: `run(bytes:file:)` on the hourly weather CSV file `path`
-    /// (`-`: standard input), refusing an `output` that names it.
-    public static func run(file path: String, output: String?) throws -> String {
-        let input = try OutputPathCheck.readInput(path, option: "--weather", output: output)
-        return try run(bytes: input.bytes, file: input.name)
+    /// `fieldtest score --weather` as one call: the hourly weather CSV file `path` (`-`: standard input)
+    /// read a run of rows at a time (`CSVChunkReader`; only the parsed samples are held, not the text),
+    /// scored, and written to `output` (nil or `-`: standard output) a location at a time: the same
+    /// bytes as `run(bytes:file:)`. An `output` that names the input is refused.
+    public static func run(file path: String, output: String?) throws {
+        let name = OutputText.inputPath(path)
+        try OutputPathCheck.refuseOverwritingInputs(
+            [OutputPathCheck.Input(option: "--weather", url: URL(fileURLWithPath: name))], output: output)
+        var samples = Samples()
+        try CSVChunkReader(fileName: name).forEachTable(path: name) { try samples.add($0) }
+        let sink = try OutputSink(path: output)
+        var w = CSVWriter()
+        w.row(header)
+        try sink.write(w.bytes)
+        for location in samples.locations { try sink.write(rows(score([location])).bytes) }
+        try sink.finish()
     }
 }

@@ -19,6 +19,17 @@ public enum SunBatch {
         "golden_hour_evening_end", "note",
     ]
 
+    /// `fieldtest sun --help`'s description of the output.
+    public static let discussion = """
+        Sunrise/sunset: Sun's centre at −0.833° (NOAA/SPA convention); events are those of the local date. \
+        timezone: an IANA name (Europe/Paris, Etc/GMT-5, UTC); abbreviations (EST, IST) and offsets (GMT+5) are errors. \
+        day_length_s: seconds the Sun is up within the local date; 86400 on a polar day, 0 on a polar night. \
+        note: polar_day / polar_night when the Sun neither rises nor sets; date_skipped (times and day_length_s \
+        empty) when the zone skipped the date (e.g. Pacific/Apia 2011-12-30); date_repeated when the zone moved \
+        back across the date line and the date lasts over 26 hours (e.g. Pacific/Kwajalein 1969-09-30): its \
+        first events are given.
+        """
+
     /// One validated input row.
     public struct Request: Sendable {
         /// Caller's id, copied to the output.
@@ -38,9 +49,14 @@ public enum SunBatch {
     /// Parses and validates the input table; any bad row is a located `DataError`
     /// (a time zone that is not an IANA name, nonexistent date, latitude/longitude out of range).
     public static func parse(bytes: [UInt8], file: String) throws(DataError) -> [Request] {
-        let table = try CSVTable(bytes: bytes, file: file)
-        try table.require(["id", "latitude", "longitude", "date", "timezone"])
         var zones: [String: ZoneOffsets] = [:]
+        return try parse(table: try CSVTable(bytes: bytes, file: file), zones: &zones)
+    }
+
+    /// `parse(bytes:file:)` of a table (or of one run of a streamed file); `zones` caches the zones
+    /// read so far by name.
+    public static func parse(table: CSVTable, zones: inout [String: ZoneOffsets]) throws(DataError) -> [Request] {
+        try table.require(["id", "latitude", "longitude", "date", "timezone"])
         return try table.load(policy: .strict) { (row) throws(DataError) -> Request? in
             let dateText = try row.string("date").trimmedOfWhitespace
             guard dateText.utf8.count == 10, let date = CivilDate(iso: Substring(dateText)) else {
@@ -77,6 +93,13 @@ public enum SunBatch {
     public static func render(_ requests: [Request], _ days: [SolarDay]) -> String {
         var w = CSVWriter(capacity: 64 + requests.count * 240)
         w.row(outputColumns)
+        w.append(records: rows(requests, days))
+        return w.text
+    }
+
+    /// The output rows of `requests` (no header).
+    public static func rows(_ requests: [Request], _ days: [SolarDay]) -> CSVWriter {
+        var w = CSVWriter(capacity: requests.count * 240)
         for (r, d) in zip(requests, days) {
             w.field(r.id)
             w.field(r.date.description)
@@ -91,7 +114,7 @@ public enum SunBatch {
             w.field(d.note.rawValue)
             w.endRecord()
         }
-        return w.text
+        return w
     }
 
     /// Appends the field of an event time `v` (epoch seconds, UTC): ISO 8601 to the second, written
@@ -109,10 +132,15 @@ public enum SunBatch {
 }
 
 extension SunBatch {
-    /// `fieldtest sun` as one call: `run(bytes:file:)` on the CSV file `path` (`-`: standard input),
-    /// refusing an `output` that names it.
-    public static func run(file path: String, output: String?) throws -> String {
-        let input = try OutputPathCheck.readInput(path, option: "--input", output: output)
-        return try run(bytes: input.bytes, file: input.name)
+    /// `fieldtest sun` as one call: the CSV file `path` (`-`: standard input) streamed a run of rows at
+    /// a time (`CSVStreaming`) to `output` (nil or `-`: standard output), in bounded memory; the same
+    /// bytes as `run(bytes:file:)`. An `output` that names the input is refused.
+    public static func run(file path: String, output: String?) throws {
+        var zones: [String: ZoneOffsets] = [:]
+        let calculator = SolarCalculator()
+        try CSVStreaming.transform(input: path, option: "--input", output: output, header: outputColumns) { table in
+            let requests = try parse(table: table, zones: &zones)
+            return rows(requests, compute(requests, calculator: calculator))
+        }
     }
 }

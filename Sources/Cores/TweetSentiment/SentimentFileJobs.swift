@@ -3,12 +3,14 @@ import Foundation
 
 extension SentimentCSV {
     /// `fieldtest classify` as one call: the CSV `file` (`-`: standard input) classified by the model
-    /// `model` names (nil: the shipped default model of `datasets`), as `classify(_:file:model:classes:jobs:)`.
+    /// `model` names (nil: the shipped default model of `datasets`), streamed a run of rows at a time
+    /// to `output` (nil or `-`: standard output) in bounded memory; the same bytes as
+    /// `classify(_:file:model:classes:jobs:)` on the whole file.
     /// - Throws: `OutputPathCheck`'s error when `output` would overwrite the input or the model, the
     ///   model's load error, and the located `DataError` of a bad row.
     public static func classify(
         file: String, model: String?, datasets: URL, classes: Set<SentimentLabel>, jobs: Int, output: String?
-    ) throws -> String {
+    ) throws {
         let input = OutputText.inputPath(file)
         try OutputPathCheck.refuseOverwritingInputs(
             [
@@ -16,8 +18,35 @@ extension SentimentCSV {
                 .init(option: "--model", url: SentimentModelFile.url(model, datasets: datasets)),
             ], output: output)
         let classifier = try SentimentModelFile.load(model, datasets: datasets)
-        let bytes = try readFileBytes(URL(fileURLWithPath: input), displayName: input)
-        return try classify(bytes, file: input, model: classifier, classes: classes, jobs: jobs)
+        var header: CSVHeader?
+        var headerLine: [UInt8] = []
+        var sink: OutputSink?
+        try CSVChunkReader(fileName: input).forEachRun(path: input) { run in
+            guard let header else {
+                let table = try CSVTable(bytes: run.bytes, file: input)
+                try table.require(["id", "text"])
+                (header, headerLine) = (table.header, Array((table.header.names.joined(separator: ",") + "\n").utf8))
+                var w = CSVWriter()
+                w.row(outputHeader)
+                let started = try OutputSink(path: output)
+                try started.write(w.bytes)
+                sink = started
+                return
+            }
+            // The fast path reads a plain ASCII header (which the names, joined again, reproduce) and
+            // well-formed rows; anything else goes through `CSVTable`, which locates the problem.
+            let bytes = headerLine + run.bytes
+            let rows =
+                if let columns = CSVByteColumns.scan(bytes, columns: ["id", "text"]) {
+                    rows(columns, of: bytes, model: classifier, classes: classes, jobs: jobs)
+                } else {
+                    try rows(
+                        CSVTable(header: header, bytes: run.bytes, file: input, firstLine: run.firstLine),
+                        model: classifier, classes: classes, jobs: jobs)
+                }
+            try sink?.write(rows.bytes)
+        }
+        try sink?.finish()
     }
 }
 

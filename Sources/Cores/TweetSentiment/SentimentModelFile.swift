@@ -35,26 +35,40 @@ public enum SentimentCSV {
         _ bytes: [UInt8], file: String, model: SentimentModel,
         classes: Set<SentimentLabel> = Set(SentimentLabel.allCases), jobs: Int = 1
     ) throws(DataError) -> String {
-        if let columns = CSVByteColumns.scan(bytes, columns: ["id", "text"]) {
-            return classify(columns, of: bytes, model: model, classes: classes, jobs: jobs)
+        var w = CSVWriter()
+        w.row(outputHeader)
+        guard let columns = CSVByteColumns.scan(bytes, columns: ["id", "text"]) else {
+            return try classifyReadingTable(bytes, file: file, model: model, classes: classes, jobs: jobs)
         }
-        return try classifyReadingTable(bytes, file: file, model: model, classes: classes, jobs: jobs)
+        w.append(records: rows(columns, of: bytes, model: model, classes: classes, jobs: jobs))
+        return w.text
     }
 
     /// `classify` through `CSVTable`: any file it reads, and the located error for any it rejects.
     static func classifyReadingTable(
-        _ bytes: [UInt8], file: String, model: SentimentModel,
-        classes: Set<SentimentLabel>, jobs: Int
+        _ bytes: [UInt8], file: String, model: SentimentModel, classes: Set<SentimentLabel>, jobs: Int
     ) throws(DataError) -> String {
-        let table = try CSVTable(bytes: bytes, file: file)
+        var w = CSVWriter()
+        w.row(outputHeader)
+        w.append(records: try rows(try CSVTable(bytes: bytes, file: file), model: model, classes: classes, jobs: jobs))
+        return w.text
+    }
+
+    /// The output header.
+    public static let outputHeader = ["id", "label", "score"]
+
+    /// The output rows (no header) of `table`, read through `CSVTable`: any file it reads, and the
+    /// located error for any it rejects.
+    static func rows(
+        _ table: CSVTable, model: SentimentModel, classes: Set<SentimentLabel>, jobs: Int
+    ) throws(DataError) -> CSVWriter {
         try table.require(["id", "text"])
         let rows = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, String)? in
             (try row.string("id"), try row.string("text"))
         }
         let records = rows.records
         let texts = records.map(\.1)
-        var w = CSVWriter(capacity: 16 + records.count * 24)  // about "id,negative,-0.1234\n" per row
-        w.row(["id", "label", "score"])
+        var w = CSVWriter(capacity: records.count * 24)  // about "id,negative,-0.1234\n" per row
         /// Rows `range` classified by one scorer (the batch path pipelines tokenizing one tweet with scoring the one before).
         @Sendable func part(_ range: Range<Int>) -> CSVWriter {
             var out = CSVWriter(capacity: range.count * 24)
@@ -77,17 +91,16 @@ public enum SentimentCSV {
             }
             for r in results.parts { w.append(records: r!) }
         }
-        return w.text
+        return w
     }
 
-    /// `classify` on a file `CSVByteColumns` could read (the common case): the same output, byte
+    /// The output rows of a file `CSVByteColumns` could read (the common case): the same rows, byte
     /// for byte, without a `String` per field or per ASCII text.
-    static func classify(
+    static func rows(
         _ columns: CSVByteColumns, of bytes: [UInt8], model: SentimentModel, classes: Set<SentimentLabel>, jobs: Int
-    ) -> String {
+    ) -> CSVWriter {
         let count = columns.rowCount
-        var w = CSVWriter(capacity: 16 + count * 24)  // about "id,negative,-0.1234\n" per row
-        w.row(["id", "label", "score"])
+        var w = CSVWriter(capacity: count * 24)  // about "id,negative,-0.1234\n" per row
         /// Rows `range` classified by one scorer, as in `classify(_:file:model:classes:jobs:)`.
         @Sendable func part(_ range: Range<Int>) -> CSVWriter {
             var out = CSVWriter(capacity: range.count * 24)
@@ -119,7 +132,7 @@ public enum SentimentCSV {
             }
             for r in results.parts { w.append(records: r!) }
         }
-        return w.text
+        return w
     }
 
     /// Fewest rows worth a thread of their own in `classify`.

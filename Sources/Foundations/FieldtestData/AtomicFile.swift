@@ -11,47 +11,126 @@ import Foundation
 public enum AtomicFile {
     /// Writes `data` to `url` atomically, creating the parent folder if needed.
     public static func write(_ data: Data, to url: URL) throws(DataError) {
-        let name = url.path
-        var info = stat()
-        let exists = stat(name, &info) == 0  // through symbolic links
-        let target: String
-        if exists {
-            switch info.st_mode & S_IFMT {
-            case S_IFREG:
-                target = realPath(name) ?? name
-            case S_IFDIR:
-                throw .unwritable(file: name, reason: "it is a directory; give a file name")
-            default:
-                try writeThrough(data, to: name, displayName: name)
-                return
+        let writer = try Writer(url: url)
+        let failure: DataError? = data.withUnsafeBytes { raw in
+            do throws(DataError) { try writer.append(raw) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+        try writer.commit()
+    }
+
+    /// One atomic write made of several appends, for output produced as it is computed (the
+    /// streaming batch commands): the bytes go to the temporary file as they come, and `commit()`
+    /// renames it over the target. Until then the target is untouched; a writer dropped without
+    /// `commit()` (an error, an interrupt) removes its temporary file. The rules of `write(_:to:)`
+    /// apply (links written through, devices and FIFOs written straight, permission bits kept).
+    public final class Writer {
+        private let name: String
+        private let target: String
+        /// The temporary file, or nil when the target is written straight (not a regular file).
+        private let temporary: String?
+        private let mode: mode_t?
+        private var fd: Int32
+        private var failure: String?
+        private var finished = false
+
+        /// Starts a write to `url`: creates the parent folder if needed and the temporary file.
+        /// Installs the interrupt handling (`InterruptCleanup.installForWrites()`), so SIGINT and
+        /// SIGTERM remove the temporary file.
+        public init(url: URL) throws(DataError) {
+            name = url.path
+            var info = stat()
+            let exists = stat(name, &info) == 0  // through symbolic links
+            var resolved: String
+            if exists {
+                switch info.st_mode & S_IFMT {
+                case S_IFREG:
+                    resolved = realPath(name) ?? name
+                case S_IFDIR:
+                    throw .unwritable(file: name, reason: "it is a directory; give a file name")
+                default:
+                    // Not replaceable by a rename: the bytes go straight to it.
+                    let fd = open(name, O_WRONLY | O_CLOEXEC)
+                    guard fd >= 0 else { throw .unwritable(file: name, reason: String(cString: strerror(errno))) }
+                    (self.fd, target, temporary, mode) = (fd, name, nil, nil)
+                    return
+                }
+            } else {
+                resolved = try resolveLinks(name, displayName: name)  // a link to a file not created yet
             }
-        } else {
-            target = try resolveLinks(name, displayName: name)  // a link to a file not created yet
+            target = resolved
+            mode = exists ? info.st_mode & 0o7777 : nil
+            let dir = (resolved as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: dir.isEmpty ? "." : dir, withIntermediateDirectories: true)
+            } catch {
+                throw .unwritable(file: name, reason: "cannot create the folder '\(dir)': \(posixReason(error))")
+            }
+            // A short name of its own (not the target's name plus a suffix), so that any file name
+            // the file system accepts as a target also has room for its temporary file.
+            let tmp =
+                (dir.isEmpty ? "" : dir + "/")
+                + ".fieldtest-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8)).tmp"
+            removeStaleTemporaryFiles(in: dir.isEmpty ? "." : dir)
+            InterruptCleanup.installForWrites()
+            Pending.shared.add(tmp)
+            let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666)
+            guard fd >= 0 else {
+                Pending.shared.remove(tmp)
+                throw .unwritable(file: name, reason: String(cString: strerror(errno)))
+            }
+            (self.fd, temporary) = (fd, tmp)
         }
-        let dir = (target as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: dir.isEmpty ? "." : dir, withIntermediateDirectories: true)
-        } catch {
-            throw .unwritable(file: name, reason: "cannot create the folder '\(dir)': \(posixReason(error))")
+
+        deinit { discard() }
+
+        /// Appends `bytes`; a failure is thrown (and the write abandoned) at once.
+        public func append(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
+            precondition(!finished, "AtomicFile.Writer.append after commit or discard")
+            if let reason = writeAll(bytes, to: fd) {
+                failure = reason
+                discard()
+                throw .unwritable(file: name, reason: reason)
+            }
         }
-        // A short name of its own (not the target's name plus a suffix), so that any file name
-        // the file system accepts as a target also has room for its temporary file.
-        let tmp =
-            (dir.isEmpty ? "" : dir + "/")
-            + ".fieldtest-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8)).tmp"
-        removeStaleTemporaryFiles(in: dir.isEmpty ? "." : dir)
-        Pending.shared.add(tmp)
-        defer { Pending.shared.remove(tmp) }
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : 0o666)
-        guard fd >= 0 else { throw .unwritable(file: name, reason: String(cString: strerror(errno))) }
-        var failure: String? = writeAll(data, to: fd)
-        if failure == nil, exists, fchmod(fd, info.st_mode & 0o7777) != 0 { failure = String(cString: strerror(errno)) }
-        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        // rename(2) replaces the target atomically within one file system.
-        if failure == nil, rename(tmp, target) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(tmp)
-            throw .unwritable(file: name, reason: failure)
+
+        /// Appends `bytes`.
+        public func append(_ bytes: [UInt8]) throws(DataError) {
+            let failure: DataError? = bytes.withUnsafeBytes { raw in
+                do throws(DataError) { try append(raw) } catch { return error }
+                return nil
+            }
+            if let failure { throw failure }
+        }
+
+        /// Ends the write: the temporary file (with the replaced file's permission bits) is renamed
+        /// over the target. On failure the temporary file is removed and the target left as it was.
+        public func commit() throws(DataError) {
+            precondition(!finished, "AtomicFile.Writer.commit twice")
+            finished = true
+            var failure: String?
+            if let mode, fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
+            if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+            if let temporary {
+                defer { Pending.shared.remove(temporary) }
+                // rename(2) replaces the target atomically within one file system.
+                if failure == nil, rename(temporary, target) != 0 { failure = String(cString: strerror(errno)) }
+                if failure != nil { unlink(temporary) }
+            }
+            if let failure { throw .unwritable(file: name, reason: failure) }
+        }
+
+        /// Abandons the write: the temporary file is removed, the target stays as it was.
+        public func discard() {
+            guard !finished else { return }
+            finished = true
+            close(fd)
+            if let temporary {
+                unlink(temporary)
+                Pending.shared.remove(temporary)
+            }
         }
     }
 
@@ -114,33 +193,22 @@ public enum AtomicFile {
         return String(cString: resolved)
     }
 
-    /// Writes `data` to an existing file that is not a regular file (a device or a FIFO).
-    private static func writeThrough(_ data: Data, to path: String, displayName: String) throws(DataError) {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unwritable(file: displayName, reason: String(cString: strerror(errno))) }
-        var failure = writeAll(data, to: fd)
-        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if let failure { throw .unwritable(file: displayName, reason: failure) }
-    }
-
-    /// Writes all of `data` to `fd`; the reason it could not, or nil.
-    private static func writeAll(_ data: Data, to fd: Int32) -> String? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += n
+    /// Writes all of `raw` to `fd`; the reason it could not, or nil.
+    static func writeAll(_ raw: UnsafeRawBufferPointer, to fd: Int32) -> String? {
+        var offset = 0
+        while offset < raw.count {
+            let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
             }
-            return nil
+            offset += n
         }
+        return nil
     }
 
     /// The POSIX reason inside a Foundation error, when there is one.
-    private static func posixReason(_ error: Error) -> String {
+    static func posixReason(_ error: Error) -> String {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

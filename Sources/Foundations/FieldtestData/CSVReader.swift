@@ -41,20 +41,24 @@ public struct CSVReader: Sendable {
         return out
     }
 
-    /// Calls `body` for every record of `bytes` in order, skipping blank lines.
-    public func forEachRecord(_ bytes: [UInt8], _ body: (CSVRecord) throws(DataError) -> Void) throws(DataError) {
+    /// Calls `body` for every record of `bytes` in order, skipping blank lines. `startingLine` is
+    /// the line number of the first byte: a chunk cut from the middle of a file (`CSVChunkReader`)
+    /// gives its records the lines they have in the file (a byte-order mark is skipped on line 1 only).
+    public func forEachRecord(
+        _ bytes: [UInt8], startingLine: Int = 1, _ body: (CSVRecord) throws(DataError) -> Void
+    ) throws(DataError) {
         let quote = UInt8(ascii: "\"")
         let cr = UInt8(ascii: "\r")
         let lf = UInt8(ascii: "\n")
         var i = 0
         let n = bytes.count
-        var line = 1
+        var line = startingLine
         // Skip a UTF-8 byte-order mark.
-        if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
+        if startingLine == 1, n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
         var fields: [String] = []
         var field: [UInt8] = []
         field.reserveCapacity(64)
-        var recordLine = 1
+        var recordLine = startingLine
         var atRecordStart = true
 
         try bytes.withUnsafeBufferPointer { (buffer) throws(DataError) in

@@ -207,6 +207,22 @@ public struct CSVTable: Sendable {
         self.records = Array(all.dropFirst(headerRecord))
     }
 
+    /// The records of `bytes`, a run of whole data records cut from a file whose header is
+    /// `header` (`CSVChunkReader`); `firstLine` is the file's line number of the run's first byte,
+    /// so rows and errors are located as in the whole file.
+    public init(header: CSVHeader, bytes: [UInt8], file: String, firstLine: Int) throws(DataError) {
+        var all: [CSVRecord] = []
+        do throws(DataError) {
+            try CSVReader(fileName: file).forEachRecord(bytes, startingLine: firstLine) { all.append($0) }
+        } catch {
+            throw header.namingColumns(in: error)
+        }
+        self.file = file
+        self.preamble = []
+        self.header = header
+        self.records = all
+    }
+
     /// Records before the header (e.g. a station metadata line).
     public let preamble: [CSVRecord]
 

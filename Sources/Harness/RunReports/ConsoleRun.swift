@@ -15,15 +15,15 @@ extension RunPipeline {
     ) throws -> RunOutcome {
         let progress: (@Sendable (CaseProgress) -> Void)? =
             console.progressLines ? { @Sendable in console.progress(RunConsole.progressLine($0)) } : nil
-        var signalSources: [any DispatchSourceSignal] = []
+        var interrupt: InterruptCleanup.Registration?
         var folders: [String] = []
-        defer { signalSources.forEach { $0.cancel() } }
+        defer { interrupt?.cancel() }
         let outcome = try run(
             observe: { event in
                 switch event {
                 case .note(let message): note(message)
                 case .prepared:
-                    signalSources = InterruptCleanup.install(
+                    interrupt = InterruptCleanup.install(
                         message: "fieldtest run: interrupted; temporary folders removed, no reports written "
                             + "for the scenario in progress", cleanup: interruptCleanup)
                 case let .starting(s, count):

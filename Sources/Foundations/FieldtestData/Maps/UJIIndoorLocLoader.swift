@@ -48,15 +48,17 @@ public enum UJIIndoorLoc {
         return try load(bytes: bytes, file: name, policy: policy, requireLabels: requireLabels)
     }
 
-    /// Parses `bytes` (the whole file) named `file` in messages. See `load(url:)`.
+    /// Parses `bytes` (the whole file) named `file` in messages. See `load(url:)`. `lineOffset` is
+    /// added to every data row's line in messages: for a run of a streamed file (`CSVChunkReader`)
+    /// parsed behind a copy of the file's header.
     public static func load(
         bytes: [UInt8], file: String, policy: LoadPolicy = .strict,
-        requireLabels: Bool = true
+        requireLabels: Bool = true, lineOffset: Int = 0
     ) throws(DataError) -> Loaded<UJIIndoorLocRecord> {
         let result: Result<Loaded<UJIIndoorLocRecord>, DataError> = bytes.withUnsafeBufferPointer { buffer in
             let parser = UJIIndoorLocParser(bytes: buffer, file: file)
             do throws(DataError) {
-                return .success(try parser.run(policy: policy, requireLabels: requireLabels))
+                return .success(try parser.run(policy: policy, requireLabels: requireLabels, lineOffset: lineOffset))
             } catch {
                 return .failure(error)
             }
@@ -89,7 +91,9 @@ struct UJIIndoorLocParser {
         var labelled: Bool { longitude != nil }
     }
 
-    func run(policy: LoadPolicy, requireLabels: Bool) throws(DataError) -> Loaded<UJIIndoorLocRecord> {
+    func run(policy: LoadPolicy, requireLabels: Bool, lineOffset: Int = 0) throws(DataError) -> Loaded<
+        UJIIndoorLocRecord
+    > {
         var start = 0
         let n = bytes.count
         if n >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
@@ -112,7 +116,7 @@ struct UJIIndoorLocParser {
         let header = CSVHeader(headerFields)
         let layout = try makeLayout(header, requireLabels: requireLabels)
         let headerLine = line
-        var lineNo = headerLine
+        var lineNo = headerLine + lineOffset
         var pos = headerRange.upperBound
         // Advance past the header's line end.
         if pos < n, bytes[pos] == Self.cr { pos += 1 }
