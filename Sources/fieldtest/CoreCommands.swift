@@ -94,7 +94,7 @@ struct RouteCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Map: OSM XML (.osm) or GeoJSON LineStrings (.geojson).") var graph: String?
+    @Option(help: "Map: OSM XML (.osm), OSM PBF (.osm.pbf) or GeoJSON LineStrings (.geojson).") var graph: String?
     @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.") var queries: String?
     @Option(help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m², matched to the nearest edge).")
     var congestion: String?
