@@ -338,18 +338,19 @@ private struct OSMXMLReader {
             } else {
                 throw .invalidField(
                     file: file, line: line, field: "member.type",
-                    value: scanner.attribute("type").map(scanner.value) ?? "",
+                    value: scanner.attribute("type").map { scanner.value($0) } ?? "",
                     reason: "expected node, way or relation")
             }
             let ref = try integer("ref", element: "member", line: line)
-            members.append(OSMMember(kind: kind, ref: ref, role: scanner.attribute("role").map(scanner.value) ?? ""))
+            members.append(
+                OSMMember(kind: kind, ref: ref, role: scanner.attribute("role").map { scanner.value($0) } ?? ""))
         case .tag:
             guard let k = scanner.attribute("k") else {
                 throw .invalidField(file: file, line: line, field: "tag.k", value: "", reason: "missing attribute 'k'")
             }
             switch open {
             case .node, .way, .relation:
-                tags[scanner.value(k)] = scanner.attribute("v").map(scanner.value) ?? ""
+                tags[scanner.value(k)] = scanner.attribute("v").map { scanner.value($0) } ?? ""
             case .none, .skipped: break
             }
         case .other: break
@@ -390,7 +391,7 @@ private struct OSMXMLReader {
 
     /// An integer id attribute; digits (with an optional sign) are read straight from the bytes.
     private func integer(_ key: StaticString, element: String, line: Int) throws(DataError) -> Int64 {
-        let field = "\(key)"
+        var field: String { "\(key)" }  // built only for an error
         guard let i = scanner.attribute(key) else {
             throw .invalidField(
                 file: file, line: line, field: "\(element).\(field)", value: "",
@@ -428,7 +429,7 @@ private struct OSMXMLReader {
     private static let exactPowers: [Double] = (0...22).map { pow(10, Double($0)) }
 
     private func coordinate(_ key: StaticString, range: ClosedRange<Double>, line: Int) throws(DataError) -> Double {
-        let field = "node.\(key)"
+        var field: String { "node.\(key)" }  // built only for an error
         guard let i = scanner.attribute(key) else {
             throw .invalidField(
                 file: file, line: line, field: field, value: "",

@@ -303,11 +303,14 @@ struct XMLByteScanner {
         }
     }
 
-    private mutating func scanName(what: String) throws(XMLScanError) -> XMLSpan {
+    /// A name at the scan position; `what` (and the `element` it belongs to) say whose, in an error.
+    private mutating func scanName(what: StaticString, of element: XMLSpan? = nil) throws(XMLScanError) -> XMLSpan {
         let start = pos
-        guard pos < count else { throw fault("the file ends inside a \(what); it is truncated") }
-        guard classes[Int(base[pos])] & XMLByteClass.nameStart != 0 else {
-            throw fault("a \(what) needs a name, found \(describe(base[pos]))")
+        guard pos < count, classes[Int(base[pos])] & XMLByteClass.nameStart != 0 else {
+            let whose = "\(what)" + (element.map { " of <\(string($0))>" } ?? "")
+            throw pos >= count
+                ? fault("the file ends inside a \(whose); it is truncated")
+                : fault("a \(whose) needs a name, found \(describe(base[pos]))")
         }
         pos += 1
         while pos < count, classes[Int(base[pos])] & XMLByteClass.nameChar != 0 { pos += 1 }
@@ -339,7 +342,7 @@ struct XMLByteScanner {
             guard pos > before else {
                 throw fault("attributes of <\(string(element))> must be separated by white space")
             }
-            let name = try scanName(what: "attribute of <\(string(element))>")
+            let name = try scanName(what: "attribute", of: element)
             skipSpace()
             guard pos < count, base[pos] == UInt8(ascii: "=") else {
                 throw fault("attribute '\(string(name))' of <\(string(element))> needs '=' and a quoted value")
