@@ -7,7 +7,8 @@ import Foundation
 /// build, queries, CSV out — beside its Python peer's compute alone, on the same queries in the same
 /// run. `route`: 2,000 walk queries on each bundled campus map (between usable vertices, drawn with
 /// the seed), cold (graph cache off, as a first run) and warm (cache filled by a previous run), against
-/// networkx's `dijkstra_path` timing only its queries over the same directed graph. Best of `repeats`.
+/// networkx's `dijkstra_path` timing only its queries over the same directed graph. `sun`: 100,000
+/// location-days as `bench sun` makes them, against pvlib's vectorised SPA. Best of `repeats`.
 struct BenchEndToEnd: ParsableCommand, ChecksGoals {
     static let configuration = CommandConfiguration(
         commandName: "e2e",
@@ -49,6 +50,41 @@ struct BenchEndToEnd: ParsableCommand, ChecksGoals {
         for (name, url) in try BenchSupport.files(.osmXML, in: datasets) {
             try route(name: name, map: url, tool: tool, tmp: tmp, rng: &rng)
         }
+        try sun(tool: tool, tmp: tmp)
+    }
+
+    /// `fieldtest sun` on `bench sun`'s 100,000 location-days (CSV in, CSV out) against pvlib's
+    /// vectorised SPA timing its computation alone.
+    func sun(tool: URL, tmp: URL) throws {
+        let rows = 100_000
+        let input = tmp.appendingPathComponent("sun.csv")
+        try BenchSupport.guarded { try AtomicFile.write(BenchSun.input(rows: rows, seed: 20_240_621), to: input) }
+        var best = Double.infinity
+        for _ in 0..<repeats {
+            guard
+                let t = Self.timeProcess(
+                    tool, ["sun", "--input", input.path, "--output", tmp.appendingPathComponent("sun-out.csv").path],
+                    environment: [:])
+            else { return }
+            best = min(best, t)
+        }
+        let ours = String(format: "sun: fieldtest sun process, %d location-days, CSV in and out: %.3f s", rows, best)
+        let out = PythonBaseline.run("sun_pvlib_astral", arguments: [input.path], needs: ["pvlib", "astral", "numpy"])
+        guard let pvlib = out?.split(separator: "\n").first.flatMap({ Double($0) }), pvlib > 0 else {
+            BenchOutput.measured(ours, [BenchOutput.fact("seconds", "sun: fieldtest sun process", best, "s")])
+            return
+        }
+        let ratio = pvlib / best
+        BenchOutput.measured(
+            ours
+                + String(
+                    format: "; pvlib SPA compute only %.3f s; ratio %.1f× (goal ≥ 10×: %@)", pvlib, ratio,
+                    Goals.verdict(ratio >= 10, "sun end to end ≥ 10× pvlib")),
+            [
+                BenchOutput.fact("seconds", "sun: fieldtest sun process", best, "s"),
+                BenchOutput.fact("baseline_seconds", "sun: pvlib SPA compute", pvlib, "s"),
+                BenchOutput.fact("ratio", "sun end to end vs pvlib", ratio, "×", goal: ">= 10", met: ratio >= 10),
+            ])
     }
 
     /// Wall-clock seconds of `tool arguments` with `environment` added; nil (and a note) when it fails.

@@ -62,11 +62,14 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
         for (i, (name, url)) in maps.enumerated() {
             let megabytes = Double(sizes[i]) / 1e6
             var readBest = Double.infinity
+            var readCPU = Double.infinity
             var graphBest = Double.infinity
             var elements = 0
             for _ in 0..<max(1, repeats) {
                 let t0 = ContinuousClock.now
+                let c0 = PythonBaseline.cpuSeconds()
                 let osm = try BenchSupport.guarded { try OSMXMLLoader.load(url: url) }
+                readCPU = min(readCPU, PythonBaseline.cpuSeconds() - c0)
                 let t1 = ContinuousClock.now
                 _ = try BenchSupport.guarded { try CampusGraph(source: try MapFile.load(url: url).source) }
                 let t2 = ContinuousClock.now
@@ -74,19 +77,23 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
                 readBest = min(readBest, Self.seconds(t1 - t0))
                 graphBest = min(graphBest, Self.seconds(t2 - t1))
             }
+            // By CPU time too: on a machine shared with other work the wall clock also counts waiting.
             let rate = megabytes / readBest
+            let cpuRate = megabytes / max(readCPU, 1e-9)
             let judged = i == largest
             let goal =
                 judged ? " (goal ≥ 200 MB/s: \(Goals.verdict(rate >= 200, "\(name) OSM XML read ≥ 200 MB/s")))" : ""
             BenchOutput.measured(
                 String(
                     format:
-                        "%@: OSM XML read %.2f MB, %d elements in %.1f ms: %.0f MB/s%@; file to graph %.1f ms (%.0f MB/s)",
-                    name, megabytes, elements, readBest * 1e3, rate, goal, graphBest * 1e3, megabytes / graphBest),
+                        "%@: OSM XML read %.2f MB, %d elements in %.1f ms: %.0f MB/s%@, %.0f MB/s by CPU time; file to graph %.1f ms (%.0f MB/s)",
+                    name, megabytes, elements, readBest * 1e3, rate, goal, cpuRate, graphBest * 1e3,
+                    megabytes / graphBest),
                 [
                     BenchOutput.fact(
                         "rate", "\(name): OSM XML read", rate, "MB/s", goal: judged ? ">= 200" : nil,
                         met: judged ? rate >= 200 : nil),
+                    BenchOutput.fact("rate", "\(name): OSM XML read, CPU time", cpuRate, "MB/s"),
                     BenchOutput.fact("rate", "\(name): OSM XML file to graph", megabytes / graphBest, "MB/s"),
                 ])
         }
