@@ -15,7 +15,7 @@ SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config libxml2-utils
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 
-.PHONY: fuzz all deps build release run test test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
+.PHONY: osm-pbf-proto fuzz all deps build release run test test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
 
 all: build
 
@@ -25,6 +25,7 @@ deps:
 	@missing=""; \
 	pkg-config --exists gsl 2>/dev/null || missing="$$missing libgsl-dev"; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
+	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
 	if [ -n "$$missing" ]; then \
@@ -99,6 +100,7 @@ bench-deps:
 # BENCH_FLAGS=--check makes it exit 1 when a stated goal is not met; --format csv|json writes records with the machine's description.
 bench: deps bench-deps
 	$(SWIFT) build -c release --product fieldtest-bench
+	$(SWIFT) build -c release --product fieldtest
 	$(FIELDTEST_BENCH) all $(BENCH_FLAGS)
 
 # The example systems under test (Examples/systems): their libraries are installed only here.
@@ -137,3 +139,10 @@ docs: deps
 
 clean:
 	rm -rf .build
+
+# Regenerates the committed Swift of the OSM PBF schema (Sources/Foundations/FieldtestData/Maps/OSMPBF/*.proto).
+# Needs protoc (Debian protobuf-compiler) and protoc-gen-swift (`swift build --product protoc-gen-swift` in a
+# checkout of apple/swift-protobuf at the version Package.swift names) on PATH.
+osm-pbf-proto:
+	cd Sources/Foundations/FieldtestData/Maps/OSMPBF && \
+	  protoc --swift_opt=Visibility=Internal --swift_out=. fileformat.proto osmformat.proto

@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
         // Spawns and supervises external systems under test (JSON Lines over stdin/stdout).
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        // OSM PBF maps: protobuf blocks (the generated code is committed; see Maps/OSMPBF/*.proto).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -53,6 +55,8 @@ let package = Package(
             pkgConfig: "gsl",
             providers: [.apt(["libgsl-dev"])]
         ),
+        /// The system zlib, for the compressed blocks of OSM PBF maps.
+        .systemLibrary(name: "CZlib", path: "Sources/Foundations/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: Foundations
         /// Swift face of the GNU Scientific Library: seeded random streams,
@@ -62,8 +66,12 @@ let package = Package(
         /// concepts: `GeoPoint`/`Geodesy`, `SeededGenerator`, `DamerauLevenshtein`.
         .target(
             name: "FieldtestData",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            path: "Sources/Foundations/FieldtestData"
+            dependencies: [
+                "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Sources/Foundations/FieldtestData",
+            exclude: ["Maps/OSMPBF/fileformat.proto", "Maps/OSMPBF/osmformat.proto"]
         ),
 
         // MARK: Cores
@@ -72,7 +80,11 @@ let package = Package(
         /// Campus graph from OSM, profiles, routing, congestion, venues.
         .target(
             name: "CampusRouting",
-            dependencies: ["FieldtestData", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "FieldtestData", .product(name: "Yams", package: "Yams"),
+                // SHA-256 keys of the graph cache.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Sources/Cores/CampusRouting"
         ),
         /// Wi-Fi fingerprinting, GPS/PDR fusion, step counting.

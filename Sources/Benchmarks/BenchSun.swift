@@ -27,7 +27,8 @@ struct BenchSun: ParsableCommand, ChecksGoals {
         if !(1...10_000_000).contains(rows) { throw ValidationError("--rows must be in 1…10000000 (got \(rows))") }
     }
 
-    func run() throws {
+    /// The input CSV: `rows` location-days, |lat| ≤ 65°, 2000–2030, eight zones, drawn with `seed`.
+    static func input(rows: Int, seed: UInt64) -> String {
         let zones = [
             "UTC", "Asia/Singapore", "Asia/Kolkata", "America/New_York", "Europe/Oslo", "Australia/Adelaide",
             "Pacific/Kiritimati", "America/St_Johns",
@@ -40,6 +41,11 @@ struct BenchSun: ParsableCommand, ChecksGoals {
             let day = CivilDate(daysSinceEpoch: 10_957 + Int(rng.next() % 11_000))
             text += "r\(i),\(lat),\(lon),\(day),\(zones[Int(rng.next() % UInt64(zones.count))])\n"
         }
+        return text
+    }
+
+    func run() throws {
+        let text = Self.input(rows: rows, seed: seed)
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-bench-sun-\(seed).csv")
         try AtomicFile.write(text, to: tmp)
         defer { try? FileManager.default.removeItem(at: tmp) }

@@ -80,7 +80,7 @@ struct RouteCommand: ParsableCommand {
         abstract: "Route a batch of queries (id,from_lat,from_lon,to_lat,to_lon,profile) over a campus map.",
         discussion: RouteBatch.discussion)
 
-    @Option(help: "Map: OSM XML (.osm) or GeoJSON LineStrings (.geojson).") var graph: String?
+    @Option(help: "Map: OSM XML (.osm), OSM PBF (.osm.pbf) or GeoJSON LineStrings (.geojson).") var graph: String?
     @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.") var queries: String?
     @Option(help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m², matched to the nearest edge).")
     var congestion: String?

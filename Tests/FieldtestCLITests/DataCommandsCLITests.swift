@@ -189,7 +189,7 @@ struct DataCommandsCLITests {
         #expect(r.status == 2)
         #expect(
             r.stderr.contains(
-                ".: error: cannot read file: it is a directory; give an .osm (OSM XML) or .geojson map file"))
+                ".: error: cannot read file: it is a directory; give an .osm (OSM XML), .osm.pbf or .geojson map file"))
 
         // Only neutral tweets, none of them in the reserved share, then classes that exclude them.
         let neutral = dir.appendingPathComponent("neutral.csv")

@@ -144,3 +144,111 @@ struct OSMXMLLoaderTests {
         #expect(data.nodes.allSatisfy { $0.latitude < 0 })
     }
 }
+
+/// The byte scanner's XML rules: what it decodes, what it refuses, and where it says so.
+@Suite("OSM XML byte scanner")
+struct OSMXMLScannerTests {
+    static func parse(_ body: String, policy: LoadPolicy = .strict) throws(DataError) -> OSMData {
+        try OSMXMLLoader.parse(
+            Data("<?xml version='1.0'?>\n<osm version='0.6'>\n\(body)\n</osm>\n".utf8), file: "t.osm", policy: policy)
+    }
+
+    /// The line and reason of the error `body` raises.
+    static func failure(_ body: String) -> (line: Int, reason: String)? {
+        do throws(DataError) {
+            _ = try parse(body)
+            return nil
+        } catch {
+            guard case .badLayout(_, let line, let reason) = error else { return (error.line ?? 0, "\(error)") }
+            return (line, reason)
+        }
+    }
+
+    @Test("entity and character references are decoded, white space in values normalised")
+    func decoding() throws {
+        let data = try Self.parse(
+            "<node id='1' lat='1' lon='2'><tag k='name' v='A &amp; B &lt;&gt; &quot;q&quot; &apos;s&apos; &#233;&#x20AC;'/>"
+                + "<tag k='note' v='two\n\tlines'/></node>")
+        #expect(data.nodes[0].tags["name"] == "A & B <> \"q\" 's' é€")
+        #expect(data.nodes[0].tags["note"] == "two  lines")
+    }
+
+    @Test("ids and coordinates in other spellings are read as the number they write")
+    func numbersAsText() throws {
+        let data = try Self.parse("<node id=' 7 ' lat='+1.5e1' lon='-0.25'/><node id='&#56;' lat='.5' lon='3.'/>")
+        #expect(data.nodes.map(\.id) == [7, 8])
+        #expect(data.nodes[0].latitude == 15 && data.nodes[0].longitude == -0.25)
+        #expect(data.nodes[1].latitude == 0.5 && data.nodes[1].longitude == 3)
+    }
+
+    /// The fast decimal path must give exactly what `Double(String)` gives.
+    @Test("coordinates read from bytes equal Double(String) bit for bit")
+    func decimalsExact() throws {
+        var rng = SeededGenerator(seed: 7)
+        var body = ""
+        var expected: [(Double, Double)] = []
+        for i in 0..<2000 {
+            let lat = String(
+                format: "%.\(Int.random(in: 0...9, using: &rng))f", Double.random(in: -90...90, using: &rng))
+            let lon = String(
+                format: "%.\(Int.random(in: 0...12, using: &rng))f", Double.random(in: -180...180, using: &rng))
+            body += "<node id='\(i)' lat='\(lat)' lon='\(lon)'/>\n"
+            expected.append((Double(lat)!, Double(lon)!))
+        }
+        let data = try Self.parse(body)
+        #expect(data.nodes.count == expected.count)
+        for (n, e) in zip(data.nodes, expected) {
+            #expect(n.latitude.bitPattern == e.0.bitPattern && n.longitude.bitPattern == e.1.bitPattern)
+        }
+    }
+
+    @Test(
+        "malformed or unsafe XML is a located error",
+        arguments: [
+            ("<!DOCTYPE osm [<!ENTITY a 'aaaa'>]>", 3, "DOCTYPE"),
+            ("<node id='1' lat='1' lon='2'><tag k='x' v='&a;'/></node>", 3, "entity &a; is not defined"),
+            ("<node id='1' lat='1' lon='2'>\n<tag k='x' v='1'/>\n</way>", 5, "does not match"),
+            ("<node id='1' lat='1' lon='2' id='2'/>", 3, "appears twice"),
+            ("<node id='1'lat='1' lon='2'/>", 3, "separated by white space"),
+            ("<node id='1' lat='1 < 2' lon='2'/>", 3, "'<' in the value"),
+            ("<node id='1' lat='1' lon='2'/>\u{1}", 3, "not allowed"),
+            ("<node id='1' lat='1' lon='2'/>\n<!-- a -- b -->", 4, "'--' inside a comment"),
+            ("<?xml version='1.0'?>", 3, "only at the very start"),
+            ("<node id='1' lat='1' lon='2' & />", 3, "needs a name"),
+        ])
+    func malformed(_ body: String, line: Int, reason: String) throws {
+        let found = try #require(Self.failure(body))
+        #expect(found.line == line)
+        #expect(found.reason.contains(reason), "\(found.reason)")
+    }
+
+    @Test("one root element: text or a second element after it is an error")
+    func oneRoot() throws {
+        for tail in ["<osm/>", "stray"] {
+            let xml = "<osm version='0.6'><node id='1' lat='1' lon='2'/></osm>\n\(tail)\n"
+            #expect(throws: DataError.self) { try OSMXMLLoader.parse(Data(xml.utf8), file: "t.osm") }
+        }
+        let ok = "<?xml version='1.0'?><!-- c --><osm><![CDATA[ <x> ]]><node id='1' lat='1' lon='2'/></osm><?pi x?>\n"
+        #expect(try OSMXMLLoader.parse(Data(ok.utf8), file: "t.osm").nodes.count == 1)
+    }
+
+    @Test("an element spread over lines is located at the line of its closing '>'")
+    func multiLineTag() throws {
+        #expect(
+            throws: DataError.invalidField(
+                file: "t.osm", line: 5, field: "node.lon", value: "200", reason: "outside -180…180")
+        ) { try Self.parse("<node id='1'\n  lat='1'\n  lon='200'/>") }
+    }
+
+    @Test("an empty file or one without <osm> says what it expected")
+    func noRoot() throws {
+        for text in ["", "   \n", "<other/>"] {
+            #expect(
+                throws: DataError.badLayout(
+                    file: "t.osm", line: 1, reason: "no <osm> root element; expected OpenStreetMap XML 0.6")
+            ) {
+                try OSMXMLLoader.parse(Data(text.utf8), file: "t.osm")
+            }
+        }
+    }
+}

@@ -34,6 +34,7 @@ struct FuzzTarget: Sendable, CustomStringConvertible {
         .loader("tmy3", .tmy3),
         .loader("tmy2", .tmy2),
         .loader("osm-xml", .osmXML),
+        .loader("osm-pbf", .osmPBF),
         .loader("ujiindoorloc", .ujiIndoorLoc),
         FuzzTarget(
             name: "geolife", corpus: "geolife", fileName: { $0.lastPathComponent },

@@ -137,5 +137,77 @@ extension CampusGraph {
                 backward: .init(offsets: rOffsets, targets: rTargets, lengths: rLengths),
                 component: component)
         }
+
+        /// An adjacency from its stored arrays (a cache file); `records` is rebuilt from them.
+        init(
+            offsets: [Int32], targets: [Int32], lengths: [Double], arcs: [Int32], edges: [Int32],
+            component: [Int32], componentSizes: [Int32], largestComponent: Int32, reverseOffsets: [Int32],
+            reverseTargets: [Int32], reverseLengths: [Double], reverseArcs: [Int32], reverseEdges: [Int32],
+            landmarks: LandmarkBounds
+        ) {
+            self.offsets = offsets
+            self.targets = targets
+            self.lengths = lengths
+            self.arcs = arcs
+            self.edges = edges
+            self.component = component
+            self.componentSizes = componentSizes
+            self.largestComponent = largestComponent
+            self.reverseOffsets = reverseOffsets
+            self.reverseTargets = reverseTargets
+            self.reverseLengths = reverseLengths
+            self.reverseArcs = reverseArcs
+            self.reverseEdges = reverseEdges
+            self.records = (0..<min(targets.count, arcs.count, lengths.count)).map {
+                Record(target: targets[$0], arc: arcs[$0], length: lengths[$0])
+            }
+            self.landmarks = landmarks
+        }
+
+        /// Whether this adjacency (e.g. read from a cache) is the one this graph's arcs and `access`
+        /// give: exactly the usable arcs, in order, with their targets, edges and lengths; and every
+        /// other array of the right size and in range. O(V + E + L·V).
+        func fits(
+            vertexCount n: Int, arcOffsets: [Int32], arcEdge: [Int32], arcTarget: [Int32], arcForward: [Bool],
+            access: [UInt8], edgeLengths: [Double]
+        ) -> Bool {
+            let m = targets.count
+            guard offsets.count == n + 1, offsets.first == 0, offsets.last == Int32(m), arcOffsets.count == n + 1,
+                [lengths.count, arcs.count, edges.count, records.count].allSatisfy({ $0 == m }),
+                [reverseTargets.count, reverseLengths.count, reverseArcs.count, reverseEdges.count].allSatisfy({
+                    $0 == m
+                }),
+                reverseOffsets.count == n + 1, reverseOffsets.first == 0, reverseOffsets.last == Int32(m),
+                component.count == n, componentSizes.count == n, largestComponent >= -1, Int(largestComponent) < n
+            else { return false }
+            var usable = 0
+            for a in 0..<arcEdge.count {
+                let e = Int(arcEdge[a])
+                let bit = arcForward[a] ? CampusGraph.forwardBit : CampusGraph.backwardBit
+                if e < access.count, access[e] & bit != 0 { usable += 1 }
+            }
+            guard usable == m else { return false }
+            var previous = -1
+            for v in 0..<n {
+                guard offsets[v] <= offsets[v + 1], reverseOffsets[v] <= reverseOffsets[v + 1] else { return false }
+                for i in Int(offsets[v])..<Int(offsets[v + 1]) {
+                    let a = Int(arcs[i])
+                    guard a > previous, a >= Int(arcOffsets[v]), a < Int(arcOffsets[v + 1]) else { return false }
+                    let e = Int(arcEdge[a])
+                    let bit = arcForward[a] ? CampusGraph.forwardBit : CampusGraph.backwardBit
+                    guard e < access.count, access[e] & bit != 0, targets[i] == arcTarget[a], edges[i] == Int32(e),
+                        lengths[i].bitPattern == edgeLengths[e].bitPattern
+                    else { return false }
+                    previous = a
+                }
+            }
+            let inRange = { (x: Int32) in x >= 0 && Int(x) < n }
+            guard component.allSatisfy(inRange), reverseTargets.allSatisfy(inRange),
+                reverseArcs.allSatisfy({ $0 >= 0 && Int($0) < arcEdge.count }),
+                reverseEdges.allSatisfy({ $0 >= 0 && Int($0) < edgeLengths.count })
+            else { return false }
+            return landmarks.count == landmarks.landmarks.count
+                && landmarks.distances.count == 2 * landmarks.count * n && landmarks.landmarks.allSatisfy(inRange)
+        }
     }
 }

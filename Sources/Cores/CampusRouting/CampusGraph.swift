@@ -120,6 +120,15 @@ public struct CampusGraph: Sendable {
 
     /// Builds the graph of `source` for `profiles`. Throws `.emptyGraph` when no way is routable.
     public init(source: MapSource, profiles: RoutingProfiles = .builtIn) throws(RoutingError) {
+        try self.init(source: source, profiles: profiles, prepared: { _, _ in nil })
+    }
+
+    /// Builds the graph of `source`, taking the per-profile adjacency (arcs, components, landmark
+    /// distances) from `prepared` when it offers one that fits the graph (a cache), else computing it.
+    init(
+        source: MapSource, profiles: RoutingProfiles,
+        prepared: (_ vertexCount: Int, _ edgeCount: Int) -> [ProfileAdjacency]?
+    ) throws(RoutingError) {
         let profs = profiles.profiles
         let points = source.points
         // 1. Which ways are routable, and how, per profile.
@@ -177,7 +186,7 @@ public struct CampusGraph: Sendable {
         guard !edges.isEmpty else { throw .emptyGraph(file: source.file) }
         self.init(
             file: source.file, profiles: profs, vertices: vertices, edges: edges, access: access,
-            missingNodeRefs: source.missingNodeRefs)
+            missingNodeRefs: source.missingNodeRefs, prepared: prepared(vertices.count, edges.count))
     }
 
     /// Assembles a graph from vertices, edges and per-profile access bits (used by the builders and
@@ -185,6 +194,17 @@ public struct CampusGraph: Sendable {
     public init(
         file: String, profiles: [RoutingProfile], vertices: [Vertex], edges: [Edge], access: [[UInt8]],
         missingNodeRefs: Int = 0
+    ) {
+        self.init(
+            file: file, profiles: profiles, vertices: vertices, edges: edges, access: access,
+            missingNodeRefs: missingNodeRefs, prepared: nil)
+    }
+
+    /// The assembling initialiser; `prepared` (one adjacency per profile, e.g. from a cache) is used
+    /// when each of its arcs is an arc of this graph that its profile may use, else it is rebuilt.
+    init(
+        file: String, profiles: [RoutingProfile], vertices: [Vertex], edges: [Edge], access: [[UInt8]],
+        missingNodeRefs: Int, prepared: [ProfileAdjacency]?
     ) {
         self.file = file
         self.profiles = profiles
@@ -251,10 +271,21 @@ public struct CampusGraph: Sendable {
         self.usable = usable
         let lengths = edges.map(\.lengthMetres)
         self.edgeLengths = lengths
-        self.profileAdjacency = (0..<profiles.count).map { p in
-            ProfileAdjacency(
-                vertexCount: vertices.count, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
-                arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
+        if let prepared, prepared.count == profiles.count,
+            prepared.indices.allSatisfy({ p in
+                prepared[p].fits(
+                    vertexCount: vertices.count, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
+                    arcForward: arcForward,
+                    access: p < access.count ? access[p] : [], edgeLengths: lengths)
+            })
+        {
+            self.profileAdjacency = prepared
+        } else {
+            self.profileAdjacency = (0..<profiles.count).map { p in
+                ProfileAdjacency(
+                    vertexCount: vertices.count, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
+                    arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
+            }
         }
         self.vertexLocations = vertices.map(\.location)
         self.vertexXYZ = vertices.flatMap { Self.unitVector($0.location) }

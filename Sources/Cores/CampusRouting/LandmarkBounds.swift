@@ -38,6 +38,14 @@ struct LandmarkBounds: Sendable {
     /// Components smaller than this are not covered (the chord bound is already close there).
     static let minimumComponentSize = 32
 
+    /// Landmarks as stored (a cache file): `distances` laid out as described on the property.
+    init(count: Int, component: Int32, distances: [Double], landmarks: [Int32]) {
+        self.count = count
+        self.component = component
+        self.distances = distances
+        self.landmarks = landmarks
+    }
+
     /// No landmarks.
     init() {
         count = 0

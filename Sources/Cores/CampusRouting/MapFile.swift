@@ -1,7 +1,7 @@
 import FieldtestData
 import Foundation
 
-/// Loads a map file for routing: OSM XML (`.osm`, `.xml`) or GeoJSON (`.geojson`, `.json`).
+/// Loads a map file for routing: OSM XML (`.osm`, `.xml`), OSM PBF (`.osm.pbf`) or GeoJSON (`.geojson`, `.json`).
 public struct MapFile: Sendable {
     /// Routing content.
     public var source: MapSource
@@ -27,12 +27,18 @@ public struct MapFile: Sendable {
         let ext = url.pathExtension.lowercased()
         if fileIsDirectory(url) {
             throw .data(
-                .unreadable(file: name, reason: "it is a directory; give an .osm (OSM XML) or .geojson map file"))
+                .unreadable(
+                    file: name, reason: "it is a directory; give an .osm (OSM XML), .osm.pbf or .geojson map file"))
         }
-        switch ext {
-        case "osm", "xml":
+        // A PBF extract is told by its first block wherever it is named .osm or has no extension.
+        let pbf = ext == "pbf" || (["osm", "xml", ""].contains(ext) && Self.startsLikePBF(url))
+        switch pbf ? "pbf" : ext {
+        case "osm", "xml", "pbf":
             do throws(DataError) {
-                let osm = try OSMXMLLoader.load(url: url, displayName: name, policy: policy)
+                let osm =
+                    pbf
+                    ? try OSMPBFLoader.load(url: url, displayName: name, policy: policy)
+                    : try OSMXMLLoader.load(url: url, displayName: name, policy: policy)
                 return MapFile(source: MapSource(osm: osm, file: name), osm: osm)
             } catch {
                 throw .data(error)
@@ -47,10 +53,22 @@ public struct MapFile: Sendable {
             throw .data(
                 .badLayout(
                     file: name, line: 1,
-                    reason: "the map file name has no extension; name it .osm (OSM XML) or .geojson"))
+                    reason: "the map file name has no extension; name it .osm (OSM XML), .osm.pbf or .geojson"))
         default:
             throw .data(
-                .badLayout(file: name, line: 1, reason: "unknown map format '.\(ext)'; use .osm (OSM XML) or .geojson"))
+                .badLayout(
+                    file: name, line: 1,
+                    reason: "unknown map format '.\(ext)'; use .osm (OSM XML), .osm.pbf or .geojson"))
         }
+    }
+
+    /// Whether the file's first bytes are those of an OSM PBF file.
+    static func startsLikePBF(_ url: URL) -> Bool {
+        // Only a regular file: reading the start of a pipe would take those bytes from its reader.
+        var info = stat()
+        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        return OSMPBFLoader.looksLikePBF([UInt8]((try? handle.read(upToCount: 16)) ?? Data()))
     }
 }

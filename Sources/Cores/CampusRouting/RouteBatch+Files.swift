@@ -54,8 +54,8 @@ extension RouteBatch {
         }
     }
 
-    /// Routes the queries of the CSV file `queries` over the map file `graph` (OSM XML or
-    /// GeoJSON), with the profiles of the YAML file `profiles` (else the built-in ones) and the
+    /// Routes the queries of the CSV file `queries` over the map file `graph` (OSM XML, OSM PBF or
+    /// GeoJSON; its prepared graph cached as `GraphCache` describes), with the profiles of the YAML file `profiles` (else the built-in ones) and the
     /// crowd densities of the CSV file `congestion` when given; returns the result CSV (`csv`).
     public static func run(graph: String, queries: String, congestion: String?, profiles: String?) throws -> String {
         let (g, slowdown) = try prepare(graph: graph, congestion: congestion, profiles: profiles)
@@ -82,7 +82,10 @@ extension RouteBatch {
             set = .builtIn
         }
         let map = try MapFile.load(url: URL(fileURLWithPath: graph), displayName: graph)
-        let g = try CampusGraph(source: map.source, profiles: set)
+        // The prepared graph comes from the cache when this map and these profiles were routed before.
+        let g = try GraphCache.graph(
+            source: map.source, map: URL(fileURLWithPath: graph), profiles: set, directory: GraphCache.directory()
+        ).graph
         var slowdown: [Double]?
         if let congestion {
             slowdown = try parseCongestion(

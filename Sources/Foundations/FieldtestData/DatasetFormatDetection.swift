@@ -36,7 +36,17 @@ public enum DatasetFormatDetection {
     public static func detect(url: URL) -> Outcome {
         let ext = url.pathExtension.lowercased()
         switch ext {
-        case "osm": return .detected(.osmXML, because: "the extension .osm")
+        case "osm":
+            // Some tools name a PBF extract .osm; its first block tells.
+            let head = (try? FileHandle(forReadingFrom: url)).flatMap { h in
+                defer { try? h.close() }
+                return try? h.read(upToCount: 16)
+            }
+            if let head, OSMPBFLoader.looksLikePBF(head) {
+                return .detected(.osmPBF, because: "its OSMHeader block (though named .osm)")
+            }
+            return .detected(.osmXML, because: "the extension .osm")
+        case "pbf": return .detected(.osmPBF, because: "the extension .pbf")
         case "tm2": return .detected(.tmy2, because: "the extension .tm2")
         case "plt": return .detected(.geolifePLT, because: "the extension .plt")
         case "json": return .detected(.json, because: "the extension .json")
@@ -52,6 +62,7 @@ public enum DatasetFormatDetection {
 
     /// The format shown by `head`, the first bytes of a file.
     public static func detect(head: Data) -> Outcome {
+        if OSMPBFLoader.looksLikePBF(head) { return .detected(.osmPBF, because: "its OSMHeader block") }
         let text = String(decoding: head, as: UTF8.self)
         let lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).prefix(3).map(String.init)
         guard let first = lines.first else { return .unknown("the file is empty") }

@@ -8,7 +8,7 @@ public enum DatasetLoaders {
         switch format {
         case .noaaLCD, .isdHistory, .tmy3, .tmy2, .seattleDaily, .beijingPM25, .usCities, .worldCities, .json:
             return try WeatherLoaders.countRecords(format: format, url: url, displayName: displayName)
-        case .osmXML, .ujiIndoorLoc, .geolifeCSV, .geolifePLT:
+        case .osmXML, .osmPBF, .ujiIndoorLoc, .geolifeCSV, .geolifePLT:
             return try MapLoaders.countRecords(format: format, url: url, displayName: displayName)
         case .tweetLines, .airlineTweets, .tweetsCSV, .sentiment140CSV, .tweetevalText, .tweetevalLabels,
             .tweetevalMapping,

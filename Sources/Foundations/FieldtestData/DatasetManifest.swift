@@ -17,6 +17,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable, Codable {
     case beijingPM25 = "beijing-pm25"
     /// OpenStreetMap XML 0.6.
     case osmXML = "osm-xml"
+    /// OpenStreetMap PBF (`.osm.pbf`): zlib-compressed protobuf blocks, as the extract services serve them.
+    case osmPBF = "osm-pbf"
     /// UJIIndoorLoc Wi-Fi fingerprints (520 WAP columns).
     case ujiIndoorLoc = "ujiindoorloc"
     /// GeoLife trajectories, long CSV (one row per fix).

@@ -38,7 +38,7 @@ public enum DatasetRegistration {
     /// The core column of a manifest row, from the format.
     public static func core(of format: DatasetFormat) -> String {
         switch format {
-        case .osmXML: return "routing"
+        case .osmXML, .osmPBF: return "routing"
         case .geolifeCSV: return "routing,positioning"
         case .ujiIndoorLoc, .geolifePLT: return "positioning"
         case .tweetLines, .airlineTweets, .tweetevalText, .tweetevalLabels, .tweetevalMapping, .vaderGroundTruth,

@@ -161,7 +161,7 @@ public struct ServedSun: ServedCore {
     }
 }
 
-/// The campus router, served; the map arrives in a `load` message (`osm-xml` or `geojson`).
+/// The campus router, served; the map arrives in a `load` message (`osm-xml`, `osm-pbf` or `geojson`).
 public struct ServedRoute: ServedCore {
     public let capability = SystemCapability.route
     /// The router, once a map is loaded.
@@ -170,8 +170,8 @@ public struct ServedRoute: ServedCore {
     public init(router: BuiltinRouter? = nil) { self.router = router }
 
     public mutating func load(path: String, format: String) throws {
-        guard ["osm-xml", "geojson"].contains(format) else {
-            throw ServedCoreError("route loads a map of format 'osm-xml' or 'geojson'")
+        guard ["osm-xml", "osm-pbf", "geojson"].contains(format) else {
+            throw ServedCoreError("route loads a map of format 'osm-xml', 'osm-pbf' or 'geojson'")
         }
         let map = try MapFile.load(url: URL(fileURLWithPath: path), displayName: path)
         router = BuiltinRouter(graph: try CampusGraph(source: map.source))

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// An OpenStreetMap node: a point with tags.
 public struct OSMNode: Sendable, Equatable {
     /// OSM node id.
@@ -161,104 +157,250 @@ public struct OSMData: Sendable {
     }
 }
 
-/// Reads OpenStreetMap XML 0.6 (`<osm><node/><way/><relation/></osm>`) with Foundation's
-/// streaming `XMLParser`. Every element is validated: ids must be integers, node `lat`/`lon`
-/// finite degrees within range, `<nd ref>` and `<member ref>` integers. Errors are located
-/// by the parser's line number. References to nodes missing from the file are not errors:
-/// OSM extracts are clipped at their edge, so such references are counted (`OSMData.missingNodeRefs`).
-/// Elements a download or an editor marks deleted (`visible="false"`, JOSM's `action="delete"`)
-/// are passed over; any other element, tag or attribute (bounds, meta, Overpass areas) is ignored.
+/// Reads OpenStreetMap XML 0.6 (`<osm><node/><way/><relation/></osm>`) with a byte-level scanner
+/// over the file mapped into memory (`XMLByteScanner`): no callback per element, no copy of the
+/// file. Every element is validated: ids must be integers, node `lat`/`lon` finite degrees within
+/// range, `<nd ref>` and `<member ref>` integers. Errors are located by line. The XML must be
+/// well-formed UTF-8; a `<!DOCTYPE>` (and so any entity beyond the five predefined ones) is refused.
+/// References to nodes missing from the file are not errors: OSM extracts are clipped at their
+/// edge, so such references are counted (`OSMData.missingNodeRefs`). Elements a download or an
+/// editor marks deleted (`visible="false"`, JOSM's `action="delete"`) are passed over; any other
+/// element, tag or attribute (bounds, meta, Overpass areas) is ignored.
 ///
-/// Complexity: O(file size) time; memory O(elements).
+/// Complexity: O(file size) time; memory O(elements) beyond the mapped file.
 public enum OSMXMLLoader {
     /// Loads `url`. Under `.strict` the first bad element throws; under `.lenient` it is skipped and counted.
     public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
         -> OSMData
     {
         let name = displayName ?? url.path
-        let bytes = try readFileBytes(url, displayName: name)
-        return try parse(Data(bytes), file: name, policy: policy)
+        let file = try MappedFile(url: url, displayName: name)
+        return try parse(bytes: file.bytes, file: name, policy: policy)
     }
 
     /// Parses OSM XML held in memory; `file` names it in errors.
     public static func parse(_ data: Data, file: String, policy: LoadPolicy = .strict) throws(DataError) -> OSMData {
-        // OSM XML is UTF-8, and Foundation's XMLParser traps on some invalid sequences (in a name,
-        // say) instead of reporting them, so the bytes are checked first, with the line of a bad one.
-        if data.contains(where: { $0 >= 0x80 }) { _ = try TextLines.decode([UInt8](data), file: file) }
-        let delegate = OSMParserDelegate(file: file, policy: policy)
-        // A stream makes XMLParser feed libxml2 in chunks; one chunk above 10 MB trips its "huge input" limit.
-        let parser = XMLParser(stream: InputStream(data: data))
-        parser.delegate = delegate
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        delegate.parser = parser
-        let ok = parser.parse()
-        if let error = delegate.fatal { throw error }
-        if !ok {
-            let reason =
-                parser.parserError.map { "malformed XML (\(($0 as NSError).code)): \($0.localizedDescription)" }
-                ?? "malformed XML"
-            throw .badLayout(
-                file: file, line: max(1, parser.lineNumber), reason: reason + "; check the file is complete OSM XML")
+        let result = data.withUnsafeBytes { raw in
+            Result(catching: { () throws(DataError) in try parse(bytes: raw, file: file, policy: policy) })
         }
-        guard delegate.sawRoot else {
+        return try result.get()
+    }
+
+    /// Parses OSM XML in `bytes`; `file` names it in errors.
+    public static func parse(bytes: UnsafeRawBufferPointer, file: String, policy: LoadPolicy = .strict)
+        throws(DataError)
+        -> OSMData
+    {
+        // Checked whole first, so text can be taken from the bytes as they stand; the line of the
+        // first bad byte is the error's.
+        if let bad = UTF8Check.firstInvalidOffset(bytes) {
+            throw .invalidUTF8(file: file, line: UTF8Check.line(of: bad, in: bytes), field: nil)
+        }
+        var reader = OSMXMLReader(bytes: bytes, file: file, policy: policy)
+        do throws(XMLScanError) {
+            try reader.run()
+        } catch {
+            throw .badLayout(
+                file: file, line: error.line,
+                reason: "malformed XML: \(error.reason); check the file is complete OSM XML")
+        }
+        if let fatal = reader.fatal { throw fatal }
+        guard reader.sawRoot else {
             throw .badLayout(file: file, line: 1, reason: "no <osm> root element; expected OpenStreetMap XML 0.6")
         }
-        guard delegate.closedRoot else {
+        guard reader.closedRoot else {
             throw .badLayout(
-                file: file, line: max(1, parser.lineNumber),
+                file: file, line: reader.scanner.line,
                 reason: "file ends before </osm>; the file is truncated, download or export it again")
         }
-        return OSMData(
-            nodes: delegate.nodes, ways: delegate.ways, relations: delegate.relations, report: delegate.report)
+        return OSMData(nodes: reader.nodes, ways: reader.ways, relations: reader.relations, report: reader.report)
     }
 }
 
-/// Collects elements from `XMLParser` callbacks; keeps the first fatal error and aborts.
-private final class OSMParserDelegate: NSObject, XMLParserDelegate {
+/// Turns the scanner's events into OSM elements. The element being read is kept in separate
+/// fields (not an enum payload) so appending a node reference or a member never copies the lists.
+private struct OSMXMLReader {
+    var scanner: XMLByteScanner
     let file: String
     let policy: LoadPolicy
-    weak var parser: XMLParser?
     var nodes: [OSMNode] = []
     var ways: [OSMWay] = []
     var relations: [OSMRelation] = []
     var report = LoadReport()
+    /// The first error under `.strict`.
     var fatal: DataError?
     var sawRoot = false
     var closedRoot = false
     /// Elements marked deleted, passed over.
     var deletedElements = 0
 
-    private enum Open { case none, node(OSMNode), way(OSMWay), relation(OSMRelation), skipped }
+    private enum Open { case none, node, way, relation, skipped }
     private var open: Open = .none
+    private var id: Int64 = 0
+    private var line = 0
+    private var latitude = 0.0
+    private var longitude = 0.0
+    private var refs: [Int64] = []
+    private var members: [OSMMember] = []
+    private var tags: [String: String] = [:]
 
-    init(file: String, policy: LoadPolicy) {
+    init(bytes: UnsafeRawBufferPointer, file: String, policy: LoadPolicy) {
+        scanner = XMLByteScanner(bytes)
         self.file = file
         self.policy = policy
     }
 
-    private var line: Int { parser?.lineNumber ?? 0 }
+    private enum Name { case osm, node, way, relation, nd, member, tag, other }
 
-    static func deleted(_ attrs: [String: String]) -> Bool {
-        attrs["visible"] == "false" || attrs["action"] == "delete"
+    private func name(_ span: XMLSpan) -> Name {
+        switch span.count {
+        case 2: return scanner.equals(span, "nd") ? .nd : .other
+        case 3:
+            if scanner.equals(span, "tag") { return .tag }
+            if scanner.equals(span, "way") { return .way }
+            return scanner.equals(span, "osm") ? .osm : .other
+        case 4: return scanner.equals(span, "node") ? .node : .other
+        case 6: return scanner.equals(span, "member") ? .member : .other
+        case 8: return scanner.equals(span, "relation") ? .relation : .other
+        default: return .other
+        }
     }
 
-    private func fail(_ error: DataError) {
+    mutating func run() throws(XMLScanError) {
+        while fatal == nil {
+            switch try scanner.next() {
+            case .start(let span):
+                do throws(DataError) { try start(name(span)) } catch { fail(error) }
+            case .end(let span): end(name(span))
+            case .endOfInput: return
+            }
+        }
+    }
+
+    private mutating func fail(_ error: DataError) {
         if policy == .lenient {
             report.record(error)
             open = .skipped
             return
         }
         if fatal == nil { fatal = error }
-        parser?.abortParsing()
     }
 
-    private func id(_ attrs: [String: String], element: String, field: String = "id") throws(DataError) -> Int64 {
-        guard let raw = attrs[field] else {
+    private func deleted() -> Bool {
+        if let v = scanner.attribute("visible"), scanner.value(v, is: "false") { return true }
+        if let a = scanner.attribute("action"), scanner.value(a, is: "delete") { return true }
+        return false
+    }
+
+    private mutating func start(_ element: Name) throws(DataError) {
+        let line = scanner.line
+        switch element {
+        case .node, .way, .relation:
+            // Deleted in the editor (JOSM's action="delete") or a deleted version (visible="false",
+            // Overpass attic data): not part of the map; such nodes may even lack coordinates.
+            if deleted() {
+                open = .skipped
+                deletedElements += 1
+                return
+            }
+        default: break
+        }
+        switch element {
+        case .osm:
+            sawRoot = true
+        case .node:
+            let nodeID = try integer("id", element: "node", line: line)
+            latitude = try coordinate("lat", range: -90...90, line: line)
+            longitude = try coordinate("lon", range: -180...180, line: line)
+            begin(.node, id: nodeID, line: line)
+        case .way:
+            begin(.way, id: try integer("id", element: "way", line: line), line: line)
+        case .relation:
+            begin(.relation, id: try integer("id", element: "relation", line: line), line: line)
+        case .nd:
+            guard open == .way else {
+                if open == .skipped { return }
+                throw .badLayout(file: file, line: line, reason: "<nd> outside a <way>")
+            }
+            refs.append(try integer("ref", element: "nd", line: line))
+        case .member:
+            guard open == .relation else {
+                if open == .skipped { return }
+                throw .badLayout(file: file, line: line, reason: "<member> outside a <relation>")
+            }
+            let kind: OSMElementKind
+            if let t = scanner.attribute("type"), scanner.value(t, is: "way") {
+                kind = .way
+            } else if let t = scanner.attribute("type"), scanner.value(t, is: "node") {
+                kind = .node
+            } else if let t = scanner.attribute("type"), scanner.value(t, is: "relation") {
+                kind = .relation
+            } else {
+                throw .invalidField(
+                    file: file, line: line, field: "member.type",
+                    value: scanner.attribute("type").map { scanner.value($0) } ?? "",
+                    reason: "expected node, way or relation")
+            }
+            let ref = try integer("ref", element: "member", line: line)
+            members.append(
+                OSMMember(kind: kind, ref: ref, role: scanner.attribute("role").map { scanner.value($0) } ?? ""))
+        case .tag:
+            guard let k = scanner.attribute("k") else {
+                throw .invalidField(file: file, line: line, field: "tag.k", value: "", reason: "missing attribute 'k'")
+            }
+            switch open {
+            case .node, .way, .relation:
+                tags[scanner.value(k)] = scanner.attribute("v").map { scanner.value($0) } ?? ""
+            case .none, .skipped: break
+            }
+        case .other: break
+        }
+    }
+
+    private mutating func begin(_ kind: Open, id: Int64, line: Int) {
+        open = kind
+        self.id = id
+        self.line = line
+        refs.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
+        if !tags.isEmpty { tags = [:] }
+    }
+
+    private mutating func end(_ element: Name) {
+        switch (element, open) {
+        case (.node, .node):
+            nodes.append(OSMNode(id: id, latitude: latitude, longitude: longitude, tags: tags, line: line))
+            finish()
+        case (.way, .way):
+            ways.append(OSMWay(id: id, nodeRefs: refs, tags: tags, line: line))
+            finish()
+        case (.relation, .relation):
+            relations.append(OSMRelation(id: id, members: members, tags: tags, line: line))
+            finish()
+        case (.node, _), (.way, _), (.relation, _): open = .none
+        case (.osm, _): closedRoot = true
+        default: break
+        }
+    }
+
+    private mutating func finish() {
+        report.rowsLoaded += 1
+        open = .none
+        tags = [:]
+    }
+
+    /// An integer id attribute; digits (with an optional sign) are read straight from the bytes.
+    private func integer(_ key: StaticString, element: String, line: Int) throws(DataError) -> Int64 {
+        var field: String { "\(key)" }  // built only for an error
+        guard let i = scanner.attribute(key) else {
             throw .invalidField(
                 file: file, line: line, field: "\(element).\(field)", value: "",
                 reason: "missing attribute '\(field)'; every <\(element)> needs an integer \(field)")
         }
+        if scanner.attributes[i].plain, let v = Self.plainInteger(scanner.bytes(scanner.attributes[i].value)) {
+            return v
+        }
+        let raw = scanner.value(i)
         guard let v = Int64(raw.trimmingCharacters(in: .whitespaces)) else {
             throw .invalidField(
                 file: file, line: line, field: "\(element).\(field)", value: raw, reason: "not an integer id")
@@ -266,113 +408,68 @@ private final class OSMParserDelegate: NSObject, XMLParserDelegate {
         return v
     }
 
-    private func coordinate(_ attrs: [String: String], _ key: String, range: ClosedRange<Double>) throws(DataError)
-        -> Double
-    {
-        guard let raw = attrs[key] else {
+    /// `-?[0-9]{1,18}` as an integer; nil for anything else (left to the general parser).
+    @inline(__always)
+    static func plainInteger(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0
+        let negative = b.first == UInt8(ascii: "-")
+        if negative { i = 1 }
+        guard b.count > i, b.count - i <= 18 else { return nil }
+        var v: Int64 = 0
+        while i < b.count {
+            let d = b[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            v = v &* 10 &+ Int64(d)
+            i += 1
+        }
+        return negative ? -v : v
+    }
+
+    /// Powers of ten a double holds exactly.
+    private static let exactPowers: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    private func coordinate(_ key: StaticString, range: ClosedRange<Double>, line: Int) throws(DataError) -> Double {
+        var field: String { "node.\(key)" }  // built only for an error
+        guard let i = scanner.attribute(key) else {
             throw .invalidField(
-                file: file, line: line, field: "node.\(key)", value: "",
+                file: file, line: line, field: field, value: "",
                 reason: "missing attribute '\(key)'; nodes need lat and lon in degrees")
         }
-        return try FieldParser.double(raw, field: "node.\(key)", in: range, file: file, line: line)
+        if scanner.attributes[i].plain, let v = Self.plainDecimal(scanner.bytes(scanner.attributes[i].value)),
+            range.contains(v)
+        {
+            return v
+        }
+        return try FieldParser.double(scanner.value(i), field: field, in: range, file: file, line: line)
     }
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes attrs: [String: String] = [:]
-    ) {
-        if fatal != nil { return }
-        do throws(DataError) {
-            // Deleted in the editor (JOSM's action="delete") or a deleted version (visible="false",
-            // Overpass attic data): not part of the map; such nodes may even lack coordinates.
-            if ["node", "way", "relation"].contains(elementName), Self.deleted(attrs) {
-                open = .skipped
-                deletedElements += 1
-                return
+    /// `-?[0-9]+(\.[0-9]+)?` with at most 15 significant digits, as the correctly rounded double:
+    /// the digits as an integer are exact, and so is the power of ten, so one division rounds once
+    /// (Clinger's fast path), which is the value `Double(String)` gives. Nil for anything else.
+    @inline(__always)
+    static func plainDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let negative = b.first == UInt8(ascii: "-")
+        if negative { i = 1 }
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fraction = -1
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: ".") {
+                guard fraction < 0, digits > 0 else { return nil }
+                fraction = 0
+            } else {
+                let d = c &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                mantissa = mantissa &* 10 &+ Int64(d)
+                digits += 1
+                if fraction >= 0 { fraction += 1 }
             }
-            switch elementName {
-            case "osm":
-                sawRoot = true
-            case "node":
-                let n = OSMNode(
-                    id: try id(attrs, element: "node"),
-                    latitude: try coordinate(attrs, "lat", range: -90...90),
-                    longitude: try coordinate(attrs, "lon", range: -180...180),
-                    line: line)
-                open = .node(n)
-            case "way":
-                open = .way(OSMWay(id: try id(attrs, element: "way"), nodeRefs: [], line: line))
-            case "relation":
-                open = .relation(OSMRelation(id: try id(attrs, element: "relation"), members: [], line: line))
-            case "nd":
-                guard case .way(var w) = open else {
-                    if case .skipped = open { return }
-                    throw .badLayout(file: file, line: line, reason: "<nd> outside a <way>")
-                }
-                w.nodeRefs.append(try id(attrs, element: "nd", field: "ref"))
-                open = .way(w)
-            case "member":
-                guard case .relation(var r) = open else {
-                    if case .skipped = open { return }
-                    throw .badLayout(file: file, line: line, reason: "<member> outside a <relation>")
-                }
-                let typeRaw = attrs["type"] ?? ""
-                guard let kind = OSMElementKind(rawValue: typeRaw) else {
-                    throw .invalidField(
-                        file: file, line: line, field: "member.type", value: typeRaw,
-                        reason: "expected node, way or relation")
-                }
-                r.members.append(
-                    OSMMember(
-                        kind: kind, ref: try id(attrs, element: "member", field: "ref"),
-                        role: attrs["role"] ?? ""))
-                open = .relation(r)
-            case "tag":
-                guard let k = attrs["k"] else {
-                    throw .invalidField(
-                        file: file, line: line, field: "tag.k", value: "", reason: "missing attribute 'k'")
-                }
-                let v = attrs["v"] ?? ""
-                switch open {
-                case .node(var n):
-                    n.tags[k] = v
-                    open = .node(n)
-                case .way(var w):
-                    w.tags[k] = v
-                    open = .way(w)
-                case .relation(var r):
-                    r.tags[k] = v
-                    open = .relation(r)
-                case .none, .skipped: break
-                }
-            default:
-                break
-            }
-        } catch {
-            fail(error)
+            i += 1
         }
-    }
-
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
-    ) {
-        if fatal != nil { return }
-        switch (elementName, open) {
-        case ("node", .node(let n)):
-            nodes.append(n)
-            report.rowsLoaded += 1
-            open = .none
-        case ("way", .way(let w)):
-            ways.append(w)
-            report.rowsLoaded += 1
-            open = .none
-        case ("relation", .relation(let r)):
-            relations.append(r)
-            report.rowsLoaded += 1
-            open = .none
-        case ("node", _), ("way", _), ("relation", _): open = .none
-        case ("osm", _): closedRoot = true
-        default: break
-        }
+        guard digits > 0, digits <= 15, fraction != 0 else { return nil }
+        let v = Double(mantissa) / exactPowers[max(0, fraction)]
+        return negative ? -v : v
     }
 }

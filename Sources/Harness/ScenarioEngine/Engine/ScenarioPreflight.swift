@@ -13,7 +13,7 @@ public enum ScenarioPreflight {
     /// Formats the apps load leniently at run time (bad rows skipped and counted): the weather
     /// recordings, campus maps and labelled tweet streams.
     static let skipsBadRows: Set<DatasetFormat> = [
-        .noaaLCD, .tmy3, .tmy2, .beijingPM25, .osmXML, .airlineTweets, .tweetsCSV, .sentiment140CSV,
+        .noaaLCD, .tmy3, .tmy2, .beijingPM25, .osmXML, .osmPBF, .airlineTweets, .tweetsCSV, .sentiment140CSV,
         .vaderGroundTruth,
     ]
 

@@ -1,0 +1,219 @@
+import ArgumentParser
+import CampusRouting
+import FieldtestData
+import Foundation
+
+/// `fieldtest-bench e2e`: the `fieldtest` tool run as a whole process — start-up, map load, graph
+/// build, queries, CSV out — beside its Python peer's compute alone, on the same queries in the same
+/// run. `route`: 2,000 walk queries on each bundled campus map (between usable vertices, drawn with
+/// the seed), cold (graph cache off, as a first run) and warm (cache filled by a previous run), against
+/// networkx's `dijkstra_path` timing only its queries over the same directed graph. `sun`: 100,000
+/// location-days as `bench sun` makes them, against pvlib's vectorised SPA. Best of `repeats`.
+struct BenchEndToEnd: ParsableCommand, ChecksGoals {
+    static let configuration = CommandConfiguration(
+        commandName: "e2e",
+        abstract: "The fieldtest process end to end (route, map load included) beside its Python peer's compute.")
+
+    @OptionGroup var goals: GoalOptions
+
+    @Option(
+        help:
+            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
+    ) var datasets: String?
+    @Option(help: "The fieldtest executable (default: the one beside this benchmark).") var fieldtest: String?
+    @Option(help: "Route queries per map, 1…1000000.") var queries = 2000
+    @Option(help: "Timed repetitions (best is reported), 1…100.") var repeats = 3
+    @Option(help: "Seed for the query pairs.") var seed: UInt64 = 42
+
+    func validate() throws {
+        if !(1...1_000_000).contains(queries) {
+            throw ValidationError("--queries must be in 1…1000000 (got \(queries))")
+        }
+        if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
+    }
+
+    func run() throws {
+        let tool = URL(
+            fileURLWithPath: fieldtest
+                ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("fieldtest").path)
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            BenchSupport.printError(
+                "note: no fieldtest executable at \(tool.path); build it (swift build -c release --product fieldtest) or pass --fieldtest"
+            )
+            return
+        }
+        var rng = SeededGenerator(seed: seed)
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-bench-e2e-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        for (name, url) in try BenchSupport.files(.osmXML, in: datasets) {
+            try route(name: name, map: url, tool: tool, tmp: tmp, rng: &rng)
+        }
+        try sun(tool: tool, tmp: tmp)
+    }
+
+    /// `fieldtest sun` on `bench sun`'s 100,000 location-days (CSV in, CSV out) against pvlib's
+    /// vectorised SPA timing its computation alone.
+    func sun(tool: URL, tmp: URL) throws {
+        let rows = 100_000
+        let input = tmp.appendingPathComponent("sun.csv")
+        try BenchSupport.guarded { try AtomicFile.write(BenchSun.input(rows: rows, seed: 20_240_621), to: input) }
+        var best = Double.infinity
+        var bestCPU = Double.infinity
+        for _ in 0..<repeats {
+            guard
+                let t = Self.timeProcess(
+                    tool, ["sun", "--input", input.path, "--output", tmp.appendingPathComponent("sun-out.csv").path],
+                    environment: [:])
+            else { return }
+            best = min(best, t.wall)
+            bestCPU = min(bestCPU, t.cpu)
+        }
+        let ours = String(
+            format: "sun: fieldtest sun process, %d location-days, CSV in and out: %.3f s (CPU %.3f s)", rows, best,
+            bestCPU)
+        let out = PythonBaseline.run("sun_pvlib_astral", arguments: [input.path], needs: ["pvlib", "astral", "numpy"])
+        let times = out?.split(separator: "\n").compactMap { Double($0) } ?? []
+        guard let pvlib = times.first, pvlib > 0 else {
+            BenchOutput.measured(ours, [BenchOutput.fact("seconds", "sun: fieldtest sun process", best, "s")])
+            return
+        }
+        let ratio = pvlib / best
+        BenchOutput.measured(
+            ours
+                + String(
+                    format: "; pvlib SPA compute only %.3f s; ratio %.1f× (goal ≥ 10×: %@), by CPU time %.1f×", pvlib,
+                    ratio, Goals.verdict(ratio >= 10, "sun end to end ≥ 10× pvlib"),
+                    (times.count > 2 ? times[2] : pvlib) / bestCPU),
+            [
+                BenchOutput.fact("seconds", "sun: fieldtest sun process", best, "s"),
+                BenchOutput.fact("baseline_seconds", "sun: pvlib SPA compute", pvlib, "s"),
+                BenchOutput.fact("ratio", "sun end to end vs pvlib", ratio, "×", goal: ">= 10", met: ratio >= 10),
+            ])
+    }
+
+    /// Wall-clock and CPU seconds (user + system, from the children's resource usage) of `tool
+    /// arguments` with `environment` added; nil (and a note) when it fails.
+    static func timeProcess(_ tool: URL, _ arguments: [String], environment: [String: String]) -> (
+        wall: Double, cpu: Double
+    )? {
+        let p = Process()
+        p.executableURL = tool
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        let before = childrenCPUSeconds()
+        let start = ContinuousClock.now
+        do { try p.run() } catch {
+            BenchSupport.printError("note: \(tool.path) did not start: \(error)")
+            return nil
+        }
+        p.waitUntilExit()
+        let d = ContinuousClock.now - start
+        guard p.terminationStatus == 0 else {
+            BenchSupport.printError(
+                "note: \(tool.lastPathComponent) \(arguments.joined(separator: " ")) exited \(p.terminationStatus)")
+            return nil
+        }
+        return (BenchRoute.seconds(d), childrenCPUSeconds() - before)
+    }
+
+    /// CPU seconds used by the children this process has waited for.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_CHILDREN, &usage)
+        #endif
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    func route(name: String, map: URL, tool: URL, tmp: URL, rng: inout SeededGenerator) throws {
+        let graph = try BenchSupport.guarded { try CampusGraph(source: try MapFile.load(url: map).source) }
+        let p = try BenchSupport.guarded { try graph.profileIndex(named: "walk") }
+        let usable = (0..<graph.vertices.count).filter { v in
+            graph.snap(graph.vertices[v].location, profile: p, maxMetres: 0.001)?.vertex == Int32(v)
+        }
+        guard usable.count >= 2 else { return }
+        let pairs = (0..<queries).map { _ in
+            (
+                usable[Int.random(in: 0..<usable.count, using: &rng)],
+                usable[Int.random(in: 0..<usable.count, using: &rng)]
+            )
+        }
+        var csv = "id,from_lat,from_lon,to_lat,to_lon,profile\n"
+        for (i, (s, t)) in pairs.enumerated() {
+            let a = graph.vertices[s].location
+            let b = graph.vertices[t].location
+            csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),walk\n"
+        }
+        var edgeText = ""
+        for (i, e) in graph.edges.enumerated() {
+            let bits = graph.access[p][i]
+            if bits & CampusGraph.forwardBit != 0 { edgeText += "\(e.from) \(e.to) \(e.lengthMetres)\n" }
+            if bits & CampusGraph.backwardBit != 0 { edgeText += "\(e.to) \(e.from) \(e.lengthMetres)\n" }
+        }
+        let queriesURL = tmp.appendingPathComponent("\(name)-queries.csv")
+        let outURL = tmp.appendingPathComponent("\(name)-routes.csv")
+        let edgesURL = tmp.appendingPathComponent("\(name)-edges.txt")
+        let pairsURL = tmp.appendingPathComponent("\(name)-pairs.txt")
+        let cache = tmp.appendingPathComponent("graph-cache")
+        try BenchSupport.guarded {
+            try AtomicFile.write(csv, to: queriesURL)
+            try AtomicFile.write(edgeText, to: edgesURL)
+            try AtomicFile.write(pairs.map { "\($0.0) \($0.1)\n" }.joined(), to: pairsURL)
+        }
+        let arguments = ["route", "--graph", map.path, "--queries", queriesURL.path, "--output", outURL.path]
+        var cold = Double.infinity
+        var warm = Double.infinity
+        var coldCPU = Double.infinity
+        for _ in 0..<repeats {
+            guard let c = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": "off"]) else {
+                return
+            }
+            cold = min(cold, c.wall)
+            coldCPU = min(coldCPU, c.cpu)
+            // The first warm run fills the cache; the timed one reads it.
+            _ = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": cache.path])
+            guard let w = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": cache.path]) else {
+                return
+            }
+            warm = min(warm, w.wall)
+        }
+        let size = Double((try? FileManager.default.attributesOfItem(atPath: map.path)[.size] as? Int) ?? 0) / 1e6
+        let ours = String(
+            format: "%@: fieldtest route process, %d queries, %.1f MB map: cold %.3f s (CPU %.3f s), cache warm %.3f s",
+            name, pairs.count, size, cold, coldCPU, warm)
+        let out = PythonBaseline.run(
+            "route_networkx", arguments: [edgesURL.path, pairsURL.path, String(repeats)], needs: ["networkx"])
+        let peerLines = out?.split(separator: "\n").compactMap { Double($0) } ?? []
+        guard let peer = peerLines.first, peer > 0 else {
+            BenchOutput.measured(
+                ours, [BenchOutput.fact("seconds", "\(name): fieldtest route process cold", cold, "s")])
+            return
+        }
+        let ratio = peer / cold
+        // CPU time: robust to other work on the machine, which stretches both wall clocks unevenly.
+        let peerCPU = peerLines.count > 2 ? peerLines[2] : peer
+        BenchOutput.measured(
+            ours
+                + String(
+                    format:
+                        "; networkx compute only %.3f s (CPU %.3f s); ratio cold %.1f× (goal ≥ 50×: %@), warm %.1f×, cold by CPU time %.1f×",
+                    peer, peerCPU, ratio, Goals.verdict(ratio >= 50, "\(name) route end to end ≥ 50× networkx"),
+                    peer / warm, peerCPU / coldCPU),
+            [
+                BenchOutput.fact("seconds", "\(name): fieldtest route process cold", cold, "s"),
+                BenchOutput.fact("seconds", "\(name): fieldtest route process cache warm", warm, "s"),
+                BenchOutput.fact("baseline_seconds", "\(name): networkx dijkstra_path compute", peer, "s"),
+                BenchOutput.fact(
+                    "ratio", "\(name) route end to end cold vs networkx", ratio, "×", goal: ">= 50", met: ratio >= 50),
+                BenchOutput.fact("ratio", "\(name) route end to end warm vs networkx", peer / warm, "×"),
+                BenchOutput.fact(
+                    "ratio", "\(name) route end to end cold vs networkx, CPU time", peerCPU / coldCPU, "×"),
+            ])
+    }
+}

@@ -1,0 +1,141 @@
+import FieldtestData
+import Foundation
+import Testing
+
+@testable import CampusRouting
+
+/// The prepared-graph cache: a second load reads it, and a damaged, truncated or foreign file is
+/// noticed and rebuilt with the same answers.
+@Suite("Prepared graph cache")
+struct GraphCacheTests {
+    static let map = RoutingFixtures.quito
+
+    /// A fresh cache folder, removed by the caller.
+    static func folder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("graph-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func load(_ dir: URL?, profiles: RoutingProfiles = .builtIn) throws -> (
+        graph: CampusGraph, outcome: GraphCache.Outcome
+    ) {
+        try GraphCache.graph(source: try MapFile.load(url: map).source, map: map, profiles: profiles, directory: dir)
+    }
+
+    /// Route lengths and node ids between seeded vertex pairs, for every profile.
+    static func answers(_ g: CampusGraph) -> [String] {
+        var rng = SeededGenerator(seed: 11)
+        var router = AStarRouter()
+        var out: [String] = []
+        for p in g.profiles.indices {
+            for _ in 0..<100 {
+                let s = Int32.random(in: 0..<Int32(g.vertices.count), using: &rng)
+                let t = Int32.random(in: 0..<Int32(g.vertices.count), using: &rng)
+                let r = router.route(in: g, fromVertex: s, toVertex: t, profile: p)
+                out.append("\(p) \(s) \(t) \(r.status) \(r.lengthMetres.bitPattern) \(r.nodeIDs)")
+            }
+        }
+        return out
+    }
+
+    static func sameAdjacency(_ a: CampusGraph, _ b: CampusGraph) -> Bool {
+        zip(a.profileAdjacency, b.profileAdjacency).allSatisfy { x, y in
+            x.offsets == y.offsets && x.targets == y.targets && x.arcs == y.arcs && x.edges == y.edges
+                && x.lengths.map(\.bitPattern) == y.lengths.map(\.bitPattern) && x.component == y.component
+                && x.componentSizes == y.componentSizes && x.largestComponent == y.largestComponent
+                && x.reverseOffsets == y.reverseOffsets && x.reverseTargets == y.reverseTargets
+                && x.reverseArcs == y.reverseArcs && x.reverseEdges == y.reverseEdges
+                && x.landmarks.landmarks == y.landmarks.landmarks
+                && x.landmarks.distances.map(\.bitPattern) == y.landmarks.distances.map(\.bitPattern)
+        }
+    }
+
+    static func cacheFile(in dir: URL) throws -> URL {
+        let files = try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "graph" }
+        #expect(files.count == 1, "\(files)")
+        return try #require(files.first)
+    }
+
+    @Test("the second load reads the cache and answers as a graph built from scratch")
+    func hit() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let built = try CampusGraph(source: try MapFile.load(url: Self.map).source)
+        let first = try Self.load(dir)
+        #expect(first.outcome == .rebuilt("no cache file yet"))
+        let second = try Self.load(dir)
+        #expect(second.outcome == .hit)
+        #expect(Self.sameAdjacency(second.graph, built))
+        #expect(second.graph.profileAdjacency.contains { $0.landmarks.count > 0 })
+        #expect(Self.answers(second.graph) == Self.answers(built))
+    }
+
+    enum Damage: String, CaseIterable, Sendable {
+        case flippedPayloadByte, flippedHeaderByte, truncated, extended, empty
+    }
+
+    @Test("a damaged cache file is noticed, rebuilt and rewritten", arguments: Damage.allCases)
+    func damaged(_ damage: Damage) throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let built = try CampusGraph(source: try MapFile.load(url: Self.map).source)
+        _ = try Self.load(dir)
+        let file = try Self.cacheFile(in: dir)
+        var bytes = [UInt8](try Data(contentsOf: file))
+        switch damage {
+        case .flippedPayloadByte: bytes[bytes.count / 2] ^= 0x04
+        case .flippedHeaderByte: bytes[2] ^= 0x01
+        case .truncated: bytes.removeLast(bytes.count / 3)
+        case .extended: bytes += [0, 0, 0, 0, 0, 0, 0, 0]
+        case .empty: bytes = []
+        }
+        try Data(bytes).write(to: file)
+        let reloaded = try Self.load(dir)
+        guard case .rebuilt(let reason) = reloaded.outcome else {
+            Issue.record("a \(damage) cache file was used")
+            return
+        }
+        #expect(reason != "no cache file yet", "\(reason)")
+        #expect(Self.sameAdjacency(reloaded.graph, built))
+        #expect(Self.answers(reloaded.graph) == Self.answers(built))
+        #expect(try Self.load(dir).outcome == .hit)
+    }
+
+    @Test("a file of other profiles or another map under this key is not used")
+    func foreignFile() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let walkOnly = RoutingProfiles(RoutingProfiles.builtIn.profiles.filter { $0.name == "walk" })
+        _ = try Self.load(dir, profiles: walkOnly)
+        let other = try Self.cacheFile(in: dir)
+        // The walk-only file copied to the name of the full profile set's key: its header names other profiles.
+        let key = try #require(GraphCache.key(map: Self.map, profiles: RoutingProfiles.builtIn.profiles))
+        let name = key.map { String(format: "%02x", $0) }.joined() + ".graph"
+        try FileManager.default.removeItem(at: other)
+        _ = try Self.load(dir)
+        let file = dir.appendingPathComponent(name)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        // Another map's adjacency written under this key, with a valid checksum: the arcs do not fit.
+        let montgomery = try CampusGraph(source: try MapFile.load(url: RoutingFixtures.montgomery).source)
+        GraphCache.write(montgomery.profileAdjacency, key: key, to: file, in: dir)
+        let reloaded = try Self.load(dir)
+        #expect(reloaded.outcome == .rebuilt("the cached arcs do not match the map's graph"))
+        #expect(
+            Self.answers(reloaded.graph)
+                == Self.answers(try CampusGraph(source: try MapFile.load(url: Self.map).source)))
+        // Other profiles: another key, so another file.
+        #expect(try Self.load(dir, profiles: walkOnly).outcome == .rebuilt("no cache file yet"))
+    }
+
+    @Test("the folder comes from FIELDTEST_GRAPH_CACHE, XDG_CACHE_HOME or HOME; off disables it")
+    func location() throws {
+        #expect(GraphCache.directory(environment: ["FIELDTEST_GRAPH_CACHE": "off", "HOME": "/h"]) == nil)
+        #expect(GraphCache.directory(environment: ["FIELDTEST_GRAPH_CACHE": "/tmp/c"])?.path == "/tmp/c")
+        #expect(
+            GraphCache.directory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"])?.path == "/x/fieldtest/graphs")
+        #expect(GraphCache.directory(environment: ["HOME": "/h"])?.path == "/h/.cache/fieldtest/graphs")
+        #expect(try Self.load(nil).outcome == .disabled)
+    }
+}
