@@ -9,8 +9,11 @@ import Foundation
 /// - A directory is an error. A replaced file keeps its permission bits.
 /// - On any failure the temporary file is removed and the target is left as it was.
 public enum AtomicFile {
-    /// Writes `data` to `url` atomically, creating the parent folder if needed.
-    public static func write(_ data: Data, to url: URL) throws(DataError) {
+    /// Writes `data` to `url` atomically, creating the parent folder if needed. `sweepingStale: false`
+    /// skips looking for temporary files of dead processes in the folder: for a folder written to
+    /// many thousand times by one run (the per-case results), where listing it on every write would
+    /// cost more than the write.
+    public static func write(_ data: Data, to url: URL, sweepingStale: Bool = true) throws(DataError) {
         let name = url.path
         var info = stat()
         let exists = stat(name, &info) == 0  // through symbolic links
@@ -39,7 +42,7 @@ public enum AtomicFile {
         let tmp =
             (dir.isEmpty ? "" : dir + "/")
             + ".fieldtest-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8)).tmp"
-        removeStaleTemporaryFiles(in: dir.isEmpty ? "." : dir)
+        if sweepingStale { removeStaleTemporaryFiles(in: dir.isEmpty ? "." : dir) }
         Pending.shared.add(tmp)
         defer { Pending.shared.remove(tmp) }
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? info.st_mode & 0o7777 : 0o666)
