@@ -169,7 +169,7 @@ let package = Package(
             name: "FieldtestBench",
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
-                "MetricReports", "SystemsUnderTest",
+                "MetricReports", "SystemsUnderTest", "FieldtestApps", "AccountStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],

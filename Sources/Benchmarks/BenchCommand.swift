@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self,
-            BenchHeap.self, BenchSystem.self, NoopSystem.self,
+            BenchHeap.self, BenchSystem.self, BenchSweep.self, NoopSystem.self,
         ]
     )
 
