@@ -81,6 +81,20 @@ struct RunFolderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["demo"])
     }
 
+    /// Since a run replaces its whole report folder, a folder holding anything else is refused
+    /// before anything runs, naming what is there; a folder of an earlier run is fine.
+    @Test func aReportFolderWithOtherFilesIsRefused() throws {
+        let target = root.appendingPathComponent("demo")
+        try FileManager.default.createDirectory(
+            at: target.appendingPathComponent("systems"), withIntermediateDirectories: true)
+        try RunReport.write(rows: rows(runID: "old"), record: record(runID: "old"), to: target, junit: nil)
+        try RunStaging(target: target).checkTarget()
+        try "mine".write(to: target.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        #expect(throws: RunError.foreignFilesInReportFolder(folder: target.path, names: ["notes.txt"])) {
+            try RunStaging(target: target).checkTarget()
+        }
+    }
+
     /// The exchange is atomic where the system has renameat2 (Linux): both paths exist throughout.
     @Test func exchangeSwapsTwoFolders() throws {
         let a = root.appendingPathComponent("a")

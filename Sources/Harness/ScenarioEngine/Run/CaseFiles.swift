@@ -208,6 +208,20 @@ public struct RunStaging: Sendable {
         }
     }
 
+    /// Refuses (before anything runs) a report folder holding anything a run does not write there —
+    /// another file, or a folder where a report file goes — since publishing replaces the whole folder.
+    func checkTarget() throws(RunError) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: target.path) else { return }
+        let foreign = names.sorted().compactMap { name -> String? in
+            var isDir: ObjCBool = false
+            FileManager.default.fileExists(atPath: target.appendingPathComponent(name).path, isDirectory: &isDir)
+            if name == "systems" { return isDir.boolValue ? nil : name }
+            guard RunReport.fileNames.contains(name) else { return name }
+            return isDir.boolValue ? "\(name) (a folder)" : nil
+        }
+        if !foreign.isEmpty { throw .foreignFilesInReportFolder(folder: target.path, names: foreign) }
+    }
+
     /// Replaces `target` with the folder in progress in one step, once its working files are
     /// removed: on Linux the two folders are exchanged atomically (renameat2 RENAME_EXCHANGE) and
     /// the previous one removed, so a reader or a kill never sees a new `metrics.csv` beside an old

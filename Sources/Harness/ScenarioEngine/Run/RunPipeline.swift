@@ -374,6 +374,7 @@ public struct RunPipeline {
             s, scenarioSHA256: try DatasetManifest.sha256(of: URL(fileURLWithPath: s.file)), cases: cases,
             request: request)
         let staging = RunStaging(target: folder)
+        try staging.checkTarget()
         let fresh = RunState(
             runID: runID, startedAt: ISO8601DateFormatter().string(from: Date()), settings: settings)
         guard request.resume, let earlier = staging.readState() else {
