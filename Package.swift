@@ -192,8 +192,7 @@ let package = Package(
             name: "FieldtestBench",
             dependencies: [
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning",
-                "TweetSentiment",
-                "MetricReports", "SystemsUnderTest",
+                "TweetSentiment", "MetricReports", "SystemsUnderTest", "AccountStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],

@@ -15,7 +15,8 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self,
-            BenchHeap.self, BenchSystem.self, BenchActions.self, BenchEndToEnd.self, NoopSystem.self,
+            BenchHeap.self, BenchSystem.self, BenchActions.self, BenchEndToEnd.self, BenchSweep.self,
+            NoopSystem.self,
         ]
     )
 

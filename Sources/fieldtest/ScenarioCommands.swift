@@ -37,6 +37,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print only failing and regressed rows and the closing line.") var quiet = false
     @Flag(help: "Print every row, and improvements against the baseline.") var verbose = false
     @Flag(help: "Rows a recording cannot use are errors at their file and line, not skipped.") var strict = false
+    @Flag(help: "Continue the interrupted run in --out: finished cases are not run again.") var resume = false
     @Option(help: "Trace files beside metrics.csv: none, summary (bounded; default) or full (docs/reports.md).")
     var trace: TraceLevel = .summary
     @Option(help: "Also write one HTML report of every scenario run to this file.") var report: String?
@@ -50,7 +51,7 @@ struct RunCommand: ParsableCommand {
             jobs: jobs, tolerances: comparison.tolerance, compareLatency: comparison.compareLatency,
             toolVersion: FieldtestVersion.current, trace: trace)
         (request.commandLine, request.toolCommit) = (CommandLine.arguments, GitRevision.current())
-        (request.report, request.strict) = (report, strict)
+        (request.report, request.strict, request.resume) = (report, strict, resume)
         try request.parse(shard: shard, systems: system)
         return request
     }
@@ -207,11 +208,7 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let capability = try SystemCapability.named(capability).rawValue
-        let entries = try system.map { text throws -> SystemComparison.Entry in
-            guard let eq = text.firstIndex(of: "=") else { throw ValidationError("--system takes NAME=COMMAND") }
-            return try SystemComparison.Entry(
-                name: String(text[..<eq]), capability: capability, command: String(text[text.index(after: eq)...]))
-        }
+        let entries = try system.map { try SystemComparison.Entry(option: $0, capability: capability) }
         let result = try SystemComparison.run(
             file: file, entries: entries, manifest: try DatasetsLocation.manifest(option: folder.datasets),
             apps: .bundled)

@@ -61,6 +61,8 @@ struct BenchCLITests {
             (["heap", "--grid-queries", "0"], "--grid-queries must be in 1…1000000"),
             (["heap", "--repeats=-1"], "--repeats must be in 1…100"),
             (["locate", "--queries", "0"], "--queries must be at least 1"),
+            (["sweep", "--cases", "0"], "--cases must be in 1…100000"),
+            (["sweep", "--jobs", "0"], "--jobs must be at least 1"),
         ])
     func sizesAreValidated(arguments: [String], message: String) throws {
         let r = try run(arguments)
@@ -142,5 +144,19 @@ struct BenchCLITests {
     func baselineScriptShips(name: String) throws {
         let url = try #require(PythonBaseline.scriptURL(name))
         #expect(try String(contentsOf: url, encoding: .utf8).contains("import sys"))
+    }
+
+    /// A short `bench sweep` as a correctness check (not timed): the sweep runs through the whole
+    /// pipeline, its self-check (every case's rows in metrics.csv, run.json counting them) passes, and
+    /// it prints the rate, the memory verdict and the breakdown with every part.
+    @Test func shortSweepRunsAndReportsEveryFigure() throws {
+        let r = try run(["sweep", "--cases", "12", "--jobs", "2", "--datasets", Self.datasets.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("sweep: 12 cases in "), "\(r.stdout)")
+        #expect(r.stdout.contains("cases per CPU-second (per core)"))
+        #expect(r.stdout.contains("peak resident memory") && r.stdout.contains("goal < 300 MB: "))
+        for part in ["engine and app logic", "core calls", "KDF", "I/O", "PBKDF2 derivation at production cost"] {
+            #expect(r.stdout.contains(part), "missing \(part)")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import _CryptoExtras
 
 /// Parameters of salted PBKDF2-HMAC-SHA256 password hashing (RFC 8018 §5.2).
@@ -172,6 +173,8 @@ public struct PasswordHasher: Sendable, Equatable {
     static func derive(_ password: String, salt: [UInt8], iterations: Int, byteCount: Int) throws(AccountStoreError)
         -> [UInt8]
     {
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer { KDFClock.add(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started) }
         let bytes = Array(password.precomposedStringWithCompatibilityMapping.utf8)
         do {
             let key = try KDF.Insecure.PBKDF2.deriveKey(
@@ -181,5 +184,23 @@ public struct PasswordHasher: Sendable, Equatable {
         } catch {
             throw .insecureHashingParameters("PBKDF2 failed: \(error)")
         }
+    }
+}
+
+/// Wall-clock time spent in PBKDF2 by this process, summed over every thread (for `bench sweep`'s
+/// breakdown of where a case's time goes).
+public enum KDFClock {
+    private static let total = Mutex<(calls: Int, nanoseconds: UInt64)>((0, 0))
+
+    static func add(nanoseconds: UInt64) {
+        total.withLock {
+            $0.calls += 1
+            $0.nanoseconds &+= nanoseconds
+        }
+    }
+
+    /// Derivations so far, and their seconds.
+    public static var spent: (calls: Int, seconds: Double) {
+        total.withLock { ($0.calls, Double($0.nanoseconds) / 1e9) }
     }
 }

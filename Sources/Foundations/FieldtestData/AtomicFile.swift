@@ -9,9 +9,12 @@ import Foundation
 /// - A directory is an error. A replaced file keeps its permission bits.
 /// - On any failure the temporary file is removed and the target is left as it was.
 public enum AtomicFile {
-    /// Writes `data` to `url` atomically, creating the parent folder if needed.
-    public static func write(_ data: Data, to url: URL) throws(DataError) {
-        let writer = try Writer(url: url)
+    /// Writes `data` to `url` atomically, creating the parent folder if needed. `sweepingStale: false`
+    /// skips looking for temporary files of dead processes in the folder: for a folder written to
+    /// many thousand times by one run (the per-case results), where listing it on every write would
+    /// cost more than the write.
+    public static func write(_ data: Data, to url: URL, sweepingStale: Bool = true) throws(DataError) {
+        let writer = try Writer(url: url, sweepingStale: sweepingStale)
         let failure: DataError? = data.withUnsafeBytes { raw in
             do throws(DataError) { try writer.append(raw) } catch { return error }
             return nil
@@ -35,10 +38,11 @@ public enum AtomicFile {
         private var failure: String?
         private var finished = false
 
-        /// Starts a write to `url`: creates the parent folder if needed and the temporary file.
+        /// Starts a write to `url`: creates the parent folder if needed and the temporary file, after
+        /// removing those of dead processes in the folder unless `sweepingStale` is false.
         /// Installs the interrupt handling (`InterruptCleanup.installForWrites()`), so SIGINT and
         /// SIGTERM remove the temporary file.
-        public init(url: URL) throws(DataError) {
+        public init(url: URL, sweepingStale: Bool = true) throws(DataError) {
             name = url.path
             var info = stat()
             let exists = stat(name, &info) == 0  // through symbolic links
@@ -73,7 +77,7 @@ public enum AtomicFile {
             let tmp =
                 (dir.isEmpty ? "" : dir + "/")
                 + ".fieldtest-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8)).tmp"
-            removeStaleTemporaryFiles(in: dir.isEmpty ? "." : dir)
+            if sweepingStale { removeStaleTemporaryFiles(in: dir.isEmpty ? "." : dir) }
             InterruptCleanup.installForWrites()
             Pending.shared.add(tmp)
             let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode ?? 0o666)

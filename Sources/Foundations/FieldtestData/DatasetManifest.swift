@@ -218,6 +218,11 @@ public struct DatasetManifest: Sendable {
         return url.path.hasPrefix(cwd) ? String(url.path.dropFirst(cwd.count)) : url.path
     }
 
+    /// Lower-case hex SHA-256 of `data` (e.g. a per-case result file's body, to detect damage).
+    public static func sha256(of data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// Lower-case hex SHA-256 of a file, read in 1 MiB chunks.
     public static func sha256(of url: URL) throws(DataError) -> String {
         guard let handle = try? FileHandle(forReadingFrom: url) else {

@@ -78,6 +78,16 @@ public struct RunTotals: Sendable, Equatable {
     /// Empty totals.
     public init() {}
 
+    /// Adds one scenario's row counts and regressions.
+    public mutating func add(passed: Int, failed: Int, informational: Int, regressions: Int) {
+        scenarios += 1
+        rows += passed + failed + informational
+        self.passed += passed
+        self.failed += failed
+        self.informational += informational
+        self.regressions += regressions
+    }
+
     /// Adds one scenario's rows and regressions.
     public mutating func add(scenario rows: [MetricRow], regressions: Int) {
         scenarios += 1

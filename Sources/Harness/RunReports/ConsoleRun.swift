@@ -24,8 +24,9 @@ extension RunPipeline {
                 case .note(let message): note(message)
                 case .prepared:
                     interrupt = InterruptCleanup.install(
-                        message: "fieldtest run: interrupted; temporary folders removed, no reports written "
-                            + "for the scenario in progress", cleanup: interruptCleanup)
+                        message: "fieldtest run: interrupted; temporary folders removed; the finished cases of the "
+                            + "scenario in progress are kept: the same command with --resume (and --out) continues it",
+                        cleanup: interruptCleanup)
                 case let .starting(s, count):
                     console.progress("running \(s.name): \(count) case\(count == 1 ? "" : "s")…", force: true)
                 case .finished(let o):

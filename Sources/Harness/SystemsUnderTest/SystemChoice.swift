@@ -123,4 +123,12 @@ extension SystemComparison.Entry {
             } else { nil }
         self.init(name: name, capability: capability, setting: setting)
     }
+
+    /// The entry of one `compare --system NAME=COMMAND` option as given.
+    /// - Throws: `SystemError.usage` for an option without `=`, an empty command or unbalanced quotes.
+    public init(option: String, capability: String) throws(SystemError) {
+        guard let eq = option.firstIndex(of: "=") else { throw .usage("--system takes NAME=COMMAND, not '\(option)'") }
+        try self.init(
+            name: String(option[..<eq]), capability: capability, command: String(option[option.index(after: eq)...]))
+    }
 }

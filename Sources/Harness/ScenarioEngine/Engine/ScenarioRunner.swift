@@ -143,28 +143,58 @@ public enum ScenarioRunner {
         apps: AppRegistry, trace: TraceLevel = .summary, progress: (@Sendable (CaseResult) -> Void)? = nil
     ) throws -> [CaseResult] {
         let box = ResultBox(count: cases.count)
+        try runEach(cases, jobs: jobs, runID: runID, datasets: datasets, apps: apps, trace: trace) { i, result in
+            box.set(i, .success(result))
+            progress?(result)
+        }
+        return try box.results.map { try $0!.get() }
+    }
+
+    /// Runs `cases` on up to `jobs` threads and hands each result to `each` as its case completes
+    /// (one call at a time, in completion order), keeping none: memory stays flat however many
+    /// cases there are. The first error (of a case or of `each`) is rethrown once the running
+    /// cases have ended; no case starts after it.
+    public static func run(
+        _ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
+        apps: AppRegistry, trace: TraceLevel = .summary, each: @Sendable (CaseResult) throws -> Void
+    ) throws {
+        try runEach(cases, jobs: jobs, runID: runID, datasets: datasets, apps: apps, trace: trace) { try each($1) }
+    }
+
+    /// `run(_:jobs:…each:)`, handing `each` the case's position in `cases` too.
+    static func runEach(
+        _ cases: [ScenarioCase], jobs: Int, runID: String, datasets: DatasetStore,
+        apps: AppRegistry, trace: TraceLevel, each: @Sendable (Int, CaseResult) throws -> Void
+    ) throws {
         let workers = max(1, min(jobs, cases.count))
         if workers == 1 {
-            return try cases.map {
-                let result = try run($0, runID: runID, datasets: datasets, apps: apps, trace: trace)
-                progress?(result)
-                return result
+            for (i, c) in cases.enumerated() {
+                try each(i, try run(c, runID: runID, datasets: datasets, apps: apps, trace: trace))
             }
+            return
         }
         let next = Counter()
         let reporting = NSLock()
+        let failure = FirstError()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let i = next.take(below: cases.count) {
+            while !failure.isSet, let i = next.take(below: cases.count) {
                 do {
                     let result = try run(cases[i], runID: runID, datasets: datasets, apps: apps, trace: trace)
-                    box.set(i, .success(result))
-                    if let progress { reporting.withLock { progress(result) } }
+                    try reporting.withLock { try each(i, result) }
                 } catch {
-                    box.set(i, .failure(error))
+                    failure.set(error)
                 }
             }
         }
-        return try box.results.map { try $0!.get() }
+        if let error = failure.error { throw error }
+    }
+
+    /// The first error of the worker threads.
+    final class FirstError: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var error: Error?
+        var isSet: Bool { lock.withLock { error != nil } }
+        func set(_ e: Error) { lock.withLock { if error == nil { error = e } } }
     }
 
     final class ResultBox: @unchecked Sendable {

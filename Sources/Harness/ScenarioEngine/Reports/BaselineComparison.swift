@@ -31,7 +31,10 @@ public enum BaselineComparison {
         var tolerances = Tolerances()
         for t in settings { try tolerances.apply(t) }
         guard FileManager.default.fileExists(atPath: baseline) else { throw Problem.missingBaseline(baseline) }
-        let cur = try MetricsCSV.read(URL(fileURLWithPath: current), displayName: current)
+        let located = try MetricsCSV.readLocated(URL(fileURLWithPath: current), displayName: current)
+        try ShardRunInfo.read(besides: URL(fileURLWithPath: current), displayName: current)?
+            .checkPair(rows: located, file: current)
+        let cur = located.map(\.row)
         let base = try MetricsCSV.read(URL(fileURLWithPath: baseline), displayName: baseline)
         if base.isEmpty { throw CheckError.emptyBaseline(baseline) }
         try tolerances.checkOverrideNames(metrics: Set((cur + base).map(\.metric)), requirements: requirements)

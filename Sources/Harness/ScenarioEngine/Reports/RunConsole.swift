@@ -28,7 +28,7 @@ public enum RunConsole {
             line += "; reports in \(o.folder.path)"
             out += (o.failedCount > 0 || regressions > 0 ? style.bad(line) : line) + "\n"
         }
-        let shown = verbosity == .verbose ? o.rows : o.rows.filter { $0.status == .fail }
+        let shown = verbosity == .verbose ? o.rows : o.failingRows
         if !shown.isEmpty { out += rowsTable(shown, style: style) }
         if let check = o.check, verbosity != .quiet || regressions > 0 {
             out += check.rendered(quiet: verbosity != .verbose, style: style, countLine: verbosity != .quiet)

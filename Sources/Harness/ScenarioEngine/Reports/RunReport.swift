@@ -173,6 +173,14 @@ public enum RunReport {
         }
     }
 
+    /// Writes `run.json` into `folder` (atomically).
+    public static func writeRecord(_ record: RunRecord, to folder: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        try AtomicFile.write(try encoder.encode(record), to: folder.appendingPathComponent("run.json"))
+    }
+
     /// A human summary table of `rows` (one line per row).
     public static func summary(_ rows: [MetricRow]) -> String {
         let header = ["scenario", "requirement", "metric", "value", "threshold", "status"]

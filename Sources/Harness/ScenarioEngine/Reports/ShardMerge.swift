@@ -13,13 +13,18 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
     public var shard: String?
     /// The whole sweep; nil in a `run.json` written before it was recorded.
     public var sweep: SweepRecord?
+    /// The run's identifier, which every row of the `metrics.csv` beside it carries.
+    public var runID: String?
 
     // `run.json` is written with snake-case keys; these name them exactly.
     enum CodingKeys: String, CodingKey {
-        case scenario, scenarioSHA256 = "scenario_sha256", shard, sweep
+        case scenario, scenarioSHA256 = "scenario_sha256", shard, sweep, runID = "run_id"
     }
 
-    public init(scenario: String, scenarioSHA256: String? = nil, shard: String? = nil, sweep: SweepRecord?) {
+    public init(
+        scenario: String, scenarioSHA256: String? = nil, shard: String? = nil, sweep: SweepRecord?, runID: String? = nil
+    ) {
+        self.runID = runID
         self.scenario = scenario
         self.scenarioSHA256 = scenarioSHA256
         self.shard = shard
@@ -29,7 +34,8 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
     /// The facts of `record` that `merge` uses.
     public init(_ record: RunRecord) {
         self.init(
-            scenario: record.scenario, scenarioSHA256: record.scenarioSHA256, shard: record.shard, sweep: record.sweep)
+            scenario: record.scenario, scenarioSHA256: record.scenarioSHA256, shard: record.shard, sweep: record.sweep,
+            runID: record.runID)
     }
 
     /// The `run.json` in the folder of the metrics file at `metrics` (`displayName` names
@@ -50,6 +56,14 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
         }
     }
 
+    /// Refuses a `metrics.csv` (`file`, its `rows`) whose rows come from another run than this
+    /// `run.json`: the two were not written together (e.g. a folder replaced file by file and
+    /// interrupted in between), so the run.json's sweep and provenance do not describe the rows.
+    public func checkPair(rows: [LocatedMetricRow], file: String) throws(MergeError) {
+        guard let runID, let other = rows.first(where: { $0.row.runID != runID }) else { return }
+        throw .mismatchedRunRecord(file: file, line: other.line, rowRunID: other.row.runID, recordRunID: runID)
+    }
+
     /// N of `shard` (`I/N`), if it is one.
     var shardCount: Int? {
         guard let shard else { return nil }
@@ -66,6 +80,8 @@ public enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
     case differentSweeps(scenario: String, file: String, other: String)
     /// A row appears twice in one file.
     case duplicateRow(DataError)
+    /// A row's run_id is not the one of the `run.json` beside its file.
+    case mismatchedRunRecord(file: String, line: Int, rowRunID: String, recordRunID: String)
 
     public var description: String {
         switch self {
@@ -77,6 +93,10 @@ public enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "between shards: run every shard from one version of it"
         case let .duplicateRow(error):
             return error.description
+        case let .mismatchedRunRecord(file, line, rowRunID, recordRunID):
+            return
+                "\(file):\(line): error: run_id \(rowRunID) is not the run \(recordRunID) that the run.json beside it "
+                + "records; the two files come from different runs (an interrupted write?): run the scenario again"
         }
     }
 }
@@ -240,6 +260,7 @@ public enum ShardMerge {
         var unchecked: [String] = []
         var scenarioOrder: [String] = []
         for input in inputs {
+            try input.run?.checkPair(rows: input.rows, file: input.name)
             guard let run = input.run, let sweep = run.sweep else {
                 unchecked.append(input.name)
                 continue

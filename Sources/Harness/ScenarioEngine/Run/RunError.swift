@@ -12,6 +12,10 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     case junitIsFolder(String)
     /// An output location cannot be written (nothing was run).
     case unwritableOutput(path: String, option: String, problem: String)
+    /// A report folder holds files a run does not write (a run replaces the whole folder).
+    case foreignFilesInReportFolder(folder: String, names: [String])
+    /// `--resume` found an interrupted run whose settings or datasets differ from this one's.
+    case resumeMismatch(folder: String, scenario: String, differences: [String])
 
     public var description: String {
         switch self {
@@ -31,6 +35,14 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): error: --junit names a folder; give the path of the XML file to write"
         case let .unwritableOutput(path, option, problem):
             return "\(path): error: \(option): \(problem); choose a location you can write to (nothing was run)"
+        case let .foreignFilesInReportFolder(folder, names):
+            return "\(folder): error: the report folder holds what a run does not write there ("
+                + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "")
+                + "); a run replaces the whole folder, so move them away or choose another --out (nothing was run)"
+        case let .resumeMismatch(folder, scenario, differences):
+            return "\(folder): error: cannot resume scenario '\(scenario)': "
+                + differences.joined(separator: "; ")
+                + "; results of both would be mixed: restore what changed, or run without --resume to start afresh"
         }
     }
 }

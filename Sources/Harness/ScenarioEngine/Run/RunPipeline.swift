@@ -20,8 +20,8 @@ public enum RunEvent {
 public struct ScenarioOutcome {
     /// The scenario (with any seed override).
     public var scenario: Scenario
-    /// Every case's rows, in case order.
-    public var rows: [MetricRow]
+    /// The rows that failed their threshold, in case order (the others are only on disk).
+    public var failingRows: [MetricRow]
     /// What `run.json` holds.
     public var record: RunRecord
     /// The folder its reports were written to.
@@ -29,10 +29,15 @@ public struct ScenarioOutcome {
     /// The comparison with the baseline, when one was given.
     public var check: CheckReport?
 
+    /// Every row, read back from the report folder's `metrics.csv` (the run does not hold them,
+    /// so its memory stays flat in the number of cases); empty when it cannot be read.
+    public var rows: [MetricRow] {
+        (try? MetricsCSV.read(folder.appendingPathComponent("metrics.csv"), displayName: "metrics.csv")) ?? []
+    }
     /// Rows whose requirement failed.
     public var failedCount: Int { record.failed }
     /// Rows that passed a threshold.
-    public var passedCount: Int { rows.count - record.failed - record.informational }
+    public var passedCount: Int { record.passed }
 }
 
 /// The result of a whole run.
@@ -43,6 +48,11 @@ public struct RunOutcome: Sendable {
     public var anyRegression = false
     /// Scenarios, rows by status, regressions and the wall-clock time of the whole run.
     public var totals = RunTotals()
+    /// Wall-clock seconds the cases took on their threads, summed (`CaseResult.seconds`).
+    public var caseSeconds = 0.0
+    /// Wall-clock seconds spent writing results: the case files, and assembling and putting
+    /// each report folder in place.
+    public var writeSeconds = 0.0
 }
 
 /// How far a scenario's cases have got, reported as each case completes.
@@ -67,6 +77,8 @@ public struct CaseProgress: Sendable {
 private final class ProgressCounter: @unchecked Sendable {
     var done = 0
     var failedRows = 0
+    /// Seconds the cases took, and seconds writing their files.
+    var caseSeconds = 0.0, writeSeconds = 0.0
 }
 
 /// Runs scenario files end to end: parses them, expands their cases (and shard), finds their
@@ -149,80 +161,117 @@ public struct RunPipeline {
                     ))
             }
         }
+        // Interrupted runs are checked (and what a resumed run reuses found) before anything runs.
+        let plans = try scenarios.indices.map {
+            try plan(
+                scenarios[$0], cases: caseLists[$0], runID: runIDs[$0], folder: reportFolders[$0], observe: observe)
+        }
         observe(.prepared)
         var datasetHashing = DatasetHashing(manifest: manifest)
         var outcome = RunOutcome()
         var junitSuites: [JUnitReport.Suite] = []
         for (index, s) in scenarios.enumerated() {
-            let cases = caseLists[index]
-            let runID = runIDs[index]
-            let folder = reportFolders[index]
+            let (cases, plan, folder) = (caseLists[index], plans[index], reportFolders[index])
+            let runID = plan.state.runID
             observe(.starting(s, caseCount: cases.count))
             let started = Date()
-            let startedAt = ISO8601DateFormatter().string(from: started)
+            if plan.pending.count == cases.count || !request.resume { try plan.staging.begin(plan.state) }
             // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
             let session = store.session(adding: s.datasetEntries)
+            let sink = CaseSink(staging: plan.staging, digest: plan.digest, session: session, state: plan.state)
             let counter = ProgressCounter()
+            counter.done = cases.count - plan.pending.count
             let clock = ContinuousClock.now
-            let results = try ScenarioRunner.run(
-                cases, jobs: request.jobs, runID: runID, datasets: session, apps: apps, trace: request.trace,
-                progress: progress.map { report in
-                    { @Sendable result in
-                        counter.done += 1
-                        counter.failedRows += result.rows.filter { $0.status == .fail }.count
-                        let elapsed = (ContinuousClock.now - clock).components
-                        report(
-                            CaseProgress(
-                                scenario: s.name, done: counter.done, total: cases.count,
-                                failedRows: counter.failedRows,
-                                elapsed: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18))
-                    }
+            // Each case's results go to disk as it ends; none is held until the end.
+            let total = cases.count
+            let name = s.name
+            try ScenarioRunner.run(
+                plan.pending, jobs: request.jobs, runID: runID, datasets: session, apps: apps, trace: request.trace,
+                each: { result in
+                    let writing = ContinuousClock.now
+                    try sink.write(result)
+                    counter.writeSeconds += Self.seconds(since: writing)
+                    counter.caseSeconds += result.seconds
+                    guard let progress else { return }
+                    counter.done += 1
+                    counter.failedRows += result.rows.filter { $0.status == .fail }.count
+                    let elapsed = (ContinuousClock.now - clock).components
+                    progress(
+                        CaseProgress(
+                            scenario: name, done: counter.done, total: total, failedRows: counter.failedRows,
+                            elapsed: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18))
                 })
-            let rows = results.flatMap(\.rows)
+            let assembling = ContinuousClock.now
+            let assembled = try plan.staging.assemble(
+                cases, digest: plan.digest, level: request.trace, keepSeconds: request.junit != nil)
+            // Files read by the cases an earlier, interrupted run ran count as read.
+            var read = session.filesRead
+            for (name, file) in sink.state.datasets where read[name] == nil {
+                read[name] = URL(fileURLWithPath: file.path)
+            }
             let used = try datasetHashing.hashes(
-                read: session.filesRead, listed: s.datasets, scenarioManifest: session.manifest,
+                read: read, listed: s.datasets, scenarioManifest: session.manifest,
                 loadReport: session.loadReport(for:)
             ) { observe(.note($0)) }
             var record = try runRecord(
-                s, used: used, runID: runID, startedAt: startedAt, cases: cases.count, results: results, rows: rows)
+                s, used: used, runID: runID, startedAt: plan.state.startedAt, cases: cases.count, assembled: assembled)
             let finished = Date()
             record.finishedAt = ISO8601DateFormatter().string(from: finished)
             record.durationSeconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
             record.commandLine = request.commandLine
             record.toolCommit = request.toolCommit
-            let systems = results.flatMap(\.systems)
-            let logs = SystemLogs.place(systems)
-            record.systems = logs.records.isEmpty ? nil : logs.records
-            try RunReport.write(rows: rows, record: record, to: folder, junit: nil)
-            try logs.copy(into: folder)
+            record.systems = assembled.systems.isEmpty ? nil : assembled.systems
+            try RunReport.writeRecord(record, to: plan.staging.folder)
+            let metricsFile = plan.staging.folder.appendingPathComponent("metrics.csv")
+            // The comparison and JUnit need every row; only then are they read back.
+            let rows =
+                request.baseline != nil || request.junit != nil
+                ? try MetricsCSV.read(metricsFile, displayName: folder.appendingPathComponent("metrics.csv").path) : []
             if let recordBaseline = request.recordBaseline {
-                let folder = URL(fileURLWithPath: recordBaseline)
-                try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("\(s.name).csv"))
-                try MachineIdentity.current().write(into: folder)
+                let target = URL(fileURLWithPath: recordBaseline)
+                try AtomicFile.write(
+                    try Data(contentsOf: metricsFile), to: target.appendingPathComponent("\(s.name).csv"))
+                try MachineIdentity.current().write(into: target)
             }
             let check = baselines[index].map {
                 BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances)
             }
-            try writeTraces(results, check: check, to: folder)
+            if let check {
+                try AtomicFile.write(
+                    BaselineCheckCSV.render(check),
+                    to: plan.staging.folder.appendingPathComponent(BaselineCheckCSV.fileName))
+            }
+            try plan.staging.publish()
+            outcome.writeSeconds += counter.writeSeconds + Self.seconds(since: assembling)
+            outcome.caseSeconds += counter.caseSeconds
             outcome.anyFailed = outcome.anyFailed || record.failed > 0
             outcome.anyRegression = outcome.anyRegression || check?.hasRegression == true
-            outcome.totals.add(scenario: rows, regressions: check?.regressions.count ?? 0)
+            outcome.totals.add(
+                passed: record.passed, failed: record.failed, informational: record.informational,
+                regressions: check?.regressions.count ?? 0)
             if request.junit != nil {
                 junitSuites += JUnitReport.suites(
-                    rows: rows, check: check,
-                    seconds: Dictionary(results.map { ($0.scenarioCase.label, $0.seconds) }, uniquingKeysWith: +),
-                    timestamp: startedAt,
+                    rows: rows, check: check, seconds: assembled.caseSeconds, timestamp: plan.state.startedAt,
                     properties: [
                         ("scenario", s.name), ("scenario_file", s.file), ("run_id", runID), ("app", s.app),
                     ])
             }
-            observe(.finished(ScenarioOutcome(scenario: s, rows: rows, record: record, folder: folder, check: check)))
+            observe(
+                .finished(
+                    ScenarioOutcome(
+                        scenario: s, failingRows: assembled.failingRows, record: record, folder: folder, check: check)))
         }
         // One JUnit file for every scenario of the run, written once they have all run.
         if let junit = request.junit { try OutputText.write(JUnitReport.render(junitSuites), to: junit) }
         let elapsed = (ContinuousClock.now - runStarted).components
         outcome.totals.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
         return outcome
+    }
+
+    /// Seconds since `start`.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = (ContinuousClock.now - start).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
     }
 
     /// The scenarios of the request's files, with the seed override applied; two files of one
@@ -315,36 +364,79 @@ public struct RunPipeline {
         return locations
     }
 
-    /// Writes the trace files (`TraceFiles`) and, when the run was compared with a baseline,
-    /// `baseline-check.csv` beside `metrics.csv` (an older one is removed otherwise).
-    func writeTraces(_ results: [CaseResult], check: CheckReport?, to folder: URL) throws {
-        try TraceFiles.write(
-            results.map {
-                TraceFiles.Case(
-                    label: $0.scenarioCase.label, start: $0.scenarioCase.scenario.start, trace: $0.trace)
-            }, level: request.trace, to: folder)
-        let checkFile = folder.appendingPathComponent(BaselineCheckCSV.fileName)
-        if let check {
-            try AtomicFile.write(BaselineCheckCSV.render(check), to: checkFile)
-        } else {
-            unlink(checkFile.path)
+    /// What a scenario's run starts from: a new run, or (`--resume`) the interrupted run in its
+    /// folder in progress, whose settings and dataset files must be unchanged (else
+    /// `RunError.resumeMismatch` says what differs) and whose intact case files are reused.
+    func plan(_ s: Scenario, cases: [ScenarioCase], runID: String, folder: URL, observe: (RunEvent) -> Void) throws
+        -> ScenarioPlan
+    {
+        let settings = RunSettings(
+            s, scenarioSHA256: try DatasetManifest.sha256(of: URL(fileURLWithPath: s.file)), cases: cases,
+            request: request)
+        let staging = RunStaging(target: folder)
+        try staging.checkTarget()
+        let fresh = RunState(
+            runID: runID, startedAt: ISO8601DateFormatter().string(from: Date()), settings: settings)
+        guard request.resume, let earlier = staging.readState() else {
+            if request.resume {
+                observe(.note("note: \(s.name): no interrupted run in \(staging.folder.path); running every case"))
+            } else if staging.caseFileCount() > 0 {
+                observe(
+                    .note(
+                        "note: \(s.name): starting afresh; the \(staging.caseFileCount()) finished cases of the interrupted "
+                            + "run in \(staging.folder.path) are discarded (run --resume continues such a run)"))
+            }
+            return ScenarioPlan(staging: staging, state: fresh, digest: settings.digest, pending: cases)
         }
+        var differences = settings.differences(from: earlier.settings)
+        for (name, file) in earlier.datasets.sorted(by: { $0.key < $1.key }) {
+            let now = (try? DatasetManifest.sha256(of: URL(fileURLWithPath: file.path))) ?? "(cannot be read)"
+            if now != file.sha256 {
+                differences.append("dataset '\(name)' (\(file.path)) had sha256 \(file.sha256), now \(now)")
+            }
+        }
+        if !differences.isEmpty {
+            throw RunError.resumeMismatch(folder: staging.folder.path, scenario: s.name, differences: differences)
+        }
+        var pending: [ScenarioCase] = []
+        for c in cases {
+            switch staging.record(of: c, digest: settings.digest) {
+            case .success: continue
+            case .failure(let problem):
+                observe(.note("\(staging.caseFile(c.index).path): note: case \(c.label) runs again: \(problem)"))
+                pending.append(c)
+            case nil: pending.append(c)
+            }
+        }
+        observe(
+            .note(
+                "note: \(s.name): resuming \(staging.folder.path): \(cases.count - pending.count) of \(cases.count) "
+                    + "cases done, \(pending.count) to run"))
+        return ScenarioPlan(staging: staging, state: earlier, digest: settings.digest, pending: pending)
     }
 
     /// What `run.json` records of one scenario's run.
     func runRecord(
         _ s: Scenario, used: DatasetHashing.Used, runID: String, startedAt: String,
-        cases: Int, results: [CaseResult], rows: [MetricRow]
+        cases: Int, assembled: AssembledRun
     ) throws -> RunRecord {
         let hash = try DatasetManifest.sha256(of: URL(fileURLWithPath: s.file))
         return RunRecord(
             tool: "fieldtest", toolVersion: request.toolVersion, scenario: s.name, scenarioFile: s.file,
             scenarioSHA256: hash, seed: s.seed, runID: runID, startedAt: startedAt, datasets: used.hashes,
             machine: RunReport.machine(), cases: cases, shard: request.shard?.text,
-            events: results.reduce(0) { $0 + $1.events },
-            passed: rows.filter { $0.status == .pass }.count, failed: rows.filter { $0.status == .fail }.count,
-            informational: rows.filter { $0.status == .info }.count,
+            events: assembled.events, passed: assembled.passed, failed: assembled.failed,
+            informational: assembled.informational,
             datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s),
             datasetFiles: used.files)
     }
+}
+
+/// A scenario's run as planned before anything runs: where it is written, its state, the digest
+/// of its settings, and the cases still to run.
+struct ScenarioPlan {
+    var staging: RunStaging
+    var state: RunState
+    var digest: String
+    var pending: [ScenarioCase]
 }

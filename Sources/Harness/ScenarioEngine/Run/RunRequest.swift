@@ -39,6 +39,9 @@ public struct RunRequest: Sendable {
     public var strict = false
     /// How much each scenario's trace files keep (`events.csv`, `latency.csv`, `traces.geojson`).
     public var trace: TraceLevel = .summary
+    /// Continue the interrupted run in `out`: cases whose result files are intact are not run again
+    /// (`run --resume`).
+    public var resume = false
     /// `--system` choices by capability, replacing every scenario's (a nil command: the built-in core).
     public var systems: [String: SystemSetting?] = [:]
 
@@ -72,6 +75,9 @@ public struct RunRequest: Sendable {
             throw .usage(
                 "--record-baseline records whole scenarios, and --shard runs only a slice of each sweep; record the baseline without --shard, or merge the shards' metrics.csv files with 'fieldtest merge' and use the merged file as --baseline"
             )
+        }
+        if resume && out == nil {
+            throw .usage("--resume continues the run written to --out DIR; give the --out of the interrupted run")
         }
         if !tolerances.isEmpty && baseline == nil {
             throw .usage(

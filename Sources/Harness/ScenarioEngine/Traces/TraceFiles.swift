@@ -92,17 +92,9 @@ public enum TraceFiles {
     /// several cases of a sweep is written once. The foreign member `fieldtest` gives the level,
     /// the caps and what each case dropped past them.
     public static func geoJSON(_ cases: [Case], level: TraceLevel) -> String {
-        var out = "{\"type\":\"FeatureCollection\",\"fieldtest\":{\"trace\":\(json(level.rawValue))"
-        let caps = level.caps
-        out += ",\"caps\":{\"events_per_case\":\(caps.eventsPerCase),\"features_per_case\":\(caps.featuresPerCase)"
-        out += ",\"points_per_line\":\(caps.pointsPerLine),\"latency_samples_per_case\":\(caps.latencySamplesPerCase)}"
-        out += ",\"dropped\":["
-        out += cases.filter { $0.trace.droppedEvents + $0.trace.droppedFeatures + $0.trace.droppedLatency > 0 }
-            .map {
-                "{\"case\":\(json($0.label)),\"events\":\($0.trace.droppedEvents),"
-                    + "\"features\":\($0.trace.droppedFeatures),\"latency_samples\":\($0.trace.droppedLatency)}"
-            }.joined(separator: ",")
-        out += "]},\"features\":["
+        var out = geoJSONHead(level: level)
+        out += cases.compactMap(droppedEntry).joined(separator: ",")
+        out += geoJSONMiddle
         var campuses: [TraceGeometry] = []
         var first = true
         for c in cases {
@@ -115,8 +107,27 @@ public enum TraceFiles {
                 first = false
             }
         }
-        out += "\n]}\n"
+        out += geoJSONTail
         return out
+    }
+
+    /// `traces.geojson` up to its list of dropped entries: the level and the caps.
+    static func geoJSONHead(level: TraceLevel) -> String {
+        var out = "{\"type\":\"FeatureCollection\",\"fieldtest\":{\"trace\":\(json(level.rawValue))"
+        let caps = level.caps
+        out += ",\"caps\":{\"events_per_case\":\(caps.eventsPerCase),\"features_per_case\":\(caps.featuresPerCase)"
+        out += ",\"points_per_line\":\(caps.pointsPerLine),\"latency_samples_per_case\":\(caps.latencySamplesPerCase)}"
+        return out + ",\"dropped\":["
+    }
+
+    /// Between the dropped entries and the features; and the end of the file.
+    static let geoJSONMiddle = "]},\"features\":[", geoJSONTail = "\n]}\n"
+
+    /// The dropped entry of a case that dropped anything past the caps, or nil.
+    static func droppedEntry(_ c: Case) -> String? {
+        guard c.trace.droppedEvents + c.trace.droppedFeatures + c.trace.droppedLatency > 0 else { return nil }
+        return "{\"case\":\(json(c.label)),\"events\":\(c.trace.droppedEvents),"
+            + "\"features\":\(c.trace.droppedFeatures),\"latency_samples\":\(c.trace.droppedLatency)}"
     }
 
     /// One feature as GeoJSON text.
