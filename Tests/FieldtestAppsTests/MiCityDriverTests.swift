@@ -47,7 +47,9 @@ struct MiCityDriverTests {
         let driver = try AppRegistry.bundled.makeDriver(for: s)
         let folders = driver.temporaryFolders
         #expect(folders.count == 1)
-        #expect(throws: (any Error).self) { try driver.start(RunContext(scenario: s, datasets: store)) }
+        #expect(throws: (any Error).self) {
+            try driver.start(RunContext(scenario: s, datasets: store, requirements: MiCityDefinition.requirements))
+        }
         for folder in folders {
             #expect(!FileManager.default.fileExists(atPath: folder.path), "\(folder.path) left behind")
         }
@@ -97,7 +99,9 @@ struct MiCityDriverTests {
         ] {
             let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "city-day.yaml")
             let driver = try AppRegistry.bundled.makeDriver(for: s)
-            let error = #expect(throws: (any Error).self) { try driver.start(RunContext(scenario: s, datasets: store)) }
+            let error = #expect(throws: (any Error).self) {
+                try driver.start(RunContext(scenario: s, datasets: store, requirements: MiCityDefinition.requirements))
+            }
             #expect(error.map { "\($0)" }?.contains(message) == true, "\(error.map { "\($0)" } ?? "no error")")
         }
     }

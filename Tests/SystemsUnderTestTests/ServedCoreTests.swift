@@ -112,6 +112,38 @@ struct ServedCoreTests {
         }
     }
 
+    /// SkyScape asks its sun-times system for every sunrise and sunset it shows: the built-in
+    /// calculator served out of process gives the rows it gives in process.
+    @Test func servedSunReproducesTheInProcessRowsOfASkyScapeScenario() throws {
+        let inProcess = try Self.run("skyscape-tromso.yaml")
+        let served = try Self.run(
+            "skyscape-tromso.yaml", systems: ["sun": SystemSetting(command: [Self.executable, "serve", "sun"])])
+        let a = Self.comparable(inProcess.flatMap(\.rows))
+        #expect(a.contains { $0.contains(",SKY-P2,sun_event_abs_error_max,") })
+        #expect(a == Self.comparable(served.flatMap(\.rows)))
+        let record = try #require(served.first?.systems.first)
+        #expect(record.name == "fieldtest-builtin-sun")
+        #expect(record.faults.isEmpty && record.requests > 0)
+    }
+
+    /// A system whose times are ten minutes late fails the sun-time accuracy rows (SKY-P2 against
+    /// the SPA reference, and SKY-M1's reminders, which fire 30 min before the system's events).
+    @Test func sunTimesTenMinutesOffFailTheAccuracyRows() throws {
+        let shifted = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/shifted_sun.py").path
+        let rows = try Self.run(
+            "skyscape-tromso.yaml",
+            systems: ["sun": SystemSetting(command: ["python3", shifted, Self.executable, "600"])]
+        ).flatMap(\.rows)
+        let p2 = try #require(rows.first { $0.requirement == "SKY-P2" && $0.metric == "sun_event_abs_error_max" })
+        #expect(p2.value >= 590 && p2.status == .fail, "\(p2)")
+        let m1 = try #require(rows.first { $0.requirement == "SKY-M1" && $0.metric == "reminder_abs_error_max" })
+        #expect(m1.value >= 590 && m1.status == .fail, "\(m1)")
+        let inProcess = try Self.run("skyscape-tromso.yaml").flatMap(\.rows)
+        #expect(
+            inProcess.first { $0.requirement == "SKY-P2" && $0.metric == "sun_event_abs_error_max" }?.status == .pass)
+    }
+
     @Test func servedSunAnswersAsTheCalculator() throws {
         let queries = [
             SunQuery(id: "a", latitude: 40.81, longitude: -96.70, date: "2023-06-21", timezone: "America/Chicago"),

@@ -46,18 +46,19 @@ enum JournalDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "BTD-A1", source: "5.3.1.1–2, 5.2.3.3",
             summary: "Sign-up creates a unique user ID with email, creation date, last sign-in; one account per email",
-            measuredAs: "records", threshold: "exact"),
+            measuredAs: "records", threshold: "exact", metrics: [.mismatches("account_record_mismatches")]),
         RequirementDefinition(
             id: "BTD-A2", source: "5.3.1.3, 5.2.1.4", summary: "Credentials verified promptly; clear error on failure",
             measuredAs: "login latency", threshold: "p95 ≤ 500 ms *default* (with a slow KDF)",
             metrics: [
+                .mismatches("login_outcome_mismatches"),
                 .latency("login_verification", p95AtMost: 0.5),
                 .latency("login_end_to_end"),
             ]),
         RequirementDefinition(
             id: "BTD-J1", source: "5.3.2.1–2, 5.2.3.4",
             summary: "Journal entry with title, body, saved timestamp, category, prompt",
-            measuredAs: "records", threshold: "exact"),
+            measuredAs: "records", threshold: "exact", metrics: [.mismatches("entry_record_mismatches")]),
         RequirementDefinition(
             id: "BTD-J2", source: "5.3.2.3", summary: "Posting an entry has minimal latency",
             measuredAs: "local commit latency; sync latency when online", threshold: "p95 ≤ 50 ms local *default*",
@@ -70,11 +71,13 @@ enum JournalDefinition: AppVocabularyBuilding {
             summary: "Filter entries (type: picture diary / journal; category; date)",
             measuredAs: "results", threshold: "exact",
             metrics: [
-                .latency("filter_latency")
+                .mismatches("filter_result_mismatches"),
+                .latency("filter_latency"),
             ]),
         RequirementDefinition(
             id: "BTD-P1", source: "5.2.3.5–6", summary: "Recommended prompts grouped by category",
-            measuredAs: "records", threshold: "exact"),
+            measuredAs: "groups and recommendations against the prompt collection", threshold: "exact",
+            metrics: [.mismatches("prompt_group_mismatches")]),
         RequirementDefinition(
             id: "BTD-S1", source: "5.1", summary: "Synchronises when connected",
             measuredAs: "entries written offline reach the server once online; none lost or duplicated",

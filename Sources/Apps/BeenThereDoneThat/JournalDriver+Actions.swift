@@ -29,20 +29,20 @@ extension JournalDriver {
                 outcome = o
             case .failure(let error):
                 if case .registrationRejected = error {
-                    check("BTD-A1", !expectAccept)
+                    metrics.check("BTD-A1", "account_record_mismatches", !expectAccept)
                     return
                 }
                 throw error
             }
             do {
                 guard case .created(let account) = outcome else {
-                    check("BTD-A1", false)
+                    metrics.check("BTD-A1", "account_record_mismatches", false)
                     return
                 }
                 // A unique user ID, the email, the creation date, no sign-in yet; stored as returned.
                 let stored = try registry.account(id: account.id)
-                check(
-                    "BTD-A1",
+                metrics.check(
+                    "BTD-A1", "account_record_mismatches",
                     expectAccept && !userIDs.contains(account.id) && account.email == email
                         && account.createdAt == now && account.lastSignInAt == nil && stored == account)
                 userIDs.insert(account.id)
@@ -65,15 +65,15 @@ extension JournalDriver {
             run.metrics.latency("BTD-A2", "login_end_to_end", seconds: request.latencySeconds + seconds)
             switch result {
             case .success(let account):
-                check("BTD-A2", expectAccept)
+                metrics.check("BTD-A2", "login_outcome_mismatches", expectAccept)
                 // The last sign-in is recorded (BTD-A1).
                 let known =
                     users[username]?.id ?? users.values.first { $0.email?.lowercased() == username.lowercased() }?.id
-                check("BTD-A1", account.id == known && account.lastSignInAt == now)
+                metrics.check("BTD-A1", "account_record_mismatches", account.id == known && account.lastSignInAt == now)
                 currentUser[name] = account.id
             case .failure(let error):
-                check(
-                    "BTD-A2",
+                metrics.check(
+                    "BTD-A2", "login_outcome_mismatches",
                     !expectAccept && error == .incorrectCredentials && error.description == Self.loginFailureMessage)
             }
         case "post-entries":
@@ -101,18 +101,19 @@ extension JournalDriver {
                 $0.userID == user && (type == nil || $0.type == type) && (category == nil || $0.category == category)
                     && (from == nil || $0.savedAt >= from ?? now)
             }.sorted { $0.savedAt != $1.savedAt ? $0.savedAt > $1.savedAt : $0.id.uuidString < $1.id.uuidString }
-            check("BTD-J3", found.map(\.id) == expected.map(\.id) && found == expected)
+            metrics.check(
+                "BTD-J3", "filter_result_mismatches", found.map(\.id) == expected.map(\.id) && found == expected)
         case "browse-prompts":
-            let catalogue = PromptCatalogue.bundled
-            check("BTD-P1", !catalogue.groups.isEmpty && Set(catalogue.categories).count == catalogue.categories.count)
-            for group in catalogue.groups {
-                let recommended = catalogue.recommended(in: group.category, count: 3, using: &rng)
-                check(
-                    "BTD-P1",
-                    !group.prompts.isEmpty && group.prompts.allSatisfy { catalogue.category(of: $0) == group.category }
-                        && recommended.count == min(3, group.prompts.count)
-                        && Set(recommended).count == recommended.count
-                        && recommended.allSatisfy { group.prompts.contains($0) })
+            // What the app shows is checked against the collection it reads, not against itself.
+            let collection = PromptCatalogue.collection
+            metrics.check("BTD-P1", "prompt_group_mismatches", Self.groupsFollowCollection(prompts, collection))
+            var categories: [String] = []
+            for d in collection where !categories.contains(d.category) { categories.append(d.category) }
+            for category in categories {
+                let recommended = prompts.recommended(in: category, count: 3, using: &rng)
+                metrics.check(
+                    "BTD-P1", "prompt_group_mismatches",
+                    Self.recommendedFollowsCollection(recommended, category: category, collection))
             }
         case "crash":
             phone.transport.crashArmed = true
@@ -129,7 +130,7 @@ extension JournalDriver {
         at time: Double
     ) throws {
         guard var rng = entryRNG else { return }
-        let catalogue = PromptCatalogue.bundled
+        let catalogue = prompts
         for i in 0..<count {
             let n = saved.count
             let body = bodies.isEmpty ? "Entry \(n)" : bodies[n % bodies.count]
@@ -148,10 +149,32 @@ extension JournalDriver {
             let readBack = try store.entry(id: entry.id)
             var expected = entry
             expected.revision = 1
-            check("BTD-J1", stored == expected && readBack == expected)
+            metrics.check("BTD-J1", "entry_record_mismatches", stored == expected && readBack == expected)
             saved[entry.id] = stored
             savedOrder.append(entry.id)
             phone.client.noteLocalChange(now: savedAt)
         }
+    }
+
+    /// BTD-P1 (5.2.3.6): the groups shown hold exactly the collection's prompts, each once, in the group
+    /// of its document's category; one group per category, none empty.
+    static func groupsFollowCollection(_ shown: PromptCatalogue, _ collection: [PromptCatalogue.Document]) -> Bool {
+        let shownPairs = shown.groups.flatMap { g in g.prompts.map { [g.category, $0] } }
+        let expectedPairs = collection.map { [$0.category, $0.prompt] }
+        let categories = shown.groups.map(\.category)
+        return !collection.isEmpty && shown.groups.allSatisfy { !$0.prompts.isEmpty }
+            && Set(categories).count == categories.count
+            && shownPairs.sorted { $0.lexicographicallyPrecedes($1) }
+                == expectedPairs.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// BTD-P1 (5.2.3.5): the prompts recommended for `category` are distinct documents of that category,
+    /// as many as asked (3) or all of them when fewer.
+    static func recommendedFollowsCollection(
+        _ recommended: [String], category: String, _ collection: [PromptCatalogue.Document]
+    ) -> Bool {
+        let ofCategory = Set(collection.filter { $0.category == category }.map(\.prompt))
+        return recommended.count == min(3, ofCategory.count) && Set(recommended).count == recommended.count
+            && recommended.allSatisfy { ofCategory.contains($0) }
     }
 }

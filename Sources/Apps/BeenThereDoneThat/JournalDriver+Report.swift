@@ -8,13 +8,6 @@ extension JournalDriver {
         defer { try? FileManager.default.removeItem(at: folder) }
         if let failure { throw failure }
         let m = run.metrics
-        for (req, metric) in [
-            ("BTD-A1", "account_record_mismatches"), ("BTD-A2", "login_outcome_mismatches"),
-            ("BTD-J1", "entry_record_mismatches"), ("BTD-J3", "filter_result_mismatches"),
-            ("BTD-P1", "prompt_group_mismatches"),
-        ] {
-            if let c = checks[req] { m.exact(req, metric, failures: c.failures, checks: c.checks) }
-        }
         guard let server else { return }
         let onServer = try server.allEntries()
         let stats = try server.statistics()

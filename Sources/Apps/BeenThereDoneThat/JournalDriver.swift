@@ -17,7 +17,7 @@ import ScenarioEngine
 /// HTML entities), titles their first words, categories and prompts from the
 /// bundled prompt catalogue. Reports BTD-A1, BTD-A2, BTD-J1, BTD-J2, BTD-J3,
 /// BTD-P1 and BTD-S1.
-public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeeping {
+public final class JournalDriver: AppDriver, EventErrorKeeping {
     /// Login failure message of the specifications (SkyScape LOG1, BTD 5.2.2.5).
     static let loginFailureMessage = "Incorrect username or password. Please try again."
     /// Entries per sync push.
@@ -46,9 +46,11 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
     var bodies: [String] = []
     var failure: (any Error)?
 
-    var checks: [String: (failures: Int, checks: Int)] = [:]
-
-    var checkTracing: CheckTracing?
+    /// Where the checks go (set in `start`).
+    var metrics = MetricCollector()
+    /// The app's "Recommended Prompts" screen: the bundled collection grouped by category (a test
+    /// may give a wrongly grouped one to see BTD-P1 fail).
+    var prompts = PromptCatalogue.bundled
     /// Users by username: (id, email).
     var users: [String: (id: String, email: String?)] = [:]
     var userIDs = Set<String>()
@@ -60,7 +62,7 @@ public final class JournalDriver: AppDriver, BehaviourChecking, EventErrorKeepin
     public init() {}
 
     public func start(_ run: RunContext) throws {
-        checkTracing = CheckTracing(run)
+        metrics = run.metrics
         let s = run.scenario
         let devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
         let keyStream = run.stream("journal-key")

@@ -117,37 +117,43 @@ enum MiCityDefinition: AppVocabularyBuilding {
             ]),
         RequirementDefinition(
             id: "MIC-15", source: "Func_15, Func_20", summary: "City-wide emotion updated with each classified batch",
-            measuredAs: "correctness of the aggregate", threshold: "exact"),
+            measuredAs: "correctness of the aggregate", threshold: "exact",
+            metrics: [.mismatches("mood_mismatches")]),
         RequirementDefinition(
             id: "MIC-16", source: "Func_16–18, Func_21", summary: "Word cloud of emotion terms, sized by occurrence",
             measuredAs: "term counts", threshold: "exact",
             metrics: [
-                .info("distinct_terms_checked", kind: .count, unit: "count")
+                .mismatches("word_cloud_mismatches"),
+                // Each check samples the distinct terms it recounted.
+                .info("distinct_terms_checked", kind: .count, unit: "count").over(.sum),
             ]),
         RequirementDefinition(
             id: "MIC-25", source: "Func_25–28", summary: "List tweets by class or containing a word",
-            measuredAs: "correctness", threshold: "exact"),
+            measuredAs: "correctness", threshold: "exact", metrics: [.mismatches("listing_mismatches")]),
         weatherAtPoint,
         RequirementDefinition(
             id: "MIC-34", source: "Func_34–45",
             summary: "Nearby places; add to favourites with editable details; saved to SQLite; delete",
             measuredAs: "correctness, latency", threshold: "exact",
             metrics: [
+                .mismatches("favourites_mismatches"),
                 .latency("save_latency"),
                 .latency("edit_latency"),
                 .latency("delete_latency"),
             ]),
         RequirementDefinition(
             id: "MIC-55", source: "Func_55", summary: "Game difficulty follows the city's emotion (desirable)",
-            measuredAs: "monotone mapping", threshold: "documented"),
+            measuredAs: "monotone mapping", threshold: "documented",
+            metrics: [.mismatches("difficulty_mismatches"), .mismatches("difficulty_not_monotone")]),
         RequirementDefinition(
             id: "MIC-NF1", source: "NonFunc_01–02", summary: "Fetching tweets and weather never blocks user actions",
             measuredAs: "user-action latency during ingest", threshold: "p95 unchanged within 10% *default*",
             metrics: [
                 .latency("action_latency_with_ingest"),
                 .latency("action_latency_without_ingest"),
-                .info("actions_during_ingest", kind: .count, unit: "count"),
-                .info("actions_waiting_for_main_thread", kind: .count, unit: "count"),
+                // One sample per user action: 1 when it happened during an ingest, or waited.
+                .info("actions_during_ingest", kind: .count, unit: "count").over(.sum),
+                .info("actions_waiting_for_main_thread", kind: .count, unit: "count").over(.sum),
                 .atMost("p95_ratio_with_vs_without", 1.10, kind: .latency, unit: "ratio"),
             ]),
         RequirementDefinition(
@@ -176,5 +182,12 @@ enum MiCityDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "MIC-30", source: "Func_30–32",
             summary: "Weather by latitude/longitude: symbol, description, temperature",
-            measuredAs: "fields present", threshold: "all present")
+            measuredAs: "fields present; values as recorded for the moment shown",
+            threshold: "all present, all as recorded",
+            metrics: [
+                // Three checks per view: symbol, description, temperature.
+                .mismatches("weather_fields_missing"),
+                // The shown temperature within the recorded values around its time; icon and description agree.
+                .mismatches("weather_values_wrong"),
+            ])
 }

@@ -12,9 +12,9 @@ extension MiCityDriver {
 
     /// Performs one user action at `time` and records its latency (MIC-NF1) and checks.
     func perform(_ action: ActionSpec, run: RunContext, device: Device, spec: DeviceSpec?, at time: Double) throws {
-        userActions += 1
         inFlight.removeAll { $0.end < time }
-        if inFlight.contains(where: { $0.start <= time && time < $0.end }) { actionsDuringIngest += 1 }
+        run.metrics.sample(
+            "MIC-NF1", "actions_during_ingest", inFlight.contains(where: { $0.start <= time && time < $0.end }) ? 1 : 0)
         var network = 0.0
         var compute = 0.0
         let q = action.parameters
@@ -38,13 +38,15 @@ extension MiCityDriver {
             if let name = q["class"]?.string, let label = SentimentLabel(name: name) {
                 let (ids, s) = try ComputeTimer.measure { try store.tweets(label: label) }
                 compute = s
-                check("MIC-25", ids == TweetListing.tweets(classified, in: label).compactMap { Int($0.id) }.sorted())
+                metrics.check(
+                    "MIC-25", "listing_mismatches",
+                    ids == TweetListing.tweets(classified, in: label).compactMap { Int($0.id) }.sorted())
             } else if let word = q["word"]?.string {
                 let key = TweetListing.searchKey(word) ?? word.lowercased()
                 let (ids, s) = try ComputeTimer.measure { try store.tweets(word: key) }
                 compute = s
-                check(
-                    "MIC-25",
+                metrics.check(
+                    "MIC-25", "listing_mismatches",
                     ids == TweetListing.tweets(classified, containing: word).compactMap { Int($0.id) }.sorted())
             }
             run.metrics.latency("MIC-NF4", "query", seconds: compute)
@@ -81,7 +83,7 @@ extension MiCityDriver {
             let store = try requireStore()
             let (existed, s) = try ComputeTimer.measure { try store.updateNote(name: name, note: note) }
             compute = s
-            check("MIC-34", existed == (favourites[name] != nil))
+            metrics.check("MIC-34", "favourites_mismatches", existed == (favourites[name] != nil))
             favourites[name]?.note = note
             run.metrics.latency("MIC-34", "edit_latency", seconds: s)
             try checkFavourites(run, store)
@@ -90,7 +92,7 @@ extension MiCityDriver {
             let store = try requireStore()
             let (existed, s) = try ComputeTimer.measure { try store.delete(name: name) }
             compute = s
-            check("MIC-34", existed == (favourites[name] != nil))
+            metrics.check("MIC-34", "favourites_mismatches", existed == (favourites[name] != nil))
             favourites[name] = nil
             run.metrics.latency("MIC-34", "delete_latency", seconds: s)
             try checkFavourites(run, store)
@@ -102,8 +104,7 @@ extension MiCityDriver {
             }
             network = net
             compute = s
-            if let served { shownWeather = served }
-            check("MIC-30", shownWeather?.isComplete == true)
+            showWeather(served)
         case "play-game":
             let (difficulty, s) = ComputeTimer.measure { () -> Double in
                 advanceWindow(to: time)
@@ -113,7 +114,7 @@ extension MiCityDriver {
             let counts = try requireStore().classCounts(after: time - mood.windowSeconds)
             let recount = GameDifficulty.difficulty(for: MoodReading(counts: counts, scoreSum: 0))
             // Tolerance 1e-12: the same formula on the same integer counts.
-            check("MIC-55", abs(difficulty - recount) < 1e-12)
+            metrics.check("MIC-55", "difficulty_mismatches", abs(difficulty - recount) < 1e-12)
         default:
             break
         }
@@ -137,7 +138,8 @@ extension MiCityDriver {
     func checkFavourites(_ run: RunContext, _ store: MiCityStore) throws {
         let (saved, s) = try ComputeTimer.measure { try store.favourites() }
         run.metrics.latency("MIC-NF4", "query", seconds: s)
-        check("MIC-34", saved == favourites.keys.sorted().compactMap { favourites[$0] })
+        metrics.check(
+            "MIC-34", "favourites_mismatches", saved == favourites.keys.sorted().compactMap { favourites[$0] })
     }
 
     /// MIC-16: the word cloud's counts (kept incrementally over the rolling window)
@@ -154,8 +156,8 @@ extension MiCityDriver {
                     score: 0, timeSeconds: time)
             },
             lexicon: model.featurizer.lexicon)
-        check("MIC-16", recount.counts == cloud.counts && top == recount.top(k))
-        cloudTerms += recount.distinctTerms()
+        metrics.check("MIC-16", "word_cloud_mismatches", recount.counts == cloud.counts && top == recount.top(k))
+        metrics.sample("MIC-16", "distinct_terms_checked", Double(recount.distinctTerms()))
     }
 
     /// The device's GPS position (the scenario's starting point when it has no fix).

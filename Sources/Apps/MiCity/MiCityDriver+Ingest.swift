@@ -162,8 +162,8 @@ extension MiCityDriver {
         let counts = try store.classCounts(after: time - mood.windowSeconds)
         let recount = MoodReading(counts: counts, scoreSum: 0)
         // Tolerance 1e-12: ratios of the same integers computed the same way.
-        check(
-            "MIC-15",
+        metrics.check(
+            "MIC-15", "mood_mismatches",
             reading.counts == recount.counts && reading.label == recount.label
                 && abs(reading.confidence - recount.confidence) < 1e-12
                 && abs(reading.netPolarity - recount.netPolarity) < 1e-12)
@@ -176,8 +176,25 @@ extension MiCityDriver {
         let (served, network) = try fetchWeather(device: device, latitude: p.latitude, longitude: p.longitude, at: time)
         // A background refresh; an app that fetches on the main thread holds it for the download.
         if ingestOnMainThread, network > 0 { mainThreadBusy.append((time, time + network)) }
-        if let served { shownWeather = served }
-        check("MIC-30", shownWeather?.isComplete == true)
+        showWeather(served)
+    }
+
+    /// Shows `served` (the weather the fetch gave; nil keeps what was shown) and checks what the
+    /// screen then shows (MIC-30): symbol, description and temperature present, and as the
+    /// recording says for the moment the report describes (checked on the recording's rows).
+    func showWeather(_ served: WeatherReport?) {
+        if var served {
+            weatherShownFault?(&served)
+            shownWeather = served
+        }
+        for present in RecordedWeatherChecks.requiredFields(shownWeather) {
+            metrics.check("MIC-30", "weather_fields_missing", present)
+        }
+        if let shown = shownWeather, let rows = weather?.provider.observations {
+            metrics.check(
+                "MIC-30", "weather_values_wrong",
+                RecordedWeatherChecks.reportFollowsRecording(shown, rows: rows, at: shown.time))
+        }
     }
 
     /// Weather for a point through the device's cache-first fetch; returns what

@@ -31,7 +31,7 @@ import TweetSentiment
 /// request is retried by the next fetch, through the token bucket, so every
 /// attempt that can reach the API has spent a token and the API never receives
 /// more than its limit in any window.
-public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping {
+public final class MiCityDriver: AppDriver, EventErrorKeeping {
     /// Default tweets per request (Func_12).
     static let defaultBatchSize = 100
     /// Default API budget: Twitter API v1.1 search, 15 requests per 15-minute window.
@@ -102,12 +102,10 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     /// Each user action: when it started, and its network and compute time (seconds).
     var actionTimes: [(at: Double, network: Double, compute: Double)] = []
 
-    // Checks: requirement → (failures, checks).
-    var checks: [String: (failures: Int, checks: Int)] = [:]
-    var checkTracing: CheckTracing?
-    var actionsDuringIngest = 0
-    var userActions = 0
-    var cloudTerms = 0
+    /// Where the checks go (set in `start`).
+    var metrics = MetricCollector()
+    /// A fault to inject into the weather the app shows, for the checks' own tests; nil in runs.
+    var weatherShownFault: ((inout WeatherReport) -> Void)?
 
     /// The device the feeds arrive on (the scenario's first).
     var feedDevice: Device?
@@ -122,7 +120,10 @@ public final class MiCityDriver: AppDriver, BehaviourChecking, EventErrorKeeping
     // MARK: Start
 
     public func start(_ run: RunContext) throws {
-        checkTracing = CheckTracing(run)
+        metrics = run.metrics
+        // Reported for every run that lists them, whether or not a user acted.
+        metrics.declare("MIC-NF1", "actions_during_ingest")
+        metrics.declare("MIC-NF1", "actions_waiting_for_main_thread")
         let s = run.scenario
         devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
         store = try MiCityStore(path: folder.appendingPathComponent("micity.sqlite").path)

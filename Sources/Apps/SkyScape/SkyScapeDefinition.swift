@@ -77,6 +77,12 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
     ])
     static let placeDoc = "a place name to search, or {name, latitude, longitude, timezone?}"
 
+    /// The fields of the details screen (SKY-D2), as `LocationDetails.missingFields` names them.
+    static let detailFields = [
+        "sunrise", "sunset", "cloud_low", "cloud_mid", "cloud_high", "rain_probability", "humidity", "air_quality",
+        "wind", "quality",
+    ]
+
     /// The requirements the app reports, in catalogue order.
     static let requirements: [RequirementDefinition] = [
         RequirementDefinition(
@@ -92,8 +98,10 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
                 "absolute error vs a reference solar position algorithm (NREL SPA), apparent sun centre at −0.833°",
             threshold: "max ≤ 300 s",
             metrics: [
-                .atMost("sun_event_abs_error_max", 300, kind: .accuracy, unit: "s"),
-                .info("sun_event_abs_error_mean", kind: .accuracy, unit: "s"),
+                .atMost("sun_event_abs_error_max", 300, kind: .accuracy, unit: "s").over(.max),
+                .info("sun_event_abs_error_mean", kind: .accuracy, unit: "s").over(.mean),
+                // A sunrise or sunset shown where the reference has none, or missing where it has one.
+                .mismatches("polar_event_mismatches"),
             ]),
         RequirementDefinition(
             id: "SKY-P3", source: "§3 Performance", summary: "The app responds to user input within 3 s",
@@ -106,31 +114,38 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
             measuredAs: "time from emulated restart to first fully served request, from on-device cache",
             threshold: "≤ 120 s",
             metrics: [
-                .atMost("restart_to_served_max", 120, kind: .latency, unit: "s")
+                .atMost("restart_to_served_max", 120, kind: .latency, unit: "s").over(.max),
+                .mismatches("restart_requests_not_served"),
             ]),
         RequirementDefinition(
             id: "SKY-D1", source: "DET1 1.2.1", summary: "Location details refreshed every 5 min",
-            measuredAs: "age of displayed weather while online", threshold: "≤ 300 s",
+            measuredAs:
+                "age of displayed weather while online; the weather shown is the recording's at the time it was fetched",
+            threshold: "≤ 300 s; all as recorded",
             metrics: [
-                .atMost("weather_age_online_max", 300, kind: .accuracy, unit: "s")
+                .atMost("weather_age_online_max", 300, kind: .accuracy, unit: "s").over(.max),
+                // Each details view: its cloud, rain, humidity and wind lie within the recorded values
+                // around the time the shown copy was fetched (now − its age).
+                .mismatches("shown_weather_mismatches"),
             ]),
         RequirementDefinition(
             id: "SKY-D2", source: "HOME1, DET1",
             summary:
                 "Shows sunrise, sunset, cloud cover (low/mid/high), rain probability, humidity, air quality, wind, golden-hour quality",
             measuredAs: "fields present and sourced from the replayed weather", threshold: "all present",
-            // One informational row per field a details view lacked (`LocationDetails.missingFields`).
-            metrics: [
-                "sunrise", "sunset", "cloud_low", "cloud_mid", "cloud_high", "rain_probability", "humidity",
-                "air_quality", "wind", "quality",
-            ].map { .info("missing_\($0)", kind: .count, unit: "count") }),
+            // Ten checks per details view, then one informational row per field a view lacked
+            // (`LocationDetails.missingFields`), by name.
+            metrics: [.mismatches("detail_fields_missing")]
+                + detailFields.sorted().map { .info("missing_\($0)", kind: .count, unit: "count").over(.nonZeroSum) }
+        ),
         RequirementDefinition(
             id: "SKY-Q1", source: "Data dictionary",
             summary: "Golden-hour quality: a percentage predicting how beautiful the sunset/sunrise will be",
             measuredAs: "score in 0–100 per location and day; agreement with labelled cases where available",
             threshold: "documented model",
             metrics: [
-                .info("quality_mean", kind: .accuracy, unit: "%")
+                .mismatches("quality_out_of_range"),
+                .info("quality_mean", kind: .accuracy, unit: "%").over(.mean),
             ]),
         RequirementDefinition(
             id: "SKY-S1", source: "SORT1",
@@ -138,42 +153,47 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
                 "Sort favourites by quality (high→low) or by distance from the GPS position (near→far); ties alphabetical; empty list → \"No location to be sorted!\"; fewer than 2 → ask to save at least 2",
             measuredAs: "ordering and messages", threshold: "exact",
             metrics: [
-                .info("distance_sorts_without_position", kind: .count, unit: "count")
+                .mismatches("behaviour_mismatches"),
+                // One sample per distance sort asked for without a position (not checked).
+                .info("distance_sorts_without_position", kind: .count, unit: "count").over(.sum),
             ]),
         RequirementDefinition(
             id: "SKY-F1", source: "FAV1",
             summary:
                 "Search a location; unknown → \"No results found\"; duplicate add → \"Location already added!\"; multi-select delete",
-            measuredAs: "results and messages", threshold: "exact"),
+            measuredAs: "results and messages", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "SKY-C1", source: "CAL1",
             summary:
                 "Calendar with quality for the past 30 and next 7 days; later → \"No predictions for the selected date yet!\"; older → \"Information expired.\"",
-            measuredAs: "window and messages", threshold: "exact"),
+            measuredAs: "window and messages", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "SKY-M1", source: "CAL1 1.4",
             summary: "Reminder 30 min before sunrise/sunset; warn when a chosen day has a low chance of a visible one",
             measuredAs: "reminder time error; warning when quality below a threshold", threshold: "±60 s",
             metrics: [
-                .atMost("reminder_abs_error_max", 60, kind: .accuracy, unit: "s")
+                .atMost("reminder_abs_error_max", 60, kind: .accuracy, unit: "s").over(.max),
+                .mismatches("behaviour_mismatches"),
             ]),
         RequirementDefinition(
             id: "SKY-A1", source: "REG1, §4",
             summary:
                 "Registration: valid email; unique username and email; password ≥ 8 with upper case and special character (data dictionary: 8–32, upper, lower, digit); passwords match; the spec's messages",
-            measuredAs: "accept/reject per rule", threshold: "exact"),
+            measuredAs: "accept/reject per rule", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "SKY-A2", source: "LOG1",
             summary:
                 "Login failure always says \"Incorrect username or password. Please try again.\" (no hint which was wrong)",
-            measuredAs: "message", threshold: "exact"),
+            measuredAs: "message", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "SKY-SEC", source: "§3 Security",
             summary: "Authentication required; sensitive data encrypted before storage",
-            measuredAs: "at-rest inspection of the store", threshold: "no plaintext secrets"),
+            measuredAs: "at-rest inspection of the store", threshold: "no plaintext secrets",
+            metrics: [.mismatches("plaintext_secrets_at_rest")]),
         RequirementDefinition(
             id: "SKY-X1", source: "§3 Supportability",
             summary: "Works beyond Singapore when another weather source is provided",
-            measuredAs: "scenarios at several latitudes and providers", threshold: "pass everywhere"),
+            measuredAs: "scenarios at several latitudes and providers", threshold: "pass everywhere",
+            metrics: [.mismatches("weather_unserved_refreshes")]),
     ]
 }

@@ -17,6 +17,32 @@ public struct PromptCatalogue: Sendable, Equatable {
         self.groups = groups
     }
 
+    /// One document of the "Recommended Prompts" collection (5.2.3.5): a prompt and its category.
+    public struct Document: Sendable, Equatable {
+        /// Category name.
+        public let category: String
+        /// The prompt.
+        public let prompt: String
+
+        /// A document.
+        public init(category: String, prompt: String) {
+            self.category = category
+            self.prompt = prompt
+        }
+    }
+
+    /// The catalogue the app shows for a collection (5.2.3.6): one group per category, in order of
+    /// first appearance, each with its prompts in collection order. O(n).
+    public init(documents: [Document]) {
+        var order: [String] = []
+        var prompts: [String: [String]] = [:]
+        for d in documents {
+            if prompts[d.category] == nil { order.append(d.category) }
+            prompts[d.category, default: []].append(d.prompt)
+        }
+        groups = order.map { Group(category: $0, prompts: prompts[$0] ?? []) }
+    }
+
     /// Category names in display order.
     public var categories: [String] { groups.map(\.category) }
 
@@ -35,8 +61,16 @@ public struct PromptCatalogue: Sendable, Equatable {
         Array(prompts(in: category).shuffled(using: &rng).prefix(max(0, count)))
     }
 
-    /// Fieldtest's bundled prompt list: six categories of five prompts.
-    public static let bundled = PromptCatalogue(groups: [
+    /// Fieldtest's bundled prompt list (six categories of five prompts), grouped by the app.
+    public static let bundled = PromptCatalogue(documents: collection)
+
+    /// Fieldtest's bundled "Recommended Prompts" collection, as documents.
+    public static let collection: [Document] = bundledGroups.flatMap { g in
+        g.prompts.map { Document(category: g.category, prompt: $0) }
+    }
+
+    /// The bundled prompts, written by category.
+    private static let bundledGroups: [Group] = [
         Group(
             category: "Gratitude",
             prompts: [
@@ -91,5 +125,5 @@ public struct PromptCatalogue: Sendable, Equatable {
                 "Where did you go outside today?",
                 "Write about a sunrise or sunset you watched.",
             ]),
-    ])
+    ]
 }

@@ -57,11 +57,21 @@ public struct SkyCalendar: Sendable {
     /// dates more than 7 days ahead → "No predictions for the selected date yet!", more than 30 days
     /// ago → "Information expired.".
     public func select(_ date: CivilDate, today: CivilDate, samples: [SkySample]) -> CalendarSelection {
+        select(date, today: today, samples: samples) { date in
+            let zone = TimeZone(identifier: location.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
+            return calculator.day(date: date, latitude: location.latitude, longitude: location.longitude, zone: zone)
+        }
+    }
+
+    /// `select(_:today:samples:)` with the solar events of a date in the window from `sun` (e.g. a
+    /// system under test) instead of `calculator`; `sun` is not asked for a date outside the window.
+    public func select(
+        _ date: CivilDate, today: CivilDate, samples: [SkySample], sun events: (CivilDate) -> SolarDay
+    ) -> CalendarSelection {
         let offset = date.daysSinceEpoch - today.daysSinceEpoch
         if offset > Self.futureDays { return .message(SkyMessage.noPredictionsYet) }
         if offset < -Self.pastDays { return .message(SkyMessage.informationExpired) }
-        let zone = TimeZone(identifier: location.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
-        let sun = calculator.day(date: date, latitude: location.latitude, longitude: location.longitude, zone: zone)
+        let sun = events(date)
         func q(_ t: Double?) -> Double? {
             guard let t, let c = SkyConditions.window(samples, around: t) else { return nil }
             return model.score(c).qualityPct

@@ -19,10 +19,13 @@ public struct MetricDefinition: Sendable, Equatable {
     /// Whether this is a latency series (samples in seconds, threshold on p95)
     /// rather than a single value.
     public var isSeries: Bool
+    /// How the samples the app records as it runs (`MetricCollector.sample`/`check`) become the
+    /// row's value; nil for a value recorded once (`MetricCollector.expect`).
+    public var aggregate: MetricAggregate?
 
     public init(
         _ name: String, kind: MetricKind, unit: String, comparator: ThresholdComparator = .none,
-        threshold: Double? = nil, isSeries: Bool = false
+        threshold: Double? = nil, isSeries: Bool = false, aggregate: MetricAggregate? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -30,6 +33,14 @@ public struct MetricDefinition: Sendable, Equatable {
         self.comparator = comparator
         self.threshold = threshold
         self.isSeries = isSeries
+        self.aggregate = aggregate
+    }
+
+    /// This metric, its value aggregated from samples recorded as the app runs.
+    public func over(_ aggregate: MetricAggregate) -> MetricDefinition {
+        var d = self
+        d.aggregate = aggregate
+        return d
     }
 
     /// A latency series, seconds, whose p95 must stay at or below `threshold` seconds (none: informational).
@@ -39,9 +50,10 @@ public struct MetricDefinition: Sendable, Equatable {
             threshold: threshold, isSeries: true)
     }
 
-    /// An exact check: the count of cases that did not behave as specified must be 0.
+    /// An exact check: the count of cases that did not behave as specified must be 0. Each case
+    /// is recorded as it is checked (`MetricCollector.check`); samples are the cases checked.
     public static func mismatches(_ name: String) -> MetricDefinition {
-        MetricDefinition(name, kind: .count, unit: "count", comparator: .lessOrEqual, threshold: 0)
+        MetricDefinition(name, kind: .count, unit: "count", comparator: .lessOrEqual, threshold: 0, aggregate: .sum)
     }
 
     /// A value that must be at most `threshold` (in `unit`).
@@ -59,6 +71,23 @@ public struct MetricDefinition: Sendable, Equatable {
     public static func info(_ name: String, kind: MetricKind, unit: String) -> MetricDefinition {
         MetricDefinition(name, kind: kind, unit: unit)
     }
+}
+
+/// How a metric's samples, recorded one at a time while the app runs, become its row:
+/// the collector keeps only what the aggregate needs (a count, a sum, an extreme), never the
+/// samples themselves. The row's `samples` column is the number of samples recorded.
+public enum MetricAggregate: Sendable, Equatable {
+    /// The sum: with samples of 1 (a case that failed, or an event) and 0, a count.
+    case sum
+    /// As `sum`, but the row appears only once the sum is not 0: a breakdown of another row
+    /// (e.g. which field was missing).
+    case nonZeroSum
+    /// The arithmetic mean: with samples of 1 (hit) and 0 (miss), a rate.
+    case mean
+    /// The smallest sample.
+    case min
+    /// The largest sample.
+    case max
 }
 
 /// A measurable requirement of an app's source specification: what it asks,

@@ -22,21 +22,102 @@ public final class MetricCollector {
         var threshold: Double?
     }
 
+    /// What is kept of a metric whose samples are recorded as the app runs (`sample`, `check`):
+    /// only what its `MetricAggregate` needs.
+    struct SampleSeries {
+        var requirement: String
+        var definition: MetricDefinition
+        var count = 0
+        var sum = 0.0
+        var min = Double.infinity
+        var max = -Double.infinity
+        /// Reported even without a sample (then failing as not measured when checked).
+        var declared = false
+
+        mutating func add(_ value: Double) {
+            count += 1
+            sum += value
+            min = Swift.min(min, value)
+            max = Swift.max(max, value)
+        }
+
+        /// Whether the series gives a row.
+        var reported: Bool {
+            definition.aggregate == .nonZeroSum ? sum != 0 : count > 0 || declared
+        }
+
+        /// The row's value (NaN for an average or extreme of no sample).
+        var value: Double {
+            switch definition.aggregate ?? .sum {
+            case .sum, .nonZeroSum: return sum
+            case .mean: return count == 0 ? .nan : sum / Double(count)
+            case .min: return count == 0 ? .nan : min
+            case .max: return count == 0 ? .nan : max
+            }
+        }
+    }
+
     private var entries: [Entry] = []
     private var latencies: [LatencySeries] = []
     private var latencyIndex: [String: Int] = [:]
+    /// The sampled metrics the app declares, in declaration order (requirement by requirement).
+    private var series: [SampleSeries] = []
+    private var seriesIndex: [String: Int] = [:]
     /// Metrics summarised from samples recorded as the run goes (`add`, `check`, `sample`),
     /// by requirement, then metric.
     var sampled: [String: [String: SampledMetric]] = [:]
     /// Called with every latency sample (requirement, metric, seconds), e.g. to trace it.
     public var latencySampled: ((String, String, Double) -> Void)?
+    /// Called with every exact check as it is made (requirement, metric, whether it held), e.g. to trace it.
+    public var checked: ((String, String, Bool) -> Void)?
     /// The app's requirement definitions, by ID.
     let definitions: [String: RequirementDefinition]
 
     /// A collector for an app reporting `requirements` (their metric definitions
-    /// give `expect` and `latency` their units, kinds and default thresholds).
+    /// give `expect`, `sample`, `check` and `latency` their units, kinds, aggregates and
+    /// default thresholds).
     public init(requirements: [RequirementDefinition] = []) {
         definitions = Dictionary(requirements.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for r in requirements {
+            for m in r.metrics where m.aggregate != nil && !m.isSeries {
+                let key = r.id + "|" + m.name
+                guard seriesIndex[key] == nil else { continue }
+                seriesIndex[key] = series.count
+                series.append(SampleSeries(requirement: r.id, definition: m))
+            }
+        }
+    }
+
+    /// Records one sample of a metric the app declares with an aggregate
+    /// (`MetricDefinition.aggregate`), at the moment it is measured; the row is made from the
+    /// samples when the run ends.
+    public func sample(_ requirement: String, _ metric: String, _ value: Double) {
+        guard let i = seriesIndex[requirement + "|" + metric] else {
+            preconditionFailure(
+                "\(requirement) declares no sampled metric '\(metric)'; declare it with an aggregate in the app's requirement definition"
+            )
+        }
+        series[i].add(value)
+    }
+
+    /// Records one exact check of `requirement` as it is made: a case that behaved as specified
+    /// (`ok`) or not. The row (a `MetricDefinition.mismatches` metric) counts the cases that did
+    /// not, out of those checked.
+    public func check(_ requirement: String, _ metric: String, _ ok: Bool) {
+        sample(requirement, metric, ok ? 0 : 1)
+        checked?(requirement, metric, ok)
+    }
+
+    /// Records one exact check of `requirement`'s `behaviour_mismatches` as it is made.
+    public func check(_ requirement: String, _ ok: Bool) { check(requirement, "behaviour_mismatches", ok) }
+
+    /// Makes a sampled metric give its row even if no sample is recorded (a checked row of no
+    /// sample then fails as not measured).
+    public func declare(_ requirement: String, _ metric: String) {
+        guard let i = seriesIndex[requirement + "|" + metric] else {
+            preconditionFailure("\(requirement) declares no sampled metric '\(metric)'")
+        }
+        series[i].declared = true
     }
 
     /// The definition of `requirement`'s `metric`, if the app declares it.
@@ -189,10 +270,19 @@ public final class MetricCollector {
         }
     }
 
-    /// The rows recorded for `requirement`: values in the order recorded, then sampled metrics in
-    /// the order declared, then latency series.
+    /// The rows recorded for `requirement`: its metrics aggregated from samples (declared with a
+    /// `MetricAggregate`) in declaration order, then values in the order recorded, then metrics
+    /// summarised from samples at the call (`SampleSummary`) in declaration order, then latency series.
     private func recordedRows(_ requirement: String, template t: MetricRow.Template) -> [MetricRow] {
         var rows: [MetricRow] = []
+        for s in series where s.requirement == requirement && s.reported {
+            let d = s.definition
+            rows.append(
+                MetricRow(
+                    scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: requirement, metric: d.name,
+                    kind: d.kind, value: s.value, unit: d.unit, threshold: d.threshold, comparator: d.comparator,
+                    samples: s.count))
+        }
         for e in entries where e.requirement == requirement {
             rows.append(
                 MetricRow(

@@ -173,6 +173,16 @@ public final class RunContext {
             metrics.latencySampled = { requirement, metric, seconds in
                 recorder.latency(time: simulation.now, requirement: requirement, metric: metric, seconds: seconds)
             }
+            // Each exact check of a requirement the scenario lists, at the virtual time it was made:
+            // 1 when it held, 0 when not, against 1.
+            let listed = Set(scenario.requirements.map(\.id))
+            metrics.checked = { requirement, _, ok in
+                guard listed.contains(requirement) else { return }
+                recorder.event(
+                    TraceEvent(
+                        time: simulation.now, device: "", requirement: requirement, metric: "check",
+                        value: ok ? 1 : 0, unit: "", expected: 1, comparator: .equal, status: ok ? .pass : .fail))
+            }
         }
     }
 
