@@ -113,7 +113,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 ]),
         ],
         parameters: [
-            SchemaField("campus", .dataset(formats: [.osmXML]), "manifest name of the campus OSM extract"),
+            SchemaField(
+                "campus", .dataset(formats: [.osmXML, .osmPBF]), "manifest name of the campus OSM extract (XML or PBF)"),
             SchemaField(
                 "class_change_period", .period(minimum: minimumClassChangePeriod),
                 "time between timetabled class changes (default 1h), at least 10m"),

@@ -6,7 +6,7 @@ extension NavUPDriver {
     /// The campus a run of the scenario replays (the `campus` parameter), loaded once per dataset
     /// store and shared by the sweep's cases and by `inputProblems`.
     static func loadCampus(_ run: RunContext) throws -> (name: String, url: URL, campus: NavUPCampus) {
-        let name = try run.dataset(parameter: "campus", formats: [.osmXML], what: "campus map")
+        let name = try run.dataset(parameter: "campus", formats: [.osmXML, .osmPBF], what: "campus map")
         let url = try run.datasets.url(name)
         let campus = try run.datasets.cached("navup-campus-\(name)") {
             try NavUPCampus(url: url, displayName: DatasetManifest.display(url))

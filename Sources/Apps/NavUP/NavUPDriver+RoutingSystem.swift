@@ -6,7 +6,7 @@ import SystemsUnderTest
 
 /// The app's route queries through the routing system under test (`RoutingSystem`): the built-in
 /// `BuiltinRouter` over the campus graph, or the external `route` system the scenario or `--system`
-/// names, handed the campus map (`osm-xml`) in its `load` message.
+/// names, handed the campus map (`osm-xml` or `osm-pbf`) in its `load` message.
 ///
 /// The protocol carries plain queries (two points and a profile). The built-in router still answers
 /// what it cannot express: routes weighted by the congestion the phone holds (NAV-F4's per-edge
@@ -17,7 +17,7 @@ extension NavUPDriver {
     /// Starts the routing system for the campus in `url`.
     func startRouting(campus: NavUPCampus, url: URL, _ run: RunContext) throws {
         externalRouting = try SystemSelection.start(
-            .route, run: run, setup: [SetupDataset(path: url.path, format: "osm-xml")])
+            .route, run: run, setup: [SetupDataset(path: url.path, format: MapFile.osmFormat(of: url).rawValue)])
         routing = externalRouting.map { ExternalRoutingSystem($0) } ?? BuiltinRouter(graph: campus.graph)
         for (i, v) in campus.graph.vertices.enumerated() {
             if let id = v.osmID { vertexByOSMID[id] = Int32(i) }

@@ -63,6 +63,12 @@ public struct MapFile: Sendable {
     }
 
     /// Whether the file's first bytes are those of an OSM PBF file.
+    /// The dataset format of the OSM map in `url`: `osm-pbf` when it is a PBF extract (by extension or
+    /// by its first block), else `osm-xml`.
+    public static func osmFormat(of url: URL) -> DatasetFormat {
+        url.pathExtension.lowercased() == "pbf" || startsLikePBF(url) ? .osmPBF : .osmXML
+    }
+
     static func startsLikePBF(_ url: URL) -> Bool {
         // Only a regular file: reading the start of a pipe would take those bytes from its reader.
         var info = stat()
