@@ -77,7 +77,7 @@ struct DatasetsByPathTests {
             ),
             (
                 "  - {name: home-campus, path: data/lcd.csv}", "home-campus",
-                "error: 'parameters.campus': dataset 'home-campus' is noaa-lcd data; this field reads osm-xml data"
+                "error: 'parameters.campus': dataset 'home-campus' is noaa-lcd data; this field reads osm-xml or osm-pbf data"
             ),
             (
                 "  - {name: home-campus, path: data/notes.txt}", "home-campus",

@@ -123,7 +123,7 @@ struct ScenarioValidationTests {
             ])
         #expect(
             errors(navUPScenario + "sweep:\n  parameters:\n    campus: [us-cities]\n") == [
-                "x.yaml:23:14: error: 'sweep.parameters.campus[0]': dataset 'us-cities' is us-cities data; this field reads osm-xml data such as campus-montgomery, campus-quito, city-helsinki"
+                "x.yaml:23:14: error: 'sweep.parameters.campus[0]': dataset 'us-cities' is us-cities data; this field reads osm-xml or osm-pbf data such as campus-montgomery, campus-quito, city-helsinki"
             ])
         let s = try loader.parse(
             navUPScenario + "sweep:\n  parameters:\n    campus: [campus-quito, campus-montgomery]\n", file: "x.yaml")
@@ -146,7 +146,7 @@ struct ScenarioValidationTests {
             of: "  campus: campus-quito\n", with: "  campus: us-cities\n")
         #expect(
             errors(wrongCampus) == [
-                "x.yaml:11:11: error: 'parameters.campus': dataset 'us-cities' is us-cities data; this field reads osm-xml data such as campus-montgomery, campus-quito, city-helsinki"
+                "x.yaml:11:11: error: 'parameters.campus': dataset 'us-cities' is us-cities data; this field reads osm-xml or osm-pbf data such as campus-montgomery, campus-quito, city-helsinki"
             ])
         let wrongWeather = miCityScenario.replacingOccurrences(
             of: "dataset: noaa-lcd-lincoln-2023}", with: "dataset: sentiment140-positive}"

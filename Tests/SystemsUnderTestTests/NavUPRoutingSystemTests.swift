@@ -45,7 +45,7 @@ struct NavUPRoutingSystemTests {
         #expect(a.count >= 6)
         #expect(a == ServedCoreTests.comparable(served.flatMap(\.rows)))
         let record = try #require(served.first?.systems.first)
-        #expect(record.capability == "route" && record.name == "fieldtest-builtin-route")
+        #expect(record.capability == "route" && record.identity.name == "fieldtest-builtin-route")
         #expect(record.faults.isEmpty)
         #expect(record.requests >= 100)  // the 101 wheelchair routes the app asked for
         #expect(inProcess.first?.systems.isEmpty == true)

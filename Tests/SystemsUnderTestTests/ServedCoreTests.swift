@@ -70,7 +70,7 @@ struct ServedCoreTests {
         #expect(a.count > 10)
         #expect(a == b)
         let record = try #require(served.first?.systems.first)
-        #expect(record.name == "fieldtest-builtin-sentiment")
+        #expect(record.identity.name == "fieldtest-builtin-sentiment")
         #expect(record.faults.isEmpty)
         #expect(record.requests > 0)
         let errors = served.flatMap(\.rows).filter { $0.requirement == "system:sentiment" }
@@ -122,7 +122,7 @@ struct ServedCoreTests {
         #expect(a.contains { $0.contains(",SKY-P2,sun_event_abs_error_max,") })
         #expect(a == Self.comparable(served.flatMap(\.rows)))
         let record = try #require(served.first?.systems.first)
-        #expect(record.name == "fieldtest-builtin-sun")
+        #expect(record.identity.name == "fieldtest-builtin-sun")
         #expect(record.faults.isEmpty && record.requests > 0)
     }
 

@@ -27,7 +27,7 @@ enum JournalDefinition: AppVocabularyBuilding {
                     SchemaField("category", .string()),
                     SchemaField(
                         "days", .integer(minimum: 1, maximum: 36_600), "entries of the last N days, at most 36600"),
-                ]),
+                ], work: 30),
             action("browse-prompts", "open recommended prompts", []),
             action("crash", "kill the app between send and acknowledgement", []),
         ],

@@ -10,20 +10,21 @@ enum MiCityDefinition: AppVocabularyBuilding {
         name: "micity", doc: "miCity city mood (micity-srs.txt)",
         actions: [
             action("view-mood", "open the city emotion view", []),
-            action("word-cloud", "open the word cloud", [SchemaField("top", .integer(minimum: 1, maximum: 500))]),
+            action(
+                "word-cloud", "open the word cloud", [SchemaField("top", .integer(minimum: 1, maximum: 500))], work: 40),
             action(
                 "list-tweets", "list tweets by class or word",
                 [
                     SchemaField("class", .string(allowed: ["positive", "negative", "neutral"])),
                     SchemaField("word", .string()),
-                ]),
+                ], work: 8),
             action(
                 "nearby-places", "list places near the device",
                 [
                     SchemaField(
                         "radius_m", .number(minimum: 1, maximum: 20_100_000),
                         "metres, at most half the Earth's circumference")
-                ]),
+                ], work: 5),
             action(
                 "add-place", "save a place to favourites",
                 [
@@ -31,7 +32,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
                     SchemaField(
                         "note", .string(),
                         "the details as the user edits them before saving (default: the place's region and population)"),
-                ]),
+                ], work: 2),
             action(
                 "edit-place", "edit a favourite's details and save them",
                 [
@@ -45,7 +46,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
                     SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
                     SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true),
                 ]),
-            action("play-game", "start the mood game", []),
+            action("play-game", "start the mood game", [], work: 2),
         ],
         feeds: [
             feed(

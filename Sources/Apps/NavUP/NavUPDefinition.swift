@@ -14,7 +14,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
                     SchemaField("from", .place, required: true, "venue name or 'lat,lon'"),
                     SchemaField("to", .place, required: true, "venue name or 'lat,lon'"),
                     SchemaField("profile", .string(allowed: ["walk", "wheelchair"])),
-                ]),
+                ], work: 2),
             action(
                 "random-routes", "request routes between seeded random venues",
                 [
@@ -27,7 +27,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
                         "contested", .boolean,
                         "only requests whose congestion-free route is slower under the crowd's true positions than the best route then (NAV-F4); none is made while no pair is (default false)"
                     ),
-                ]),
+                ], work: 75),
             action(
                 "search-venue",
                 "search a venue: one typed query, or `queries` seeded prefix/misspelt queries of random venues",
@@ -53,7 +53,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
                     SchemaField(
                         "duration", .period(maximum: maximumWalkSeconds), required: true,
                         "length of the walk, at most \(Int(maximumWalkSeconds / 3600))h; it must end within the scenario"
-                    ).countingWork(per: 60),
+                    ).countingWork(per: 10),
                     SchemaField("pace", .string(allowed: ["slow", "normal", "fast"])),
                 ]),
             action(
@@ -70,7 +70,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 [SchemaField("granted", .boolean, required: true)]),
             action(
                 "write-congestion", "try to write congestion data",
-                [SchemaField("role", .string(allowed: ["mobile", "agent", "admin"]), required: true)]),
+                [SchemaField("role", .string(allowed: ["mobile", "agent", "admin"]), required: true)], work: 2),
             action(
                 "set-goal", "set a step goal",
                 [

@@ -7,8 +7,10 @@ protocol AppVocabularyBuilding {}
 
 extension AppVocabularyBuilding {
     /// An action with the timing keys (`AppDefinition.action`).
-    static func action(_ name: String, _ doc: String, _ fields: [SchemaField]) -> (String, ObjectSchema) {
-        AppDefinition.action(name, doc, fields)
+    static func action(_ name: String, _ doc: String, _ fields: [SchemaField], work: Double = 1) -> (
+        String, ObjectSchema
+    ) {
+        AppDefinition.action(name, doc, fields, work: work)
     }
 
     /// A periodic feed (`AppDefinition.feed`).

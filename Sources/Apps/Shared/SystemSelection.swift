@@ -36,12 +36,9 @@ enum SystemSelection {
     static func finish(_ system: ExternalSystem?, run: RunContext) {
         guard let system else { return }
         system.close()
-        let id = system.identity
         run.systems.append(
             SystemRunRecord(
-                capability: id.capability, command: id.command, name: id.name, version: id.version,
-                sha256: id.sha256, hashedFile: id.hashedFile, requests: system.faults.requests,
-                restarts: system.faults.restarts,
+                identity: system.identity, requests: system.faults.requests, restarts: system.faults.restarts,
                 faults: Dictionary(uniqueKeysWithValues: system.faults.counts.map { ($0.key.rawValue, $0.value) }),
                 stderr: system.stderrPath))
     }

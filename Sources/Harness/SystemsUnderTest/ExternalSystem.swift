@@ -1,39 +1,6 @@
 import FieldtestData
 import Foundation
-
-/// What `run.json` records of a system: how it was started and what it said it is.
-public struct SystemIdentity: Sendable, Equatable, Codable {
-    /// The capability it served.
-    public var capability: String
-    /// `["builtin"]` for a built-in core, else the command and its arguments.
-    public var command: [String]
-    /// The name it gave in the handshake (the core's name for a built-in one).
-    public var name: String
-    /// The version it gave in the handshake.
-    public var version: String
-    /// Lower-case hex SHA-256 of its script (the first argument naming an existing file) or,
-    /// without one, of its executable; nil for a built-in core.
-    public var sha256: String?
-    /// The file `sha256` is of.
-    public var hashedFile: String?
-
-    enum CodingKeys: String, CodingKey {
-        case capability, command, name, version, sha256, hashedFile = "hashed_file"
-    }
-
-    /// An identity.
-    public init(
-        capability: String, command: [String], name: String, version: String, sha256: String? = nil,
-        hashedFile: String? = nil
-    ) {
-        self.capability = capability
-        self.command = command
-        self.name = name
-        self.version = version
-        self.sha256 = sha256
-        self.hashedFile = hashedFile
-    }
-}
+import ScenarioEngine
 
 /// A data file handed to a system before its queries: `{"op":"load","dataset":{"path":…,"format":…}}`.
 public struct SetupDataset: Sendable, Equatable {
