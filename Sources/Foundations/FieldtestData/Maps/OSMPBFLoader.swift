@@ -16,7 +16,7 @@ import SwiftProtobuf
 ///
 /// Limits: a block header of at most 64 KiB and a block of at most 32 MiB, compressed or not (the
 /// format's own). Complexity: O(file size + decompressed size) time; memory O(elements) plus one block.
-public enum OSMPBFLoader {
+public enum OSMPBFLoader: OSMByteLoader {
     /// The largest block header the format allows, in bytes.
     static let maxHeaderBytes = 64 * 1024
     /// The largest block, compressed or decompressed, the format allows, in bytes.
@@ -30,23 +30,6 @@ public enum OSMPBFLoader {
         let b = Array(prefix.prefix(16))
         return b.count >= 15 && b[0] == 0 && b[1] == 0 && b[4] == 0x0A && b[5] == 9
             && Array(b[6..<15]) == Array("OSMHeader".utf8)
-    }
-
-    /// Loads `url`. Under `.strict` the first bad element throws; under `.lenient` it is skipped and counted.
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
-        -> OSMData
-    {
-        let name = displayName ?? url.path
-        let file = try MappedFile(url: url, displayName: name)
-        return try parse(bytes: file.bytes, file: name, policy: policy)
-    }
-
-    /// Parses OSM PBF held in memory; `file` names it in errors.
-    public static func parse(_ data: Data, file: String, policy: LoadPolicy = .strict) throws(DataError) -> OSMData {
-        let result = data.withUnsafeBytes { raw in
-            Result(catching: { () throws(DataError) in try parse(bytes: raw, file: file, policy: policy) })
-        }
-        return try result.get()
     }
 
     /// Parses OSM PBF in `bytes`; `file` names it in errors.

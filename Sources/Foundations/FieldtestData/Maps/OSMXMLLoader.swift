@@ -168,24 +168,7 @@ public struct OSMData: Sendable {
 /// element, tag or attribute (bounds, meta, Overpass areas) is ignored.
 ///
 /// Complexity: O(file size) time; memory O(elements) beyond the mapped file.
-public enum OSMXMLLoader {
-    /// Loads `url`. Under `.strict` the first bad element throws; under `.lenient` it is skipped and counted.
-    public static func load(url: URL, displayName: String? = nil, policy: LoadPolicy = .strict) throws(DataError)
-        -> OSMData
-    {
-        let name = displayName ?? url.path
-        let file = try MappedFile(url: url, displayName: name)
-        return try parse(bytes: file.bytes, file: name, policy: policy)
-    }
-
-    /// Parses OSM XML held in memory; `file` names it in errors.
-    public static func parse(_ data: Data, file: String, policy: LoadPolicy = .strict) throws(DataError) -> OSMData {
-        let result = data.withUnsafeBytes { raw in
-            Result(catching: { () throws(DataError) in try parse(bytes: raw, file: file, policy: policy) })
-        }
-        return try result.get()
-    }
-
+public enum OSMXMLLoader: OSMByteLoader {
     /// Parses OSM XML in `bytes`; `file` names it in errors.
     public static func parse(bytes: UnsafeRawBufferPointer, file: String, policy: LoadPolicy = .strict)
         throws(DataError)
