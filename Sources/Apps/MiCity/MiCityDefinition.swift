@@ -11,7 +11,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
         actions: [
             action("view-mood", "open the city emotion view", []),
             action(
-                "word-cloud", "open the word cloud", [SchemaField("top", .integer(minimum: 1, maximum: 500))], work: 40),
+                "word-cloud", "open the word cloud", [SchemaField("top", .integer(minimum: 1, maximum: 500))], work: 50),
             action(
                 "list-tweets", "list tweets by class or word",
                 [
@@ -46,7 +46,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
                     SchemaField("latitude", .number(minimum: -90, maximum: 90), required: true),
                     SchemaField("longitude", .number(minimum: -180, maximum: 180), required: true),
                 ]),
-            action("play-game", "start the mood game", [], work: 2),
+            action("play-game", "start the mood game", [], work: 3),
         ],
         feeds: [
             feed(
