@@ -312,8 +312,8 @@ struct NavUPDriverTests {
             Self.repo.appendingPathComponent("Scenarios/navup-teaching-day.yaml"))
         s.duration = 90 * 60  // both class changes (at the first, the diffuse crowd never changes the app's routes)
         let (_, rows, metrics) = try drive(s)
-        let blindOnline = metrics.sampled["NAV-F4"]?["regret_online_without_congestion_p95"]?.values ?? []
-        let regretOnline = metrics.sampled["NAV-F4"]?["regret_online_mean"]?.values ?? []
+        let blindOnline = metrics.recordedSamples("NAV-F4", "regret_online_without_congestion_p95")
+        let regretOnline = metrics.recordedSamples("NAV-F4", "regret_online_p95")
         #expect(blindOnline.count >= 100)
         #expect(blindOnline.filter { $0 == 0 }.count == 1)  // only the agent's named route is not contested
         // On these requests, fresh congestion data lowers the regret a congestion-free route has.

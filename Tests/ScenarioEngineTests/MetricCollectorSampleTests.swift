@@ -11,12 +11,12 @@ struct MetricCollectorSampleTests {
         id: "T-1", source: "test", summary: "a requirement", measuredAs: "samples", threshold: "see metrics",
         metrics: [
             .mismatches("wrong_answers"),
-            .atMost("error_p95", 2, kind: .accuracy, unit: "m"),
-            .info("error_mean", kind: .accuracy, unit: "m"),
-            .info("error_max", kind: .accuracy, unit: "m"),
-            .atLeast("agreement", 0.5, kind: .accuracy, unit: "r"),
-            .info("answers", kind: .count, unit: "count"),
-            MetricDefinition("denied", kind: .count, unit: "count", comparator: .equal),
+            .atMost("error_p95", 2, kind: .accuracy, unit: "m").over(.quantile(0.95)),
+            .info("error_mean", kind: .accuracy, unit: "m").over(.mean),
+            .info("error_max", kind: .accuracy, unit: "m").over(.max),
+            .atLeast("agreement", 0.5, kind: .accuracy, unit: "r").over(.correlation),
+            .info("answers", kind: .count, unit: "count").over(.sum),
+            MetricDefinition("denied", kind: .count, unit: "count", comparator: .equal).over(.sum),
         ])
 
     static func rows(_ m: MetricCollector) -> [MetricRow] {
@@ -29,10 +29,10 @@ struct MetricCollectorSampleTests {
         let m = MetricCollector(requirements: [Self.requirement])
         for (k, error) in [4.0, 1, 3, 2].enumerated() {
             m.add("T-1", "answers")
-            m.sample("T-1", "error_max", error, .maximum)
-            m.sample("T-1", "error_mean", error, .mean)
-            m.sample("T-1", "error_p95", error, .quantile(0.95))
-            m.check("T-1", "wrong_answers", passed: k != 2)
+            m.sample("T-1", "error_max", error)
+            m.sample("T-1", "error_mean", error)
+            m.sample("T-1", "error_p95", error)
+            m.check("T-1", "wrong_answers", k != 2)
             m.sample("T-1", "agreement", pair: Double(k), 2 * Double(k) + 1)
         }
         let rows = Self.rows(m)
@@ -71,8 +71,8 @@ struct MetricCollectorSampleTests {
     }
 
     @Test func correlationIsZeroWhenUndefined() {
-        #expect(SampledMetric.correlation([1], [2]) == 0)
-        #expect(SampledMetric.correlation([1, 2, 3], [5, 5, 5]) == 0)
-        #expect(abs(SampledMetric.correlation([1, 2, 3], [3, 2, 1]) + 1) < 1e-12)
+        #expect(MetricCollector.SampleSeries.correlation([1], [2]) == 0)
+        #expect(MetricCollector.SampleSeries.correlation([1, 2, 3], [5, 5, 5]) == 0)
+        #expect(abs(MetricCollector.SampleSeries.correlation([1, 2, 3], [3, 2, 1]) + 1) < 1e-12)
     }
 }

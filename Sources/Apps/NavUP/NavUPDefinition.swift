@@ -138,15 +138,15 @@ enum NavUPDefinition: AppVocabularyBuilding {
             measuredAs: "routing and search with connectivity off", threshold: "works",
             metrics: [
                 .mismatches("offline_failures"),
-                .info("offline_routes", kind: .count, unit: "count"),
-                .info("offline_searches", kind: .count, unit: "count"),
+                .info("offline_routes", kind: .count, unit: "count").over(.sum),
+                .info("offline_searches", kind: .count, unit: "count").over(.sum),
             ]),
         RequirementDefinition(
             id: "NAV-F3", source: "F3",
             summary: "Search a venue with autocomplete from cache and remote; not found → prompt",
             measuredAs: "top-k hit rate, latency", threshold: "top-5 ≥ 95% *default*",
             metrics: [
-                .atLeast("top5_hit_rate", 0.95, kind: .accuracy, unit: "ratio"),
+                .atLeast("top5_hit_rate", 0.95, kind: .accuracy, unit: "ratio").over(.mean),
                 .latency("search_latency"),
             ]),
         RequirementDefinition(
@@ -157,16 +157,16 @@ enum NavUPDefinition: AppVocabularyBuilding {
             threshold: "regret p95 ≤ 10% online *default*; p95 ≤ 100 ms *default*",
             metrics: [
                 .latency("route_latency", p95AtMost: 0.1),
-                .atMost("regret_online_p95", 0.10, kind: .accuracy, unit: "ratio"),
-                .info("regret_online_mean", kind: .accuracy, unit: "ratio"),
-                .info("regret_online_without_congestion_p95", kind: .accuracy, unit: "ratio"),
-                .info("regret_offline_p95", kind: .accuracy, unit: "ratio"),
-                .info("regret_offline_mean", kind: .accuracy, unit: "ratio"),
-                .info("regret_offline_without_congestion_p95", kind: .accuracy, unit: "ratio"),
-                .info("congestion_downloads_failed", kind: .count, unit: "count"),
-                .info("online_routes_without_map", kind: .count, unit: "count"),
-                .info("contested_requests_not_made", kind: .count, unit: "count"),
-                .info("cached_congestion_age_max", kind: .accuracy, unit: "s"),
+                .atMost("regret_online_p95", 0.10, kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
+                .info("regret_online_mean", kind: .accuracy, unit: "ratio").over(.mean),
+                .info("regret_online_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
+                .info("regret_offline_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
+                .info("regret_offline_mean", kind: .accuracy, unit: "ratio").over(.mean),
+                .info("regret_offline_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
+                .info("congestion_downloads_failed", kind: .count, unit: "count").over(.sum),
+                .info("online_routes_without_map", kind: .count, unit: "count").over(.sum),
+                .info("contested_requests_not_made", kind: .count, unit: "count").over(.sum),
+                .info("cached_congestion_age_max", kind: .accuracy, unit: "s").over(.max),
                 // Answers of the routing system under test (plain queries) that do not walk the campus paths.
                 .mismatches("routes_off_the_paths"),
                 .latency("congestion_download"),
@@ -179,23 +179,23 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .mismatches("expired_events_shown"),
                 .mismatches("event_listing_mismatches"),
                 .mismatches("poi_listing_mismatches"),
-                .info("events_listed", kind: .count, unit: "count"),
-                .info("pois_listed", kind: .count, unit: "count"),
+                .info("events_listed", kind: .count, unit: "count").over(.sum),
+                .info("pois_listed", kind: .count, unit: "count").over(.sum),
             ]),
         RequirementDefinition(
             id: "NAV-F7", source: "F7, F25", summary: "Congestion / heatmap from crowd-sourced pedestrian pings",
             measuredAs: "agreement of estimated density with the replayed truth", threshold: "documented",
             metrics: [
-                .info("edge_density_correlation", kind: .accuracy, unit: "r"),
-                .info("edge_density_mae", kind: .accuracy, unit: "persons/m2"),
-                .atLeast("heatmap_50m_correlation", 0.8, kind: .accuracy, unit: "r"),
+                .info("edge_density_correlation", kind: .accuracy, unit: "r").over(.correlation),
+                .info("edge_density_mae", kind: .accuracy, unit: "persons/m2").over(.mean),
+                .atLeast("heatmap_50m_correlation", 0.8, kind: .accuracy, unit: "r").over(.correlation),
             ]),
         RequirementDefinition(
             id: "NAV-F9", source: "F9", summary: "Mass alerts; emergency route to an assembly point",
             measuredAs: "delivery; route validity", threshold: "exact",
             metrics: [
                 .mismatches("invalid_emergency_routes"),
-                .info("evacuations_starting_at_exit", kind: .count, unit: "count"),
+                .info("evacuations_starting_at_exit", kind: .count, unit: "count").over(.sum),
                 .mismatches("alerts_undelivered"),
             ]),
         RequirementDefinition(
@@ -204,8 +204,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
             metrics: [
                 .mismatches("forbidden_edges_used"),
                 .mismatches("wrong_no_route"),
-                .info("wheelchair_routes", kind: .count, unit: "count"),
-                .info("wheelchair_no_route", kind: .count, unit: "count"),
+                .info("wheelchair_routes", kind: .count, unit: "count").over(.sum),
+                .info("wheelchair_no_route", kind: .count, unit: "count").over(.sum),
             ]),
         RequirementDefinition(
             id: "NAV-F18", source: "F18",
@@ -213,7 +213,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
             measuredAs: "correctness", threshold: "exact",
             metrics: [
                 .mismatches("wrong_wheelchair_evacuations"),
-                .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count"),
+                .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count").over(.sum),
             ]),
         RequirementDefinition(
             id: "NAV-F19", source: "F19, F20",
@@ -221,7 +221,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
             measuredAs: "correctness", threshold: "exact",
             metrics: [
                 .mismatches("reminder_errors"),
-                .info("reminders_fired", kind: .count, unit: "count"),
+                .info("reminders_fired", kind: .count, unit: "count").over(.sum),
                 .mismatches("preference_listing_errors"),
             ]),
         RequirementDefinition(
@@ -232,10 +232,10 @@ enum NavUPDefinition: AppVocabularyBuilding {
             summary: "Step count and distance walked, with statistics over time",
             measuredAs: "step-count error vs ground truth", threshold: "≤ 5% *default*",
             metrics: [
-                .atMost("step_count_error_max", 0.05, kind: .accuracy, unit: "ratio"),
-                .info("steps_detected_total", kind: .count, unit: "steps"),
-                .info("steps_true_total", kind: .count, unit: "steps"),
-                .info("distance_walked", kind: .accuracy, unit: "m"),
+                .atMost("step_count_error_max", 0.05, kind: .accuracy, unit: "ratio").over(.max),
+                .info("steps_detected_total", kind: .count, unit: "steps").over(.sum),
+                .info("steps_true_total", kind: .count, unit: "steps").over(.sum),
+                .info("distance_walked", kind: .accuracy, unit: "m").over(.sum),
                 .mismatches("statistics_period_errors"),
             ]),
         RequirementDefinition(
@@ -245,7 +245,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
             metrics: [
                 .mismatches("write_rights_errors"),
                 // Threshold: every write a mobile user tried.
-                MetricDefinition("mobile_writes_denied", kind: .count, unit: "count", comparator: .equal),
+                MetricDefinition("mobile_writes_denied", kind: .count, unit: "count", comparator: .equal).over(.sum),
             ]),
         RequirementDefinition(
             id: "NAV-F29", source: "F29, F30, F34, F35",
@@ -282,7 +282,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .mismatches("phone_records_without_consent"),
                 .mismatches("data_left_after_withdrawal"),
                 .mismatches("pings_past_retention"),
-                .info("collections_refused_without_consent", kind: .count, unit: "count"),
+                .info("collections_refused_without_consent", kind: .count, unit: "count").over(.sum),
             ]),
     ]
 

@@ -34,7 +34,7 @@ extension NavUPDriver {
         guard truth.contains(where: { $0 > 0 }) else { return }
         for e in 0..<truth.count where truth[e] > 0 || snapshot.densities[e] > 0 {
             run.metrics.sample("NAV-F7", "edge_density_correlation", pair: truth[e], snapshot.densities[e])
-            run.metrics.sample("NAV-F7", "edge_density_mae", abs(truth[e] - snapshot.densities[e]), .mean)
+            run.metrics.sample("NAV-F7", "edge_density_mae", abs(truth[e] - snapshot.densities[e]))
         }
         // The heat map the app shows (`CrowdHeatmap` of the pings) against the walkers' true positions
         // counted per 50 m cell here, by the documented grid (rows north, columns east of the origin,
@@ -69,7 +69,7 @@ extension NavUPDriver {
         _ = devices[device]?.consent.withdrawAndDelete(at: time)
         consentSince[device] = nil
         let left = store.pings.filter { $0.device == device }.count + (devices[device]?.consent.records.count ?? 0)
-        run.metrics.check("NAV-PR1", "data_left_after_withdrawal", passed: left == 0)
+        run.metrics.check("NAV-PR1", "data_left_after_withdrawal", left == 0)
     }
 
     /// NAV-PR1 at `time`, per phone: no ping stored on the server and no location record kept on the
@@ -83,15 +83,15 @@ extension NavUPDriver {
             let mine = store.pings.filter { $0.device == name }
             m.check(
                 "NAV-PR1", "pings_stored_without_consent",
-                passed: !mine.contains { since == nil || $0.time < since ?? 0 })
+                !mine.contains { since == nil || $0.time < since ?? 0 })
             let records = devices[name]?.consent.records ?? []
             m.check(
                 "NAV-PR1", "phone_records_without_consent",
-                passed: !records.contains { since == nil || $0.time < since ?? 0 })
+                !records.contains { since == nil || $0.time < since ?? 0 })
         }
         m.check(
             "NAV-PR1", "pings_past_retention",
-            passed: !store.pings.contains { $0.time < time - store.retentionSeconds })
+            !store.pings.contains { $0.time < time - store.retentionSeconds })
         let refusals =
             store.refusedWithoutConsent
             + devices.keys.sorted().reduce(0) { $0 + (devices[$1]?.consent.refusedCollections ?? 0) }
@@ -115,7 +115,7 @@ extension NavUPDriver {
             AccessPolicy.navUP.allows(accountRole, .read, .congestionData) && store.congestion(for: role) != nil
         let expected = role != .mobile
         run.metrics.check(
-            "NAV-F26", "write_rights_errors", passed: accepted == expected && allowed == expected && canRead)
+            "NAV-F26", "write_rights_errors", accepted == expected && allowed == expected && canRead)
         if role == .mobile {
             // Every write a mobile user tried must be denied by the store.
             mobileWrites += 1

@@ -54,7 +54,7 @@ extension NavUPDriver {
             let key = "navup-history-\(a.name)"
             let stored = (try? devices[a.device]?.cache?.entry(forKey: key))??.payload
             let names = stored.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init) } ?? []
-            m.check("NAV-F21", "history_mismatches", passed: names == a.history)
+            m.check("NAV-F21", "history_mismatches", names == a.history)
         }
         // NAV-F22: statistics over time, each user's hourly periods against a recount of their steps.
         if actors.contains(where: \.walked) { m.add("NAV-F22", "distance_walked", 0, samples: 0) }
@@ -77,7 +77,7 @@ extension NavUPDriver {
                 let k = Int(g.target.rounded(.up))
                 let expected: Double? = k >= 1 && k <= times.count ? times[k - 1] : nil
                 let got = notices.filter { $0.goalID == g.id }.map(\.timeSeconds)
-                m.check("NAV-F29", "goal_notice_errors", passed: got == (expected.map { [$0] } ?? []))
+                m.check("NAV-F29", "goal_notice_errors", got == (expected.map { [$0] } ?? []))
             }
         }
         if actors.contains(where: { !$0.steps.isEmpty }) {

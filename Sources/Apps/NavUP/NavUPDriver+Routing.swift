@@ -141,13 +141,13 @@ extension NavUPDriver {
         // Offline the answer must still be right: a valid route exactly when one exists.
         if !online { offlineChecked(route: true, passed: answerIsRight(route, from: from, to: to, profile: p), run) }
         if !fresh, choice.snapshot != nil {
-            run.metrics.sample("NAV-F4", "cached_congestion_age_max", choice.ageSeconds, .maximum)
+            run.metrics.sample("NAV-F4", "cached_congestion_age_max", choice.ageSeconds)
         }
         // An `ok` answer of the routing system must walk the campus paths; one that does not has no duration
         // to judge, so it counts here rather than in the regret.
         if plain, route.status == .ok {
             let walks = follows(route, profile: p)
-            run.metrics.check("NAV-F4", "routes_off_the_paths", passed: walks)
+            run.metrics.check("NAV-F4", "routes_off_the_paths", walks)
             if !walks { return }
         }
         guard route.status == .ok, let s = route.fromSnap, let t = route.toSnap else { return }
@@ -158,8 +158,8 @@ extension NavUPDriver {
             of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
         {
             let kind = fresh ? "online" : "offline"
-            run.metrics.sample("NAV-F4", "regret_\(kind)_p95", regret, .quantile(0.95))
-            run.metrics.sample("NAV-F4", "regret_\(kind)_mean", regret, .mean)
+            run.metrics.sample("NAV-F4", "regret_\(kind)_p95", regret)
+            run.metrics.sample("NAV-F4", "regret_\(kind)_mean", regret)
         }
         // What the same request would have cost routed without any congestion data (the contrast that
         // shows whether congestion decided anything; the harness's own, so the built-in router).
@@ -168,14 +168,14 @@ extension NavUPDriver {
             of: blind, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
         {
             run.metrics.sample(
-                "NAV-F4", "regret_\(fresh ? "online" : "offline")_without_congestion_p95", regret, .quantile(0.95))
+                "NAV-F4", "regret_\(fresh ? "online" : "offline")_without_congestion_p95", regret)
         }
         listAlongRoute(route, run)
     }
 
     /// NAV-F2: one route or search answered while offline, right or not. The three rows go together.
     func offlineChecked(route: Bool, passed: Bool, _ run: RunContext) {
-        run.metrics.check("NAV-F2", "offline_failures", passed: passed)
+        run.metrics.check("NAV-F2", "offline_failures", passed)
         run.metrics.add("NAV-F2", "offline_routes", route ? 1 : 0, samples: route ? 1 : 0)
         run.metrics.add("NAV-F2", "offline_searches", route ? 0 : 1, samples: route ? 0 : 1)
     }
@@ -354,7 +354,7 @@ extension NavUPDriver {
             })
         let pois = RouteSurroundings.venues(
             along: route, in: directory, kinds: [.pointOfInterest], within: Self.alongRouteMetres)
-        run.metrics.check("NAV-F5", "event_listing_mismatches", passed: !wrong)
+        run.metrics.check("NAV-F5", "event_listing_mismatches", !wrong)
         let refs = pois.map(\.ref)
         var wrongPOI = Set(refs).count != refs.count
         for (k, v) in campus.pois.enumerated() {
@@ -362,7 +362,7 @@ extension NavUPDriver {
             guard abs(d - Self.alongRouteMetres) > 1 else { continue }
             if (d < Self.alongRouteMetres) != refs.contains("poi/\(k)") { wrongPOI = true }
         }
-        run.metrics.check("NAV-F5", "poi_listing_mismatches", passed: !wrongPOI)
+        run.metrics.check("NAV-F5", "poi_listing_mismatches", !wrongPOI)
         run.metrics.add("NAV-F5", "events_listed", Double(listed.count))
         run.metrics.add("NAV-F5", "pois_listed", Double(pois.count))
     }
@@ -453,7 +453,7 @@ extension NavUPDriver {
         for d in devices.keys.sorted() {
             guard let device = devices[d], device.isOnline(at: run.now) else { continue }
             run.metrics.check(
-                "NAV-F9", "alerts_undelivered", passed: device.request(bytes: 2048, at: run.now).delivered)
+                "NAV-F9", "alerts_undelivered", device.request(bytes: 2048, at: run.now).delivered)
         }
         let targets = campus.exits.map { $0.snaps[p] }
         // The nearest of many exits is beyond the routing protocol (one destination per query): built-in.
@@ -475,11 +475,11 @@ extension NavUPDriver {
                 && abs(route.lengthMetres - nearest) <= 1e-6 * max(1, nearest)
             if p == campus.wheelchair && forbiddenEdges(route) > 0 { ok = false }
         }
-        run.metrics.check("NAV-F9", "invalid_emergency_routes", passed: ok)
+        run.metrics.check("NAV-F9", "invalid_emergency_routes", ok)
         run.metrics.add("NAV-F9", "evacuations_starting_at_exit", atExit ? 1 : 0)
         traceEvacuation(route, nearest: nearest, ok: ok, exit: chosen.map { campus.exits[$0].name }, run)
         if p == campus.wheelchair {
-            run.metrics.check("NAV-F18", "wrong_wheelchair_evacuations", passed: ok)
+            run.metrics.check("NAV-F18", "wrong_wheelchair_evacuations", ok)
             run.metrics.add("NAV-F18", "wheelchair_evacuations_starting_at_exit", atExit ? 1 : 0)
             if route.status == .ok { auditWheelchair(route, from: from, to: route.points.last ?? from, run) }
         }
@@ -550,7 +550,7 @@ extension NavUPDriver {
         for q in queries {
             guard let index else {
                 // No map on the phone: the search cannot be answered (a miss; offline, an F2 failure).
-                run.metrics.sample("NAV-F3", "top5_hit_rate", 0, .mean)
+                run.metrics.sample("NAV-F3", "top5_hit_rate", 0)
                 if !online { offlineChecked(route: false, passed: false, run) }
                 continue
             }
@@ -558,7 +558,7 @@ extension NavUPDriver {
             run.metrics.latency("NAV-F3", "search_latency", seconds: seconds)
             let names = found.map(\.venue.name)
             let hit = q.targets.isEmpty ? found.isEmpty : names.contains { q.targets.contains($0) }
-            run.metrics.sample("NAV-F3", "top5_hit_rate", hit ? 1 : 0, .mean)
+            run.metrics.sample("NAV-F3", "top5_hit_rate", hit ? 1 : 0)
             if !online {
                 offlineChecked(route: false, passed: names == search.search(q.text, limit: 5).map(\.venue.name), run)
             }

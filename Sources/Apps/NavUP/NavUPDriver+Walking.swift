@@ -21,8 +21,7 @@ extension NavUPDriver {
         let truth = trace.trueStepCount
         let m = run.metrics
         m.sample(
-            "NAV-F22", "step_count_error_max", truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0,
-            .maximum)
+            "NAV-F22", "step_count_error_max", truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0)
         m.add("NAV-F22", "steps_detected_total", Double(steps.count))
         m.add("NAV-F22", "steps_true_total", Double(truth))
         actors[i].walked = true
@@ -236,7 +235,7 @@ extension NavUPDriver {
         let expected = Set(
             events.filter { categories.contains($0.category) && $0.end > now && $0.start < now + 86400 }
                 .map { String($0.id) })
-        run.metrics.check("NAV-F19", "preference_listing_errors", passed: listed == expected)
+        run.metrics.check("NAV-F19", "preference_listing_errors", listed == expected)
     }
 
     /// Schedules the reminders `EventReminders.reminders` asks for, once per event and actor.
@@ -269,7 +268,7 @@ extension NavUPDriver {
                 checks += 1
                 run.metrics.check(
                     "NAV-F19", "reminder_errors",
-                    passed: shouldFire ? fired.count == 1 && abs((fired.first?.time ?? 0) - due) <= 1e-6 : fired.isEmpty
+                    shouldFire ? fired.count == 1 && abs((fired.first?.time ?? 0) - due) <= 1e-6 : fired.isEmpty
                 )
             }
         }

@@ -74,10 +74,12 @@ public struct MetricDefinition: Sendable, Equatable {
 }
 
 /// How a metric's samples, recorded one at a time while the app runs, become its row:
-/// the collector keeps only what the aggregate needs (a count, a sum, an extreme), never the
-/// samples themselves. The row's `samples` column is the number of samples recorded.
+/// the collector keeps only what the aggregate needs (a count, a sum, an extreme; the samples
+/// themselves only for a quantile or a correlation). The row's `samples` column is the number of
+/// samples recorded (for a sum, the cases each amount stands for: `MetricCollector.add`).
 public enum MetricAggregate: Sendable, Equatable {
-    /// The sum: with samples of 1 (a case that failed, or an event) and 0, a count.
+    /// The sum: with samples of 1 (a case that failed, or an event) and 0, a count; amounts that
+    /// stand for several cases each are added with `MetricCollector.add(_:_:_:samples:)`.
     case sum
     /// As `sum`, but the row appears only once the sum is not 0: a breakdown of another row
     /// (e.g. which field was missing).
@@ -88,6 +90,19 @@ public enum MetricAggregate: Sendable, Equatable {
     case min
     /// The largest sample.
     case max
+    /// The linear-interpolated quantile at this probability (0…1; GSL's `Quantiles`, type 7).
+    case quantile(Double)
+    /// Pearson's r of the (x, y) pairs recorded with `MetricCollector.sample(_:_:pair:_:)`; 0 when
+    /// fewer than two pairs or either side is constant.
+    case correlation
+
+    /// Whether the row needs the samples themselves, not only running totals.
+    var keepsSamples: Bool {
+        switch self {
+        case .quantile, .correlation: true
+        case .sum, .nonZeroSum, .mean, .min, .max: false
+        }
+    }
 }
 
 /// A measurable requirement of an app's source specification: what it asks,

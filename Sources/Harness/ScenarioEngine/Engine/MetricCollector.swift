@@ -1,3 +1,4 @@
+import FieldtestGSL
 import MetricReports
 
 /// Gathers what an app driver measures during a run and turns it into metric
@@ -22,8 +23,8 @@ public final class MetricCollector {
         var threshold: Double?
     }
 
-    /// What is kept of a metric whose samples are recorded as the app runs (`sample`, `check`):
-    /// only what its `MetricAggregate` needs.
+    /// What is kept of a metric whose samples are recorded as the app runs (`sample`, `add`,
+    /// `check`): only what its `MetricAggregate` needs.
     struct SampleSeries {
         var requirement: String
         var definition: MetricDefinition
@@ -31,29 +32,62 @@ public final class MetricCollector {
         var sum = 0.0
         var min = Double.infinity
         var max = -Double.infinity
+        /// The samples (the x of each pair for `correlation`), kept only when the aggregate needs them.
+        var values: [Double] = []
+        /// The y of each pair (`correlation` only).
+        var paired: [Double] = []
+        /// Whether anything was recorded, even an amount of 0 over 0 cases (`add`).
+        var touched = false
         /// Reported even without a sample (then failing as not measured when checked).
         var declared = false
+        /// A threshold derived from the run, replacing the definition's (`add(threshold:)`).
+        var threshold: Double?
 
-        mutating func add(_ value: Double) {
-            count += 1
+        var aggregate: MetricAggregate { definition.aggregate ?? .sum }
+
+        mutating func add(_ value: Double, samples: Int = 1) {
+            touched = true
+            count += samples
             sum += value
             min = Swift.min(min, value)
             max = Swift.max(max, value)
+            if aggregate.keepsSamples { values.append(value) }
         }
 
         /// Whether the series gives a row.
         var reported: Bool {
-            definition.aggregate == .nonZeroSum ? sum != 0 : count > 0 || declared
+            aggregate == .nonZeroSum ? sum != 0 : touched || declared
         }
 
-        /// The row's value (NaN for an average or extreme of no sample).
+        /// The row's value (NaN for an average, extreme or quantile of no sample). O(n log n) for a
+        /// quantile, O(n) for a correlation, O(1) otherwise.
         var value: Double {
-            switch definition.aggregate ?? .sum {
+            switch aggregate {
             case .sum, .nonZeroSum: return sum
             case .mean: return count == 0 ? .nan : sum / Double(count)
             case .min: return count == 0 ? .nan : min
             case .max: return count == 0 ? .nan : max
+            case .quantile(let p): return Quantiles.quantile(sorted: values.sorted(), probability: p) ?? .nan
+            case .correlation: return Self.correlation(values, paired)
             }
+        }
+
+        /// Pearson correlation of `x` with `y` (two passes: means, then co-moments); 0 when fewer
+        /// than two pairs or either side is constant.
+        static func correlation(_ x: [Double], _ y: [Double]) -> Double {
+            let n = Double(x.count)
+            guard n >= 2 else { return 0 }
+            let mx = x.reduce(0, +) / n
+            let my = y.reduce(0, +) / n
+            var sxy = 0.0
+            var sxx = 0.0
+            var syy = 0.0
+            for (a, b) in zip(x, y) {
+                sxy += (a - mx) * (b - my)
+                sxx += (a - mx) * (a - mx)
+                syy += (b - my) * (b - my)
+            }
+            return sxx > 0 && syy > 0 ? sxy / (sxx * syy).squareRoot() : 0
         }
     }
 
@@ -63,9 +97,6 @@ public final class MetricCollector {
     /// The sampled metrics the app declares, in declaration order (requirement by requirement).
     private var series: [SampleSeries] = []
     private var seriesIndex: [String: Int] = [:]
-    /// Metrics summarised from samples recorded as the run goes (`add`, `check`, `sample`),
-    /// by requirement, then metric.
-    var sampled: [String: [String: SampledMetric]] = [:]
     /// Called with every latency sample (requirement, metric, seconds), e.g. to trace it.
     public var latencySampled: ((String, String, Double) -> Void)?
     /// Called with every exact check as it is made (requirement, metric, whether it held), e.g. to trace it.
@@ -92,12 +123,34 @@ public final class MetricCollector {
     /// (`MetricDefinition.aggregate`), at the moment it is measured; the row is made from the
     /// samples when the run ends.
     public func sample(_ requirement: String, _ metric: String, _ value: Double) {
-        guard let i = seriesIndex[requirement + "|" + metric] else {
-            preconditionFailure(
-                "\(requirement) declares no sampled metric '\(metric)'; declare it with an aggregate in the app's requirement definition"
-            )
-        }
+        let i = seriesPosition(requirement, metric)
+        precondition(
+            series[i].aggregate != .correlation, "\(requirement) \(metric) is a correlation: record pairs")
         series[i].add(value)
+    }
+
+    /// Records one (x, y) pair of a metric declared `.over(.correlation)`.
+    public func sample(_ requirement: String, _ metric: String, pair x: Double, _ y: Double) {
+        let i = seriesPosition(requirement, metric)
+        precondition(series[i].aggregate == .correlation, "\(requirement) \(metric) is not a correlation")
+        series[i].add(x)
+        series[i].paired.append(y)
+    }
+
+    /// Adds `amount` to a summed metric (`.sum`, `.nonZeroSum`) as `samples` cases: e.g. the errors
+    /// found in a recount of `samples` periods. The row appears once anything was added, even an
+    /// amount of 0 over 0 cases (a metric that belongs with others measured at the same moment).
+    /// `threshold` replaces the definition's only where the threshold is derived from the run (the
+    /// last one given applies).
+    public func add(
+        _ requirement: String, _ metric: String, _ amount: Double = 1, samples: Int = 1, threshold: Double? = nil
+    ) {
+        let i = seriesPosition(requirement, metric)
+        precondition(
+            series[i].aggregate == .sum || series[i].aggregate == .nonZeroSum,
+            "\(requirement) \(metric) is not a sum: record samples")
+        series[i].add(amount, samples: samples)
+        if let threshold { series[i].threshold = threshold }
     }
 
     /// Records one exact check of `requirement` as it is made: a case that behaved as specified
@@ -111,13 +164,24 @@ public final class MetricCollector {
     /// Records one exact check of `requirement`'s `behaviour_mismatches` as it is made.
     public func check(_ requirement: String, _ ok: Bool) { check(requirement, "behaviour_mismatches", ok) }
 
+    /// The samples kept of a metric whose aggregate keeps them (a quantile or a correlation's x).
+    func recordedSamples(_ requirement: String, _ metric: String) -> [Double] {
+        seriesIndex[requirement + "|" + metric].map { series[$0].values } ?? []
+    }
+
+    private func seriesPosition(_ requirement: String, _ metric: String) -> Int {
+        guard let i = seriesIndex[requirement + "|" + metric] else {
+            preconditionFailure(
+                "\(requirement) declares no sampled metric '\(metric)'; declare it with an aggregate in the app's requirement definition"
+            )
+        }
+        return i
+    }
+
     /// Makes a sampled metric give its row even if no sample is recorded (a checked row of no
     /// sample then fails as not measured).
     public func declare(_ requirement: String, _ metric: String) {
-        guard let i = seriesIndex[requirement + "|" + metric] else {
-            preconditionFailure("\(requirement) declares no sampled metric '\(metric)'")
-        }
-        series[i].declared = true
+        series[seriesPosition(requirement, metric)].declared = true
     }
 
     /// The definition of `requirement`'s `metric`, if the app declares it.
@@ -271,8 +335,7 @@ public final class MetricCollector {
     }
 
     /// The rows recorded for `requirement`: its metrics aggregated from samples (declared with a
-    /// `MetricAggregate`) in declaration order, then values in the order recorded, then metrics
-    /// summarised from samples at the call (`SampleSummary`) in declaration order, then latency series.
+    /// `MetricAggregate`) in declaration order, then values in the order recorded, then latency series.
     private func recordedRows(_ requirement: String, template t: MetricRow.Template) -> [MetricRow] {
         var rows: [MetricRow] = []
         for s in series where s.requirement == requirement && s.reported {
@@ -280,8 +343,8 @@ public final class MetricCollector {
             rows.append(
                 MetricRow(
                     scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: requirement, metric: d.name,
-                    kind: d.kind, value: s.value, unit: d.unit, threshold: d.threshold, comparator: d.comparator,
-                    samples: s.count))
+                    kind: d.kind, value: s.value, unit: d.unit, threshold: s.threshold ?? d.threshold,
+                    comparator: d.comparator, samples: s.count))
         }
         for e in entries where e.requirement == requirement {
             rows.append(
@@ -290,7 +353,6 @@ public final class MetricCollector {
                     metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
                     comparator: e.comparator, status: e.status, samples: e.samples))
         }
-        rows += sampledRows(requirement, template: t)
         for s in latencies where s.requirement == requirement {
             rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold)
         }
