@@ -319,6 +319,9 @@ struct NavUPDriverTests {
         // On these requests, fresh congestion data lowers the regret a congestion-free route has.
         let mean = { (v: [Double]) in v.reduce(0, +) / Double(max(1, v.count)) }
         #expect(mean(regretOnline) < mean(blindOnline), "\(mean(regretOnline)) vs \(mean(blindOnline))")
+        // The row that says so: 0 for an app that routes as if there were no crowd.
+        let saved = try #require(value(rows, "NAV-F4", "regret_saved_by_fresh_congestion_mean"))
+        #expect(saved > 0 && saved <= 1)
         // Routes now start and end at the projected points, so the partial edges every route shares
         // dilute the ratio: the blind p95 is about 0.05 (0.16 with vertex snapping), still above the
         // congestion-aware p95.

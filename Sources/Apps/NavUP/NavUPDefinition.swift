@@ -160,6 +160,10 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .atMost("regret_online_p95", 0.10, kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
                 .info("regret_online_mean", kind: .accuracy, unit: "ratio").over(.mean),
                 .info("regret_online_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
+                // Of the online requests whose congestion-free route the crowd slows, the mean share of
+                // that route's regret saved by routing on fresh congestion (0 when congestion is ignored;
+                // `check` compares it with the baseline).
+                .info("regret_saved_by_fresh_congestion_mean", kind: .accuracy, unit: "ratio").over(.mean),
                 .info("regret_offline_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
                 .info("regret_offline_mean", kind: .accuracy, unit: "ratio").over(.mean),
                 .info("regret_offline_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),

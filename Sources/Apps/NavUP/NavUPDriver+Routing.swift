@@ -63,6 +63,9 @@ extension NavUPDriver {
     /// Most venue pairs tried for one contested request (all of them on a campus with fewer pairs).
     static let contestedTries = 2000
 
+    /// Regret below this is rounding, not a slower route.
+    static let regretTolerance = 1e-9
+
     /// NAV-F4: a request whose answer depends on congestion: a pair of venues whose congestion-free
     /// route is slower under the crowd's true positions at `now` than the best route then — the first
     /// such pair in pair order from a seeded start (or, with more than `contestedTries` pairs, among as
@@ -84,7 +87,7 @@ extension NavUPDriver {
                 in: campus.graph, from: campus.venues[a].location, to: campus.venues[b].location, profile: p)
             if let regret = RouteRegret.regret(
                 of: free, in: campus.graph, profile: p, trueSlowdown: truth, router: &router),
-                regret > 1e-9
+                regret > Self.regretTolerance
             {
                 return (a, b)
             }
@@ -154,9 +157,8 @@ extension NavUPDriver {
         let truth =
             crowd.map { WeidmannSpeed.slowdowns(densities: $0.trueDensities(at: now, estimator: estimator)) }
             ?? [Double](repeating: 1, count: edges)
-        if let regret = RouteRegret.regret(
-            of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
-        {
+        let regret = RouteRegret.regret(of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
+        if let regret {
             let kind = fresh ? "online" : "offline"
             run.metrics.sample("NAV-F4", "regret_\(kind)_p95", regret)
             run.metrics.sample("NAV-F4", "regret_\(kind)_mean", regret)
@@ -164,11 +166,18 @@ extension NavUPDriver {
         // What the same request would have cost routed without any congestion data (the contrast that
         // shows whether congestion decided anything; the harness's own, so the built-in router).
         let blind = router.route(in: campus.graph, fromSnap: s, toSnap: t, profile: p)
-        if let regret = RouteRegret.regret(
+        if let blindRegret = RouteRegret.regret(
             of: blind, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
         {
             run.metrics.sample(
-                "NAV-F4", "regret_\(fresh ? "online" : "offline")_without_congestion_p95", regret)
+                "NAV-F4", "regret_\(fresh ? "online" : "offline")_without_congestion_p95", blindRegret)
+            // "Online fresh": where the crowd slows the congestion-free route, the share of its regret
+            // that routing on fresh congestion saves. An app that ignores congestion saves nothing here,
+            // however small its regret is on the many requests the crowd does not touch.
+            if fresh, let regret, blindRegret > Self.regretTolerance {
+                run.metrics.sample(
+                    "NAV-F4", "regret_saved_by_fresh_congestion_mean", (blindRegret - regret) / blindRegret)
+            }
         }
         listAlongRoute(route, run)
     }
