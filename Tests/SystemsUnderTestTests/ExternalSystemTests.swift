@@ -78,6 +78,18 @@ struct ExternalSystemTests {
         #expect(Date().timeIntervalSince(started) < 8)
     }
 
+    @Test func aSpinLongerThanTheTimeoutStillEndsAtTheDeadline() throws {
+        let system = try Self.start(["hang-after", "1"], timeout: 0.3, restarts: 0)
+        defer { system.close() }
+        system.spinMicroseconds = 5_000_000
+        let sentiment = ExternalSentimentSystem(system)
+        #expect(sentiment.classify([texts[0]]).first??.label == .positive)
+        let started = Date()
+        #expect(sentiment.classify([texts[0]]) == [nil])
+        #expect(system.faults[.timeout] == 1)
+        #expect(Date().timeIntervalSince(started) < 2, "the deadline, not the 5 s spin, ends the wait")
+    }
+
     @Test func aCrashedSystemIsRestartedUpToItsLimit() throws {
         // Answers one query per process, then crashes.
         let system = try Self.start(["crash-after", "1"], restarts: 2)

@@ -65,6 +65,18 @@ public enum JSONField: Sendable, Equatable {
     /// Appends a JSON string literal (RFC 8259 escapes; non-ASCII as UTF-8).
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied in one go.
+        let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
@@ -91,38 +103,32 @@ public enum JSONField: Sendable, Equatable {
     }
 }
 
-/// One row of an answer that may fail to decode without failing its batch: a failure is the
-/// system's fault of kind `wrong_type`.
-struct LossyRow<Value: Decodable>: Decodable {
-    var value: Value?
-    var id: String?
-
-    init(from decoder: any Decoder) throws {
-        value = try? Value(from: decoder)
-        id = try? decoder.container(keyedBy: AnswerEnvelope.Keys.self).decode(String.self, forKey: .id)
-    }
-}
-
-/// The fields every answer line may carry.
-struct AnswerEnvelope: Decodable {
-    enum Keys: String, CodingKey { case id, ok, error, name, version }
+/// The fields every answer line may carry: `id` must be a string and `ok` a boolean where they
+/// are given (else the answer is of the wrong type); `error`, `name` and `version` are kept when
+/// they are strings.
+struct Envelope {
     var id: String?
     var ok: Bool?
     var error: String?
     var name: String?
     var version: String?
 
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        id = try c.decodeIfPresent(String.self, forKey: .id)
-        ok = try c.decodeIfPresent(Bool.self, forKey: .ok)
-        error = try? c.decodeIfPresent(String.self, forKey: .error)
-        name = try? c.decodeIfPresent(String.self, forKey: .name)
-        version = try? c.decodeIfPresent(String.self, forKey: .version)
-    }
-}
+    struct WrongType: Error {}
 
-/// A batch answer: `{"id":…,"rows":[…]}`.
-struct BatchAnswer<Value: Decodable>: Decodable {
-    var rows: [LossyRow<Value>]
+    init(_ fields: [(String, JSONField)]) throws(WrongType) {
+        for (key, value) in fields {
+            switch key {
+            case "id":
+                guard let s = value.stringValue else { throw WrongType() }
+                id = s
+            case "ok":
+                guard let b = value.boolValue else { throw WrongType() }
+                ok = b
+            case "error": error = value.stringValue
+            case "name": name = value.stringValue
+            case "version": version = value.stringValue
+            default: continue
+            }
+        }
+    }
 }

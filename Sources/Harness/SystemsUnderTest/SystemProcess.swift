@@ -13,27 +13,21 @@ import Subprocess
 ///
 /// swift-subprocess spawns the child in its own process group, waits for it and reaps it; the
 /// harness kills the whole group when it stops the system, so nothing the system started
-/// outlives the run. The supervising task runs on its own thread (`SystemThreadExecutor`). Reading and writing go straight to the pipes rather than through the
-/// library's async sequences: the engine is synchronous, and a request costs two system calls
-/// this way (see `fieldtest-bench system`).
+/// outlives the run. The supervising task runs on its own thread (`SystemThreadExecutor`).
+/// Reading and writing go straight to the pipes rather than through the library's async
+/// sequences: the engine is synchronous, and a request costs a write, a few polls and a read
+/// this way (`LineReader`; see `fieldtest-bench system`).
 final class SystemProcess: @unchecked Sendable {
-    /// How a read ended when it returned no line.
-    enum ReadFailure: Error {
-        /// End of file: the process closed its output (it exited or crashed).
-        case closed
-        /// The deadline passed.
-        case timedOut
-    }
+    typealias ReadFailure = LineReadFailure
 
     let command: [String]
     /// The process id (0 until started).
     private(set) var pid: Int32 = 0
     private var toChild: Int32 = -1
     private var fromChild: Int32 = -1
-    private var buffer: [UInt8] = []
-    private var start = 0
-    /// What one `read` fills: 64 KiB, so a batch answer of 1,000 rows takes a few reads.
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+    private let reader: LineReader
+    /// How long a read polls before it sleeps (see `LineReader`).
+    var spinNanoseconds: UInt64 = 0
     private let stop = AsyncStream<Void>.makeStream()
     private let finished = DispatchSemaphore(value: 0)
     private let killed = DispatchSemaphore(value: 0)
@@ -59,6 +53,9 @@ final class SystemProcess: @unchecked Sendable {
         _ = fcntl(outPipe[0], F_SETFD, FD_CLOEXEC)
         toChild = inPipe[1]
         fromChild = outPipe[0]
+        reader = LineReader(fd: outPipe[0])
+        LineReader.enlargePipe(inPipe[1])
+        LineReader.enlargePipe(outPipe[0])
         // A write to a system that has exited must fail with EPIPE, not kill the harness.
         signal(SIGPIPE, SIG_IGN)
 
@@ -116,53 +113,15 @@ final class SystemProcess: @unchecked Sendable {
         pid = outcome.pid
     }
 
-    deinit {
-        terminate()
-        scratch.deallocate()
-    }
+    deinit { terminate() }
 
     /// Writes `bytes` (one or more whole lines); false when the process no longer reads.
-    func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { posixWrite(toChild, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
-    }
+    func write(_ bytes: [UInt8]) -> Bool { LineReader.writeAll(bytes, to: toChild) }
 
     /// The next line of output (without its newline), waiting at most until `deadline`
     /// (`DispatchTime` uptime nanoseconds).
     func readLine(deadline: UInt64) throws(ReadFailure) -> ArraySlice<UInt8> {
-        while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = buffer[start..<newline]
-                start = newline + 1
-                return line
-            }
-            if start > 0 {
-                buffer.removeFirst(start)
-                start = 0
-            }
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { throw .timedOut }
-            var p = pollfd(fd: fromChild, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
-            let ready = poll(&p, 1, ms)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .closed
-            }
-            if ready == 0 { continue }
-            let n = posixRead(fromChild, scratch.baseAddress!, scratch.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw .closed }
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
-        }
+        try reader.next(deadline: deadline, spinNanoseconds: spinNanoseconds)
     }
 
     /// Stops the process: closes its input (a well-behaved system exits on end of file), waits
@@ -193,7 +152,3 @@ final class SystemProcess: @unchecked Sendable {
         var error: String?
     }
 }
-
-// At file scope the C library's `write`/`read`, not the methods of `SystemProcess`.
-private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
-private func posixRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, bytes, count) }

@@ -13,7 +13,7 @@ public protocol ServedCore {
     /// Takes a setup file (`load`); throws a message when the format is not one it reads.
     mutating func load(path: String, format: String) throws
     /// The answer fields (without `id`) for each request row, or why the row cannot be answered.
-    func answer(_ rows: [[String: Any]]) -> [Result<[(String, JSONField)], ServedCoreError>]
+    func answer(_ rows: [JSONObject]) -> [Result<[(String, JSONField)], ServedCoreError>]
 }
 
 /// Why a served core cannot answer a request or take a file.
@@ -26,87 +26,118 @@ public struct ServedCoreError: Error, Sendable, CustomStringConvertible {
 
 /// The JSON Lines server loop.
 public enum SystemServer {
+    /// How long, in microseconds, the server polls for its next request before it sleeps: a
+    /// harness sending request after request finds it awake (see `LineReader`).
+    public static let defaultSpinMicroseconds = 50
+
     /// Reads requests from `input` until end of file and writes one answer line per request to
-    /// `output`, flushed after each: `hello` (answered with `name` and `version`), `load`, and
-    /// the capability's queries, single or batched (`rows`). A request it cannot answer gets
-    /// `{"id":…,"ok":false,"error":…}`.
+    /// `output`: `hello` (answered with `name` and `version`), `load`, and the capability's
+    /// queries, single or batched (`rows`). A request it cannot answer gets
+    /// `{"id":…,"ok":false,"error":…}`. Between requests it polls for `spinMicroseconds` before
+    /// it sleeps.
     public static func serve(
         _ core: inout some ServedCore, name: String, version: String, input: Int32 = STDIN_FILENO,
-        output: Int32 = STDOUT_FILENO
+        output: Int32 = STDOUT_FILENO, spinMicroseconds: Int = defaultSpinMicroseconds
     ) {
-        guard let input = fdopen(input, "r"), let output = fdopen(output, "w") else { return }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
+        let reader = LineReader(fd: input)
+        let spin = UInt64(max(0, spinMicroseconds)) * 1_000
+        var out: [UInt8] = []
         while true {
-            let n = getline(&line, &capacity, input)
-            if n < 0 { break }
-            guard n > 0, let line else { continue }
-            let data = Data(bytes: line, count: n)
-            var out = answer(data, core: &core, name: name, version: version)
+            guard let line = try? reader.next(deadline: nil, spinNanoseconds: spin) else { break }
+            out.removeAll(keepingCapacity: true)
+            answer(line, core: &core, name: name, version: version, into: &out)
             out.append(10)
-            out.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, output) }
-            fflush(output)
+            guard LineReader.writeAll(out, to: output) else { break }
         }
     }
 
-    /// The answer line (without newline) to one request line.
-    static func answer(_ data: Data, core: inout some ServedCore, name: String, version: String) -> [UInt8] {
-        guard let request = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            return JSONField.line([("ok", .bool(false)), ("error", .string("not a JSON object"))]).dropLast()
+    /// Appends the answer (without newline) to one request line to `out`.
+    static func answer(
+        _ line: some Collection<UInt8>, core: inout some ServedCore, name: String, version: String,
+        into out: inout [UInt8]
+    ) {
+        guard let fields = (try? JSONReader.parse(line))?.objectFields else {
+            JSONField.writeObject([("ok", .bool(false)), ("error", .string("not a JSON object"))], into: &out)
+            return
         }
-        let id = request["id"] as? String
-        func failure(_ message: String) -> [UInt8] {
-            Array(
-                JSONField.line(
-                    (id.map { [("id", JSONField.string($0))] } ?? [])
-                        + [("ok", .bool(false)), ("error", .string(message))]
-                ).dropLast())
+        let request = JSONObject(fields)
+        let id = request["id"]?.stringValue
+        func failure(_ message: String) {
+            JSONField.writeObject(
+                (id.map { [("id", JSONField.string($0))] } ?? []) + [
+                    ("ok", .bool(false)), ("error", .string(message)),
+                ],
+                into: &out)
         }
-        switch request["op"] as? String {
+        switch request["op"]?.stringValue {
         case "hello":
-            guard (request["protocol"] as? Int) == systemProtocolVersion else {
+            guard request["protocol"]?.intValue == systemProtocolVersion else {
                 return failure("protocol \(systemProtocolVersion) only")
             }
-            guard request["capability"] as? String == core.capability.rawValue else {
+            guard request["capability"]?.stringValue == core.capability.rawValue else {
                 return failure("this server answers '\(core.capability)' only")
             }
-            return Array(
-                JSONField.line([("ok", .bool(true)), ("name", .string(name)), ("version", .string(version))])
-                    .dropLast())
+            JSONField.writeObject(
+                [("ok", .bool(true)), ("name", .string(name)), ("version", .string(version))], into: &out)
         case "load":
-            guard let dataset = request["dataset"] as? [String: Any], let path = dataset["path"] as? String,
-                let format = dataset["format"] as? String
+            guard let dataset = request["dataset"], let path = dataset["path"]?.stringValue,
+                let format = dataset["format"]?.stringValue
             else { return failure("load needs dataset.path and dataset.format") }
             do { try core.load(path: path, format: format) } catch { return failure(String(describing: error)) }
-            return Array(JSONField.line((id.map { [("id", .string($0))] } ?? []) + [("ok", .bool(true))]).dropLast())
+            JSONField.writeObject((id.map { [("id", .string($0))] } ?? []) + [("ok", .bool(true))], into: &out)
         case core.capability.operation:
             guard let id else { return failure("a request needs a string id") }
-            if let rows = request["rows"] as? [[String: Any]] {
-                var out: [UInt8] = Array(#"{"id":"#.utf8)
+            if case .array(let items)? = request["rows"] {
+                guard let rows = Self.objects(items) else { return failure("each of 'rows' must be an object") }
+                out.append(contentsOf: #"{"id":"#.utf8)
                 JSONField.writeString(id, into: &out)
                 out.append(contentsOf: #","rows":["#.utf8)
                 for (i, (row, result)) in zip(rows, core.answer(rows)).enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
-                    let rowID = JSONField.string(row["id"] as? String ?? "")
-                    switch result {
-                    case .success(let fields): JSONField.writeObject([("id", rowID)] + fields, into: &out)
-                    case .failure(let e):
-                        JSONField.writeObject(
-                            [("id", rowID), ("ok", .bool(false)), ("error", .string(e.description))], into: &out)
-                    }
+                    writeRow(id: row["id"]?.stringValue ?? "", result, into: &out)
                 }
                 out.append(contentsOf: "]}".utf8)
-                return out
+                return
             }
             switch core.answer([request])[0] {
-            case .success(let fields): return Array(JSONField.line([("id", .string(id))] + fields).dropLast())
-            case .failure(let e): return failure(e.description)
+            case .success(let fields): writeRow(id: id, .success(fields), into: &out)
+            case .failure(let e): failure(e.description)
             }
         default:
-            return failure(
-                "unknown op '\(request["op"] ?? "")'; use hello, load or \(core.capability.operation)")
+            let op = request["op"].map { $0.stringValue ?? "\($0)" } ?? ""
+            failure("unknown op '\(op)'; use hello, load or \(core.capability.operation)")
         }
+    }
+
+    /// `{"id":…, fields…}`, or `{"id":…,"ok":false,"error":…}` for a row that cannot be answered.
+    private static func writeRow(
+        id: String, _ result: Result<[(String, JSONField)], ServedCoreError>, into out: inout [UInt8]
+    ) {
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONField.writeString(id, into: &out)
+        let fields: [(String, JSONField)]
+        switch result {
+        case .success(let answer): fields = answer
+        case .failure(let e): fields = [("ok", .bool(false)), ("error", .string(e.description))]
+        }
+        for (key, value) in fields {
+            out.append(UInt8(ascii: ","))
+            JSONField.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            value.write(into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The rows as objects, or nil when one is not an object.
+    private static func objects(_ items: [JSONField]) -> [JSONObject]? {
+        var rows: [JSONObject] = []
+        rows.reserveCapacity(items.count)
+        for item in items {
+            guard let fields = item.objectFields else { return nil }
+            rows.append(JSONObject(fields))
+        }
+        return rows
     }
 }
 
@@ -123,9 +154,11 @@ public struct ServedSentiment: ServedCore {
         model = try SentimentModelFile.load(URL(fileURLWithPath: path), displayName: path)
     }
 
-    public func answer(_ rows: [[String: Any]]) -> [Result<[(String, JSONField)], ServedCoreError>] {
+    public func answer(_ rows: [JSONObject]) -> [Result<[(String, JSONField)], ServedCoreError>] {
         rows.map { row in
-            guard let text = row["text"] as? String else { return .failure(ServedCoreError("'text' must be a string")) }
+            guard let text = row["text"]?.stringValue else {
+                return .failure(ServedCoreError("'text' must be a string"))
+            }
             let p = model.predict(text)
             return .success([
                 ("label", .string(p.label.description)), ("score", .number(p.score)),
@@ -147,10 +180,10 @@ public struct ServedSun: ServedCore {
         throw ServedCoreError("sun needs no setup")
     }
 
-    public func answer(_ rows: [[String: Any]]) -> [Result<[(String, JSONField)], ServedCoreError>] {
+    public func answer(_ rows: [JSONObject]) -> [Result<[(String, JSONField)], ServedCoreError>] {
         rows.map { row in
-            guard let lat = row["latitude"] as? Double, let lon = row["longitude"] as? Double,
-                let date = row["date"] as? String, let zone = row["timezone"] as? String
+            guard let lat = row["latitude"]?.doubleValue, let lon = row["longitude"]?.doubleValue,
+                let date = row["date"]?.stringValue, let zone = row["timezone"]?.stringValue
             else { return .failure(ServedCoreError("needs latitude, longitude (numbers), date and timezone")) }
             let q = SunQuery(id: "", latitude: lat, longitude: lon, date: date, timezone: zone)
             guard let t = calculator.sunTimes([q])[0] else {
@@ -177,12 +210,12 @@ public struct ServedRoute: ServedCore {
         router = BuiltinRouter(graph: try CampusGraph(source: map.source))
     }
 
-    public func answer(_ rows: [[String: Any]]) -> [Result<[(String, JSONField)], ServedCoreError>] {
+    public func answer(_ rows: [JSONObject]) -> [Result<[(String, JSONField)], ServedCoreError>] {
         rows.map { row in
             guard let router else { return .failure(ServedCoreError("no map loaded; send a 'load' message first")) }
-            guard let a = row["from_lat"] as? Double, let b = row["from_lon"] as? Double,
-                let c = row["to_lat"] as? Double, let d = row["to_lon"] as? Double,
-                let profile = row["profile"] as? String
+            guard let a = row["from_lat"]?.doubleValue, let b = row["from_lon"]?.doubleValue,
+                let c = row["to_lat"]?.doubleValue, let d = row["to_lon"]?.doubleValue,
+                let profile = row["profile"]?.stringValue
             else { return .failure(ServedCoreError("needs from_lat, from_lon, to_lat, to_lon and profile")) }
             let q = RouteQuery(
                 id: "", from: GeoPoint(latitude: a, longitude: b), to: GeoPoint(latitude: c, longitude: d),
@@ -215,13 +248,13 @@ public struct ServedLocate: ServedCore {
         locator = try FingerprintLocator(training: try FingerprintSample.fromUJIIndoorLoc(training))
     }
 
-    public func answer(_ rows: [[String: Any]]) -> [Result<[(String, JSONField)], ServedCoreError>] {
+    public func answer(_ rows: [JSONObject]) -> [Result<[(String, JSONField)], ServedCoreError>] {
         guard let locator else { return rows.map { _ in .failure(ServedCoreError("no training file loaded")) } }
         return rows.map { row in
             let width = Self.width(row)
             var rssi: [Int8] = []
             for i in 0..<width {
-                guard let v = row[LocateQuery.column(i)] as? Int, let b = Int8(exactly: v) else {
+                guard let v = row[LocateQuery.column(i)]?.intValue, let b = Int8(exactly: v) else {
                     return .failure(ServedCoreError("\(LocateQuery.column(i)) must be an integer dBm or 100"))
                 }
                 rssi.append(b)
@@ -234,7 +267,7 @@ public struct ServedLocate: ServedCore {
     }
 
     /// The number of `WAPnnn` fields of a row.
-    static func width(_ row: [String: Any]?) -> Int {
+    static func width(_ row: JSONObject?) -> Int {
         var n = 0
         while row?[LocateQuery.column(n)] != nil { n += 1 }
         return n
