@@ -8,11 +8,15 @@ import Foundation
 /// run. `route`: 2,000 walk queries on each bundled campus map (between usable vertices, drawn with
 /// the seed), cold (graph cache off, as a first run) and warm (cache filled by a previous run), against
 /// networkx's `dijkstra_path` timing only its queries over the same directed graph. `sun`: 100,000
-/// location-days as `bench sun` makes them, against pvlib's vectorised SPA. Best of `repeats`.
+/// location-days as `bench sun` makes them, against pvlib's vectorised SPA. `classify`: `tweets`
+/// bundled tweets, model load included, against VADER. `locate`: training on the bundled UJIIndoorLoc
+/// rows but a held-out set and locating it, against scikit-learn's k-NN fit + predict. Best of `repeats`.
 struct BenchEndToEnd: ParsableCommand, ChecksGoals {
     static let configuration = CommandConfiguration(
         commandName: "e2e",
-        abstract: "The fieldtest process end to end (route, map load included) beside its Python peer's compute.")
+        abstract:
+            "The fieldtest process end to end (route, sun, classify, locate; loading included) beside its Python peer's compute."
+    )
 
     @OptionGroup var goals: GoalOptions
 
@@ -24,12 +28,26 @@ struct BenchEndToEnd: ParsableCommand, ChecksGoals {
     @Option(help: "Route queries per map, 1…1000000.") var queries = 2000
     @Option(help: "Timed repetitions (best is reported), 1…100.") var repeats = 3
     @Option(help: "Seed for the query pairs.") var seed: UInt64 = 42
+    @Option(help: "Tweets for classify (the bundled tweets cycled), 1…10000000.") var tweets = 1_000_000
+    @Option(help: "Parts to run, comma-separated: route, sun, classify, locate (default: all).")
+    var parts = "route,sun,classify,locate"
+
+    /// The parts `--parts` names.
+    var chosen: Set<String> { Set(parts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
 
     func validate() throws {
         if !(1...1_000_000).contains(queries) {
             throw ValidationError("--queries must be in 1…1000000 (got \(queries))")
         }
         if !(1...100).contains(repeats) { throw ValidationError("--repeats must be in 1…100 (got \(repeats))") }
+        if !(1...10_000_000).contains(tweets) {
+            throw ValidationError("--tweets must be in 1…10000000 (got \(tweets))")
+        }
+        let unknown = chosen.subtracting(["route", "sun", "classify", "locate"])
+        if !unknown.isEmpty || chosen.isEmpty {
+            throw ValidationError(
+                "--parts \(parts): expected some of route, sun, classify, locate, comma-separated")
+        }
     }
 
     func run() throws {
@@ -47,10 +65,14 @@ struct BenchEndToEnd: ParsableCommand, ChecksGoals {
             "fieldtest-bench-e2e-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
-        for (name, url) in try BenchSupport.files(.osmXML, in: datasets) {
-            try route(name: name, map: url, tool: tool, tmp: tmp, rng: &rng)
+        if chosen.contains("route") {
+            for (name, url) in try BenchSupport.files(.osmXML, in: datasets) {
+                try route(name: name, map: url, tool: tool, tmp: tmp, rng: &rng)
+            }
         }
-        try sun(tool: tool, tmp: tmp)
+        if chosen.contains("sun") { try sun(tool: tool, tmp: tmp) }
+        if chosen.contains("classify") { try classify(tool: tool, tmp: tmp) }
+        if chosen.contains("locate") { try locate(tool: tool, tmp: tmp) }
     }
 
     /// `fieldtest sun` on `bench sun`'s 100,000 location-days (CSV in, CSV out) against pvlib's

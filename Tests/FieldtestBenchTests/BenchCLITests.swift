@@ -58,6 +58,8 @@ struct BenchCLITests {
             (["route", "--queries", "0"], "--queries must be in 1…1000000"),
             (["route", "--grid-side=-3"], "--grid-side must be in 2…1000"),
             (["route", "--repeats", "0"], "--repeats must be in 1…100"),
+            (["e2e", "--tweets", "0"], "--tweets must be in 1…10000000"),
+            (["e2e", "--parts", "route,moon"], "--parts route,moon: expected some of route, sun, classify, locate"),
             (["heap", "--grid-queries", "0"], "--grid-queries must be in 1…1000000"),
             (["heap", "--repeats=-1"], "--repeats must be in 1…100"),
             (["locate", "--queries", "0"], "--queries must be at least 1"),

@@ -115,6 +115,8 @@ public struct CampusGraph: Sendable {
     let vertexGrid: SpatialGrid
     /// Edge index (by segment bounding boxes).
     let edgeGrid: SpatialGrid
+    /// Each edge's shape bounding box, for lower bounds on the distance to it (`snapToEdge`).
+    let edgeBoxes: [EdgeBox]
     /// Way references to points missing from the source (clipped extract).
     public let missingNodeRefs: Int
 
@@ -300,6 +302,9 @@ public struct CampusGraph: Sendable {
         }
         self.vertexGrid = vg
         self.edgeGrid = eg
+        self.edgeBoxes = (0..<edges.count).map { e in
+            EdgeBox(shapePoints[shapeOffsets[e]..<shapeOffsets[e + 1]])
+        }
     }
 
     /// The unit vector of `p` on the sphere: [x, y, z].

@@ -68,25 +68,42 @@ extension CampusGraph {
         let adjacency = profileAdjacency[p]
         var bestLarge: (edge: Int32, d: Double, segment: Int, fraction: Double)?
         var bestSmall: (edge: Int32, d: Double, segment: Int, fraction: Double)?
-        var seen = Set<Int32>()
-        edgeGrid.forEachCandidate(near: point, radiusMetres: maxMetres) { e in
-            guard access[p][Int(e)] != 0, seen.insert(e).inserted else { return }
+        // Edges whose box is provably farther than the best candidate of their kind (or than the
+        // radius) are skipped: the same choice as measuring every candidate, with far fewer measured.
+        let cosLatitude = cos(point.latitude * .pi / 180)
+        let radius = EdgeBox.haversineTerm(metres: maxMetres)
+        var largeLimit = radius
+        var smallLimit = radius
+        // Cells farther than the best candidate of both kinds cannot hold a better one.
+        edgeGrid.forEachCandidateNearestCellsFirst(
+            near: point, radiusMetres: maxMetres,
+            stop: { bound in bound > max(largeLimit, smallLimit) * (1 + 1e-6) + 1e-24 }
+        ) { e in
+            guard access[p][Int(e)] != 0 else { return }
+            let root = Int(adjacency.component[Int(edges[Int(e)].from)])
+            let size = Int(adjacency.componentSizes[root])
+            let small = size < rule.smallComponentVertices && Int32(root) != adjacency.largestComponent
+            guard
+                !edgeBoxes[Int(e)].isFarther(
+                    from: point, cosLatitude: cosLatitude, than: small ? smallLimit : largeLimit)
+            else { return }
             let hit = Geodesy.distanceToPolyline(point, edges[Int(e)].shape)
             let (seg, frac) = normalise(edge: Int(e), segment: hit.segment, fraction: hit.fraction)
             let projected = location(edge: Int(e), segment: seg, fraction: frac)
             let d = Geodesy.haversineMetres(point, projected)
             guard d <= maxMetres else { return }
-            let root = Int(adjacency.component[Int(edges[Int(e)].from)])
-            let size = Int(adjacency.componentSizes[root])
-            let small = size < rule.smallComponentVertices && Int32(root) != adjacency.largestComponent
             func better(_ b: (edge: Int32, d: Double, segment: Int, fraction: Double)?) -> Bool {
                 guard let b else { return true }
                 return (d, e, seg, frac) < (b.d, b.edge, b.segment, b.fraction)
             }
             if small {
-                if better(bestSmall) { bestSmall = (e, d, seg, frac) }
+                if better(bestSmall) {
+                    bestSmall = (e, d, seg, frac)
+                    smallLimit = min(radius, EdgeBox.haversineTerm(metres: d))
+                }
             } else if better(bestLarge) {
                 bestLarge = (e, d, seg, frac)
+                largeLimit = min(radius, EdgeBox.haversineTerm(metres: d))
             }
         }
         let chosen: (edge: Int32, d: Double, segment: Int, fraction: Double)
@@ -178,5 +195,55 @@ extension CampusGraph {
             k += 1
         }
         return total + Geodesy.haversineMetres(shapePoints[base + lastNode], pb)
+    }
+}
+
+/// The latitude and longitude bounds of an edge's shape, for a cheap lower bound on the haversine
+/// distance from a point to any point of the edge (its projection onto the edge lies in the box: a
+/// shape node or a point between two of them, linear in degrees).
+struct EdgeBox: Sendable {
+    /// Bounds in degrees.
+    let minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double
+    /// The smallest cosine of a latitude in the box.
+    let minCosLatitude: Double
+
+    /// The box of `points` (at least one).
+    init(_ points: ArraySlice<GeoPoint>) {
+        var (a, b, c, d) = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
+        for q in points {
+            a = min(a, q.latitude)
+            b = max(b, q.latitude)
+            c = min(c, q.longitude)
+            d = max(d, q.longitude)
+        }
+        minLatitude = a
+        maxLatitude = b
+        minLongitude = c
+        maxLongitude = d
+        minCosLatitude = max(0, min(cos(a * .pi / 180), cos(b * .pi / 180)))
+    }
+
+    /// The haversine term h = sin²(d / 2R) of a distance of `metres` (d = 2R·asin(√h) is increasing in h).
+    static func haversineTerm(metres: Double) -> Double {
+        let s = sin(min(metres / (2 * Geodesy.earthRadiusMetres), .pi / 2))
+        return s * s
+    }
+
+    /// Whether every point of the box is provably farther from `p` than the distance whose
+    /// `haversineTerm` is `limit` (`cosLatitude`: the cosine of `p`'s latitude). The bound uses
+    /// h = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2) with each gap at its smallest over the box and
+    /// sin x ≥ x − x³/6, and a relative margin far above floating-point rounding, so it never
+    /// skips a point that `Geodesy.haversineMetres` would measure within the limit.
+    @inline(__always)
+    func isFarther(from p: GeoPoint, cosLatitude: Double, than limit: Double) -> Bool {
+        let latitudeGap = max(0, minLatitude - p.latitude, p.latitude - maxLatitude)
+        var longitudeGap = max(0, minLongitude - p.longitude, p.longitude - maxLongitude)
+        if longitudeGap > 90 { longitudeGap = 0 }  // across the antimeridian: no bound from longitude
+        let x = latitudeGap * (.pi / 360)
+        let y = longitudeGap * (.pi / 360)
+        let sx = max(0, x - x * x * x / 6)
+        let sy = max(0, y - y * y * y / 6)
+        let h = sx * sx + cosLatitude * minCosLatitude * sy * sy
+        return h > limit * (1 + 1e-6) + 1e-24
     }
 }

@@ -38,7 +38,8 @@ extension RouteBatch {
     /// `fieldtest route` as one call: the input paths as the options give them (`-`: standard input,
     /// for one of them at most), an `output` that names one of them refused, then the map and
     /// congestion loaded and the queries streamed a run at a time to `output` (nil or `-`: standard
-    /// output) in bounded memory: the same bytes as `run(graph:queries:congestion:profiles:)`.
+    /// output) in bounded memory, each run's queries routed on every core: the same bytes as
+    /// `run(graph:queries:congestion:profiles:)`.
     public static func run(
         graph: String, queries: String, congestion: String?, profiles: String?, output: String?
     ) throws {
@@ -50,7 +51,11 @@ extension RouteBatch {
             graph: paths[0], congestion: congestion.map { _ in paths[2] }, profiles: profiles.map { _ in paths[3] })
         try CSVStreaming.transform(file: paths[1], output: output, header: header) { table in
             let qs = try parseQueries(table)
-            return rows(queries: qs, routes: try run(graph: g, queries: qs, queriesFile: paths[1], slowdown: slowdown))
+            return rows(
+                queries: qs,
+                routes: try run(
+                    graph: g, queries: qs, queriesFile: paths[1], slowdown: slowdown,
+                    jobs: ProcessInfo.processInfo.activeProcessorCount))
         }
     }
 

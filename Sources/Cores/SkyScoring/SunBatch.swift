@@ -100,17 +100,21 @@ public enum SunBatch {
     /// The output rows of `requests` (no header).
     public static func rows(_ requests: [Request], _ days: [SolarDay]) -> CSVWriter {
         var w = CSVWriter(capacity: requests.count * 240)
+        var stamps = TimeStamps()
         for (r, d) in zip(requests, days) {
             w.field(r.id)
             w.field(r.date.description)
-            for v in [d.sunrise, d.sunset, d.solarNoon] { time(v, into: &w) }
+            // One call per field rather than a loop over an array literal: no array per row.
+            time(d.sunrise, into: &w, stamps: &stamps)
+            time(d.sunset, into: &w, stamps: &stamps)
+            time(d.solarNoon, into: &w, stamps: &stamps)
             w.field(d.dayLengthSeconds.map { String(Int($0.rounded())) } ?? "")
-            for v in [
-                d.civilDawn, d.civilDusk, d.goldenMorning.start, d.goldenMorning.end, d.goldenEvening.start,
-                d.goldenEvening.end,
-            ] {
-                time(v, into: &w)
-            }
+            time(d.civilDawn, into: &w, stamps: &stamps)
+            time(d.civilDusk, into: &w, stamps: &stamps)
+            time(d.goldenMorning.start, into: &w, stamps: &stamps)
+            time(d.goldenMorning.end, into: &w, stamps: &stamps)
+            time(d.goldenEvening.start, into: &w, stamps: &stamps)
+            time(d.goldenEvening.end, into: &w, stamps: &stamps)
             w.field(d.note.rawValue)
             w.endRecord()
         }
@@ -120,27 +124,50 @@ public enum SunBatch {
     /// Appends the field of an event time `v` (epoch seconds, UTC): ISO 8601 to the second, written
     /// straight into the output bytes; empty when the event does not happen.
     @inline(__always)
-    static func time(_ v: Double?, into w: inout CSVWriter) {
-        w.field(unquotedBytes: { bytes in if let v { CivilTime.appendISOUTC(Int(v.rounded()), to: &bytes) } })
+    static func time(_ v: Double?, into w: inout CSVWriter, stamps: inout TimeStamps) {
+        w.field(unquotedBytes: { bytes in if let v { stamps.append(Int(v.rounded()), to: &bytes) } })
+    }
+
+    /// `CivilTime.appendISOUTC` with the date text of the last day written kept: a row's nine event
+    /// times fall on one to three days, so most times reuse it instead of converting the day again.
+    struct TimeStamps {
+        /// Day (since 1970-01-01) whose `YYYY-MM-DD` is in `date`; `Int.min` before the first.
+        private var day = Int.min
+        private var date: [UInt8] = []
+
+        /// Appends the same bytes as `CivilTime.appendISOUTC(seconds, to:)`.
+        mutating func append(_ seconds: Int, to bytes: inout [UInt8]) {
+            let d = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+            if d != day {
+                let civil = CivilDate(daysSinceEpoch: d)
+                // Years beyond four digits take the general path.
+                guard (0...9999).contains(civil.year) else { return CivilTime.appendISOUTC(seconds, to: &bytes) }
+                day = d
+                date = Array(civil.description.utf8)
+            }
+            let rem = seconds - d * 86_400
+            bytes.append(contentsOf: date)
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: 10))
+            bytes.withUnsafeMutableBufferPointer { all in
+                let b = UnsafeMutableBufferPointer(rebasing: all[start...])
+                b[0] = 0x54  // T
+                b[1] = UInt8(0x30 + rem / 36_000)
+                b[2] = UInt8(0x30 + rem / 3600 % 10)
+                b[3] = 0x3A
+                b[4] = UInt8(0x30 + rem / 600 % 6)
+                b[5] = UInt8(0x30 + rem / 60 % 10)
+                b[6] = 0x3A
+                b[7] = UInt8(0x30 + rem % 60 / 10)
+                b[8] = UInt8(0x30 + rem % 10)
+                b[9] = 0x5A  // Z
+            }
+        }
     }
 
     /// Parse, compute and render in one call.
     public static func run(bytes: [UInt8], file: String) throws(DataError) -> String {
         let requests = try parse(bytes: bytes, file: file)
         return render(requests, compute(requests))
-    }
-}
-
-extension SunBatch {
-    /// `fieldtest sun` as one call: the CSV file `path` (`-`: standard input) streamed a run of rows at
-    /// a time (`CSVStreaming`) to `output` (nil or `-`: standard output), in bounded memory; the same
-    /// bytes as `run(bytes:file:)`. An `output` that names the input is refused.
-    public static func run(file path: String, output: String?) throws {
-        var zones: [String: ZoneOffsets] = [:]
-        let calculator = SolarCalculator()
-        try CSVStreaming.transform(input: path, option: "--input", output: output, header: outputColumns) { table in
-            let requests = try parse(table: table, zones: &zones)
-            return rows(requests, compute(requests, calculator: calculator))
-        }
     }
 }
