@@ -159,6 +159,72 @@ struct SentimentModelTests {
         #expect(abs(totals[0] - totals[1]) < 1e-9 && abs(totals[1] - totals[2]) < 1e-9)
     }
 
+    /// Within-source balancing: each source's classes weigh the same within it, the source keeps
+    /// its total weight, and the global balancing still equalises the class totals afterwards.
+    @Test func withinSourceBalancingEqualisesEachSourcesClasses() {
+        var corpus = TrainingCorpus()
+        let airline: [(String, SentimentLabel)] = [
+            ("late", .negative), ("lost bag", .negative), ("rude", .negative), ("ok", .neutral), ("thanks", .positive),
+        ]
+        corpus.add(airline.enumerated().map { LabelledTweet(text: $1.0, label: $1.1, line: $0 + 1) }, source: .airline)
+        corpus.add(
+            [
+                LabelledTweet(text: "yay", label: .positive, line: 1),
+                LabelledTweet(text: "meh", label: .neutral, line: 2),
+            ], source: .semEval)
+        var c = TrainingConfiguration()
+        c.balancesClassesWithinSources = true
+        c.balancesClasses = false
+        let w = SentimentTrainer.weights(for: corpus, configuration: c)
+        var airlineTotals = [0.0, 0.0, 0.0]
+        for (i, e) in corpus.examples.enumerated() where e.source == .airline {
+            airlineTotals[e.label.rawValue] += w[i]
+        }
+        // 5 airline tweets of weight 0.1 → 0.5 in all, 1/6 to each class.
+        for t in airlineTotals { #expect(abs(t - 0.5 / 3) < 1e-12) }
+        // SemEval has two classes here: each gets half of its total (2 × 1).
+        #expect(abs(w[5] - 1) < 1e-12 && abs(w[6] - 1) < 1e-12)
+        c.balancesClasses = true
+        let both = SentimentTrainer.weights(for: corpus, configuration: c)
+        var totals = [0.0, 0.0, 0.0]
+        for (i, e) in corpus.examples.enumerated() { totals[e.label.rawValue] += both[i] }
+        #expect(abs(totals[0] - totals[1]) < 1e-9 && abs(totals[1] - totals[2]) < 1e-9)
+        #expect(both != SentimentTrainer.weights(for: corpus, configuration: TrainingConfiguration()))
+    }
+
+    /// Averaging the last epochs' parameters gives their mean: a one-epoch average is the plain
+    /// model, and averaging two epochs lies between the models trained for one and for two epochs.
+    @Test func averagedEpochsAreTheMeanOfTheEpochEndParameters() {
+        let corpus = smallCorpus()
+        let lexicon = SentimentLexicon(vader: [:], afinn: [:], afinnPhrases: [:])
+        func model(epochs: Int, averaged: Int) -> LogisticRegressionClassifier {
+            var c = TrainingConfiguration()
+            c.hashBits = 8
+            c.charBits = 0
+            c.logisticRegression.epochs = epochs
+            c.logisticRegression.averagedEpochs = averaged
+            var rng = SeededGenerator(seed: 5)
+            guard
+                case .logisticRegression(let m) = SentimentTrainer.train(
+                    corpus: corpus, lexicon: lexicon, configuration: c, using: &rng)
+            else {
+                Issue.record("expected a logistic regression")
+                return LogisticRegressionClassifier(
+                    featurizer: SentimentFeaturizer(lexicon: lexicon), weights: [], bias: [], lexiconScoreWeight: 0)
+            }
+            return m
+        }
+        #expect(model(epochs: 2, averaged: 1) == model(epochs: 2, averaged: 0))
+        let one = model(epochs: 1, averaged: 0)
+        let two = model(epochs: 2, averaged: 0)
+        let mean = model(epochs: 2, averaged: 2)
+        #expect(mean != two)
+        for k in mean.weights.indices {
+            #expect(abs(mean.weights[k] - (one.weights[k] + two.weights[k]) / 2) <= 1e-6)
+        }
+        for c in 0..<3 { #expect(abs(mean.bias[c] - (one.bias[c] + two.bias[c]) / 2) <= 1e-9) }
+    }
+
     @Test func developmentSplitIsStratifiedAndSeeded() {
         var r1 = SeededGenerator(seed: 3)
         var r2 = SeededGenerator(seed: 3)

@@ -41,8 +41,22 @@ struct TrainingValidationTests {
             try c.validate()
         }
         c = TrainingConfiguration()
+        c.logisticRegression.averagedEpochs = 7
+        #expect(
+            throws: SentimentError.invalidConfiguration(
+                parameter: "averaged epochs", reason: "are 7; they must be in 0…6 (the epochs trained; default 0)")
+        ) {
+            try c.validate()
+        }
+        var options = TrainingOptions()
+        options.averagedEpochs = 3
+        options.balancesClassesWithinSources = true
+        let parsed = try TrainingConfiguration(options: options)
+        #expect(parsed.logisticRegression.averagedEpochs == 3 && parsed.balancesClassesWithinSources)
+        c = TrainingConfiguration()
         c.logisticRegression.learningRate = 10
         c.logisticRegression.l2 = 1
+        c.logisticRegression.averagedEpochs = 6
         c.sourceWeights[.labelledCSV] = 0
         try c.validate()
     }

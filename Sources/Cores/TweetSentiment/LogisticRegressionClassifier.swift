@@ -34,11 +34,16 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
         public var learningRate: Double = 0.2
         /// L2 penalty per example step.
         public var l2: Double = 1e-6
+        /// Number of final epochs whose end-of-epoch parameters are averaged into the model
+        /// (0 or 1: the last epoch's parameters). Averaging the iterates of stochastic gradient
+        /// descent (Polyak & Juditsky 1992) smooths out the last examples' steps.
+        public var averagedEpochs: Int = 0
         /// Creates hyper-parameters.
-        public init(epochs: Int = 6, learningRate: Double = 0.2, l2: Double = 1e-6) {
+        public init(epochs: Int = 6, learningRate: Double = 0.2, l2: Double = 1e-6, averagedEpochs: Int = 0) {
             self.epochs = epochs
             self.learningRate = learningRate
             self.l2 = l2
+            self.averagedEpochs = averagedEpochs
         }
     }
 
@@ -60,7 +65,11 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
         var order = Array(0..<n)
         let eta = Float(h.learningRate)
         let l2 = Float(h.l2)
-        for _ in 0..<max(h.epochs, 0) {
+        let epochs = max(h.epochs, 0)
+        let averaged = min(max(h.averagedEpochs, 1), max(epochs, 1))
+        var sumW = [Float](repeating: 0, count: averaged > 1 ? 3 * d : 0)
+        var sumB = [Double](repeating: 0, count: 3)
+        for epoch in 0..<epochs {
             order.shuffle(using: &rng)
             w.withUnsafeMutableBufferPointer { W in
                 g2.withUnsafeMutableBufferPointer { G in
@@ -93,6 +102,15 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
                     }
                 }
             }
+            if averaged > 1, epoch >= epochs - averaged {
+                for k in 0..<w.count { sumW[k] += w[k] }
+                for c in 0..<3 { sumB[c] += b[c] }
+            }
+        }
+        if averaged > 1 {
+            let scale = 1 / Float(averaged)
+            w = sumW.map { $0 * scale }
+            b = sumB.map { $0 / Double(averaged) }
         }
         return LogisticRegressionClassifier(
             featurizer: featurizer, weights: w, bias: b, lexiconScoreWeight: lexiconScoreWeight)

@@ -32,6 +32,12 @@ public struct TrainingConfiguration: Sendable, Equatable {
     ]
     /// Whether the classes are re-weighted to equal total weight.
     public var balancesClasses: Bool = true
+    /// Whether, before `balancesClasses`, the classes of each source are re-weighted to equal
+    /// weight within the source (the source keeps its total weight). The sources come with
+    /// different class mixes (the airline tweets are two-thirds negative, Sentiment140 has no
+    /// neutral class); balancing only the totals lets a source's own mix, and with it its style
+    /// and vocabulary, pull a class's decision.
+    public var balancesClassesWithinSources: Bool = false
     /// Sources whose `EvaluationShare` is kept out of training (and development) and scored
     /// separately: by default the airline tweets, which the miCity scenarios replay.
     public var reservedSources: Set<CorpusSource> = [.airline]
@@ -79,6 +85,11 @@ public struct TrainingConfiguration: Sendable, Equatable {
         }
         guard Self.epochsRange.contains(h.epochs) else {
             throw bad("--epochs", "is \(h.epochs); it must be in 1…1000 (default 6)")
+        }
+        guard (0...h.epochs).contains(h.averagedEpochs) else {
+            throw bad(
+                "averaged epochs",
+                "are \(h.averagedEpochs); they must be in 0…\(h.epochs) (the epochs trained; default 0)")
         }
         for source in CorpusSource.allCases {
             guard let w = sourceWeights[source] else { continue }
@@ -149,6 +160,17 @@ public enum SentimentTrainer {
     /// Example weights: source weight × class-balancing factor.
     public static func weights(for corpus: TrainingCorpus, configuration c: TrainingConfiguration) -> [Double] {
         var w = corpus.examples.map { c.sourceWeights[$0.source] ?? 1 }
+        if c.balancesClassesWithinSources {
+            var totals: [CorpusSource: [Double]] = [:]
+            for (i, e) in corpus.examples.enumerated() {
+                totals[e.source, default: [0, 0, 0]][e.label.rawValue] += w[i]
+            }
+            for (i, e) in corpus.examples.enumerated() {
+                guard let t = totals[e.source], t[e.label.rawValue] > 0 else { continue }
+                let present = t.filter { $0 > 0 }
+                w[i] *= present.reduce(0, +) / Double(present.count) / t[e.label.rawValue]
+            }
+        }
         if c.balancesClasses {
             var totals = [0.0, 0.0, 0.0]
             for (i, e) in corpus.examples.enumerated() { totals[e.label.rawValue] += w[i] }

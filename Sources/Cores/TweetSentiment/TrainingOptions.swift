@@ -14,6 +14,11 @@ public struct TrainingOptions: Sendable, Equatable {
     public var learningRate: Double?
     /// log2 of the character n-gram buckets (nil: the default).
     public var charBits: Int?
+    /// Logistic regression: final epochs whose parameters are averaged (nil: the default, none).
+    public var averagedEpochs: Int?
+    /// Whether each source's classes are balanced within it before the global balancing
+    /// (`TrainingConfiguration.balancesClassesWithinSources`; default off).
+    public var balancesClassesWithinSources = false
     /// `SOURCE=WEIGHT` pairs.
     public var sourceWeights: [String] = []
     /// Reserved sources, comma-separated, or `none`.
@@ -94,6 +99,8 @@ extension TrainingConfiguration {
         if let l2 = o.l2 { logisticRegression.l2 = l2 }
         if let rate = o.learningRate { logisticRegression.learningRate = rate }
         if let bits = o.charBits { charBits = bits }
+        if let averaged = o.averagedEpochs { logisticRegression.averagedEpochs = averaged }
+        balancesClassesWithinSources = o.balancesClassesWithinSources
         for (source, w) in weights { sourceWeights[source] = w }
         reservedSources = reserved
         if let offsets = o.parsedClassOffsets { classLogOffsets = offsets }
