@@ -42,6 +42,10 @@ struct TrainCommand: ParsableCommand {
         var learningRate: Double?
         @Option(help: "log2 of the character n-gram buckets, 0 (no character n-grams) or 4…26 (default 18).")
         var charBits: Int?
+        @Option(help: "Logistic regression: final epochs whose parameters are averaged, 0…epochs (default 0).")
+        var averagedEpochs: Int?
+        @Flag(help: "Balance each source's classes within it before the global class balancing.")
+        var balanceWithinSources = false
         @Option(
             parsing: .upToNextOption,
             help:
@@ -81,6 +85,7 @@ struct TrainCommand: ParsableCommand {
                 sourceWeight, reserve, classOffsets, holdOut, calibrateOn
             )
             (o.developmentFraction, o.writesModel) = (devFraction, output != nil)
+            (o.averagedEpochs, o.balancesClassesWithinSources) = (averagedEpochs, balanceWithinSources)
             return o
         }
 

@@ -149,6 +149,7 @@ struct DataCommandsCLITests {
                 "error: --learning-rate is 1e+300; it must be above 0 and at most 10"
             ),
             (["--l2", "1e300"], "error: --l2 is 1e+300; it must be in 0…1"),
+            (["--averaged-epochs", "7"], "error: --averaged-epochs is 7; it must be in 0…6"),
             (["--source-weight", "labelledCSV=1e308"], "error: --source-weight labelledCSV=1e+308 is out of range"),
             (["--source-weight", "labelledCSV=0"], "error: every training tweet has weight 0"),
         ]

@@ -44,7 +44,7 @@ struct TrainingValidationTests {
         c.logisticRegression.averagedEpochs = 7
         #expect(
             throws: SentimentError.invalidConfiguration(
-                parameter: "averaged epochs", reason: "are 7; they must be in 0…6 (the epochs trained; default 0)")
+                parameter: "--averaged-epochs", reason: "is 7; it must be in 0…6 (the epochs trained; default 0)")
         ) {
             try c.validate()
         }

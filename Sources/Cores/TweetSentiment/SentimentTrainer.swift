@@ -88,8 +88,8 @@ public struct TrainingConfiguration: Sendable, Equatable {
         }
         guard (0...h.epochs).contains(h.averagedEpochs) else {
             throw bad(
-                "averaged epochs",
-                "are \(h.averagedEpochs); they must be in 0…\(h.epochs) (the epochs trained; default 0)")
+                "--averaged-epochs",
+                "is \(h.averagedEpochs); it must be in 0…\(h.epochs) (the epochs trained; default 0)")
         }
         for source in CorpusSource.allCases {
             guard let w = sourceWeights[source] else { continue }
