@@ -88,8 +88,7 @@ public struct FingerprintLocator: Sendable {
         /// coordinates by Gaussian-kernel regression (relative width 0.15) over the 12 nearest
         /// fingerprints of the voted floor, ranked by 0.8 × the exponential-representation distance
         /// + 0.2 × the powed one. Measured on all 12,948 rows: building 99.96 %, floor 92.57 %, mean 2-D
-        /// error 7.13 m (the previous configuration, `previousTuned`, in the NumPy prototype of this
-        /// cascade: the same votes, 7.37 m); on the seeded 2,000-row subset of the tests,
+        /// error 7.13 m (the previous configuration, `previousTuned`: the same votes, 7.32 m); on the seeded 2,000-row subset of the tests,
         /// in Swift, 8.59 m against 9.40 m. The kernel settings were chosen on every 4th held-out row
         /// (NumPy prototype) over k 8/12, width 0.1/0.15/0.2 and blend 0, 0.2, 0.3, 0.4: a flat
         /// optimum, every setting with the blend 0.2–0.3 within 0.07 m. Alternatives measured
