@@ -42,6 +42,10 @@ struct FingerprintLocateJobTests {
     @Test func eachMethodNamesItsConfiguration() {
         #expect(FingerprintLocateJob.Method(rawValue: "no-offset-search")?.configuration == .withoutOffsetSearch)
         #expect(FingerprintLocateJob.Method.baseline.configuration == .publishedBaseline)
-        #expect(FingerprintLocateJob.Method.allCases.map(\.rawValue) == ["tuned", "no-offset-search", "baseline"])
+        #expect(FingerprintLocateJob.Method.previous.configuration == .previousTuned)
+        #expect(
+            FingerprintLocateJob.Method.allCases.map(\.rawValue) == [
+                "tuned", "previous", "no-offset-search", "baseline",
+            ])
     }
 }

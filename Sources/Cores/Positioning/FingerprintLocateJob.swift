@@ -30,9 +30,12 @@ public enum FingerprintLocateJob {
     /// The locator configurations `fieldtest locate --method` names.
     public enum Method: String, Sendable, CaseIterable {
         /// `FingerprintLocator.Configuration.tuned`: per-query device-offset search, then powed RSSI,
-        /// Sørensen distance, weighted 5-NN cascade.
+        /// Sørensen distance, weighted 5-NN building and floor votes, Gaussian-kernel coordinates.
         case tuned
-        /// `.withoutOffsetSearch`: the same cascade without the device-offset search.
+        /// `.previousTuned`: the device-offset search and cascade with the coordinates as the 1/d-weighted
+        /// mean of 5 neighbours (the tuned configuration before the kernel regression).
+        case previous
+        /// `.withoutOffsetSearch`: `previous` without the device-offset search.
         case noOffsetSearch = "no-offset-search"
         /// `.publishedBaseline`: the published 1-NN Euclidean baseline.
         case baseline
@@ -41,6 +44,7 @@ public enum FingerprintLocateJob {
         public var configuration: FingerprintLocator.Configuration {
             switch self {
             case .tuned: .tuned
+            case .previous: .previousTuned
             case .noOffsetSearch: .withoutOffsetSearch
             case .baseline: .publishedBaseline
             }
