@@ -247,14 +247,10 @@ struct EdgeSnapTests {
     func campusProjection(map: URL) throws {
         let g = try RoutingFixtures.graph(map)
         var rng = SeededGenerator(seed: 23)
-        let lats = g.vertices.map(\.location.latitude)
-        let lons = g.vertices.map(\.location.longitude)
         var interior = 0
         for i in 0..<150 {
             let p = i % 2 == 0 ? try g.profileIndex(named: "walk") : try g.profileIndex(named: "wheelchair")
-            let q = GeoPoint(
-                latitude: Double.random(in: lats.min()!...lats.max()!, using: &rng),
-                longitude: Double.random(in: lons.min()!...lons.max()!, using: &rng))
+            let q = RoutingFixtures.randomPoint(in: g, using: &rng)
             let snap = g.snapToEdge(q, profile: p, maxMetres: 200)
             let expected = SplitGraphReference.ruleDistance(g, profile: p, point: q, maxMetres: 200)
             #expect((snap == nil) == (expected == nil))

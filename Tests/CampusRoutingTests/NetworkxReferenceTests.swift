@@ -16,6 +16,17 @@ enum RoutingFixtures {
     static func graph(_ url: URL) throws -> CampusGraph {
         try CampusGraph(source: try MapFile.load(url: url).source)
     }
+
+    /// A seeded uniform point in `g`'s vertex bounding box widened by `marginDegrees` on each side.
+    static func randomPoint(in g: CampusGraph, marginDegrees: Double = 0, using rng: inout SeededGenerator)
+        -> GeoPoint
+    {
+        let lats = g.vertices.map(\.location.latitude)
+        let lons = g.vertices.map(\.location.longitude)
+        return GeoPoint(
+            latitude: Double.random(in: (lats.min()! - marginDegrees)...(lats.max()! + marginDegrees), using: &rng),
+            longitude: Double.random(in: (lons.min()! - marginDegrees)...(lons.max()! + marginDegrees), using: &rng))
+    }
 }
 
 /// The reference snaps each query end to its nearest routable vertex (the router's former rule); the

@@ -66,14 +66,10 @@ struct SnapPruningTests {
     func snapsEqualExhaustiveChoice(map: URL) throws {
         let g = try RoutingFixtures.graph(map)
         var rng = SeededGenerator(seed: 41)
-        let lats = g.vertices.map(\.location.latitude)
-        let lons = g.vertices.map(\.location.longitude)
         var snapped = 0
         for i in 0..<300 {
             let p = try g.profileIndex(named: ["walk", "wheelchair", "cane"][i % 3])
-            let q = GeoPoint(
-                latitude: Double.random(in: (lats.min()! - 0.001)...(lats.max()! + 0.001), using: &rng),
-                longitude: Double.random(in: (lons.min()! - 0.001)...(lons.max()! + 0.001), using: &rng))
+            let q = RoutingFixtures.randomPoint(in: g, marginDegrees: 0.001, using: &rng)
             let maxMetres = [200.0, 30, 5][i % 3 == 0 ? 0 : Int.random(in: 0..<3, using: &rng)]
             let got = g.snapToEdge(q, profile: p, maxMetres: maxMetres)
             let expected = Self.exhaustive(g, q, profile: p, maxMetres: maxMetres)

@@ -45,17 +45,26 @@ public struct SpatialGrid: Sendable {
         }
     }
 
-    /// Calls `body` with every item in the cells overlapping a `radiusMetres` circle around `p`
-    /// (an item may be visited more than once when it spans cells).
-    public func forEachCandidate(near p: GeoPoint, radiusMetres: Double, _ body: (Int32) -> Void) {
-        let degPerMetre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
-        let dLat = radiusMetres * degPerMetre
+    /// Degrees of latitude per metre on the sphere the grid measures on.
+    static let degreesPerMetre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
+
+    /// The rows `r0…r1` and columns `c0…c1` of the cells overlapping a `radiusMetres` circle around `p`;
+    /// nil when that is 10,000 cells or more a side (a radius far beyond any campus).
+    func cells(near p: GeoPoint, radiusMetres: Double) -> (Int64, Int64, Int64, Int64)? {
+        let dLat = radiusMetres * Self.degreesPerMetre
         let dLon = dLat / max(0.01, cos(p.latitude * .pi / 180))
         let r0 = Int64(((p.latitude - dLat) / cellLat).rounded(.down))
         let r1 = Int64(((p.latitude + dLat) / cellLat).rounded(.down))
         let c0 = Int64(((p.longitude - dLon) / cellLon).rounded(.down))
         let c1 = Int64(((p.longitude + dLon) / cellLon).rounded(.down))
-        guard r1 - r0 < 10_000, c1 - c0 < 10_000 else { return }
+        guard r1 - r0 < 10_000, c1 - c0 < 10_000 else { return nil }
+        return (r0, r1, c0, c1)
+    }
+
+    /// Calls `body` with every item in the cells overlapping a `radiusMetres` circle around `p`
+    /// (an item may be visited more than once when it spans cells).
+    public func forEachCandidate(near p: GeoPoint, radiusMetres: Double, _ body: (Int32) -> Void) {
+        guard let (r0, r1, c0, c1) = cells(near: p, radiusMetres: radiusMetres) else { return }
         for r in r0...r1 {
             for c in c0...c1 {
                 if let items = buckets[Self.key(r, c)] { for i in items { body(i) } }
@@ -74,14 +83,7 @@ public struct SpatialGrid: Sendable {
     func forEachCandidateNearestCellsFirst(
         near p: GeoPoint, radiusMetres: Double, stop: (Double) -> Bool = { _ in false }, _ body: (Int32) -> Void
     ) {
-        let degPerMetre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
-        let dLat = radiusMetres * degPerMetre
-        let dLon = dLat / max(0.01, cos(p.latitude * .pi / 180))
-        let r0 = Int64(((p.latitude - dLat) / cellLat).rounded(.down))
-        let r1 = Int64(((p.latitude + dLat) / cellLat).rounded(.down))
-        let c0 = Int64(((p.longitude - dLon) / cellLon).rounded(.down))
-        let c1 = Int64(((p.longitude + dLon) / cellLon).rounded(.down))
-        guard r1 - r0 < 10_000, c1 - c0 < 10_000 else { return }
+        guard let (r0, r1, c0, c1) = cells(near: p, radiusMetres: radiusMetres) else { return }
         let (rc, cc) = cell(p)
         let rings = max(rc - r0, r1 - rc, cc - c0, c1 - cc, 0)
         func visit(_ r: Int64, _ c: Int64) {
@@ -106,7 +108,7 @@ public struct SpatialGrid: Sendable {
             let sx = max(0, x - x * x * x / 6)
             let sy = max(0, y - y * y * y / 6)
             // Points beyond twice the radius north or south are farther than the radius anyway.
-            let reach = min(90, abs(p.latitude) + 2 * dLat) * .pi / 180
+            let reach = min(90, abs(p.latitude) + 2 * radiusMetres * Self.degreesPerMetre) * .pi / 180
             let h = min(sx * sx, cos(p.latitude * .pi / 180) * max(0, cos(reach)) * sy * sy)
             if k < rings, stop(h * (1 - 1e-6)) { return }
         }

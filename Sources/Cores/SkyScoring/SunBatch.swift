@@ -145,23 +145,8 @@ public enum SunBatch {
                 day = d
                 date = Array(civil.description.utf8)
             }
-            let rem = seconds - d * 86_400
             bytes.append(contentsOf: date)
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: 10))
-            bytes.withUnsafeMutableBufferPointer { all in
-                let b = UnsafeMutableBufferPointer(rebasing: all[start...])
-                b[0] = 0x54  // T
-                b[1] = UInt8(0x30 + rem / 36_000)
-                b[2] = UInt8(0x30 + rem / 3600 % 10)
-                b[3] = 0x3A
-                b[4] = UInt8(0x30 + rem / 600 % 6)
-                b[5] = UInt8(0x30 + rem / 60 % 10)
-                b[6] = 0x3A
-                b[7] = UInt8(0x30 + rem % 60 / 10)
-                b[8] = UInt8(0x30 + rem % 10)
-                b[9] = 0x5A  // Z
-            }
+            CivilTime.appendTimeOfDay(seconds - d * 86_400, to: &bytes)
         }
     }
 

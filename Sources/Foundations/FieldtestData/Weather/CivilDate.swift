@@ -169,20 +169,31 @@ public enum CivilTime {
             return
         }
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 20))
+        bytes.append(contentsOf: repeatElement(0, count: 10))
+        bytes.withUnsafeMutableBufferPointer { all in
+            writeDate(
+                year: d.year, month: d.month, day: d.day, into: UnsafeMutableBufferPointer(rebasing: all[start...]))
+        }
+        appendTimeOfDay(rem, to: &bytes)
+    }
+
+    /// Appends `THH:MM:SSZ` for `secondsOfDay` (0…86,399): the part of `isoUTC` after the date.
+    public static func appendTimeOfDay(_ secondsOfDay: Int, to bytes: inout [UInt8]) {
+        let rem = secondsOfDay
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 10))
         bytes.withUnsafeMutableBufferPointer { all in
             let b = UnsafeMutableBufferPointer(rebasing: all[start...])
-            writeDate(year: d.year, month: d.month, day: d.day, into: b)
-            b[10] = 0x54  // T
-            b[11] = UInt8(0x30 + rem / 36_000)
-            b[12] = UInt8(0x30 + rem / 3600 % 10)
-            b[13] = 0x3A
-            b[14] = UInt8(0x30 + rem / 600 % 6)
-            b[15] = UInt8(0x30 + rem / 60 % 10)
-            b[16] = 0x3A
-            b[17] = UInt8(0x30 + rem % 60 / 10)
-            b[18] = UInt8(0x30 + rem % 10)
-            b[19] = 0x5A  // Z
+            b[0] = 0x54  // T
+            b[1] = UInt8(0x30 + rem / 36_000)
+            b[2] = UInt8(0x30 + rem / 3600 % 10)
+            b[3] = 0x3A
+            b[4] = UInt8(0x30 + rem / 600 % 6)
+            b[5] = UInt8(0x30 + rem / 60 % 10)
+            b[6] = 0x3A
+            b[7] = UInt8(0x30 + rem % 60 / 10)
+            b[8] = UInt8(0x30 + rem % 10)
+            b[9] = 0x5A  // Z
         }
     }
 
