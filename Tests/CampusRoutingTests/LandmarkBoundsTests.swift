@@ -53,6 +53,28 @@ struct LandmarkBoundsTests {
             : .init(offsets: a.offsets, targets: a.targets, lengths: a.lengths)
     }
 
+    @Test(
+        "arcs that all have a reverse of the same length are found symmetric, and their distances to each landmark are exactly those of a search over the reverse arcs",
+        arguments: [0.0, 0.2])
+    func symmetricProfilesShareTheirSearches(oneWayShare: Double) {
+        let graph = Self.grid(side: 12, oneWayShare: oneWayShare, seed: 5)
+        let adjacency = graph.profileAdjacency[0]
+        let forward = Self.arcs(adjacency, reverse: false)
+        let backward = Self.arcs(adjacency, reverse: true)
+        #expect(LandmarkBounds.isSymmetric(forward, backward) == (oneWayShare == 0))
+        let bounds = adjacency.landmarks
+        #expect(bounds.count == 16)
+        let n = graph.vertices.count
+        for (k, landmark) in bounds.landmarks.enumerated() {
+            let to = LandmarkBounds.dijkstra(from: Int(landmark), backward)
+            let from = LandmarkBounds.dijkstra(from: Int(landmark), forward)
+            for v in 0..<n {
+                #expect(bounds.distances[2 * bounds.count * v + bounds.count + k] == to[v])
+                #expect(bounds.distances[2 * bounds.count * v + k] == from[v])
+            }
+        }
+    }
+
     @Test("on the Montgomery campus the bounds never exceed the true distance and are consistent along every arc")
     func admissibleAndConsistent() throws {
         let graph = try RoutingFixtures.graph(RoutingFixtures.montgomery)

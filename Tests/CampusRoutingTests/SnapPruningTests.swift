@@ -139,6 +139,9 @@ struct RouteBatchThreadsTests {
         #expect(
             RouteBatch.rows(queries: queries, routes: one).bytes
                 == RouteBatch.rows(queries: queries, routes: many).bytes)
+        #expect(
+            try RouteBatch.routedRows(graph: g, queries: queries, jobs: jobs).bytes
+                == RouteBatch.rows(queries: queries, routes: one).bytes)
         #expect(one.filter { $0.status == .ok }.count > 100)
     }
 }

@@ -283,11 +283,19 @@ public struct CampusGraph: Sendable {
         {
             self.profileAdjacency = prepared
         } else {
-            self.profileAdjacency = (0..<profiles.count).map { p in
-                ProfileAdjacency(
-                    vertexCount: vertices.count, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
-                    arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
-            }
+            // Profiles are independent (each one's arcs, components and landmark searches): one
+            // thread each, since their landmark Dijkstras are most of a large map's load.
+            let vertexCount = vertices.count
+            let (offsets, arcEdge, arcTarget, arcForward) = (offsets, arcEdge, arcTarget, arcForward)
+            self.profileAdjacency = ParallelSlices.map(
+                count: profiles.count, jobs: ProcessInfo.processInfo.activeProcessorCount
+            ) { range in
+                range.map { p in
+                    ProfileAdjacency(
+                        vertexCount: vertexCount, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
+                        arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
+                }
+            }.flatMap { $0 }
         }
         self.vertexLocations = vertices.map(\.location)
         self.vertexXYZ = vertices.flatMap { Self.unitVector($0.location) }

@@ -16,7 +16,8 @@
 /// own margin) so floating-point rounding of the distance sums can never make them overestimate.
 ///
 /// Storage: 2·L doubles per vertex, interleaved per vertex (`d(L_k, v)` then `d(v, L_k)`), so one
-/// vertex's bounds are one or two cache lines. Build: 2·L Dijkstra searches, O(L·(V + E) log V).
+/// vertex's bounds are one or two cache lines. Build: 2·L Dijkstra searches (L when every arc has a
+/// reverse arc of the same length), O(L·(V + E) log V).
 struct LandmarkBounds: Sendable {
     /// Number of landmarks (0 when the graph has no component worth covering).
     let count: Int
@@ -81,11 +82,14 @@ struct LandmarkBounds: Sendable {
         // The first landmark is the member farthest from the component's smallest vertex.
         let seed = Self.dijkstra(from: Int(root), forward)
         var next = Self.farthest(members, seed.map { $0.isFinite ? $0 : -1 })
+        // Where every arc has its reverse of the same length (most walking profiles), the distances
+        // to a landmark are the distances from it: one search per landmark instead of two.
+        let symmetric = Self.isSymmetric(forward, backward)
         while chosen.count < l {
             guard !chosen.contains(Int32(next)) else { break }
             chosen.append(Int32(next))
             let f = Self.dijkstra(from: next, forward)
-            let b = Self.dijkstra(from: next, backward)
+            let b = symmetric ? f : Self.dijkstra(from: next, backward)
             from.append(f)
             to.append(b)
             for v in members { nearest[v] = min(nearest[v], f[v], b[v]) }
@@ -152,6 +156,29 @@ struct LandmarkBounds: Sendable {
         var best = members[0]
         for v in members where value[v] > value[best] { best = v }
         return best
+    }
+
+    /// Whether `forward` and `backward` hold the same arcs, each vertex's (target, length) pairs
+    /// compared as multisets: then Dijkstra gives the same distances on either, since a vertex's
+    /// distance is the least of its in-neighbours' distances plus the arc, whatever order arcs are
+    /// relaxed in. O(E log degree).
+    static func isSymmetric(_ forward: Arcs, _ backward: Arcs) -> Bool {
+        guard forward.offsets == backward.offsets else { return false }
+        var a: [(Int32, Double)] = []
+        var b: [(Int32, Double)] = []
+        for v in 0..<(forward.offsets.count - 1) {
+            let arcs = Int(forward.offsets[v])..<Int(forward.offsets[v + 1])
+            a.removeAll(keepingCapacity: true)
+            b.removeAll(keepingCapacity: true)
+            for arc in arcs {
+                a.append((forward.targets[arc], forward.lengths[arc]))
+                b.append((backward.targets[arc], backward.lengths[arc]))
+            }
+            a.sort { $0 < $1 }
+            b.sort { $0 < $1 }
+            guard a.elementsEqual(b, by: { $0 == $1 }) else { return false }
+        }
+        return true
     }
 
     /// One direction of a profile's arcs as CSR arrays: arcs of v are `offsets[v]..<offsets[v+1]`.

@@ -50,12 +50,9 @@ extension RouteBatch {
         let (g, slowdown) = try prepare(
             graph: paths[0], congestion: congestion.map { _ in paths[2] }, profiles: profiles.map { _ in paths[3] })
         try CSVStreaming.transform(file: paths[1], output: output, header: header) { table in
-            let qs = try parseQueries(table)
-            return rows(
-                queries: qs,
-                routes: try run(
-                    graph: g, queries: qs, queriesFile: paths[1], slowdown: slowdown,
-                    jobs: ProcessInfo.processInfo.activeProcessorCount))
+            try routedRows(
+                graph: g, queries: try parseQueries(table), queriesFile: paths[1], slowdown: slowdown,
+                jobs: ProcessInfo.processInfo.activeProcessorCount)
         }
     }
 

@@ -90,6 +90,35 @@ public enum RouteBatch {
         graph: CampusGraph, queries: [Query], queriesFile: String = "queries", slowdown: [Double]? = nil,
         snapMetres: Double = 200, jobs: Int = 1
     ) throws(RoutingError) -> [Route] {
+        try slices(
+            graph: graph, queries: queries, queriesFile: queriesFile, slowdown: slowdown, snapMetres: snapMetres,
+            jobs: jobs
+        ) { range, route in range.map(route) }.flatMap { $0 }
+    }
+
+    /// The output rows (no header) of routing every query as `run` does, each slice of queries routed
+    /// and rendered on its own thread: the same bytes as `rows(queries:routes:)` of `run`'s routes,
+    /// without holding every route at once.
+    public static func routedRows(
+        graph: CampusGraph, queries: [Query], queriesFile: String = "queries", slowdown: [Double]? = nil,
+        snapMetres: Double = 200, jobs: Int = 1
+    ) throws(RoutingError) -> CSVWriter {
+        let parts = try slices(
+            graph: graph, queries: queries, queriesFile: queriesFile, slowdown: slowdown, snapMetres: snapMetres,
+            jobs: jobs
+        ) { range, route in rows(queries: queries[range], routes: range.map(route)) }
+        var w = CSVWriter(capacity: parts.reduce(0) { $0 + $1.bytes.count })
+        for part in parts { w.append(records: part) }
+        return w
+    }
+
+    /// `body` applied to contiguous slices of the queries on up to `jobs` threads (in slice order),
+    /// with a function that routes query i; every query's profile is checked first, so an unknown profile
+    /// fails the whole batch with its line.
+    private static func slices<Result: Sendable>(
+        graph: CampusGraph, queries: [Query], queriesFile: String, slowdown: [Double]?, snapMetres: Double, jobs: Int,
+        _ body: @Sendable (Range<Int>, (Int) -> Route) -> Result
+    ) throws(RoutingError) -> [Result] {
         var indices: [Int] = []
         for q in queries {
             do throws(RoutingError) {
@@ -105,12 +134,12 @@ public enum RouteBatch {
         // A slice costs a thread and a router's workspace: worth it from a few hundred queries.
         return ParallelSlices.map(count: queries.count, jobs: jobs, minimumPerSlice: 256) { range in
             var router = AStarRouter()
-            return range.map { i in
+            return body(range) { i in
                 router.route(
                     in: graph, from: queries[i].from, to: queries[i].to, profile: profileOf[i], slowdown: slowdown,
                     snapMetres: snapMetres)
             }
-        }.flatMap { $0 }
+        }
     }
 
     /// Renders the output CSV.
@@ -122,7 +151,7 @@ public enum RouteBatch {
     }
 
     /// The output rows (no header).
-    public static func rows(queries: [Query], routes: [Route]) -> CSVWriter {
+    public static func rows(queries: some Collection<Query>, routes: [Route]) -> CSVWriter {
         var w = CSVWriter()
         for (q, r) in zip(queries, routes) {
             let snaps = [r.fromSnap, r.toSnap].map {
