@@ -79,8 +79,54 @@ struct SnapPruningTests {
         #expect(snapped > 100)
     }
 
+    /// Rules that make fragments of more components, or let them win from farther or never.
+    static let rules = [
+        SnapRule.standard, SnapRule(smallComponentVertices: 400, fragmentDistanceRatio: 0.8),
+        SnapRule(smallComponentVertices: 400, fragmentDistanceRatio: 0), SnapRule(smallComponentVertices: 1),
+    ]
+
+    @Test(
+        "at vertices and beside fragments too, under other fragment rules, snaps equal the exhaustive choice",
+        arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito], rules.indices)
+    func snapsNearFragmentsEqualExhaustiveChoice(map: URL, rule r: Int) throws {
+        let g = try RoutingFixtures.graph(map)
+        let rule = Self.rules[r]
+        let p = try g.profileIndex(named: "walk")
+        let adjacency = g.profileAdjacency[p]
+        let fragments = (0..<g.edges.count).filter { e in
+            let root = Int(adjacency.component[Int(g.edges[e].from)])
+            return g.access[p][e] != 0 && Int32(root) != adjacency.largestComponent
+        }
+        #expect(!fragments.isEmpty)
+        var rng = SeededGenerator(seed: UInt64(59 + r))
+        let metre = 180 / (Double.pi * Geodesy.earthRadiusMetres)
+        var fragmentWins = 0
+        for i in 0..<240 {
+            // A vertex, or a point a few metres off a fragment's shape.
+            let base: GeoPoint
+            if i % 2 == 0 {
+                base = g.vertices[Int.random(in: 0..<g.vertices.count, using: &rng)].location
+            } else {
+                let shape = g.edges[fragments[Int.random(in: 0..<fragments.count, using: &rng)]].shape
+                base = shape[Int.random(in: 0..<shape.count, using: &rng)]
+            }
+            let offset = i % 4 < 2 ? 0 : Double.random(in: 0.5...15, using: &rng)
+            let q = GeoPoint(
+                latitude: base.latitude + offset * metre * Double.random(in: -1...1, using: &rng),
+                longitude: base.longitude + offset * metre * Double.random(in: -1...1, using: &rng))
+            let got = g.snapToEdge(q, profile: p, maxMetres: 200, rule: rule)
+            let expected = Self.exhaustive(g, q, profile: p, maxMetres: 200, rule: rule)
+            #expect(got == expected, "\(q) under rule \(rule)")
+            if let got, fragments.contains(Int(got.edge)) { fragmentWins += 1 }
+        }
+        // Unless fragments can never win, some points beside them stay on them.
+        if rule.fragmentDistanceRatio > 0 { #expect(fragmentWins > 0) }
+    }
+
     /// The snap rule applied to every usable edge of the graph, without the grid or any bound.
-    static func exhaustive(_ g: CampusGraph, _ q: GeoPoint, profile p: Int, maxMetres: Double) -> EdgeSnap? {
+    static func exhaustive(
+        _ g: CampusGraph, _ q: GeoPoint, profile p: Int, maxMetres: Double, rule: SnapRule = .standard
+    ) -> EdgeSnap? {
         typealias Candidate = (edge: Int32, d: Double, segment: Int, fraction: Double)
         let adjacency = g.profileAdjacency[p]
         var large: Candidate?
@@ -92,7 +138,7 @@ struct SnapPruningTests {
             guard d <= maxMetres else { continue }
             let root = Int(adjacency.component[Int(g.edges[e].from)])
             let isSmall =
-                Int(adjacency.componentSizes[root]) < SnapRule.standard.smallComponentVertices
+                Int(adjacency.componentSizes[root]) < rule.smallComponentVertices
                 && Int32(root) != adjacency.largestComponent
             let c: Candidate = (Int32(e), d, seg, frac)
             func better(_ b: Candidate?) -> Bool {
@@ -109,7 +155,7 @@ struct SnapPruningTests {
         case (nil, nil): return nil
         case (let l?, nil): chosen = l
         case (nil, let s?): chosen = s
-        case (let l?, let s?): chosen = s.d < SnapRule.standard.fragmentDistanceRatio * l.d ? s : l
+        case (let l?, let s?): chosen = s.d < rule.fragmentDistanceRatio * l.d ? s : l
         }
         return g.edgeSnap(query: q, edge: chosen.edge, segment: chosen.segment, fraction: chosen.fraction)
     }

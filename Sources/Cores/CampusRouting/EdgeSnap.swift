@@ -99,11 +99,20 @@ extension CampusGraph {
             if small {
                 if better(bestSmall) {
                     bestSmall = (e, d, seg, frac)
-                    smallLimit = min(radius, EdgeBox.haversineTerm(metres: d))
+                    smallLimit = min(smallLimit, EdgeBox.haversineTerm(metres: d))
+                    // A large-component edge farther than d / ratio loses to this fragment whatever
+                    // else is found (the slack keeps one at exactly that distance, which would win).
+                    if rule.fragmentDistanceRatio > 0 {
+                        largeLimit = min(
+                            largeLimit, EdgeBox.haversineTerm(metres: d / rule.fragmentDistanceRatio * (1 + 1e-9)))
+                    }
                 }
             } else if better(bestLarge) {
                 bestLarge = (e, d, seg, frac)
-                largeLimit = min(radius, EdgeBox.haversineTerm(metres: d))
+                largeLimit = min(largeLimit, EdgeBox.haversineTerm(metres: d))
+                // A fragment wins only closer than ratio · d, so one farther than that never will.
+                smallLimit = min(
+                    smallLimit, EdgeBox.haversineTerm(metres: rule.fragmentDistanceRatio * d * (1 + 1e-9)))
             }
         }
         let chosen: (edge: Int32, d: Double, segment: Int, fraction: Double)
