@@ -288,6 +288,36 @@ struct WritingTests {
         #expect(CSVWriter.number(1e-12) == "1e-12")
     }
 
+    @Test("numbers built from the shortest digits are the text printf's %g gives", arguments: 1...17)
+    func numbersAreWhatPrintfWrites(digits: Int) {
+        var rng = SeededGenerator(seed: UInt64(digits))
+        var values: [Double] = [
+            0.0001, 0.00012345678901234, 0.5, 2.5, 0.125, 99.999999999999, 9.9999999999995, 0.30000000000000004,
+            1.0000000000005, 123456.78901234567, 1e11 - 0.5, 1e14 + 0.5, 0.1234567890125, 0.01234567890125,
+        ]
+        for _ in 0..<6_000 {
+            let exponent = Double.random(in: -5...16, using: &rng)
+            let v = pow(10, exponent) * (Bool.random(using: &rng) ? 1 : -1)
+            values.append(v)
+            // Short decimals and their ties at this many digits, nudged by an ulp either way.
+            let short = (v * pow(10, Double(digits))).rounded() / pow(10, Double(digits))
+            values += [short, short.nextUp, short.nextDown]
+            let tie = Double(
+                "\(Int.random(in: 1...9, using: &rng))." + String(repeating: "3", count: max(0, digits - 1)) + "5")!
+            values += [tie, tie.nextUp, tie.nextDown, tie / 1000, -tie * 1000]
+        }
+        var fast = 0
+        for v in values where v.isFinite && v != v.rounded() {
+            #expect(
+                CSVWriter.number(v, significantDigits: digits) == CSVWriter.printfNumber(v, significantDigits: digits),
+                "\(v) to \(digits) digits")
+            if CSVWriter.roundedShortest(v, significantDigits: digits) != nil { fast += 1 }
+        }
+        // Most values of ordinary size take the fast path (too large or small ones, ties and 16–17 digits do not).
+        if (8...15).contains(digits) { #expect(fast > values.count / 4) }
+        if digits <= 15 { #expect(fast > 0) }
+    }
+
     @Test func fixedDecimalsAreWhatPrintfWrites() {
         #expect(CSVWriter.fixed(0.84433, decimals: 4) == "0.8443")
         #expect(CSVWriter.fixed(-0.00001, decimals: 4) == "-0.0000")

@@ -350,12 +350,80 @@ public struct CSVWriter: Sendable {
     public static func number(_ value: Double, significantDigits: Int = 10) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return roundedShortest(value, significantDigits: significantDigits)
+            ?? printfNumber(value, significantDigits: significantDigits)
+    }
+
+    /// `number` through `printf`'s `%.<significantDigits>g` (the definition `roundedShortest` keeps to).
+    static func printfNumber(_ value: Double, significantDigits: Int) -> String {
         var s = String(format: "%.\(significantDigits)g", value)
-        if s.contains("e") { return s }
-        if s.contains(".") {
+        if s.utf8.contains(UInt8(ascii: "e")) { return s }
+        if s.utf8.contains(UInt8(ascii: ".")) {
             while s.hasSuffix("0") { s.removeLast() }
             if s.hasSuffix(".") { s.removeLast() }
         }
         return s
     }
+
+    /// `printfNumber`'s text without the formatter, for 10⁻⁴ ≤ |value| < 10^(digits − 1) (fixed
+    /// notation): the shortest round-trip digits of `value` rounded to `digits` significant ones.
+    /// That equals rounding the exact binary value, because a shortest form lies on the same side of
+    /// every shorter decimal as the value itself (a shorter decimal between them would round-trip
+    /// and be chosen instead), except when the shortest form is itself the rounding tie (its digit
+    /// after the last kept one is a final 5): then, and when rounding up adds a digit, nil.
+    static func roundedShortest(_ value: Double, significantDigits p: Int) -> String? {
+        let magnitude = value.magnitude
+        guard p >= 1, p <= 15, magnitude >= 1e-4, magnitude < min(1e15, powersOfTenUpTo15[p - 1]) else { return nil }
+        var digits: [UInt8] = []  // significant digits, the first non-zero
+        digits.reserveCapacity(20)
+        var wholeDigits = 0  // significant digits before the point
+        var zerosAfterPoint = 0  // zeros between the point and the first significant digit
+        var afterPoint = false
+        for b in magnitude.description.utf8 {
+            if b == UInt8(ascii: ".") {
+                afterPoint = true
+                continue
+            }
+            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { return nil }  // an exponent
+            if digits.isEmpty && b == UInt8(ascii: "0") {
+                if afterPoint { zerosAfterPoint += 1 }
+                continue
+            }
+            digits.append(b)
+            if !afterPoint { wholeDigits += 1 }
+        }
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        guard !digits.isEmpty else { return nil }
+        if digits.count > p {
+            let next = digits[p]
+            if next == UInt8(ascii: "5") && digits.count == p + 1 { return nil }
+            digits.removeLast(digits.count - p)
+            if next >= UInt8(ascii: "5") {
+                var i = p - 1
+                while i >= 0 && digits[i] == UInt8(ascii: "9") {
+                    digits[i] = UInt8(ascii: "0")
+                    i -= 1
+                }
+                guard i >= 0 else { return nil }
+                digits[i] += 1
+            }
+            while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        }
+        var out: [UInt8] = value < 0 ? [UInt8(ascii: "-")] : []
+        out.reserveCapacity(digits.count + zerosAfterPoint + 3)
+        if wholeDigits > 0 {
+            for k in 0..<wholeDigits { out.append(k < digits.count ? digits[k] : UInt8(ascii: "0")) }
+            if digits.count > wholeDigits {
+                out.append(UInt8(ascii: "."))
+                out.append(contentsOf: digits[wholeDigits...])
+            }
+        } else {
+            out.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: ".")])
+            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: zerosAfterPoint))
+            out.append(contentsOf: digits)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let powersOfTenUpTo15: [Double] = (0...15).map { pow(10, Double($0)) }
 }
