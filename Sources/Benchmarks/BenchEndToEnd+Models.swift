@@ -46,7 +46,7 @@ extension BenchEndToEnd {
             }
             timings.append(best)
         }
-        let size = Double(csvBytes(csvURL)) / 1e6
+        let size = Double(BenchSupport.fileBytes(csvURL)) / 1e6
         let ours = String(
             format:
                 "classify: fieldtest classify process, %d tweets (%.0f MB CSV), model load included: %.3f s with --jobs %d (CPU %.3f s), %.3f s with --jobs 1 (CPU %.3f s)",
@@ -163,8 +163,4 @@ extension BenchEndToEnd {
             ])
     }
 
-    /// Size of the file at `url` in bytes (0 when it cannot be read).
-    func csvBytes(_ url: URL) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-    }
 }

@@ -205,7 +205,7 @@ struct BenchEndToEnd: ParsableCommand, ChecksGoals {
             }
             warm = min(warm, w.wall)
         }
-        let size = Double((try? FileManager.default.attributesOfItem(atPath: map.path)[.size] as? Int) ?? 0) / 1e6
+        let size = Double(BenchSupport.fileBytes(map)) / 1e6
         let ours = String(
             format: "%@: fieldtest route process, %d queries, %.1f MB map: cold %.3f s (CPU %.3f s), cache warm %.3f s",
             name, pairs.count, size, cold, coldCPU, warm)

@@ -57,7 +57,7 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
     /// Map loading: the OSM XML reader alone (file to `OSMData`) and the whole load to a routable graph,
     /// best of `repeats`, in MB/s of file; the goal (≥ 200 MB/s for the reader) is judged on the largest map.
     func benchLoading(_ maps: [(String, URL)]) throws {
-        let sizes = maps.map { (try? FileManager.default.attributesOfItem(atPath: $0.1.path)[.size] as? Int) ?? 0 }
+        let sizes = maps.map { BenchSupport.fileBytes($0.1) }
         let largest = sizes.indices.max { sizes[$0] < sizes[$1] }
         for (i, (name, url)) in maps.enumerated() {
             let megabytes = Double(sizes[i]) / 1e6

@@ -27,6 +27,11 @@ enum BenchSupport {
         return manifest.entries.filter { $0.format == format }.map { ($0.name, manifest.url(of: $0)) }
     }
 
+    /// Size of the file at `url` in bytes (0 when it cannot be read).
+    static func fileBytes(_ url: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    }
+
     /// Runs `body`, printing any error to stderr and exiting 2 (invalid input).
     static func guarded<T>(_ body: () throws -> T) throws -> T {
         do {
