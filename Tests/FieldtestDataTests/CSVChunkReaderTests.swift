@@ -63,6 +63,25 @@ struct CSVChunkReaderTests {
         #expect(read.records.last == CSVRecord(line: 40_000, fields: ["19999", "v19999\nsecond line"]))
     }
 
+    /// Runs are read ahead on another thread: a handler that throws must stop it, every time.
+    @Test func aHandlerThatThrowsStopsTheReadingAhead() throws {
+        var text = "id,value\n"
+        for i in 0..<20_000 { text += "\(i),x\n" }
+        let url = try Self.file(text)
+        defer { try? FileManager.default.removeItem(at: url) }
+        struct Stop: Error {}
+        for stopAt in [1, 2, 3, 5, 50] {
+            var seen = 0
+            #expect(throws: Stop.self) {
+                try CSVChunkReader(fileName: "f.csv", chunkBytes: 1024).forEachRun(path: url.path) { _ in
+                    seen += 1
+                    if seen == stopAt { throw Stop() }
+                }
+            }
+            #expect(seen == stopAt)
+        }
+    }
+
     @Test func anErrorInALaterRunIsReportedAtItsLineInTheFile() throws {
         var text = "id,text\n"
         for i in 0..<500 { text += "\(i),ok\n" }

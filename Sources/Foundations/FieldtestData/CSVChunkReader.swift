@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Reads a comma-separated file with a header in bounded memory: a run of whole records at a
 /// time, each handed over as a `CSVTable` whose rows carry the lines they have in the file.
@@ -68,6 +69,24 @@ public struct CSVChunkReader: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DataError.unreadable(file: fileName, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        // The next runs are read and cut on a thread of their own while `body` handles this one, so
+        // reading overlaps the work; runs, then the end or an error, arrive in file order.
+        let queue = RunQueue()
+        let reader = self
+        Thread {
+            do {
+                try reader.readRuns(fd: fd) { try queue.put($0) }
+                queue.finish(nil)
+            } catch {
+                queue.finish(error)
+            }
+        }.start()
+        defer { queue.stop() }  // before the file is closed
+        while let run = try queue.take() { try body(run) }
+    }
+
+    /// The loop of `forEachRun`: reads `fd` and passes each run to `emit` in order.
+    private func readRuns(fd: Int32, _ emit: (Run) throws -> Void) throws {
         var scanner = Scanner()
         scanner.stopAfterFirstRecord = true  // the header is a run of its own
         var buffer: [UInt8] = []
@@ -102,13 +121,13 @@ public struct CSVChunkReader: Sendable {
             }
             guard cut > 0 else {
                 if atEnd {
-                    if !emitted { try body(Run(bytes: [], firstLine: startLine)) }  // an empty file
+                    if !emitted { try emit(Run(bytes: [], firstLine: startLine)) }  // an empty file
                     return
                 }
                 wanted = buffer.count + chunkBytes  // no record ends in the run yet: read on (one long record)
                 continue
             }
-            try body(Run(bytes: Array(buffer[0..<cut]), firstLine: startLine))
+            try emit(Run(bytes: Array(buffer[0..<cut]), firstLine: startLine))
             emitted = true
             buffer.removeFirst(cut)
             startLine = scanner.cutLine
@@ -116,6 +135,64 @@ public struct CSVChunkReader: Sendable {
             scanner.stopAfterFirstRecord = false
             wanted = chunkBytes
             if atEnd && buffer.isEmpty { return }
+        }
+    }
+
+    /// Runs passed from the reading thread to the caller's: at most `depth` wait, so memory stays
+    /// bounded; `stop` makes a waiting or later `put` throw and waits until the reader has finished.
+    final class RunQueue: Sendable {
+        /// Runs read ahead of the one being handled.
+        static let depth = 2
+        private enum Entry { case run(Run), end((any Error)?) }
+        private struct State {
+            var entries: [Entry] = []
+            var stopped = false
+        }
+        private let state = Mutex(State())
+        private let ready = DispatchSemaphore(value: 0)
+        // Created at 0 and signalled up to `depth`: libdispatch traps when a semaphore is freed
+        // below the value it was created with, as this one is when the caller stops early.
+        private let space = DispatchSemaphore(value: 0)
+        private let finished = DispatchSemaphore(value: 0)
+
+        init() {
+            for _ in 0..<Self.depth { space.signal() }
+        }
+
+        /// Hands over `run`, waiting while `depth` runs wait; throws once `stop` was called.
+        func put(_ run: Run) throws {
+            space.wait()
+            try state.withLock {
+                if $0.stopped { throw CancellationError() }
+                $0.entries.append(.run(run))
+            }
+            ready.signal()
+        }
+
+        /// The reader is done: `error` is what stopped it (nil at the end of the file).
+        func finish(_ error: (any Error)?) {
+            state.withLock { $0.entries.append(.end(error)) }
+            ready.signal()
+            finished.signal()
+        }
+
+        /// The next run; nil at the end of the file. Throws the reader's error in its place.
+        func take() throws -> Run? {
+            ready.wait()
+            let entry = state.withLock { $0.entries.removeFirst() }
+            space.signal()
+            switch entry {
+            case .run(let run): return run
+            case .end(nil): return nil
+            case .end(let error?): throw error
+            }
+        }
+
+        /// Stops the reader (a `put` waiting for space wakes and throws) and waits until it has finished.
+        func stop() {
+            state.withLock { $0.stopped = true }
+            space.signal()
+            finished.wait()
         }
     }
 
