@@ -1,0 +1,33 @@
+# A reference point for the sentiment model's hardest held-out part (Datasets/models/README.md): a
+# standard scikit-learn model trained on the SemEval tweets of 2011-2014 and scored on those of 2015
+# (the four SemEval-2016 files, the last 30,347 rows of the file), by macro-recall.
+# Usage: python3 sentiment_year_sklearn.py ../shared/datasets/sentiment-semeval-train/tweets.tsv
+import sys
+from scipy.sparse import hstack
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import recall_score
+from sklearn.svm import LinearSVC
+
+rows = []
+with open(sys.argv[1], encoding='utf-8') as f:
+    next(f)
+    for line in f:
+        _, label, text = line.rstrip('\n').split('\t', 2)
+        rows.append((label, text))
+train, test = rows[:-30347], rows[-30347:]
+words = TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True)
+chars = TfidfVectorizer(analyzer='char_wb', ngram_range=(2, 5), min_df=2, sublinear_tf=True)
+x_train = hstack([words.fit_transform(t for _, t in train), chars.fit_transform(t for _, t in train)]).tocsr()
+x_test = hstack([words.transform(t for _, t in test), chars.transform(t for _, t in test)]).tocsr()
+classes = ['negative', 'neutral', 'positive']
+for name, model in [
+    ('TF-IDF word 1-2 + char_wb 2-5, LogisticRegression(C=1, balanced)',
+     LogisticRegression(C=1, class_weight='balanced', max_iter=2000)),
+    ('same features, LinearSVC(C=0.1, balanced)', LinearSVC(C=0.1, class_weight='balanced')),
+]:
+    predicted = model.fit(x_train, [l for l, _ in train]).predict(x_test)
+    truth = [l for l, _ in test]
+    per_class = ' / '.join('%.3f' % r for r in recall_score(truth, predicted, average=None, labels=classes))
+    print('%s: macro-recall %.3f (neg / neu / pos %s), %d train, %d test' % (
+        name, recall_score(truth, predicted, average='macro'), per_class, len(train), len(test)))
