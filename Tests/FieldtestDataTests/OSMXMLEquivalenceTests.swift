@@ -93,6 +93,14 @@ struct OSMXMLEquivalenceTests {
             ("<node id='1' lat='1' lon='2'></node><node id='2' lat='1' lon='2'/><way id='3'></way>", true),
             // A key given twice keeps its last value; a tag without v is an empty value.
             ("<way id='3'><tag k='name' v='A'/><tag k='name' v='B'/><tag k='x'/></way>", true),
+            // Keys and values the reader reuses: equal heads and lengths, different bytes; long repeats.
+            (
+                "<way id='3'><tag k='building:levels' v='a value longer than 15'/>"
+                    + "<tag k='building:colour' v='a value longer than 16'/><tag k='name' v='a value longer than 15'/>"
+                    + "<tag k='n' v=''/><tag k='m' v=''/></way><relation id='4'><member type='way' ref='3' role='outer'/>"
+                    + "<member type='way' ref='3' role='outer'/><member type='way' ref='3' role='outex'/></relation>",
+                true
+            ),
             // Names sharing their first eight bytes are different names; names like the reader's are not theirs.
             ("<node timestamp1='a' timestamp2='b' idx='7' id='1' lat='1' lon='2' la='0' lont='9'/>", true),
             ("<node id='1' lat='1' lon='2' timestamp='a' timestamp='b'/>", false),

@@ -20,6 +20,7 @@ public enum UTF8Check {
                 guard (a | b | c | d) & 0x8080_8080_8080_8080 == 0 else { break }
                 i += 32
             }
+            if i == n { break }
             if i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 i += 8
                 continue

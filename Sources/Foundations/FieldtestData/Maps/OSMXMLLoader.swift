@@ -234,18 +234,31 @@ private struct OSMXMLReader: ~Copyable {
     private var tags: [(key: String, value: String)] = []
     private var slots = Slots()
     private let heads = Heads()
+    /// Strings recently made from plain values, by a hash of their bytes (`text(_:)`).
+    private var recent = [Recent](repeating: Recent(), count: 1 << Self.recentBits)
+    private static let recentBits = 10
+
+    /// A string made from the value bytes at `span`.
+    private struct Recent {
+        var span = XMLSpan(start: 0, count: -1)
+        var string = ""
+    }
 
     /// Index in the scanner's attribute list of each attribute the reader uses, or −1.
     private struct Slots {
         var id = -1, lat = -1, lon = -1, ref = -1, k = -1, v = -1, type = -1, role = -1, visible = -1, action = -1
     }
 
-    /// `XMLByteScanner.head` of each attribute name the reader uses.
+    /// `XMLByteScanner.head` of each attribute name and attribute value the reader looks for (all of
+    /// eight bytes or fewer, so equal heads and lengths mean equal bytes).
     private struct Heads {
         let id = XMLByteScanner.head("id"), lat = XMLByteScanner.head("lat"), lon = XMLByteScanner.head("lon")
         let ref = XMLByteScanner.head("ref"), k = XMLByteScanner.head("k"), v = XMLByteScanner.head("v")
         let type = XMLByteScanner.head("type"), role = XMLByteScanner.head("role")
         let visible = XMLByteScanner.head("visible"), action = XMLByteScanner.head("action")
+        let node = XMLByteScanner.head("node"), way = XMLByteScanner.head("way")
+        let relation = XMLByteScanner.head("relation")
+        let `false` = XMLByteScanner.head("false"), delete = XMLByteScanner.head("delete")
     }
 
     init(bytes: UnsafeRawBufferPointer, file: String, policy: LoadPolicy) {
@@ -268,6 +281,15 @@ private struct OSMXMLReader: ~Copyable {
         case 8: return scanner.equals(span, "relation") ? .relation : .other
         default: return .other
         }
+    }
+
+    /// Whether attribute `i`'s value is `literal`, whose head is `head`: a word comparison when the
+    /// value is plain, else the scanner's comparison of the decoded value.
+    @inline(__always)
+    private func value(_ i: Int, is literal: StaticString, head: UInt64) -> Bool {
+        let a = scanner.attribute(at: i)
+        guard a.plain else { return scanner.value(i, is: literal) }
+        return a.value.count == literal.utf8CodeUnitCount && scanner.head(a.value) == head
     }
 
     /// Sorts the current start tag's attributes into `slots`. Names are unique within a tag (the
@@ -334,8 +356,8 @@ private struct OSMXMLReader: ~Copyable {
     }
 
     private func deleted() -> Bool {
-        if slots.visible >= 0, scanner.value(slots.visible, is: "false") { return true }
-        if slots.action >= 0, scanner.value(slots.action, is: "delete") { return true }
+        if slots.visible >= 0, value(slots.visible, is: "false", head: heads.false) { return true }
+        if slots.action >= 0, value(slots.action, is: "delete", head: heads.delete) { return true }
         return false
     }
 
@@ -377,11 +399,11 @@ private struct OSMXMLReader: ~Copyable {
             }
             let kind: OSMElementKind
             let t = slots.type
-            if t >= 0, scanner.value(t, is: "way") {
+            if t >= 0, value(t, is: "way", head: heads.way) {
                 kind = .way
-            } else if t >= 0, scanner.value(t, is: "node") {
+            } else if t >= 0, value(t, is: "node", head: heads.node) {
                 kind = .node
-            } else if t >= 0, scanner.value(t, is: "relation") {
+            } else if t >= 0, value(t, is: "relation", head: heads.relation) {
                 kind = .relation
             } else {
                 throw .invalidField(
@@ -389,19 +411,37 @@ private struct OSMXMLReader: ~Copyable {
                     reason: "expected node, way or relation")
             }
             let ref = try integer(slots.ref, "ref", element: "member", line: line)
-            members.append(
-                OSMMember(kind: kind, ref: ref, role: slots.role >= 0 ? scanner.value(slots.role) : ""))
+            members.append(OSMMember(kind: kind, ref: ref, role: slots.role >= 0 ? text(slots.role) : ""))
         case .tag:
             guard slots.k >= 0 else {
                 throw .invalidField(file: file, line: line, field: "tag.k", value: "", reason: "missing attribute 'k'")
             }
             switch open {
             case .node, .way, .relation:
-                tags.append((scanner.value(slots.k), slots.v >= 0 ? scanner.value(slots.v) : ""))
+                let key = text(slots.k)
+                tags.append((key, slots.v >= 0 ? text(slots.v) : ""))
             case .none, .skipped: break
             }
         case .other: break
         }
+    }
+
+    /// The value of attribute `i`, as `XMLByteScanner.value` gives it. Tag keys, common values and
+    /// member roles repeat through a file ("highway", "outer"), so a plain value whose bytes equal
+    /// those of the string last made in its hash slot takes that string: one comparison instead of a
+    /// validation, a copy and, past 15 bytes, an allocation; repeated long values share storage.
+    @inline(__always)
+    private mutating func text(_ i: Int) -> String {
+        let a = scanner.attribute(at: i)
+        guard a.plain else { return scanner.value(i) }
+        let v = a.value
+        var h = scanner.head(v) &+ UInt64(truncatingIfNeeded: v.count)
+        if v.count > 8 { h ^= scanner.tail(v) &* 0x9E37_79B9_7F4A_7C15 }
+        let slot = Int(truncatingIfNeeded: (h &* 0xBF58_476D_1CE4_E5B9) &>> UInt64(64 - Self.recentBits))
+        if scanner.same(recent[slot].span, v) { return recent[slot].string }
+        let made = scanner.string(v)
+        recent[slot] = Recent(span: v, string: made)
+        return made
     }
 
     private mutating func begin(_ kind: Open, id: Int64, line: Int) {

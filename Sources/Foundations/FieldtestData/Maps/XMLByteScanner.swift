@@ -137,6 +137,18 @@ struct XMLByteScanner: ~Copyable {
         return word
     }
 
+    /// Whether spans `a` and `b` hold the same bytes.
+    @inline(__always)
+    func same(_ a: XMLSpan, _ b: XMLSpan) -> Bool {
+        a.count == b.count && memcmp(base + a.start, base + b.start, a.count) == 0
+    }
+
+    /// The last eight bytes of `span` (of at least eight) as a little-endian word.
+    @inline(__always)
+    func tail(_ span: XMLSpan) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + span.start + span.count - 8).loadUnaligned(as: UInt64.self))
+    }
+
     /// `head` of an ASCII literal, for comparing names against it.
     static func head(_ literal: StaticString) -> UInt64 {
         var word: UInt64 = 0
@@ -337,13 +349,17 @@ struct XMLByteScanner: ~Copyable {
     private mutating func skipText() throws(XMLScanError) {
         var sawText = false
         while pos < count {
-            let c = base[pos]
-            let k = classes[Int(c)]
-            if k & XMLByteClass.textSpecial == 0 {
+            // The run of plain bytes with a local index, which the compiler keeps in a register.
+            var i = pos
+            while i < count {
+                let k = classes[Int(base[i])]
+                if k & XMLByteClass.textSpecial != 0 { break }
                 if k & XMLByteClass.space == 0 { sawText = true }
-                pos += 1
-                continue
+                i += 1
             }
+            pos = i
+            guard i < count else { break }
+            let c = base[pos]
             if c == UInt8(ascii: "<") { break }
             if c == UInt8(ascii: "\n") {
                 line += 1
@@ -392,9 +408,10 @@ struct XMLByteScanner: ~Copyable {
                 ? fault("the file ends inside a \(whose); it is truncated")
                 : fault("a \(whose) needs a name, found \(describe(base[pos]))")
         }
-        pos += 1
-        while pos < count, classes[Int(base[pos])] & XMLByteClass.nameChar != 0 { pos += 1 }
-        return XMLSpan(start: start, count: pos - start)
+        var i = pos + 1
+        while i < count, classes[Int(base[i])] & XMLByteClass.nameChar != 0 { i += 1 }
+        pos = i
+        return XMLSpan(start: start, count: i - start)
     }
 
     /// Attributes up to `>` or `/>` (or `?>` when `closing` is `?`); returns whether the tag was empty (`/>`).
@@ -437,6 +454,7 @@ struct XMLByteScanner: ~Copyable {
             let start = pos
             var plain = true
             while true {
+                pos = skipValueBytes(from: pos)
                 guard pos < count else {
                     throw fault("the file ends inside the value of attribute '\(string(name))'; it is truncated")
                 }
@@ -475,6 +493,28 @@ struct XMLByteScanner: ~Copyable {
             }
             appendAttribute(XMLAttribute(name: name, value: value, plain: plain, head: head))
         }
+    }
+
+    /// The offset of the first byte at or after `i` that may end an attribute value or needs a look
+    /// (a quote, `<`, `&`, a control character), or `count`. Eight bytes per step while eight remain:
+    /// in each word, the lowest byte the bit tricks flag is exactly the first such byte (a false flag
+    /// can only follow a true one), and any byte flagged is looked at again by the caller.
+    @inline(__always)
+    private func skipValueBytes(from start: Int) -> Int {
+        var i = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= count {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            @inline(__always) func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+            let flags =
+                zeroByte(w ^ (ones &* 0x22)) | zeroByte(w ^ (ones &* 0x27)) | zeroByte(w ^ (ones &* 0x3C))
+                | zeroByte(w ^ (ones &* 0x26)) | ((w &- ones &* 0x20) & ~w & highs)
+            if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < count, classes[Int(base[i])] & XMLByteClass.valueSpecial == 0 { i += 1 }
+        return i
     }
 
     /// The entity or character reference at `i` (`&…;`) and the offset after it.
