@@ -116,7 +116,8 @@ public struct OSMData: Sendable {
         self.report = report
         var index: [Int64: Int] = [:]
         index.reserveCapacity(nodes.count)
-        for (i, n) in nodes.enumerated() where index[n.id] == nil { index[n.id] = i }
+        // Backwards, so a repeated id keeps its first index, with one hash per node.
+        for i in nodes.indices.reversed() { index[nodes[i].id] = i }
         self.nodeIndex = index
         var missing = 0
         var waysMissing = 0
@@ -202,7 +203,9 @@ public enum OSMXMLLoader: OSMByteLoader {
 
 /// Turns the scanner's events into OSM elements. The element being read is kept in separate
 /// fields (not an enum payload) so appending a node reference or a member never copies the lists.
-private struct OSMXMLReader {
+/// Each start tag's attributes are sorted into `Slots` in one pass, by length and first eight bytes,
+/// so reading `id`, `lat` or `ref` is an index, not a search by name.
+private struct OSMXMLReader: ~Copyable {
     var scanner: XMLByteScanner
     let file: String
     let policy: LoadPolicy
@@ -212,6 +215,8 @@ private struct OSMXMLReader {
     var report = LoadReport()
     /// The first error under `.strict`.
     var fatal: DataError?
+    /// Whether `fatal` is set; tested per event instead of the optional (copying it costs a call).
+    private var failed = false
     var sawRoot = false
     var closedRoot = false
     /// Elements marked deleted, passed over.
@@ -225,7 +230,36 @@ private struct OSMXMLReader {
     private var longitude = 0.0
     private var refs: [Int64] = []
     private var members: [OSMMember] = []
-    private var tags: [String: String] = [:]
+    /// The element's tags in file order; made a dictionary when the element ends, sized once.
+    private var tags: [(key: String, value: String)] = []
+    private var slots = Slots()
+    private let heads = Heads()
+    /// Strings recently made from plain values, by a hash of their bytes (`text(_:)`).
+    private var recent = [Recent](repeating: Recent(), count: 1 << Self.recentBits)
+    private static let recentBits = 10
+
+    /// A string made from the value bytes at `span`.
+    private struct Recent {
+        var span = XMLSpan(start: 0, count: -1)
+        var string = ""
+    }
+
+    /// Index in the scanner's attribute list of each attribute the reader uses, or −1.
+    private struct Slots {
+        var id = -1, lat = -1, lon = -1, ref = -1, k = -1, v = -1, type = -1, role = -1, visible = -1, action = -1
+    }
+
+    /// `XMLByteScanner.head` of each attribute name and attribute value the reader looks for (all of
+    /// eight bytes or fewer, so equal heads and lengths mean equal bytes).
+    private struct Heads {
+        let id = XMLByteScanner.head("id"), lat = XMLByteScanner.head("lat"), lon = XMLByteScanner.head("lon")
+        let ref = XMLByteScanner.head("ref"), k = XMLByteScanner.head("k"), v = XMLByteScanner.head("v")
+        let type = XMLByteScanner.head("type"), role = XMLByteScanner.head("role")
+        let visible = XMLByteScanner.head("visible"), action = XMLByteScanner.head("action")
+        let node = XMLByteScanner.head("node"), way = XMLByteScanner.head("way")
+        let relation = XMLByteScanner.head("relation")
+        let `false` = XMLByteScanner.head("false"), delete = XMLByteScanner.head("delete")
+    }
 
     init(bytes: UnsafeRawBufferPointer, file: String, policy: LoadPolicy) {
         scanner = XMLByteScanner(bytes)
@@ -249,11 +283,60 @@ private struct OSMXMLReader {
         }
     }
 
+    /// Whether attribute `i`'s value is `literal`, whose head is `head`: a word comparison when the
+    /// value is plain, else the scanner's comparison of the decoded value.
+    @inline(__always)
+    private func value(_ i: Int, is literal: StaticString, head: UInt64) -> Bool {
+        let a = scanner.attribute(at: i)
+        guard a.plain else { return scanner.value(i, is: literal) }
+        return a.value.count == literal.utf8CodeUnitCount && scanner.head(a.value) == head
+    }
+
+    /// Sorts the current start tag's attributes into `slots`. Names are unique within a tag (the
+    /// scanner checks), so each slot holds the one attribute of that name, as a search would find.
+    @inline(__always)
+    private mutating func sortAttributes() {
+        slots = Slots()
+        for i in 0..<scanner.attributeCount {
+            let a = scanner.attribute(at: i)
+            let h = a.head
+            switch a.name.count {
+            case 1:
+                if h == heads.k {
+                    slots.k = i
+                } else if h == heads.v {
+                    slots.v = i
+                }
+            case 2: if h == heads.id { slots.id = i }
+            case 3:
+                if h == heads.lat {
+                    slots.lat = i
+                } else if h == heads.lon {
+                    slots.lon = i
+                } else if h == heads.ref {
+                    slots.ref = i
+                }
+            case 4:
+                if h == heads.type {
+                    slots.type = i
+                } else if h == heads.role {
+                    slots.role = i
+                }
+            case 6: if h == heads.action { slots.action = i }
+            case 7: if h == heads.visible { slots.visible = i }
+            default: break
+            }
+        }
+    }
+
     mutating func run() throws(XMLScanError) {
-        while fatal == nil {
+        while !failed {
             switch try scanner.next() {
             case .start(let span):
-                do throws(DataError) { try start(name(span)) } catch { fail(error) }
+                let element = name(span)
+                if element == .other { continue }
+                sortAttributes()
+                do throws(DataError) { try start(element) } catch { fail(error) }
             case .end(let span): end(name(span))
             case .endOfInput: return
             }
@@ -266,12 +349,15 @@ private struct OSMXMLReader {
             open = .skipped
             return
         }
-        if fatal == nil { fatal = error }
+        if !failed {
+            fatal = error
+            failed = true
+        }
     }
 
     private func deleted() -> Bool {
-        if let v = scanner.attribute("visible"), scanner.value(v, is: "false") { return true }
-        if let a = scanner.attribute("action"), scanner.value(a, is: "delete") { return true }
+        if slots.visible >= 0, value(slots.visible, is: "false", head: heads.false) { return true }
+        if slots.action >= 0, value(slots.action, is: "delete", head: heads.delete) { return true }
         return false
     }
 
@@ -292,52 +378,70 @@ private struct OSMXMLReader {
         case .osm:
             sawRoot = true
         case .node:
-            let nodeID = try integer("id", element: "node", line: line)
-            latitude = try coordinate("lat", range: -90...90, line: line)
-            longitude = try coordinate("lon", range: -180...180, line: line)
+            let nodeID = try integer(slots.id, "id", element: "node", line: line)
+            latitude = try coordinate(slots.lat, "lat", range: -90...90, line: line)
+            longitude = try coordinate(slots.lon, "lon", range: -180...180, line: line)
             begin(.node, id: nodeID, line: line)
         case .way:
-            begin(.way, id: try integer("id", element: "way", line: line), line: line)
+            begin(.way, id: try integer(slots.id, "id", element: "way", line: line), line: line)
         case .relation:
-            begin(.relation, id: try integer("id", element: "relation", line: line), line: line)
+            begin(.relation, id: try integer(slots.id, "id", element: "relation", line: line), line: line)
         case .nd:
             guard open == .way else {
                 if open == .skipped { return }
                 throw .badLayout(file: file, line: line, reason: "<nd> outside a <way>")
             }
-            refs.append(try integer("ref", element: "nd", line: line))
+            refs.append(try integer(slots.ref, "ref", element: "nd", line: line))
         case .member:
             guard open == .relation else {
                 if open == .skipped { return }
                 throw .badLayout(file: file, line: line, reason: "<member> outside a <relation>")
             }
             let kind: OSMElementKind
-            if let t = scanner.attribute("type"), scanner.value(t, is: "way") {
+            let t = slots.type
+            if t >= 0, value(t, is: "way", head: heads.way) {
                 kind = .way
-            } else if let t = scanner.attribute("type"), scanner.value(t, is: "node") {
+            } else if t >= 0, value(t, is: "node", head: heads.node) {
                 kind = .node
-            } else if let t = scanner.attribute("type"), scanner.value(t, is: "relation") {
+            } else if t >= 0, value(t, is: "relation", head: heads.relation) {
                 kind = .relation
             } else {
                 throw .invalidField(
-                    file: file, line: line, field: "member.type",
-                    value: scanner.attribute("type").map { scanner.value($0) } ?? "",
+                    file: file, line: line, field: "member.type", value: t >= 0 ? scanner.value(t) : "",
                     reason: "expected node, way or relation")
             }
-            let ref = try integer("ref", element: "member", line: line)
-            members.append(
-                OSMMember(kind: kind, ref: ref, role: scanner.attribute("role").map { scanner.value($0) } ?? ""))
+            let ref = try integer(slots.ref, "ref", element: "member", line: line)
+            members.append(OSMMember(kind: kind, ref: ref, role: slots.role >= 0 ? text(slots.role) : ""))
         case .tag:
-            guard let k = scanner.attribute("k") else {
+            guard slots.k >= 0 else {
                 throw .invalidField(file: file, line: line, field: "tag.k", value: "", reason: "missing attribute 'k'")
             }
             switch open {
             case .node, .way, .relation:
-                tags[scanner.value(k)] = scanner.attribute("v").map { scanner.value($0) } ?? ""
+                let key = text(slots.k)
+                tags.append((key, slots.v >= 0 ? text(slots.v) : ""))
             case .none, .skipped: break
             }
         case .other: break
         }
+    }
+
+    /// The value of attribute `i`, as `XMLByteScanner.value` gives it. Tag keys, common values and
+    /// member roles repeat through a file ("highway", "outer"), so a plain value whose bytes equal
+    /// those of the string last made in its hash slot takes that string: one comparison instead of a
+    /// validation, a copy and, past 15 bytes, an allocation; repeated long values share storage.
+    @inline(__always)
+    private mutating func text(_ i: Int) -> String {
+        let a = scanner.attribute(at: i)
+        guard a.plain else { return scanner.value(i) }
+        let v = a.value
+        var h = scanner.head(v) &+ UInt64(truncatingIfNeeded: v.count)
+        if v.count > 8 { h ^= scanner.tail(v) &* 0x9E37_79B9_7F4A_7C15 }
+        let slot = Int(truncatingIfNeeded: (h &* 0xBF58_476D_1CE4_E5B9) &>> UInt64(64 - Self.recentBits))
+        if scanner.same(recent[slot].span, v) { return recent[slot].string }
+        let made = scanner.string(v)
+        recent[slot] = Recent(span: v, string: made)
+        return made
     }
 
     private mutating func begin(_ kind: Open, id: Int64, line: Int) {
@@ -346,19 +450,27 @@ private struct OSMXMLReader {
         self.line = line
         refs.removeAll(keepingCapacity: true)
         members.removeAll(keepingCapacity: true)
-        if !tags.isEmpty { tags = [:] }
+        tags.removeAll(keepingCapacity: true)
+    }
+
+    /// The element's tags as a dictionary; a key given twice keeps its last value.
+    private func tagDictionary() -> [String: String] {
+        if tags.isEmpty { return [:] }
+        var d = [String: String](minimumCapacity: tags.count)
+        for (k, v) in tags { d[k] = v }
+        return d
     }
 
     private mutating func end(_ element: Name) {
         switch (element, open) {
         case (.node, .node):
-            nodes.append(OSMNode(id: id, latitude: latitude, longitude: longitude, tags: tags, line: line))
+            nodes.append(OSMNode(id: id, latitude: latitude, longitude: longitude, tags: tagDictionary(), line: line))
             finish()
         case (.way, .way):
-            ways.append(OSMWay(id: id, nodeRefs: refs, tags: tags, line: line))
+            ways.append(OSMWay(id: id, nodeRefs: refs, tags: tagDictionary(), line: line))
             finish()
         case (.relation, .relation):
-            relations.append(OSMRelation(id: id, members: members, tags: tags, line: line))
+            relations.append(OSMRelation(id: id, members: members, tags: tagDictionary(), line: line))
             finish()
         case (.node, _), (.way, _), (.relation, _): open = .none
         case (.osm, _): closedRoot = true
@@ -369,21 +481,23 @@ private struct OSMXMLReader {
     private mutating func finish() {
         report.rowsLoaded += 1
         open = .none
-        tags = [:]
+        tags.removeAll(keepingCapacity: true)
     }
 
-    /// An integer id attribute; digits (with an optional sign) are read straight from the bytes.
-    private func integer(_ key: StaticString, element: String, line: Int) throws(DataError) -> Int64 {
+    /// The integer attribute at `slot` (named `key`, for errors); digits (with an optional sign)
+    /// are read straight from the bytes.
+    private func integer(_ slot: Int, _ key: StaticString, element: String, line: Int) throws(DataError) -> Int64 {
         var field: String { "\(key)" }  // built only for an error
-        guard let i = scanner.attribute(key) else {
+        guard slot >= 0 else {
             throw .invalidField(
                 file: file, line: line, field: "\(element).\(field)", value: "",
                 reason: "missing attribute '\(field)'; every <\(element)> needs an integer \(field)")
         }
-        if scanner.attributes[i].plain, let v = Self.plainInteger(scanner.bytes(scanner.attributes[i].value)) {
+        let a = scanner.attribute(at: slot)
+        if a.plain, let v = Self.plainInteger(scanner.bytes(a.value)) {
             return v
         }
-        let raw = scanner.value(i)
+        let raw = scanner.value(slot)
         guard let v = Int64(raw.trimmingCharacters(in: .whitespaces)) else {
             throw .invalidField(
                 file: file, line: line, field: "\(element).\(field)", value: raw, reason: "not an integer id")
@@ -411,19 +525,21 @@ private struct OSMXMLReader {
     /// Powers of ten a double holds exactly.
     private static let exactPowers: [Double] = (0...22).map { pow(10, Double($0)) }
 
-    private func coordinate(_ key: StaticString, range: ClosedRange<Double>, line: Int) throws(DataError) -> Double {
+    /// The coordinate attribute at `slot` (named `key`, for errors), in degrees within `range`.
+    private func coordinate(_ slot: Int, _ key: StaticString, range: ClosedRange<Double>, line: Int) throws(DataError)
+        -> Double
+    {
         var field: String { "node.\(key)" }  // built only for an error
-        guard let i = scanner.attribute(key) else {
+        guard slot >= 0 else {
             throw .invalidField(
                 file: file, line: line, field: field, value: "",
                 reason: "missing attribute '\(key)'; nodes need lat and lon in degrees")
         }
-        if scanner.attributes[i].plain, let v = Self.plainDecimal(scanner.bytes(scanner.attributes[i].value)),
-            range.contains(v)
-        {
+        let a = scanner.attribute(at: slot)
+        if a.plain, let v = Self.plainDecimal(scanner.bytes(a.value)), range.contains(v) {
             return v
         }
-        return try FieldParser.double(scanner.value(i), field: field, in: range, file: file, line: line)
+        return try FieldParser.double(scanner.value(slot), field: field, in: range, file: file, line: line)
     }
 
     /// `-?[0-9]+(\.[0-9]+)?` with at most 15 significant digits, as the correctly rounded double:

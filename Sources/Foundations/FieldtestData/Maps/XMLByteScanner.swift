@@ -16,6 +16,9 @@ struct XMLAttribute {
     var value: XMLSpan
     /// Whether the raw bytes are the value as they stand (no `&…;`, no tab or line break).
     var plain: Bool
+    /// The name's first eight bytes, zero-padded (`XMLByteScanner.head`): with the length, enough to
+    /// tell the short names data files use apart in one comparison.
+    var head: UInt64
 }
 
 /// What the scanner found next.
@@ -43,8 +46,10 @@ struct XMLScanError: Error {
 /// declarations: the entities they declare can expand without bound, and OSM XML has none.
 ///
 /// The bytes must already be valid UTF-8 (see `UTF8Check`). Values stay byte spans until asked for;
-/// nothing is allocated per element but the attribute list, which is reused. O(input) time.
-struct XMLByteScanner {
+/// nothing is allocated per element. The attribute list and the stack of open elements live in
+/// buffers the scanner owns (it is not copyable), so the inner loops index them without Array's
+/// uniqueness checks and reference counting. O(input) time.
+struct XMLByteScanner: ~Copyable {
     private let base: UnsafePointer<UInt8>
     private let count: Int
     private var pos: Int
@@ -53,9 +58,16 @@ struct XMLByteScanner {
     private let classes: UnsafePointer<UInt8>
     /// 1-based line of the scan position (of the `>` closing a start tag when it is returned).
     private(set) var line = 1
-    /// Attributes of the last start tag returned.
-    private(set) var attributes: [XMLAttribute] = []
-    private var open: [XMLSpan] = []
+    /// Attributes of the last start tag returned: `attributeCount` of them.
+    private var attributes: UnsafeMutablePointer<XMLAttribute>
+    private var attributeCapacity = 16
+    /// Number of attributes of the last start tag returned.
+    private(set) var attributeCount = 0
+    /// The open elements, innermost last: `depth` of them.
+    private var open: UnsafeMutablePointer<XMLSpan>
+    private var openCapacity = 16
+    /// Number of elements open.
+    private(set) var depth = 0
     private var pendingEnd: XMLSpan?
     private var rootClosed = false
 
@@ -67,11 +79,82 @@ struct XMLByteScanner {
         pos = count >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0
         documentStart = pos
         classes = XMLByteClass.table
-        attributes.reserveCapacity(16)
+        attributes = .allocate(capacity: attributeCapacity)
+        open = .allocate(capacity: openCapacity)
     }
 
-    /// Number of elements open.
-    var depth: Int { open.count }
+    deinit {
+        attributes.deallocate()
+        open.deallocate()
+    }
+
+    /// Attribute `i` (`0..<attributeCount`) of the last start tag returned.
+    @inline(__always)
+    func attribute(at i: Int) -> XMLAttribute {
+        precondition(i >= 0 && i < attributeCount, "attribute index out of range")
+        return attributes[i]
+    }
+
+    /// The innermost open element.
+    private var innermost: XMLSpan? { depth > 0 ? open[depth - 1] : nil }
+
+    @inline(__always)
+    private mutating func push(_ name: XMLSpan) {
+        if depth == openCapacity {
+            let bigger = UnsafeMutablePointer<XMLSpan>.allocate(capacity: openCapacity * 2)
+            bigger.moveInitialize(from: open, count: depth)
+            open.deallocate()
+            open = bigger
+            openCapacity *= 2
+        }
+        open[depth] = name
+        depth += 1
+    }
+
+    @inline(__always)
+    private mutating func appendAttribute(_ a: XMLAttribute) {
+        if attributeCount == attributeCapacity {
+            let bigger = UnsafeMutablePointer<XMLAttribute>.allocate(capacity: attributeCapacity * 2)
+            bigger.moveInitialize(from: attributes, count: attributeCount)
+            attributes.deallocate()
+            attributes = bigger
+            attributeCapacity *= 2
+        }
+        attributes[attributeCount] = a
+        attributeCount += 1
+    }
+
+    /// The first eight bytes of `span` as a little-endian word, zero-padded when it is shorter.
+    @inline(__always)
+    func head(_ span: XMLSpan) -> UInt64 {
+        let n = min(span.count, 8)
+        if span.start + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + span.start).loadUnaligned(as: UInt64.self))
+            return n == 8 ? word : word & ((1 &<< UInt64(8 * n)) &- 1)
+        }
+        var word: UInt64 = 0
+        for k in 0..<n { word |= UInt64(base[span.start + k]) &<< UInt64(8 * k) }
+        return word
+    }
+
+    /// Whether spans `a` and `b` hold the same bytes.
+    @inline(__always)
+    func same(_ a: XMLSpan, _ b: XMLSpan) -> Bool {
+        a.count == b.count && memcmp(base + a.start, base + b.start, a.count) == 0
+    }
+
+    /// The last eight bytes of `span` (of at least eight) as a little-endian word.
+    @inline(__always)
+    func tail(_ span: XMLSpan) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + span.start + span.count - 8).loadUnaligned(as: UInt64.self))
+    }
+
+    /// `head` of an ASCII literal, for comparing names against it.
+    static func head(_ literal: StaticString) -> UInt64 {
+        var word: UInt64 = 0
+        for k in 0..<min(literal.utf8CodeUnitCount, 8) { word |= UInt64(literal.utf8Start[k]) << UInt64(8 * k) }
+        return word
+    }
 
     /// Whether `span` holds exactly the ASCII bytes of `literal`.
     @inline(__always)
@@ -88,16 +171,16 @@ struct XMLByteScanner {
     /// The text of `span` (already valid UTF-8).
     func string(_ span: XMLSpan) -> String { String(decoding: bytes(span), as: UTF8.self) }
 
-    /// Index in `attributes` of the attribute called `name`.
+    /// Index in the attribute list of the attribute called `name`.
     @inline(__always)
     func attribute(_ name: StaticString) -> Int? {
-        for i in attributes.indices where equals(attributes[i].name, name) { return i }
+        for i in 0..<attributeCount where equals(attributes[i].name, name) { return i }
         return nil
     }
 
     /// The value of attribute `i` with entity references replaced and white space normalised (XML 1.0 §3.3.3).
     func value(_ i: Int) -> String {
-        let a = attributes[i]
+        let a = attribute(at: i)
         if a.plain { return string(a.value) }
         var out: [UInt8] = []
         out.reserveCapacity(a.value.count)
@@ -125,7 +208,8 @@ struct XMLByteScanner {
 
     /// Whether attribute `i`'s value is exactly `literal` (ASCII).
     func value(_ i: Int, is literal: StaticString) -> Bool {
-        attributes[i].plain ? equals(attributes[i].value, literal) : value(i) == literal.description
+        let a = attribute(at: i)
+        return a.plain ? equals(a.value, literal) : value(i) == literal.description
     }
 
     private func fault(_ reason: String) -> XMLScanError { XMLScanError(line: line, reason: reason) }
@@ -139,16 +223,16 @@ struct XMLByteScanner {
     mutating func next() throws(XMLScanError) -> XMLEvent {
         if let name = pendingEnd {
             pendingEnd = nil
-            open.removeLast()
-            if open.isEmpty { rootClosed = true }
+            depth -= 1
+            if depth == 0 { rootClosed = true }
             return .end(name)
         }
         while true {
             try skipText()
             if pos >= count {
-                if let innermost = open.last {
+                if let innermost {
                     throw fault(
-                        "the file ends inside <\(string(innermost))> (\(open.count) element(s) left open); it is truncated"
+                        "the file ends inside <\(string(innermost))> (\(depth) element(s) left open); it is truncated"
                     )
                 }
                 return .endOfInput
@@ -168,21 +252,21 @@ struct XMLByteScanner {
                         : fault("expected '>' to close </\(string(name))>, found \(describe(base[pos]))")
                 }
                 pos += 1
-                guard let innermost = open.last else {
+                guard let innermost else {
                     throw fault("</\(string(name))> closes an element that was never opened")
                 }
                 guard innermost.count == name.count, memcmp(base + innermost.start, base + name.start, name.count) == 0
                 else {
                     throw fault("</\(string(name))> does not match the open <\(string(innermost))>")
                 }
-                open.removeLast()
-                if open.isEmpty { rootClosed = true }
+                depth -= 1
+                if depth == 0 { rootClosed = true }
                 return .end(name)
             case UInt8(ascii: "!"):
                 if matches("<!--", at: tagStart) {
                     try skipComment()
                 } else if matches("<![CDATA[", at: tagStart) {
-                    guard !open.isEmpty else { throw fault("a CDATA section outside the root element") }
+                    guard depth > 0 else { throw fault("a CDATA section outside the root element") }
                     pos = tagStart + 9
                     try skip(until: "]]>", what: "CDATA section")
                 } else if matches("<!DOCTYPE", at: tagStart) {
@@ -218,7 +302,7 @@ struct XMLByteScanner {
                 pos = tagStart + 1
                 let name = try scanName(what: "start tag")
                 let empty = try scanAttributes(of: name)
-                open.append(name)
+                push(name)
                 if empty { pendingEnd = name }
                 return .start(name)
             }
@@ -230,7 +314,7 @@ struct XMLByteScanner {
     private mutating func scanDeclaration() throws(XMLScanError) {
         let element = XMLSpan(start: pos - 3, count: 3)
         _ = try scanAttributes(of: element, closing: UInt8(ascii: "?"))
-        let names = attributes.map { string($0.name) }
+        let names = (0..<attributeCount).map { string(attributes[$0].name) }
         let allowed = [
             ["version"], ["version", "encoding"], ["version", "standalone"], ["version", "encoding", "standalone"],
         ]
@@ -265,13 +349,17 @@ struct XMLByteScanner {
     private mutating func skipText() throws(XMLScanError) {
         var sawText = false
         while pos < count {
-            let c = base[pos]
-            let k = classes[Int(c)]
-            if k & XMLByteClass.textSpecial == 0 {
+            // The run of plain bytes with a local index, which the compiler keeps in a register.
+            var i = pos
+            while i < count {
+                let k = classes[Int(base[i])]
+                if k & XMLByteClass.textSpecial != 0 { break }
                 if k & XMLByteClass.space == 0 { sawText = true }
-                pos += 1
-                continue
+                i += 1
             }
+            pos = i
+            guard i < count else { break }
+            let c = base[pos]
             if c == UInt8(ascii: "<") { break }
             if c == UInt8(ascii: "\n") {
                 line += 1
@@ -284,14 +372,21 @@ struct XMLByteScanner {
             }
             pos += 1
         }
-        if sawText, open.isEmpty {
+        if sawText, depth == 0 {
             throw fault(
                 rootClosed
                     ? "text after the end of the root element" : "text before the root element; expected '<'")
         }
     }
 
+    /// White space at the scan position; most calls find none, so the test comes first, inline.
+    @inline(__always)
     private mutating func skipSpace() {
+        guard pos < count, classes[Int(base[pos])] & XMLByteClass.spaceOrLineFeed != 0 else { return }
+        skipSpaceRun()
+    }
+
+    private mutating func skipSpaceRun() {
         while pos < count {
             let c = base[pos]
             if c == UInt8(ascii: "\n") {
@@ -304,6 +399,7 @@ struct XMLByteScanner {
     }
 
     /// A name at the scan position; `what` (and the `element` it belongs to) say whose, in an error.
+    @inline(__always)
     private mutating func scanName(what: StaticString, of element: XMLSpan? = nil) throws(XMLScanError) -> XMLSpan {
         let start = pos
         guard pos < count, classes[Int(base[pos])] & XMLByteClass.nameStart != 0 else {
@@ -312,16 +408,17 @@ struct XMLByteScanner {
                 ? fault("the file ends inside a \(whose); it is truncated")
                 : fault("a \(whose) needs a name, found \(describe(base[pos]))")
         }
-        pos += 1
-        while pos < count, classes[Int(base[pos])] & XMLByteClass.nameChar != 0 { pos += 1 }
-        return XMLSpan(start: start, count: pos - start)
+        var i = pos + 1
+        while i < count, classes[Int(base[i])] & XMLByteClass.nameChar != 0 { i += 1 }
+        pos = i
+        return XMLSpan(start: start, count: i - start)
     }
 
     /// Attributes up to `>` or `/>` (or `?>` when `closing` is `?`); returns whether the tag was empty (`/>`).
     private mutating func scanAttributes(of element: XMLSpan, closing: UInt8 = UInt8(ascii: "/")) throws(XMLScanError)
         -> Bool
     {
-        attributes.removeAll(keepingCapacity: true)
+        attributeCount = 0
         while true {
             let before = pos
             skipSpace()
@@ -357,6 +454,7 @@ struct XMLByteScanner {
             let start = pos
             var plain = true
             while true {
+                pos = skipValueBytes(from: pos)
                 guard pos < count else {
                     throw fault("the file ends inside the value of attribute '\(string(name))'; it is truncated")
                 }
@@ -384,13 +482,39 @@ struct XMLByteScanner {
             }
             let value = XMLSpan(start: start, count: pos - start)
             pos += 1
-            for a in attributes where a.name.count == name.count {
-                if memcmp(base + a.name.start, base + name.start, name.count) == 0 {
+            // Names of eight bytes or fewer are equal when their heads are; longer ones compare the rest.
+            let head = head(name)
+            for j in 0..<attributeCount where attributes[j].head == head && attributes[j].name.count == name.count {
+                if name.count <= 8
+                    || memcmp(base + attributes[j].name.start + 8, base + name.start + 8, name.count - 8) == 0
+                {
                     throw fault("attribute '\(string(name))' appears twice in <\(string(element))>")
                 }
             }
-            attributes.append(XMLAttribute(name: name, value: value, plain: plain))
+            appendAttribute(XMLAttribute(name: name, value: value, plain: plain, head: head))
         }
+    }
+
+    /// The offset of the first byte at or after `i` that may end an attribute value or needs a look
+    /// (a quote, `<`, `&`, a control character), or `count`. Eight bytes per step while eight remain:
+    /// in each word, the lowest byte the bit tricks flag is exactly the first such byte (a false flag
+    /// can only follow a true one), and any byte flagged is looked at again by the caller.
+    @inline(__always)
+    private func skipValueBytes(from start: Int) -> Int {
+        var i = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= count {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            @inline(__always) func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+            let flags =
+                zeroByte(w ^ (ones &* 0x22)) | zeroByte(w ^ (ones &* 0x27)) | zeroByte(w ^ (ones &* 0x3C))
+                | zeroByte(w ^ (ones &* 0x26)) | ((w &- ones &* 0x20) & ~w & highs)
+            if flags != 0 { return i + flags.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < count, classes[Int(base[i])] & XMLByteClass.valueSpecial == 0 { i += 1 }
+        return i
     }
 
     /// The entity or character reference at `i` (`&…;`) and the offset after it.
@@ -485,6 +609,8 @@ enum XMLByteClass {
     static let valueSpecial: UInt8 = 2
     /// Space, tab or carriage return (line feeds are `textSpecial`).
     static let space: UInt8 = 4
+    /// Space, tab, carriage return or line feed.
+    static let spaceOrLineFeed: UInt8 = 32
     /// May start a name: letters, `_`, `:` and every byte of a multi-byte character.
     static let nameStart: UInt8 = 8
     /// May continue a name: `nameStart`, digits, `-`, `.`.
@@ -498,7 +624,8 @@ enum XMLByteClass {
             let c = UInt8(b)
             if c < 0x20 && c != 0x09 && c != 0x0D { k |= textSpecial }
             if c < 0x20 { k |= valueSpecial }
-            if c == 0x20 || c == 0x09 || c == 0x0D { k |= space }
+            if c == 0x20 || c == 0x09 || c == 0x0D { k |= space | spaceOrLineFeed }
+            if c == 0x0A { k |= spaceOrLineFeed }
             if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { k |= textSpecial | valueSpecial }
             if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { k |= valueSpecial }
             let letter = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
