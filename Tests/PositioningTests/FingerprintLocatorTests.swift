@@ -129,6 +129,11 @@ struct FingerprintLocatorTests {
         #expect(throws: PositioningError.wrongFingerprintLength(index: 1, expected: 16, found: 3)) {
             try model.locateAll([s[0].rssi, [1, 2, 3]])
         }
+        // On several threads the first bad fingerprint in order is reported, with its index.
+        let many = Array(repeating: s[0].rssi, count: 300) + [[1, 2, 3]] + Array(repeating: s[1].rssi, count: 100)
+        #expect(throws: PositioningError.wrongFingerprintLength(index: 300, expected: 16, found: 3)) {
+            try model.locateAll(many + [[4]], jobs: 4)
+        }
     }
 
     @Test("real UJIIndoorLoc data: phone 23 held out from the first training half")
@@ -139,6 +144,8 @@ struct FingerprintLocatorTests {
         let held = samples.filter { $0.phone == 23 }
         let model = try FingerprintLocator(training: samples.filter { $0.phone != 23 })
         let estimates = try model.locateAll(held.map(\.rssi))
+        // On several threads: the same estimates in the same order.
+        #expect(try model.locateAll(held.map(\.rssi), jobs: 3) == estimates)
         let e = try #require(FingerprintEvaluation(estimates: estimates, truth: held))
         #expect(e.count == held.count && e.count > 100)
         // Measured (deterministic): see the bounds below, which leave a margin of about 1 m and 2 points.

@@ -1,4 +1,5 @@
 import FieldtestData
+import Foundation
 
 /// The `locate` batch: train on labelled UJIIndoorLoc records, locate query
 /// records, render `row,longitude,latitude,floor,building,status` and, when the
@@ -59,7 +60,8 @@ public enum FingerprintBatch {
         let locatedIndices = queries.indices.filter { statuses[$0] == .ok }
         let located: [FingerprintEstimate]
         do throws(PositioningError) {
-            located = try model.locateAll(locatedIndices.map { queries[$0].rssi })
+            located = try model.locateAll(
+                locatedIndices.map { queries[$0].rssi }, jobs: ProcessInfo.processInfo.activeProcessorCount)
         } catch {
             // Report the record's position in the whole input, not among the located ones.
             if case .wrongFingerprintLength(let k, let e, let f) = error {

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// Wi-Fi fingerprinting by a cascade of weighted k-nearest-neighbour steps:
@@ -455,21 +456,31 @@ public struct FingerprintLocator: Sendable {
         }
     }
 
-    /// Locates every fingerprint of `queries`, in order.
-    public func locateAll(_ queries: [[Int8]]) throws(PositioningError) -> [FingerprintEstimate] {
-        var workspace = Workspace(for: self)
+    /// Locates every fingerprint of `queries`, in order, on up to `jobs` threads (contiguous slices,
+    /// a workspace each: the same estimates for any `jobs`). A bad fingerprint fails the whole call
+    /// with its index (the first one in order).
+    public func locateAll(_ queries: [[Int8]], jobs: Int = 1) throws(PositioningError) -> [FingerprintEstimate] {
+        // A slice costs a thread and a workspace: worth it from a few dozen queries.
+        let slices = ParallelSlices.map(count: queries.count, jobs: jobs, minimumPerSlice: 64) {
+            range -> Result<[FingerprintEstimate], PositioningError> in
+            var workspace = Workspace(for: self)
+            var out: [FingerprintEstimate] = []
+            out.reserveCapacity(range.count)
+            for i in range {
+                do throws(PositioningError) {
+                    out.append(try locate(queries[i], workspace: &workspace))
+                } catch {
+                    if case .wrongFingerprintLength(_, let e, let f) = error {
+                        return .failure(.wrongFingerprintLength(index: i, expected: e, found: f))
+                    }
+                    return .failure(error)
+                }
+            }
+            return .success(out)
+        }
         var out: [FingerprintEstimate] = []
         out.reserveCapacity(queries.count)
-        for (i, q) in queries.enumerated() {
-            do throws(PositioningError) {
-                out.append(try locate(q, workspace: &workspace))
-            } catch {
-                if case .wrongFingerprintLength(_, let e, let f) = error {
-                    throw .wrongFingerprintLength(index: i, expected: e, found: f)
-                }
-                throw error
-            }
-        }
+        for slice in slices { out += try slice.get() }
         return out
     }
 
