@@ -9,7 +9,8 @@ import Synchronization
 /// quoted field only at a field's start, `""` inside one is a quote, LF, CRLF and a lone CR end a
 /// record). A record longer than `chunkBytes` makes its run longer, up to `limit`, past which (as
 /// for the whole input) a located `DataError` says so. Errors inside a run are those `CSVTable`
-/// reports for the whole file, at the same lines. Memory: O(chunkBytes + the longest record).
+/// reports for the whole file, at the same lines. Runs are read ahead on a thread of their own, at most
+/// `RunQueue.depth` of them beyond the one being handled. Memory: O(chunkBytes + the longest record) per run.
 public struct CSVChunkReader: Sendable {
     /// Bytes of input per run by default: 2 MiB (a few tens of MB of parsed rows at most).
     public static let defaultChunkBytes = 2 << 20
