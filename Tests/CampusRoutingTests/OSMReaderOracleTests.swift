@@ -3,8 +3,9 @@ import FieldtestData
 import Foundation
 import Testing
 
-/// The byte scanner against the XMLParser reader it replaced: the same OSM data and the same graph
-/// on every bundled map, and the same outcome on damaged inputs.
+/// The byte scanner against an independent reader built on Foundation's XMLParser (libxml2): the same
+/// OSM data and the same graph on every bundled map, and the same outcome on unusual, cut and damaged
+/// inputs.
 @Suite("OSM XML byte scanner matches the XMLParser oracle")
 struct OSMReaderOracleTests {
     static let maps = [
@@ -86,5 +87,127 @@ struct OSMReaderOracleTests {
             }
         }
         #expect(agreed == 800)
+    }
+
+    /// Inputs that well-formed but unusual OSM XML, or a broken file, can hold; the expected verdict
+    /// (read or refused) is checked too, so a case cannot pass by both readers failing on a typo.
+    @Test(
+        "tricky inputs give the oracle's data, or are refused where it refuses them",
+        arguments: [
+            // Entities, character references and white space normalised in values.
+            ("<node id='1' lat='1' lon='2'><tag k='a&amp;b' v='&lt;&gt;&quot;&apos;&#233;&#x20AC;'/></node>", true),
+            ("<node id='1' lat='1' lon='2'><tag k='note' v='two\n\tlines\r\nthree'/></node>", true),
+            ("<node id='&#49;' lat='&#49;.5' lon='2'/>", true),
+            // CDATA, comments and processing instructions between and inside elements.
+            (
+                "<!-- c --><node id='1' lat='1' lon='2'><![CDATA[ <tag k='x' v='y'/> ]]><!-- <nd ref='1'/> --></node>",
+                true
+            ),
+            ("<?pi data?><way id='3'><nd ref='1'/><!--\n\n--><nd ref='2'/></way>", true),
+            // Attributes in any order, either quote, white space around '='.
+            ("<node lon=\"2\" lat='1' id = \"5\" version='3'/>", true),
+            ("<node\n  id='1'\n  lat='1'\n  lon='2'\n/>", true),
+            ("<member type='way' ref='1'/>", false),
+            (
+                "<relation id='9'><member role='outer' ref='1' type='way'/><member ref='2' type='node'/></relation>",
+                true
+            ),
+            // Self-closing against open-and-closed elements, and empty open ones.
+            ("<node id='1' lat='1' lon='2'></node><node id='2' lat='1' lon='2'/><way id='3'></way>", true),
+            // A key given twice keeps its last value; a tag without v is an empty value.
+            ("<way id='3'><tag k='name' v='A'/><tag k='name' v='B'/><tag k='x'/></way>", true),
+            // Keys and values the reader reuses: equal heads and lengths, different bytes; long repeats.
+            (
+                "<way id='3'><tag k='building:levels' v='a value longer than 15'/>"
+                    + "<tag k='building:colour' v='a value longer than 16'/><tag k='name' v='a value longer than 15'/>"
+                    + "<tag k='n' v=''/><tag k='m' v=''/></way><relation id='4'><member type='way' ref='3' role='outer'/>"
+                    + "<member type='way' ref='3' role='outer'/><member type='way' ref='3' role='outex'/></relation>",
+                true
+            ),
+            // Names sharing their first eight bytes are different names; names like the reader's are not theirs.
+            ("<node timestamp1='a' timestamp2='b' idx='7' id='1' lat='1' lon='2' la='0' lont='9'/>", true),
+            ("<node id='1' lat='1' lon='2' timestamp='a' timestamp='b'/>", false),
+            ("<node id='1' lat='1' lon='2' i='1' d='2'/><tag k='stray' v='outside'/>", true),
+            // More attributes and deeper nesting than the scanner's first buffers hold.
+            (
+                "<node id='1' lat='1' lon='2' "
+                    + (0..<40).map { "a\($0)='\($0)'" }.joined(separator: " ") + "/>", true
+            ),
+            (String(repeating: "<x>", count: 40) + String(repeating: "</x>", count: 40), true),
+            // Deleted elements, and values that are not plain ('false' spelled with a reference).
+            (
+                "<node id='7' action='delete'/><node id='8' visible='fals&#101;'/><node id='9' visible='true' lat='1' lon='1'/>",
+                true
+            ),
+            // Numbers in other spellings, and numbers that are not.
+            ("<node id=' 7 ' lat='+1.5e1' lon='-0.25'/><node id='8' lat='.5' lon='3.'/>", true),
+            ("<node id='99999999999999999999' lat='1' lon='2'/>", false),
+            ("<node id='1' lat='1.0000000000000001' lon='179.99999999999999999'/>", true),
+            ("<node id='1' lat='90.0000001' lon='2'/>", false),
+            ("<node id='1' lat='1' lon='2'><tag v='no key'/></node>", false),
+            ("<nd ref='1'/>", false),
+            ("<way id='x1'/>", false),
+            ("<relation id='1'><member type='area' ref='1' role=''/></relation>", false),
+            ("<relation id='1'><member type='way' role=''/></relation>", false),
+            // Malformed XML, located by line.
+            ("<node id='1' lat='1' lon='2'>\n<tag k='x' v='1'/>\n</way>", false),
+            ("<node id='1' lat='1' lon='2'/>\n<!-- a -- b -->", false),
+            ("<node id='1'lat='1' lon='2'/>", false),
+            ("<node id='1' lat='1' lon='2' & />", false),
+            ("<node id='1' lat='1' lon='2'><tag k='x' v='&a;'/></node>", false),
+            ("<!DOCTYPE osm>", false),
+            ("<node id='1' lat='1' lon='2'/>\n\n<way id='2'>\n<nd ref='1'/>", false),
+        ])
+    func tricky(_ body: String, read: Bool) {
+        let document = Self.document(body)
+        for policy in [LoadPolicy.strict, .lenient] {
+            let wasRead = Self.expectSame(document, policy: policy)
+            if policy == .strict { #expect(wasRead == read, "\(body)") }
+        }
+    }
+
+    @Test("a document cut anywhere gives the oracle's outcome")
+    func truncations() {
+        let whole = Self.document(
+            "<node id='1' lat='1' lon='2'><tag k='name' v='A &amp; B'/></node>\n"
+                + "<way id='2'><nd ref='1'/><tag k='highway' v='footway'/></way>\n"
+                + "<relation id='3'><member type='way' ref='2' role='outer'/></relation>")
+        for end in 0...whole.count { Self.expectSame(Array(whole[..<end]), policy: .strict) }
+    }
+
+    static func document(_ body: String) -> [UInt8] {
+        Array("<?xml version='1.0' encoding='UTF-8'?>\n<osm version='0.6'>\n\(body)\n</osm>\n".utf8)
+    }
+
+    /// Records an issue unless the reader and the oracle agree on `bytes` under `policy`: the same
+    /// data, or both refusing (with the same error when both name a field); returns whether it was read.
+    @discardableResult
+    static func expectSame(_ bytes: [UInt8], policy: LoadPolicy, sourceLocation: SourceLocation = #_sourceLocation)
+        -> Bool
+    {
+        let text = String(decoding: bytes.prefix(400), as: UTF8.self)
+        let new = Result { try OSMXMLLoader.parse(Data(bytes), file: "t.osm", policy: policy) }
+        let old = Result { try XMLParserOSMOracle.parse(Data(bytes), file: "t.osm", policy: policy) }
+        switch (new, old) {
+        case (.success(let n), .success(let o)):
+            #expect(
+                n.nodes == o.nodes && n.ways == o.ways && n.relations == o.relations, "\(policy) \(text)",
+                sourceLocation: sourceLocation)
+            #expect(n.report == o.report, "\(policy) \(text)", sourceLocation: sourceLocation)
+            #expect(
+                zip(n.nodes, o.nodes).allSatisfy {
+                    $0.latitude.bitPattern == $1.latitude.bitPattern
+                        && $0.longitude.bitPattern == $1.longitude.bitPattern
+                }, "coordinates differ in their bits: \(text)", sourceLocation: sourceLocation)
+            return true
+        case (.failure(let n as DataError), .failure(let o as DataError)):
+            if case .invalidField = n, case .invalidField = o {
+                #expect(n == o, "\(policy) \(text)", sourceLocation: sourceLocation)
+            }
+            return false
+        default:
+            Issue.record("reader \(new), oracle \(old) for:\n\(text)", sourceLocation: sourceLocation)
+            return false
+        }
     }
 }

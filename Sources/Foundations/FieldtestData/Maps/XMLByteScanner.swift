@@ -100,13 +100,7 @@ struct XMLByteScanner: ~Copyable {
 
     @inline(__always)
     private mutating func push(_ name: XMLSpan) {
-        if depth == openCapacity {
-            let bigger = UnsafeMutablePointer<XMLSpan>.allocate(capacity: openCapacity * 2)
-            bigger.moveInitialize(from: open, count: depth)
-            open.deallocate()
-            open = bigger
-            openCapacity *= 2
-        }
+        if depth == openCapacity { open = Self.doubled(open, count: depth, capacity: &openCapacity) }
         open[depth] = name
         depth += 1
     }
@@ -114,14 +108,21 @@ struct XMLByteScanner: ~Copyable {
     @inline(__always)
     private mutating func appendAttribute(_ a: XMLAttribute) {
         if attributeCount == attributeCapacity {
-            let bigger = UnsafeMutablePointer<XMLAttribute>.allocate(capacity: attributeCapacity * 2)
-            bigger.moveInitialize(from: attributes, count: attributeCount)
-            attributes.deallocate()
-            attributes = bigger
-            attributeCapacity *= 2
+            attributes = Self.doubled(attributes, count: attributeCount, capacity: &attributeCapacity)
         }
         attributes[attributeCount] = a
         attributeCount += 1
+    }
+
+    /// `buffer`'s `count` elements moved into a buffer of twice `capacity` (which is doubled); `buffer` is freed.
+    private static func doubled<Element>(
+        _ buffer: UnsafeMutablePointer<Element>, count: Int, capacity: inout Int
+    ) -> UnsafeMutablePointer<Element> {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: buffer, count: count)
+        buffer.deallocate()
+        capacity *= 2
+        return bigger
     }
 
     /// The first eight bytes of `span` as a little-endian word, zero-padded when it is shorter.
