@@ -390,6 +390,10 @@ struct FingerprintHierarchyTests {
         let plain = try FingerprintCrossValidation.leaveOneGroupOut(
             subset, by: .phone, configuration: .withoutOffsetSearch)
         #expect(tuned.count == 2000)
+        // On several threads: the same figures.
+        #expect(
+            try FingerprintCrossValidation.leaveOneGroupOut(subset, by: .phone, configuration: .tuned, jobs: 2) == tuned
+        )
         // Measured (deterministic): building 100 %, floor 92.20 %, mean 8.59 m; the previous configuration
         // (1/d mean of 5) 92.20 %, 9.40 m; without the offset search 90.10 %, 9.87 m. Bounds: about 1 point and 0.3 m of margin. (A subset
         // trains on fewer neighbours per phone, so its figures are worse than the full 13,000 rows' of the docs.)

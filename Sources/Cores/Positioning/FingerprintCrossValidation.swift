@@ -14,12 +14,13 @@ public enum FingerprintCrossValidation {
         case user
     }
 
-    /// Pools estimates of every sample located with its own group held out.
+    /// Pools estimates of every sample located with its own group held out, each group's samples
+    /// located on up to `jobs` threads (the same figures for any `jobs`).
     /// Throws `.emptyTrainingSet` when `samples` is empty and `.tooFewGroups` when they come
     /// from a single group.
     public static func leaveOneGroupOut(
         _ samples: [FingerprintSample], by grouping: Grouping,
-        configuration: FingerprintLocator.Configuration = .tuned
+        configuration: FingerprintLocator.Configuration = .tuned, jobs: Int = 1
     )
         throws(PositioningError) -> FingerprintEvaluation
     {
@@ -32,7 +33,7 @@ public enum FingerprintCrossValidation {
         for g in groups {
             let held = samples.filter { key($0) == g }
             let model = try FingerprintLocator(training: samples.filter { key($0) != g }, configuration: configuration)
-            estimates += try model.locateAll(held.map(\.rssi))
+            estimates += try model.locateAll(held.map(\.rssi), jobs: jobs)
             truth += held
         }
         guard let evaluation = FingerprintEvaluation(estimates: estimates, truth: truth) else {

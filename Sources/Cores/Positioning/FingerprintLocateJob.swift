@@ -89,7 +89,8 @@ public enum FingerprintLocateJob {
         }
         if let grouping = crossValidate {
             let evaluation = try FingerprintCrossValidation.leaveOneGroupOut(
-                try FingerprintSample.fromUJIIndoorLoc(records), by: grouping, configuration: configuration)
+                try FingerprintSample.fromUJIIndoorLoc(records), by: grouping, configuration: configuration,
+                jobs: ProcessInfo.processInfo.activeProcessorCount)
             let line = "leave-one-\(grouping.rawValue)-out (\(method.rawValue)): " + evaluation.summary + "\n"
             try OutputText.write(line, to: output)
             return Result(notes: notes)
