@@ -100,7 +100,7 @@ public struct OSMData: Sendable {
     /// Relations in file order.
     public var relations: [OSMRelation]
     /// Index of each node id into `nodes`.
-    public var nodeIndex: [Int64: Int]
+    public var nodeIndex: OSMNodeIndex
     /// Way node references whose node is not in the file (clipped extract edges).
     public var missingNodeRefs: Int
     /// Ways with at least one missing node reference.
@@ -114,10 +114,7 @@ public struct OSMData: Sendable {
         self.ways = ways
         self.relations = relations
         self.report = report
-        var index: [Int64: Int] = [:]
-        index.reserveCapacity(nodes.count)
-        // Backwards, so a repeated id keeps its first index, with one hash per node.
-        for i in nodes.indices.reversed() { index[nodes[i].id] = i }
+        let index = OSMNodeIndex(nodes.lazy.map(\.id))
         self.nodeIndex = index
         var missing = 0
         var waysMissing = 0
