@@ -45,7 +45,7 @@ public enum RouteBatch {
         do throws(DataError) {
             try table.require(["id", "from_lat", "from_lon", "to_lat", "to_lon", "profile"])
             return try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> Query? in
-                let profile = try row.string("profile").trimmingCharacters(in: .whitespaces)
+                let profile = try row.string("profile").trimmedOfWhitespace
                 guard !profile.isEmpty else { throw row.invalid("profile", "value is missing; use walk or wheelchair") }
                 return Query(
                     id: try row.string("id"),
@@ -170,15 +170,15 @@ public enum RouteBatch {
             w.field(unquotedBytes: { bytes in
                 for (k, id) in r.nodeIDs.enumerated() {
                     if k > 0 { bytes.append(0x3B) }
-                    bytes.append(contentsOf: String(id).utf8)
+                    DecimalText.append(id, to: &bytes)
                 }
             })
             w.field(unquotedBytes: { bytes in
                 for (k, p) in r.points.enumerated() {
                     if k > 0 { bytes.append(0x3B) }
-                    bytes.append(contentsOf: p.latitude.description.utf8)
+                    DecimalText.append(p.latitude, to: &bytes)
                     bytes.append(0x20)
-                    bytes.append(contentsOf: p.longitude.description.utf8)
+                    DecimalText.append(p.longitude, to: &bytes)
                 }
             })
             for snap in snaps { w.field(snap) }
