@@ -129,6 +129,37 @@ struct GraphCacheTests {
         #expect(try Self.load(dir, profiles: walkOnly).outcome == .rebuilt("no cache file yet"))
     }
 
+    @Test("a graph prepared for some profiles prepares the others on first use, once, with the same answers")
+    func partlyPrepared() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try MapFile.load(url: Self.map).source
+        let built = try CampusGraph(source: source)
+        let walk = try built.profileIndex(named: "walk")
+        func prepared(_ g: CampusGraph) -> [Int] {
+            g.profiles.indices.filter { g.preparedProfiles.preparedAdjacency($0) != nil }
+        }
+        let first = try GraphCache.graph(source: source, map: Self.map, preparing: ["walk"], directory: dir)
+        #expect(first.outcome == .rebuilt("no cache file yet"))
+        #expect(prepared(first.graph) == [walk])
+        let second = try GraphCache.graph(source: source, map: Self.map, preparing: ["walk"], directory: dir)
+        #expect(second.outcome == .hit)
+        #expect(prepared(second.graph) == [walk])
+        #expect(Self.answers(second.graph) == Self.answers(built))
+        #expect(prepared(second.graph) == Array(built.profiles.indices))
+        #expect(Self.sameAdjacency(second.graph, built))
+        // All profiles prepared: another key, so another file.
+        #expect(try Self.load(dir).outcome == .rebuilt("no cache file yet"))
+        // Without a cache, several threads asking at once for an unprepared profile share one build.
+        let lazy = try GraphCache.graph(source: source, map: Self.map, preparing: [], directory: nil).graph
+        #expect(prepared(lazy).isEmpty)
+        let cane = try built.profileIndex(named: "cane")
+        let seen = ParallelSlices.map(count: 8, jobs: 8) { _ in ObjectIdentifier(lazy.adjacency(cane)) }
+        #expect(Set(seen).count == 1)
+        #expect(prepared(lazy) == [cane])
+        #expect(Self.answers(lazy) == Self.answers(built))
+    }
+
     @Test("the folder comes from FIELDTEST_GRAPH_CACHE, XDG_CACHE_HOME or HOME; off disables it")
     func location() throws {
         #expect(GraphCache.directory(environment: ["FIELDTEST_GRAPH_CACHE": "off", "HOME": "/h"]) == nil)

@@ -28,6 +28,21 @@ struct RouteBatchFilesTests {
                 profiles: nil)
         }
     }
+
+    @Test("the profiles a queries file names are read ahead; nil when they cannot be")
+    func profileNamesReadAhead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("route-names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let queries = dir.appendingPathComponent("q.csv")
+        try "id,from_lat,from_lon,to_lat,to_lon,profile\n1,0,0,0,0, walk\n2,0,0,0,0,cane\n3,0,0,0,0,walk\n"
+            .write(to: queries, atomically: true, encoding: .utf8)
+        #expect(RouteBatch.profileNames(inQueries: queries.path) == ["walk", "cane"])
+        try "id,from_lat,from_lon,to_lat,to_lon\n1,0,0,0,0\n".write(to: queries, atomically: true, encoding: .utf8)
+        #expect(RouteBatch.profileNames(inQueries: queries.path) == nil)
+        #expect(RouteBatch.profileNames(inQueries: dir.appendingPathComponent("missing.csv").path) == nil)
+        #expect(RouteBatch.profileNames(inQueries: dir.path) == nil)
+    }
 }
 
 @Suite("GeoJSON maps as downloaded")

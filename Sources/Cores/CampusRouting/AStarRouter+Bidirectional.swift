@@ -21,7 +21,7 @@ extension AStarRouter {
         -> [RouteStep]?
     {
         let n = g.vertices.count
-        guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profileAdjacency.count else { return nil }
+        guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profiles.count else { return nil }
         if cost.count != n || costB.count != n {
             cost = [Double](repeating: 0, count: n)
             parentArc = [Int32](repeating: -1, count: n)
@@ -49,7 +49,7 @@ extension AStarRouter {
             generation = 1
         }
         let gen = generation
-        let adjacency = g.profileAdjacency[p]
+        let adjacency = g.adjacency(p)
         if let slowdown, slowdown.count < g.edges.count { return nil }
         if adjacency.component[Int(s)] != adjacency.component[Int(t)] {
             settledCount = 0

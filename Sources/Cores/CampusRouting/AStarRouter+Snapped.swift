@@ -47,7 +47,7 @@ extension AStarRouter {
         slowdown: [Double]? = nil
     ) -> Route {
         let name = g.profileNames[p]
-        guard p < g.profileAdjacency.count, Int(s.edge) < g.edges.count, Int(t.edge) < g.edges.count,
+        guard p < g.profiles.count, Int(s.edge) < g.edges.count, Int(t.edge) < g.edges.count,
             slowdown.map({ $0.count >= g.edges.count }) ?? true
         else {
             return .failed(.noRoute, profile: name, fromSnap: s, toSnap: t)
@@ -57,7 +57,7 @@ extension AStarRouter {
         directs.removeAll(keepingCapacity: true)
         addTarget(g, t, index: 0, start: s, p, slowdown)
         targetRow.removeAll(keepingCapacity: true)
-        let adjacency = g.profileAdjacency[p]
+        let adjacency = g.adjacency(p)
         let landmarks = adjacency.landmarks
         let te = g.edges[Int(t.edge)]
         if usesLandmarks, landmarks.count > 0, adjacency.component[Int(te.from)] == landmarks.component {
@@ -176,7 +176,7 @@ extension AStarRouter {
         goal: (Double, Double, Double)?
     ) -> (cost: Double, entry: Int)? {
         let n = g.vertices.count
-        guard p < g.profileAdjacency.count, !seeds.isEmpty else {
+        guard p < g.profiles.count, !seeds.isEmpty else {
             settledCount = 0
             return nil
         }
@@ -199,7 +199,7 @@ extension AStarRouter {
         }
         let open = markGeneration << 1
         let shut = open | 1
-        let adjacency = g.profileAdjacency[p]
+        let adjacency = g.adjacency(p)
         var best = Double.infinity
         var bestEntry = Int.min
         for (i, d) in directs.enumerated() where d.cost < best {

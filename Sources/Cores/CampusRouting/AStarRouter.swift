@@ -122,14 +122,14 @@ public struct AStarRouter: Sendable {
     /// of `parentArc` entries from `t` back to `s` (arcs of the full adjacency).
     mutating func searchTree(_ g: CampusGraph, _ s: Int32, _ t: Int32, _ p: Int, _ slowdown: [Double]?) -> Bool {
         let n = g.vertices.count
-        guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profileAdjacency.count else { return false }
+        guard Int(s) < n, Int(t) < n, s >= 0, t >= 0, p < g.profiles.count else { return false }
         seeds.removeAll(keepingCapacity: true)
         seeds.append(SearchSeed(vertex: s, cost: 0, forward: true))
         entries.removeAll(keepingCapacity: true)
         entries.append(SearchEntry(vertex: t, cost: 0, forward: true, target: 0))
         directs.removeAll(keepingCapacity: true)
         // The target's own landmark row: the bound is then exactly the vertex-to-vertex ALT bound.
-        let adjacency = g.profileAdjacency[p]
+        let adjacency = g.adjacency(p)
         let landmarks = adjacency.landmarks
         targetRow.removeAll(keepingCapacity: true)
         if usesLandmarks && adjacency.component[Int(t)] == landmarks.component {

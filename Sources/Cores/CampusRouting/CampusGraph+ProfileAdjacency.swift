@@ -1,4 +1,53 @@
+import FieldtestData
+import Synchronization
+
 extension CampusGraph {
+    /// Each profile's `ProfileAdjacency`, prepared when the graph is built for the profiles asked for
+    /// there, and for any other the first time a search or snap needs it (once: a second caller waits
+    /// for the first's result). A batch of walking queries so skips the landmark searches of five
+    /// wheelchair profiles; what any profile answers does not depend on when it was prepared.
+    final class PreparedProfiles: Sendable {
+        /// One profile's adjacency once built.
+        private final class Slot: Sendable {
+            let value = Mutex<ProfileAdjacency?>(nil)
+        }
+        private let slots: [Slot]
+        /// Builds profile p's adjacency.
+        private let build: @Sendable (Int) -> ProfileAdjacency
+
+        /// `count` profiles, none prepared yet.
+        init(count: Int, build: @escaping @Sendable (Int) -> ProfileAdjacency) {
+            self.slots = (0..<count).map { _ in Slot() }
+            self.build = build
+        }
+
+        /// Number of profiles.
+        var count: Int { slots.count }
+
+        /// Profile p's adjacency, built now if it was not yet.
+        func adjacency(_ p: Int) -> ProfileAdjacency {
+            slots[p].value.withLock { slot in
+                if let slot { return slot }
+                let built = build(p)
+                slot = built
+                return built
+            }
+        }
+
+        /// Profile p's adjacency if it is prepared, without building it.
+        func preparedAdjacency(_ p: Int) -> ProfileAdjacency? { slots[p].value.withLock { $0 } }
+
+        /// Takes `adjacency` (e.g. from a cache, checked by the caller) as profile p's.
+        func offer(_ adjacency: ProfileAdjacency, for p: Int) { slots[p].value.withLock { $0 = adjacency } }
+
+        /// Prepares `profiles` (indices) on up to `jobs` threads, one profile per thread at a time.
+        func prepare(_ profiles: [Int], jobs: Int) {
+            _ = ParallelSlices.map(count: profiles.count, jobs: jobs) { range in
+                range.map { self.adjacency(profiles[$0]) }
+            }
+        }
+    }
+
     /// The arcs one profile may use, as a compact CSR (compressed sparse row) adjacency with
     /// contiguous arrays, so the search loop reads target, length and edge of each usable arc
     /// sequentially and never tests access bits or follows the edge records.

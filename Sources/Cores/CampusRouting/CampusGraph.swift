@@ -105,8 +105,9 @@ public struct CampusGraph: Sendable {
     let usable: [[Bool]]
     /// Edge lengths in metres, flat for the search loop.
     let edgeLengths: [Double]
-    /// Per profile: the usable arcs as a compact adjacency for the search loop.
-    let profileAdjacency: [ProfileAdjacency]
+    /// Per profile: the usable arcs as a compact adjacency for the search loop, prepared on first use
+    /// unless the graph was built for it.
+    let preparedProfiles: PreparedProfiles
     /// Vertex positions, flat for the search loop.
     let vertexLocations: [GeoPoint]
     /// Unit-sphere Cartesian coordinates of each vertex (x, y, z interleaved), for the chord heuristic.
@@ -122,14 +123,15 @@ public struct CampusGraph: Sendable {
 
     /// Builds the graph of `source` for `profiles`. Throws `.emptyGraph` when no way is routable.
     public init(source: MapSource, profiles: RoutingProfiles = .builtIn) throws(RoutingError) {
-        try self.init(source: source, profiles: profiles, prepared: { _, _ in nil })
+        try self.init(source: source, profiles: profiles, preparing: nil, prepared: { _, _ in [:] })
     }
 
-    /// Builds the graph of `source`, taking the per-profile adjacency (arcs, components, landmark
-    /// distances) from `prepared` when it offers one that fits the graph (a cache), else computing it.
+    /// Builds the graph of `source`, preparing the profiles at the indices `preparing` (nil: all; the
+    /// others when first used), each one's adjacency (arcs, components, landmark distances) taken
+    /// from `prepared` when it offers one that fits the graph (a cache), else computed.
     init(
-        source: MapSource, profiles: RoutingProfiles,
-        prepared: (_ vertexCount: Int, _ edgeCount: Int) -> [ProfileAdjacency]?
+        source: MapSource, profiles: RoutingProfiles, preparing: [Int]?,
+        prepared: (_ vertexCount: Int, _ edgeCount: Int) -> [Int: ProfileAdjacency]
     ) throws(RoutingError) {
         let profs = profiles.profiles
         let points = source.points
@@ -188,7 +190,8 @@ public struct CampusGraph: Sendable {
         guard !edges.isEmpty else { throw .emptyGraph(file: source.file) }
         self.init(
             file: source.file, profiles: profs, vertices: vertices, edges: edges, access: access,
-            missingNodeRefs: source.missingNodeRefs, prepared: prepared(vertices.count, edges.count))
+            missingNodeRefs: source.missingNodeRefs, preparing: preparing,
+            prepared: prepared(vertices.count, edges.count))
     }
 
     /// Assembles a graph from vertices, edges and per-profile access bits (used by the builders and
@@ -199,14 +202,15 @@ public struct CampusGraph: Sendable {
     ) {
         self.init(
             file: file, profiles: profiles, vertices: vertices, edges: edges, access: access,
-            missingNodeRefs: missingNodeRefs, prepared: nil)
+            missingNodeRefs: missingNodeRefs, preparing: nil, prepared: [:])
     }
 
-    /// The assembling initialiser; `prepared` (one adjacency per profile, e.g. from a cache) is used
-    /// when each of its arcs is an arc of this graph that its profile may use, else it is rebuilt.
+    /// The assembling initialiser. The profiles at the indices `preparing` (nil: all) are prepared now,
+    /// the others when first used. An adjacency in `prepared` (by profile index, e.g. from a cache) is
+    /// used when each of its arcs is an arc of this graph that its profile may use, else it is rebuilt.
     init(
         file: String, profiles: [RoutingProfile], vertices: [Vertex], edges: [Edge], access: [[UInt8]],
-        missingNodeRefs: Int, prepared: [ProfileAdjacency]?
+        missingNodeRefs: Int, preparing: [Int]?, prepared: [Int: ProfileAdjacency]
     ) {
         self.file = file
         self.profiles = profiles
@@ -273,30 +277,26 @@ public struct CampusGraph: Sendable {
         self.usable = usable
         let lengths = edges.map(\.lengthMetres)
         self.edgeLengths = lengths
-        if let prepared, prepared.count == profiles.count,
-            prepared.indices.allSatisfy({ p in
-                prepared[p].fits(
-                    vertexCount: vertices.count, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
-                    arcForward: arcForward,
-                    access: p < access.count ? access[p] : [], edgeLengths: lengths)
-            })
-        {
-            self.profileAdjacency = prepared
-        } else {
-            // Profiles are independent (each one's arcs, components and landmark searches): one
-            // thread each, since their landmark Dijkstras are most of a large map's load.
-            let vertexCount = vertices.count
-            let (offsets, arcEdge, arcTarget, arcForward) = (offsets, arcEdge, arcTarget, arcForward)
-            self.profileAdjacency = ParallelSlices.map(
-                count: profiles.count, jobs: ProcessInfo.processInfo.activeProcessorCount
-            ) { range in
-                range.map { p in
-                    ProfileAdjacency(
-                        vertexCount: vertexCount, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
-                        arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
-                }
-            }.flatMap { $0 }
+        let vertexCount = vertices.count
+        let table = PreparedProfiles(count: profiles.count) { [offsets, arcEdge, arcTarget, arcForward] p in
+            ProfileAdjacency(
+                vertexCount: vertexCount, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
+                arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
         }
+        for (p, adjacency) in prepared
+        where p < profiles.count
+            && adjacency.fits(
+                vertexCount: vertexCount, arcOffsets: offsets, arcEdge: arcEdge, arcTarget: arcTarget,
+                arcForward: arcForward, access: p < access.count ? access[p] : [], edgeLengths: lengths)
+        {
+            table.offer(adjacency, for: p)
+        }
+        // Profiles are independent (each one's arcs, components and landmark searches): one thread
+        // each, since their landmark Dijkstras are most of a large map's load.
+        table.prepare(
+            (preparing ?? Array(profiles.indices)).filter { $0 >= 0 && $0 < profiles.count },
+            jobs: ProcessInfo.processInfo.activeProcessorCount)
+        self.preparedProfiles = table
         self.vertexLocations = vertices.map(\.location)
         self.vertexXYZ = vertices.flatMap { Self.unitVector($0.location) }
         let refLat = vertices.isEmpty ? 0 : vertices.reduce(0) { $0 + $1.location.latitude } / Double(vertices.count)
@@ -329,6 +329,12 @@ public struct CampusGraph: Sendable {
         }
         return i
     }
+
+    /// Profile p's arcs as the searches read them (prepared now if they were not yet).
+    func adjacency(_ p: Int) -> ProfileAdjacency { preparedProfiles.adjacency(p) }
+
+    /// Every profile's adjacency, each prepared now if it was not yet.
+    var profileAdjacency: [ProfileAdjacency] { (0..<preparedProfiles.count).map(adjacency) }
 
     /// Number of directed arcs usable by profile `p`.
     public func usableArcCount(profile p: Int) -> Int {

@@ -65,7 +65,7 @@ extension CampusGraph {
         rule: SnapRule = .standard
     ) -> EdgeSnap? {
         guard p >= 0, p < access.count else { return nil }
-        let adjacency = profileAdjacency[p]
+        let adjacency = self.adjacency(p)
         var bestLarge: (edge: Int32, d: Double, segment: Int, fraction: Double)?
         var bestSmall: (edge: Int32, d: Double, segment: Int, fraction: Double)?
         // Edges whose box is provably farther than the best candidate of their kind (or than the

@@ -4,10 +4,11 @@ import Foundation
 
 /// A cache of prepared routing graphs: the per-profile adjacency (usable arcs, reverse arcs, weak
 /// components) and the ALT landmark distances, which cost 2·L Dijkstra searches per profile to
-/// build. One file per (map, profiles) pair, named by a key: the SHA-256 of the map file's bytes,
-/// of a canonical description of every profile field that shapes the graph, and of the cache
-/// format version. A later run on the same map and profiles maps the file (`mmap`) instead of
-/// computing the adjacency again.
+/// build. One file per (map, profiles, profiles prepared) triple, named by a key: the SHA-256 of the
+/// map file's bytes, of a canonical description of every profile field that shapes the graph, of the
+/// names of the profiles prepared at load (`fieldtest route` prepares those its queries name), and of
+/// the cache format version. A later run on the same map and profiles maps the file (`mmap`) instead
+/// of computing the adjacency again.
 ///
 /// Safe to share: a file is written to a temporary name in the same folder and renamed into place,
 /// so a reader sees a whole file or none. Safe when stale or damaged: the file carries its key and a
@@ -50,41 +51,45 @@ public enum GraphCache {
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/fieldtest/graphs")
     }
 
-    /// The graph of `source` (read from the file `map`) for `profiles`, its adjacency from the cache in
-    /// `directory` when a valid file is there, else built and stored. A cache that cannot be written
-    /// (a read-only folder) only costs the time to build. Throws what `CampusGraph.init` throws.
+    /// The graph of `source` (read from the file `map`) for `profiles`, with the profiles named in
+    /// `preparing` (nil: all) prepared now and the others when first used (not cached). The prepared
+    /// ones' adjacency comes from the cache in `directory` when a valid file is there, else it is built
+    /// and stored. A cache that cannot be written (a read-only folder) only costs the time to build.
+    /// Throws what `CampusGraph.init` throws.
     public static func graph(
-        source: MapSource, map: URL, profiles: RoutingProfiles = .builtIn, directory: URL?
+        source: MapSource, map: URL, profiles: RoutingProfiles = .builtIn, preparing: Set<String>? = nil,
+        directory: URL?
     ) throws(RoutingError) -> (graph: CampusGraph, outcome: Outcome) {
-        guard let directory, let key = key(map: map, profiles: profiles.profiles) else {
-            return (try CampusGraph(source: source, profiles: profiles), .disabled)
+        let prepared = profiles.profiles.indices.filter { preparing?.contains(profiles.profiles[$0].name) ?? true }
+        guard let directory, let key = key(map: map, profiles: profiles.profiles, prepared: prepared) else {
+            return (try CampusGraph(source: source, profiles: profiles, preparing: prepared) { _, _ in [:] }, .disabled)
         }
         let file = directory.appendingPathComponent(key.map { String(format: "%02x", $0) }.joined() + ".graph")
         var reason = "no cache file yet"
         var offered: [CampusGraph.ProfileAdjacency] = []
-        let graph = try CampusGraph(source: source, profiles: profiles) { _, _ in
-            switch read(file, key: key, profileCount: profiles.profiles.count) {
-            case .success(let prepared):
-                offered = prepared
-                return prepared
+        let graph = try CampusGraph(source: source, profiles: profiles, preparing: prepared) { _, _ in
+            switch read(file, key: key, profileCount: prepared.count) {
+            case .success(let adjacency):
+                offered = adjacency
+                return Dictionary(uniqueKeysWithValues: zip(prepared, adjacency))
             case .failure(let why):
                 reason = why.reason
-                return nil
+                return [:]
             }
         }
         // The graph checks the offered adjacency against its own arcs and builds its own when it does not fit.
-        if !offered.isEmpty, offered.count == graph.profileAdjacency.count,
-            zip(graph.profileAdjacency, offered).allSatisfy({ $0 === $1 })
-        {
+        let used = prepared.map { graph.adjacency($0) }
+        if !offered.isEmpty, offered.count == used.count, zip(used, offered).allSatisfy({ $0 === $1 }) {
             return (graph, .hit)
         }
         if !offered.isEmpty { reason = "the cached arcs do not match the map's graph" }
-        write(graph.profileAdjacency, key: key, to: file, in: directory)
+        write(used, key: key, to: file, in: directory)
         return (graph, .rebuilt(reason))
     }
 
-    /// The key of `map` under `profiles`, or nil when the map is not a regular file.
-    static func key(map: URL, profiles: [RoutingProfile]) -> [UInt8]? {
+    /// The key of `map` under `profiles` with those at the indices `prepared` (nil: all) prepared, or
+    /// nil when the map is not a regular file.
+    static func key(map: URL, profiles: [RoutingProfile], prepared: [Int]? = nil) -> [UInt8]? {
         var info = stat()
         guard stat(map.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
             let mapped = try? MappedFile(url: map)
@@ -93,6 +98,8 @@ public enum GraphCache {
         hasher.update(data: Array("fieldtest graph cache \(formatVersion)\n".utf8))
         hasher.update(bufferPointer: mapped.bytes)
         hasher.update(data: Array(profiles.map(describe).joined(separator: "\n").utf8))
+        let names = (prepared ?? Array(profiles.indices)).map { profiles[$0].name }
+        hasher.update(data: Array("\nprepared: \(names.joined(separator: ","))".utf8))
         return Array(hasher.finalize())
     }
 

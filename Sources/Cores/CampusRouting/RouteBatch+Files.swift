@@ -48,7 +48,8 @@ extension RouteBatch {
         try OutputPathCheck.refuseOverwritingInputs(
             named.map { .init(option: $0, url: URL(fileURLWithPath: $1)) }, output: output)
         let (g, slowdown) = try prepare(
-            graph: paths[0], congestion: congestion.map { _ in paths[2] }, profiles: profiles.map { _ in paths[3] })
+            graph: paths[0], congestion: congestion.map { _ in paths[2] }, profiles: profiles.map { _ in paths[3] },
+            named: profileNames(inQueries: paths[1]))
         try CSVStreaming.transform(file: paths[1], output: output, header: header) { table in
             try routedRows(
                 graph: g, queries: try parseQueries(table), queriesFile: paths[1], slowdown: slowdown,
@@ -66,8 +67,12 @@ extension RouteBatch {
     }
 
     /// The graph of the map file `graph` with the profiles of `profiles` (else the built-in ones), and
-    /// the per-edge slowdowns of the congestion file when given.
-    static func prepare(graph: String, congestion: String?, profiles: String?) throws -> (CampusGraph, [Double]?) {
+    /// the per-edge slowdowns of the congestion file when given. Only the profiles in `named` (nil:
+    /// all) are prepared at load, the others when first used: a profile's landmark searches are most
+    /// of a map's load, and a batch of walking queries need not wait for five wheelchair profiles.
+    static func prepare(
+        graph: String, congestion: String?, profiles: String?, named: Set<String>? = nil
+    ) throws -> (CampusGraph, [Double]?) {
         let set: RoutingProfiles
         if let profiles {
             let bytes = try readFileBytes(URL(fileURLWithPath: profiles), displayName: profiles)
@@ -86,7 +91,8 @@ extension RouteBatch {
         let map = try MapFile.load(url: URL(fileURLWithPath: graph), displayName: graph)
         // The prepared graph comes from the cache when this map and these profiles were routed before.
         let g = try GraphCache.graph(
-            source: map.source, map: URL(fileURLWithPath: graph), profiles: set, directory: GraphCache.directory()
+            source: map.source, map: URL(fileURLWithPath: graph), profiles: set, preparing: named,
+            directory: GraphCache.directory()
         ).graph
         var slowdown: [Double]?
         if let congestion {
@@ -95,5 +101,25 @@ extension RouteBatch {
             )
         }
         return (g, slowdown)
+    }
+
+    /// The profile names of the queries file at `path`, read ahead in bounded memory; nil when they
+    /// cannot be read ahead (not a regular file, such as standard input, or a file the routing pass
+    /// will refuse with its own located error).
+    static func profileNames(inQueries path: String) -> Set<String>? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var names = Set<String>()
+        do {
+            try CSVChunkReader(fileName: path).forEachTable(path: path) { table in
+                guard let column = table.header.position(of: "profile") else { throw CancellationError() }
+                for record in table.records where column < record.fields.count {
+                    names.insert(record.fields[column].trimmedOfWhitespace)
+                }
+            }
+        } catch {
+            return nil
+        }
+        return names
     }
 }

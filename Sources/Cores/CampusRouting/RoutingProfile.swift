@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// How a profile treats ways that carry no accessibility tag (`accessibilityKey`).
@@ -134,7 +135,7 @@ public struct RoutingProfile: Sendable, Equatable {
     /// A numeric OSM `incline` in percent: `8%`, `-12 %`, `4.5°` (converted by tan), or a bare number
     /// (read as percent); nil for `up`, `down` and other non-numeric values. O(length).
     public static func inclinePercent(_ raw: String) -> Double? {
-        var s = raw.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        var s = raw.trimmedOfWhitespace.replacingOccurrences(of: ",", with: ".")
         var degrees = false
         if s.hasSuffix("%") {
             s.removeLast()
@@ -145,7 +146,7 @@ public struct RoutingProfile: Sendable, Equatable {
             s.removeLast(3)
             degrees = true
         }
-        guard let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite else { return nil }
+        guard let v = Double(s.trimmedOfWhitespace), v.isFinite else { return nil }
         return degrees ? tan(v * .pi / 180) * 100 : v
     }
 }
