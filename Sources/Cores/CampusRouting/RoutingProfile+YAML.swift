@@ -113,7 +113,9 @@ public struct RoutingProfiles: Sendable, Equatable {
     public init(yaml: String, file: String) throws(RoutingError) {
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: yaml) else {
+            // Plain scalars stay untyped (the basic resolver): every field is read as text and parsed here,
+            // and the default resolver's regular expressions cost about 2 ms to compile on every run.
+            guard let node = try Yams.compose(yaml: yaml, .basic) else {
                 throw RoutingError.invalidProfile(file: file, line: 1, reason: "empty profile document")
             }
             root = node
@@ -127,12 +129,14 @@ public struct RoutingProfiles: Sendable, Equatable {
             .invalidProfile(file: file, line: line(n), reason: reason)
         }
         guard let top = root.mapping else { throw fail(root, "expected a mapping with 'version' and 'profiles'") }
-        guard let v = top["version"] else { throw fail(root, "missing 'version'; this reader supports version 1") }
+        guard let v = top.value(of: "version") else {
+            throw fail(root, "missing 'version'; this reader supports version 1")
+        }
         guard v.int == 1 else { throw fail(v, "unsupported version '\(v.string ?? "?")'; supported versions: 1") }
         for (k, _) in top where k.string != "version" && k.string != "profiles" {
             throw fail(k, "unknown key '\(k.string ?? "?")'; the top level has 'version' and 'profiles'")
         }
-        guard let profilesNode = top["profiles"], let entries = profilesNode.mapping else {
+        guard let profilesNode = top.value(of: "profiles"), let entries = profilesNode.mapping else {
             throw fail(root, "missing 'profiles' mapping")
         }
         var raw: [(String, Node)] = []
@@ -184,7 +188,7 @@ public struct RoutingProfiles: Sendable, Equatable {
                 }
             }
             var p: RoutingProfile
-            if let parentNode = m["inherits"] {
+            if let parentNode = m.value(of: "inherits") {
                 guard let parent = parentNode.string, let entry = raw.first(where: { $0.0 == parent }) else {
                     throw fail(parentNode, "profile '\(name)' inherits unknown profile '\(parentNode.string ?? "?")'")
                 }
@@ -193,23 +197,25 @@ public struct RoutingProfiles: Sendable, Equatable {
             } else {
                 p = RoutingProfile(name: name, speedMetresPerSecond: 0, highways: [])
             }
-            if let n = m["description"] { p.summary = n.string ?? "" }
-            if let n = m["speed_mps"] {
+            if let n = m.value(of: "description") { p.summary = n.string ?? "" }
+            if let n = m.value(of: "speed_mps") {
                 let s = try number(n, "speed_mps")
                 guard RoutingProfile.speedRange.contains(s) else {
                     throw fail(n, "'speed_mps' is \(s); it must be in 0.05…20 metres per second (walking is about 1.4)")
                 }
                 p.speedMetresPerSecond = s
             }
-            if let n = m["highways"] { p.highways = try strings(n, "highways") }
-            if let n = m["mode_key"] { p.modeKey = n.string ?? p.modeKey }
-            if let n = m["mode_denied"] { p.modeDenied = try strings(n, "mode_denied") }
-            if let n = m["access_denied"] { p.accessDenied = try strings(n, "access_denied") }
-            if let n = m["mode_overrides_access"] { p.modeOverridesAccess = try strings(n, "mode_overrides_access") }
-            if let n = m["oneway_key"] { p.onewayKey = (n.string ?? "").isEmpty ? nil : n.string }
-            if let n = m["exclude_ways"] { p.excludeWays = try tagMap(n, "exclude_ways") }
-            if let n = m["exclude_nodes"] { p.excludeNodes = try tagMap(n, "exclude_nodes") }
-            if let n = m["max_incline_percent"] {
+            if let n = m.value(of: "highways") { p.highways = try strings(n, "highways") }
+            if let n = m.value(of: "mode_key") { p.modeKey = n.string ?? p.modeKey }
+            if let n = m.value(of: "mode_denied") { p.modeDenied = try strings(n, "mode_denied") }
+            if let n = m.value(of: "access_denied") { p.accessDenied = try strings(n, "access_denied") }
+            if let n = m.value(of: "mode_overrides_access") {
+                p.modeOverridesAccess = try strings(n, "mode_overrides_access")
+            }
+            if let n = m.value(of: "oneway_key") { p.onewayKey = (n.string ?? "").isEmpty ? nil : n.string }
+            if let n = m.value(of: "exclude_ways") { p.excludeWays = try tagMap(n, "exclude_ways") }
+            if let n = m.value(of: "exclude_nodes") { p.excludeNodes = try tagMap(n, "exclude_nodes") }
+            if let n = m.value(of: "max_incline_percent") {
                 let text = n.string ?? ""
                 if ["null", "~", ""].contains(text) {
                     p.maxInclinePercent = nil
@@ -224,8 +230,8 @@ public struct RoutingProfiles: Sendable, Equatable {
                     p.maxInclinePercent = limit
                 }
             }
-            if let n = m["accessibility_key"] { p.accessibilityKey = n.string ?? p.accessibilityKey }
-            if let n = m["unknown_accessibility"] {
+            if let n = m.value(of: "accessibility_key") { p.accessibilityKey = n.string ?? p.accessibilityKey }
+            if let n = m.value(of: "unknown_accessibility") {
                 guard let s = n.string, let u = UnknownAccessibility(rawValue: s) else {
                     throw fail(n, "'unknown_accessibility' must be allow or forbid")
                 }
@@ -245,4 +251,9 @@ public struct RoutingProfiles: Sendable, Equatable {
     static func editDistance(_ a: String, _ b: String) -> Int {
         DamerauLevenshtein.distance(a, b)
     }
+}
+
+extension Node.Mapping {
+    /// The value of the key `key`, compared as text (`subscript` would compare resolved tags too).
+    fileprivate func value(of key: String) -> Node? { first { $0.key.string == key }?.value }
 }
