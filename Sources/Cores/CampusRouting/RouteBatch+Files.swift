@@ -50,11 +50,13 @@ extension RouteBatch {
         let (g, slowdown) = try prepare(
             graph: paths[0], congestion: congestion.map { _ in paths[2] }, profiles: profiles.map { _ in paths[3] },
             named: profileNames(inQueries: paths[1]))
-        try CSVStreaming.transform(file: paths[1], output: output, header: header) { table in
-            try routedRows(
-                graph: g, queries: try parseQueries(table), queriesFile: paths[1], slowdown: slowdown,
-                jobs: ProcessInfo.processInfo.activeProcessorCount)
-        }
+        try CSVStreaming.transform(
+            file: paths[1], output: output, header: header,
+            parts: { table in
+                try routedParts(
+                    graph: g, queries: try parseQueries(table), queriesFile: paths[1], slowdown: slowdown,
+                    jobs: ProcessInfo.processInfo.activeProcessorCount)
+            })
     }
 
     /// Routes the queries of the CSV file `queries` over the map file `graph` (OSM XML, OSM PBF or

@@ -103,13 +103,23 @@ public enum RouteBatch {
         graph: CampusGraph, queries: [Query], queriesFile: String = "queries", slowdown: [Double]? = nil,
         snapMetres: Double = 200, jobs: Int = 1
     ) throws(RoutingError) -> CSVWriter {
-        let parts = try slices(
+        let parts = try routedParts(
             graph: graph, queries: queries, queriesFile: queriesFile, slowdown: slowdown, snapMetres: snapMetres,
-            jobs: jobs
-        ) { range, route in rows(queries: queries[range], routes: range.map(route)) }
+            jobs: jobs)
         var w = CSVWriter(capacity: parts.reduce(0) { $0 + $1.bytes.count })
         for part in parts { w.append(records: part) }
         return w
+    }
+
+    /// `routedRows` as the rows of each slice, in order, unjoined (written out one after another).
+    public static func routedParts(
+        graph: CampusGraph, queries: [Query], queriesFile: String = "queries", slowdown: [Double]? = nil,
+        snapMetres: Double = 200, jobs: Int = 1
+    ) throws(RoutingError) -> [CSVWriter] {
+        try slices(
+            graph: graph, queries: queries, queriesFile: queriesFile, slowdown: slowdown, snapMetres: snapMetres,
+            jobs: jobs
+        ) { range, route in rows(queries: queries[range], routes: range.map(route)) }
     }
 
     /// `body` applied to contiguous slices of the queries on up to `jobs` threads (in slice order),
@@ -152,7 +162,12 @@ public enum RouteBatch {
 
     /// The output rows (no header).
     public static func rows(queries: some Collection<Query>, routes: [Route]) -> CSVWriter {
-        var w = CSVWriter()
+        // Room for every row at once (ids up to 20 bytes and a separator, a point's pair up to 50),
+        // so the rows are never copied to a larger buffer as they grow.
+        var w = CSVWriter(
+            capacity: zip(queries, routes).reduce(0) {
+                $0 + $1.0.id.utf8.count + 21 * $1.1.nodeIDs.count + 51 * $1.1.points.count + 96
+            })
         for (q, r) in zip(queries, routes) {
             let snaps = [r.fromSnap, r.toSnap].map {
                 $0.map { CSVWriter.number($0.metres, significantDigits: 12) } ?? ""

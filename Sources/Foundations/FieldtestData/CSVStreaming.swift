@@ -54,9 +54,18 @@ public enum CSVStreaming {
         file name: String, output: String?, header: [String], chunkBytes: Int = CSVChunkReader.defaultChunkBytes,
         _ body: (CSVTable) throws -> CSVWriter
     ) throws {
+        try transform(file: name, output: output, header: header, chunkBytes: chunkBytes, parts: { [try body($0)] })
+    }
+
+    /// `transform(file:…)` with each run's rows rendered in parts (e.g. one per thread), written in
+    /// order without first being copied into one buffer.
+    public static func transform(
+        file name: String, output: String?, header: [String], chunkBytes: Int = CSVChunkReader.defaultChunkBytes,
+        parts body: (CSVTable) throws -> [CSVWriter]
+    ) throws {
         var sink: OutputSink?
         try CSVChunkReader(fileName: name, chunkBytes: chunkBytes).forEachTable(path: name) { table in
-            let rows = try body(table)
+            let parts = try body(table)
             if sink == nil {
                 // Started once the first run is good: a file refused at its header leaves no output.
                 sink = try OutputSink(path: output)
@@ -64,7 +73,7 @@ public enum CSVStreaming {
                 w.row(header)
                 try sink?.write(w.bytes)
             }
-            try sink?.write(rows.bytes)
+            for rows in parts { try sink?.write(rows.bytes) }
         }
         try sink?.finish()
     }

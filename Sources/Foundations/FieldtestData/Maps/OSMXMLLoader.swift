@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// An OpenStreetMap node: a point with tags.
@@ -172,6 +173,11 @@ public enum OSMXMLLoader: OSMByteLoader {
         throws(DataError)
         -> OSMData
     {
+        if bytes.count >= minimumBytesInParts, ProcessInfo.processInfo.activeProcessorCount > 1,
+            let data = parseInParts(bytes: bytes, file: file, policy: policy)
+        {
+            return data
+        }
         // Checked whole first, so text can be taken from the bytes as they stand; the line of the
         // first bad byte is the error's.
         if let bad = UTF8Check.firstInvalidOffset(bytes) {
@@ -195,6 +201,129 @@ public enum OSMXMLLoader: OSMByteLoader {
                 reason: "file ends before </osm>; the file is truncated, download or export it again")
         }
         return OSMData(nodes: reader.nodes, ways: reader.ways, relations: reader.relations, report: reader.report)
+    }
+
+    /// Files from this size are read in parts on several threads (`parseInParts`).
+    static let minimumBytesInParts = 1 << 19
+
+    /// The elements of one part of a document read in parts.
+    private struct Part: Sendable {
+        var nodes: [OSMNode]
+        var ways: [OSMWay]
+        var relations: [OSMRelation]
+        var rowsLoaded: Int
+        /// Line of the part's end, counted from the part's start.
+        var endLine: Int
+    }
+
+    /// `parse` on several threads. The document is cut before children of the root (lines that start
+    /// with `<node`, `<way` or `<relation`) into about four parts per core, which the cores take in
+    /// turn, so parts of different cost even out: the first part is read with the root left open at
+    /// its end, the others with the root open from the start, each also left open at its end but the
+    /// last; the elements are joined in order, their lines shifted by the parts before. Nil, and the
+    /// caller reads the file whole, unless every part is whole, valid and error-free, the root is
+    /// `<osm>` and closes in the last part: so a file with any fault is always reported as the whole
+    /// read reports it, and a cut that lands where it must not (inside a comment, a CDATA section or
+    /// an element) only costs time. The same result as the whole read.
+    static func parseInParts(
+        bytes: UnsafeRawBufferPointer, file: String, policy: LoadPolicy,
+        parts wanted: Int = 4 * ProcessInfo.processInfo.activeProcessorCount, minimumPartBytes: Int = 1 << 17
+    ) -> OSMData? {
+        guard let root = rootName(bytes) else { return nil }
+        var cuts = [0]
+        let count = max(2, min(wanted, bytes.count / max(1, minimumPartBytes)))
+        for k in 1..<count {
+            guard let cut = cutPoint(bytes, after: bytes.count * k / count) else { break }
+            if cut > cuts[cuts.count - 1], cut > root.start + root.count { cuts.append(cut) }
+        }
+        guard cuts.count >= 2 else { return nil }
+        cuts.append(bytes.count)
+        let bounds = cuts
+        let partCount = cuts.count - 1
+        nonisolated(unsafe) let whole = bytes
+        let results = ParallelSlices.Slots<Part?>(count: partCount)
+        DispatchQueue.concurrentPerform(iterations: partCount) { i in
+            let range = bounds[i]..<bounds[i + 1]
+            let last = i == partCount - 1
+            guard UTF8Check.firstInvalidOffset(UnsafeRawBufferPointer(rebasing: whole[range])) == nil else {
+                return results.set(i, nil)
+            }
+            let upToEnd = UnsafeRawBufferPointer(rebasing: whole[0..<range.upperBound])
+            var reader = OSMXMLReader(
+                scanner: i == 0
+                    ? XMLByteScanner(firstPartOf: upToEnd)
+                    : XMLByteScanner(partOf: upToEnd, from: range.lowerBound, root: root, stopsInsideRoot: !last),
+                file: file, policy: policy)
+            if i > 0 { reader.sawRoot = true }
+            do throws(XMLScanError) { try reader.run() } catch { return results.set(i, nil) }
+            guard reader.fatal == nil, reader.report.issues.isEmpty, reader.sawRoot, reader.closedRoot == last else {
+                return results.set(i, nil)
+            }
+            if i == 0 {
+                guard let open = reader.scanner.root, reader.scanner.equals(open, "osm") else {
+                    return results.set(i, nil)
+                }
+            }
+            results.set(
+                i,
+                Part(
+                    nodes: reader.nodes, ways: reader.ways, relations: reader.relations,
+                    rowsLoaded: reader.report.rowsLoaded, endLine: reader.scanner.line))
+        }
+        let parts = results.take().compactMap { $0 }
+        guard parts.count == partCount else { return nil }
+        var nodes: [OSMNode] = []
+        var ways: [OSMWay] = []
+        var relations: [OSMRelation] = []
+        nodes.reserveCapacity(parts.reduce(0) { $0 + $1.nodes.count })
+        ways.reserveCapacity(parts.reduce(0) { $0 + $1.ways.count })
+        var report = LoadReport()
+        var shift = 0
+        for var part in parts {
+            if shift > 0 {
+                for i in part.nodes.indices { part.nodes[i].line += shift }
+                for i in part.ways.indices { part.ways[i].line += shift }
+                for i in part.relations.indices { part.relations[i].line += shift }
+            }
+            nodes += part.nodes
+            ways += part.ways
+            relations += part.relations
+            report.rowsLoaded += part.rowsLoaded
+            shift += part.endLine - 1
+        }
+        return OSMData(nodes: nodes, ways: ways, relations: relations, report: report)
+    }
+
+    /// Where to cut `bytes` past offset `start`: the `<` of the first line after it that starts (after
+    /// spaces or tabs) with `<node`, `<way` or `<relation` and a space; nil when none is found.
+    static func cutPoint(_ bytes: UnsafeRawBufferPointer, after start: Int) -> Int? {
+        var i = start
+        while i < bytes.count {
+            guard let newline = (i..<bytes.count).first(where: { bytes[$0] == 0x0A }) else { return nil }
+            var j = newline + 1
+            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 }
+            for name in ["<node ", "<way ", "<relation "] where j + name.utf8.count <= bytes.count {
+                if zip(name.utf8, bytes[j..<j + name.utf8.count]).allSatisfy({ $0 == $1 }) { return j }
+            }
+            i = j
+        }
+        return nil
+    }
+
+    /// The span of `osm` in the first `<osm` start tag (followed by a space, a line break or `>`).
+    static func rootName(_ bytes: UnsafeRawBufferPointer) -> XMLSpan? {
+        let tag = Array("<osm".utf8)
+        var i = 0
+        while i + tag.count < min(bytes.count, 1 << 16) {
+            if bytes[i] == tag[0], zip(tag, bytes[i..<i + tag.count]).allSatisfy({ $0 == $1 }) {
+                let after = bytes[i + tag.count]
+                if after == 0x20 || after == 0x0A || after == 0x0D || after == 0x09 || after == 0x3E {
+                    return XMLSpan(start: i + 1, count: 3)
+                }
+            }
+            i += 1
+        }
+        return nil
     }
 }
 
@@ -259,7 +388,12 @@ private struct OSMXMLReader: ~Copyable {
     }
 
     init(bytes: UnsafeRawBufferPointer, file: String, policy: LoadPolicy) {
-        scanner = XMLByteScanner(bytes)
+        self.init(scanner: XMLByteScanner(bytes), file: file, policy: policy)
+    }
+
+    /// A reader of what `scanner` scans (e.g. one part of a document).
+    init(scanner: consuming XMLByteScanner, file: String, policy: LoadPolicy) {
+        self.scanner = scanner
         self.file = file
         self.policy = policy
     }

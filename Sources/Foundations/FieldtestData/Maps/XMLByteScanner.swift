@@ -70,6 +70,9 @@ struct XMLByteScanner: ~Copyable {
     private(set) var depth = 0
     private var pendingEnd: XMLSpan?
     private var rootClosed = false
+    /// Whether the input may end with the root element still open (the first part of a document
+    /// read in two parts): `next` then reports the end of input instead of a truncated file.
+    private var stopsInsideRoot = false
 
     /// Scans `bytes`, which must outlive the scanner.
     init(_ bytes: UnsafeRawBufferPointer) {
@@ -82,6 +85,34 @@ struct XMLByteScanner: ~Copyable {
         attributes = .allocate(capacity: attributeCapacity)
         open = .allocate(capacity: openCapacity)
     }
+
+    /// Scans the first part of a document that ends, cut between two children of the root, with the
+    /// root still open; `next` returns `.endOfInput` there when exactly the root is open.
+    init(firstPartOf bytes: UnsafeRawBufferPointer) {
+        self.init(bytes)
+        stopsInsideRoot = true
+    }
+
+    /// Scans `bytes` from `start`, where the previous part of a document ended between two children
+    /// of the root, whose name is at `root`: the root is open, no XML declaration may follow, and
+    /// lines count from 1 again (the caller adds the previous parts'). With `stopsInsideRoot`, the
+    /// part may end with the root still open, as the first part does.
+    init(partOf bytes: UnsafeRawBufferPointer, from start: Int, root: XMLSpan, stopsInsideRoot: Bool) {
+        let p = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? XMLByteClass.empty
+        base = p
+        count = bytes.count
+        pos = start
+        documentStart = -1
+        classes = XMLByteClass.table
+        attributes = .allocate(capacity: attributeCapacity)
+        open = .allocate(capacity: openCapacity)
+        open[0] = root
+        depth = 1
+        self.stopsInsideRoot = stopsInsideRoot
+    }
+
+    /// The root element's name, once it is open.
+    var root: XMLSpan? { depth > 0 ? open[0] : nil }
 
     deinit {
         attributes.deallocate()
@@ -231,6 +262,7 @@ struct XMLByteScanner: ~Copyable {
         while true {
             try skipText()
             if pos >= count {
+                if stopsInsideRoot && depth == 1 { return .endOfInput }
                 if let innermost {
                     throw fault(
                         "the file ends inside <\(string(innermost))> (\(depth) element(s) left open); it is truncated"
