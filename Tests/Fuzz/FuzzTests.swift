@@ -1,11 +1,12 @@
 import CampusRouting
 import FieldtestApps
-import FieldtestData
 import Foundation
 import MetricReports
 import ScenarioEngine
 import Testing
 import TweetSentiment
+
+@testable import FieldtestData
 
 /// One parser under fuzzing: its seeds' folder in `corpus/`, the file extension its inputs are
 /// written with (the loaders tell some formats by name), and the call that parses a file.
@@ -34,6 +35,9 @@ struct FuzzTarget: Sendable, CustomStringConvertible {
         .loader("tmy3", .tmy3),
         .loader("tmy2", .tmy2),
         .loader("osm-xml", .osmXML),
+        FuzzTarget(
+            name: "osm-xml-parts", corpus: "osm-xml", fileName: { $0.lastPathComponent },
+            parse: { url in try OSMInParts.check(readFileBytes(url), file: url.path) }),
         .loader("osm-pbf", .osmPBF),
         .loader("ujiindoorloc", .ujiIndoorLoc),
         FuzzTarget(
@@ -70,6 +74,34 @@ struct FuzzTarget: Sendable, CustomStringConvertible {
             parse: { url in _ = try SentimentModelFile.load(url) },
             generatedSeeds: { [SentimentModelCodec.encode(try FuzzSeeds.smallModel())] }),
     ]
+}
+
+/// The OSM XML reader in parts against the whole read, as a differential target: on every input, the
+/// data read in 2, 3 or 5 parts (when the reader takes that path) must be the whole read's, and an
+/// input the whole read refuses must not be read in parts. Throws the whole read's error.
+enum OSMInParts {
+    static func check(_ bytes: [UInt8], file: String) throws {
+        let whole = Result<OSMData, any Error> {
+            try bytes.withUnsafeBytes { try OSMXMLLoader.parseWhole(bytes: $0, file: file, policy: .strict) }
+        }
+        for parts in [2, 3, 5] {
+            let read = bytes.withUnsafeBytes {
+                OSMXMLLoader.parseInParts(bytes: $0, file: file, policy: .strict, parts: parts, minimumPartBytes: 1)
+            }
+            guard let read else { continue }
+            switch whole {
+            case .success(let data):
+                if read.nodes != data.nodes || read.ways != data.ways || read.relations != data.relations
+                    || read.nodes.map(\.line) != data.nodes.map(\.line) || read.report != data.report
+                {
+                    Issue.record("\(file): read in \(parts) parts differs from the whole read")
+                }
+            case .failure(let error):
+                Issue.record("\(file): read in \(parts) parts, refused whole: \(error)")
+            }
+        }
+        _ = try whole.get()
+    }
 }
 
 /// Seeds that are built rather than stored.
@@ -258,7 +290,7 @@ struct FuzzTests {
             (try? Self.keep(input, target: target, n: -1).path) ?? "(could not be written)"
         }
         var mutator = Mutator(
-            rng: SeededGenerator(seed: settings.seed &+ UInt64(target.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) })),
+            rng: SeededGenerator(seed: settings.seed &+ target.name.utf8.reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) }),
             hugeField: settings.hugeField)
         let deadline = Date().addingTimeInterval(settings.seconds)
         var n = 0

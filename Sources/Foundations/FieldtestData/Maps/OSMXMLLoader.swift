@@ -178,6 +178,13 @@ public enum OSMXMLLoader: OSMByteLoader {
         {
             return data
         }
+        return try parseWhole(bytes: bytes, file: file, policy: policy)
+    }
+
+    /// `parse` on one thread, the file read from start to end.
+    static func parseWhole(bytes: UnsafeRawBufferPointer, file: String, policy: LoadPolicy) throws(DataError)
+        -> OSMData
+    {
         // Checked whole first, so text can be taken from the bytes as they stand; the line of the
         // first bad byte is the error's.
         if let bad = UTF8Check.firstInvalidOffset(bytes) {
