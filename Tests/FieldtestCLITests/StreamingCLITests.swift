@@ -58,10 +58,12 @@ struct StreamingCLITests {
         return (p.terminationStatus, peak)
     }
 
-    /// `sun`'s peak memory does not grow with its input: 360,000 rows (16 MB) take at most 16 MB more
+    /// `sun`'s peak memory does not grow with its input: 360,000 rows (16 MB) take at most 48 MB more
     /// than 120,000 (5 MB). Both are longer than the runs read ahead (two of about 2 MB, besides the one
-    /// being handled), so the difference is growth, not the read-ahead filling up. Reading the whole
-    /// file, as `sun` did, took about 1 KB per row (5 GB for 5,000,000 rows): about 240 MB more here.
+    /// being handled), so the difference is not the read-ahead filling up. Reading the whole file, as
+    /// `sun` did, took about 1 KB per row (5 GB for 5,000,000 rows): about 240 MB more here. The margin
+    /// is wide because the peak is sampled, and each worker thread's malloc arena keeps some freed
+    /// memory: measured 4 MB alone, up to 17 MB with the whole suite running beside it.
     @Test func sunStaysInBoundedMemoryOnALargeInput() throws {
         let dir = try cli.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -77,7 +79,7 @@ struct StreamingCLITests {
             peaks.append(run.kib)
         }
         #expect(peaks[0] > 0, "no VmHWM reading")
-        #expect(peaks[1] - peaks[0] < 16 * 1024, "peak resident \(peaks.map { $0 / 1024 }) MiB")
+        #expect(peaks[1] - peaks[0] < 48 * 1024, "peak resident \(peaks.map { $0 / 1024 }) MiB")
         #expect(peaks[1] < 200 * 1024, "peak resident \(peaks.map { $0 / 1024 }) MiB")
     }
 
