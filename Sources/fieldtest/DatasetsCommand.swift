@@ -13,6 +13,7 @@ struct DatasetsCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "Show each dataset of every folder: name, format, core, rows, licence, file.")
         @OptionGroup var options: DatasetFolders
 
@@ -24,6 +25,7 @@ struct DatasetsCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract:
                 "Check every file's sha256 and, with its typed loader, its row count, in every folder; exit 1 on a mismatch."
         )
@@ -39,6 +41,7 @@ struct DatasetsCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a file as a named dataset: a MANIFEST.csv row with its rows and sha256 measured.",
             discussion: """
                 The row goes into DIR/MANIFEST.csv (created if needed); a file outside DIR is copied into it.

@@ -14,7 +14,7 @@ struct Fieldtest: ParsableCommand {
             Exit codes: 0 success (all requirements pass), 1 a requirement failed or a \
             regression was found, 2 invalid input or usage, or an output that cannot be written.
             """,
-        version: FieldtestVersion.current + (GitRevision.current().map { " (commit \($0.prefix(12)))" } ?? ""),
+        version: FieldtestVersion.versionText(),
         subcommands: [
             RunCommand.self,
             ValidateCommand.self,
@@ -66,4 +66,12 @@ struct Fieldtest: ParsableCommand {
 /// The tool's version, written into every run's `run.json`.
 enum FieldtestVersion {
     static let current = "0.1.0"
+
+    /// What `--version` prints: the version and, when known, the commit built from. Reading the
+    /// commit from the checkout's `.git` files costs milliseconds of every command's start, so it is
+    /// read only when `--version` is among the arguments.
+    static func versionText(arguments: [String] = CommandLine.arguments) -> String {
+        guard arguments.contains("--version") else { return current }
+        return current + (GitRevision.current().map { " (commit \($0.prefix(12)))" } ?? "")
+    }
 }

@@ -18,6 +18,7 @@ struct TrainCommand: ParsableCommand {
     /// `fieldtest train sentiment`.
     struct Sentiment: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sentiment",
             abstract:
                 "Train a three-class tweet sentiment model (reproducible: same inputs and seed give the same bytes).",
             discussion: """
@@ -124,6 +125,7 @@ struct EvaluateCommand: ParsableCommand {
     /// `fieldtest evaluate sentiment`.
     struct Sentiment: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sentiment",
             abstract:
                 "Accuracy, per-class precision/recall/F1, macro-F1, macro-recall and Pearson r of a sentiment model on labelled tweets.",
             discussion: """
