@@ -1,5 +1,6 @@
 import FieldtestData
 import Foundation
+import Synchronization
 
 /// A routable pedestrian graph built from map ways under a set of routing profiles.
 ///
@@ -135,21 +136,22 @@ public struct CampusGraph: Sendable {
     ) throws(RoutingError) {
         let profs = profiles.profiles
         let points = source.points
-        // 1. Which ways are routable, and how, per profile.
-        var wayDirs: [[TravelDirections?]] = []
-        var included: [Int] = []
-        for (i, w) in source.ways.enumerated() {
-            let dirs = profs.map { $0.directions(wayTags: w.tags) }
-            if dirs.contains(where: { $0 != nil }) && w.points.allSatisfy({ $0 >= 0 && $0 < points.count }) {
-                included.append(i)
-                wayDirs.append(dirs)
+        let ways = source.ways
+        let jobs = ProcessInfo.processInfo.activeProcessorCount
+        // 1. Which ways are routable, and how, per profile (each way alone: in slices on every core).
+        let routable = ParallelSlices.map(count: ways.count, jobs: jobs, minimumPerSlice: 256) { range in
+            range.compactMap { i -> (way: Int, directions: [TravelDirections?])? in
+                let dirs = profs.map { $0.directions(wayTags: ways[i].tags) }
+                guard dirs.contains(where: { $0 != nil }), ways[i].points.allSatisfy({ $0 >= 0 && $0 < points.count })
+                else { return nil }
+                return (i, dirs)
             }
-        }
+        }.flatMap { $0 }
         // 2. Vertices: way ends and positions used more than once.
         var uses = [UInt8](repeating: 0, count: points.count)
         var isVertex = [Bool](repeating: false, count: points.count)
-        for i in included {
-            let w = source.ways[i]
+        for (i, _) in routable {
+            let w = ways[i]
             for p in w.points { uses[p] = uses[p] == 255 ? 255 : uses[p] + 1 }
             if let f = w.points.first { isVertex[f] = true }
             if let l = w.points.last { isVertex[l] = true }
@@ -160,38 +162,71 @@ public struct CampusGraph: Sendable {
             vertexOf[p] = Int32(vertices.count)
             vertices.append(Vertex(osmID: points[p].osmID, location: points[p].location))
         }
-        // 3. Edges between consecutive vertices along each way, with per-profile access.
-        var edges: [Edge] = []
-        var access = [[UInt8]](repeating: [], count: profs.count)
-        for (k, i) in included.enumerated() {
-            let w = source.ways[i]
-            var start = 0
-            for j in 1..<w.points.count where vertexOf[w.points[j]] >= 0 {
-                let piece = Array(w.points[start...j])
-                let shape = piece.map { points[$0].location }
-                var nodeTags: [Int: [String: String]] = [:]
-                for (pos, p) in piece.enumerated() where !points[p].tags.isEmpty { nodeTags[pos] = points[p].tags }
-                edges.append(
-                    Edge(
-                        from: vertexOf[w.points[start]], to: vertexOf[w.points[j]], wayID: w.osmID,
-                        nodeIDs: piece.compactMap { points[$0].osmID }, shape: shape,
-                        lengthMetres: Geodesy.pathLengthMetres(shape), tags: w.tags, nodeTags: nodeTags))
-                for (pi, profile) in profs.enumerated() {
-                    var bits: UInt8 = 0
-                    if let d = wayDirs[k][pi] {
-                        let blocked = nodeTags.values.contains { profile.blocks(nodeTags: $0) }
-                        if !blocked { bits = (d.forward ? Self.forwardBit : 0) | (d.backward ? Self.backwardBit : 0) }
-                    }
-                    access[pi].append(bits)
-                }
-                start = j
-            }
+        // 3. Edges between consecutive vertices along each way, with per-profile access. Each way's
+        // edges start at a known index, so slices of ways on every core fill one array in place.
+        var firstEdge = [Int](repeating: 0, count: routable.count + 1)
+        for (k, (i, _)) in routable.enumerated() {
+            let w = ways[i].points
+            firstEdge[k + 1] = firstEdge[k] + (1..<max(1, w.count)).reduce(0) { $0 + (vertexOf[w[$1]] >= 0 ? 1 : 0) }
         }
+        let edgeCount = firstEdge[routable.count]
+        let vertexIndex = vertexOf
+        let starts = firstEdge
+        var accessBits = [UInt8](repeating: 0, count: edgeCount * profs.count)
+        let edges = [Edge](unsafeUninitializedCapacity: edgeCount) { buffer, initialized in
+            nonisolated(unsafe) let edgeSlots = buffer
+            accessBits.withUnsafeMutableBufferPointer { bits in
+                nonisolated(unsafe) let accessSlots = bits
+                _ = ParallelSlices.map(count: routable.count, jobs: jobs, minimumPerSlice: 256) { range in
+                    for k in range {
+                        Self.appendEdges(
+                            of: ways[routable[k].way], directions: routable[k].directions, points: points,
+                            vertexOf: vertexIndex, profiles: profs, into: edgeSlots, access: accessSlots,
+                            startingAt: starts[k])
+                    }
+                }
+            }
+            initialized = edgeCount
+        }
+        let access = profs.indices.map { pi in (0..<edgeCount).map { accessBits[$0 * profs.count + pi] } }
         guard !edges.isEmpty else { throw .emptyGraph(file: source.file) }
         self.init(
             file: source.file, profiles: profs, vertices: vertices, edges: edges, access: access,
             missingNodeRefs: source.missingNodeRefs, preparing: preparing,
             prepared: prepared(vertices.count, edges.count))
+    }
+
+    /// Writes the edges of way `w` (the pieces between consecutive vertices) into `edges` from index
+    /// `first` on, and each one's direction bits per profile into `access` (edge-major: edge e's bits
+    /// for profile p at `e × profiles.count + p`). The slots written are uninitialised before.
+    private static func appendEdges(
+        of w: MapSource.Way, directions: [TravelDirections?], points: [MapSource.Point], vertexOf: [Int32],
+        profiles: [RoutingProfile], into edges: UnsafeMutableBufferPointer<Edge>,
+        access: UnsafeMutableBufferPointer<UInt8>, startingAt first: Int
+    ) {
+        var e = first
+        var start = 0
+        for j in 1..<w.points.count where vertexOf[w.points[j]] >= 0 {
+            let piece = w.points[start...j]
+            let shape = piece.map { points[$0].location }
+            var nodeTags: [Int: [String: String]] = [:]
+            for (pos, p) in piece.enumerated() where !points[p].tags.isEmpty { nodeTags[pos] = points[p].tags }
+            (edges.baseAddress! + e).initialize(
+                to: Edge(
+                    from: vertexOf[w.points[start]], to: vertexOf[w.points[j]], wayID: w.osmID,
+                    nodeIDs: piece.compactMap { points[$0].osmID }, shape: shape,
+                    lengthMetres: Geodesy.pathLengthMetres(shape), tags: w.tags, nodeTags: nodeTags))
+            for (pi, profile) in profiles.enumerated() {
+                var bits: UInt8 = 0
+                if let d = directions[pi] {
+                    let blocked = nodeTags.values.contains { profile.blocks(nodeTags: $0) }
+                    if !blocked { bits = (d.forward ? forwardBit : 0) | (d.backward ? backwardBit : 0) }
+                }
+                access[e * profiles.count + pi] = bits
+            }
+            e += 1
+            start = j
+        }
     }
 
     /// Assembles a graph from vertices, edges and per-profile access bits (used by the builders and
@@ -292,26 +327,56 @@ public struct CampusGraph: Sendable {
             table.offer(adjacency, for: p)
         }
         // Profiles are independent (each one's arcs, components and landmark searches): one thread
-        // each, since their landmark Dijkstras are most of a large map's load.
-        table.prepare(
-            (preparing ?? Array(profiles.indices)).filter { $0 >= 0 && $0 < profiles.count },
-            jobs: ProcessInfo.processInfo.activeProcessorCount)
-        self.preparedProfiles = table
-        self.vertexLocations = vertices.map(\.location)
-        self.vertexXYZ = vertices.flatMap { Self.unitVector($0.location) }
-        let refLat = vertices.isEmpty ? 0 : vertices.reduce(0) { $0 + $1.location.latitude } / Double(vertices.count)
-        var vg = SpatialGrid(cellMetres: 100, referenceLatitude: refLat)
-        for (i, v) in vertices.enumerated() { vg.insert(Int32(i), at: v.location) }
-        var eg = SpatialGrid(cellMetres: 100, referenceLatitude: refLat)
-        for (i, e) in edges.enumerated() {
-            for s in 1..<max(2, e.shape.count) where s < e.shape.count {
-                eg.insert(Int32(i), segmentFrom: e.shape[s - 1], to: e.shape[s])
+        // each, since their landmark Dijkstras are most of a large map's load. The spatial indexes do
+        // not depend on them, so they are built beside them.
+        let toPrepare = (preparing ?? Array(profiles.indices)).filter { $0 >= 0 && $0 < profiles.count }
+        let built = Mutex<SpatialIndexes?>(nil)
+        let (points, pointOffsets) = (shapePoints, shapeOffsets)
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            if k == 0 {
+                table.prepare(toPrepare, jobs: ProcessInfo.processInfo.activeProcessorCount)
+            } else {
+                let indexes = SpatialIndexes(
+                    vertices: vertices, edges: edges, shapePoints: points, shapeOffsets: pointOffsets)
+                built.withLock { $0 = indexes }
             }
         }
-        self.vertexGrid = vg
-        self.edgeGrid = eg
-        self.edgeBoxes = (0..<edges.count).map { e in
-            EdgeBox(shapePoints[shapeOffsets[e]..<shapeOffsets[e + 1]])
+        self.preparedProfiles = table
+        let indexes = built.withLock { $0 }!
+        self.vertexLocations = indexes.vertexLocations
+        self.vertexXYZ = indexes.vertexXYZ
+        self.vertexGrid = indexes.vertexGrid
+        self.edgeGrid = indexes.edgeGrid
+        self.edgeBoxes = indexes.edgeBoxes
+    }
+
+    /// The vertex and edge indexes of a graph, built together.
+    private struct SpatialIndexes: Sendable {
+        var vertexLocations: [GeoPoint]
+        var vertexXYZ: [Double]
+        var vertexGrid: SpatialGrid
+        var edgeGrid: SpatialGrid
+        var edgeBoxes: [EdgeBox]
+
+        init(vertices: [Vertex], edges: [Edge], shapePoints: [GeoPoint], shapeOffsets: [Int]) {
+            vertexLocations = vertices.map(\.location)
+            var xyz: [Double] = []
+            xyz.reserveCapacity(3 * vertices.count)
+            for v in vertices { xyz.append(contentsOf: CampusGraph.unitVector(v.location)) }
+            vertexXYZ = xyz
+            let refLat =
+                vertices.isEmpty ? 0 : vertices.reduce(0) { $0 + $1.location.latitude } / Double(vertices.count)
+            var vg = SpatialGrid(cellMetres: 100, referenceLatitude: refLat)
+            for (i, v) in vertices.enumerated() { vg.insert(Int32(i), at: v.location) }
+            var eg = SpatialGrid(cellMetres: 100, referenceLatitude: refLat)
+            for (i, e) in edges.enumerated() {
+                for s in 1..<max(2, e.shape.count) where s < e.shape.count {
+                    eg.insert(Int32(i), segmentFrom: e.shape[s - 1], to: e.shape[s])
+                }
+            }
+            vertexGrid = vg
+            edgeGrid = eg
+            edgeBoxes = (0..<edges.count).map { e in EdgeBox(shapePoints[shapeOffsets[e]..<shapeOffsets[e + 1]]) }
         }
     }
 
