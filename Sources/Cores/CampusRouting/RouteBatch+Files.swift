@@ -96,6 +96,8 @@ extension RouteBatch {
             source: map.source, map: URL(fileURLWithPath: graph), profiles: set, preparing: named,
             directory: GraphCache.directory()
         ).graph
+        // Freeing a city-sized map's elements takes milliseconds that the routing need not wait for.
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(map) {} }
         var slowdown: [Double]?
         if let congestion {
             slowdown = try parseCongestion(

@@ -141,8 +141,10 @@ public enum RouteBatch {
             }
         }
         let profileOf = indices
-        // A slice costs a thread and a router's workspace: worth it from a few hundred queries.
-        return ParallelSlices.map(count: queries.count, jobs: jobs, minimumPerSlice: 256) { range in
+        // A slice costs a router's workspace: worth it from a hundred queries or so. With several
+        // threads, four slices per thread, taken in turn, so that a slice of long routes does not
+        // keep the other threads waiting.
+        return ParallelSlices.map(count: queries.count, jobs: jobs > 1 ? 4 * jobs : 1, minimumPerSlice: 128) { range in
             var router = AStarRouter()
             return body(range) { i in
                 router.route(
