@@ -19,30 +19,47 @@ public enum DecimalText {
         if magnitude >= 1e-4, magnitude < 1e6 {
             let scaled = (magnitude * 1e7).rounded()
             if scaled / 1e7 == magnitude {
-                let units = UInt64(scaled)
-                if value < 0 { bytes.append(0x2D) }
-                appendDigits(units / 10_000_000, to: &bytes)
-                bytes.append(0x2E)
-                var fraction = units % 10_000_000
-                guard fraction > 0 else {
-                    bytes.append(0x30)
-                    return
-                }
-                var places = 7
-                while fraction % 10 == 0 {
-                    fraction /= 10
-                    places -= 1
-                }
-                var divisor: UInt64 = 1
-                for _ in 1..<places { divisor *= 10 }
-                while divisor > 0 {
-                    bytes.append(0x30 + UInt8(fraction / divisor % 10))
-                    divisor /= 10
-                }
+                appendSevenPlaces(UInt64(scaled), negative: value < 0, to: &bytes)
                 return
             }
         }
         bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// Appends `units` ÷ 10⁷ with its trailing zeros dropped (at least one place), after a `-` when
+    /// `negative`. The digits are written right to left into a small buffer and appended at once.
+    private static func appendSevenPlaces(_ units: UInt64, negative: Bool, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var start = 32
+            var fraction = units % 10_000_000
+            var places = 7
+            if fraction == 0 {
+                places = 1
+            } else {
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    places -= 1
+                }
+            }
+            for _ in 0..<places {
+                start -= 1
+                buffer[start] = 0x30 + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            start -= 1
+            buffer[start] = 0x2E
+            var whole = units / 10_000_000
+            repeat {
+                start -= 1
+                buffer[start] = 0x30 + UInt8(whole % 10)
+                whole /= 10
+            } while whole > 0
+            if negative {
+                start -= 1
+                buffer[start] = 0x2D
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<32]))
+        }
     }
 
     /// Appends the decimal digits of `value` (no sign).
