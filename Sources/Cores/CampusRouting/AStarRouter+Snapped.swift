@@ -188,8 +188,9 @@ extension AStarRouter {
             closed = [UInt32](repeating: 0, count: n)
             generation = 0
         }
-        if mark.count != n {
+        if mark.count != n || targetBound.count != n {
             mark = [UInt32](repeating: 0, count: n)
+            targetBound = [Double](repeating: 0, count: n)
             markGeneration = 0
         }
         markGeneration &+= 1
@@ -235,75 +236,80 @@ extension AStarRouter {
                                             cost.withUnsafeMutableBufferPointer { cost in
                                                 parentArc.withUnsafeMutableBufferPointer { parent in
                                                     mark.withUnsafeMutableBufferPointer { mark in
-                                                        /// Lower bound on the cost from v to the target (0 for a Dijkstra search).
-                                                        @inline(__always) func h(_ v: Int) -> Double {
-                                                            guard heuristic else { return 0 }
-                                                            let dx = xyz[3 * v] - tx
-                                                            let dy = xyz[3 * v + 1] - ty
-                                                            let dz = xyz[3 * v + 2] - tz
-                                                            let chord =
-                                                                scale * (dx * dx + dy * dy + dz * dz).squareRoot()
-                                                            guard l > 0 else { return chord }
-                                                            return LandmarkBounds.bound(
-                                                                bounds, count: l, rowV: 2 * l * v, target: row,
-                                                                floor: chord)
-                                                        }
-                                                        for seed in seeds {
-                                                            let v = Int(seed.vertex)
-                                                            cost[v] = seed.cost
-                                                            parent[v] = -1
-                                                            mark[v] = open
-                                                            let f = seed.cost + h(v)
-                                                            if f < .infinity { heap.push(f, seed.vertex) }
-                                                        }
-                                                        while let (key, v32) = heap.pop() {
-                                                            if key >= best { break }
-                                                            let v = Int(v32)
-                                                            if mark[v] == shut { continue }
-                                                            mark[v] = shut
-                                                            settled += 1
-                                                            // Entries at v (binary search in the sorted entries).
-                                                            var lo = 0
-                                                            var hi = entries.count
-                                                            while lo < hi {
-                                                                let mid = (lo + hi) >> 1
-                                                                if entries[mid].vertex < v32 {
-                                                                    lo = mid + 1
-                                                                } else {
-                                                                    hi = mid
-                                                                }
+                                                        targetBound.withUnsafeMutableBufferPointer { targetBound in
+                                                            /// Lower bound on the cost from v to the target (0 for a Dijkstra search).
+                                                            @inline(__always) func h(_ v: Int) -> Double {
+                                                                guard heuristic else { return 0 }
+                                                                let dx = xyz[3 * v] - tx
+                                                                let dy = xyz[3 * v + 1] - ty
+                                                                let dz = xyz[3 * v + 2] - tz
+                                                                let chord =
+                                                                    scale * (dx * dx + dy * dy + dz * dz).squareRoot()
+                                                                guard l > 0 else { return chord }
+                                                                return LandmarkBounds.bound(
+                                                                    bounds, count: l, rowV: 2 * l * v, target: row,
+                                                                    floor: chord)
                                                             }
-                                                            while lo < entries.count && entries[lo].vertex == v32 {
-                                                                let c = cost[v] + entries[lo].cost
-                                                                if c < best {
-                                                                    best = c
-                                                                    bestEntry = lo
-                                                                }
-                                                                lo += 1
+                                                            for seed in seeds {
+                                                                let v = Int(seed.vertex)
+                                                                cost[v] = seed.cost
+                                                                parent[v] = -1
+                                                                mark[v] = open
+                                                                targetBound[v] = h(v)
+                                                                let f = seed.cost + targetBound[v]
+                                                                if f < .infinity { heap.push(f, seed.vertex) }
                                                             }
-                                                            if best <= key { break }
-                                                            let base = cost[v]
-                                                            var a = Int(offsets[v])
-                                                            let end = Int(offsets[v + 1])
-                                                            while a < end {
-                                                                let r = records[a]
-                                                                let w = Int(r.target)
-                                                                let m = mark[w]
-                                                                if m != shut {
-                                                                    let nc =
-                                                                        base
-                                                                        + (congested
-                                                                            ? r.length * factors[Int(arcEdges[a])]
-                                                                            : r.length)
-                                                                    if m != open || nc < cost[w] {
-                                                                        mark[w] = open
-                                                                        cost[w] = nc
-                                                                        parent[w] = r.arc
-                                                                        let f = nc + h(w)
-                                                                        if f < .infinity { heap.push(f, r.target) }
+                                                            while let (key, v32) = heap.pop() {
+                                                                if key >= best { break }
+                                                                let v = Int(v32)
+                                                                if mark[v] == shut { continue }
+                                                                mark[v] = shut
+                                                                settled += 1
+                                                                // Entries at v (binary search in the sorted entries).
+                                                                var lo = 0
+                                                                var hi = entries.count
+                                                                while lo < hi {
+                                                                    let mid = (lo + hi) >> 1
+                                                                    if entries[mid].vertex < v32 {
+                                                                        lo = mid + 1
+                                                                    } else {
+                                                                        hi = mid
                                                                     }
                                                                 }
-                                                                a += 1
+                                                                while lo < entries.count && entries[lo].vertex == v32 {
+                                                                    let c = cost[v] + entries[lo].cost
+                                                                    if c < best {
+                                                                        best = c
+                                                                        bestEntry = lo
+                                                                    }
+                                                                    lo += 1
+                                                                }
+                                                                if best <= key { break }
+                                                                let base = cost[v]
+                                                                var a = Int(offsets[v])
+                                                                let end = Int(offsets[v + 1])
+                                                                while a < end {
+                                                                    let r = records[a]
+                                                                    let w = Int(r.target)
+                                                                    let m = mark[w]
+                                                                    if m != shut {
+                                                                        let nc =
+                                                                            base
+                                                                            + (congested
+                                                                                ? r.length * factors[Int(arcEdges[a])]
+                                                                                : r.length)
+                                                                        if m != open || nc < cost[w] {
+                                                                            // A vertex reached before keeps its bound.
+                                                                            if m != open { targetBound[w] = h(w) }
+                                                                            mark[w] = open
+                                                                            cost[w] = nc
+                                                                            parent[w] = r.arc
+                                                                            let f = nc + targetBound[w]
+                                                                            if f < .infinity { heap.push(f, r.target) }
+                                                                        }
+                                                                    }
+                                                                    a += 1
+                                                                }
                                                             }
                                                         }
                                                     }

@@ -23,6 +23,8 @@ public struct AStarRouter: Sendable {
     /// Forward A* marks (`2·markGeneration` reached this query, `2·markGeneration + 1` settled).
     var mark: [UInt32] = []
     var markGeneration: UInt32 = 0
+    /// Forward A*: the bound from each vertex reached this query to the target (valid where `mark` says reached).
+    var targetBound: [Double] = []
     var heap = QuaternaryHeap()
     /// The last route's arcs from the target back to the start (reused between queries).
     var pathArcs: [Int32] = []

@@ -133,14 +133,17 @@ struct LandmarkBounds: Sendable {
         _ bounds: UnsafeBufferPointer<Double>, count l: Int, rowV: Int, target: UnsafeBufferPointer<Double>,
         floor: Double
     ) -> Double {
-        var best = floor
+        // The largest term is shrunk once: rounding is monotone, so shrinking the largest gives the
+        // largest of the shrunk terms, the same value as shrinking each.
+        var largest = -Double.infinity
         for k in 0..<l {
-            let a = (target[k] - bounds[rowV + k]) * shrink
-            let b = (bounds[rowV + l + k] - target[l + k]) * shrink
-            if a > best { best = a }
-            if b > best { best = b }
+            let a = target[k] - bounds[rowV + k]
+            let b = bounds[rowV + l + k] - target[l + k]
+            if a > largest { largest = a }
+            if b > largest { largest = b }
         }
-        return best
+        let shrunk = largest * shrink
+        return shrunk > floor ? shrunk : floor
     }
 
     /// `bound` for vertices `v` and `t` (0 when no landmark covers t's component).
