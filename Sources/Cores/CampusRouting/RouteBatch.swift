@@ -122,13 +122,47 @@ public enum RouteBatch {
         ) { range, route in rows(queries: queries[range], routes: range.map(route)) }
     }
 
+    /// `routedParts` with each slice's rows handed to `emit` in order as soon as they and the slices
+    /// before them are rendered, while later slices are still being routed, so the output is written
+    /// beside the routing. `emit` is called one slice at a time, from any of the threads.
+    public static func routedParts(
+        graph: CampusGraph, queries: [Query], queriesFile: String = "queries", slowdown: [Double]? = nil,
+        snapMetres: Double = 200, jobs: Int = 1, emit: @Sendable (CSVWriter) throws -> Void
+    ) throws {
+        let slice = try sliceRouter(
+            graph: graph, queries: queries, queriesFile: queriesFile, slowdown: slowdown, snapMetres: snapMetres
+        ) { range, route in rows(queries: queries[range], routes: range.map(route)) }
+        try ParallelSlices.forEachInOrder(
+            count: queries.count, jobs: sliceJobs(jobs), minimumPerSlice: minimumPerSlice, slice, emit: emit)
+    }
+
     /// `body` applied to contiguous slices of the queries on up to `jobs` threads (in slice order),
     /// with a function that routes query i; every query's profile is checked first, so an unknown profile
     /// fails the whole batch with its line.
     private static func slices<Result: Sendable>(
         graph: CampusGraph, queries: [Query], queriesFile: String, slowdown: [Double]?, snapMetres: Double, jobs: Int,
-        _ body: @Sendable (Range<Int>, (Int) -> Route) -> Result
+        _ body: @escaping @Sendable (Range<Int>, (Int) -> Route) -> Result
     ) throws(RoutingError) -> [Result] {
+        let slice = try sliceRouter(
+            graph: graph, queries: queries, queriesFile: queriesFile, slowdown: slowdown, snapMetres: snapMetres, body)
+        return ParallelSlices.map(
+            count: queries.count, jobs: sliceJobs(jobs), minimumPerSlice: minimumPerSlice, slice)
+    }
+
+    /// A slice costs a router's workspace: worth it from a hundred queries or so.
+    private static let minimumPerSlice = 128
+
+    /// With several threads, four slices per thread, taken in turn, so that a slice of long routes
+    /// does not keep the other threads waiting.
+    private static func sliceJobs(_ jobs: Int) -> Int { jobs > 1 ? 4 * jobs : 1 }
+
+    /// Checks every query's profile (an unknown one fails the batch with its line) and returns what
+    /// a slice of the queries gives: `body` of the range with a function that routes query i (on
+    /// the slice's own router).
+    private static func sliceRouter<Result: Sendable>(
+        graph: CampusGraph, queries: [Query], queriesFile: String, slowdown: [Double]?, snapMetres: Double,
+        _ body: @escaping @Sendable (Range<Int>, (Int) -> Route) -> Result
+    ) throws(RoutingError) -> @Sendable (Range<Int>) -> Result {
         var indices: [Int] = []
         for q in queries {
             do throws(RoutingError) {
@@ -141,10 +175,7 @@ public enum RouteBatch {
             }
         }
         let profileOf = indices
-        // A slice costs a router's workspace: worth it from a hundred queries or so. With several
-        // threads, four slices per thread, taken in turn, so that a slice of long routes does not
-        // keep the other threads waiting.
-        return ParallelSlices.map(count: queries.count, jobs: jobs > 1 ? 4 * jobs : 1, minimumPerSlice: 128) { range in
+        return { range in
             var router = AStarRouter()
             return body(range) { i in
                 router.route(

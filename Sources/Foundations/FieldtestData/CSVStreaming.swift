@@ -77,4 +77,37 @@ public enum CSVStreaming {
         }
         try sink?.finish()
     }
+
+    /// `transform(file:…parts:)` with each run's parts handed to `emit` as they are rendered, in
+    /// order, and written at once (e.g. while other threads render the next ones). `emit` may be
+    /// called from any thread, one call at a time; `body` returns once every part is emitted.
+    public static func transform(
+        file name: String, output: String?, header: [String], chunkBytes: Int = CSVChunkReader.defaultChunkBytes,
+        emitting body: (CSVTable, _ emit: @Sendable (CSVWriter) throws -> Void) throws -> Void
+    ) throws {
+        // One call at a time (the caller's promise), so the sink needs no lock of its own.
+        nonisolated(unsafe) var sink: OutputSink?
+        var sawTable = false
+        try CSVChunkReader(fileName: name, chunkBytes: chunkBytes).forEachTable(path: name) { table in
+            sawTable = true
+            try body(table) { rows in
+                if sink == nil {
+                    // Started with the first rows: a file refused at its header leaves no output.
+                    sink = try OutputSink(path: output)
+                    var w = CSVWriter()
+                    w.row(header)
+                    try sink?.write(w.bytes)
+                }
+                try sink?.write(rows.bytes)
+            }
+        }
+        if sink == nil && sawTable {
+            // No rows at all: the header alone, as `transform(file:…parts:)` writes it.
+            sink = try OutputSink(path: output)
+            var w = CSVWriter()
+            w.row(header)
+            try sink?.write(w.bytes)
+        }
+        try sink?.finish()
+    }
 }
