@@ -1,5 +1,6 @@
 import FieldtestData
 import Foundation
+import Synchronization
 
 extension RouteBatch {
     /// `fieldtest route --help`'s description of the output.
@@ -47,15 +48,25 @@ extension RouteBatch {
         let named = zip(["--graph", "--queries", "--congestion", "--profiles"], paths).filter { !$0.1.isEmpty }
         try OutputPathCheck.refuseOverwritingInputs(
             named.map { .init(option: $0, url: URL(fileURLWithPath: $1)) }, output: output)
+        // The queries' profile names are read ahead while the map loads.
+        let names = Mutex<Set<String>??>(nil)
+        let readAhead = DispatchGroup()
+        DispatchQueue.global().async(group: readAhead) { [queries = paths[1]] in
+            let found = profileNames(inQueries: queries)
+            names.withLock { $0 = .some(found) }
+        }
         let (g, slowdown) = try prepare(
             graph: paths[0], congestion: congestion.map { _ in paths[2] }, profiles: profiles.map { _ in paths[3] },
-            named: profileNames(inQueries: paths[1]))
+            named: {
+                readAhead.wait()
+                return names.withLock { $0 ?? nil }
+            })
         try CSVStreaming.transform(
             file: paths[1], output: output, header: header,
-            parts: { table in
+            emitting: { table, emit in
                 try routedParts(
                     graph: g, queries: try parseQueries(table), queriesFile: paths[1], slowdown: slowdown,
-                    jobs: ProcessInfo.processInfo.activeProcessorCount)
+                    jobs: ProcessInfo.processInfo.activeProcessorCount, emit: emit)
             })
     }
 
@@ -69,11 +80,12 @@ extension RouteBatch {
     }
 
     /// The graph of the map file `graph` with the profiles of `profiles` (else the built-in ones), and
-    /// the per-edge slowdowns of the congestion file when given. Only the profiles in `named` (nil:
-    /// all) are prepared at load, the others when first used: a profile's landmark searches are most
-    /// of a map's load, and a batch of walking queries need not wait for five wheelchair profiles.
+    /// the per-edge slowdowns of the congestion file when given. Only the profiles `named` gives (asked
+    /// once the map is read; nil: all) are prepared at load, the others when first used: a profile's
+    /// landmark searches are most of a map's load, and a batch of walking queries need not wait for
+    /// five wheelchair profiles.
     static func prepare(
-        graph: String, congestion: String?, profiles: String?, named: Set<String>? = nil
+        graph: String, congestion: String?, profiles: String?, named: () -> Set<String>? = { nil }
     ) throws -> (CampusGraph, [Double]?) {
         let set: RoutingProfiles
         if let profiles {
@@ -93,7 +105,7 @@ extension RouteBatch {
         let map = try MapFile.load(url: URL(fileURLWithPath: graph), displayName: graph)
         // The prepared graph comes from the cache when this map and these profiles were routed before.
         let g = try GraphCache.graph(
-            source: map.source, map: URL(fileURLWithPath: graph), profiles: set, preparing: named,
+            source: map.source, map: URL(fileURLWithPath: graph), profiles: set, preparing: named(),
             directory: GraphCache.directory()
         ).graph
         // Freeing a city-sized map's elements takes milliseconds that the routing need not wait for.
