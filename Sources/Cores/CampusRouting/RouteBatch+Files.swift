@@ -55,7 +55,7 @@ extension RouteBatch {
             let found = profileNames(inQueries: queries)
             names.withLock { $0 = .some(found) }
         }
-        let (g, slowdown) = try prepare(
+        let prepared = try prepare(
             graph: paths[0], congestion: congestion.map { _ in paths[2] }, profiles: profiles.map { _ in paths[3] },
             named: {
                 readAhead.wait()
@@ -65,18 +65,36 @@ extension RouteBatch {
             file: paths[1], output: output, header: header,
             emitting: { table, emit in
                 try routedParts(
-                    graph: g, queries: try parseQueries(table), queriesFile: paths[1], slowdown: slowdown,
-                    jobs: ProcessInfo.processInfo.activeProcessorCount, emit: emit)
+                    graph: prepared.graph, queries: try parseQueries(table), queriesFile: paths[1],
+                    slowdown: prepared.slowdown, jobs: ProcessInfo.processInfo.activeProcessorCount, emit: emit)
             })
+        // Freeing the map's and the graph's elements takes milliseconds of CPU (about ten for a city
+        // map), which the output need not wait for: it is done on another thread once the output is
+        // complete, and a process that ends first leaves it to the system.
+        releaseInBackground(consume prepared)
+    }
+
+    /// Drops `value` on another thread.
+    private static func releaseInBackground<Value: Sendable>(_ value: consuming Value) {
+        DispatchQueue.global(qos: .utility).async { [value] in withExtendedLifetime(value) {} }
+    }
+
+    /// What `prepare` gives: the graph, the per-edge slowdowns, and the map the graph was built from.
+    struct Prepared: Sendable {
+        var graph: CampusGraph
+        var slowdown: [Double]?
+        var map: MapFile
     }
 
     /// Routes the queries of the CSV file `queries` over the map file `graph` (OSM XML, OSM PBF or
     /// GeoJSON; its prepared graph cached as `GraphCache` describes), with the profiles of the YAML file `profiles` (else the built-in ones) and the
     /// crowd densities of the CSV file `congestion` when given; returns the result CSV (`csv`).
     public static func run(graph: String, queries: String, congestion: String?, profiles: String?) throws -> String {
-        let (g, slowdown) = try prepare(graph: graph, congestion: congestion, profiles: profiles)
+        let prepared = try prepare(graph: graph, congestion: congestion, profiles: profiles)
         let qs = try parseQueries(try readFileBytes(URL(fileURLWithPath: queries), displayName: queries), file: queries)
-        return csv(queries: qs, routes: try run(graph: g, queries: qs, queriesFile: queries, slowdown: slowdown))
+        return csv(
+            queries: qs,
+            routes: try run(graph: prepared.graph, queries: qs, queriesFile: queries, slowdown: prepared.slowdown))
     }
 
     /// The graph of the map file `graph` with the profiles of `profiles` (else the built-in ones), and
@@ -86,7 +104,7 @@ extension RouteBatch {
     /// five wheelchair profiles.
     static func prepare(
         graph: String, congestion: String?, profiles: String?, named: () -> Set<String>? = { nil }
-    ) throws -> (CampusGraph, [Double]?) {
+    ) throws -> Prepared {
         let set: RoutingProfiles
         if let profiles {
             let bytes = try readFileBytes(URL(fileURLWithPath: profiles), displayName: profiles)
@@ -108,15 +126,13 @@ extension RouteBatch {
             source: map.source, map: URL(fileURLWithPath: graph), profiles: set, preparing: named(),
             directory: GraphCache.directory()
         ).graph
-        // Freeing a city-sized map's elements takes milliseconds that the routing need not wait for.
-        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(map) {} }
         var slowdown: [Double]?
         if let congestion {
             slowdown = try parseCongestion(
                 try readFileBytes(URL(fileURLWithPath: congestion), displayName: congestion), file: congestion, graph: g
             )
         }
-        return (g, slowdown)
+        return Prepared(graph: g, slowdown: slowdown, map: map)
     }
 
     /// The profile names of the queries file at `path`, read ahead in bounded memory; nil when they
