@@ -59,4 +59,28 @@ struct DecimalTextTests {
         }
         for v in values { #expect(Self.text(v) == v.description, "\(v.bitPattern)") }
     }
+
+    @Test("lists: each number's text, separated, appended after what is there")
+    func lists() {
+        var rng = SeededGenerator(seed: 7)
+        for count in [0, 1, 2, 40, 3000] {
+            let ids = (0..<count).map { _ in Int64.random(in: Int64.min...Int64.max, using: &rng) }
+            let points = (0..<count).map { k in
+                k % 7 == 3
+                    ? GeoPoint(latitude: Double(bitPattern: rng.next()), longitude: -0.0)
+                    : GeoPoint(
+                        latitude: Double(Int.random(in: -900_000_000...900_000_000, using: &rng)) / 1e7,
+                        longitude: Double.random(in: -180...180, using: &rng))
+            }
+            var bytes = Array("x,".utf8)
+            DecimalText.append(ids, separator: 0x3B, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "x," + ids.map(String.init).joined(separator: ";"))
+            bytes = Array("y,".utf8)
+            DecimalText.append(points, separator: 0x3B, to: &bytes)
+            #expect(
+                String(decoding: bytes, as: UTF8.self)
+                    == "y,"
+                    + points.map { "\($0.latitude.description) \($0.longitude.description)" }.joined(separator: ";"))
+        }
+    }
 }

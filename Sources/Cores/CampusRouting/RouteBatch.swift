@@ -215,20 +215,8 @@ public enum RouteBatch {
             w.field(CSVWriter.number(r.durationSeconds, significantDigits: 12))
             // Node ids and `lat lon` pairs never need quoting: written straight into the output bytes,
             // the same text as joining their descriptions.
-            w.field(unquotedBytes: { bytes in
-                for (k, id) in r.nodeIDs.enumerated() {
-                    if k > 0 { bytes.append(0x3B) }
-                    DecimalText.append(id, to: &bytes)
-                }
-            })
-            w.field(unquotedBytes: { bytes in
-                for (k, p) in r.points.enumerated() {
-                    if k > 0 { bytes.append(0x3B) }
-                    DecimalText.append(p.latitude, to: &bytes)
-                    bytes.append(0x20)
-                    DecimalText.append(p.longitude, to: &bytes)
-                }
-            })
+            w.field(unquotedBytes: { DecimalText.append(r.nodeIDs, separator: 0x3B, to: &$0) })
+            w.field(unquotedBytes: { DecimalText.append(r.points, separator: 0x3B, to: &$0) })
             for snap in snaps { w.field(snap) }
             w.endRecord()
         }
