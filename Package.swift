@@ -56,6 +56,9 @@ let package = Package(
             providers: [.apt(["libgsl-dev"])]
         ),
         /// The system zlib, for the compressed blocks of OSM PBF maps.
+        /// Atomic exchange of two files (`renameat2`), for replacing an output without the file
+        /// system flushing the new file first.
+        .target(name: "CFileExchange", path: "Sources/Foundations/CFileExchange"),
         .systemLibrary(name: "CZlib", path: "Sources/Foundations/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: Foundations
@@ -67,7 +70,7 @@ let package = Package(
         .target(
             name: "FieldtestData",
             dependencies: [
-                "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+                "CZlib", "CFileExchange", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Sources/Foundations/FieldtestData",

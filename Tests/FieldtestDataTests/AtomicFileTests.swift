@@ -97,6 +97,26 @@ struct AtomicFileTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    @Test func aReplacedFileLeavesOnlyTheTargetAndItsOtherLinksKeepTheOldBytes() throws {
+        let dir = try folder()
+        let url = dir.appendingPathComponent("out.csv")
+        let other = dir.appendingPathComponent("other-link.csv")
+        try AtomicFile.write("old\n", to: url)
+        #expect(link(url.path, other.path) == 0)
+        let writer = try AtomicFile.Writer(url: url)
+        try writer.append(Array("new\n".utf8))
+        #expect(try String(contentsOf: url, encoding: .utf8) == "old\n")  // untouched until the commit
+        try writer.commit()
+        #expect(try String(contentsOf: url, encoding: .utf8) == "new\n")
+        #expect(try String(contentsOf: other, encoding: .utf8) == "old\n")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["other-link.csv", "out.csv"])
+        // Exchanging needs both files; a target removed meanwhile is created by a rename.
+        #expect(AtomicFile.Writer.replace(dir.appendingPathComponent("missing.csv").path, with: other.path) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["missing.csv", "out.csv"])
+        try? FileManager.default.removeItem(at: dir)
+    }
+
     @Test func aNameAtTheFileSystemsLimitIsWritten() throws {
         let dir = try folder()
         let url = dir.appendingPathComponent(String(repeating: "s", count: 250) + ".json")  // 255 bytes
