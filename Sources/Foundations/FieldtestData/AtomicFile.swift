@@ -2,7 +2,8 @@ import CFileExchange
 import Foundation
 
 /// Writes files so that readers never see a half-written result: the bytes go
-/// to a temporary file in the same folder, which is then renamed over the target.
+/// to a temporary file in the same folder, which then takes the target's place atomically
+/// (`Writer.replace`).
 ///
 /// - A symbolic link is written through: the file it names is replaced, the link stays.
 /// - A target that is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) cannot be
