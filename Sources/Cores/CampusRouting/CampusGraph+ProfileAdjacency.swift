@@ -1,3 +1,4 @@
+import Dispatch
 import FieldtestData
 import Synchronization
 
@@ -39,6 +40,13 @@ extension CampusGraph {
 
         /// Takes `adjacency` (e.g. from a cache, checked by the caller) as profile p's.
         func offer(_ adjacency: ProfileAdjacency, for p: Int) { slots[p].value.withLock { $0 = adjacency } }
+
+        /// Starts preparing `profiles` (indices) on other threads and returns: a caller asking for
+        /// one of them meanwhile waits for its build (or builds it, when it asks first).
+        func prepareInBackground(_ profiles: [Int], jobs: Int) {
+            guard !profiles.isEmpty else { return }
+            DispatchQueue.global().async { self.prepare(profiles, jobs: jobs) }
+        }
 
         /// Prepares `profiles` (indices) on up to `jobs` threads, one profile per thread at a time.
         func prepare(_ profiles: [Int], jobs: Int) {

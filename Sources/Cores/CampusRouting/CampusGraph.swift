@@ -1,6 +1,5 @@
 import FieldtestData
 import Foundation
-import Synchronization
 
 /// A routable pedestrian graph built from map ways under a set of routing profiles.
 ///
@@ -240,8 +239,8 @@ public struct CampusGraph: Sendable {
             missingNodeRefs: missingNodeRefs, preparing: nil, prepared: [:])
     }
 
-    /// The assembling initialiser. The profiles at the indices `preparing` (nil: all) are prepared now,
-    /// the others when first used. An adjacency in `prepared` (by profile index, e.g. from a cache) is
+    /// The assembling initialiser. The profiles at the indices `preparing` (nil: all) are prepared from
+    /// now on, on other threads (a search or snap of one waits for it), the others when first used. An adjacency in `prepared` (by profile index, e.g. from a cache) is
     /// used when each of its arcs is an arc of this graph that its profile may use, else it is rebuilt.
     init(
         file: String, profiles: [RoutingProfile], vertices: [Vertex], edges: [Edge], access: [[UInt8]],
@@ -326,23 +325,16 @@ public struct CampusGraph: Sendable {
         {
             table.offer(adjacency, for: p)
         }
-        // Profiles are independent (each one's arcs, components and landmark searches): one thread
-        // each, since their landmark Dijkstras are most of a large map's load. The spatial indexes do
-        // not depend on them, so they are built beside them.
-        let toPrepare = (preparing ?? Array(profiles.indices)).filter { $0 >= 0 && $0 < profiles.count }
-        let built = Mutex<SpatialIndexes?>(nil)
-        let (points, pointOffsets) = (shapePoints, shapeOffsets)
-        DispatchQueue.concurrentPerform(iterations: 2) { k in
-            if k == 0 {
-                table.prepare(toPrepare, jobs: ProcessInfo.processInfo.activeProcessorCount)
-            } else {
-                let indexes = SpatialIndexes(
-                    vertices: vertices, edges: edges, shapePoints: points, shapeOffsets: pointOffsets)
-                built.withLock { $0 = indexes }
-            }
-        }
+        // Profiles are independent (each one's arcs, components and landmark searches): prepared on
+        // other threads, one each, since their landmark Dijkstras are most of a large map's load.
+        // Meanwhile the spatial indexes are built here and the caller goes on (e.g. reading its
+        // queries); the first search or snap of a profile waits for it.
+        table.prepareInBackground(
+            (preparing ?? Array(profiles.indices)).filter { $0 >= 0 && $0 < profiles.count },
+            jobs: ProcessInfo.processInfo.activeProcessorCount)
         self.preparedProfiles = table
-        let indexes = built.withLock { $0 }!
+        let indexes = SpatialIndexes(
+            vertices: vertices, edges: edges, shapePoints: shapePoints, shapeOffsets: shapeOffsets)
         self.vertexLocations = indexes.vertexLocations
         self.vertexXYZ = indexes.vertexXYZ
         self.vertexGrid = indexes.vertexGrid
