@@ -97,7 +97,13 @@ public enum ParallelSlices {
 
         func set(_ k: Int, _ value: Result) { slots.withLock { $0[k] = value } }
 
-        /// Every slot's result (all are set once `concurrentPerform` returns).
-        func take() -> [Result] { slots.withLock { $0.compactMap { $0 } } }
+        /// Every slot's result (all are set once `concurrentPerform` returns), moved out: the slots
+        /// are emptied, so the caller holds the only references and may change the results in place.
+        func take() -> [Result] {
+            slots.withLock { slots in
+                defer { slots = [] }
+                return slots.compactMap { $0 }
+            }
+        }
     }
 }

@@ -277,7 +277,7 @@ public enum OSMXMLLoader: OSMByteLoader {
                     nodes: reader.nodes, ways: reader.ways, relations: reader.relations,
                     rowsLoaded: reader.report.rowsLoaded, endLine: reader.scanner.line))
         }
-        let parts = results.take().compactMap { $0 }
+        var parts = results.take().compactMap { $0 }
         guard parts.count == partCount else { return nil }
         var nodes: [OSMNode] = []
         var ways: [OSMWay] = []
@@ -286,17 +286,19 @@ public enum OSMXMLLoader: OSMByteLoader {
         ways.reserveCapacity(parts.reduce(0) { $0 + $1.ways.count })
         var report = LoadReport()
         var shift = 0
-        for var part in parts {
+        for k in parts.indices {
+            // Shifted in place (each part's arrays are referenced once here), then appended.
             if shift > 0 {
-                for i in part.nodes.indices { part.nodes[i].line += shift }
-                for i in part.ways.indices { part.ways[i].line += shift }
-                for i in part.relations.indices { part.relations[i].line += shift }
+                for i in parts[k].nodes.indices { parts[k].nodes[i].line += shift }
+                for i in parts[k].ways.indices { parts[k].ways[i].line += shift }
+                for i in parts[k].relations.indices { parts[k].relations[i].line += shift }
             }
-            nodes += part.nodes
-            ways += part.ways
-            relations += part.relations
-            report.rowsLoaded += part.rowsLoaded
-            shift += part.endLine - 1
+            nodes += parts[k].nodes
+            ways += parts[k].ways
+            relations += parts[k].relations
+            report.rowsLoaded += parts[k].rowsLoaded
+            shift += parts[k].endLine - 1
+            parts[k] = Part(nodes: [], ways: [], relations: [], rowsLoaded: 0, endLine: 0)
         }
         return OSMData(nodes: nodes, ways: ways, relations: relations, report: report)
     }
