@@ -105,7 +105,7 @@ extension RouteBatch {
     static func prepare(
         graph: String, congestion: String?, profiles: String?, named: () -> Set<String>? = { nil }
     ) throws -> Prepared {
-        let set: RoutingProfiles
+        let set: RoutingProfiles?
         if let profiles {
             let bytes = try readFileBytes(URL(fileURLWithPath: profiles), displayName: profiles)
             guard bytes.count <= RoutingProfiles.maximumDocumentBytes else {
@@ -118,12 +118,14 @@ extension RouteBatch {
             do { text = try TextLines.decode(bytes, file: profiles) } catch { throw RoutingError.data(error) }
             set = try RoutingProfiles(yaml: text, file: profiles)
         } else {
-            set = .builtIn
+            // The built-in profiles' YAML is read beside the map.
+            DispatchQueue.global().async { _ = RoutingProfiles.builtIn }
+            set = nil
         }
         let map = try MapFile.load(url: URL(fileURLWithPath: graph), displayName: graph)
         // The prepared graph comes from the cache when this map and these profiles were routed before.
         let g = try GraphCache.graph(
-            source: map.source, map: URL(fileURLWithPath: graph), profiles: set, preparing: named(),
+            source: map.source, map: URL(fileURLWithPath: graph), profiles: set ?? .builtIn, preparing: named(),
             directory: GraphCache.directory()
         ).graph
         var slowdown: [Double]?
