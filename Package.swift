@@ -187,7 +187,11 @@ let package = Package(
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "MetricReports", "RunReports", "SystemsUnderTest", "SystemEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Exports none of its 36,000 symbols to the dynamic loader (the toolchain's static-stdlib
+            // arguments ask for all): nothing loads this executable's symbols at run time, and the
+            // runtime's start-up dladdr scans the whole export table, about a millisecond per command.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
         ),
         /// `fieldtest-bench`: throughput of the cores and the engine beside Python baselines
         /// (scripts in `Python/`) measured in the same run, and the classification floor kernels.
