@@ -9,7 +9,9 @@ and OUT_FOLDER/MANIFEST.csv. Deterministic: the same map and fraction give the s
 (helsinki_centre.osm at 0.8 gives 4,280,505 bytes, sha256 4a51f470…, about the size of the 4,000-node
 campus the route goal was set on).
 """
-import hashlib, os, sys, xml.etree.ElementTree as ET
+import sys, xml.etree.ElementTree as ET
+
+from osm_extract import write_extract
 
 source, fraction, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 root = ET.parse(source).getroot()
@@ -25,20 +27,6 @@ ways = [w for w in root.iter('way') if any(nd.get('ref') in inside for nd in w.i
 keep = set(inside)
 for w in ways:
     keep.update(nd.get('ref') for nd in w.iter('nd'))
-cut = ET.Element('osm', root.attrib)
-ET.SubElement(cut, 'bounds', minlat=f"{mid_lat - half_lat:.7f}", minlon=f"{mid_lon - half_lon:.7f}",
-              maxlat=f"{mid_lat + half_lat:.7f}", maxlon=f"{mid_lon + half_lon:.7f}")
-for i, n in nodes.items():
-    if i in keep:
-        cut.append(n)
-for w in ways:
-    cut.append(w)
-name = os.path.splitext(os.path.basename(source))[0].split('_')[0] + '_crop.osm'
-os.makedirs(os.path.join(out, 'maps'), exist_ok=True)
-path = os.path.join(out, 'maps', name)
-ET.ElementTree(cut).write(path, encoding='utf-8', xml_declaration=True)
-digest = hashlib.sha256(open(path, 'rb').read()).hexdigest()
-with open(os.path.join(out, 'MANIFEST.csv'), 'w') as f:
-    f.write('name,file,format,core,rows,sha256,license,origin\n')
-    f.write(f'crop-{name.split("_")[0]},maps/{name},osm-xml,routing,{len(ways)},{digest},"ODbL","crop"\n')
-print(path, os.path.getsize(path), digest)
+bounds = ET.Element('bounds', minlat=f"{mid_lat - half_lat:.7f}", minlon=f"{mid_lon - half_lon:.7f}",
+                    maxlat=f"{mid_lat + half_lat:.7f}", maxlon=f"{mid_lon + half_lon:.7f}")
+write_extract(source, 'crop', root, (n for i, n in nodes.items() if i in keep), ways, out, bounds)

@@ -9,7 +9,9 @@ nodes), in a smaller file: a campus extract is mostly paths, where a city centre
 Writes OUT_FOLDER/maps/NAME_paths.osm and OUT_FOLDER/MANIFEST.csv. Deterministic: the same map gives
 the same bytes (helsinki_centre.osm gives 2,096,826 bytes: 2,650 ways, 7,738 nodes).
 """
-import hashlib, os, sys, xml.etree.ElementTree as ET
+import sys, xml.etree.ElementTree as ET
+
+from osm_extract import write_extract
 
 source, out = sys.argv[1], sys.argv[2]
 root = ET.parse(source).getroot()
@@ -17,20 +19,5 @@ ways = [w for w in root.iter('way') if any(t.get('k') == 'highway' for t in w.it
 keep = set()
 for w in ways:
     keep.update(nd.get('ref') for nd in w.iter('nd'))
-paths = ET.Element('osm', root.attrib)
-for b in root.iter('bounds'):
-    paths.append(b)
-for n in root.iter('node'):
-    if n.get('id') in keep:
-        paths.append(n)
-for w in ways:
-    paths.append(w)
-name = os.path.splitext(os.path.basename(source))[0].split('_')[0] + '_paths.osm'
-os.makedirs(os.path.join(out, 'maps'), exist_ok=True)
-path = os.path.join(out, 'maps', name)
-ET.ElementTree(paths).write(path, encoding='utf-8', xml_declaration=True)
-digest = hashlib.sha256(open(path, 'rb').read()).hexdigest()
-with open(os.path.join(out, 'MANIFEST.csv'), 'w') as f:
-    f.write('name,file,format,core,rows,sha256,license,origin\n')
-    f.write(f'paths-{name.split("_")[0]},maps/{name},osm-xml,routing,{len(ways)},{digest},"ODbL","paths"\n')
-print(path, os.path.getsize(path), digest)
+bounds = next(root.iter('bounds'), None)
+write_extract(source, 'paths', root, (n for n in root.iter('node') if n.get('id') in keep), ways, out, bounds)
