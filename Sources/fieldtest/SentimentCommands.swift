@@ -45,6 +45,11 @@ struct TrainCommand: ParsableCommand {
         var charBits: Int?
         @Option(help: "Logistic regression: final epochs whose parameters are averaged, 0…epochs (default 0).")
         var averagedEpochs: Int?
+        @Option(
+            help:
+                "Sources whose labels train only the positive-vs-negative choice (partial labels), comma-separated, or 'none' (default: sentiment140)."
+        )
+        var posNegOnly: String?
         @Flag(help: "Balance each source's classes within it before the global class balancing.")
         var balanceWithinSources = false
         @Option(
@@ -87,6 +92,7 @@ struct TrainCommand: ParsableCommand {
             )
             (o.developmentFraction, o.writesModel) = (devFraction, output != nil)
             (o.averagedEpochs, o.balancesClassesWithinSources) = (averagedEpochs, balanceWithinSources)
+            o.posNegOnly = posNegOnly
             return o
         }
 

@@ -152,6 +152,7 @@ struct DataCommandsCLITests {
             (["--averaged-epochs", "7"], "error: --averaged-epochs is 7; it must be in 0…6"),
             (["--source-weight", "labelledCSV=1e308"], "error: --source-weight labelledCSV=1e+308 is out of range"),
             (["--source-weight", "labelledCSV=0"], "error: every training tweet has weight 0"),
+            (["--pos-neg-only", "emoticons"], "error: --pos-neg-only takes 'none' or sources separated by commas"),
         ]
         for (options, message) in cases {
             let r = try cli.run(["train", "sentiment", "--input", data.path, "--output", model.path] + options)

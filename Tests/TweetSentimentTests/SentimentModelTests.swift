@@ -225,6 +225,53 @@ struct SentimentModelTests {
         for c in 0..<3 { #expect(abs(mean.bias[c] - (one.bias[c] + two.bias[c]) / 2) <= 1e-9) }
     }
 
+    /// A source read as positive-versus-negative only (partial labels) trains the choice between
+    /// the two polar classes and never the neutral class: its neutral weights and bias stay 0. The
+    /// same tweets from a source with full labels do move the neutral class, and with the option
+    /// off a Sentiment140 corpus trains exactly as that source's does.
+    @Test func partialLabelsTrainOnlyThePolarChoice() {
+        let tweets: [(String, SentimentLabel)] = [
+            ("love it", .positive), ("great day", .positive), ("hate it", .negative), ("awful day", .negative),
+        ]
+        func corpus(_ source: CorpusSource) -> TrainingCorpus {
+            var corpus = TrainingCorpus()
+            corpus.add(tweets.enumerated().map { LabelledTweet(text: $1.0, label: $1.1, line: $0 + 1) }, source: source)
+            return corpus
+        }
+        let lexicon = SentimentLexicon(vader: [:], afinn: [:], afinnPhrases: [:])
+        func model(_ corpus: TrainingCorpus, posNegOnly: Set<CorpusSource>) -> LogisticRegressionClassifier? {
+            var c = TrainingConfiguration()
+            c.hashBits = 8
+            c.charBits = 0
+            c.posNegOnlySources = posNegOnly
+            c.sourceWeights[.sentiment140] = c.sourceWeights[.semEval]
+            var rng = SeededGenerator(seed: 9)
+            guard
+                case .logisticRegression(let m) = SentimentTrainer.train(
+                    corpus: corpus, lexicon: lexicon, configuration: c, using: &rng)
+            else { return nil }
+            return m
+        }
+        #expect(TrainingConfiguration().posNegOnlySources == [.sentiment140])
+        guard let partial = model(corpus(.sentiment140), posNegOnly: [.sentiment140]),
+            let full = model(corpus(.semEval), posNegOnly: [.sentiment140]),
+            let off = model(corpus(.sentiment140), posNegOnly: [])
+        else {
+            Issue.record("expected logistic regressions")
+            return
+        }
+        #expect(partial.bias[1] == 0)
+        #expect(stride(from: 1, to: partial.weights.count, by: 3).allSatisfy { partial.weights[$0] == 0 })
+        for (text, label) in tweets {
+            let p = partial.probabilities(partial.featurizer.features(text))
+            #expect(label == .positive ? p[2] > p[0] : p[0] > p[2], "\(text): \(p)")
+        }
+        #expect(full.bias[1] < 0)
+        #expect(stride(from: 1, to: full.weights.count, by: 3).contains { full.weights[$0] < 0 })
+        #expect(off == full)
+        #expect(partial != full)
+    }
+
     @Test func developmentSplitIsStratifiedAndSeeded() {
         var r1 = SeededGenerator(seed: 3)
         var r2 = SeededGenerator(seed: 3)

@@ -48,6 +48,13 @@ struct TrainingValidationTests {
         ) {
             try c.validate()
         }
+        var sources = TrainingOptions()
+        sources.posNegOnly = "none"
+        #expect(try TrainingConfiguration(options: sources).posNegOnlySources.isEmpty)
+        sources.posNegOnly = "sentiment140, airline"
+        #expect(try TrainingConfiguration(options: sources).posNegOnlySources == [.sentiment140, .airline])
+        sources.posNegOnly = "emoticons"
+        #expect(throws: TrainingOptionsError.self) { try TrainingConfiguration(options: sources) }
         var options = TrainingOptions()
         options.averagedEpochs = 3
         options.balancesClassesWithinSources = true

@@ -50,9 +50,16 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
     /// Trains on feature vectors with labels and weights; the visiting order of
     /// each epoch is a shuffle drawn from `rng`, so the result is a pure function
     /// of the inputs and the generator's state.
+    ///
+    /// An example whose `posNegOnly` entry is true (a source that labels only positive or
+    /// negative, such as emoticon-labelled tweets) is a partial label: it says which of the two
+    /// polar classes the tweet is, not that it is not neutral. Its loss is −log of its class's
+    /// probability among negative and positive (the softmax renormalised over those two), so it
+    /// moves the positive-vs-negative decision and leaves the neutral class's weights alone.
+    /// Missing entries count as false.
     public static func train(
         featurizer: SentimentFeaturizer, examples: [SparseFeatures], labels: [SentimentLabel],
-        weights exampleWeights: [Double], hyperparameters h: Hyperparameters = .init(),
+        weights exampleWeights: [Double], posNegOnly: [Bool] = [], hyperparameters h: Hyperparameters = .init(),
         lexiconScoreWeight: Double = 0,
         using rng: inout some RandomNumberGenerator
     ) -> LogisticRegressionClassifier {
@@ -83,8 +90,13 @@ public struct LogisticRegressionClassifier: SentimentClassifier, Equatable {
                             z[1] += Double(W[jj + 1] * v)
                             z[2] += Double(W[jj + 2] * v)
                         }
-                        let p = softmax3(z[0], z[1], z[2])
+                        var p = softmax3(z[0], z[1], z[2])
                         let y = labels[i].rawValue
+                        if i < posNegOnly.count, posNegOnly[i], y != 1 {
+                            // Renormalised over the two polar classes; neutral: target 0, p 0, no step.
+                            let polar = p[0] + p[2]
+                            p = polar > 0 ? [p[0] / polar, 0, p[2] / polar] : [0.5, 0, 0.5]
+                        }
                         let ew = exampleWeights[i]
                         for c in 0..<3 {
                             let err = Float(((c == y ? 1 : 0) - p[c]) * ew)

@@ -8,7 +8,8 @@ import Foundation
 /// (`sourceWeights`), and then every class gets the same total weight
 /// (`balancesClasses`, the "balanced" weighting of King & Zeng 2001), so the
 /// neutral tweets of the SemEval, airline, TweetEval and VADER sets count as much as
-/// the positives or negatives. The airline tweets (one narrow domain, mostly
+/// the positives or negatives. Sentiment140's labels train only the choice between positive and
+/// negative (`posNegOnlySources`). The airline tweets (one narrow domain, mostly
 /// complaints) are down-weighted too. The SemEval and TweetEval tweets (the TweetEval
 /// validation tweets are SemEval 2016 tweets) weigh 1 each. `classLogOffsets` then
 /// moves the decision for the class mix of unseen tweets (`SentimentCalibration`;
@@ -38,6 +39,12 @@ public struct TrainingConfiguration: Sendable, Equatable {
     /// neutral class); balancing only the totals lets a source's own mix, and with it its style
     /// and vocabulary, pull a class's decision.
     public var balancesClassesWithinSources: Bool = false
+    /// Sources whose labels are read as positive-versus-negative only (partial labels): their
+    /// examples train the choice between the two polar classes and say nothing about neutral
+    /// (`LogisticRegressionClassifier.train(posNegOnly:)`). Sentiment140's emoticon labels mark a
+    /// tweet's polarity, not that it is not neutral. Logistic regression only; Naive Bayes counts
+    /// every example.
+    public var posNegOnlySources: Set<CorpusSource> = [.sentiment140]
     /// Sources whose `EvaluationShare` is kept out of training (and development) and scored
     /// separately: by default the airline tweets, which the miCity scenarios replay.
     public var reservedSources: Set<CorpusSource> = [.airline]
@@ -261,6 +268,7 @@ public enum SentimentTrainer {
             model = .logisticRegression(
                 LogisticRegressionClassifier.train(
                     featurizer: featurizer, examples: features, labels: labels, weights: w,
+                    posNegOnly: corpus.examples.map { c.posNegOnlySources.contains($0.source) },
                     hyperparameters: c.logisticRegression, lexiconScoreWeight: c.lexiconScoreWeight, using: &rng))
         }
         // Adding zeros changes no bit, so a model trained without offsets is unchanged.

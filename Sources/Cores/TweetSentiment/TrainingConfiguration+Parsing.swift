@@ -1,8 +1,9 @@
 import Foundation
 
 extension TrainingConfiguration {
-    /// Parses a list of reserved sources: `none`, or source names separated by commas
-    /// (e.g. `airline,tweetEval`); nil when a name is not a `CorpusSource`.
+    /// Parses a list of sources (reserved, or read as positive-versus-negative only): `none`, or
+    /// source names separated by commas (e.g. `airline,tweetEval`); nil when a name is not a
+    /// `CorpusSource`.
     public static func reservedSources(parsing text: String) -> Set<CorpusSource>? {
         if text == "none" { return [] }
         var out: Set<CorpusSource> = []

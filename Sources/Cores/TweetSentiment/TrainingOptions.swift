@@ -19,6 +19,8 @@ public struct TrainingOptions: Sendable, Equatable {
     /// Whether each source's classes are balanced within it before the global balancing
     /// (`TrainingConfiguration.balancesClassesWithinSources`; default off).
     public var balancesClassesWithinSources = false
+    /// Sources read as positive-versus-negative only, comma-separated, or `none` (nil: the default).
+    public var posNegOnly: String?
     /// `SOURCE=WEIGHT` pairs.
     public var sourceWeights: [String] = []
     /// Reserved sources, comma-separated, or `none`.
@@ -93,8 +95,15 @@ extension TrainingConfiguration {
             throw usage(
                 "--source-weight takes SOURCE=WEIGHT with SOURCE one of \(sources) and WEIGHT a number in 0…1000000")
         }
+        let posNegOnly = try o.posNegOnly.map { text throws(TrainingOptionsError) in
+            guard let set = Self.reservedSources(parsing: text) else {
+                throw usage("--pos-neg-only takes 'none' or sources separated by commas, each one of \(sources)")
+            }
+            return set
+        }
         self.init()
         self.kind = kind
+        if let posNegOnly { posNegOnlySources = posNegOnly }
         if let epochs = o.epochs { logisticRegression.epochs = epochs }
         if let l2 = o.l2 { logisticRegression.l2 = l2 }
         if let rate = o.learningRate { logisticRegression.learningRate = rate }
