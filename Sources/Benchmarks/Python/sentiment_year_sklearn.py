@@ -1,13 +1,17 @@
 # A reference point for the sentiment model's hardest held-out part (Datasets/models/README.md): a
 # standard scikit-learn model trained on the SemEval tweets of 2011-2014 and scored on those of 2015
-# (the four SemEval-2016 files, the last 30,347 rows of the file), by macro-recall.
+# (the four SemEval-2016 files, the last 30,347 rows of the file), by macro-recall. The last model adds
+# VADER's four scores (neg, neu, pos, compound; standardised) as features, as Fieldtest's model adds its
+# lexicon features.
 # Usage: python3 sentiment_year_sklearn.py ../shared/datasets/sentiment-semeval-train/tweets.tsv
 import sys
-from scipy.sparse import hstack
+from scipy.sparse import csr_matrix, hstack
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import recall_score
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
+from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 rows = []
 with open(sys.argv[1], encoding='utf-8') as f:
@@ -20,11 +24,19 @@ words = TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True)
 chars = TfidfVectorizer(analyzer='char_wb', ngram_range=(2, 5), min_df=2, sublinear_tf=True)
 x_train = hstack([words.fit_transform(t for _, t in train), chars.fit_transform(t for _, t in train)]).tocsr()
 x_test = hstack([words.transform(t for _, t in test), chars.transform(t for _, t in test)]).tocsr()
+vader = SentimentIntensityAnalyzer()
+def scores(rows):
+    return [[d['neg'], d['neu'], d['pos'], d['compound']] for d in (vader.polarity_scores(t) for _, t in rows)]
+scaler = StandardScaler().fit(scores(train))
+v_train = hstack([x_train, csr_matrix(scaler.transform(scores(train)))]).tocsr()
+v_test = hstack([x_test, csr_matrix(scaler.transform(scores(test)))]).tocsr()
 classes = ['negative', 'neutral', 'positive']
-for name, model in [
+for name, model, x_train, x_test in [
     ('TF-IDF word 1-2 + char_wb 2-5, LogisticRegression(C=1, balanced)',
-     LogisticRegression(C=1, class_weight='balanced', max_iter=2000)),
-    ('same features, LinearSVC(C=0.1, balanced)', LinearSVC(C=0.1, class_weight='balanced')),
+     LogisticRegression(C=1, class_weight='balanced', max_iter=2000), x_train, x_test),
+    ('same features, LinearSVC(C=0.1, balanced)', LinearSVC(C=0.1, class_weight='balanced'), x_train, x_test),
+    ('same features + VADER scores, LogisticRegression(C=1, balanced)',
+     LogisticRegression(C=1, class_weight='balanced', max_iter=3000), v_train, v_test),
 ]:
     predicted = model.fit(x_train, [l for l, _ in train]).predict(x_test)
     truth = [l for l, _ in test]
