@@ -83,6 +83,45 @@ struct SemEvalTweetsLoaderTests {
         #expect(corpus.examples.map(\.source) == [.semEval, .semEval])
         #expect(corpus.examples.map(\.group) == ["2013", "2015"])
     }
+
+    /// The organisers' own files have no header (the SemEval-2017 test gold is a headerless `.txt`);
+    /// they are recognised by their rows, whatever the file is called.
+    @Test func headerlessRowsAreReadFromAnyFileName() throws {
+        let (a, b) = (snowflakeID(milliseconds: utcMilliseconds(2016, 11, 25)), UInt64(42))
+        let file = "\u{FEFF}\(a)\tneutral\tbus at 8\n\(b)\tpositive\tlove it\t\n"
+        let loaded = try SemEvalTweetsLoader.parse(Self.bytes(file), file: "gold.txt")
+        #expect(loaded.records.map(\.id) == [a, b])
+        #expect(loaded.records.map(\.label) == [.neutral, .positive])
+        #expect(loaded.records.map(\.text) == ["bus at 8", "love it"])
+        #expect(loaded.records.map(\.line) == [1, 2])
+        #expect(loaded.report.rowsLoaded == 2)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("semeval-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("SemEval2017-task4-test.subtask-A.english.txt")
+        try Data(file.utf8).write(to: url)
+        let corpus = try SentimentCorpusFiles.load([url])
+        #expect(corpus.examples.map(\.source) == [.semEval, .semEval])
+        #expect(corpus.examples.map(\.group).first == "2016")
+    }
+
+    /// SemEval-2013's layout: a user ID before the label, labels in quotes, `objective-OR-neutral`.
+    @Test func semEval2013LayoutAndLabels() throws {
+        let file =
+            "364183816548130816\t15140428\t\"positive\"\tsunny at the beach!!!!\n"
+            + "263405084770172928\t591166521\t\"objective-OR-neutral\"\tmeeting at 4\n"
+            + "262163168678248449\t35266263\tNegative\tworst day\n"
+        let loaded = try SemEvalTweetsLoader.parse(Self.bytes(file), file: "twitter-test-B.tsv")
+        #expect(loaded.records.map(\.label) == [.positive, .neutral, .negative])
+        #expect(loaded.records.map(\.text) == ["sunny at the beach!!!!", "meeting at 4", "worst day"])
+    }
+
+    /// Other tab-separated files are not taken for SemEval rows: VADER's ratings, plain text, a row
+    /// whose second column is no label.
+    @Test(arguments: ["1\t2.726315789\tSo lucky.\n", "just a tweet\n", "12\tgood\tnice\n", ""])
+    func otherFilesAreNotSemEval(text: String) {
+        #expect(!SemEvalTweetsLoader.looksLikeSemEval(Self.bytes(text)))
+    }
 }
 
 @Suite("Leave-one-out calibration")

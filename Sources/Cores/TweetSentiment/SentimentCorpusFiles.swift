@@ -81,8 +81,9 @@ public enum SentimentCorpusFiles {
     /// `*positive*.txt` / `*negative*.txt` (Sentiment140 lines), the original Sentiment140
     /// CSV (no header; `polarity,id,date,query,user,text` with polarity 0/2/4), a CSV with
     /// `airline_sentiment` (airline tweets), `*_text.txt` (TweetEval; labels from
-    /// `*_labels.txt`), `*GroundTruth*` (VADER), a `*.tsv` with the header `id TAB label TAB text`
-    /// (SemEval tweets with status IDs, grouped by the year posted), or a CSV with `text,label`. An input
+    /// `*_labels.txt`), `*GroundTruth*` (VADER), SemEval rows `id TAB label TAB text` in any file,
+    /// header line optional, as the organisers distribute them (SemEval tweets with status IDs,
+    /// grouped by the year posted; `SemEvalTweetsLoader`), or a CSV with `text,label`. An input
     /// without a single labelled tweet is `SentimentError.noExamples` naming it.
     public static func load(
         _ inputs: [URL], displayName: (URL) -> String = { $0.path },
@@ -124,9 +125,12 @@ public enum SentimentCorpusFiles {
                     } else {
                         throw DataError.badLayout(file: shown, line: 1, reason: Self.unknownLayout)
                     }
-                } else if name.lowercased().hasSuffix(".tsv") {
-                    corpus.add(
-                        semEval: try SemEvalTweetsLoader.load(url: url, displayName: shown, policy: policy).records)
+                    continue
+                }
+                let bytes = try readFileBytes(url, displayName: shown)
+                if SemEvalTweetsLoader.looksLikeSemEval(bytes) || name.lowercased().hasSuffix(".tsv") {
+                    // Recognised by content: the SemEval-2017 test gold, for one, is a headerless `.txt`.
+                    corpus.add(semEval: try SemEvalTweetsLoader.parse(bytes, file: shown, policy: policy).records)
                 } else if name.contains("GroundTruth") {
                     corpus.add(
                         vader: try VaderTweetsLoader.loadGroundTruth(url: url, displayName: shown, policy: policy)
@@ -152,7 +156,7 @@ public enum SentimentCorpusFiles {
     }
 
     static let unknownLayout =
-        "unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, a SemEval *.tsv with the header id<TAB>label<TAB>text, or a CSV with 'text' and 'label' columns"
+        "unrecognised labelled tweets file; use a Sentiment140 *_positive.txt/*_negative.txt or original polarity,id,date,query,user,text CSV, an airline tweets CSV, a TweetEval *_text.txt (with *_labels.txt beside it), a VADER *GroundTruth* file, SemEval rows id<TAB>label<TAB>text (header line optional), or a CSV with 'text' and 'label' columns"
 
     /// The training inputs bundled in a datasets folder (`tweets/…`).
     public static func bundledInputs(datasets root: URL) -> [URL] {

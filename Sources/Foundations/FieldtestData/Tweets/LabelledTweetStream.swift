@@ -12,7 +12,8 @@ public enum LabelledTweetLayout: String, Sendable, CaseIterable {
     case sentiment140CSV
     /// VADER ground truth: `id TAB mean rating (−4…4) TAB text`.
     case vaderGroundTruth
-    /// SemEval tweets TSV with the header `id TAB label TAB text`.
+    /// SemEval tweets: `id TAB label TAB text`, with or without that header line, or SemEval-2013's
+    /// `id TAB user-id TAB label TAB text` (`SemEvalTweetsLoader`).
     case semEval
     /// TweetEval: one text per line, with its labels file (`…_labels…`, one 0/1/2 per line)
     /// beside it, as TweetEval ships them.
@@ -110,7 +111,7 @@ public enum LabelledTweetStream {
     public static let unknownLayout =
         "not a labelled tweet file; use an airline tweets CSV (airline_sentiment, text), a CSV with 'text' and "
         + "'label' columns, the original Sentiment140 CSV (polarity,id,date,query,user,text), a VADER ground truth "
-        + "file (id TAB mean TAB text), a SemEval TSV (id TAB label TAB text), or TweetEval texts with their "
+        + "file (id TAB mean TAB text), SemEval rows (id TAB label TAB text, header optional), or TweetEval texts with their "
         + "*_labels* file beside them"
 
     static func firstLine(_ bytes: [UInt8]) -> String {
