@@ -106,6 +106,24 @@ struct DatasetOverlayTests {
         }
     }
 
+    /// SemEval tweets as the organisers distribute them (a headerless `.txt`) show their format by their
+    /// first row, and a manifest row files every tweet format under classification.
+    @Test func semEvalRowsShowTheirFormat() throws {
+        let dir = try temporaryFolder()
+        let file = dir.appendingPathComponent("SemEval2017-task4-test.subtask-A.english.txt")
+        try "811989080477154001\tneutral\tbus at 8\n811989080477154002\tpositive\tlove it\t\n".write(
+            to: file, atomically: false, encoding: .utf8)
+        guard case .detected(let format, _) = DatasetFormatDetection.detect(url: file) else {
+            Issue.record("not detected")
+            return
+        }
+        #expect(format == .semEvalTweets)
+        #expect(try DatasetLoaders.countRecords(format: format, url: file, displayName: "f") == 2)
+        for tweets in [DatasetFormat.semEvalTweets, .tweetsCSV, .sentiment140CSV, .airlineTweets] {
+            #expect(DatasetRegistration.core(of: tweets) == "classification")
+        }
+    }
+
     @Test func addingAFileMeasuresItsRowAndCreatesTheManifest() throws {
         let dir = try temporaryFolder()
         let input = dir.appendingPathComponent("outside/map.txt")

@@ -161,7 +161,7 @@ struct ScenarioValidationTests {
             of: "dataset: airline-tweets}", with: "dataset: noaa-lcd-lincoln-2023}")
         #expect(
             errors(wrongTweets) == [
-                "x.yaml:21:46: error: 'feeds[0].dataset': dataset 'noaa-lcd-lincoln-2023' is noaa-lcd data; this field reads airline-tweets or tweets-csv or sentiment140-csv or vader-groundtruth or tweeteval-text data such as airline-tweets, tweeteval-val-text, vader-groundtruth"
+                "x.yaml:21:46: error: 'feeds[0].dataset': dataset 'noaa-lcd-lincoln-2023' is noaa-lcd data; this field reads airline-tweets or tweets-csv or sentiment140-csv or semeval-tweets or vader-groundtruth or tweeteval-text data such as airline-tweets, tweeteval-val-text, vader-groundtruth"
             ])
     }
 

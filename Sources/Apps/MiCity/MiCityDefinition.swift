@@ -55,7 +55,8 @@ enum MiCityDefinition: AppVocabularyBuilding {
                     SchemaField(
                         "dataset", .dataset(formats: labelledTweetFormats), required: true,
                         "the replayed labelled tweet stream: airline tweets CSV, tweets CSV (text, label), "
-                            + "original Sentiment140 CSV, VADER ground truth or TweetEval texts (labels beside)"),
+                            + "original Sentiment140 CSV, SemEval tweets, VADER ground truth or TweetEval texts "
+                            + "(labels beside)"),
                     SchemaField("size", .integer(minimum: 1, maximum: 1000), "tweets per request (default 100)")
                         .countingWork(per: 100),
                     SchemaField(
@@ -87,7 +88,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
 
     /// Formats of the labelled tweet files a `tweet-batch` feed replays (`LabelledTweetStream`).
     static let labelledTweetFormats: [DatasetFormat] = [
-        .airlineTweets, .tweetsCSV, .sentiment140CSV, .vaderGroundTruth, .tweetevalText,
+        .airlineTweets, .tweetsCSV, .sentiment140CSV, .semEvalTweets, .vaderGroundTruth, .tweetevalText,
     ]
 
     /// The requirements the app reports, in catalogue order.

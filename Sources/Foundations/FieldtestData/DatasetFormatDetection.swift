@@ -2,7 +2,8 @@ import Foundation
 
 /// Tells a dataset's format from its file when the file shows it unambiguously: by extension
 /// (`.osm`, `.tm2`, `.plt`, `.json`) or, for CSV files, by the header columns each downloaded layout
-/// starts with (NOAA LCD, TMY3, UJIIndoorLoc, the airline tweets, GeoNames, …).
+/// starts with (NOAA LCD, TMY3, UJIIndoorLoc, the airline tweets, GeoNames, …); SemEval tweets by
+/// their first row (a tweet ID, then a SemEval label).
 ///
 /// Files whose layout no header marks (one tweet per line, TweetEval texts and labels, VADER's
 /// tab-separated files, lexicons) are not guessed: their format must be given.
@@ -68,6 +69,9 @@ public enum DatasetFormatDetection {
         guard let first = lines.first else { return .unknown("the file is empty") }
         if first.trimmingCharacters(in: .whitespaces).hasPrefix("<?xml") || first.contains("<osm") {
             if text.contains("<osm") { return .detected(.osmXML, because: "its <osm> root element") }
+        }
+        if SemEvalTweetsLoader.looksLikeSemEval(Array(head)) {
+            return .detected(.semEvalTweets, because: "its SemEval rows (id TAB label TAB text)")
         }
         let columns = Set(csvColumns(first))
         for rule in headerRules where rule.columns.allSatisfy(columns.contains) {

@@ -12,7 +12,7 @@ public enum DatasetLoaders {
             return try MapLoaders.countRecords(format: format, url: url, displayName: displayName)
         case .tweetLines, .airlineTweets, .tweetsCSV, .sentiment140CSV, .tweetevalText, .tweetevalLabels,
             .tweetevalMapping,
-            .vaderGroundTruth, .vaderRatings, .vaderLexicon, .emojiLexicon, .afinn:
+            .semEvalTweets, .vaderGroundTruth, .vaderRatings, .vaderLexicon, .emojiLexicon, .afinn:
             return try TweetLoaders.countRecords(format: format, url: url, displayName: displayName)
         }
     }

@@ -39,6 +39,9 @@ public enum DatasetFormat: String, Sendable, CaseIterable, Codable {
     case tweetevalLabels = "tweeteval-labels"
     /// TweetEval label mapping (`index name`).
     case tweetevalMapping = "tweeteval-mapping"
+    /// SemEval message-polarity tweets: `id TAB label TAB text`, header line optional, or SemEval-2013's
+    /// `id TAB user-id TAB label TAB text` (`SemEvalTweetsLoader`).
+    case semEvalTweets = "semeval-tweets"
     /// VADER tweet ground truth (`id`, mean rating, text).
     case vaderGroundTruth = "vader-groundtruth"
     /// VADER individual ratings (`id`, mean, sd, ratings list).

@@ -41,8 +41,8 @@ public enum DatasetRegistration {
         case .osmXML, .osmPBF: return "routing"
         case .geolifeCSV: return "routing,positioning"
         case .ujiIndoorLoc, .geolifePLT: return "positioning"
-        case .tweetLines, .airlineTweets, .tweetevalText, .tweetevalLabels, .tweetevalMapping, .vaderGroundTruth,
-            .vaderRatings, .vaderLexicon, .emojiLexicon, .afinn:
+        case .tweetLines, .airlineTweets, .tweetsCSV, .sentiment140CSV, .semEvalTweets, .tweetevalText,
+            .tweetevalLabels, .tweetevalMapping, .vaderGroundTruth, .vaderRatings, .vaderLexicon, .emojiLexicon, .afinn:
             return "classification"
         default: return "scoring"
         }

@@ -23,6 +23,8 @@ public enum TweetLoaders {
             return try TweetEvalLoader.parseLabels(bytes, file: displayName).records.count
         case .tweetevalMapping:
             return try TweetEvalLoader.parseMapping(bytes, file: displayName).count
+        case .semEvalTweets:
+            return try SemEvalTweetsLoader.parse(bytes, file: displayName).records.count
         case .vaderGroundTruth:
             return try VaderTweetsLoader.parseGroundTruth(bytes, file: displayName).records.count
         case .vaderRatings:

@@ -14,7 +14,7 @@ public enum ScenarioPreflight {
     /// recordings, campus maps and labelled tweet streams.
     static let skipsBadRows: Set<DatasetFormat> = [
         .noaaLCD, .tmy3, .tmy2, .beijingPM25, .osmXML, .osmPBF, .airlineTweets, .tweetsCSV, .sentiment140CSV,
-        .vaderGroundTruth,
+        .semEvalTweets, .vaderGroundTruth,
     ]
 
     /// The diagnostics (errors and warnings) of checking `scenario`, whose app is in `registry`,
