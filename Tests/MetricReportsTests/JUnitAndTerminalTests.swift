@@ -59,15 +59,33 @@ struct JUnitReportTests {
         let suites = JUnitReport.suites(rows: rows, seconds: ["sweep[network=lte,factor=0.5]": 1.25])
         #expect(suites.map(\.name) == ["sweep[network=lte,factor=0.5]", "sweep[network=3g,factor=0.5]"])
         let xml = JUnitReport.render(suites)
-        #expect(xml.contains("<testsuites name=\"fieldtest\" tests=\"3\" failures=\"1\" errors=\"0\" time=\"1.250\">"))
-        #expect(xml.contains("name=\"sweep[network=lte,factor=0.5]\" tests=\"2\" failures=\"1\" errors=\"0\""))
+        #expect(xml.contains("<testsuites name=\"fieldtest\" tests=\"4\" failures=\"1\" errors=\"0\" time=\"1.250\">"))
+        #expect(xml.contains("name=\"sweep[network=lte,factor=0.5]\" tests=\"3\" failures=\"1\" errors=\"0\""))
         #expect(xml.contains("time=\"1.250\""))
     }
 
-    @Test func informationalRowsAreProperties() {
+    /// Informational rows are passing test cases carrying their value, so CI pages show them.
+    @Test func informationalRowsArePassingTestCases() {
         let xml = JUnitReport.render(rows)
-        #expect(xml.contains("<property name=\"SKY-D1 events\" value=\"12 count (informational, 10 samples)\"/>"))
-        #expect(!xml.contains("name=\"SKY-D1 events\" time="))
+        #expect(
+            xml.contains(
+                "name=\"SKY-D1 events\" time=\"0\"><system-out>events = 12 count (informational, 10 samples)</system-out>"))
+    }
+
+    /// A row of no sample is skipped with its note; a run that could not be made is an error.
+    @Test func notMeasuredRowsAreSkippedAndErrorsCounted() {
+        var unmeasured = metric("s", "wrong_no_route", .count, 0, threshold: 0, .lessOrEqual)
+        unmeasured.samples = 0
+        unmeasured.reevaluateStatus()
+        unmeasured.note = "no query had no route"
+        #expect(unmeasured.status == .notMeasured)
+        let xml = JUnitReport.render(
+            JUnitReport.suites(rows: [unmeasured])
+                + [JUnitReport.errorSuite(name: "x.yaml", message: "x.yaml:3:1: unknown key 'sensrs'")])
+        #expect(xml.contains("<testsuites name=\"fieldtest\" tests=\"2\" failures=\"0\" errors=\"1\""))
+        #expect(xml.contains("skipped=\"1\""))
+        #expect(xml.contains("<skipped message=\"not measured (0 samples): no query had no route\"/>"))
+        #expect(xml.contains("<error message=\"x.yaml:3:1: unknown key &apos;sensrs&apos;\" type=\"error\">"))
     }
 
     @Test func classNamesHaveNoDots() {
@@ -146,7 +164,7 @@ struct ValueTextTests {
             ], regressions: 1)
         totals.add(scenario: [metric("b", "x", .accuracy, 1, threshold: 2, .lessOrEqual)], regressions: 0)
         totals.seconds = 11.84
-        #expect(totals.line == "2 scenarios, 4 rows: 2 passed, 1 failed, 1 info, 1 regression in 11.8 s")
+        #expect(totals.line == "2 scenarios, 4 rows: 2 passed, 1 failed, 0 not measured, 1 info, 1 regression in 11.8 s")
     }
 
     @Test func colourOnlyOnATerminalWithoutNoColor() {

@@ -24,10 +24,11 @@ struct MetricsCSVTests {
         let text = MetricsCSV.render(rows)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(
-            lines[0] == "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples")
-        #expect(lines[1] == "s,r1,1,SKY-P2,plain,accuracy,12.5,s,300,<=,pass,10")
-        #expect(lines[2] == "\"a \"\"quoted\"\" name\",r1,1,SKY-P2,\"with,comma\",count,3,s,,,info,10")
-        #expect(text.contains("\"multi\nline\",rate,0.000123456789012,s,,,info,10"))
+            lines[0]
+                == "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples,note")
+        #expect(lines[1] == "s,r1,1,SKY-P2,plain,accuracy,12.5,s,300,<=,pass,10,")
+        #expect(lines[2] == "\"a \"\"quoted\"\" name\",r1,1,SKY-P2,\"with,comma\",count,3,s,,,info,10,")
+        #expect(text.contains("\"multi\nline\",rate,0.000123456789012,s,,,info,10,"))
         // Values read back bit for bit, so a baseline comparison is exact.
         let back = try MetricsCSV.parse(bytes: Array(text.utf8), file: "m.csv")
         #expect(back == rows)
@@ -50,7 +51,7 @@ struct MetricsCSVTests {
         ) {
             try MetricsCSV.parse(bytes: Array(wrongHeader.utf8), file: "m.csv")
         }
-        let badKind = MetricsCSV.columns.joined(separator: ",") + "\ns,r,1,SKY-P2,m,speed,1,s,,,info,1\n"
+        let badKind = MetricsCSV.columns.joined(separator: ",") + "\ns,r,1,SKY-P2,m,speed,1,s,,,info,1,\n"
         #expect(
             throws: DataError.invalidField(
                 file: "m.csv", line: 2, field: "kind", value: "speed",
@@ -100,9 +101,10 @@ struct MetricsCSVTests {
         let xml = JUnitReport.render([
             row("err<max>", .accuracy, 301, threshold: 300, .lessOrEqual), row("ok", .count, 1),
         ])
-        // The informational row is a property of the suite, not a passing test.
-        #expect(xml.contains("<testsuite name=\"s\" tests=\"1\" failures=\"1\""))
-        #expect(xml.contains("message=\"SKY-P2 err&lt;max&gt; = 301 s, required &lt;= 300 s\""))
+        // The informational row is a passing test whose output carries its value.
+        #expect(xml.contains("<testsuite name=\"s\" tests=\"2\" failures=\"1\""))
+        #expect(xml.contains("message=\"SKY-P2 err&lt;max&gt; = 301 s, required &lt;= 300 s (10 samples)\""))
+        #expect(xml.contains("<system-out>ok = 1 s (informational, 10 samples)</system-out>"))
     }
 }
 
@@ -218,7 +220,9 @@ struct BaselineCheckTests {
         cur[0] = row("sunrise_error_max", .accuracy, 400, threshold: 300, .lessOrEqual)
         let report = BaselineCheck.compare(current: cur, baseline: baseline)
         #expect(
-            report.regressions.map(\.reason) == ["now fails its threshold", "checked metric missing from this run"])
+            report.regressions.map(\.reason) == [
+                "now fails its threshold <= 300: baseline 12 s, this run 400 s", "checked metric missing from this run",
+            ])
     }
 
     /// A failing row fails the check whatever the baseline says: one the baseline lacks, and one
@@ -226,9 +230,12 @@ struct BaselineCheckTests {
     @Test func failingRowsRegressWhateverTheBaseline() {
         let failing = row("sunrise_error_max", .accuracy, 400, threshold: 300, .lessOrEqual)
         var report = BaselineCheck.compare(current: [failing], baseline: [row("other", .count, 1)])
-        #expect(report.regressions.map(\.reason) == ["fails its threshold (not in the baseline)"])
+        #expect(report.regressions.map(\.reason) == ["fails its threshold <= 300 (not in the baseline): this run 400 s"])
         report = BaselineCheck.compare(current: [failing], baseline: [failing])
-        #expect(report.regressions.map(\.reason) == ["fails its threshold (the baseline failed it too)"])
+        #expect(
+            report.regressions.map(\.reason) == [
+                "fails its threshold <= 300 (the baseline failed it too): baseline 400 s, this run 400 s"
+            ])
         #expect(report.hasRegression)
     }
 
@@ -236,16 +243,23 @@ struct BaselineCheckTests {
     /// refused with its file, line and field, and so is a checked row with no samples marked pass.
     @Test func statusColumnIsNotTrusted() throws {
         let header = MetricsCSV.columns.joined(separator: ",")
-        let forged = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,pass,20\n"
+        let forged = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,pass,20,\n"
         #expect {
             try MetricsCSV.parse(bytes: Array(forged.utf8), file: "b.csv")
         } throws: { error in
             "\(error)".hasPrefix("b.csv:2:") && "\(error)".contains("status") && "\(error)".contains("gives fail")
         }
-        let unmeasured = header + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,pass,0\n"
+        let unmeasured = header + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,pass,0,\n"
         #expect(throws: (any Error).self) { try MetricsCSV.parse(bytes: Array(unmeasured.utf8), file: "b.csv") }
-        let honest = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,fail,20\n"
+        let honest = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,fail,20,\n"
         #expect(try MetricsCSV.parse(bytes: Array(honest.utf8), file: "b.csv").first?.status == .fail)
+        let noSample = header + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,not_measured,0,no sunrise\n"
+        let read = try MetricsCSV.parse(bytes: Array(noSample.utf8), file: "b.csv").first
+        #expect(read?.status == .notMeasured && read?.note == "no sunrise")
+        // A file written before the note column: its checked row of no sample said fail.
+        let older = MetricsCSV.columnsWithoutNote.joined(separator: ",")
+            + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,fail,0\n"
+        #expect(try MetricsCSV.parse(bytes: Array(older.utf8), file: "b.csv").first?.status == .notMeasured)
     }
 
     /// A checked baseline row that loses its threshold (or changes it) is judged by the
@@ -278,7 +292,8 @@ struct BaselineCheckTests {
         var report = BaselineCheck.compare(current: cur, baseline: base)
         #expect(report.regressions.map { $0.current?.metric } == ["no_route", "mean_error"])
         #expect(
-            report.regressions.first?.reason == "changed by 16 s (allowed 0); informational count rows are compared too"
+            report.regressions.first?.reason
+                == "changed by 16 s: baseline 89 s, this run 105 s, allowed ±0 s; informational count rows are compared too"
         )
         cur[2].value = 106  // +6 %
         cur[3].value = 0.2  // 2× slower

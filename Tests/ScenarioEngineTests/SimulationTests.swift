@@ -128,8 +128,9 @@ struct RunnerTests {
         let text = validScenario.replacingOccurrences(of: "  - SKY-P1\n", with: "  - SKY-R1\n")
         let s = try ScenarioLoader(datasetNames: nil).parse(text, file: "x.yaml")
         let rows = try run(s)
-        #expect(rows.first { $0.requirement == "SKY-R1" }?.metric == "not_measured")
-        #expect(rows.first { $0.requirement == "SKY-R1" }?.status == .fail)
+        let row = try #require(rows.first { $0.requirement == "SKY-R1" })
+        #expect(row.metric == "not_measured" && row.status == .notMeasured && row.samples == 0)
+        #expect(row.note.contains("devices[].restarts"), "the note says what would exercise it")
     }
 
     @Test func sweepExpandsParametersTimesSeedsAndShardsPartitionIt() throws {

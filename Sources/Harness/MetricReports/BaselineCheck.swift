@@ -159,7 +159,10 @@ public enum BaselineCheck {
                 out.append(
                     MetricComparison(
                         key: c.key, baseline: nil, current: c, verdict: failing ? .regression : .added,
-                        reason: failing ? "fails its threshold (not in the baseline)" : "new metric"))
+                        reason: failing
+                            ? "fails its threshold \(describeCheck(c)) (not in the baseline): this run "
+                                + "\(FieldtestNumber.format(c.value)) \(c.unit)"
+                            : "new metric"))
                 continue
             }
             out.append(compare(current: c, baseline: b, tolerances: tolerances))
@@ -191,14 +194,23 @@ public enum BaselineCheck {
                 "the baseline checks \(describeCheck(b)), this run \(describeCheck(c)); "
                     + "restore the check, or re-record the baseline if the change is intended")
         }
+        let values = "baseline \(FieldtestNumber.format(b.value)) \(b.unit), this run \(FieldtestNumber.format(c.value)) \(c.unit)"
+        if c.status == .notMeasured {
+            return b.status == .notMeasured
+                ? result(.unchanged, "not measured in the baseline either")
+                : result(.regression, "is no longer measured: \(c.note.isEmpty ? "no sample" : c.note)")
+        }
+        if b.status == .notMeasured {
+            return result(c.status == .fail ? .regression : .improvement, "now measured (\(c.status.rawValue)); \(values)")
+        }
         if b.status == .pass && c.status == .fail {
-            return result(.regression, "now fails its threshold")
+            return result(.regression, "now fails its threshold \(describeCheck(c)): \(values)")
         }
         if b.status == .fail && c.status == .pass {
             return result(.improvement, "now passes its threshold")
         }
         if c.status == .fail {
-            return result(.regression, "fails its threshold (the baseline failed it too)")
+            return result(.regression, "fails its threshold \(describeCheck(c)) (the baseline failed it too): \(values)")
         }
         if c.samples != b.samples && (c.samples == 0 || c.kind != .latency) {
             return result(
@@ -216,31 +228,33 @@ public enum BaselineCheck {
         }
         let slack = tolerances.slack(for: b)
         let delta = c.value - b.value
+        let allowed = "\(values), allowed ±\(FieldtestNumber.format(slack)) \(c.unit)"
         switch b.direction {
         case .lowerIsBetter:
             if delta > slack {
                 return result(
                     .regression,
-                    "higher by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))")
+                    "higher by \(FieldtestNumber.format(delta)) \(c.unit): \(allowed)")
             }
             if delta < -slack { return result(.improvement, "lower by \(FieldtestNumber.format(-delta)) \(c.unit)") }
         case .higherIsBetter:
             if -delta > slack {
                 return result(
                     .regression,
-                    "lower by \(FieldtestNumber.format(-delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack)))")
+                    "lower by \(FieldtestNumber.format(-delta)) \(c.unit): \(allowed)")
             }
             if delta > slack { return result(.improvement, "higher by \(FieldtestNumber.format(delta)) \(c.unit)") }
         case .exact:
             if abs(delta) > slack {
-                return result(.regression, "changed by \(FieldtestNumber.format(delta)) \(c.unit); exact metric")
+                return result(
+                    .regression, "changed by \(FieldtestNumber.format(delta)) \(c.unit); exact metric: \(allowed)")
             }
         case .none:
             // Informational accuracy, count and rate rows are deterministic: any change beyond the tolerance is reported.
             if abs(delta) > slack {
                 return result(
                     .regression,
-                    "changed by \(FieldtestNumber.format(delta)) \(c.unit) (allowed \(FieldtestNumber.format(slack))); "
+                    "changed by \(FieldtestNumber.format(delta)) \(c.unit): \(allowed); "
                         + "informational \(b.kind.rawValue) rows are compared too")
             }
         }

@@ -6,11 +6,14 @@ import Foundation
 /// - one `<testsuites>` root holding the totals of every scenario of the run;
 /// - one `<testsuite>` per scenario case (a plain scenario is one case; a sweep has one per
 ///   parameter combination and seed), named by its label, with its wall-clock `time`;
-/// - one `<testcase>` per checked requirement row (a row with a threshold); a row that fails its
-///   threshold, or regresses against the baseline, carries a `<failure>`; a checked baseline row
-///   the run no longer reports is a failing test case too;
-/// - informational rows (no threshold) are `<property>` elements of their suite, not passing
-///   tests, unless they regressed against the baseline (then they are failing test cases);
+/// - one `<testcase>` per row; a row that fails its threshold, or regresses against the baseline,
+///   carries a `<failure>` (with the baseline and current values); a row of no sample carries a
+///   `<skipped message=…>` with its note; a checked baseline row the run no longer reports is a
+///   failing test case too;
+/// - informational rows (no threshold) are passing test cases whose `<system-out>` carries their
+///   value, so CI pages show the headline figures;
+/// - a run that could not be made (an invalid scenario, a system that fails its handshake) is an
+///   `<error>` test case (`errors` counts them), so CI always has a report to show;
 /// - `classname` is the case label with every character but ASCII letters, digits and `-_=,[]`
 ///   replaced by `_` (see `className(_:)`): Jenkins and GitLab read dots in a classname as
 ///   package separators, so a parameter value such as `0.5` would split one case into packages.
@@ -29,8 +32,10 @@ public enum JUnitReport {
         public var seconds: Double
         /// When the case started (ISO 8601, UTC), if known.
         public var timestamp: String?
-        /// Facts about the run shown as properties before the informational rows (e.g. the scenario file, seed and run ID).
+        /// Facts about the run shown as properties (e.g. the scenario file, seed and run ID).
         public var properties: [(name: String, value: String)]
+        /// Errors that stopped the case (or the whole run) before it gave rows: name and message.
+        public var errors: [(name: String, message: String)] = []
 
         /// A suite; see the properties.
         public init(
@@ -47,12 +52,22 @@ public enum JUnitReport {
             self.properties = properties
         }
 
-        /// The number of test cases: checked rows, regressed informational rows and missing rows.
-        public var tests: Int { rows.filter { $0.status != .info || regressions[$0.key] != nil }.count + missing.count }
+        /// The number of test cases: every row, missing rows and errors.
+        public var tests: Int { rows.count + missing.count + errors.count }
         /// The number of failing test cases.
         public var failures: Int {
             rows.filter { $0.status == .fail || regressions[$0.key] != nil }.count + missing.count
         }
+        /// The number of skipped test cases: rows of no sample that did not regress.
+        public var skipped: Int { rows.filter { $0.status == .notMeasured && regressions[$0.key] == nil }.count }
+    }
+
+    /// A suite of one `<error>` test case: what stopped `name` (a scenario file, or the run) from
+    /// giving rows, e.g. an invalid scenario or a system that failed its handshake.
+    public static func errorSuite(name: String, message: String) -> Suite {
+        var s = Suite(name: name, rows: [])
+        s.errors = [(name: "run", message: message)]
+        return s
     }
 
     /// One suite per case label in `rows` (in order of first appearance), with the regressions of
@@ -93,10 +108,11 @@ public enum JUnitReport {
     public static func render(_ suites: [Suite], name: String = "fieldtest") -> String {
         let tests = suites.reduce(0) { $0 + $1.tests }
         let failures = suites.reduce(0) { $0 + $1.failures }
+        let errors = suites.reduce(0) { $0 + $1.errors.count }
         let seconds = suites.reduce(0.0) { $0 + $1.seconds }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
-            "<testsuites name=\"\(escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" time=\"\(time(seconds))\">\n"
+            "<testsuites name=\"\(escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(seconds))\">\n"
         for s in suites { out += render(s) }
         out += "</testsuites>\n"
         return out
@@ -106,41 +122,22 @@ public enum JUnitReport {
     static func render(_ s: Suite) -> String {
         let classname = escape(className(s.name))
         var out =
-            "  <testsuite name=\"\(escape(s.name))\" tests=\"\(s.tests)\" failures=\"\(s.failures)\" errors=\"0\" skipped=\"0\" time=\"\(time(s.seconds))\""
+            "  <testsuite name=\"\(escape(s.name))\" tests=\"\(s.tests)\" failures=\"\(s.failures)\" errors=\"\(s.errors.count)\" skipped=\"\(s.skipped)\" time=\"\(time(s.seconds))\""
         if let timestamp = s.timestamp { out += " timestamp=\"\(escape(timestamp))\"" }
         out += ">\n"
-        let informational = s.rows.filter { $0.status == .info && s.regressions[$0.key] == nil }
-        if !s.properties.isEmpty || !informational.isEmpty {
+        if !s.properties.isEmpty {
             out += "    <properties>\n"
             for p in s.properties {
                 out += "      <property name=\"\(escape(p.name))\" value=\"\(escape(p.value))\"/>\n"
             }
-            for r in informational {
-                let value = "\(number(r.value)) \(r.unit) (informational, \(r.samples) samples)"
-                out +=
-                    "      <property name=\"\(escape("\(r.requirement) \(r.metric)"))\" value=\"\(escape(value))\"/>\n"
-            }
             out += "    </properties>\n"
         }
-        for r in s.rows where r.status != .info || s.regressions[r.key] != nil {
-            out +=
-                "    <testcase classname=\"\(classname)\" name=\"\(escape("\(r.requirement) \(r.metric)"))\" time=\"0\">"
-            var failure: (type: String, message: String)?
-            if r.status == .fail {
-                failure = ("threshold", "\(r.requirement) \(r.metric) = \(describe(r)), required \(describeCheck(r))")
-            }
-            if let reason = s.regressions[r.key] {
-                let text = "\(r.requirement) \(r.metric) regressed against the baseline: \(reason)"
-                failure = failure.map { ($0.type, "\($0.message); \(text)") } ?? ("regression", text)
-            }
-            if let failure {
-                out += "\n      <failure message=\"\(escape(failure.message))\" type=\"\(failure.type)\">"
-                out += "\(escape(failure.message))</failure>\n    </testcase>\n"
-            } else {
-                out +=
-                    "<system-out>\(escape("\(r.metric) = \(describe(r)) \(describeCheck(r))"))</system-out></testcase>\n"
-            }
+        for e in s.errors {
+            out += "    <testcase classname=\"\(classname)\" name=\"\(escape(e.name))\" time=\"0\">"
+            out += "\n      <error message=\"\(escape(e.message))\" type=\"error\">\(escape(e.message))</error>\n"
+            out += "    </testcase>\n"
         }
+        for r in s.rows { out += testCase(r, classname: classname, regression: s.regressions[r.key]) }
         for (r, reason) in s.missing {
             let message = "\(r.requirement) \(r.metric): \(reason) (the baseline checks \(describeCheck(r)))"
             out +=
@@ -149,6 +146,37 @@ public enum JUnitReport {
             out += "    </testcase>\n"
         }
         out += "  </testsuite>\n"
+        return out
+    }
+
+    /// The `<testcase>` of one row: a failure (threshold or regression), a skip (no sample), or a
+    /// pass whose output carries the value.
+    static func testCase(_ r: MetricRow, classname: String, regression: String?) -> String {
+        var out = "    <testcase classname=\"\(classname)\" name=\"\(escape("\(r.requirement) \(r.metric)"))\" time=\"0\">"
+        var failure: (type: String, message: String)?
+        if r.status == .fail {
+            failure = (
+                "threshold",
+                "\(r.requirement) \(r.metric) = \(describe(r)), required \(describeCheck(r)) (\(r.samples) samples)"
+            )
+        }
+        if let regression {
+            let text = "\(r.requirement) \(r.metric) regressed against the baseline: \(regression)"
+            failure = failure.map { ($0.type, "\($0.message); \(text)") } ?? ("regression", text)
+        }
+        if let failure {
+            out += "\n      <failure message=\"\(escape(failure.message))\" type=\"\(failure.type)\">"
+            out += "\(escape(failure.message))</failure>\n    </testcase>\n"
+        } else if r.status == .notMeasured {
+            let message = "not measured (0 samples): \(r.note.isEmpty ? "no sample" : r.note)"
+            out += "\n      <skipped message=\"\(escape(message))\"/>\n    </testcase>\n"
+        } else {
+            let text =
+                r.status == .info
+                ? "\(r.metric) = \(describe(r)) (informational, \(r.samples) samples)"
+                : "\(r.metric) = \(describe(r)) \(describeCheck(r)) (\(r.samples) samples)"
+            out += "<system-out>\(escape(text))</system-out></testcase>\n"
+        }
         return out
     }
 

@@ -37,7 +37,15 @@ public enum ThresholdComparator: String, Sendable, Codable, CaseIterable {
 
 /// Outcome of one metric row.
 public enum MetricStatus: String, Sendable, Codable, CaseIterable {
-    case pass, fail, info
+    /// The value meets its threshold over at least one sample.
+    case pass
+    /// The value misses its threshold (or is not a number) over at least one sample.
+    case fail
+    /// No threshold: the row informs.
+    case info
+    /// A checked row over no sample: nothing was measured, so it neither passes nor fails
+    /// (its `note` says why). A requirement with such a row is not measured.
+    case notMeasured = "not_measured"
 }
 
 /// Which way a metric improves.
@@ -72,11 +80,14 @@ public struct MetricRow: Sendable, Equatable, Codable {
     public var status: MetricStatus
     /// How many samples the value summarises.
     public var samples: Int
+    /// Why the row has the status it has when the value alone does not say (empty otherwise), in
+    /// words: e.g. `no query had no route` for a `not_measured` row.
+    public var note: String
 
     public init(
         scenario: String, runID: String, seed: UInt64, requirement: String, metric: String,
         kind: MetricKind, value: Double, unit: String, threshold: Double?, comparator: ThresholdComparator,
-        status: MetricStatus? = nil, samples: Int
+        status: MetricStatus? = nil, samples: Int, note: String = ""
     ) {
         self.scenario = scenario
         self.runID = runID
@@ -89,20 +100,28 @@ public struct MetricRow: Sendable, Equatable, Codable {
         self.threshold = threshold
         self.comparator = threshold == nil ? .none : comparator
         self.samples = samples
+        self.note = note
         self.status = .info
         if let status { self.status = status } else { reevaluateStatus() }
     }
 
     /// Sets `status` from the value, threshold, comparator and samples: the one rule by which a row
-    /// passes. A checked row summarising no samples fails: nothing was measured, so nothing passed.
+    /// passes. A checked row summarising no samples is `notMeasured`: nothing was measured, so it
+    /// neither passes nor fails.
     public mutating func reevaluateStatus() {
         if let threshold, comparator != .none {
-            status =
-                samples > 0 && value.isFinite && comparator.accepts(value, threshold: threshold) ? .pass : .fail
+            if samples == 0 {
+                status = .notMeasured
+            } else {
+                status = value.isFinite && comparator.accepts(value, threshold: threshold) ? .pass : .fail
+            }
         } else {
             status = .info
         }
     }
+
+    /// Whether the row has a threshold (its status is pass, fail or not measured).
+    public var isChecked: Bool { threshold != nil && comparator != .none }
 
     /// Identity of a row across runs: scenario, seed, requirement and metric.
     public var key: String { "\(scenario)|\(seed)|\(requirement)|\(metric)" }

@@ -9,8 +9,11 @@ public enum MetricsCSV {
     /// The columns, in order.
     public static let columns = [
         "scenario", "run_id", "seed", "requirement", "metric", "kind", "value", "unit",
-        "threshold", "comparator", "status", "samples",
+        "threshold", "comparator", "status", "samples", "note",
     ]
+
+    /// The columns of files written before the `note` column (still read: their rows have no note).
+    public static let columnsWithoutNote = Array(columns.dropLast())
 
     /// Renders rows with a header.
     public static func render(_ rows: [MetricRow]) -> String {
@@ -20,7 +23,7 @@ public enum MetricsCSV {
             writer.row([
                 r.scenario, r.runID, String(r.seed), r.requirement, r.metric, r.kind.rawValue,
                 CSVWriter.exactNumber(r.value), r.unit, r.threshold.map { CSVWriter.exactNumber($0) } ?? "",
-                r.comparator.rawValue, r.status.rawValue, String(r.samples),
+                r.comparator.rawValue, r.status.rawValue, String(r.samples), r.note,
             ])
         }
         return writer.text
@@ -53,7 +56,8 @@ public enum MetricsCSV {
 
     static func parseRows(bytes: [UInt8], file: String) throws(DataError) -> [LocatedMetricRow] {
         let table = try CSVTable(bytes: bytes, file: file)
-        guard table.header.names == columns else {
+        let hasNote = table.header.names == columns
+        guard hasNote || table.header.names == columnsWithoutNote else {
             throw .badLayout(
                 file: file, line: 1,
                 reason: "header must be exactly '\(columns.joined(separator: ","))'")
@@ -67,7 +71,7 @@ public enum MetricsCSV {
                 throw row.invalid("comparator", "expected <=, >=, == or empty")
             }
             guard let status = MetricStatus(rawValue: try row.string("status")) else {
-                throw row.invalid("status", "expected pass, fail or info")
+                throw row.invalid("status", "expected pass, fail, info or not_measured")
             }
             guard let seed = UInt64(try row.string("seed")) else {
                 throw row.invalid("seed", "not an unsigned integer")
@@ -85,11 +89,16 @@ public enum MetricsCSV {
                 scenario: try row.string("scenario"), runID: try row.string("run_id"), seed: seed,
                 requirement: try row.string("requirement"), metric: try row.string("metric"),
                 kind: kind, value: value, unit: try row.string("unit"), threshold: threshold,
-                comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max))
+                comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max),
+                note: hasNote ? try row.string("note") : "")
             // The status column is never trusted: it must be what the row's own value, threshold and
             // comparator give, or the row was edited (or written by something else).
             var recomputed = parsed
             recomputed.reevaluateStatus()
+            // Files written before `not_measured` existed marked a checked row of no sample `fail`.
+            if !hasNote && status == .fail && recomputed.status == .notMeasured {
+                return LocatedMetricRow(line: row.line, row: recomputed)
+            }
             guard recomputed.status == status else {
                 throw row.invalid(
                     "status",

@@ -58,7 +58,7 @@ public enum ValueText {
 }
 
 /// The totals of a run or a check, and its closing line:
-/// `14 scenarios, 360 rows: 242 passed, 0 failed, 118 info, 0 regressions in 11.8 s`.
+/// `14 scenarios, 360 rows: 242 passed, 0 failed, 0 not measured, 118 info, 0 regressions in 11.8 s`.
 public struct RunTotals: Sendable, Equatable {
     /// Scenarios run (a sweep counts once).
     public var scenarios = 0
@@ -70,6 +70,8 @@ public struct RunTotals: Sendable, Equatable {
     public var failed = 0
     /// Informational rows (no threshold).
     public var informational = 0
+    /// Checked rows of no sample (`not_measured`).
+    public var notMeasured = 0
     /// Rows that regressed against a baseline (0 without one).
     public var regressions = 0
     /// Wall-clock seconds of the whole run.
@@ -79,12 +81,13 @@ public struct RunTotals: Sendable, Equatable {
     public init() {}
 
     /// Adds one scenario's row counts and regressions.
-    public mutating func add(passed: Int, failed: Int, informational: Int, regressions: Int) {
+    public mutating func add(passed: Int, failed: Int, informational: Int, notMeasured: Int = 0, regressions: Int) {
         scenarios += 1
-        rows += passed + failed + informational
+        rows += passed + failed + informational + notMeasured
         self.passed += passed
         self.failed += failed
         self.informational += informational
+        self.notMeasured += notMeasured
         self.regressions += regressions
     }
 
@@ -95,13 +98,14 @@ public struct RunTotals: Sendable, Equatable {
         passed += rows.filter { $0.status == .pass }.count
         failed += rows.filter { $0.status == .fail }.count
         informational += rows.filter { $0.status == .info }.count
+        notMeasured += rows.filter { $0.status == .notMeasured }.count
         self.regressions += regressions
     }
 
     /// The closing line of a run (without a line break).
     public var line: String {
         "\(scenarios) scenario\(scenarios == 1 ? "" : "s"), \(rows) row\(rows == 1 ? "" : "s"): \(passed) passed, "
-            + "\(failed) failed, \(informational) info, \(regressions) regression\(regressions == 1 ? "" : "s") "
+            + "\(failed) failed, \(notMeasured) not measured, \(informational) info, \(regressions) regression\(regressions == 1 ? "" : "s") "
             + "in \(ValueText.duration(seconds))"
     }
 }

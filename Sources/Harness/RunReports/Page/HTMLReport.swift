@@ -66,12 +66,13 @@ public struct HTMLReport {
     // MARK: Summary
 
     /// Totals over every run.
-    var totals: (rows: Int, passed: Int, failed: Int, info: Int, regressions: Int) {
-        var t = (rows: 0, passed: 0, failed: 0, info: 0, regressions: 0)
+    var totals: (rows: Int, passed: Int, failed: Int, notMeasured: Int, info: Int, regressions: Int) {
+        var t = (rows: 0, passed: 0, failed: 0, notMeasured: 0, info: 0, regressions: 0)
         for r in runs {
             t.rows += r.rows.count
             t.passed += r.rows.filter { $0.status == .pass }.count
             t.failed += r.rows.filter { $0.status == .fail }.count
+            t.notMeasured += r.rows.filter { $0.status == .notMeasured }.count
             t.info += r.rows.filter { $0.status == .info }.count
             t.regressions += r.check.filter { $0.verdict == .regression }.count
         }
@@ -83,9 +84,12 @@ public struct HTMLReport {
         let t = totals
         let s = scenarios.count
         let what = "\(s) scenario\(s == 1 ? "" : "s"), \(t.rows) rows"
-        if t.failed == 0 && t.regressions == 0 { return "\(what): every checked row passes, no regression." }
+        if t.failed == 0 && t.regressions == 0 && t.notMeasured == 0 {
+            return "\(what): every checked row passes, no regression."
+        }
         return
-            "\(what): \(t.failed) failed row\(t.failed == 1 ? "" : "s"), \(t.regressions) regression\(t.regressions == 1 ? "" : "s")."
+            "\(what): \(t.failed) failed row\(t.failed == 1 ? "" : "s"), \(t.notMeasured) not measured (no sample), "
+            + "\(t.regressions) regression\(t.regressions == 1 ? "" : "s")."
     }
 
     func summary() -> Body {
@@ -100,12 +104,14 @@ public struct HTMLReport {
         ].compactMap { $0 }.joined(separator: ", ")
         let tiles: [(String, String, String)] = [
             ("Scenarios", String(scenarios.count), ""), ("Passed", String(t.passed), "pass"),
-            ("Failed", String(t.failed), t.failed > 0 ? "fail" : ""), ("Info", String(t.info), "info"),
+            ("Failed", String(t.failed), t.failed > 0 ? "fail" : ""),
+            ("Not measured", String(t.notMeasured), t.notMeasured > 0 ? "fail" : ""), ("Info", String(t.info), "info"),
             ("Regressions", String(t.regressions), t.regressions > 0 ? "fail" : ""), ("Duration", duration, ""),
         ]
         let overview: [Node<HTML.TableContext>] = scenarios.map { name, rs in
             let rows = rs.flatMap(\.rows)
             let failed = rows.filter { $0.status == .fail }.count
+            let unmeasured = rows.filter { $0.status == .notMeasured }.count
             let regressions = rs.flatMap(\.check).filter { $0.verdict == .regression }.count
             let cases = Set(rows.map(\.scenario)).count
             return .tr(
@@ -113,9 +119,10 @@ public struct HTMLReport {
                 .td(.class("num wide"), .text(String(cases))),
                 .td(.class("num"), .text(String(rows.filter { $0.status == .pass }.count))),
                 .td(.class("num"), .text(String(failed))),
+                .td(.class("num wide"), .text(String(unmeasured))),
                 .td(.class("num wide"), .text(String(rows.filter { $0.status == .info }.count))),
                 .td(.class("num"), .text(String(regressions))),
-                .td(badge(failed == 0 && regressions == 0 ? "pass" : "fail")))
+                .td(badge(failed == 0 && regressions == 0 ? (unmeasured == 0 ? "pass" : "not_measured") : "fail")))
         }
         return .section(
             .id("summary"), .h2("Summary"),
@@ -133,14 +140,16 @@ public struct HTMLReport {
                         .tr(
                             .th("Scenario"), .th(.class("num wide"), .text("Cases")),
                             .th(.class("num"), .text("Passed")), .th(.class("num"), .text("Failed")),
-                            .th(.class("num wide"), .text("Info")),
+                            .th(.class("num wide"), .text("Not measured")), .th(.class("num wide"), .text("Info")),
                             .th(.class("num"), .text("Regressions")), .th("Status"))),
                     .tbody(.group(overview)))))
     }
 
     /// A pass/fail/info badge.
     func badge(_ status: String) -> Body {
-        .span(.class("badge " + ReportFormat.anchor(status)), .text(status.uppercased()))
+        .span(
+            .class("badge " + ReportFormat.anchor(status)),
+            .text(status.replacingOccurrences(of: "_", with: " ").uppercased()))
     }
 
     /// A metric name that may break after its underscores on a narrow screen (rather than mid-word).
@@ -163,7 +172,9 @@ public struct HTMLReport {
 
     func scenarioSection(_ name: String, _ rs: [ReportRun]) -> Body {
         let rows = rs.flatMap(\.rows)
-        let failed = rows.contains { $0.status == .fail } || rs.flatMap(\.check).contains { $0.verdict == .regression }
+        let failed =
+            rows.contains { $0.status == .fail || $0.status == .notMeasured }
+            || rs.flatMap(\.check).contains { $0.verdict == .regression }
         let first = rs[0]
         let cases = Set(first.rows.map(\.scenario)).count
         var facts = ["\(cases) case\(cases == 1 ? "" : "s")"]
@@ -221,11 +232,16 @@ public struct HTMLReport {
             .tr(
                 .class(row.status.rawValue), .td(.class("req"), requirementLink(row.requirement)),
                 .td(.class("metric"), metricName(row.metric)),
-                .td(.class("num value"), .text(ReportFormat.value(row.value, unit: row.unit))),
+                .td(
+                    .class("num value"),
+                    .text(row.status == .notMeasured ? "—" : ReportFormat.value(row.value, unit: row.unit))),
                 .td(
                     .class("num thr"),
                     .text(ReportFormat.threshold(row.comparator.rawValue, row.threshold, unit: row.unit))),
-                .td(.class("status"), badge(row.status.rawValue)),
+                .td(.class("num samples"), .text(String(row.samples))),
+                .td(
+                    .class("status"), badge(row.status.rawValue),
+                    .if(!row.note.isEmpty, .span(.class("note"), .text(" " + row.note)))),
                 .if(hasCheck, .td(.class("num extra"), delta(checks["\(row.requirement)|\(row.metric)"]))))
         }
         return .div(
@@ -235,8 +251,8 @@ public struct HTMLReport {
                 .thead(
                     .tr(
                         .th("Requirement"), .th("Metric"), .th(.class("num"), .text("Value")),
-                        .th(.class("num"), .text("Threshold")), .th("Status"),
-                        .if(hasCheck, .th(.class("num"), .text("vs baseline"))))),
+                        .th(.class("num"), .text("Threshold")), .th(.class("num"), .text("Samples")),
+                        .th("Status"), .if(hasCheck, .th(.class("num"), .text("vs baseline"))))),
                 .tbody(.group(body))))
     }
 
@@ -254,10 +270,12 @@ public struct HTMLReport {
             let head = g[0]
             let fails = g.filter { $0.status == .fail }.count
             let passes = g.filter { $0.status == .pass }.count
+            let unmeasured = g.filter { $0.status == .notMeasured }.count
             let finite = g.map(\.value).filter(\.isFinite)
             let lo = finite.min().map { ReportFormat.value($0, unit: head.unit) } ?? "n/a"
             let hi = finite.max().map { ReportFormat.value($0, unit: head.unit) } ?? "n/a"
-            let status = fails > 0 ? "fail" : (passes > 0 ? "pass" : "info")
+            let status =
+                fails > 0 ? "fail" : unmeasured > 0 ? "not_measured" : (passes > 0 ? "pass" : "info")
             return .tr(
                 .class(status), .td(.class("req"), requirementLink(head.requirement)),
                 .td(.class("metric"), metricName(head.metric)),

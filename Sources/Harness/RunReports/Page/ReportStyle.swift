@@ -33,6 +33,9 @@ enum ReportStyle {
           letter-spacing: 0.03em; color: #fff; background: var(--info); vertical-align: middle; }
         .badge.pass { background: var(--pass); }
         .badge.fail { background: var(--fail); }
+        .badge.not_measured { background: #8a5a00; }
+        tr.not_measured td { background: #fff8e6; }
+        .note { color: var(--info); font-size: 0.9em; }
         .delta { font-weight: 600; white-space: nowrap; }
         .delta.worse { color: var(--fail); }
         .delta.better { color: var(--pass); }

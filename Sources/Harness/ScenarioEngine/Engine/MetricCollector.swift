@@ -97,6 +97,22 @@ public final class MetricCollector {
     /// The sampled metrics the app declares, in declaration order (requirement by requirement).
     private var series: [SampleSeries] = []
     private var seriesIndex: [String: Int] = [:]
+    /// What the run should say about how it measured (e.g. which share of a stream was scored and
+    /// why), each once, in the order said; `run.json` lists them.
+    public private(set) var notes: [String] = []
+
+    /// Records `text` for `run.json`'s notes (once, however often it is said).
+    public func note(_ text: String) {
+        if !notes.contains(text) { notes.append(text) }
+    }
+
+    /// The scored items, in the order scored (`items.csv`), at most `itemLimit` per metric.
+    public private(set) var items: [ItemRecord] = []
+    /// Items not kept because their metric reached `itemLimit`, per `requirement|metric`.
+    public private(set) var itemsOmitted: [String: Int] = [:]
+    private var itemCounts: [String: Int] = [:]
+    /// The most items kept per metric of one case (memory stays bounded on endless streams).
+    public static let itemLimit = 100_000
     /// Called with every latency sample (requirement, metric, seconds), e.g. to trace it.
     public var latencySampled: ((String, String, Double) -> Void)?
     /// Called with every exact check as it is made (requirement, metric, whether it held), e.g. to trace it.
@@ -159,6 +175,40 @@ public final class MetricCollector {
     public func check(_ requirement: String, _ metric: String, _ ok: Bool) {
         sample(requirement, metric, ok ? 0 : 1)
         checked?(requirement, metric, ok)
+    }
+
+    /// Records one scored item behind `requirement`'s `metric` (a row of `items.csv`).
+    public func item(_ requirement: String, _ metric: String, _ outcome: ItemOutcome) {
+        let key = requirement + "|" + metric
+        let n = itemCounts[key, default: 0]
+        guard n < Self.itemLimit else {
+            itemsOmitted[key, default: 0] += 1
+            return
+        }
+        itemCounts[key] = n + 1
+        items.append(ItemRecord(requirement: requirement, metric: metric, outcome: outcome))
+    }
+
+    /// Records one exact check of `requirement` with the item it checked (`items.csv`).
+    public func check(_ requirement: String, _ metric: String, _ ok: Bool, item outcome: ItemOutcome) {
+        check(requirement, metric, ok)
+        var o = outcome
+        o.correct = ok
+        item(requirement, metric, o)
+    }
+
+    /// Records one sample with the item it measured (`items.csv`; the sample is the item's error).
+    public func sample(_ requirement: String, _ metric: String, _ value: Double, item outcome: ItemOutcome) {
+        sample(requirement, metric, value)
+        var o = outcome
+        if o.error == nil { o.error = value }
+        item(requirement, metric, o)
+    }
+
+    /// The items of `requirements` (their `items.csv` rows), in the order scored.
+    public func items(for requirements: [RequirementSpec]) -> [ItemRecord] {
+        let wanted = Set(requirements.map(\.id))
+        return items.filter { wanted.contains($0.requirement) }
     }
 
     /// Records one exact check of `requirement`'s `behaviour_mismatches` as it is made.
@@ -258,8 +308,8 @@ public final class MetricCollector {
     }
 
     /// The rows for `requirements`, in their order; each requirement's rows in
-    /// the order recorded. A listed requirement with nothing recorded, or with a
-    /// checked row of no samples, gets a failing `not_measured` row
+    /// the order recorded. A checked row of no sample is `not_measured` with a note saying why, and
+    /// a listed requirement with nothing recorded gets one `not_measured` row
     /// (`withoutVacuousPasses`). A threshold override replaces the threshold
     /// of the named metric (none when the requirement reports no such metric:
     /// `checkThresholdOverrides` reports that as an error), or, when it names no
@@ -286,32 +336,46 @@ public final class MetricCollector {
                         comparator: r.comparator == .none ? .lessOrEqual : r.comparator, samples: r.samples)
                 }
             }
-            out += Self.withoutVacuousPasses(rows, template: t)
+            out += Self.withoutVacuousPasses(rows, template: t, definition: definitions[spec.id])
         }
         return out
     }
 
     /// The one rule for evidence, applied to every app's rows: a checked row (one with a
-    /// threshold) summarising no samples is `fail`, whatever its value, because nothing was
-    /// measured to pass it; and the requirement then gets a failing `not_measured` row whose
-    /// value is the number of such rows (1 when the requirement recorded nothing at all), so
-    /// the report says the requirement was not measured rather than showing a bare failure.
-    public static func withoutVacuousPasses(_ rows: [MetricRow], template t: MetricRow.Template) -> [MetricRow] {
-        var unmeasured = rows.isEmpty ? 1 : 0
-        var out = rows.map { row -> MetricRow in
-            guard row.samples == 0, row.threshold != nil, row.comparator != .none else { return row }
-            unmeasured += 1
-            var failed = row
-            failed.status = .fail
-            return failed
+    /// threshold) summarising no samples is `not_measured`, whatever its value, because nothing was
+    /// measured to pass or fail it, and its `note` says why (the metric's `unmeasuredNote`, else
+    /// what in a scenario exercises the requirement). A requirement that recorded nothing at all
+    /// gets one `not_measured` row saying what would exercise it; its value is the number of
+    /// checked metrics the requirement declares.
+    public static func withoutVacuousPasses(
+        _ rows: [MetricRow], template t: MetricRow.Template, definition: RequirementDefinition? = nil
+    ) -> [MetricRow] {
+        let needs = definition.map { needsText($0) } ?? "nothing exercised it"
+        guard !rows.isEmpty else {
+            let declared = definition?.metrics.filter { $0.comparator != .none }.count ?? 0
+            var row = t.row(
+                metric: "not_measured", kind: .count, value: Double(max(1, declared)), unit: "count", threshold: 0,
+                comparator: .lessOrEqual, samples: 0)
+            row.status = .notMeasured
+            row.note = "the run recorded nothing for \(t.requirement); \(needs)"
+            return [row]
         }
-        if unmeasured > 0 {
-            out.append(
-                t.row(
-                    metric: "not_measured", kind: .count, value: Double(unmeasured), unit: "count", threshold: 0,
-                    comparator: .lessOrEqual, samples: 0))
+        return rows.map { row -> MetricRow in
+            guard row.samples == 0, row.isChecked else { return row }
+            var unmeasured = row
+            unmeasured.status = .notMeasured
+            let stem = definition?.metrics.first { row.metric == $0.name || row.metric.hasPrefix($0.name + "_p") }
+            unmeasured.note = stem?.unmeasuredNote ?? "no sample; \(needs)"
+            return unmeasured
         }
-        return out
+    }
+
+    /// `it needs …` in the words of the scenario, or what to look at when the requirement is
+    /// measured by any scenario of its app.
+    static func needsText(_ d: RequirementDefinition) -> String {
+        d.exercisedBy == .always
+            ? "nothing in the scenario produced a case to check"
+            : "it needs \(d.exercisedBy)"
     }
 
     /// Checks that every threshold override naming a metric names one its

@@ -22,11 +22,12 @@ public enum RunConsole {
         let regressions = o.check?.regressions.count ?? 0
         if verbosity != .quiet {
             var line = "\(o.scenario.name): \(o.passedCount) passed, \(o.failedCount) failed, "
+            if o.notMeasuredCount > 0 { line += "\(o.notMeasuredCount) not measured, " }
             line += "\(o.record.informational) info"
             if o.check != nil { line += ", \(regressions) regression\(regressions == 1 ? "" : "s")" }
             if let seconds = o.record.durationSeconds { line += " in \(ValueText.duration(seconds))" }
             line += "; reports in \(o.folder.path)"
-            out += (o.failedCount > 0 || regressions > 0 ? style.bad(line) : line) + "\n"
+            out += (o.failedCount > 0 || o.notMeasuredCount > 0 || regressions > 0 ? style.bad(line) : line) + "\n"
         }
         let shown = verbosity == .verbose ? o.rows : o.failingRows
         if !shown.isEmpty { out += rowsTable(shown, style: style) }
@@ -36,15 +37,18 @@ public enum RunConsole {
         return out
     }
 
-    /// Rows as an aligned table, values with units (the status column, last, coloured).
+    /// Rows as an aligned table, values with units and samples (the status column coloured, then
+    /// the note, when any row has one).
     public static func rowsTable(_ rows: [MetricRow], style: TerminalStyle) -> String {
-        let header = ["scenario", "requirement", "metric", "value", "threshold", "status"]
+        let notes = rows.contains { !$0.note.isEmpty }
+        let header = ["scenario", "requirement", "metric", "value", "threshold", "samples", "status"] + (notes ? ["note"] : [])
         let body = rows.map { r in
             [
-                r.scenario, r.requirement, r.metric, ValueText.format(r.value, unit: r.unit),
+                r.scenario, r.requirement, r.metric,
+                r.status == .notMeasured ? "—" : ValueText.format(r.value, unit: r.unit),
                 r.threshold.map { "\(r.comparator.rawValue) \(ValueText.format($0, unit: r.unit))" } ?? "",
-                statusText(r.status, style: style),
-            ]
+                String(r.samples), statusText(r.status, style: style),
+            ] + (notes ? [r.note] : [])
         }
         return TextTableRenderer.render(header: header, rows: body)
     }
@@ -55,6 +59,7 @@ public enum RunConsole {
         case .pass: style.good("PASS")
         case .fail: style.bad("FAIL")
         case .info: style.dim("INFO")
+        case .notMeasured: style.bad("NOT MEASURED")
         }
     }
 
