@@ -21,6 +21,7 @@ struct Fieldtest: ParsableCommand {
             CheckCommand.self,
             MergeCommand.self,
             SchemaCommand.self,
+            RequirementsCommand.self,
             DatasetsCommand.self,
             SunCommand.self,
             ScoreCommand.self,

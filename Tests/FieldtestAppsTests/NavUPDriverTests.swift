@@ -191,7 +191,7 @@ struct NavUPDriverTests {
         return (driver, rows, context.metrics)
     }
 
-    /// A listed requirement the scenario never exercises is `not_measured` (a failure), not a pass
+    /// A listed requirement the scenario never exercises is `not_measured` (no verdict), not a pass
     /// with zero checks (ten NAV requirements used to pass that way).
     @Test func unexercisedRequirementsAreNotMeasured() throws {
         let text = """
@@ -213,9 +213,10 @@ struct NavUPDriverTests {
             "NAV-F2", "NAV-F3", "NAV-F4", "NAV-F5", "NAV-F7", "NAV-F9", "NAV-F15", "NAV-F18", "NAV-F19", "NAV-F21",
             "NAV-F22", "NAV-F26", "NAV-F29", "NAV-L1", "NAV-PR1",
         ] {
-            #expect(rows.filter { $0.requirement == req }.map(\.metric) == ["not_measured"], "\(req)")
+            let own = rows.filter { $0.requirement == req }
+            #expect(!own.isEmpty && own.allSatisfy { $0.status == .notMeasured || $0.status == .info }, "\(req)")
         }
-        #expect(!rows.contains { $0.status == .pass })
+        #expect(!rows.contains { $0.status == .pass || $0.status == .fail })
     }
 
     /// NAV-PR1: a phone that records locations before the user consents is caught on the phone, even

@@ -89,7 +89,7 @@ struct ScenarioLoaderTests {
         let text = validScenario.replacingOccurrences(of: "  - SKY-P1\n", with: "  - SKY-P9\n  - NAV-F4\n")
         #expect(
             errors(text) == [
-                "x.yaml:26:5: error: unknown requirement 'SKY-P9' (did you mean 'SKY-P1'?); see the specs' REQUIREMENTS.md",
+                "x.yaml:26:5: error: unknown requirement 'SKY-P9' (did you mean 'SKY-P1'?); 'fieldtest requirements' lists them",
                 "x.yaml:27:5: error: requirement 'NAV-F4' is not measured by app 'skyscape'; it measures SKY-P1, SKY-P2, SKY-P3, SKY-R1, SKY-D1, SKY-D2, SKY-Q1, SKY-S1, SKY-F1, SKY-C1, SKY-M1, SKY-A1, SKY-A2, SKY-SEC, SKY-X1",
             ])
     }

@@ -136,6 +136,9 @@ enum NavUPDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "NAV-F2", source: "F2, F8", summary: "Campus map usable online and offline",
             measuredAs: "routing and search with connectivity off", threshold: "works",
+            exercisedBy: .all([
+                .offlinePeriod, .any([.action("route"), .action("random-routes"), .action("search-venue")]),
+            ]),
             metrics: [
                 .mismatches("offline_failures"),
                 .info("offline_routes", kind: .count, unit: "count").over(.sum),
@@ -145,6 +148,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
             id: "NAV-F3", source: "F3",
             summary: "Search a venue with autocomplete from cache and remote; not found → prompt",
             measuredAs: "top-k hit rate, latency", threshold: "top-5 ≥ 95% *default*",
+            exercisedBy: .action("search-venue"),
             metrics: [
                 .atLeast("top5_hit_rate", 0.95, kind: .accuracy, unit: "ratio").over(.mean),
                 .latency("search_latency"),
@@ -155,9 +159,12 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 "Fastest route between two points; start from map, search or sensed position; offline uses cached congestion, online fresh",
             measuredAs: "route duration vs optimum under true congestion (\"regret\"); latency",
             threshold: "regret p95 ≤ 10% online *default*; p95 ≤ 100 ms *default*",
+            exercisedBy: .any([.action("route"), .action("random-routes")]),
             metrics: [
-                .latency("route_latency", p95AtMost: 0.1),
-                .atMost("regret_online_p95", 0.10, kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
+                .latency("route_latency", p95AtMost: 0.1)
+                    .unmeasured("no route request had the campus map on the phone"),
+                .atMost("regret_online_p95", 0.10, kind: .accuracy, unit: "ratio").over(.quantile(0.95))
+                    .unmeasured("no route was found online with fresh congestion"),
                 .info("regret_online_mean", kind: .accuracy, unit: "ratio").over(.mean),
                 .info("regret_online_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
                 // Of the online requests whose congestion-free route the crowd slows, the mean share of
@@ -172,31 +179,34 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .info("contested_requests_not_made", kind: .count, unit: "count").over(.sum),
                 .info("cached_congestion_age_max", kind: .accuracy, unit: "s").over(.max),
                 // Answers of the routing system under test (plain queries) that do not walk the campus paths.
-                .mismatches("routes_off_the_paths"),
+                .mismatches("routes_off_the_paths").unmeasured("no route was found without congestion"),
                 .latency("congestion_download"),
             ]),
         RequirementDefinition(
             id: "NAV-F5", source: "F5, F6, F23, F24",
             summary: "Points of interest and non-expired events along the route or near a place",
             measuredAs: "correctness; no expired event shown", threshold: "exact",
+            exercisedBy: .any([.action("route"), .action("random-routes")]),
             metrics: [
-                .mismatches("expired_events_shown"),
-                .mismatches("event_listing_mismatches"),
-                .mismatches("poi_listing_mismatches"),
+                .mismatches("expired_events_shown").unmeasured("no route request found a route"),
+                .mismatches("event_listing_mismatches").unmeasured("no route request found a route"),
+                .mismatches("poi_listing_mismatches").unmeasured("no route request found a route"),
                 .info("events_listed", kind: .count, unit: "count").over(.sum),
                 .info("pois_listed", kind: .count, unit: "count").over(.sum),
             ]),
         RequirementDefinition(
             id: "NAV-F7", source: "F7, F25", summary: "Congestion / heatmap from crowd-sourced pedestrian pings",
             measuredAs: "agreement of estimated density with the replayed truth", threshold: "documented",
+            exercisedBy: .feed("crowd-pings"),
             metrics: [
                 .info("edge_density_correlation", kind: .accuracy, unit: "r").over(.correlation),
                 .info("edge_density_mae", kind: .accuracy, unit: "persons/m2").over(.mean),
-                .atLeast("heatmap_50m_correlation", 0.8, kind: .accuracy, unit: "r").over(.correlation),
+                .atLeast("heatmap_50m_correlation", 0.8, kind: .accuracy, unit: "r").over(.correlation)
+                    .unmeasured("nobody was walking at any delivery"),
             ]),
         RequirementDefinition(
             id: "NAV-F9", source: "F9", summary: "Mass alerts; emergency route to an assembly point",
-            measuredAs: "delivery; route validity", threshold: "exact",
+            measuredAs: "delivery; route validity", threshold: "exact", exercisedBy: .action("emergency"),
             metrics: [
                 .mismatches("invalid_emergency_routes"),
                 .info("evacuations_starting_at_exit", kind: .count, unit: "count").over(.sum),
@@ -205,9 +215,14 @@ enum NavUPDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "NAV-F15", source: "F15", summary: "Wheelchair-friendly fastest route (no steps or impassable edges)",
             measuredAs: "forbidden edges used", threshold: "0",
+            exercisedBy: .any([
+                .actionWith("route", key: "profile", value: "wheelchair"),
+                .actionWith("random-routes", key: "profile", value: "wheelchair"),
+                .actionWith("emergency", key: "profile", value: "wheelchair"),
+            ]),
             metrics: [
-                .mismatches("forbidden_edges_used"),
-                .mismatches("wrong_no_route"),
+                .mismatches("forbidden_edges_used").unmeasured("no wheelchair route was found"),
+                .mismatches("wrong_no_route").unmeasured("no wheelchair query had no route"),
                 .info("wheelchair_routes", kind: .count, unit: "count").over(.sum),
                 .info("wheelchair_no_route", kind: .count, unit: "count").over(.sum),
             ]),
@@ -215,6 +230,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
             id: "NAV-F18", source: "F18",
             summary: "Emergency: nearest wheelchair-friendly route to an exit from the current position",
             measuredAs: "correctness", threshold: "exact",
+            exercisedBy: .actionWith("emergency", key: "profile", value: "wheelchair"),
             metrics: [
                 .mismatches("wrong_wheelchair_evacuations"),
                 .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count").over(.sum),
@@ -222,30 +238,31 @@ enum NavUPDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "NAV-F19", source: "F19, F20",
             summary: "Places and upcoming events by saved preferences, with reminders",
-            measuredAs: "correctness", threshold: "exact",
+            measuredAs: "correctness", threshold: "exact", exercisedBy: .action("set-preferences"),
             metrics: [
-                .mismatches("reminder_errors"),
+                .mismatches("reminder_errors").unmeasured("no event of a preferred category was delivered"),
                 .info("reminders_fired", kind: .count, unit: "count").over(.sum),
                 .mismatches("preference_listing_errors"),
             ]),
         RequirementDefinition(
             id: "NAV-F21", source: "F21", summary: "History of places visited",
-            measuredAs: "correctness", threshold: "exact", metrics: [.mismatches("history_mismatches")]),
+            measuredAs: "correctness", threshold: "exact", exercisedBy: .action("walk"),
+            metrics: [.mismatches("history_mismatches")]),
         RequirementDefinition(
             id: "NAV-F22", source: "F22, F27, F31",
             summary: "Step count and distance walked, with statistics over time",
-            measuredAs: "step-count error vs ground truth", threshold: "≤ 5% *default*",
+            measuredAs: "step-count error vs ground truth", threshold: "≤ 5% *default*", exercisedBy: .action("walk"),
             metrics: [
                 .atMost("step_count_error_max", 0.05, kind: .accuracy, unit: "ratio").over(.max),
                 .info("steps_detected_total", kind: .count, unit: "steps").over(.sum),
                 .info("steps_true_total", kind: .count, unit: "steps").over(.sum),
                 .info("distance_walked", kind: .accuracy, unit: "m").over(.sum),
-                .mismatches("statistics_period_errors"),
+                .mismatches("statistics_period_errors").unmeasured("no walk detected a step"),
             ]),
         RequirementDefinition(
             id: "NAV-F26", source: "F26",
             summary: "Access rights: mobile users read congestion; agents and admins read/write",
-            measuredAs: "denied writes", threshold: "all denied",
+            measuredAs: "denied writes", threshold: "all denied", exercisedBy: .action("write-congestion"),
             metrics: [
                 .mismatches("write_rights_errors"),
                 // Threshold: every write a mobile user tried.
@@ -254,17 +271,24 @@ enum NavUPDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "NAV-F29", source: "F29, F30, F34, F35",
             summary: "Step/distance goals, completion notices, admin-set goals and prizes, ranking by time or score",
-            measuredAs: "correctness", threshold: "exact",
-            metrics: [.mismatches("goal_notice_errors"), .mismatches("ranking_errors")]),
+            measuredAs: "correctness", threshold: "exact", exercisedBy: .any([.action("set-goal"), .action("walk")]),
+            metrics: [
+                .mismatches("goal_notice_errors"),
+                .mismatches("ranking_errors").unmeasured("no walk detected a step"),
+            ]),
         RequirementDefinition(
             id: "NAV-L1", source: "§3.1.4, F4",
             summary:
                 "Position from Wi-Fi signal strength, cell towers, GPS, accelerometer and gyroscope, indoors and outdoors",
             measuredAs: "horizontal error (m), floor and building hit rate", threshold: "see performance goals",
+            exercisedBy: .action("locate"),
             metrics: [
-                .atLeast("indoor_building_hit_rate", 1.0, kind: .accuracy, unit: "ratio"),
-                .atLeast("indoor_floor_hit_rate", 0.93, kind: .accuracy, unit: "ratio"),
-                .atMost("indoor_error_mean", 6.5, kind: .accuracy, unit: "m"),
+                .atLeast("indoor_building_hit_rate", 1.0, kind: .accuracy, unit: "ratio")
+                    .unmeasured("the locator answered no scan"),
+                .atLeast("indoor_floor_hit_rate", 0.93, kind: .accuracy, unit: "ratio")
+                    .unmeasured("the locator answered no scan"),
+                .atMost("indoor_error_mean", 6.5, kind: .accuracy, unit: "m")
+                    .unmeasured("the locator answered no scan"),
                 .info("indoor_error_p50", kind: .accuracy, unit: "m"),
                 .info("indoor_error_p95", kind: .accuracy, unit: "m"),
                 .info("indoor_new_phone_building_hit_rate", kind: .accuracy, unit: "ratio"),
@@ -273,7 +297,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .info("indoor_new_phone_error_p95", kind: .accuracy, unit: "m"),
                 .info("outdoor_fused_error_p50", kind: .accuracy, unit: "m"),
                 // Threshold: the GPS-only p95 of the same walks.
-                MetricDefinition("outdoor_fused_error_p95", kind: .accuracy, unit: "m", comparator: .lessOrEqual),
+                MetricDefinition("outdoor_fused_error_p95", kind: .accuracy, unit: "m", comparator: .lessOrEqual)
+                    .unmeasured("no GPS fix in an outdoor locate"),
                 .info("outdoor_gps_error_p95", kind: .accuracy, unit: "m"),
                 .latency("indoor_locate_latency"),
             ]),
@@ -281,6 +306,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
             id: "NAV-PR1", source: "§2.5",
             summary: "Consent before collecting location (POPI Act); withdrawal; deletion of identifiable data",
             measuredAs: "no data before consent; none left after deletion", threshold: "exact",
+            exercisedBy: .any([.feed("crowd-pings"), .actionWith("consent", key: "granted", value: "false")]),
             metrics: [
                 .mismatches("pings_stored_without_consent"),
                 .mismatches("phone_records_without_consent"),

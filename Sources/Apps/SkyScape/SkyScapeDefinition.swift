@@ -88,17 +88,23 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "SKY-P1", source: "§3 Performance", summary: "A location entered yields accurate data within 5 s",
             measuredAs: "end-to-end latency of a location query (emulated network + cache + compute)",
-            threshold: "p95 ≤ 5 s",
+            threshold: "p95 ≤ 5 s", exercisedBy: .action("view-details"),
             metrics: [
-                .latency("location_query_latency", p95AtMost: 5)
+                .latency("location_query_latency", p95AtMost: 5),
+                // A details request that failed outright (reported only when one did).
+                .mismatches("detail_requests_failed").over(.nonZeroSum),
             ]),
         RequirementDefinition(
             id: "SKY-P2", source: "§3 Performance", summary: "Sunrise and sunset time accurate to ±5 min",
             measuredAs:
                 "absolute error vs a reference solar position algorithm (NREL SPA), apparent sun centre at −0.833°",
             threshold: "max ≤ 300 s",
+            exercisedBy: .any([
+                .action("add-favourite"), .action("view-details"), .action("open-calendar"), .action("set-reminder"),
+            ]),
             metrics: [
-                .atMost("sun_event_abs_error_max", 300, kind: .accuracy, unit: "s").over(.max),
+                .atMost("sun_event_abs_error_max", 300, kind: .accuracy, unit: "s").over(.max)
+                    .unmeasured("no place had a sunrise or sunset"),
                 .info("sun_event_abs_error_mean", kind: .accuracy, unit: "s").over(.mean),
                 // A sunrise or sunset shown where the reference has none, or missing where it has one.
                 .mismatches("polar_event_mismatches"),
@@ -106,24 +112,31 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "SKY-P3", source: "§3 Performance", summary: "The app responds to user input within 3 s",
             measuredAs: "latency of each user action", threshold: "p95 ≤ 3 s",
+            exercisedBy: .any(
+                [
+                    "search", "add-favourite", "remove-favourites", "sort-favourites", "view-details", "open-calendar",
+                    "set-reminder", "register", "login", "move",
+                ].map(Exercise.action)),
             metrics: [
                 .latency("user_action_latency", p95AtMost: 3)
             ]),
         RequirementDefinition(
             id: "SKY-R1", source: "§3 Reliability", summary: "Full function restored within 2 min of a reboot",
             measuredAs: "time from emulated restart to first fully served request, from on-device cache",
-            threshold: "≤ 120 s",
+            threshold: "≤ 120 s", exercisedBy: .all([.restart, .action("add-favourite")]),
             metrics: [
-                .atMost("restart_to_served_max", 120, kind: .latency, unit: "s").over(.max),
+                .atMost("restart_to_served_max", 120, kind: .latency, unit: "s").over(.max)
+                    .unmeasured("no request after a restart was served"),
                 .mismatches("restart_requests_not_served"),
             ]),
         RequirementDefinition(
             id: "SKY-D1", source: "DET1 1.2.1", summary: "Location details refreshed every 5 min",
             measuredAs:
                 "age of displayed weather while online; the weather shown is the recording's at the time it was fetched",
-            threshold: "≤ 300 s; all as recorded",
+            threshold: "≤ 300 s; all as recorded", exercisedBy: .action("view-details"),
             metrics: [
-                .atMost("weather_age_online_max", 300, kind: .accuracy, unit: "s").over(.max),
+                .atMost("weather_age_online_max", 300, kind: .accuracy, unit: "s").over(.max)
+                    .unmeasured("no details were served online"),
                 // Each details view: its cloud, rain, humidity and wind lie within the recorded values
                 // around the time the shown copy was fetched (now − its age).
                 .mismatches("shown_weather_mismatches"),
@@ -133,6 +146,7 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
             summary:
                 "Shows sunrise, sunset, cloud cover (low/mid/high), rain probability, humidity, air quality, wind, golden-hour quality",
             measuredAs: "fields present and sourced from the replayed weather", threshold: "all present",
+            exercisedBy: .action("view-details"),
             // Ten checks per details view, then one informational row per field a view lacked
             // (`LocationDetails.missingFields`), by name.
             metrics: [.mismatches("detail_fields_missing")]
@@ -143,17 +157,21 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
             summary: "Golden-hour quality: a percentage predicting how beautiful the sunset/sunrise will be",
             measuredAs: "score in 0–100 per location and day; agreement with labelled cases where available",
             threshold: "documented model",
+            exercisedBy: .all([
+                .feed("weather-refresh"),
+                .any([.action("view-details"), .action("open-calendar"), .action("add-favourite")]),
+            ]),
             metrics: [
-                .mismatches("quality_out_of_range"),
+                .mismatches("quality_out_of_range").unmeasured("no sunset shown had recorded weather around it"),
                 .info("quality_mean", kind: .accuracy, unit: "%").over(.mean),
             ]),
         RequirementDefinition(
             id: "SKY-S1", source: "SORT1",
             summary:
                 "Sort favourites by quality (high→low) or by distance from the GPS position (near→far); ties alphabetical; empty list → \"No location to be sorted!\"; fewer than 2 → ask to save at least 2",
-            measuredAs: "ordering and messages", threshold: "exact",
+            measuredAs: "ordering and messages", threshold: "exact", exercisedBy: .action("sort-favourites"),
             metrics: [
-                .mismatches("behaviour_mismatches"),
+                .mismatches("behaviour_mismatches").unmeasured("every sort was by distance with no position"),
                 // One sample per distance sort asked for without a position (not checked).
                 .info("distance_sorts_without_position", kind: .count, unit: "count").over(.sum),
             ]),
@@ -161,39 +179,50 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
             id: "SKY-F1", source: "FAV1",
             summary:
                 "Search a location; unknown → \"No results found\"; duplicate add → \"Location already added!\"; multi-select delete",
-            measuredAs: "results and messages", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
+            measuredAs: "results and messages", threshold: "exact",
+            exercisedBy: .any([.action("search"), .action("add-favourite"), .action("remove-favourites")]),
+            metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "SKY-C1", source: "CAL1",
             summary:
                 "Calendar with quality for the past 30 and next 7 days; later → \"No predictions for the selected date yet!\"; older → \"Information expired.\"",
-            measuredAs: "window and messages", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
+            measuredAs: "window and messages", threshold: "exact", exercisedBy: .action("open-calendar"),
+            metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "SKY-M1", source: "CAL1 1.4",
             summary: "Reminder 30 min before sunrise/sunset; warn when a chosen day has a low chance of a visible one",
             measuredAs: "reminder time error; warning when quality below a threshold", threshold: "±60 s",
+            exercisedBy: .action("set-reminder"),
             metrics: [
-                .atMost("reminder_abs_error_max", 60, kind: .accuracy, unit: "s").over(.max),
-                .mismatches("behaviour_mismatches"),
+                .atMost("reminder_abs_error_max", 60, kind: .accuracy, unit: "s").over(.max)
+                    .unmeasured("no reminder fired during the run"),
+                .mismatches("behaviour_mismatches").unmeasured("no sunrise or sunset on a reminder's day"),
             ]),
         RequirementDefinition(
             id: "SKY-A1", source: "REG1, §4",
             summary:
                 "Registration: valid email; unique username and email; password ≥ 8 with upper case and special character (data dictionary: 8–32, upper, lower, digit); passwords match; the spec's messages",
-            measuredAs: "accept/reject per rule", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
+            measuredAs: "accept/reject per rule", threshold: "exact", exercisedBy: .action("register"),
+            metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "SKY-A2", source: "LOG1",
             summary:
                 "Login failure always says \"Incorrect username or password. Please try again.\" (no hint which was wrong)",
-            measuredAs: "message", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
+            measuredAs: "message", threshold: "exact", exercisedBy: .action("login"),
+            metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "SKY-SEC", source: "§3 Security",
             summary: "Authentication required; sensitive data encrypted before storage",
             measuredAs: "at-rest inspection of the store", threshold: "no plaintext secrets",
+            exercisedBy: .action("register"),
             metrics: [.mismatches("plaintext_secrets_at_rest")]),
         RequirementDefinition(
             id: "SKY-X1", source: "§3 Supportability",
             summary: "Works beyond Singapore when another weather source is provided",
             measuredAs: "scenarios at several latitudes and providers", threshold: "pass everywhere",
-            metrics: [.mismatches("weather_unserved_refreshes")]),
+            exercisedBy: .all([.feed("weather-refresh"), .action("add-favourite")]),
+            metrics: [
+                .mismatches("weather_unserved_refreshes").unmeasured("no refresh found a favourite on an online phone")
+            ]),
     ]
 }

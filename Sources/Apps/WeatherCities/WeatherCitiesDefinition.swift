@@ -42,39 +42,44 @@ enum WeatherCitiesDefinition: AppVocabularyBuilding {
     static let requirements: [RequirementDefinition] = [
         RequirementDefinition(
             id: "WXC-A1", source: "R2", summary: "Password ≥ 8 characters with a digit and an upper-case letter",
-            measuredAs: "accept/reject", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
+            measuredAs: "accept/reject", threshold: "exact", exercisedBy: .action("register"),
+            metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "WXC-D1", source: "R3, Add/Delete Cities",
             summary: "Search all US cities; add to and delete from personal favourites",
             measuredAs: "search hit rate for exact and misspelt names; latency",
             threshold: "top-1 ≥ 95% exact, p95 ≤ 100 ms *default*",
+            exercisedBy: .any([
+                .action("search-city"), .action("search-sample"), .action("add-city"), .action("remove-city"),
+            ]),
             metrics: [
                 // Each query samples 1 (hit) or 0: the mean is the hit rate.
                 .atLeast("exact_name_top1_hit_rate", 0.95, kind: .accuracy, unit: "ratio").over(.mean),
                 .info("misspelt_name_top1_hit_rate", kind: .accuracy, unit: "ratio").over(.mean),
                 .info("misspelt_name_top5_hit_rate", kind: .accuracy, unit: "ratio").over(.mean),
                 .mismatches("behaviour_mismatches"),
-                .latency("search_latency", p95AtMost: 0.1),
+                .latency("search_latency", p95AtMost: 0.1).unmeasured("no city was searched"),
             ]),
         RequirementDefinition(
             id: "WXC-W1", source: "R5",
             summary: "A favourite city shows its weather from the weather source and its map location",
             measuredAs:
                 "weather fields present (symbol, description, temperature); values as recorded for the moment shown",
-            threshold: "all present, all as recorded",
+            threshold: "all present, all as recorded", exercisedBy: .action("view-city"),
             metrics: MiCityDefinition.weatherAtPoint.metrics + [.latency("city_view_latency")]),
         RequirementDefinition(
             id: "WXC-P1", source: "Use case 3",
             summary: "Cellular refused → only Wi-Fi is used; location refused → no device position",
-            measuredAs: "network path and position availability", threshold: "exact",
+            measuredAs: "network path and position availability", threshold: "exact", exercisedBy: .action("view-city"),
             metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "WXC-P2", source: "Use case 5",
             summary: "Weather service asks permission per new location; refusal disables it there",
-            measuredAs: "behaviour", threshold: "exact", metrics: [.mismatches("behaviour_mismatches")]),
+            measuredAs: "behaviour", threshold: "exact", exercisedBy: .action("answer-weather-permission"),
+            metrics: [.mismatches("behaviour_mismatches")]),
         RequirementDefinition(
             id: "WXC-M1", source: "Map UI", summary: "Weather layer for a two-hour period",
-            measuredAs: "forecast horizon served", threshold: "2 h",
+            measuredAs: "forecast horizon served", threshold: "2 h", exercisedBy: .action("view-weather-layer"),
             metrics: [
                 .atLeast("weather_layer_horizon_min", 7200, kind: .accuracy, unit: "s").over(.min)
             ]),

@@ -22,6 +22,10 @@ public struct MetricDefinition: Sendable, Equatable {
     /// How the samples the app records as it runs (`MetricCollector.sample`/`check`) become the
     /// row's value; nil for a value recorded once (`MetricCollector.expect`).
     public var aggregate: MetricAggregate?
+    /// Why a checked row of this metric can have no sample even when its requirement is exercised,
+    /// in words (`no query had no route`); the `note` of such a `not_measured` row. Nil: the
+    /// requirement's `exercisedBy` says what was missing.
+    public var unmeasuredNote: String?
 
     public init(
         _ name: String, kind: MetricKind, unit: String, comparator: ThresholdComparator = .none,
@@ -34,6 +38,13 @@ public struct MetricDefinition: Sendable, Equatable {
         self.threshold = threshold
         self.isSeries = isSeries
         self.aggregate = aggregate
+    }
+
+    /// This metric, with `note` saying why it can have no sample (e.g. `no query had no route`).
+    public func unmeasured(_ note: String) -> MetricDefinition {
+        var d = self
+        d.unmeasuredNote = note
+        return d
     }
 
     /// This metric, its value aggregated from samples recorded as the app runs.
@@ -121,6 +132,9 @@ public struct RequirementDefinition: Sendable, Equatable {
     public var measuredAs: String
     /// The threshold as stated (a *default* marks Fieldtest's own number).
     public var threshold: String
+    /// What in a scenario yields samples for the requirement (`validate` warns when a scenario
+    /// that requests it holds none of it).
+    public var exercisedBy: Exercise
     /// The metrics it reports whose unit, kind and threshold the app records through
     /// `MetricCollector.expect`/`latency` (a requirement may also report rows recorded
     /// with every field spelt out, `MetricCollector.value`).
@@ -128,8 +142,9 @@ public struct RequirementDefinition: Sendable, Equatable {
 
     public init(
         id: String, source: String, summary: String, measuredAs: String, threshold: String,
-        metrics: [MetricDefinition] = []
+        exercisedBy: Exercise = .always, metrics: [MetricDefinition] = []
     ) {
+        self.exercisedBy = exercisedBy
         self.id = id
         self.source = source
         self.summary = summary

@@ -10,6 +10,27 @@ import Foundation
 /// checked by the app's `inputChecks`, which read the data through the same `DatasetStore` a run
 /// uses (a run after the check reuses what it parsed).
 public enum ScenarioPreflight {
+    /// A warning for each requested requirement the scenario cannot exercise: nothing it holds
+    /// (actions, feeds, device settings, parameters) yields samples for it, so its checked rows
+    /// would be `not_measured`. Located at the requirement's entry; says what would exercise it.
+    public static func exerciseWarnings(_ scenario: Scenario, registry: AppRegistry) -> [ScenarioDiagnostic] {
+        guard let app = registry.app(scenario.app) else { return [] }
+        var warned = Set<String>()
+        var out: [ScenarioDiagnostic] = []
+        for spec in scenario.requirements where warned.insert(spec.id).inserted {
+            guard let r = app.requirement(spec.id), !r.exercisedBy.holds(in: scenario) else { continue }
+            out.append(
+                ScenarioDiagnostic(
+                    file: scenario.file, line: spec.line, column: spec.column,
+                    message:
+                        "requirement \(spec.id) cannot be measured by this scenario: nothing in it yields samples, "
+                        + "so its rows would be not_measured; add \(r.exercisedBy) ('fieldtest requirements \(app.name)' "
+                        + "says what exercises each requirement)",
+                    severity: .warning))
+        }
+        return out
+    }
+
     /// Formats the apps load leniently at run time (bad rows skipped and counted): the weather
     /// recordings, campus maps and labelled tweet streams.
     static let skipsBadRows: Set<DatasetFormat> = [
@@ -23,7 +44,7 @@ public enum ScenarioPreflight {
         -> [ScenarioDiagnostic]
     {
         let file = scenario.file
-        var out: [ScenarioDiagnostic] = []
+        var out = exerciseWarnings(scenario, registry: registry)
         let store = datasets.session(adding: scenario.datasetEntries)
         for dataset in scenario.datasetFiles {
             do {
@@ -146,8 +167,17 @@ public struct ScenarioValidation {
 
     /// What `fieldtest validate` prints for `file`: its diagnostics (for standard error; nil when there
     /// are none) and, when it is valid, an `ok` line naming its app, requirements and cases.
-    public func verdict(file: String) -> (problems: String?, ok: String?) {
-        let (scenario, diagnostics) = validate(file: file)
+    /// With `strict`, warnings are errors: the file is then invalid when it has any.
+    public func verdict(file: String, strict: Bool = false) -> (problems: String?, ok: String?) {
+        var (scenario, diagnostics) = validate(file: file)
+        if strict {
+            diagnostics = diagnostics.map { d in
+                var d = d
+                d.severity = .error
+                return d
+            }
+            if !diagnostics.isEmpty { scenario = nil }
+        }
         let problems = diagnostics.isEmpty ? nil : diagnostics.map(\.description).joined(separator: "\n")
         guard let s = scenario else { return (problems, nil) }
         let cases = ScenarioRunner.caseCount(of: s)

@@ -143,6 +143,21 @@ public struct RequirementSpec: Sendable, Equatable {
     public var id: String
     public var threshold: Double?
     public var metric: String?
+    /// Where the entry is in the scenario file (0 when unknown), for warnings about it.
+    public var line = 0, column = 0
+
+    public init(id: String, threshold: Double? = nil, metric: String? = nil, line: Int = 0, column: Int = 0) {
+        self.id = id
+        self.threshold = threshold
+        self.metric = metric
+        self.line = line
+        self.column = column
+    }
+
+    /// Entries are equal when they ask the same (where they are written does not matter).
+    public static func == (a: RequirementSpec, b: RequirementSpec) -> Bool {
+        a.id == b.id && a.threshold == b.threshold && a.metric == b.metric
+    }
 }
 
 /// A parameter matrix × seeds.

@@ -578,7 +578,7 @@ struct ScenarioBuilder {
             if registry.requirement(id) == nil {
                 error(
                     idValue,
-                    "unknown requirement '\(id)'\(Suggest.hint(id, registry.requirements.map(\.id))); see the specs' REQUIREMENTS.md"
+                    "unknown requirement '\(id)'\(Suggest.hint(id, registry.requirements.map(\.id))); 'fieldtest requirements' lists them"
                 )
             } else if app.requirement(id) == nil {
                 error(
@@ -598,7 +598,10 @@ struct ScenarioBuilder {
                     "requirement '\(id)' has a threshold override without 'metric:' and one with 'metric:'; which one applies to the checked metric is ambiguous; name the metric in every override of '\(id)'"
                 )
             }
-            requirements.append(RequirementSpec(id: id, threshold: r["threshold"]?.double, metric: r["metric"]?.string))
+            requirements.append(
+                RequirementSpec(
+                    id: id, threshold: r["threshold"]?.double, metric: r["metric"]?.string, line: idValue?.line ?? r.line,
+                    column: idValue?.column ?? r.column))
         }
 
         var parameters: [String: LocatedValue] = [:]
