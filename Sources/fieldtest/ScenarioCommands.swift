@@ -64,10 +64,17 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let pipeline = RunPipeline(
             request: try request(), manifest: try DatasetsLocation.manifest(options: folders.datasets), apps: .bundled)
-        let outcome = try pipeline.runOnConsole(
-            TerminalConsole(textToStandardError: junit == OutputText.standardStreamName),
-            verbosity: quiet ? .quiet : verbose ? .verbose : .normal, note: CommandSupport.printError,
-            interruptCleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
+        let outcome: RunOutcome
+        do {
+            outcome = try pipeline.runOnConsole(
+                TerminalConsole(textToStandardError: junit == OutputText.standardStreamName),
+                verbosity: quiet ? .quiet : verbose ? .verbose : .normal, note: CommandSupport.printError,
+                interruptCleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
+        } catch {
+            // CI reads the JUnit file whatever happened: a run that could not be made is an error there.
+            pipeline.writeErrorJUnit(error)
+            throw error
+        }
         if outcome.anyFailed || outcome.anyRegression { throw CommandSupport.failed }
     }
 }
@@ -84,13 +91,15 @@ struct ValidateCommand: ParsableCommand {
 
     @Argument(help: "Scenario files.") var files: [String]
     @OptionGroup var folders: DatasetFolders
+    @Flag(help: "Warnings are errors (e.g. a requested requirement the scenario cannot exercise): exit 2.")
+    var strict = false
 
     func run() throws {
         let validation = ScenarioValidation(
             manifest: try DatasetsLocation.manifest(options: folders.datasets), registry: .bundled)
         var invalid = 0
         for file in files {
-            let verdict = validation.verdict(file: file)
+            let verdict = validation.verdict(file: file, strict: strict)
             if let problems = verdict.problems { CommandSupport.printError(problems) }
             if let ok = verdict.ok { print(ok) } else { invalid += 1 }
         }
@@ -172,6 +181,29 @@ struct SchemaCommand: ParsableCommand {
         try OutputText.write(JSONSchemaWriter.render(.bundled), to: output)
     }
 }
+
+/// `fieldtest requirements`: the requirement catalogue, from the app definitions.
+struct RequirementsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "requirements",
+        abstract: "List every requirement with its metrics, default thresholds and what in a scenario exercises it.",
+        discussion: "docs/requirements.md is this command's --format md.")
+
+    @Argument(help: "Only this app's requirements (skyscape, weather-cities, journal, navup, micity).") var app: String?
+    @Option(help: "text, csv, json or md.") var format: RequirementCatalogue.Format = .text
+    @Option(help: "Write to this file instead of standard output.") var output: String?
+
+    func run() throws {
+        let registry = AppRegistry.bundled
+        if let app, registry.app(app) == nil {
+            throw ValidationError(
+                "unknown app '\(app)'; the apps are \(registry.apps.map(\.name).joined(separator: ", "))")
+        }
+        try OutputText.write(RequirementCatalogue(registry: registry, app: app).render(format), to: output)
+    }
+}
+
+extension RequirementCatalogue.Format: ExpressibleByArgument {}
 
 /// `fieldtest report`: one self-contained HTML page of run folders.
 struct ReportCommand: ParsableCommand {

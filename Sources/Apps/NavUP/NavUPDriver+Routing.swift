@@ -4,6 +4,7 @@ import FieldtestData
 import FieldtestGSL
 import Foundation
 import HeapModule
+import MetricReports
 import ScenarioEngine
 
 /// Routes with congestion, events along routes, accessibility audit, emergency routes
@@ -148,9 +149,14 @@ extension NavUPDriver {
         }
         // An `ok` answer of the routing system must walk the campus paths; one that does not has no duration
         // to judge, so it counts here rather than in the regret.
+        let query = Self.describe(from: from, to: to, profile: name)
         if plain, route.status == .ok {
             let walks = follows(route, profile: p)
-            run.metrics.check("NAV-F4", "routes_off_the_paths", walks)
+            run.metrics.check(
+                "NAV-F4", "routes_off_the_paths", walks,
+                item: ItemOutcome(
+                    item: query, expected: "a walk on the \(name) profile's paths",
+                    answer: walks ? "on the paths" : firstOffStep(route, profile: p)))
             if !walks { return }
         }
         guard route.status == .ok, let s = route.fromSnap, let t = route.toSnap else { return }
@@ -160,7 +166,11 @@ extension NavUPDriver {
         let regret = RouteRegret.regret(of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
         if let regret {
             let kind = fresh ? "online" : "offline"
-            run.metrics.sample("NAV-F4", "regret_\(kind)_p95", regret)
+            run.metrics.sample(
+                "NAV-F4", "regret_\(kind)_p95", regret,
+                item: ItemOutcome(
+                    item: query, expected: "the fastest route under the true congestion",
+                    answer: "\(route.lengthMetres.rounded()) m route"))
             run.metrics.sample("NAV-F4", "regret_\(kind)_mean", regret)
         }
         // What the same request would have cost routed without any congestion data (the contrast that
@@ -180,6 +190,21 @@ extension NavUPDriver {
             }
         }
         listAlongRoute(route, run)
+    }
+
+    /// A route query as `items.csv` names it: its ends (degrees, 6 decimals) and profile.
+    static func describe(from: GeoPoint, to: GeoPoint, profile: String) -> String {
+        func p(_ g: GeoPoint) -> String { String(format: "%.6f,%.6f", g.latitude, g.longitude) }
+        return "\(p(from)) → \(p(to)) \(profile)"
+    }
+
+    /// The first step of `route` the profile's contract does not allow (`PathAudit`), in words.
+    func firstOffStep(_ route: Route, profile p: Int) -> String {
+        guard let campus else { return "off the paths" }
+        let audit = pathAudits[p] ?? PathAudit(graph: campus.graph, profile: p)
+        pathAudits[p] = audit
+        if case .offence(let o) = audit.audit(route.nodeIDs) { return "off the paths: \(o)" }
+        return "off the paths (its ends or edges do not match the campus graph)"
     }
 
     /// NAV-F2: one route or search answered while offline, right or not. The three rows go together.
@@ -559,7 +584,10 @@ extension NavUPDriver {
         for q in queries {
             guard let index else {
                 // No map on the phone: the search cannot be answered (a miss; offline, an F2 failure).
-                run.metrics.sample("NAV-F3", "top5_hit_rate", 0)
+                run.metrics.sample(
+                    "NAV-F3", "top5_hit_rate", 0,
+                    item: ItemOutcome(
+                        item: q.text, expected: q.targets.joined(separator: "|"), answer: "", correct: false))
                 if !online { offlineChecked(route: false, passed: false, run) }
                 continue
             }
@@ -567,7 +595,11 @@ extension NavUPDriver {
             run.metrics.latency("NAV-F3", "search_latency", seconds: seconds)
             let names = found.map(\.venue.name)
             let hit = q.targets.isEmpty ? found.isEmpty : names.contains { q.targets.contains($0) }
-            run.metrics.sample("NAV-F3", "top5_hit_rate", hit ? 1 : 0)
+            run.metrics.sample(
+                "NAV-F3", "top5_hit_rate", hit ? 1 : 0,
+                item: ItemOutcome(
+                    item: q.text, expected: q.targets.isEmpty ? "nothing found" : q.targets.joined(separator: "|"),
+                    answer: names.joined(separator: "|"), correct: hit))
             if !online {
                 offlineChecked(route: false, passed: names == search.search(q.text, limit: 5).map(\.venue.name), run)
             }

@@ -77,6 +77,8 @@ public final class NavUPDriver: AppDriver {
     var failure: String?
     var streams: [String: RandomStream] = [:]
     var adjacency: [Int: [[(to: Int32, edge: Int32)]]] = [:]
+    /// The routing contract per profile (built when an answer first leaves the paths).
+    var pathAudits: [Int: PathAudit] = [:]
 
     /// Manifest name of the campus (the key of the map the phones keep, NAV-F2).
     var campusName = ""

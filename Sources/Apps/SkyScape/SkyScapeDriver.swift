@@ -278,7 +278,7 @@ final class SkyScapeDriver: AppDriver {
                 }
             }
         } catch {
-            metrics.check("SKY-P1", false)
+            metrics.check("SKY-P1", "detail_requests_failed", false)
         }
         let missing = Set(fields.missingFields)
         for name in SkyScapeDefinition.detailFields {
@@ -521,17 +521,20 @@ final class SkyScapeDriver: AppDriver {
                     let ref = reference.events(
                         latitude: loc.latitude, longitude: loc.longitude, sunrise: isRise,
                         from: Double(b.start), to: Double(b.end))
+                    let event = ItemOutcome(
+                        item: "\(loc.name) \(date) \(isRise ? "sunrise" : "sunset")",
+                        expected: ref.first.map { CivilTime.isoUTC(Int($0.rounded())) } ?? "none",
+                        answer: value.map { CivilTime.isoUTC(Int($0.rounded())) } ?? "none")
                     if let value, let r = ref.first {
-                        m.sample("SKY-P2", "sun_event_abs_error_max", abs(value - r))
+                        m.sample("SKY-P2", "sun_event_abs_error_max", abs(value - r), item: event)
                         m.sample("SKY-P2", "sun_event_abs_error_mean", abs(value - r))
                     }
                     // An event shown where the reference has none, or missing where it has one.
-                    m.check("SKY-P2", "polar_event_mismatches", (value == nil) == ref.isEmpty)
+                    m.check("SKY-P2", "polar_event_mismatches", (value == nil) == ref.isEmpty, item: event)
                 }
             }
         }
         m.declareLatency("SKY-P1", "location_query_latency")
-        if weather == nil { m.check("SKY-X1", "weather_unserved_refreshes", false) }
         // SKY-SEC: no plaintext email or password in the account database file.
         if run.reports("SKY-SEC") {
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: accountDB))) ?? Data()

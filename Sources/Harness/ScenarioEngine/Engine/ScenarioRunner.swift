@@ -25,6 +25,12 @@ public struct CaseResult: Sendable {
     public var trace: CaseTrace
     /// The external systems the case used.
     public var systems: [SystemRunRecord] = []
+    /// The scored items of the requirements the scenario lists (`items.csv`), in the order scored.
+    public var items: [ItemRecord] = []
+    /// Items not kept past `MetricCollector.itemLimit`, per `requirement|metric`.
+    public var itemsOmitted: [String: Int] = [:]
+    /// What the case said about how it measured (`MetricCollector.notes`).
+    public var notes: [String] = []
 }
 
 /// Expands sweeps, runs cases (in parallel when asked) and gathers the rows.
@@ -132,7 +138,8 @@ public enum ScenarioRunner {
                 var s = $0
                 s.caseLabel = c.label
                 return s
-            })
+            }, items: context.metrics.items(for: c.scenario.requirements),
+            itemsOmitted: context.metrics.itemsOmitted, notes: context.metrics.notes)
     }
 
     /// Runs `cases` on up to `jobs` threads; results come back in case order

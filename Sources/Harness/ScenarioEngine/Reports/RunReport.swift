@@ -31,6 +31,13 @@ public struct RunRecord: Codable, Sendable {
     public var passed: Int
     public var failed: Int
     public var informational: Int
+    /// Checked rows of no sample (absent in run.json files written before they were counted).
+    public var notMeasured: Int?
+    /// Scored items left out of `items.csv` past the per-metric limit of a case (absent when none).
+    public var itemsOmitted: Int?
+    /// How the run measured, where a figure needs it said (e.g. which share of a tweet stream was
+    /// scored and why); absent when nothing was said.
+    public var notes: [String]?
     /// The external systems under test, one per case and capability (absent when every core was
     /// built in); each `stderr` names its standard error's file in the report folder.
     public var systems: [SystemRunRecord]?
@@ -53,7 +60,8 @@ public struct RunRecord: Codable, Sendable {
         case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest",
             datasetFiles = "dataset_files", machine,
             cases, shard, sweep
-        case events, passed, failed, informational, systems
+        case events, passed, failed, informational, systems, notMeasured = "not_measured",
+            itemsOmitted = "items_omitted", notes
         // Provenance of the run.
         case finishedAt = "finished_at", durationSeconds = "duration_s", commandLine = "command_line",
             toolCommit = "tool_commit"
@@ -63,8 +71,11 @@ public struct RunRecord: Codable, Sendable {
         tool: String, toolVersion: String, scenario: String, scenarioFile: String, scenarioSHA256: String,
         seed: UInt64, runID: String, startedAt: String, datasets: [String: String], machine: [String: String],
         cases: Int, shard: String?, events: Int, passed: Int, failed: Int, informational: Int,
-        datasetsManifest: [String: String]? = nil, sweep: SweepRecord? = nil, datasetFiles: [DatasetFileRecord]? = nil
+        notMeasured: Int? = nil, datasetsManifest: [String: String]? = nil, sweep: SweepRecord? = nil,
+        datasetFiles: [DatasetFileRecord]? = nil, itemsOmitted: Int? = nil, notes: [String]? = nil
     ) {
+        self.notes = notes
+        self.itemsOmitted = itemsOmitted
         self.datasetFiles = datasetFiles
         self.tool = tool
         self.toolVersion = toolVersion
@@ -84,6 +95,7 @@ public struct RunRecord: Codable, Sendable {
         self.passed = passed
         self.failed = failed
         self.informational = informational
+        self.notMeasured = notMeasured
     }
 }
 
@@ -92,8 +104,8 @@ public struct RunRecord: Codable, Sendable {
 public enum RunReport {
     /// The files written into every report folder (each is checked against the run's inputs).
     public static let fileNames = [
-        "metrics.csv", "run.json", TraceFiles.eventsFile, TraceFiles.latencyFile, TraceFiles.geoJSONFile,
-        BaselineCheckCSV.fileName,
+        "metrics.csv", "run.json", ItemsCSV.fileName, TraceFiles.eventsFile, TraceFiles.latencyFile,
+        TraceFiles.geoJSONFile, BaselineCheckCSV.fileName,
     ]
 
     /// A run identifier: UTC time to the second plus 8 random hex digits.
@@ -113,7 +125,8 @@ public enum RunReport {
         return [
             "host": id.host, "machine_id": id.machineID, "cpu": id.cpu, "os": p.operatingSystemVersionString,
             "cores": String(id.cores),
-            "memory_bytes": String(p.physicalMemory),
+            "memory_bytes": String(p.physicalMemory), "build": id.build ?? "",
+            "virtual_machine_boot": id.virtualMachineBoot ?? "",
         ]
     }
 
@@ -128,7 +141,10 @@ public enum RunReport {
             let m = (try? readRecord(metrics.deletingLastPathComponent().appendingPathComponent("run.json")))?.machine,
             let host = m["host"], let cpu = m["cpu"], let cores = m["cores"].flatMap(Int.init)
         else { return nil }
-        return MachineIdentity(host: host, machineID: m["machine_id"] ?? "unknown", cpu: cpu, cores: cores)
+        return MachineIdentity(
+            host: host, machineID: m["machine_id"] ?? "unknown", cpu: cpu, cores: cores,
+            memoryBytes: m["memory_bytes"].flatMap { UInt64($0) }, build: m["build"],
+            virtualMachineBoot: m["virtual_machine_boot"])
     }
 
     /// Writes the reports into `folder` as a set: `metrics.csv` and `run.json` are first

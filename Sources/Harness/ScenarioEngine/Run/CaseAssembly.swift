@@ -18,7 +18,8 @@ extension CaseRecord {
             features: result.trace.features.map { TraceFiles.feature($0, label: c.label) },
             campuses: result.trace.features.map { $0.kind == "campus" ? TraceFiles.geometry($0.geometry) : "" },
             dropped: TraceFiles.droppedEntry(traced) ?? "", dispatched: result.events, seconds: result.seconds,
-            systems: systems)
+            systems: systems, items: ItemsCSV.rows(result.items, case: c.label),
+            itemsOmitted: result.itemsOmitted.values.reduce(0, +), notes: result.notes)
     }
 }
 
@@ -56,8 +57,10 @@ final class CaseSink: @unchecked Sendable {
 /// What assembling a run's case files yields besides the files: counts, the failing rows, the
 /// external systems and, when asked, each case's seconds.
 struct AssembledRun {
-    var passed = 0, failed = 0, informational = 0, rows = 0, events = 0
-    /// The rows that failed their threshold (the console shows them).
+    var passed = 0, failed = 0, informational = 0, notMeasured = 0, rows = 0, events = 0, itemsOmitted = 0
+    /// What the cases said about how they measured, each once (at most 50).
+    var notes: [String] = []
+    /// The rows that failed their threshold or were not measured (the console shows them).
     var failingRows: [MetricRow] = []
     var systems: [SystemRunRecord] = []
     /// Case label → seconds, when asked for (JUnit).
@@ -75,6 +78,9 @@ extension RunStaging {
         let metrics = try Output(folder.appendingPathComponent("metrics.csv"))
         defer { metrics.close() }
         try metrics.write(MetricsCSV.columns.joined(separator: ",") + "\n")
+        let items = try Output(folder.appendingPathComponent(ItemsCSV.fileName))
+        defer { items.close() }
+        try items.write(ItemsCSV.header)
         let traced = level != .none
         let events = try traced ? Output(folder.appendingPathComponent(TraceFiles.eventsFile)) : nil
         let latency = try traced ? Output(folder.appendingPathComponent(TraceFiles.latencyFile)) : nil
@@ -105,9 +111,15 @@ extension RunStaging {
                     out.failed += 1
                     out.failingRows.append(row)
                 case .info: out.informational += 1
+                case .notMeasured:
+                    out.notMeasured += 1
+                    out.failingRows.append(row)
                 }
             }
             out.rows += rows.count
+            try items.write(r.items)
+            out.itemsOmitted += r.itemsOmitted
+            for note in r.notes where out.notes.count < 50 && !out.notes.contains(note) { out.notes.append(note) }
             out.events += r.dispatched
             out.systems += r.systems
             if keepSeconds { out.caseSeconds[r.label, default: 0] += r.seconds }
@@ -127,7 +139,7 @@ extension RunStaging {
                 firstFeature = false
             }
         }
-        for file in [metrics, events, latency, dropped, features] { try file?.finish() }
+        for file in [metrics, items, events, latency, dropped, features] { try file?.finish() }
         if let dropped, let features {
             let geo = try Output(folder.appendingPathComponent(TraceFiles.geoJSONFile))
             defer { geo.close() }

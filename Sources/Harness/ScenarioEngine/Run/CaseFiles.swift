@@ -105,6 +105,12 @@ struct CaseRecord: Codable, Sendable {
     var dispatched: Int, seconds: Double
     /// The external systems it used (their logs already in `systems/`).
     var systems: [SystemRunRecord]
+    /// `items.csv` rows of the case (no header).
+    var items: String = ""
+    /// Items not kept past the per-metric limit (0 when none were dropped).
+    var itemsOmitted: Int = 0
+    /// What the case said about how it measured.
+    var notes: [String] = []
 
     static let magic = "fieldtest-case 1 sha256="
 

@@ -20,7 +20,7 @@ public enum RunEvent {
 public struct ScenarioOutcome {
     /// The scenario (with any seed override).
     public var scenario: Scenario
-    /// The rows that failed their threshold, in case order (the others are only on disk).
+    /// The rows that failed their threshold or were not measured, in case order (the others are only on disk).
     public var failingRows: [MetricRow]
     /// What `run.json` holds.
     public var record: RunRecord
@@ -36,6 +36,8 @@ public struct ScenarioOutcome {
     }
     /// Rows whose requirement failed.
     public var failedCount: Int { record.failed }
+    /// Checked rows of no sample.
+    public var notMeasuredCount: Int { record.notMeasured ?? 0 }
     /// Rows that passed a threshold.
     public var passedCount: Int { record.passed }
 }
@@ -156,7 +158,7 @@ public struct RunPipeline {
             if !tolerances.comparesLatency && request.compareLatency == .sameMachine {
                 observe(
                     .note(
-                        "note: the baseline was recorded on \(recorded.map(\.description) ?? "an unrecorded machine"), not on \(here); "
+                        "note: the baseline was recorded on \(recorded.map { "another machine or build (\(here.differences(from: $0).joined(separator: ", ")))" } ?? "an unrecorded machine"), not on \(here); "
                             + "latency rows are checked against their thresholds only (--compare-latency always compares them anyway)"
                     ))
             }
@@ -244,11 +246,12 @@ public struct RunPipeline {
             try plan.staging.publish()
             outcome.writeSeconds += counter.writeSeconds + Self.seconds(since: assembling)
             outcome.caseSeconds += counter.caseSeconds
-            outcome.anyFailed = outcome.anyFailed || record.failed > 0
+            // A requested requirement that was not measured fails the run as a failed one does.
+            outcome.anyFailed = outcome.anyFailed || record.failed > 0 || (record.notMeasured ?? 0) > 0
             outcome.anyRegression = outcome.anyRegression || check?.hasRegression == true
             outcome.totals.add(
                 passed: record.passed, failed: record.failed, informational: record.informational,
-                regressions: check?.regressions.count ?? 0)
+                notMeasured: record.notMeasured ?? 0, regressions: check?.regressions.count ?? 0)
             if request.junit != nil {
                 junitSuites += JUnitReport.suites(
                     rows: rows, check: check, seconds: assembled.caseSeconds, timestamp: plan.state.startedAt,
@@ -290,6 +293,23 @@ public struct RunPipeline {
             scenarios.append(s)
         }
         return scenarios
+    }
+
+    /// Writes the `--junit` file of a run that stopped with `error` (exit 2: an invalid scenario, a
+    /// system that failed its handshake, an unwritable output) before it gave every report: one
+    /// `<error>` test case with the message, so CI always has a report to show. Nothing is written
+    /// when the JUnit path is itself the problem (it names an input or collides with an output).
+    public func writeErrorJUnit(_ error: any Error) {
+        guard let junit = request.junit, !(error is OutputPathCheck.OverwritesInput),
+            !(error is OutputPathCheck.OutputsCollide)
+        else { return }
+        let target = OutputPathCheck.Output(option: "--junit", url: URL(fileURLWithPath: junit))
+        guard (try? OutputPathCheck.refuse(outputs: [target], inputs: inputFiles(scenarios: []))) != nil else { return }
+        let name = request.files.count == 1 ? request.files[0] : "fieldtest run"
+        var message = String(describing: error)
+        if message.hasPrefix("error: ") { message.removeFirst("error: ".count) }
+        let text = JUnitReport.render([JUnitReport.errorSuite(name: name, message: message)])
+        try? OutputText.write(text, to: junit)
     }
 
     /// Every file the run reads before or while it runs: the scenario files, every file of the
@@ -426,9 +446,10 @@ public struct RunPipeline {
             scenarioSHA256: hash, seed: s.seed, runID: runID, startedAt: startedAt, datasets: used.hashes,
             machine: RunReport.machine(), cases: cases, shard: request.shard?.text,
             events: assembled.events, passed: assembled.passed, failed: assembled.failed,
-            informational: assembled.informational,
+            informational: assembled.informational, notMeasured: assembled.notMeasured,
             datasetsManifest: used.manifestHashes.isEmpty ? nil : used.manifestHashes, sweep: SweepRecord(s),
-            datasetFiles: used.files)
+            datasetFiles: used.files, itemsOmitted: assembled.itemsOmitted > 0 ? assembled.itemsOmitted : nil,
+            notes: assembled.notes.isEmpty ? nil : assembled.notes)
     }
 }
 

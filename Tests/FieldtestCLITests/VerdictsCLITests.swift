@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// Verdicts that explain themselves, end to end: the requirement catalogue, the preflight's
+/// warnings about what a scenario cannot exercise, `not_measured` rows with their note, per-item
+/// outcomes and JUnit written whatever happened.
+@Suite("Verdicts on the command line")
+struct VerdictsCLITests {
+    let cli = FieldtestCLITests()
+
+    /// A SkyScape scenario on a place and station of no bundled scenario, written here: it asks for
+    /// SKY-R1 (needs a restart) and SKY-A1 (needs `register`) without either.
+    static func unexercisable(in folder: URL) throws -> URL {
+        let file = folder.appendingPathComponent("nome.yaml")
+        try """
+        version: 1
+        name: nome-evening
+        app: skyscape
+        seed: 3
+        time: {start: 2023-01-24T22:00:00Z, duration: 2h, timezone: America/Nome}
+        datasets: [noaa-lcd-lincoln-2023, world-cities, us-cities]
+        devices:
+          - {name: phone, gps: urban, network: lte, position: {latitude: 64.5, longitude: -165.4}}
+        actors:
+          - name: ana
+            device: phone
+            actions:
+              - {at: 1m, do: add-favourite, place: "Lincoln"}
+              - {at: 5m, every: 30m, do: view-details, place: "Lincoln"}
+        requirements:
+          - SKY-P2
+          - SKY-R1
+          - SKY-A1
+        """.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test func requirementsListsTheWholeCatalogueWithWhatExercisesIt() throws {
+        let r = try cli.run(["requirements", "--format", "csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "id,app,summary,spec_ref,metric,comparator,threshold,unit,exercised_by")
+        let ids = Set(lines.dropFirst().map { String($0.prefix { $0 != "," }) })
+        #expect(ids.count == 54)
+        #expect(lines.contains { $0.hasPrefix("SKY-R1,") && $0.contains("devices[].restarts") })
+        #expect(lines.contains { $0.hasPrefix("NAV-F2,") && $0.contains("devices[].connectivity offline period") })
+        let one = try cli.run(["requirements", "navup"])
+        #expect(one.status == 0 && one.stdout.contains("NAV-F15") && !one.stdout.contains("SKY-P2"))
+        let unknown = try cli.run(["requirements", "navupp"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("navup"))
+    }
+
+    /// docs/requirements.md is `requirements --format md`: regenerate it when a definition changes.
+    @Test func requirementsDocumentIsGenerated() throws {
+        let r = try cli.run(["requirements", "--format", "md"])
+        #expect(r.status == 0)
+        let doc = try String(
+            contentsOf: FieldtestCLITests.repo.appendingPathComponent("docs/requirements.md"), encoding: .utf8)
+        #expect(
+            doc == r.stdout,
+            "docs/requirements.md differs: run 'fieldtest requirements --format md --output docs/requirements.md'")
+    }
+
+    /// `validate` warns at the requirement's line about what the scenario cannot exercise, `--strict`
+    /// refuses it, and `run` gives those requirements no verdict: `not_measured`, a note, exit 1.
+    @Test func unexercisableRequirementsAreWarnedAboutAndNotMeasured() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Self.unexercisable(in: folder)
+        let v = try cli.run(["validate", file.path])
+        #expect(v.status == 0, "\(v.stderr)")
+        #expect(v.stderr.contains("nome.yaml:17:5: warning: requirement SKY-R1 cannot be measured"), "\(v.stderr)")
+        #expect(v.stderr.contains("devices[].restarts"))
+        #expect(v.stderr.contains("nome.yaml:18:5: warning: requirement SKY-A1 cannot be measured"))
+        #expect(!v.stderr.contains("SKY-P2 cannot"))
+        let strict = try cli.run(["validate", "--strict", file.path])
+        #expect(strict.status == 2 && strict.stderr.contains("error: requirement SKY-R1"))
+
+        let out = folder.appendingPathComponent("out")
+        let junit = folder.appendingPathComponent("junit.xml")
+        let r = try cli.run(["run", file.path, "--out", out.path, "--junit", junit.path])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("warning: requirement SKY-R1 cannot be measured"))
+        #expect(r.stdout.contains("not measured"))
+        let metrics = try String(contentsOf: out.appendingPathComponent("nome-evening/metrics.csv"), encoding: .utf8)
+        let rows = metrics.split(separator: "\n").map(String.init)
+        #expect(rows[0].hasSuffix(",status,samples,note"))
+        let unmeasured = rows.filter { $0.contains(",not_measured,") }
+        #expect(unmeasured.contains { $0.contains("SKY-R1") && $0.contains("devices[].restarts") })
+        #expect(unmeasured.contains { $0.contains("SKY-A1") })
+        // No row anywhere has a verdict on zero samples.
+        for row in rows.dropFirst() where row.contains(",pass,0,") || row.contains(",fail,0,") {
+            Issue.record("a verdict on zero samples: \(row)")
+        }
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<skipped message=\"not measured (0 samples): "))
+        // items.csv: one row per sunrise or sunset scored for SKY-P2.
+        let items = try String(contentsOf: out.appendingPathComponent("nome-evening/items.csv"), encoding: .utf8)
+        let itemRows = items.split(separator: "\n")
+        #expect(itemRows[0] == "case,requirement,metric,item,expected,answer,correct,error")
+        #expect(itemRows.contains { $0.hasPrefix("nome-evening,SKY-P2,sun_event_abs_error_max,") })
+    }
+
+    /// An invalid scenario exits 2 and still writes JUnit: one error test case with the message.
+    @Test func junitIsWrittenForAnInvalidScenario() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bad.yaml")
+        try "version: 1\nname: bad\napp: skyscape\nsensrs: []\n".write(to: file, atomically: true, encoding: .utf8)
+        let junit = folder.appendingPathComponent("junit.xml")
+        let r = try cli.run(["run", file.path, "--out", folder.appendingPathComponent("out").path, "--junit", junit.path])
+        #expect(r.status == 2)
+        #expect(!r.stderr.contains("Error: error:"))
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("errors=\"1\""))
+        #expect(xml.contains("<error message=\"") && xml.contains("sensrs"))
+        // The JUnit path is never written over an input, even to report the error.
+        let overScenario = try cli.run(["run", file.path, "--junit", file.path])
+        #expect(overScenario.status == 2)
+        #expect(try String(contentsOf: file, encoding: .utf8).hasPrefix("version: 1"))
+    }
+}
