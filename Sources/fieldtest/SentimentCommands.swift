@@ -110,7 +110,14 @@ struct TrainCommand: ParsableCommand {
             let result = try SentimentTrainingJob.run(
                 files: input, lexicons: lexicons, datasets: DatasetsLocation.current(option: folder.datasets),
                 options: options, seed: seed, output: output)
-            if let output, let model = result.model { try OutputText.write(data: model, to: output) }  // atomic, or `-`
+            if let output, let model = result.model {
+                try OutputText.write(data: model, to: output)  // atomic, or `-`
+                // Which texts it trained on, beside it, so a harness scores it only on tweets it never saw.
+                if output != OutputText.standardStreamName, let index = result.trainedTexts {
+                    let url = TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output))
+                    try OutputText.write(data: index, to: url.path)
+                }
+            }
             print(result.report, terminator: "")
             CommandSupport.printError(result.log)
         }

@@ -23,10 +23,28 @@ struct ShippedModelReproducibilityTests {
 
     static func train(_ inputs: [URL], configuration: TrainingConfiguration = TrainingConfiguration()) throws -> [UInt8]
     {
+        try trainWithIndex(inputs, configuration: configuration).model
+    }
+
+    /// The model's bytes and its trained-text index's bytes.
+    static func trainWithIndex(_ inputs: [URL], configuration: TrainingConfiguration = TrainingConfiguration()) throws
+        -> (model: [UInt8], index: Data)
+    {
         let outcome = try SentimentTraining.run(
             inputs: inputs, lexiconDirectory: datasets.appendingPathComponent("lexicons"),
             configuration: configuration, seed: 42, developmentFraction: 0)
-        return SentimentModelCodec.encode(outcome.model)
+        return (SentimentModelCodec.encode(outcome.model), outcome.trainedTexts.encoded())
+    }
+
+    /// The trained-text index recognises exactly the texts it was built from, and reads back.
+    @Test func trainedTextIndexRoundTripsAndMatchesByContent() throws {
+        let index = TrainedTextIndex(texts: ["good day", "bad day", "good day"])
+        #expect(index.count == 2 && index.contains("bad day") && !index.contains("bad  day"))
+        let back = try TrainedTextIndex(decoding: index.encoded(), file: "x.trained")
+        #expect(back == index)
+        #expect(throws: TrainedTextIndex.FormatError.self) {
+            try TrainedTextIndex(decoding: Data("FTTRAIN1".utf8) + Data(repeating: 9, count: 8), file: "x.trained")
+        }
     }
 
     /// Training on bundled three-class data alone is reproducible, and its seed matters. (A
@@ -62,12 +80,18 @@ struct ShippedModelReproducibilityTests {
         // The neutral offset the README's leave-one-year-out calibration chose (`--class-offsets 0,-0.45,0`).
         var c = TrainingConfiguration()
         c.classLogOffsets = [0, -0.45, 0]
-        let retrained = try Self.train(Self.shippedInputs, configuration: c)
+        let (retrained, index) = try Self.trainWithIndex(Self.shippedInputs, configuration: c)
         #expect(retrained.count == shipped.count)
         #expect(
             retrained == shipped,
             "retrained model differs from Datasets/models/sentiment-default.ftsm; retrain it with the command in Datasets/models/README.md"
         )
+        // The index of the texts it trained on, beside it, is the same function of the inputs.
+        let shippedIndex = try readFileBytes(
+            TrainedTextIndex.url(
+                besideModel: Self.datasets.appendingPathComponent("models/\(SentimentModelFile.defaultFileName)")),
+            displayName: "sentiment-default.trained")
+        #expect(Data(shippedIndex) == index, "retrain to write Datasets/models/sentiment-default.trained again")
     }
 
     static var runsFullRetrain: Bool {

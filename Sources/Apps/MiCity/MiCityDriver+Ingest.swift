@@ -1,6 +1,7 @@
 import DeviceEmulation
 import FieldtestData
 import Foundation
+import MetricReports
 import ScenarioEngine
 import SkyScoring
 import SystemsUnderTest
@@ -144,12 +145,20 @@ extension MiCityDriver {
             "MIC-12", "batch_latency", seconds: network + classifySeconds + mergeSeconds,
             threshold: run.scenario.feeds.first { $0.kind == "tweet-batch" }?.every)
         run.metrics.latency("MIC-12", "classify_100_compute", seconds: classifySeconds)
-        // MIC-14 on held-out tweets only: the evaluation share the shipped model was not trained on.
-        for (tweet, p) in results where EvaluationShare.contains(tweet.text) {
+        // MIC-14 on every labelled tweet the system under test never trained on (`TweetScoring`).
+        for (tweet, p) in results {
             guard let position = Int(tweet.id) else { continue }
             guard streamLabels.indices.contains(position) else { continue }
+            guard scoring.scores(tweet.text) else {
+                metrics.add("MIC-14", "tweets_left_out_trained_on")
+                continue
+            }
             let actual = streamLabels[position]
             confusion.add(actual: actual, predicted: p.label)
+            metrics.item(
+                "MIC-14", "accuracy",
+                ItemOutcome(
+                    item: tweet.id, expected: actual.name, answer: p.label.name, correct: actual == p.label))
             if actual != .neutral {
                 binaryTotal += 1
                 if p.leansPositive == (actual == .positive) {
@@ -211,5 +220,46 @@ extension MiCityDriver {
         }
         let served = outcome.payload.flatMap { try? JSONDecoder().decode(WeatherReport.self, from: $0) }
         return (served, outcome.networkSeconds)
+    }
+}
+
+/// Which labelled tweets MIC-14 scores. A model is measured only on tweets it never trained on:
+/// the shipped model's training texts are recognised by content, through the trained-text index
+/// written beside it (`TrainedTextIndex`), never by the name of the file a tweet came from.
+enum TweetScoring: Sendable, CustomStringConvertible {
+    /// Every labelled tweet (a system under test whose training data the harness does not know).
+    case everyTweet
+    /// Every labelled tweet but those in the index (the shipped model).
+    case notTrainedOn(TrainedTextIndex)
+    /// The shipped model without its index: only the evaluation share it kept out of training
+    /// (`EvaluationShare`, one tweet in ten by text hash).
+    case evaluationShareOnly
+
+    /// The rule for the shipped model whose index is at `url` (an absent file: the share rule).
+    static func shippedModel(indexAt url: URL) throws -> TweetScoring {
+        guard FileManager.default.fileExists(atPath: url.path) else { return .evaluationShareOnly }
+        let data = try readFileBytes(url, displayName: DatasetManifest.display(url))
+        return .notTrainedOn(try TrainedTextIndex(decoding: Data(data), file: DatasetManifest.display(url)))
+    }
+
+    /// Whether a labelled tweet of `text` is scored.
+    func scores(_ text: String) -> Bool {
+        switch self {
+        case .everyTweet: true
+        case .notTrainedOn(let index): !index.contains(text)
+        case .evaluationShareOnly: EvaluationShare.contains(text)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .everyTweet: "every labelled tweet is scored (the system under test is not the shipped model)"
+        case .notTrainedOn(let index):
+            "every labelled tweet is scored except those the shipped model trained on (\(index.count) texts, "
+                + "recognised by text hash; counted in tweets_left_out_trained_on)"
+        case .evaluationShareOnly:
+            "only the evaluation share (one tweet in ten by text hash) is scored: the shipped model's "
+                + "trained-text index is missing, so which tweets it trained on is not known"
+        }
     }
 }

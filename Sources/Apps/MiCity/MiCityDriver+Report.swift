@@ -55,8 +55,7 @@ extension MiCityDriver {
             m.expect("MIC-12", "recording_used_up_at", ended - run.scenario.start, samples: fetchesAfterRecordingEnd)
         }
 
-        // MIC-14: the shipped model on the replayed labelled tweets of the evaluation share
-        // (`EvaluationShare`: one in ten by text hash, kept out of the shipped model's training).
+        // MIC-14: the system under test on the replayed labelled tweets it never trained on (`TweetScoring`).
         if binaryTotal > 0 {
             m.expect("MIC-14", "posneg_accuracy", Double(binaryRight) / Double(binaryTotal), samples: binaryTotal)
         }

@@ -57,6 +57,8 @@ public final class MiCityDriver: AppDriver, EventErrorKeeping {
     var client: RateLimitedClient?
     /// Human labels of the replayed stream, by stream position.
     var streamLabels: [SentimentLabel] = []
+    /// Which labelled tweets MIC-14 scores: all of them, but those the system under test trained on.
+    var scoring = TweetScoring.everyTweet
     /// The device's network with single-attempt requests, and its own draws, for the tweet API.
     var tweetLink: NetworkLink?
     var tweetRNG: RandomStream?
@@ -134,9 +136,16 @@ public final class MiCityDriver: AppDriver, EventErrorKeeping {
         mood = CityMood(windowSeconds: run.number("mood_window", default: Self.defaultMoodWindow))
         cloud = EmotionWordCloud(lexicon: model?.featurizer.lexicon ?? .empty)
         externalSentiment = try SystemSelection.start(.sentiment, run: run)
-        sentiment =
+        let chosen =
             try SystemSelection.inProcessSentiment(run: run) ?? externalSentiment.map { ExternalSentimentSystem($0) }
-            ?? model
+        sentiment = chosen ?? model
+        // The shipped model is scored only on tweets it never trained on; another system on every tweet.
+        if chosen == nil {
+            scoring = try run.datasets.cached("micity-trained-texts") {
+                try TweetScoring.shippedModel(indexAt: TrainedTextIndex.url(besideModel: modelURL))
+            }
+            run.metrics.note("MIC-14: \(scoring.description)")
+        }
         places = try Self.loadPlaces(run)
         let limit = s.parameters["rate_limit"]?.int ?? Self.defaultRateLimit
         let window = run.number("rate_window", default: Self.defaultRateWindow)

@@ -211,6 +211,8 @@ public struct TrainingOutcome: Sendable {
     public var reserved: [SentimentModel.Evaluation] = []
     /// Examples reserved (neither trained on nor in the development part).
     public var reservedCount: Int = 0
+    /// The texts trained on, by content (written beside the model).
+    public var trainedTexts = TrainedTextIndex(texts: [])
 }
 
 extension SentimentModel {
@@ -252,7 +254,8 @@ public enum SentimentTraining {
         let reservedEvaluation = reserved.examples.isEmpty ? [] : SentimentTrainer.evaluate(model, on: reserved)
         return TrainingOutcome(
             model: model, development: evaluation, trainingCount: train.examples.count,
-            reserved: reservedEvaluation, reservedCount: reserved.examples.count)
+            reserved: reservedEvaluation, reservedCount: reserved.examples.count,
+            trainedTexts: TrainedTextIndex(texts: train.examples.map(\.text)))
     }
 }
 

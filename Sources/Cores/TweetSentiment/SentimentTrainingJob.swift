@@ -8,6 +8,8 @@ public enum SentimentTrainingJob {
     public struct Result: Sendable {
         /// The model file's bytes (`SentimentModelCodec`), nil for a leave-one-out evaluation.
         public var model: Data?
+        /// The trained-text index's bytes (`TrainedTextIndex`, written beside the model), nil without a model.
+        public var trainedTexts: Data? = nil
         /// For standard output: the leave-one-out report (empty when a model was trained).
         public var report: String
         /// For standard error, each line ending in a newline: the time taken, and after training the
@@ -33,6 +35,12 @@ public enum SentimentTrainingJob {
                 .map { OutputPathCheck.Input(option: lexicons == nil ? "lexicon" : "--lexicons", url: $0) }
             try OutputPathCheck.refuseOverwritingInputs(
                 OutputPathCheck.tweetInputs(paths) + lexiconFiles, output: output)
+            if output != OutputText.standardStreamName {
+                let index = TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output))
+                try OutputPathCheck.refuseOverwritingInputs(
+                    OutputPathCheck.tweetInputs(paths) + lexiconFiles, output: index.path,
+                    outputOption: "--output's trained-text index")
+            }
         }
         return try run(
             inputs: paths.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory, options: options,
@@ -59,7 +67,9 @@ public enum SentimentTrainingJob {
             developmentFraction: options.developmentFraction, displayName: displayName)
         let log = trainingLog(
             outcome, options: options, seed: seed, output: output, seconds: Date().timeIntervalSince(start))
-        return Result(model: Data(SentimentModelCodec.encode(outcome.model)), report: "", log: log)
+        return Result(
+            model: Data(SentimentModelCodec.encode(outcome.model)), trainedTexts: outcome.trainedTexts.encoded(),
+            report: "", log: log)
     }
 
     /// The log of a training run: the model family, tweets trained on, `seconds` taken and `output`;
