@@ -57,7 +57,7 @@ public enum ScenarioSchema {
             SchemaField("command", .array(.string(), minItems: 1), required: true, "program and arguments"),
             SchemaField(
                 "timeout", .period(minimum: 0, maximum: SystemSetting.maximumTimeoutSeconds),
-                "longest wait for one answer (default 10s; more than 0, at most 1d)"),
+                "longest wait for one answer (default 10s)"),
             SchemaField(
                 "max_line_bytes",
                 .integer(
