@@ -43,7 +43,6 @@ let package = Package(
         // The HTML report is written with Plot's typed DSL, which escapes text.
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
         // Spawns and supervises external systems under test (JSON Lines over stdin/stdout).
-        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         // OSM PBF maps: protobuf blocks (the generated code is committed; see Maps/OSMPBF/*.proto).
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
@@ -146,13 +145,16 @@ let package = Package(
             ],
             path: "Sources/Harness/RunReports"
         ),
+        /// fork and exec of an external system, with what must happen between them (process group,
+        /// death signal), which neither swift-subprocess nor posix_spawn allows.
+        .target(name: "CSystemSpawn", path: "Sources/Harness/CSystemSpawn"),
         /// The cores behind protocols (sun times, routing, positioning, sentiment), their built-in
         /// conformances, and external systems under test spoken to over JSON Lines.
         .target(
             name: "SystemsUnderTest",
             dependencies: [
                 "FieldtestData", "ScenarioEngine", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
-                .product(name: "Subprocess", package: "swift-subprocess"),
+                "CSystemSpawn",
             ],
             path: "Sources/Harness/SystemsUnderTest"
         ),

@@ -131,9 +131,19 @@ struct ServeCommand: ParsableCommand {
 
     @Argument(help: "sun, route, locate or sentiment.") var capability: String
     @OptionGroup var folder: DatasetsFolder
+    @Option(
+        help: "Longest request line in bytes (1024 to 1073741824); a longer one is answered with an error and skipped.")
+    var maxLineBytes = ExternalSystemSpec.defaultMaxLineBytes
+
+    func validate() throws {
+        if !ExternalSystemSpec.maxLineBytesRange.contains(maxLineBytes) {
+            throw ValidationError("--max-line-bytes must be from 1024 to 1073741824")
+        }
+    }
 
     func run() throws {
         try SystemServer.serveBuiltin(
-            capability, datasets: DatasetsLocation.current(option: folder.datasets), version: FieldtestVersion.current)
+            capability, datasets: DatasetsLocation.current(option: folder.datasets), version: FieldtestVersion.current,
+            maxLineBytes: maxLineBytes)
     }
 }

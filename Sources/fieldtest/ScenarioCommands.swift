@@ -234,18 +234,35 @@ struct CompareCommand: ParsableCommand {
 
     @Argument(help: "Scenario file.") var file: String
     @Option(help: "sun, route, locate or sentiment.") var capability: String
-    @Option(help: "NAME=COMMAND (or NAME=builtin); repeat.") var system: [String] = []
-    @Option(help: "Output CSV (default: standard output; a table on a terminal).") var output: String?
-    @OptionGroup var folder: DatasetsFolder
+    @Option(help: "NAME=COMMAND (or NAME=builtin); repeat, once per system, each NAME different.")
+    var system: [String] = []
+    @Option(
+        help:
+            "Output CSV (default: standard output; a table on a terminal). The standard error of a system that faulted is kept beside it."
+    )
+    var output: String?
+    @OptionGroup var folders: DatasetFolders
+
+    func validate() throws {
+        do {
+            let capability = try SystemCapability.named(capability).rawValue
+            _ = try SystemComparison.Entry.parse(options: system, capability: capability)
+        } catch {
+            // One `error:` prefix: ArgumentParser adds its own.
+            if case .usage(let message) = error { throw ValidationError(message) }
+            throw ValidationError(error.description)
+        }
+    }
 
     func run() throws {
         let capability = try SystemCapability.named(capability).rawValue
-        let entries = try system.map { try SystemComparison.Entry(option: $0, capability: capability) }
+        let entries = try SystemComparison.Entry.parse(options: system, capability: capability)
         let result = try SystemComparison.run(
-            file: file, entries: entries, manifest: try DatasetsLocation.manifest(option: folder.datasets),
-            apps: .bundled)
+            file: file, entries: entries, manifest: try DatasetsLocation.manifest(options: folders.datasets),
+            apps: .bundled, output: output)
         let table = output == nil && isatty(STDOUT_FILENO) == 1 ? result.terminalTable : result.csv
         try OutputText.write(table, to: output)
+        result.notes.forEach(CommandSupport.printError)
         if result.anyFailed { throw CommandSupport.failed }
     }
 }

@@ -161,10 +161,19 @@ struct EvaluateCommand: ParsableCommand {
         )
         var reservedOnly = false
         @Option(help: "Score this system instead (builtin or a command; see docs/outputs.md).") var system: String?
+        @OptionGroup var supervision: SystemSupervisionOptions
 
         func validate() throws {
             if input.isEmpty { throw ValidationError("give at least one --input file") }
             _ = try CommandSupport.classes(classes)
+            if system != nil && classes != nil {
+                throw ValidationError(
+                    "--classes applies to the built-in model only; with --system, all three classes are scored (drop --classes)"
+                )
+            }
+            if system == nil && supervision.given {
+                throw ValidationError("--timeout and --stderr apply to an external system; give --system too")
+            }
         }
 
         func run() throws {
@@ -173,7 +182,8 @@ struct EvaluateCommand: ParsableCommand {
                     capability: .sentiment, inputs: input, datasets: DatasetsLocation.current(option: nil),
                     output: output)
                 r.system = system
-                return try SystemEvaluation.run(r)
+                supervision.apply(to: &r)
+                return try SystemEvaluationCommand.run(r)
             }
             let report = try SentimentEvaluation.report(
                 files: input, model: model, datasets: DatasetsLocation.current(option: nil),
@@ -203,6 +213,7 @@ struct EvaluateSystem<C: EvaluatedCapability>: ParsableCommand {
     @Option(help: "route: the map (.osm or .geojson).") var graph: String?
     @Option(help: "locate: a training file (UJIIndoorLoc layout); repeat to add files.") var train: [String] = []
     @Option(help: "sun: seconds within which an event time counts as right.") var tolerance: Double = 60
+    @OptionGroup var supervision: SystemSupervisionOptions
     @OptionGroup var out: OutputCSV
 
     func run() throws {
@@ -210,7 +221,41 @@ struct EvaluateSystem<C: EvaluatedCapability>: ParsableCommand {
             capability: C.capability, inputs: [input], datasets: DatasetsLocation.current(option: nil),
             output: out.output)
         (r.system, r.graph, r.training, r.toleranceSeconds) = (system, graph, train, tolerance)
-        try SystemEvaluation.run(r)
+        supervision.apply(to: &r)
+        try SystemEvaluationCommand.run(r)
+    }
+}
+
+/// `--timeout` and `--stderr` of `evaluate --system`.
+struct SystemSupervisionOptions: ParsableArguments {
+    @Option(help: "Seconds an external system may take per answer (more than 0, at most 86400; default 10).")
+    var timeout: Double?
+    @Option(help: "Keep an external system's standard error (first and last 1 MiB) in this file.")
+    var stderr: String?
+
+    /// Whether either option was given.
+    var given: Bool { timeout != nil || stderr != nil }
+
+    func validate() throws {
+        if let timeout, let problem = ExternalSystemSpec.timeoutProblem(timeout) {
+            throw ValidationError("--timeout \(problem)")
+        }
+    }
+
+    func apply(to r: inout SystemEvaluation.Request) {
+        if let timeout { r.timeoutSeconds = timeout }
+        r.stderr = stderr
+    }
+}
+
+/// Runs an evaluation and maps a faulted external system to exit 1, with a message.
+enum SystemEvaluationCommand {
+    static func run(_ r: SystemEvaluation.Request) throws {
+        let report = try SystemEvaluation.run(r)
+        if let message = report.faultMessage {
+            CommandSupport.printError(message)
+            throw CommandSupport.failed
+        }
     }
 }
 

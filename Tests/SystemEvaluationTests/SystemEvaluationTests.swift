@@ -50,8 +50,11 @@ struct SystemEvaluationTests {
     }
 
     /// Whether two reports' figures are the same but for rounding (1e-6 relative, 1e-6 absolute).
+    /// An external system's `system_errors` rows, which the built-in core has not, are left out.
     static func close(_ a: [SystemEvaluation.Figure], _ b: [SystemEvaluation.Figure]) -> Bool {
-        a.count == b.count
+        let a = a.filter { !$0.metric.hasPrefix("system_errors") }
+        let b = b.filter { !$0.metric.hasPrefix("system_errors") }
+        return a.count == b.count
             && zip(a, b).allSatisfy { x, y in
                 x.metric == y.metric && x.scope == y.scope && x.rows == y.rows
                     && (x.value == y.value

@@ -65,3 +65,60 @@ struct SystemServerTests {
             ])
     }
 }
+
+/// `serve` against hostile input: lines longer than its limit, repeated keys.
+@Suite("System server loop, hostile input")
+struct SystemServerHostileInputTests {
+    /// The answer lines to `text` (written whole, then end of input) with a line limit.
+    static func serve(_ text: [UInt8], maxLineBytes: Int) -> [String] {
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        guard pipe(&input) == 0, pipe(&output) == 0 else { return [] }
+        // The writer runs beside the server: the input is larger than a pipe holds.
+        let inputEnd = input[1]
+        let writer = Thread {
+            _ = LineReader.writeAll(text, to: inputEnd)
+            close(inputEnd)
+        }
+        writer.start()
+        var core = SystemServerTests.EchoCore()
+        let collected = DispatchSemaphore(value: 0)
+        final class Lines: @unchecked Sendable { var all: [String] = [] }
+        let lines = Lines()
+        let outputEnd = output[0]
+        let reader = Thread {
+            let r = LineReader(fd: outputEnd)
+            while let line = try? r.next(deadline: nil, spinNanoseconds: 0) {
+                lines.all.append(String(decoding: line, as: UTF8.self))
+            }
+            collected.signal()
+        }
+        reader.start()
+        SystemServer.serve(
+            &core, name: "echo", version: "0", input: input[0], output: output[1], spinMicroseconds: 0,
+            maxLineBytes: maxLineBytes)
+        close(input[0])
+        close(output[1])
+        collected.wait()
+        close(output[0])
+        return lines.all
+    }
+
+    @Test func n1ARequestLineOverTheLimitIsAnsweredWithAnErrorAndSkipped() {
+        let long =
+            Array(#"{"op":"classify","id":"1","text":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 3 << 20)
+            + Array("\"}\n".utf8)
+        let hello = Array(#"{"op":"hello","protocol":1,"capability":"sentiment","seed":1}"#.utf8) + [10]
+        let unended = Array(repeating: UInt8(ascii: "y"), count: 2 << 20)
+        let lines = Self.serve(long + hello + unended, maxLineBytes: 1 << 20)
+        #expect(lines.count == 3)
+        #expect(lines.first?.contains("longer than 1048576 bytes") == true)
+        #expect(lines.dropFirst().first == #"{"ok":true,"name":"echo","version":"0"}"#)
+        #expect(lines.last?.contains("longer than 1048576 bytes") == true)
+    }
+
+    @Test func n33ARequestWithARepeatedKeyIsRefused() {
+        let lines = SystemServerTests.serve([#"{"op":"classify","id":"1","text":"a","text":"b"}"#])
+        #expect(lines == [#"{"ok":false,"error":"the key 'text' repeats; give each key once"}"#])
+    }
+}

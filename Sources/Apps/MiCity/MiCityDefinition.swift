@@ -84,6 +84,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
         ],
         requirements: requirements,
         inputChecks: [MiCityDriver.inputProblems],
+        systemCapabilities: ["sentiment"],
         makeDriver: { _ in MiCityDriver() })
 
     /// Formats of the labelled tweet files a `tweet-batch` feed replays (`LabelledTweetStream`).

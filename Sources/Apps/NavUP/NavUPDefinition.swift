@@ -129,6 +129,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
         requirements: requirements,
         checks: [crowdWork],
         inputChecks: [NavUPDriver.inputProblems],
+        systemCapabilities: ["route", "locate"],
         makeDriver: { _ in NavUPDriver() })
 
     /// The requirements the app reports, in catalogue order.

@@ -17,10 +17,19 @@ enum SystemSelection {
         guard !setting.command.isEmpty else {
             throw .usage("\(run.scenario.file): 'systems.\(capability)' needs a non-empty 'command'")
         }
-        let spec = ExternalSystemSpec(
+        var spec = ExternalSystemSpec(
             command: setting.command, timeoutSeconds: setting.timeoutSeconds ?? ExternalSystemSpec.defaultTimeout)
-        let stderr = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fieldtest-\(capability)-\(UUID().uuidString).stderr").path
+        spec.maxLineBytes = setting.maxLineBytes ?? spec.maxLineBytes
+        let stderr: String
+        if let prefix = run.scenario.systemLogPrefix {
+            stderr = "\(prefix).\(capability).stderr"
+            try? FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: stderr).deletingLastPathComponent(), withIntermediateDirectories: true)
+        } else {
+            stderr =
+                FileManager.default.temporaryDirectory
+                .appendingPathComponent("fieldtest-\(capability)-\(UUID().uuidString).stderr").path
+        }
         return try ExternalSystem(
             capability: capability, spec: spec, seed: run.scenario.seed, stderrPath: stderr, setup: setup)
     }

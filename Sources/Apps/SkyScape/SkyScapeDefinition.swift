@@ -57,6 +57,7 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         actionsBeforeFeeds: true,
         checks: [KeyDerivationWork.check(kinds: ["register", "login"])],
         inputChecks: [SkyScapeDriver.inputProblems],
+        systemCapabilities: ["sun"],
         makeDriver: { SkyScapeDriver(scenario: $0) })
 
     /// A place: a name to search (the most populous match), or a mapping with a name and

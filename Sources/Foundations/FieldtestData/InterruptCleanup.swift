@@ -29,6 +29,13 @@ public enum InterruptCleanup {
         return Registration(id: State.shared.add(message: message, cleanup: cleanup))
     }
 
+    /// Registers `cleanup` without a message of its own (the others' or the default one is printed),
+    /// e.g. the kill of the external systems that are running.
+    public static func install(cleanup: @escaping @Sendable () -> Void) -> Registration {
+        installForWrites()
+        return Registration(id: State.shared.add(message: nil, cleanup: cleanup))
+    }
+
     /// Installs the handler if it is not yet installed (idempotent, thread-safe).
     public static func installForWrites() {
         State.shared.installOnce {
@@ -54,14 +61,14 @@ public enum InterruptCleanup {
         static let shared = State()
         private let lock = NSLock()
         private var sources: [any DispatchSourceSignal] = []
-        private var entries: [(id: Int, message: String, cleanup: @Sendable () -> Void)] = []
+        private var entries: [(id: Int, message: String?, cleanup: @Sendable () -> Void)] = []
         private var nextID = 0
 
         func installOnce(_ make: () -> [any DispatchSourceSignal]) {
             lock.withLock { if sources.isEmpty { sources = make() } }
         }
 
-        func add(message: String, cleanup: @escaping @Sendable () -> Void) -> Int {
+        func add(message: String?, cleanup: @escaping @Sendable () -> Void) -> Int {
             lock.withLock {
                 nextID += 1
                 entries.append((nextID, message, cleanup))
@@ -72,7 +79,9 @@ public enum InterruptCleanup {
         func remove(_ id: Int) { lock.withLock { entries.removeAll { $0.id == id } } }
 
         func snapshot() -> (String, [@Sendable () -> Void]) {
-            lock.withLock { (entries.last?.message ?? InterruptCleanup.defaultMessage, entries.map(\.cleanup)) }
+            lock.withLock {
+                (entries.last { $0.message != nil }?.message ?? InterruptCleanup.defaultMessage, entries.map(\.cleanup))
+            }
         }
     }
 }

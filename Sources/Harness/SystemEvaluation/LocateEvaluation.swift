@@ -32,7 +32,7 @@ enum LocateEvaluation {
             let setup = r.training.map {
                 SetupDataset(path: URL(fileURLWithPath: $0).standardizedFileURL.path, format: "ujiindoorloc-csv")
             }
-            let system = try SystemEvaluation.start(.locate, spec: spec, seed: r.seed, setup: setup)
+            let system = try SystemEvaluation.start(.locate, spec: spec, request: r, setup: setup)
             defer { system.close() }
             let positioning = ExternalPositioningSystem(system)
             (name, answers) = (SystemEvaluation.name(system), SystemEvaluation.batched(queries, positioning.locate))

@@ -43,7 +43,7 @@ enum RouteEvaluation {
             let format = map.osm == nil ? "geojson" : "osm-xml"
             let path = URL(fileURLWithPath: mapPath).standardizedFileURL.path
             let system = try SystemEvaluation.start(
-                .route, spec: spec, seed: r.seed, setup: [SetupDataset(path: path, format: format)])
+                .route, spec: spec, request: r, setup: [SetupDataset(path: path, format: format)])
             defer { system.close() }
             let router = ExternalRoutingSystem(system)
             (name, answers) = (SystemEvaluation.name(system), SystemEvaluation.batched(queries, router.route))

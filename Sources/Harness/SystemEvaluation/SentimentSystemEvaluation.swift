@@ -22,7 +22,7 @@ enum SentimentSystemEvaluation {
             let model = try SentimentModelFile.load(nil, datasets: r.datasets)
             (name, answers) = ("builtin", SystemEvaluation.batched(texts, model.classify))
         case .external(let spec):
-            let system = try SystemEvaluation.start(.sentiment, spec: spec, seed: r.seed)
+            let system = try SystemEvaluation.start(.sentiment, spec: spec, request: r)
             defer { system.close() }
             let sentiment = ExternalSentimentSystem(system)
             (name, answers) = (SystemEvaluation.name(system), SystemEvaluation.batched(texts, sentiment.classify))

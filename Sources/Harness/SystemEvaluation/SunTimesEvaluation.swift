@@ -60,7 +60,7 @@ enum SunTimesEvaluation {
         case .builtin:
             (name, answers) = ("builtin", SystemEvaluation.batched(queries, SolarCalculator().sunTimes))
         case .external(let spec):
-            let system = try SystemEvaluation.start(.sun, spec: spec, seed: r.seed)
+            let system = try SystemEvaluation.start(.sun, spec: spec, request: r)
             defer { system.close() }
             let sun = ExternalSunTimesSystem(system)
             (name, answers) = (SystemEvaluation.name(system), SystemEvaluation.batched(queries, sun.sunTimes))

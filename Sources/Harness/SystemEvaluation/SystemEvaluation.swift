@@ -28,8 +28,13 @@ public enum SystemEvaluation {
         public var training: [String] = []
         /// `sun`: seconds within which an event time counts as right.
         public var toleranceSeconds: Double = 60
-        /// Seconds an external system may take per answer.
+        /// Seconds an external system may take per answer (more than 0, at most a day).
         public var timeoutSeconds: Double = ExternalSystemSpec.defaultTimeout
+        /// Where an external system's standard error is kept (bounded, `StderrLog`); nil: a
+        /// temporary file, removed at the end, or moved to `<output>.stderr` when the system faulted.
+        public var stderr: String?
+        /// The system started for this request, once started.
+        var session = Session()
         /// Seed sent in the handshake.
         public var seed: UInt64 = 0
         /// The datasets folder (the built-in sentiment model).
@@ -70,7 +75,24 @@ public enum SystemEvaluation {
             }
         return input + " --system: builtin, or an external system's command (docs/system-protocol.md). "
             + "Output: CSV capability,system,metric,scope,value,unit,rows (docs/outputs.md). "
-            + "Exit codes: 0 evaluated, 2 invalid input, usage, or a system that cannot start or fails the handshake."
+            + "An external system's faults (crash, timeout, malformed, wrong_type, …) are system_errors_<kind> rows; "
+            + "its standard error is kept with --stderr FILE, else beside --output FILE when it faulted. "
+            + "Exit codes: 0 evaluated, 1 the external system faulted, "
+            + "2 invalid input, usage, or a system that cannot start or fails the handshake."
+    }
+
+    /// The external system one evaluation started, and where its standard error goes.
+    final class Session: @unchecked Sendable {
+        var system: ExternalSystem?
+        var stderrPath: String?
+        var cleanup: InterruptCleanup.Registration?
+        /// Whether `stderrPath` is a temporary file, removed however the evaluation ends.
+        var temporary = false
+        deinit {
+            system?.close()
+            if temporary, let stderrPath { try? FileManager.default.removeItem(atPath: stderrPath) }
+            cleanup?.cancel()
+        }
     }
 
     /// A usage error: an option that does not apply, or one that is missing.
@@ -102,21 +124,33 @@ public enum SystemEvaluation {
         if !(r.toleranceSeconds >= 0 && r.toleranceSeconds.isFinite) {
             throw UsageError(message: "--tolerance must be a number of seconds ≥ 0")
         }
+        if let problem = ExternalSystemSpec.timeoutProblem(r.timeoutSeconds) {
+            throw UsageError(message: "--timeout \(problem)")
+        }
     }
 
-    /// Runs the evaluation and writes its CSV to `request.output`.
+    /// Runs the evaluation and writes its CSV to `request.output`; the report tells whether the
+    /// system faulted (`Report.faults`) and where its standard error is (`Report.stderr`).
     /// - Throws: `UsageError`, `OutputPathCheck.OverwritesInput`, the located `DataError` of a bad
     ///   input row, `SystemError` when the external system cannot be started or fails the handshake.
-    public static func run(_ request: Request) throws {
-        try OutputText.write(try evaluate(request).csv, to: request.output)
+    @discardableResult
+    public static func run(_ request: Request) throws -> Report {
+        let report = try evaluate(request)
+        try OutputText.write(report.csv, to: request.output)
+        return report
     }
 
-    /// Runs the evaluation; its figures.
+    /// Runs the evaluation; its figures, with `system_errors` rows when an external system faulted.
     public static func evaluate(_ request: Request) throws -> Report {
         try validate(request)
         let inputs = try OutputText.inputPaths(request.inputs + request.training + (request.graph.map { [$0] } ?? []))
-        try OutputPathCheck.refuseOverwritingInputs(
-            inputs.map { .init(option: "--input", url: URL(fileURLWithPath: $0)) }, output: request.output)
+        let checked = inputs.map { OutputPathCheck.Input(option: "--input", url: URL(fileURLWithPath: $0)) }
+        try OutputPathCheck.refuseOverwritingInputs(checked, output: request.output)
+        if let stderr = request.stderr {
+            try OutputPathCheck.refuseOverwritingInputs(
+                checked + (request.output.map { [.init(option: "--output", url: URL(fileURLWithPath: $0))] } ?? []),
+                output: stderr, outputOption: "--stderr")
+        }
         var r = request
         r.inputs = Array(inputs.prefix(request.inputs.count))
         r.training = Array(inputs.dropFirst(request.inputs.count).prefix(request.training.count))
@@ -130,17 +164,65 @@ public enum SystemEvaluation {
         case .locate: (name, figures) = try LocateEvaluation.run(r, choice: choice)
         case .sentiment: (name, figures) = try SentimentSystemEvaluation.run(r, choice: choice)
         }
-        return Report(capability: r.capability, system: name, figures: figures)
+        var report = Report(capability: r.capability, system: name, figures: figures)
+        if let system = r.session.system {
+            system.close()
+            report.faults = system.faults
+            report.figures += faultFigures(system.faults, rows: figures.first?.rows ?? 0)
+            report.stderr = keepStderr(of: r, faulted: system.faults.total > 0)
+        }
+        return report
+    }
+
+    /// `system_errors` (all faults) and one `system_errors_<kind>` row per kind seen, as `run`
+    /// reports them (docs/outputs.md); each counts the rows the faults cost.
+    static func faultFigures(_ faults: SystemFaults, rows: Int) -> [Figure] {
+        [Figure("system_errors", Double(faults.total), unit: "count", rows: rows)]
+            + SystemFaultKind.allCases.map(\.rawValue).sorted().compactMap { name in
+                let n = faults[SystemFaultKind(rawValue: name)!]
+                return n > 0 ? Figure("system_errors_" + name, Double(n), unit: "count", rows: rows) : nil
+            }
+    }
+
+    /// Where the system's standard error is left: `--stderr FILE` as given; else the temporary
+    /// file is moved beside a file output (`<output>.stderr`) when the system faulted, and removed
+    /// otherwise. Nil when it was removed.
+    static func keepStderr(of r: Request, faulted: Bool) -> String? {
+        guard let path = r.session.stderrPath else { return nil }
+        if r.stderr != nil { return path }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard faulted, let output = r.output, output != OutputText.standardStreamName else { return nil }
+        let kept = output + ".stderr"
+        try? FileManager.default.removeItem(atPath: kept)
+        guard (try? FileManager.default.copyItem(atPath: path, toPath: kept)) != nil else { return nil }
+        return kept
     }
 
     /// Starts the external system `spec` for `capability` with its setup files; its standard error
-    /// goes to a temporary file, reported when the handshake fails.
+    /// goes to `--stderr` or a temporary file (removed on SIGINT and SIGTERM too), reported when the
+    /// handshake fails.
     static func start(
-        _ capability: SystemCapability, spec: ExternalSystemSpec, seed: UInt64, setup: [SetupDataset] = []
+        _ capability: SystemCapability, spec: ExternalSystemSpec, request r: Request, setup: [SetupDataset] = []
     ) throws(SystemError) -> ExternalSystem {
-        let stderr = FileManager.default.temporaryDirectory
+        let stderr =
+            r.stderr
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("fieldtest-evaluate-\(capability)-\(UUID().uuidString).stderr").path
-        return try ExternalSystem(capability: capability, spec: spec, seed: seed, stderrPath: stderr, setup: setup)
+        r.session.stderrPath = stderr
+        if r.stderr == nil {
+            let registration = InterruptCleanup.install { try? FileManager.default.removeItem(atPath: stderr) }
+            r.session.cleanup = registration
+            r.session.temporary = true
+        }
+        do {
+            let system = try ExternalSystem(
+                capability: capability, spec: spec, seed: r.seed, stderrPath: stderr, setup: setup)
+            r.session.system = system
+            return system
+        } catch {
+            if r.stderr == nil { try? FileManager.default.removeItem(atPath: stderr) }
+            throw error
+        }
     }
 
     /// The name a report gives a started external system: its handshake name and version.
@@ -204,6 +286,26 @@ extension SystemEvaluation {
         public var system: String
         /// The figures, in output order.
         public var figures: [Figure]
+        /// An external system's faults (nil for the built-in core).
+        public var faults: SystemFaults?
+        /// Where an external system's standard error was kept (nil: removed, or none).
+        public var stderr: String?
+
+        /// Whether an external system committed any fault (the command exits 1).
+        public var systemFaulted: Bool { (faults?.total ?? 0) > 0 }
+
+        /// The message for a faulted system: its faults by kind and where its standard error is.
+        public var faultMessage: String? {
+            guard let faults, faults.total > 0 else { return nil }
+            let kinds = faults.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+                "\($0.value) \($0.key.rawValue)"
+            }
+            let log =
+                stderr.map { "its standard error is kept in \($0)" }
+                ?? "give --stderr FILE (or --output FILE) to keep its standard error"
+            return "error: evaluate: system '\(TerminalSafety.escaped(system))' faulted on \(faults.total) rows ("
+                + kinds.joined(separator: ", ") + "; \(faults.restarts) restarts); they count as unanswered; " + log
+        }
 
         /// The figure `metric` of `scope`, if any.
         public func value(_ metric: String, scope: String = "all") -> Double? {

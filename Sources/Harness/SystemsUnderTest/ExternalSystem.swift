@@ -33,8 +33,9 @@ public final class ExternalSystem: @unchecked Sendable {
     public let capability: SystemCapability
     /// How it is started.
     public let spec: ExternalSystemSpec
-    /// The file its standard error is appended to.
+    /// The file its standard error is kept in (bounded: `StderrLog`).
     public let stderrPath: String
+    private let log: StderrLog
     /// What it said it is, and its hash.
     public private(set) var identity: SystemIdentity
     /// Faults so far.
@@ -66,17 +67,23 @@ public final class ExternalSystem: @unchecked Sendable {
         self.seed = seed
         self.stderrPath = stderrPath
         self.setup = setup
+        guard let log = StderrLog(path: stderrPath) else {
+            throw .launch(command: spec.command, reason: "cannot write its standard error to \(stderrPath)")
+        }
+        self.log = log
         identity = SystemIdentity(capability: capability.rawValue, command: spec.command, name: "", version: "")
         (identity.sha256, identity.hashedFile) = Self.hash(spec.command, workingDirectory: spec.workingDirectory)
         try launch()
     }
 
-    deinit { process?.terminate() }
+    deinit { close() }
 
-    /// Stops the process (end of input, then a kill after a short grace).
+    /// Stops the process (end of input, then SIGTERM and SIGKILL of its group after short graces)
+    /// and closes its standard error log.
     public func close() {
         process?.terminate()
         process = nil
+        log.close()
     }
 
     private var spinNanoseconds: UInt64 { UInt64(max(0, spinMicroseconds)) * 1_000 }
@@ -85,7 +92,7 @@ public final class ExternalSystem: @unchecked Sendable {
     public var processIdentifier: Int32? { process?.pid }
 
     /// The standard error the system has written so far.
-    public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var standardError: String { log.text }
 
     // MARK: Calls
 
@@ -190,26 +197,41 @@ public final class ExternalSystem: @unchecked Sendable {
         return ""
     }
 
-    /// Writes a request and reads its answer line; nil (fault counted, process restarted
-    /// on the next call) when the process crashed or did not answer in time.
+    /// Writes a request and reads its answer line, both within one deadline; nil (fault counted,
+    /// process restarted on the next call) when the process crashed, did not read the request or
+    /// answer in time, or wrote a line longer than `spec.maxLineBytes`.
     private func exchange(_ line: [UInt8], count: Int) -> ArraySlice<UInt8>? {
         guard let process else { return nil }
-        guard process.write(line) else {
+        let due = deadline()
+        switch process.write(line, deadline: due) {
+        case .written: break
+        case .closed:
             faults.add(.crash, count)
             lost()
             return nil
+        case .timedOut:
+            faults.add(.timeout, count)
+            lost()
+            return nil
         }
-        do { return try process.readLine(deadline: deadline()) } catch {
-            faults.add(error == .timedOut ? .timeout : .crash, count)
+        do { return try process.readLine(deadline: due) } catch {
+            switch error {
+            case .timedOut: faults.add(.timeout, count)
+            case .closed: faults.add(.crash, count)
+            case .tooLong: faults.add(.malformed, count)
+            }
             lost()
             return nil
         }
     }
 
     /// The deadline of an answer; the handshake and setup wait at least `setupSeconds`, as an
-    /// interpreter starting or a model loading can take seconds.
+    /// interpreter starting or a model loading can take seconds. Seconds are clamped to
+    /// 1 ms…`ExternalSystemSpec.maximumTimeoutSeconds`, so no timeout can overflow.
     private func deadline(atLeast floor: Double = 0) -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds + UInt64(max(0.001, spec.timeoutSeconds, floor) * 1e9)
+        let seconds = min(ExternalSystemSpec.maximumTimeoutSeconds, max(0.001, spec.timeoutSeconds, floor))
+        let (sum, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(UInt64(seconds * 1e9))
+        return overflow ? UInt64.max : sum
     }
 
     /// The process is gone or hung: kill it; the next call starts it again.
@@ -240,7 +262,7 @@ public final class ExternalSystem: @unchecked Sendable {
     private func launch() throws(SystemError) {
         let p = try SystemProcess(
             command: spec.command, environment: ["FIELDTEST_SEED": String(seed)],
-            workingDirectory: spec.workingDirectory, stderrPath: stderrPath)
+            workingDirectory: spec.workingDirectory, log: log, maxLineBytes: spec.maxLineBytes)
         p.spinNanoseconds = spinNanoseconds
         let hello = JSONField.line([
             ("op", .string("hello")), ("protocol", .int(systemProtocolVersion)),
@@ -253,6 +275,13 @@ public final class ExternalSystem: @unchecked Sendable {
             p.terminate(graceSeconds: 0)
             throw .handshake(
                 command: spec.command, reason: "its answer has no string 'name' and 'version'", stderr: standardError)
+        }
+        if let bad = TerminalSafety.unsafeScalar(in: name + version) {
+            p.terminate(graceSeconds: 0)
+            throw .handshake(
+                command: spec.command,
+                reason: "its 'name' or 'version' holds the control character \(TerminalSafety.describe(bad)); "
+                    + "use printable text", stderr: standardError)
         }
         identity.name = name
         identity.version = version
@@ -275,23 +304,28 @@ public final class ExternalSystem: @unchecked Sendable {
         error: (String, String) -> SystemError
     ) throws(SystemError) -> Envelope {
         let reason: String
-        if !p.write(line) {
-            reason = "it exited before reading '\(stage)'"
-        } else {
+        let due = deadline(atLeast: spec.setupSeconds)
+        let wait = min(ExternalSystemSpec.maximumTimeoutSeconds, max(spec.timeoutSeconds, spec.setupSeconds))
+        switch p.write(line, deadline: due) {
+        case .closed: reason = "it exited before reading '\(stage)'"
+        case .timedOut: reason = "it did not read '\(stage)' within \(wait) s"
+        case .written:
             do {
-                let text = try p.readLine(deadline: deadline(atLeast: spec.setupSeconds))
+                let text = try p.readLine(deadline: due)
                 if let fields = try? JSONReader.parse(text).objectFields {
                     if let answer = try? Envelope(fields), answer.ok == true { return answer }
-                    reason = "it answered '\(stage)' with \(String(decoding: text, as: UTF8.self).prefix(200))"
+                    reason =
+                        "it answered '\(stage)' with \(TerminalSafety.escaped(String(decoding: text, as: UTF8.self).prefix(200)))"
                 } else {
                     reason =
-                        "its answer to '\(stage)' is not a JSON object: \(String(decoding: text, as: UTF8.self).prefix(200))"
+                        "its answer to '\(stage)' is not a JSON object: \(TerminalSafety.escaped(String(decoding: text, as: UTF8.self).prefix(200)))"
                 }
             } catch {
-                reason =
-                    error == .timedOut
-                    ? "no answer to '\(stage)' within \(max(spec.timeoutSeconds, spec.setupSeconds)) s"
-                    : "it exited without answering '\(stage)'"
+                switch error {
+                case .timedOut: reason = "no answer to '\(stage)' within \(wait) s"
+                case .closed: reason = "it exited without answering '\(stage)'"
+                case .tooLong: reason = "its answer to '\(stage)' is longer than \(spec.maxLineBytes) bytes"
+                }
             }
         }
         p.terminate(graceSeconds: 0)

@@ -6,6 +6,8 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
     public var offset: Int
     /// What the reader expected there.
     public var expected: String
+    /// The key that repeats in an object, when that is what is wrong.
+    public var repeatedKey: String?
 
     public var description: String { "not JSON at byte \(offset): expected \(expected)" }
 }
@@ -90,10 +92,27 @@ public enum JSONReader {
                 at += 1
                 return pairs
             }
+            // Keys seen, once an object is large enough that a linear search would cost more.
+            var seen: Set<String>?
             while true {
                 skipSpace()
                 guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw error("a string key") }
+                let keyOffset = at
                 let key = try string()
+                // A repeated key is refused: readers disagree on which occurrence wins.
+                if seen == nil && pairs.count >= 16 { seen = Set(pairs.map(\.0)) }
+                let repeated: Bool
+                if seen != nil {
+                    repeated = !seen!.insert(key).inserted
+                } else {
+                    repeated = pairs.contains { $0.0 == key }
+                }
+                if repeated {
+                    var e = JSONReadError(
+                        offset: keyOffset, expected: "a key that is not repeated ('\(key.prefix(64))' is)")
+                    e.repeatedKey = key
+                    throw e
+                }
                 skipSpace()
                 guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw error("':'") }
                 at += 1

@@ -12,6 +12,9 @@ enum LineReadFailure: Error {
     case closed
     /// The deadline passed.
     case timedOut
+    /// The line grew past the reader's `maxLineBytes` without a newline; what was read of it is
+    /// dropped, and the next read skips the rest of it.
+    case tooLong
 }
 
 /// Lines read from a pipe, each waited for until a deadline, with a short spin before sleeping
@@ -26,8 +29,15 @@ enum LineReadFailure: Error {
 /// many reads after each further failure (up to 1,024), and a successful spin resets that. The spin
 /// is bounded, so it costs at most that much CPU a read, and the deadline is checked on every turn.
 final class LineReader {
+    /// The longest line taken when none is given: 16 MiB (a batch answer of 1,000 rows is about 100 KB).
+    static let defaultMaxLineBytes = 16 << 20
     /// The descriptor read.
     let fd: Int32
+    /// The longest line, in bytes without its newline; a longer one is `LineReadFailure.tooLong`,
+    /// so memory stays bounded whatever the other side writes.
+    let maxLineBytes: Int
+    /// Whether the rest of a line that was too long is still to be skipped.
+    private var discarding = false
     private var buffer: [UInt8] = []
     private var start = 0
     /// Bytes of `buffer` already searched for a newline, so a long line is scanned once.
@@ -40,8 +50,11 @@ final class LineReader {
     /// Reads to skip after the next failed spin: 1, doubled by each failure, reset by a success.
     private var backoff = 1
 
-    /// A reader of `fd` (which stays open; the caller closes it).
-    init(fd: Int32) { self.fd = fd }
+    /// A reader of `fd` (which stays open; the caller closes it) of lines up to `maxLineBytes`.
+    init(fd: Int32, maxLineBytes: Int = defaultMaxLineBytes) {
+        self.fd = fd
+        self.maxLineBytes = max(1, maxLineBytes)
+    }
 
     deinit { scratch.deallocate() }
 
@@ -53,7 +66,12 @@ final class LineReader {
         var spun = false
         var slept = false
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            if discarding { skipDiscarded() }
+            if !discarding, let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                guard newline - start <= maxLineBytes else {
+                    dropLine(through: newline)
+                    throw .tooLong
+                }
                 let line = buffer[start..<newline]
                 start = newline + 1
                 scanned = start
@@ -75,6 +93,12 @@ final class LineReader {
                 start = 0
             }
             scanned = buffer.count
+            if !discarding && buffer.count > maxLineBytes {
+                discarding = true
+                buffer.removeAll(keepingCapacity: false)
+                (start, scanned) = (0, 0)
+                throw .tooLong
+            }
             let now = DispatchTime.now().uptimeNanoseconds
             if let deadline, now >= deadline { throw .timedOut }
             if !waited {
@@ -107,6 +131,24 @@ final class LineReader {
             if n <= 0 { throw .closed }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
         }
+    }
+
+    /// Drops what is buffered of a line that was too long, up to and with its newline if read.
+    private func skipDiscarded() {
+        if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+            start = newline + 1
+            scanned = start
+            discarding = false
+        } else {
+            buffer.removeAll(keepingCapacity: true)
+            (start, scanned) = (0, 0)
+        }
+    }
+
+    /// Drops a complete line that is too long, up to and with its newline.
+    private func dropLine(through newline: Int) {
+        start = newline + 1
+        scanned = start
     }
 
     /// Writes all of `bytes` to `fd`; false when the other side no longer reads (EPIPE).

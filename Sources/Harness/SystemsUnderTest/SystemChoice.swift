@@ -18,14 +18,18 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses one `--system` value's right-hand side: `builtin`, or a command line split at
-    /// spaces (quote an argument with spaces with '…' or "…").
+    /// spaces (quote an argument with spaces with '…' or "…"); `timeoutSeconds` must be longer
+    /// than zero and at most a day.
     public static func parse(command text: String, timeoutSeconds: Double = ExternalSystemSpec.defaultTimeout)
         throws(SystemError) -> SystemChoice
     {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed == "builtin" { return .builtin }
+        if trimmed.isEmpty { throw .usage("--system needs a command after '=', or 'builtin'") }
+        if let problem = SystemSetting.timeoutProblem(timeoutSeconds) {
+            throw .usage("the timeout \(timeoutSeconds) s \(problem)")
+        }
         let words = try splitCommand(trimmed)
-        guard !words.isEmpty else { throw .usage("--system needs a command after '=', or 'builtin'") }
         return .external(ExternalSystemSpec(command: words, timeoutSeconds: timeoutSeconds))
     }
 
@@ -38,30 +42,9 @@ public enum SystemChoice: Sendable, Equatable, CustomStringConvertible {
         return (capability, try parse(command: String(text[text.index(after: eq)...])))
     }
 
-    /// Splits a command line at unquoted spaces; '…' and "…" group words.
+    /// Splits a command line at unquoted spaces; '…' and "…" group words (`SystemSetting.words`).
     static func splitCommand(_ text: String) throws(SystemError) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var quote: Character?
-        var inWord = false
-        for c in text {
-            if let q = quote {
-                if c == q { quote = nil } else { current.append(c) }
-            } else if c == "'" || c == "\"" {
-                quote = c
-                inWord = true
-            } else if c == " " {
-                if inWord { words.append(current) }
-                current = ""
-                inWord = false
-            } else {
-                current.append(c)
-                inWord = true
-            }
-        }
-        if quote != nil { throw .usage("--system '\(text)': a quote is not closed") }
-        if inWord { words.append(current) }
-        return words
+        do { return try SystemSetting.words(of: text) } catch { throw .usage("--system: \(error.message)") }
     }
 }
 
@@ -71,6 +54,15 @@ public struct ExternalSystemSpec: Sendable, Equatable, Codable {
     public static let defaultTimeout = 10.0
     /// Restarts after crashes when a scenario does not say.
     public static let defaultRestartLimit = 3
+    /// The longest timeout, in seconds (one day); a longer one is clamped to it.
+    public static let maximumTimeoutSeconds = SystemSetting.maximumTimeoutSeconds
+    /// The longest answer line when none is given, in bytes: 16 MiB.
+    public static let defaultMaxLineBytes = SystemSetting.defaultMaxLineBytes
+    /// The line limits a setting or option may give, in bytes.
+    public static let maxLineBytesRange = SystemSetting.maxLineBytesRange
+
+    /// Why `seconds` is not a usable timeout (nil when it is): more than 0, at most a day.
+    public static func timeoutProblem(_ seconds: Double) -> String? { SystemSetting.timeoutProblem(seconds) }
 
     /// The program and its arguments; a program without `/` is looked up in `PATH`.
     public var command: [String]
@@ -82,6 +74,9 @@ public struct ExternalSystemSpec: Sendable, Equatable, Codable {
     public var workingDirectory: String?
     /// Seconds the handshake and each setup message may take at least (start-up, loading).
     public var setupSeconds: Double = 30
+    /// The longest answer line, in bytes; a longer one is a `malformed` fault and the system is
+    /// restarted (16 MiB unless set).
+    public var maxLineBytes = defaultMaxLineBytes
 
     /// A spec.
     public init(
@@ -124,10 +119,41 @@ extension SystemComparison.Entry {
         self.init(name: name, capability: capability, setting: setting)
     }
 
+    /// The entries of `compare`'s `--system NAME=COMMAND` options, checked: at least one, each NAME
+    /// non-empty, printable (no control or bidirectional characters: it becomes a column name on a
+    /// terminal and in the CSV) and different from the others.
+    /// - Throws: `SystemError.usage` saying which option is wrong.
+    public static func parse(options: [String], capability: String) throws(SystemError) -> [Self] {
+        guard !options.isEmpty else {
+            throw .usage(
+                "compare needs the systems to compare: --system NAME=COMMAND, once per system (NAME=builtin for the built-in core)"
+            )
+        }
+        var entries: [Self] = []
+        for option in options {
+            let entry = try Self(option: option, capability: capability)
+            if entry.name.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw .usage("--system '\(TerminalSafety.escaped(option))': NAME is empty; give NAME=COMMAND")
+            }
+            if let bad = TerminalSafety.unsafeScalar(in: entry.name) {
+                throw .usage(
+                    "--system '\(TerminalSafety.escaped(option))': NAME holds the control character "
+                        + "\(TerminalSafety.describe(bad)); use printable text")
+            }
+            if entries.contains(where: { $0.name == entry.name }) {
+                throw .usage("--system NAME '\(entry.name)' is given twice; give each system a different NAME")
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+
     /// The entry of one `compare --system NAME=COMMAND` option as given.
     /// - Throws: `SystemError.usage` for an option without `=`, an empty command or unbalanced quotes.
     public init(option: String, capability: String) throws(SystemError) {
-        guard let eq = option.firstIndex(of: "=") else { throw .usage("--system takes NAME=COMMAND, not '\(option)'") }
+        guard let eq = option.firstIndex(of: "=") else {
+            throw .usage("--system takes NAME=COMMAND, not '\(TerminalSafety.escaped(option))'")
+        }
         try self.init(
             name: String(option[..<eq]), capability: capability, command: String(option[option.index(after: eq)...]))
     }

@@ -34,6 +34,7 @@ public enum SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static func tail(_ stderr: String) -> String {
         let lines = stderr.split(separator: "\n", omittingEmptySubsequences: true).suffix(5)
-        return lines.isEmpty ? "" : "\nits standard error ended with:\n" + lines.joined(separator: "\n")
+        return lines.isEmpty
+            ? "" : "\nits standard error ended with:\n" + lines.map(TerminalSafety.escaped).joined(separator: "\n")
     }
 }

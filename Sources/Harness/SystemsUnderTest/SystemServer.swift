@@ -34,16 +34,27 @@ public enum SystemServer {
     /// `output`: `hello` (answered with `name` and `version`), `load`, and the capability's
     /// queries, single or batched (`rows`). A request it cannot answer gets
     /// `{"id":…,"ok":false,"error":…}`. Between requests it polls for `spinMicroseconds` before
-    /// it sleeps.
+    /// it sleeps. A request line longer than `maxLineBytes` is answered with an error and skipped,
+    /// never held whole in memory.
     public static func serve(
         _ core: inout some ServedCore, name: String, version: String, input: Int32 = STDIN_FILENO,
-        output: Int32 = STDOUT_FILENO, spinMicroseconds: Int = defaultSpinMicroseconds
+        output: Int32 = STDOUT_FILENO, spinMicroseconds: Int = defaultSpinMicroseconds,
+        maxLineBytes: Int = ExternalSystemSpec.defaultMaxLineBytes
     ) {
-        let reader = LineReader(fd: input)
+        let reader = LineReader(fd: input, maxLineBytes: maxLineBytes)
         let spin = UInt64(max(0, spinMicroseconds)) * 1_000
         var out: [UInt8] = []
         while true {
-            guard let line = try? reader.next(deadline: nil, spinNanoseconds: spin) else { break }
+            let line: ArraySlice<UInt8>
+            do { line = try reader.next(deadline: nil, spinNanoseconds: spin) } catch {
+                guard error == .tooLong else { break }
+                out.removeAll(keepingCapacity: true)
+                let message = "a request line is longer than \(maxLineBytes) bytes; it was skipped"
+                JSONField.writeObject([("ok", .bool(false)), ("error", .string(message))], into: &out)
+                out.append(10)
+                guard LineReader.writeAll(out, to: output) else { break }
+                continue
+            }
             out.removeAll(keepingCapacity: true)
             answer(line, core: &core, name: name, version: version, into: &out)
             out.append(10)
@@ -56,7 +67,15 @@ public enum SystemServer {
         _ line: some Collection<UInt8>, core: inout some ServedCore, name: String, version: String,
         into out: inout [UInt8]
     ) {
-        guard let fields = (try? JSONReader.parse(line))?.objectFields else {
+        let parsed: JSONField
+        do { parsed = try JSONReader.parse(line) } catch {
+            let message =
+                error.repeatedKey.map { "the key '\($0.prefix(64))' repeats; give each key once" }
+                ?? "not a JSON object"
+            JSONField.writeObject([("ok", .bool(false)), ("error", .string(message))], into: &out)
+            return
+        }
+        guard let fields = parsed.objectFields else {
             JSONField.writeObject([("ok", .bool(false)), ("error", .string("not a JSON object"))], into: &out)
             return
         }
@@ -278,21 +297,23 @@ extension SystemServer {
     /// `fieldtest serve <capability>`: serves the built-in core of `capability` on standard input
     /// and output until end of input. Sentiment starts with the shipped default model under
     /// `datasets`; route and locate wait for their map or training file in a `load` message.
-    public static func serveBuiltin(_ capability: String, datasets: URL, version: String) throws {
+    public static func serveBuiltin(
+        _ capability: String, datasets: URL, version: String, maxLineBytes: Int = ExternalSystemSpec.defaultMaxLineBytes
+    ) throws {
         let name = "fieldtest-builtin-\(capability)"
         switch try SystemCapability.named(capability) {
         case .sentiment:
             var core = ServedSentiment(model: try SentimentModelFile.load(nil, datasets: datasets))
-            serve(&core, name: name, version: version)
+            serve(&core, name: name, version: version, maxLineBytes: maxLineBytes)
         case .sun:
             var core = ServedSun()
-            serve(&core, name: name, version: version)
+            serve(&core, name: name, version: version, maxLineBytes: maxLineBytes)
         case .route:
             var core = ServedRoute()
-            serve(&core, name: name, version: version)
+            serve(&core, name: name, version: version, maxLineBytes: maxLineBytes)
         case .locate:
             var core = ServedLocate()
-            serve(&core, name: name, version: version)
+            serve(&core, name: name, version: version, maxLineBytes: maxLineBytes)
         }
     }
 }

@@ -31,12 +31,17 @@ public struct AppDefinition: Sendable {
     /// (`ScenarioPreflight`): the files the app would read load, names (venues, places) exist in
     /// them, the time window lies within the recordings. What they find the run would fail on.
     public var inputChecks: [ScenarioInputCheck]
+    /// The capabilities (`SystemSetting.capabilities`) whose system the app calls, so an external
+    /// system can replace its built-in core (`systems:`, `run --system`, `compare`).
+    public var systemCapabilities: [String]
 
     public init(
         name: String, doc: String, actions: [(String, ObjectSchema)], feeds: [(String, ObjectSchema)],
         parameters: [SchemaField], requirements: [RequirementDefinition], actionsBeforeFeeds: Bool = false,
-        checks: [ScenarioCheck] = [], inputChecks: [ScenarioInputCheck] = [], makeDriver: @escaping AppDriverFactory
+        checks: [ScenarioCheck] = [], inputChecks: [ScenarioInputCheck] = [], systemCapabilities: [String] = [],
+        makeDriver: @escaping AppDriverFactory
     ) {
+        self.systemCapabilities = systemCapabilities
         self.actionsBeforeFeeds = actionsBeforeFeeds
         self.checks = checks
         self.inputChecks = inputChecks

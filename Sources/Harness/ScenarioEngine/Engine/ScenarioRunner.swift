@@ -78,8 +78,10 @@ public enum ScenarioRunner {
                 text == "builtin"
                 ? nil
                 : SystemSetting(
-                    command: text.split(separator: " ").map(String.init),
-                    timeoutSeconds: s.systems[parts[1]]?.timeoutSeconds)
+                    // The loader refused values that do not split; an empty command fails at start.
+                    command: (try? SystemSetting.words(of: text)) ?? [],
+                    timeoutSeconds: s.systems[parts[1]]?.timeoutSeconds, maxLineBytes: s.systems[parts[1]]?.maxLineBytes
+                )
         } else if parts.count == 3, parts[0] == "devices", let i = s.devices.firstIndex(where: { $0.name == parts[1] }),
             let text = value.scalarText
         {

@@ -35,6 +35,9 @@ public struct Scenario: Sendable {
     /// capability not listed uses the built-in core. From the scenario's `systems:` block, a
     /// sweep parameter `systems.<capability>` or `fieldtest run --system`, last wins.
     public var systems: [String: SystemSetting] = [:]
+    /// Where the external systems of a run keep their standard error, `<prefix>.<capability>.stderr`
+    /// (set by the runner to the report folder in progress; nil: a temporary file). Not read from YAML.
+    public var systemLogPrefix: String?
     /// The file the scenario came from (for messages).
     public var file: String
     /// The datasets the scenario names by path (`{name, path, format}` entries of `datasets:`).
@@ -205,10 +208,64 @@ public struct SystemSetting: Sendable, Equatable {
     public var command: [String]
     /// Seconds to wait for one answer; nil for the harness default.
     public var timeoutSeconds: Double?
+    /// The longest answer line in bytes; nil for `defaultMaxLineBytes`.
+    public var maxLineBytes: Int?
+
+    /// The longest timeout a setting or option may give, in seconds: one day.
+    public static let maximumTimeoutSeconds = 86_400.0
+    /// The longest answer line when none is given: 16 MiB.
+    public static let defaultMaxLineBytes = 16 << 20
+    /// The answer line limits a setting or option may give, in bytes: 1 KiB to 1 GiB.
+    public static let maxLineBytesRange = 1_024...(1 << 30)
 
     /// A setting.
-    public init(command: [String], timeoutSeconds: Double? = nil) {
+    public init(command: [String], timeoutSeconds: Double? = nil, maxLineBytes: Int? = nil) {
         self.command = command
         self.timeoutSeconds = timeoutSeconds
+        self.maxLineBytes = maxLineBytes
     }
+
+    /// Why `seconds` is not a usable timeout (nil when it is): it must be longer than zero and at
+    /// most `maximumTimeoutSeconds`.
+    public static func timeoutProblem(_ seconds: Double) -> String? {
+        guard seconds.isFinite, seconds > 0 else { return "must be longer than zero, e.g. 10s" }
+        guard seconds <= maximumTimeoutSeconds else { return "must be at most 1d (86400 s)" }
+        return nil
+    }
+
+    /// The words of a command line: split at unquoted spaces; '…' and "…" group words (quotes
+    /// removed). Throws a message for an unclosed quote, an empty command or an empty program.
+    public static func words(of text: String) throws(CommandLineError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var inWord = false
+        for c in text {
+            if let q = quote {
+                if c == q { quote = nil } else { current.append(c) }
+            } else if c == "'" || c == "\"" {
+                quote = c
+                inWord = true
+            } else if c == " " {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(c)
+                inWord = true
+            }
+        }
+        if let quote { throw CommandLineError(message: "'\(text)': the quote \(quote) is not closed") }
+        if inWord { words.append(current) }
+        if words.isEmpty { throw CommandLineError(message: "the command is empty; give a program and its arguments") }
+        if words[0].isEmpty { throw CommandLineError(message: "'\(text)': the program's name is empty") }
+        return words
+    }
+}
+
+/// Why a command line cannot start a system.
+public struct CommandLineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    public var description: String { message }
 }

@@ -621,6 +621,12 @@ struct ScenarioBuilder {
                             "sweep parameter '\(k)' must be systems.<\(SystemSetting.capabilities.joined(separator: "|"))>"
                         )
                     }
+                    for (i, value) in (vals.array ?? []).enumerated() {
+                        guard let text = value.scalarText, text != "builtin" else { continue }
+                        do { _ = try SystemSetting.words(of: text) } catch {
+                            self.error(value, "'sweep.parameters.\(k)[\(i)]': \(error.message); or give 'builtin'")
+                        }
+                    }
                 } else if isDevice {
                     let parts = k.split(separator: ".").map(String.init)
                     if parts.count != 3 || !devices.contains(where: { $0.name == parts[1] })
@@ -667,8 +673,12 @@ struct ScenarioBuilder {
         var systems: [String: SystemSetting] = [:]
         for (capability, s) in v["systems"]?.object ?? [] {
             let command = (s["command"]?.array ?? []).compactMap(\.string)
+            if let program = s["command"]?.array?.first, program.string?.isEmpty == true {
+                error(program, "'systems.\(capability).command[0]' is empty; give the program to start")
+            }
             let timeout = s["timeout"].flatMap { $0.double ?? $0.string.flatMap(DurationText.seconds) }
-            systems[capability] = SystemSetting(command: command, timeoutSeconds: timeout)
+            systems[capability] = SystemSetting(
+                command: command, timeoutSeconds: timeout, maxLineBytes: s["max_line_bytes"]?.int)
         }
 
         var scenario = Scenario(

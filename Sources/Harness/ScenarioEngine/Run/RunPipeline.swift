@@ -187,8 +187,15 @@ public struct RunPipeline {
             // Each case's results go to disk as it ends; none is held until the end.
             let total = cases.count
             let name = s.name
+            // External systems write their standard error straight into the report folder in progress.
+            let logs = plan.staging.folder.appendingPathComponent("systems")
+            let pending = plan.pending.map { c in
+                var c = c
+                c.scenario.systemLogPrefix = logs.appendingPathComponent(SystemLogs.fileStem(caseLabel: c.label)).path
+                return c
+            }
             try ScenarioRunner.run(
-                plan.pending, jobs: request.jobs, runID: runID, datasets: session, apps: apps, trace: request.trace,
+                pending, jobs: request.jobs, runID: runID, datasets: session, apps: apps, trace: request.trace,
                 each: { result in
                     let writing = ContinuousClock.now
                     try sink.write(result)

@@ -26,23 +26,60 @@ public struct SystemComparison: Sendable {
     public var systems: [String]
     /// Per metric (case, requirement, metric, unit, threshold, comparator): each system's row, or nil.
     public var rows: [(key: [String], cells: [MetricRow?])]
+    /// What became of the standard error of the systems that faulted (kept where, or removed).
+    public var notes: [String] = []
 
-    /// Runs every case of `file` once per entry (jobs threads) and lines up the rows.
+    /// Why a comparison cannot run.
+    public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What is wrong and what to do.
+        public var message: String
+        public var description: String { "error: compare: " + message }
+    }
+
+    /// Runs every case of `file` once per entry (jobs threads) and lines up the rows. The
+    /// scenario's datasets resolve as `run` resolves them (the manifest, then files the scenario
+    /// names by path). Systems write their standard error into a temporary folder that is removed
+    /// at the end (and on SIGINT or SIGTERM); the log of a system that faulted is kept beside
+    /// `output` when that names a file (`<output>.<name>.<case>.<capability>.stderr`).
+    /// - Throws: `UsageError` when the scenario's app does not use the entries' capability.
     public static func run(
-        file: String, entries: [Entry], manifest: DatasetManifest, apps: AppRegistry, jobs: Int = 1
+        file: String, entries: [Entry], manifest: DatasetManifest, apps: AppRegistry, jobs: Int = 1,
+        output: String? = nil
     ) throws -> SystemComparison {
         let scenario = try ScenarioLoader(manifest: manifest, registry: apps)
             .load(URL(fileURLWithPath: file), displayName: file)
+        if let app = apps.app(scenario.app) {
+            for capability in Set(entries.map(\.capability)) where !app.systemCapabilities.contains(capability) {
+                let uses = app.systemCapabilities.isEmpty ? "none" : app.systemCapabilities.joined(separator: ", ")
+                throw UsageError(
+                    message: "app '\(app.name)' of \(file) does not use capability '\(capability)', so every "
+                        + "system would give the same rows; the capabilities it uses: \(uses)")
+            }
+        }
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-compare-\(UUID().uuidString)")
+        let cleanup = InterruptCleanup.install { try? FileManager.default.removeItem(at: logs) }
+        defer {
+            try? FileManager.default.removeItem(at: logs)
+            cleanup.cancel()
+        }
+        let store = DatasetStore(manifest: manifest).session(adding: scenario.datasetEntries)
         var keys: [[String]] = []
         var table: [[String]: [MetricRow?]] = [:]
+        var notes: [String] = []
         for (i, entry) in entries.enumerated() {
             let cases = ScenarioRunner.cases(of: scenario).map { c in
                 var c = c
                 c.scenario.systems[entry.capability] = entry.setting
+                c.scenario.systemLogPrefix =
+                    logs.appendingPathComponent("\(i)-" + SystemLogs.fileStem(caseLabel: c.label)).path
                 return c
             }
             let results = try ScenarioRunner.run(
-                cases, jobs: jobs, runID: "compare", datasets: DatasetStore(manifest: manifest), apps: apps)
+                cases, jobs: jobs, runID: "compare", datasets: store, apps: apps)
+            for record in results.flatMap(\.systems) {
+                notes += keepLog(of: record, system: entry.name, beside: output)
+            }
             for row in results.flatMap(\.rows) {
                 let key = [
                     row.scenario, row.requirement, row.metric, row.unit,
@@ -56,7 +93,27 @@ public struct SystemComparison: Sendable {
                 table[key]?[i] = row
             }
         }
-        return SystemComparison(systems: entries.map(\.name), rows: keys.map { ($0, table[$0]!) })
+        var comparison = SystemComparison(systems: entries.map(\.name), rows: keys.map { ($0, table[$0]!) })
+        comparison.notes = notes
+        return comparison
+    }
+
+    /// Keeps the log of a system that faulted beside `output` (a file); the note saying where, or
+    /// that it was removed.
+    private static func keepLog(of record: SystemRunRecord, system: String, beside output: String?) -> [String] {
+        let faults = record.faults.values.reduce(0, +)
+        guard faults > 0, let from = record.stderr else { return [] }
+        let what = "system '\(system)' faulted \(faults) times in case \(record.caseLabel)"
+        guard let output, output != OutputText.standardStreamName else {
+            return ["\(what); give --output FILE to keep its standard error beside it"]
+        }
+        let name = [system, SystemLogs.fileStem(caseLabel: record.caseLabel), record.capability, "stderr"]
+        let kept = output + "." + name.map { SystemLogs.fileStem(caseLabel: $0) }.joined(separator: ".")
+        try? FileManager.default.removeItem(atPath: kept)
+        guard (try? FileManager.default.copyItem(atPath: from, toPath: kept)) != nil else {
+            return ["\(what); its standard error could not be kept at \(kept)"]
+        }
+        return ["\(what); its standard error is kept in \(kept)"]
     }
 
     /// The header: the key columns, then `<system>` and `<system>_status` per system.

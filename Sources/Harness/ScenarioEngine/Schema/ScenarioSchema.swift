@@ -55,7 +55,15 @@ public enum ScenarioSchema {
         "an external system speaking the JSON Lines protocol",
         [
             SchemaField("command", .array(.string(), minItems: 1), required: true, "program and arguments"),
-            SchemaField("timeout", .duration, "longest wait for one answer (default 10s)"),
+            SchemaField(
+                "timeout", .period(minimum: 0, maximum: SystemSetting.maximumTimeoutSeconds),
+                "longest wait for one answer (default 10s)"),
+            SchemaField(
+                "max_line_bytes",
+                .integer(
+                    minimum: SystemSetting.maxLineBytesRange.lowerBound,
+                    maximum: SystemSetting.maxLineBytesRange.upperBound),
+                "longest answer line in bytes (default 16777216); a longer one is a malformed answer"),
         ])
 
     static let requirement: SchemaType = .oneOf([
