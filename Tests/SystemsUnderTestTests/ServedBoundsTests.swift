@@ -154,3 +154,17 @@ struct ServedBoundsTests {
         #expect(throws: (any Error).self) { try decode(#"{"day_length_s":1e300}"#, as: SunTimes.self) }
     }
 }
+
+/// A timeout from a scenario is a number from input too.
+@Suite("External system deadlines")
+struct ExternalDeadlineTests {
+    @Test("N4: a timeout of 1e12 s or more waits a year at most, instead of trapping on the first request")
+    func n4HugeTimeoutDoesNotTrap() throws {
+        for timeout in [1e12, 1e300, Double.infinity] {
+            let system = try ExternalSystemTests.start(timeout: timeout, setup: 1e300)
+            defer { system.close() }
+            let answers = ExternalSentimentSystem(system).classify(["great flight thanks"])
+            #expect(answers.first??.label == .positive, "timeout \(timeout)")
+        }
+    }
+}

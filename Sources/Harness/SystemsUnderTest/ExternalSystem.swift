@@ -208,8 +208,11 @@ public final class ExternalSystem: @unchecked Sendable {
 
     /// The deadline of an answer; the handshake and setup wait at least `setupSeconds`, as an
     /// interpreter starting or a model loading can take seconds.
+    /// A wait past a year (a scenario's longest run) is a year: `1e12` s once trapped converting to nanoseconds.
     private func deadline(atLeast floor: Double = 0) -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds + UInt64(max(0.001, spec.timeoutSeconds, floor) * 1e9)
+        let year = 366 * 86_400.0
+        let wanted = max(0.001, spec.timeoutSeconds, floor)
+        return DispatchTime.now().uptimeNanoseconds + UInt64((wanted.isFinite ? min(wanted, year) : year) * 1e9)
     }
 
     /// The process is gone or hung: kill it; the next call starts it again.
