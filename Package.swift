@@ -258,6 +258,7 @@ let package = Package(
             name: "FuzzTests",
             dependencies: [
                 "FieldtestData", "CampusRouting", "TweetSentiment", "ScenarioEngine", "MetricReports", "FieldtestApps",
+                "SystemsUnderTest",
             ],
             path: "Tests/Fuzz",
             exclude: ["corpus", "findings", "README.md"]

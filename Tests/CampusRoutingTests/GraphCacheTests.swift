@@ -1,3 +1,4 @@
+import Crypto
 import FieldtestData
 import Foundation
 import Testing
@@ -119,7 +120,8 @@ struct GraphCacheTests {
         #expect(FileManager.default.fileExists(atPath: file.path))
         // Another map's adjacency written under this key, with a valid checksum: the arcs do not fit.
         let montgomery = try CampusGraph(source: try MapFile.load(url: RoutingFixtures.montgomery).source)
-        GraphCache.write(montgomery.profileAdjacency, key: key, to: file, in: dir)
+        GraphCache.write(
+            montgomery.profileAdjacency, key: key, to: file, in: dir, secret: try #require(GraphCache.userSecret()))
         let reloaded = try Self.load(dir)
         #expect(reloaded.outcome == .rebuilt("the cached arcs do not match the map's graph"))
         #expect(
@@ -168,5 +170,71 @@ struct GraphCacheTests {
             GraphCache.directory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"])?.path == "/x/fieldtest/graphs")
         #expect(GraphCache.directory(environment: ["HOME": "/h"])?.path == "/h/.cache/fieldtest/graphs")
         #expect(try Self.load(nil).outcome == .disabled)
+    }
+
+    /// `a` with every vertex in a component of its own: arrays consistent in size and range, so only
+    /// their provenance can tell them from the real ones.
+    static func isolated(_ a: CampusGraph.ProfileAdjacency) -> CampusGraph.ProfileAdjacency {
+        let n = Int32(a.component.count)
+        return CampusGraph.ProfileAdjacency(
+            offsets: a.offsets, targets: a.targets, lengths: a.lengths, arcs: a.arcs, edges: a.edges,
+            component: Array(0..<n), componentSizes: [Int32](repeating: 1, count: Int(n)), largestComponent: 0,
+            reverseOffsets: a.reverseOffsets, reverseTargets: a.reverseTargets, reverseLengths: a.reverseLengths,
+            reverseArcs: a.reverseArcs, reverseEdges: a.reverseEdges, landmarks: a.landmarks)
+    }
+
+    @Test("N17: a cache file forged by someone without the user's secret is rebuilt, never changes a route")
+    func n17ForgedCacheIsNotTrusted() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let built = try CampusGraph(source: try MapFile.load(url: Self.map).source)
+        _ = try Self.load(dir)
+        let file = try Self.cacheFile(in: dir)
+        let key = try #require(GraphCache.key(map: Self.map, profiles: RoutingProfiles.builtIn.profiles))
+        // Tampered component ids, written whole with a valid CRC-32, under another secret: a writer of the
+        // cache folder who cannot read the user's secret file.
+        let forged = built.profileAdjacency.map(Self.isolated)
+        GraphCache.write(forged, key: key, to: file, in: dir, secret: SymmetricKey(size: .bits256))
+        let reloaded = try Self.load(dir)
+        guard case .rebuilt(let reason) = reloaded.outcome else {
+            Issue.record("a forged cache file was used")
+            return
+        }
+        #expect(reason.contains("HMAC"), "\(reason)")
+        #expect(Self.answers(reloaded.graph) == Self.answers(built))
+        #expect(try Self.load(dir).outcome == .hit)
+        // Signed with the user's own secret, the same tampering is taken as the user's own file (the arcs
+        // fit): the secret, not the arrays, is what a shared folder's files are trusted by.
+        #expect(GraphCache.userSecret() != nil)
+    }
+
+    @Test("N17: the secret is the user's own 0600 file; one others may read or write is not used")
+    func n17SecretFileMustBePrivate() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("config/graph-cache.key")
+        let environment = ["FIELDTEST_GRAPH_CACHE_KEY": file.path]
+        let first = try #require(GraphCache.userSecret(environment: environment))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        func bytes(_ k: SymmetricKey?) -> [UInt8]? { k?.withUnsafeBytes { Array($0) } }
+        #expect(bytes(GraphCache.userSecret(environment: environment)) == bytes(first))
+        chmod(file.path, 0o644)
+        #expect(bytes(GraphCache.userSecret(environment: environment)) == nil)
+        chmod(file.path, 0o600)
+        try Data([1, 2, 3]).write(to: file)
+        chmod(file.path, 0o600)
+        #expect(bytes(GraphCache.userSecret(environment: environment)) == nil)
+        // Without a usable secret the cache is not used at all.
+        let map = try MapFile.load(url: Self.map).source
+        let cacheDir = dir.appendingPathComponent("cache")
+        let outcome = try GraphCache.graph(source: map, map: Self.map, directory: cacheDir, secret: nil).outcome
+        #expect(outcome == .disabled)
+        #expect(!FileManager.default.fileExists(atPath: cacheDir.path))
+        #expect(
+            GraphCache.secretFile(environment: ["HOME": "/h"])?.path == "/h/.config/fieldtest/graph-cache.key")
+        #expect(
+            GraphCache.secretFile(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"])?.path
+                == "/x/fieldtest/graph-cache.key")
     }
 }

@@ -7,6 +7,7 @@ import Testing
 import TweetSentiment
 
 @testable import FieldtestData
+@testable import SystemsUnderTest
 
 /// One parser under fuzzing: its seeds' folder in `corpus/`, the file extension its inputs are
 /// written with (the loaders tell some formats by name), and the call that parses a file.
@@ -39,6 +40,9 @@ struct FuzzTarget: Sendable, CustomStringConvertible {
             name: "osm-xml-parts", corpus: "osm-xml", fileName: { $0.lastPathComponent },
             parse: { url in try OSMInParts.check(readFileBytes(url), file: url.path) }),
         .loader("osm-pbf", .osmPBF),
+        FuzzTarget(
+            name: "osm-pbf-budget", corpus: "osm-pbf-budget", fileName: { $0.lastPathComponent },
+            parse: { url in try PBFBudget.check(url) }),
         .loader("ujiindoorloc", .ujiIndoorLoc),
         FuzzTarget(
             name: "geolife", corpus: "geolife", fileName: { $0.lastPathComponent },
@@ -69,6 +73,12 @@ struct FuzzTarget: Sendable, CustomStringConvertible {
         FuzzTarget(
             name: "baseline", corpus: "baseline", fileName: { $0.lastPathComponent },
             parse: { url in _ = try MetricsCSV.read(url) }),
+        FuzzTarget(
+            name: "serve-requests", corpus: "serve", fileName: { $0.lastPathComponent },
+            parse: { url in try ServedRequests.check(readFileBytes(url), file: url.path) }),
+        FuzzTarget(
+            name: "protocol-answers", corpus: "answers", fileName: { $0.lastPathComponent },
+            parse: { url in try ProtocolAnswers.check(readFileBytes(url)) }),
         FuzzTarget(
             name: "sentiment-model", corpus: "", fileName: { _ in "model.ftsm" },
             parse: { url in _ = try SentimentModelFile.load(url) },
@@ -101,6 +111,101 @@ enum OSMInParts {
             }
         }
         _ = try whole.get()
+    }
+}
+
+/// PBF files whose blocks declare bomb-sized contents: the expansion budget's refusal is this target's
+/// accepting path (a seed is refused by it); any other error is a rejection, and no input may run past
+/// the bounds on its way to either.
+enum PBFBudget {
+    struct Rejected: Error {}
+
+    static func check(_ url: URL) throws {
+        do {
+            _ = try DatasetLoaders.countRecords(format: .osmPBF, url: url, displayName: url.path)
+        } catch {
+            guard String(describing: error).contains("decompression bomb") else { throw Rejected() }
+        }
+    }
+}
+
+/// `serve`'s request handling: each line of the input is a request to each built-in core (sun; route
+/// over a loaded campus; locate, trained; sentiment, a small model), and every answer must be one JSON
+/// object. The server must answer, not trap, whatever numbers and text a request holds.
+enum ServedRequests {
+    static let repo = FuzzTests.root.deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Cores: @unchecked Sendable {
+        var sun = ServedSun()
+        var route: ServedRoute
+        var locate = ServedLocate()
+        var sentiment: ServedSentiment
+    }
+
+    static let cores: Cores? = {
+        guard
+            let map = try? MapFile.load(
+                url: repo.appendingPathComponent("Datasets/maps/universidad_central_del_ecuador_campus.osm")),
+            let graph = try? CampusGraph(source: map.source), let model = try? FuzzSeeds.smallModel()
+        else { return nil }
+        var cores = Cores(
+            route: ServedRoute(router: BuiltinRouter(graph: graph)), sentiment: ServedSentiment(model: model))
+        try? cores.locate.load(
+            path: repo.appendingPathComponent("Tests/FieldtestDataTests/Fixtures/positioning/uji_small.csv").path,
+            format: "ujiindoorloc-csv")
+        return cores
+    }()
+
+    /// An input none of whose requests any core answered.
+    struct Refused: Error {}
+
+    static func check(_ bytes: [UInt8], file: String) throws {
+        guard var cores = cores else {
+            Issue.record("the served cores could not be set up")
+            return
+        }
+        var answered = false
+        for line in bytes.split(separator: 0x0A) {
+            var answers: [[UInt8]] = [[], [], [], []]
+            SystemServer.answer(line, core: &cores.sun, name: "f", version: "0", into: &answers[0])
+            SystemServer.answer(line, core: &cores.route, name: "f", version: "0", into: &answers[1])
+            SystemServer.answer(line, core: &cores.locate, name: "f", version: "0", into: &answers[2])
+            SystemServer.answer(line, core: &cores.sentiment, name: "f", version: "0", into: &answers[3])
+            for answer in answers {
+                guard let fields = (try? JSONReader.parse(answer))?.objectFields else {
+                    Issue.record("\(file): the answer \(String(decoding: answer, as: UTF8.self)) is not a JSON object")
+                    continue
+                }
+                if !fields.contains(where: { $0.0 == "ok" && $0.1 == .bool(false) }) { answered = true }
+            }
+        }
+        // The seeds are requests a core answers; a mutation that leaves none is a rejection.
+        if !answered { throw Refused() }
+    }
+}
+
+/// A system's answer lines, read and decoded as each capability's answer: a fault, never a trap.
+enum ProtocolAnswers {
+    /// An input none of whose lines decodes as any capability's answer.
+    struct Undecodable: Error {}
+
+    static func check(_ bytes: [UInt8]) throws {
+        var decoded = false
+        for line in bytes.split(separator: 0x0A) {
+            guard let value = try? JSONReader.parse(line) else { continue }
+            let rows: [JSONField] = if case .array(let rows)? = value["rows"] { rows } else { [value] }
+            for row in rows {
+                // Every field of a sun answer may be null, so it counts only with a time in it.
+                let sun = (try? JSONFieldDecoder.decode(SunTimes.self, from: row)).flatMap { $0.sunrise ?? $0.sunset }
+                let answers: [Any?] = [
+                    sun, try? JSONFieldDecoder.decode(RouteAnswer.self, from: row),
+                    try? JSONFieldDecoder.decode(LocateAnswer.self, from: row),
+                    try? JSONFieldDecoder.decode(SentimentAnswer.self, from: row),
+                ]
+                if answers.contains(where: { $0 != nil }) { decoded = true }
+            }
+        }
+        if !decoded { throw Undecodable() }
     }
 }
 

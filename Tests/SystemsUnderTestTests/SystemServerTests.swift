@@ -58,7 +58,7 @@ struct SystemServerTests {
                 #"{"ok":true,"name":"echo","version":"0"}"#,
                 #"{"id":"1","label":"a \"quoted\" word"}"#,
                 #"{"id":"b","rows":[{"id":"2","label":"x"},{"id":"3","ok":false,"error":"'text' needed"}]}"#,
-                #"{"ok":false,"error":"not a JSON object"}"#,
+                #"{"ok":false,"error":"not JSON at byte 0: expected null"}"#,
                 #"{"ok":false,"error":"not a JSON object"}"#,
                 #"{"id":"c","ok":false,"error":"each of 'rows' must be an object"}"#,
                 #"{"id":"d","ok":false,"error":"unknown op 'mood'; use hello, load or classify"}"#,

@@ -38,7 +38,10 @@ enum JournalDefinition: AppVocabularyBuilding {
                 "PBKDF2 iterations (default 600000, at most 10000000)")
         ],
         requirements: requirements,
-        checks: [KeyDerivationWork.check(kinds: ["sign-up", "login"], iterationsParameter: "kdf_iterations")],
+        checks: [
+            KeyDerivationWork.check(kinds: ["sign-up", "login"], iterationsParameter: "kdf_iterations"),
+            JournalFilterWork.check(),
+        ],
         makeDriver: { _ in JournalDriver() })
 
     /// The requirements the app reports, in catalogue order.

@@ -10,22 +10,28 @@ import Foundation
 /// the cache format version. A later run on the same map and profiles maps the file (`mmap`) instead
 /// of computing the adjacency again.
 ///
-/// Safe to share: a file is written to a temporary name in the same folder and renamed into place,
-/// so a reader sees a whole file or none. Safe when stale or damaged: the file carries its key and a
-/// CRC-32 of its contents, and every arc is checked against the graph built from the map; anything
-/// that does not match is rebuilt (and rewritten), never used, so a cache can cost time but never
-/// change an answer.
+/// Safe to share between processes: a file is written to a temporary name in the same folder and
+/// renamed into place, so a reader sees a whole file or none. Safe when stale or damaged: the file
+/// carries its key and a CRC-32 of its contents, and every arc is checked against the graph built from
+/// the map; anything that does not match is rebuilt (and rewritten), never used. Safe when someone else
+/// can write the folder: every file carries an HMAC-SHA256 of its header and contents under the user's
+/// own secret (`userSecret`, a 0600 file outside the cache folder), so a file that this user's
+/// Fieldtest did not write is rebuilt, never used, however consistent its arrays and checksum are. A
+/// cache can cost time but never change an answer.
 ///
 /// Where: `FIELDTEST_GRAPH_CACHE` names the folder, or `off` disables the cache; unset, the folder
-/// is `$XDG_CACHE_HOME/fieldtest/graphs`, else `~/.cache/fieldtest/graphs`. Nothing is ever deleted:
-/// remove the folder to clear it.
+/// is `$XDG_CACHE_HOME/fieldtest/graphs`, else `~/.cache/fieldtest/graphs`, created 0700. Nothing is
+/// ever deleted: remove the folder to clear it.
 public enum GraphCache {
     /// Version of the file layout and of the adjacency it stores; part of the key.
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     /// First bytes of a cache file.
     static let magic: [UInt8] = Array("FTGRAPH\u{0}".utf8)
-    /// Header: magic (8), version (4), profile count (4), key (32), payload length (8), CRC-32 of the payload (4), padding (4).
-    static let headerBytes = 64
+    /// Header: magic (8), version (4), profile count (4), key (32), payload length (8), CRC-32 of the payload
+    /// (4), padding (4), then the HMAC-SHA256 (32) of those 64 bytes and the payload under the user's secret.
+    static let headerBytes = 96
+    /// Bytes of the header the HMAC covers (all before the HMAC itself).
+    static let signedHeaderBytes = 64
 
     /// What happened to the cache on one load.
     public enum Outcome: Sendable, Equatable {
@@ -58,17 +64,18 @@ public enum GraphCache {
     /// Throws what `CampusGraph.init` throws.
     public static func graph(
         source: MapSource, map: URL, profiles: RoutingProfiles = .builtIn, preparing: Set<String>? = nil,
-        directory: URL?
+        directory: URL?, secret: SymmetricKey? = userSecret()
     ) throws(RoutingError) -> (graph: CampusGraph, outcome: Outcome) {
         let prepared = profiles.profiles.indices.filter { preparing?.contains(profiles.profiles[$0].name) ?? true }
-        guard let directory, let key = key(map: map, profiles: profiles.profiles, prepared: prepared) else {
+        guard let directory, let secret, let key = key(map: map, profiles: profiles.profiles, prepared: prepared)
+        else {
             return (try CampusGraph(source: source, profiles: profiles, preparing: prepared) { _, _ in [:] }, .disabled)
         }
         let file = directory.appendingPathComponent(key.map { String(format: "%02x", $0) }.joined() + ".graph")
         var reason = "no cache file yet"
         var offered: [CampusGraph.ProfileAdjacency] = []
         let graph = try CampusGraph(source: source, profiles: profiles, preparing: prepared) { _, _ in
-            switch read(file, key: key, profileCount: prepared.count) {
+            switch read(file, key: key, profileCount: prepared.count, secret: secret) {
             case .success(let adjacency):
                 offered = adjacency
                 return Dictionary(uniqueKeysWithValues: zip(prepared, adjacency))
@@ -83,7 +90,7 @@ public enum GraphCache {
             return (graph, .hit)
         }
         if !offered.isEmpty { reason = "the cached arcs do not match the map's graph" }
-        write(used, key: key, to: file, in: directory)
+        write(used, key: key, to: file, in: directory, secret: secret)
         return (graph, .rebuilt(reason))
     }
 
@@ -122,7 +129,9 @@ public enum GraphCache {
     }
 
     /// The prepared adjacencies of `file`, or why they cannot be used.
-    static func read(_ file: URL, key: [UInt8], profileCount: Int) -> Result<[CampusGraph.ProfileAdjacency], Refusal> {
+    static func read(_ file: URL, key: [UInt8], profileCount: Int, secret: SymmetricKey) -> Result<
+        [CampusGraph.ProfileAdjacency], Refusal
+    > {
         guard FileManager.default.fileExists(atPath: file.path) else {
             return .failure(Refusal(reason: "no cache file yet"))
         }
@@ -147,6 +156,13 @@ public enum GraphCache {
         guard Checksum.crc32(payload) == b.loadUnaligned(fromByteOffset: 56, as: UInt32.self).littleEndian else {
             return .failure(Refusal(reason: "the cache file is damaged (its checksum does not match)"))
         }
+        var mac = HMAC<SHA256>(key: secret)
+        mac.update(data: UnsafeRawBufferPointer(rebasing: b[0..<signedHeaderBytes]))
+        mac.update(data: payload)
+        guard mac.finalize() == UnsafeRawBufferPointer(rebasing: b[signedHeaderBytes..<headerBytes]) else {
+            return .failure(
+                Refusal(reason: "the cache file was not written by this user's Fieldtest (its HMAC does not match)"))
+        }
         var reader = ArrayReader(bytes: payload)
         var out: [CampusGraph.ProfileAdjacency] = []
         for _ in 0..<profileCount {
@@ -159,8 +175,11 @@ public enum GraphCache {
         return .success(out)
     }
 
-    /// Writes `adjacency` under `key` to `file` through a temporary file and a rename; failures are ignored.
-    static func write(_ adjacency: [CampusGraph.ProfileAdjacency], key: [UInt8], to file: URL, in directory: URL) {
+    /// Writes `adjacency` under `key` to `file`, signed with `secret`, through a temporary file and a
+    /// rename; failures are ignored.
+    static func write(
+        _ adjacency: [CampusGraph.ProfileAdjacency], key: [UInt8], to file: URL, in directory: URL, secret: SymmetricKey
+    ) {
         var w = ArrayWriter()
         for a in adjacency { w.adjacency(a) }
         var header = magic
@@ -173,8 +192,13 @@ public enum GraphCache {
         append(UInt64(w.bytes.count))
         append(w.bytes.withUnsafeBytes { Checksum.crc32($0) })
         append(UInt32(0))
+        var mac = HMAC<SHA256>(key: secret)
+        mac.update(data: header)
+        mac.update(data: w.bytes)
+        header.append(contentsOf: mac.finalize())
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let temporary = directory.appendingPathComponent(
                 ".\(file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt64.random(in: 0...UInt64.max)).tmp"
             )

@@ -51,6 +51,8 @@ public struct SpatialGrid: Sendable {
     /// The rows `r0…r1` and columns `c0…c1` of the cells overlapping a `radiusMetres` circle around `p`;
     /// nil when that is 10,000 cells or more a side (a radius far beyond any campus).
     func cells(near p: GeoPoint, radiusMetres: Double) -> (Int64, Int64, Int64, Int64)? {
+        // A point off the globe (or infinite) is near nothing; converting it to a cell would trap.
+        guard abs(p.latitude) <= 90, abs(p.longitude) <= 180, radiusMetres.isFinite else { return nil }
         let dLat = radiusMetres * Self.degreesPerMetre
         let dLon = dLat / max(0.01, cos(p.latitude * .pi / 180))
         let r0 = Int64(((p.latitude - dLat) / cellLat).rounded(.down))

@@ -136,7 +136,7 @@ public enum FingerprintLocateJob {
                 sink = started
                 return
             }
-            let headerLines = header.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let headerLines = UJIIndoorLoc.lineEnds(header)
             let queries = try UJIIndoorLoc.load(
                 bytes: header + run.bytes, file: file, requireLabels: false,
                 lineOffset: run.firstLine - (headerLines + 1)

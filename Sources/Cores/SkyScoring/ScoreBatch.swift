@@ -141,10 +141,8 @@ public enum ScoreBatch {
             // date with two sunsets (one just after 00:00 UTC, one just before 24:00) lost one of them.
             let offsetSeconds = Int((loc.longitude / 15).rounded()) * 3600
             let zone = TimeZone(secondsFromGMT: offsetSeconds) ?? TimeZone(secondsFromGMT: 0) ?? .current
-            let d0 = Int(((first + Double(offsetSeconds)) / 86_400).rounded(.down)) - 1
-            let d1 = Int(((last + Double(offsetSeconds)) / 86_400).rounded(.down)) + 1
             var seen: Set<String> = []  // event name and whole second: each event is scored once
-            for day in d0...d1 {
+            for day in eventDays(loc.samples, offsetSeconds: offsetSeconds) {
                 let s = calculator.day(
                     date: CivilDate(daysSinceEpoch: day), latitude: loc.latitude,
                     longitude: loc.longitude, zone: zone)
@@ -158,6 +156,19 @@ public enum ScoreBatch {
             }
         }
         return out
+    }
+
+    /// The zone dates whose events can be scored, ascending: each sample's date and two dates either side.
+    /// An event farther than `SkyConditions.window`'s reach (a few hours) from every sample has no window
+    /// and is not scored, so the dates between rows years apart are never computed: the cost follows the
+    /// rows, not the span of time they cover (two rows in years 1 and 9999 once cost 3.6 M days).
+    static func eventDays(_ samples: [SkySample], offsetSeconds: Int) -> [Int] {
+        var days: [Int] = []
+        for s in samples {
+            let d = Int(((s.timeUTC + Double(offsetSeconds)) / 86_400).rounded(.down))
+            for day in (d - 2)...(d + 2) where day > (days.last ?? Int.min) { days.append(day) }
+        }
+        return days
     }
 
     /// The output header.

@@ -100,34 +100,13 @@ public enum SentimentCorpusFiles {
                 guard FileManager.default.isReadableFile(atPath: url.path) else {
                     throw DataError.unreadable(file: shown, reason: "no such file or not readable")
                 }
+                // Read once: standard input (`-`) cannot be read twice.
+                let bytes = try readFileBytes(url, displayName: shown)
+                try NULCheck.refuse(bytes, file: shown, field: "text")
                 if name.lowercased().hasSuffix(".csv") {
-                    let bytes = try readFileBytes(url, displayName: shown)
-                    if Sentiment140Loader.looksLikeOriginalCSV(bytes) {
-                        corpus.add(
-                            try Sentiment140Loader.parseOriginalCSV(bytes, file: shown, policy: policy).records,
-                            source: .sentiment140)
-                        continue
-                    }
-                    let table = try CSVTable(bytes: bytes, file: shown)
-                    if table.header.position(of: "airline_sentiment") != nil {
-                        corpus.add(
-                            try AirlineTweetsLoader.parse(bytes, file: shown, policy: policy).records.map(\.labelled),
-                            source: .airline)
-                    } else if table.header.position(of: "text") != nil, table.header.position(of: "label") != nil {
-                        let loaded = try table.load(policy: policy) {
-                            (row: CSVRow) throws(DataError) -> LabelledTweet? in
-                            guard let label = SentimentLabel(name: try row.string("label")) else {
-                                throw row.invalid("label", "expected negative, neutral or positive")
-                            }
-                            return LabelledTweet(text: try row.string("text"), label: label, line: row.line)
-                        }
-                        corpus.add(loaded.records, source: .labelledCSV)
-                    } else {
-                        throw DataError.badLayout(file: shown, line: 1, reason: Self.unknownLayout)
-                    }
+                    try addCSV(bytes, file: shown, policy: policy, to: &corpus)
                     continue
                 }
-                let bytes = try readFileBytes(url, displayName: shown)
                 if SemEvalTweetsLoader.looksLikeSemEval(bytes) || name.lowercased().hasSuffix(".tsv") {
                     // Recognised by content: the SemEval-2017 test gold, for one, is a headerless `.txt`.
                     corpus.add(semEval: try SemEvalTweetsLoader.parse(bytes, file: shown, policy: policy).records)
@@ -144,6 +123,9 @@ public enum SentimentCorpusFiles {
                     corpus.add(
                         try Sentiment140Loader.load(url: url, label: label, displayName: shown, policy: policy).records,
                         source: .sentiment140)
+                } else if Self.looksLikeCSV(bytes) {
+                    // A CSV without the name to tell it, such as standard input (`--input -`).
+                    try addCSV(bytes, file: shown, policy: policy, to: &corpus)
                 } else {
                     throw DataError.badLayout(file: shown, line: 1, reason: Self.unknownLayout)
                 }
@@ -153,6 +135,43 @@ public enum SentimentCorpusFiles {
         }
         if let file = emptyInputs.first { throw .noExamples(file: file) }
         return corpus
+    }
+
+    /// Adds a CSV input: the original Sentiment140 CSV, airline tweets, or `text,label` rows.
+    static func addCSV(_ bytes: [UInt8], file: String, policy: LoadPolicy, to corpus: inout TrainingCorpus)
+        throws(DataError)
+    {
+        if Sentiment140Loader.looksLikeOriginalCSV(bytes) {
+            corpus.add(
+                try Sentiment140Loader.parseOriginalCSV(bytes, file: file, policy: policy).records,
+                source: .sentiment140)
+            return
+        }
+        let table = try CSVTable(bytes: bytes, file: file)
+        if table.header.position(of: "airline_sentiment") != nil {
+            corpus.add(
+                try AirlineTweetsLoader.parse(bytes, file: file, policy: policy).records.map(\.labelled),
+                source: .airline)
+        } else if table.header.position(of: "text") != nil, table.header.position(of: "label") != nil {
+            let loaded = try table.load(policy: policy) { (row: CSVRow) throws(DataError) -> LabelledTweet? in
+                guard let label = SentimentLabel(name: try row.string("label")) else {
+                    throw row.invalid("label", "expected negative, neutral or positive")
+                }
+                return LabelledTweet(text: try row.string("text"), label: label, line: row.line)
+            }
+            corpus.add(loaded.records, source: .labelledCSV)
+        } else {
+            throw DataError.badLayout(file: file, line: 1, reason: Self.unknownLayout)
+        }
+    }
+
+    /// Whether `bytes` read as one of the CSV layouts `addCSV` takes, told by content alone.
+    static func looksLikeCSV(_ bytes: [UInt8]) -> Bool {
+        if Sentiment140Loader.looksLikeOriginalCSV(bytes) { return true }
+        let first = LabelledTweetStream.firstLine(bytes)
+        guard let header = try? CSVReader(fileName: "").records(Array(first.utf8)).first?.fields else { return false }
+        let names = Set(header.map { $0.trimmingCharacters(in: .whitespaces) })
+        return names.contains("airline_sentiment") || (names.contains("text") && names.contains("label"))
     }
 
     static let unknownLayout =

@@ -33,6 +33,7 @@ extension SentimentCSV {
                 sink = started
                 return
             }
+            try NULCheck.refuse(run.bytes, file: input, firstLine: run.firstLine, field: "text")
             // The fast path reads a plain ASCII header (which the names, joined again, reproduce) and
             // well-formed rows; anything else goes through `CSVTable`, which locates the problem.
             let bytes = headerLine + run.bytes

@@ -76,7 +76,7 @@ public enum SentimentCSV {
             scorer.predictAll(Array(texts[range])) { i, p in
                 out.row([
                     records[range.lowerBound + i].0, p.label(among: classes).name,
-                    CSVWriter.fixed(p.score, decimals: 4),
+                    CSVWriter.fixedUnsignedZero(p.score, decimals: 4),
                 ])
             }
             return out
@@ -115,7 +115,7 @@ public enum SentimentCSV {
                     scorer.predictAll(count: range.count, utf8: { field(texts[range.lowerBound + $0]) }) { i, p in
                         out.field(utf8: field(ids[range.lowerBound + i]))
                         out.field(p.label(among: classes).name)
-                        out.field(CSVWriter.fixed(p.score, decimals: 4))
+                        out.field(CSVWriter.fixedUnsignedZero(p.score, decimals: 4))
                         out.endRecord()
                     }
                 }

@@ -324,6 +324,16 @@ public struct CSVWriter: Sendable {
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// `fixed(value, decimals:)` without the sign of a value that rounds to zero: `0.0000`, never
+    /// `-0.0000`, for a score a reader compares or sorts as text.
+    public static func fixedUnsignedZero(_ value: Double, decimals: Int) -> String {
+        let text = fixed(value, decimals: decimals)
+        guard text.utf8.first == UInt8(ascii: "-"),
+            text.utf8.dropFirst().allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") })
+        else { return text }
+        return String(text.dropFirst())
+    }
+
     /// `String(format: "%.<decimals>f", value)`, the same text, without going through Foundation's
     /// formatter for the common case (|value| · 10^decimals below 10^9, up to 9 decimals), where
     /// it is built from an integer. Within 10^-6 of a rounding tie, where the scaled product may

@@ -77,3 +77,30 @@ extension String {
         return trimmingCharacters(in: .whitespaces)
     }
 }
+
+/// Free text (a tweet) holds no NUL byte: a valid UTF-8 character, but one that no tweet has and that
+/// C-string consumers of the text would cut it at, so a file holding one is refused at its line.
+public enum NULCheck {
+    /// Throws `DataError.invalidField` at the line of the first NUL byte of `bytes`, counting the
+    /// first byte as line `firstLine` (LF, CRLF and bare CR each end a line). O(n); no allocation.
+    public static func refuse(_ bytes: [UInt8], file: String, firstLine: Int = 1, field: String) throws(DataError) {
+        guard
+            let at = bytes.withUnsafeBytes({ raw -> Int? in
+                guard let base = raw.baseAddress, let hit = memchr(base, 0, raw.count) else { return nil }
+                return base.distance(to: UnsafeRawPointer(hit))
+            })
+        else { return }
+        var line = firstLine
+        var i = 0
+        while i < at {
+            if bytes[i] == UInt8(ascii: "\n") || (bytes[i] == UInt8(ascii: "\r") && bytes[i + 1] != UInt8(ascii: "\n"))
+            {
+                line += 1
+            }
+            i += 1
+        }
+        throw .invalidField(
+            file: file, line: line, field: field, value: "",
+            reason: "holds a NUL byte (U+0000), which no tweet text has; remove it (e.g. tr -d '\\000')")
+    }
+}

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// Why a line is not JSON: what was expected, and the byte offset where it was not found.
@@ -18,6 +19,8 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
 /// `JSONDecoder`: an answer of 1,000 rows is parsed once, with no bridging to `NSDictionary` and no
 /// second pass for the envelope, which costs a fraction of a microsecond a row instead of several.
 /// Integers without fraction or exponent that fit an `Int` are `.int`; other numbers `.number`.
+/// Strictly UTF-8 (RFC 8259 §8.1): an invalid byte sequence or a lone surrogate escape (`\ud800`) is
+/// an error, never a silent U+FFFD, and so is a number too large for a `Double` (`1e999`).
 public enum JSONReader {
     /// Nesting deeper than this is refused (a hostile line must not exhaust the stack).
     static let maximumDepth = 256
@@ -159,15 +162,19 @@ public enum JSONReader {
         mutating func string() throws(JSONReadError) -> String {
             at += 1
             let first = at
+            var high: UInt8 = 0
             while at < bytes.count {
                 let b = bytes[at]
                 if b == UInt8(ascii: "\"") {
-                    let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<at]), as: UTF8.self)
+                    let text = UnsafeBufferPointer(rebasing: bytes[first..<at])
+                    if high >= 0x80 { try checkUTF8(text, from: first) }
+                    let s = String(decoding: text, as: UTF8.self)
                     at += 1
                     return s
                 }
                 if b == UInt8(ascii: "\\") { break }
                 guard b >= 0x20 else { throw error("no control character in a string") }
+                high |= b
                 at += 1
             }
             var out = Array(UnsafeBufferPointer(rebasing: bytes[first..<at]))
@@ -175,6 +182,9 @@ public enum JSONReader {
                 let b = bytes[at]
                 switch b {
                 case UInt8(ascii: "\""):
+                    if high >= 0x80, let bad = out.withUnsafeBytes({ UTF8Check.firstInvalidOffset($0) }) {
+                        throw JSONReadError(offset: first + bad, expected: "valid UTF-8")
+                    }
                     at += 1
                     return String(decoding: out, as: UTF8.self)
                 case UInt8(ascii: "\\"):
@@ -194,6 +204,7 @@ public enum JSONReader {
                     }
                 default:
                     guard b >= 0x20 else { throw error("no control character in a string") }
+                    high |= b
                     out.append(b)
                     at += 1
                 }
@@ -201,24 +212,27 @@ public enum JSONReader {
             throw error("the closing '\"'")
         }
 
-        /// The scalar of `\uXXXX` (after the `u`), joining a surrogate pair; a lone surrogate
-        /// becomes U+FFFD, as decoders commonly do.
+        /// The scalar of `\uXXXX` (after the `u`), joining a surrogate pair. A lone surrogate is
+        /// an error: it stands for no character, and replacing it would change the text unseen.
         mutating func unicodeEscape() throws(JSONReadError) -> Unicode.Scalar {
+            let start = at - 2
             let high = try hex4()
-            guard (0xD800..<0xDC00).contains(high) else {
-                return Unicode.Scalar(high) ?? "\u{FFFD}"
-            }
-            guard at + 6 <= bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
-                return "\u{FFFD}"
-            }
-            let mark = at
+            guard (0xD800..<0xE000).contains(high) else { return Unicode.Scalar(high)! }
+            guard high < 0xDC00, at + 6 <= bytes.count, bytes[at] == UInt8(ascii: "\\"),
+                bytes[at + 1] == UInt8(ascii: "u")
+            else { throw JSONReadError(offset: start, expected: "no lone surrogate escape (\\uD800–\\uDFFF)") }
             at += 2
             let low = try hex4()
             guard (0xDC00..<0xE000).contains(low) else {
-                at = mark
-                return "\u{FFFD}"
+                throw JSONReadError(offset: start, expected: "no lone surrogate escape (\\uD800–\\uDFFF)")
             }
-            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+        }
+
+        /// Throws at the first byte of `text` (which starts at offset `from`) that is not UTF-8.
+        func checkUTF8(_ text: UnsafeBufferPointer<UInt8>, from: Int) throws(JSONReadError) {
+            guard let bad = UTF8Check.firstInvalidOffset(UnsafeRawBufferPointer(text)) else { return }
+            throw JSONReadError(offset: from + bad, expected: "valid UTF-8")
         }
 
         mutating func hex4() throws(JSONReadError) -> UInt32 {
@@ -310,6 +324,9 @@ public enum JSONReader {
             text.append(0)
             let v = text.withUnsafeBufferPointer { p in
                 p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { strtod($0, nil) }
+            }
+            guard v.isFinite else {
+                throw JSONReadError(offset: first, expected: "a number within ±1.7976931348623157e308")
             }
             return .number(v)
         }

@@ -45,6 +45,26 @@ public struct LocateAnswer: Sendable, Equatable, Decodable {
         self.building = building
     }
 
+    enum CodingKeys: String, CodingKey { case longitude, latitude, floor, building }
+
+    /// Decodes an answer; a coordinate beyond ±`UJIIndoorLoc.coordinateLimitMetres` (the training
+    /// file's own limit) is a wrong answer, as a missing one is.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func metres(_ key: CodingKeys) throws -> Double {
+            let v = try c.decode(Double.self, forKey: key)
+            guard v.isFinite, abs(v) <= UJIIndoorLoc.coordinateLimitMetres else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c, debugDescription: "expected projected metres within ±100000000")
+            }
+            return v
+        }
+        longitude = try metres(.longitude)
+        latitude = try metres(.latitude)
+        floor = try c.decode(Int.self, forKey: .floor)
+        building = try c.decode(Int.self, forKey: .building)
+    }
+
     /// The answer fields.
     public var fields: [(String, JSONField)] {
         [

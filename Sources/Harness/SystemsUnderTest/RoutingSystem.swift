@@ -72,10 +72,19 @@ public struct RouteAnswer: Sendable, Equatable, Decodable {
         }
         lengthMetres = try c.decodeIfPresent(Double.self, forKey: .lengthMetres) ?? 0
         durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds) ?? 0
+        guard lengthMetres.isFinite, lengthMetres >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .lengthMetres, in: c, debugDescription: "length_m must be a finite number ≥ 0")
+        }
+        guard durationSeconds.isFinite, durationSeconds >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .durationSeconds, in: c, debugDescription: "duration_s must be a finite number ≥ 0")
+        }
         nodeIDs = try c.decodeIfPresent([Int64].self, forKey: .nodeIDs) ?? []
         let pairs = try c.decodeIfPresent([[Double]].self, forKey: .path) ?? []
-        guard pairs.allSatisfy({ $0.count == 2 }) else {
-            throw DecodingError.dataCorruptedError(forKey: .path, in: c, debugDescription: "path: [lat, lon] pairs")
+        guard pairs.allSatisfy({ $0.count == 2 && abs($0[0]) <= 90 && abs($0[1]) <= 180 }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .path, in: c, debugDescription: "path: [lat, lon] pairs, degrees within ±90 and ±180")
         }
         path = pairs.map { GeoPoint(latitude: $0[0], longitude: $0[1]) }
     }

@@ -125,6 +125,10 @@ public struct SunTimes: Sendable, Equatable, Decodable {
         (goldenHourMorningStart, goldenHourMorningEnd) = (times[5], times[6])
         (goldenHourEveningStart, goldenHourEveningEnd) = (times[7], times[8])
         dayLengthSeconds = try c.decodeIfPresent(Double.self, forKey: Key(stringValue: "day_length_s"))
+        if let d = dayLengthSeconds, !(0...90_000).contains(d) {
+            throw DecodingError.dataCorruptedError(
+                forKey: Key(stringValue: "day_length_s"), in: c, debugDescription: "expected seconds in 0…90000")
+        }
         note = try c.decodeIfPresent(String.self, forKey: Key(stringValue: "note")) ?? ""
     }
 }
@@ -153,6 +157,8 @@ extension SolarCalculator: SunTimesSystem {
     /// The calculator's day for each query; nil for an unknown zone or a date that does not exist.
     public func sunTimes(_ queries: [SunQuery]) -> [SunTimes?] {
         queries.map { q in
+            // Out-of-range coordinates are no day at all (1e308 once trapped the calculator).
+            guard abs(q.latitude) <= 90, abs(q.longitude) <= 180 else { return nil }
             guard let zone = ZoneOffsets.ianaZone(named: q.timezone), q.date.utf8.count == 10,
                 let date = CivilDate(iso: Substring(q.date))
             else { return nil }

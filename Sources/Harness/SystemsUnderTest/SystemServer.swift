@@ -71,7 +71,7 @@ public enum SystemServer {
         do { parsed = try JSONReader.parse(line) } catch {
             let message =
                 error.repeatedKey.map { "the key '\($0.prefix(64))' repeats; give each key once" }
-                ?? "not a JSON object"
+                ?? error.description
             JSONField.writeObject([("ok", .bool(false)), ("error", .string(message))], into: &out)
             return
         }
@@ -201,9 +201,15 @@ public struct ServedSun: ServedCore {
 
     public func answer(_ rows: [JSONObject]) -> [Result<[(String, JSONField)], ServedCoreError>] {
         rows.map { row in
-            guard let lat = row["latitude"]?.doubleValue, let lon = row["longitude"]?.doubleValue,
-                let date = row["date"]?.stringValue, let zone = row["timezone"]?.stringValue
-            else { return .failure(ServedCoreError("needs latitude, longitude (numbers), date and timezone")) }
+            guard let date = row["date"]?.stringValue, let zone = row["timezone"]?.stringValue else {
+                return .failure(ServedCoreError("needs latitude, longitude (numbers), date and timezone"))
+            }
+            let lat: Double
+            let lon: Double
+            do throws(ServedCoreError) {
+                lat = try ServedField.number(row, "latitude", in: ServedField.latitudes)
+                lon = try ServedField.number(row, "longitude", in: ServedField.longitudes)
+            } catch { return .failure(error) }
             let q = SunQuery(id: "", latitude: lat, longitude: lon, date: date, timezone: zone)
             guard let t = calculator.sunTimes([q])[0] else {
                 return .failure(ServedCoreError("date must be an existing YYYY-MM-DD and timezone an IANA name"))
@@ -232,10 +238,19 @@ public struct ServedRoute: ServedCore {
     public func answer(_ rows: [JSONObject]) -> [Result<[(String, JSONField)], ServedCoreError>] {
         rows.map { row in
             guard let router else { return .failure(ServedCoreError("no map loaded; send a 'load' message first")) }
-            guard let a = row["from_lat"]?.doubleValue, let b = row["from_lon"]?.doubleValue,
-                let c = row["to_lat"]?.doubleValue, let d = row["to_lon"]?.doubleValue,
-                let profile = row["profile"]?.stringValue
-            else { return .failure(ServedCoreError("needs from_lat, from_lon, to_lat, to_lon and profile")) }
+            guard let profile = row["profile"]?.stringValue else {
+                return .failure(ServedCoreError("needs from_lat, from_lon, to_lat, to_lon and profile"))
+            }
+            let a: Double
+            let b: Double
+            let c: Double
+            let d: Double
+            do throws(ServedCoreError) {
+                a = try ServedField.number(row, "from_lat", in: ServedField.latitudes)
+                b = try ServedField.number(row, "from_lon", in: ServedField.longitudes)
+                c = try ServedField.number(row, "to_lat", in: ServedField.latitudes)
+                d = try ServedField.number(row, "to_lon", in: ServedField.longitudes)
+            } catch { return .failure(error) }
             let q = RouteQuery(
                 id: "", from: GeoPoint(latitude: a, longitude: b), to: GeoPoint(latitude: c, longitude: d),
                 profile: profile)
@@ -273,8 +288,12 @@ public struct ServedLocate: ServedCore {
             let width = Self.width(row)
             var rssi: [Int8] = []
             for i in 0..<width {
-                guard let v = row[LocateQuery.column(i)]?.intValue, let b = Int8(exactly: v) else {
-                    return .failure(ServedCoreError("\(LocateQuery.column(i)) must be an integer dBm or 100"))
+                guard let v = row[LocateQuery.column(i)]?.intValue, let b = Int8(exactly: v),
+                    b == UJIIndoorLoc.notDetected || (UJIIndoorLoc.weakestRSSI...0).contains(Int(b))
+                else {
+                    return .failure(
+                        ServedCoreError(
+                            "\(LocateQuery.column(i)) must be an integer dBm in -104…0, or 100 (not detected)"))
                 }
                 rssi.append(b)
             }
@@ -290,6 +309,28 @@ public struct ServedLocate: ServedCore {
         var n = 0
         while row?[LocateQuery.column(n)] != nil { n += 1 }
         return n
+    }
+}
+
+/// The numbers of a request, checked where they arrive: a served core never sees a number it was
+/// not built for (an infinite or 1e308 coordinate once trapped `serve`, and 1000° got invented times).
+enum ServedField {
+    /// Latitudes, degrees.
+    static let latitudes: ClosedRange<Double> = -90...90
+    /// Longitudes, degrees.
+    static let longitudes: ClosedRange<Double> = -180...180
+
+    /// The number at `key`, finite and within `range`, or a refusal naming the field.
+    static func number(_ row: JSONObject, _ key: String, in range: ClosedRange<Double>) throws(ServedCoreError)
+        -> Double
+    {
+        guard let field = row[key] else { throw ServedCoreError("'\(key)' is missing; it must be a number") }
+        guard let v = field.doubleValue else { throw ServedCoreError("'\(key)' must be a number") }
+        guard v.isFinite, range.contains(v) else {
+            throw ServedCoreError(
+                "'\(key)' is \(v); it must be a finite number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return v
     }
 }
 

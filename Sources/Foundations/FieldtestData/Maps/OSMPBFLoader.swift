@@ -15,12 +15,33 @@ import SwiftProtobuf
 /// visible (deleted versions) are passed over, as in XML.
 ///
 /// Limits: a block header of at most 64 KiB and a block of at most 32 MiB, compressed or not (the
-/// format's own). Complexity: O(file size + decompressed size) time; memory O(elements) plus one block.
+/// format's own). A file's budget (`Budget`) bounds what it may expand to, checked against the sizes and
+/// counts the blocks declare before anything is allocated for them: the blocks inflate to at most
+/// 64 MiB + 64 × the file's size in all, and hold at most 1,000,000 + one element (node, way or
+/// relation) per byte of the file. Real extracts inflate to a few times their size and hold about one
+/// element per 10 bytes; a decompression bomb (a 1 MB file of 400 M dense nodes, 47 GB once read) is
+/// refused at the block that crosses the budget. Complexity: O(file size + decompressed size) time;
+/// memory O(elements) plus one block, so O(file size).
 public enum OSMPBFLoader: OSMByteLoader {
     /// The largest block header the format allows, in bytes.
     static let maxHeaderBytes = 64 * 1024
     /// The largest block, compressed or decompressed, the format allows, in bytes.
     static let maxBlobBytes = 32 * 1024 * 1024
+    /// What a file of a given size may expand to: decompressed bytes and elements, in all.
+    public struct Budget: Sendable, Equatable {
+        /// Decompressed bytes of every block together.
+        public var inflatedBytes: Int
+        /// Nodes, ways and relations together.
+        public var elements: Int
+
+        /// The budget of a file of `fileBytes` bytes: 64 MiB + 64 × its size inflated, and
+        /// 1,000,000 + one element per byte.
+        public init(fileBytes: Int) {
+            inflatedBytes = 64 * 1024 * 1024 + 64 * fileBytes
+            elements = 1_000_000 + fileBytes
+        }
+    }
+
     /// Features of the `OSMHeader` block this reader understands; a file that requires another is refused.
     static let understoodFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation"]
 
@@ -37,7 +58,7 @@ public enum OSMPBFLoader: OSMByteLoader {
         throws(DataError)
         -> OSMData
     {
-        var reader = PBFReader(file: file, policy: policy)
+        var reader = PBFReader(file: file, policy: policy, budget: Budget(fileBytes: bytes.count))
         var offset = 0
         while offset < bytes.count {
             reader.block += 1
@@ -68,10 +89,22 @@ private struct PBFReader {
     var block = 0
     /// Byte offset of the block being read.
     var blockOffset = 0
+    /// What the whole file may expand to, and what its blocks declared so far.
+    let budget: OSMPBFLoader.Budget
+    var inflatedBytes = 0
+    var elements = 0
 
-    init(file: String, policy: LoadPolicy) {
+    init(file: String, policy: LoadPolicy, budget: OSMPBFLoader.Budget) {
         self.file = file
         self.policy = policy
+        self.budget = budget
+    }
+
+    /// The refusal of a file that expands past its budget (`what`: the quantity, `limit` its bound).
+    func overBudget(_ what: String, _ total: Int, _ limit: Int, _ rule: String) -> DataError {
+        damaged(
+            "the blocks so far declare \(total) \(what), more than this file's budget of \(limit) (\(rule)); a real "
+                + "extract stays far below it, so this file is a decompression bomb or damaged")
     }
 
     func damaged(_ reason: String) -> DataError {
@@ -141,7 +174,7 @@ private struct PBFReader {
     }
 
     /// The block's payload, inflated when zlib-compressed.
-    private func payload(of blob: OSMPBF_Blob) throws(DataError) -> Data {
+    private mutating func payload(of blob: OSMPBF_Blob) throws(DataError) -> Data {
         switch blob.data {
         case .raw(let raw)?:
             return raw
@@ -149,6 +182,11 @@ private struct PBFReader {
             let size = Int(blob.rawSize)
             guard blob.hasRawSize, (0...OSMPBFLoader.maxBlobBytes).contains(size) else {
                 throw damaged("a zlib block without a valid raw_size (\(blob.rawSize))")
+            }
+            inflatedBytes += size
+            guard inflatedBytes <= budget.inflatedBytes else {
+                throw overBudget(
+                    "decompressed bytes", inflatedBytes, budget.inflatedBytes, "64 MiB + 64 × the file's size")
             }
             var out = Data(count: size)
             var outLength = uLongf(size)
@@ -192,6 +230,13 @@ private struct PBFReader {
     }
 
     private mutating func read(_ block: OSMPBF_PrimitiveBlock) throws(DataError) {
+        // Counted before a single element is built: the arrays of the decoded block are all there is yet.
+        for group in block.primitivegroup {
+            elements += group.nodes.count + group.dense.id.count + group.ways.count + group.relations.count
+        }
+        guard elements <= budget.elements else {
+            throw overBudget("elements", elements, budget.elements, "1,000,000 + one per byte of the file")
+        }
         var strings: [String] = []
         strings.reserveCapacity(block.stringtable.s.count)
         for (i, s) in block.stringtable.s.enumerated() {

@@ -26,6 +26,16 @@ public enum UJIIndoorLoc {
     /// (EPSG:3857) coordinates stay within ±2.0·10⁷ m at the ±85° latitude limit (the Jaume I
     /// campus is near −7,500 m, 4,864,900 m), so a larger value is a unit or entry mistake.
     public static let coordinateLimitMetres = 1e8
+
+    /// The number of lines `bytes` ends: LF, CRLF or a bare CR each end one, as the loader reads them.
+    public static func lineEnds(_ bytes: [UInt8]) -> Int {
+        let lf = UInt8(ascii: "\n")
+        let cr = UInt8(ascii: "\r")
+        var count = 0
+        for (i, b) in bytes.enumerated()
+        where b == lf || (b == cr && (i + 1 == bytes.count || bytes[i + 1] != lf)) { count += 1 }
+        return count
+    }
     /// The header names of the access-point columns, `WAP001`…`WAP520`.
     public static let accessPointColumns: [String] = (1...accessPointCount).map { i in
         let digits = String(i)
@@ -180,11 +190,22 @@ struct UJIIndoorLocParser {
         return layout
     }
 
+    /// Where the line from `start` ends: at the next LF, or at a bare CR before it. Lines end as the
+    /// shared `CSVReader` ends them (LF, CRLF or a classic-Mac CR), so a CR-only file is read row by
+    /// row instead of as one header line with nothing after it. A CRLF's CR stays (`trimCR` drops it).
     private func lineEnd(from start: Int) -> Int {
         let n = bytes.count
         guard start < n, let base = bytes.baseAddress else { return n }
-        guard let hit = memchr(base + start, Int32(Self.lf), n - start) else { return n }
-        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        var end = n
+        if let hit = memchr(base + start, Int32(Self.lf), n - start) {
+            end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        }
+        if let cr = memchr(base + start, Int32(Self.cr), end - start),
+            case let at = base.distance(to: cr.assumingMemoryBound(to: UInt8.self)), at < end - 1
+        {
+            return at
+        }
+        return end
     }
 
     private func hasQuote(_ r: Range<Int>) -> Bool {

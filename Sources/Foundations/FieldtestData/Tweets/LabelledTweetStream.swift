@@ -114,7 +114,8 @@ public enum LabelledTweetStream {
         + "file (id TAB mean TAB text), SemEval rows (id TAB label TAB text, header optional), or TweetEval texts with their "
         + "*_labels* file beside them"
 
-    static func firstLine(_ bytes: [UInt8]) -> String {
+    /// The first line of `bytes` (at most 64 KiB, without a BOM or line end), as text.
+    public static func firstLine(_ bytes: [UInt8]) -> String {
         var line = Array(bytes.prefix { $0 != UInt8(ascii: "\n") }.prefix(64 * 1024))
         if line.first == 0xEF, line.count >= 3, line[1] == 0xBB, line[2] == 0xBF { line.removeFirst(3) }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }

@@ -15,6 +15,22 @@ public struct HTMLReport {
     /// Body nodes.
     typealias Body = Node<HTML.BodyContext>
 
+    /// Rows a requirement table shows at most; the rest are counted under it. A page node costs a few
+    /// KB, so a metrics file of a million distinct rows once took 6 GB to render; the counts in the
+    /// summary still cover every row, and metrics.csv holds them all.
+    public static let maximumTableRows = 2_000
+
+    /// The note under a table that shows `shown` of `total` rows.
+    func moreRowsNote(shown: Int, total: Int) -> Body {
+        .if(
+            total > shown,
+            .p(
+                .class("muted"),
+                .text(
+                    "\(total - shown) more rows not shown (a table shows at most \(Self.maximumTableRows)); "
+                        + "metrics.csv holds them all.")))
+    }
+
     /// The runs, in the order given.
     public var runs: [ReportRun]
     /// Requirement definitions by ID (their text, measure and threshold as the app states them).
@@ -228,7 +244,7 @@ public struct HTMLReport {
     func requirementTable(_ r: ReportRun) -> Body {
         let checks = Dictionary(r.check.map { ("\($0.requirement)|\($0.metric)", $0) }, uniquingKeysWith: { a, _ in a })
         let hasCheck = !r.check.isEmpty
-        let body: [Node<HTML.TableContext>] = r.rows.map { row in
+        let body: [Node<HTML.TableContext>] = r.rows.prefix(Self.maximumTableRows).map { row in
             .tr(
                 .class(row.status.rawValue), .td(.class("req"), requirementLink(row.requirement)),
                 .td(.class("metric"), metricName(row.metric)),
@@ -244,16 +260,18 @@ public struct HTMLReport {
                     .if(!row.note.isEmpty, .span(.class("note"), .text(" " + row.note)))),
                 .if(hasCheck, .td(.class("num extra"), delta(checks["\(row.requirement)|\(row.metric)"]))))
         }
-        return .div(
-            .class("scroll"),
-            .table(
-                .class("requirements cards"),
-                .thead(
-                    .tr(
-                        .th("Requirement"), .th("Metric"), .th(.class("num"), .text("Value")),
-                        .th(.class("num"), .text("Threshold")), .th(.class("num"), .text("Samples")),
-                        .th("Status"), .if(hasCheck, .th(.class("num"), .text("vs baseline"))))),
-                .tbody(.group(body))))
+        return .group(
+            .div(
+                .class("scroll"),
+                .table(
+                    .class("requirements cards"),
+                    .thead(
+                        .tr(
+                            .th("Requirement"), .th("Metric"), .th(.class("num"), .text("Value")),
+                            .th(.class("num"), .text("Threshold")), .th(.class("num"), .text("Samples")),
+                            .th("Status"), .if(hasCheck, .th(.class("num"), .text("vs baseline"))))),
+                    .tbody(.group(body)))),
+            moreRowsNote(shown: body.count, total: r.rows.count))
     }
 
     /// Requirement table of a sweep: per metric, how many cases pass and the range of values.
@@ -265,7 +283,7 @@ public struct HTMLReport {
             if groups[k] == nil { order.append(k) }
             groups[k, default: []].append(row)
         }
-        let body: [Node<HTML.TableContext>] = order.map { k in
+        let body: [Node<HTML.TableContext>] = order.prefix(Self.maximumTableRows).map { k in
             let g = groups[k]!
             let head = g[0]
             let fails = g.filter { $0.status == .fail }.count
@@ -286,16 +304,18 @@ public struct HTMLReport {
                 .td(.class("num extra"), .text(status == "info" ? "" : "\(passes)/\(g.count) cases pass")),
                 .td(.class("status"), badge(status)))
         }
-        return .div(
-            .class("scroll"),
-            .table(
-                .class("requirements cards"),
-                .thead(
-                    .tr(
-                        .th("Requirement"), .th("Metric"), .th(.class("num"), .text("Values (min – max)")),
-                        .th(.class("num"), .text("Threshold")), .th(.class("num"), .text("Cases passing")),
-                        .th("Status"))),
-                .tbody(.group(body))))
+        return .group(
+            .div(
+                .class("scroll"),
+                .table(
+                    .class("requirements cards"),
+                    .thead(
+                        .tr(
+                            .th("Requirement"), .th("Metric"), .th(.class("num"), .text("Values (min – max)")),
+                            .th(.class("num"), .text("Threshold")), .th(.class("num"), .text("Cases passing")),
+                            .th("Status"))),
+                    .tbody(.group(body)))),
+            moreRowsNote(shown: body.count, total: order.count))
     }
 
     /// Several runs of one scenario (e.g. one per system under test): one value column each.
@@ -310,7 +330,7 @@ public struct HTMLReport {
             }
         }
         let several = Set(rs.flatMap { $0.rows.map(\.scenario) }).count > 1
-        let body: [Node<HTML.TableContext>] = order.map { k in
+        let body: [Node<HTML.TableContext>] = order.prefix(Self.maximumTableRows).map { k in
             let byRun = cells[k]!
             let head = byRun.values.first!
             return .tr(
@@ -327,16 +347,18 @@ public struct HTMLReport {
                             .text(ReportFormat.value(row.value, unit: row.unit) + " "), badge(row.status.rawValue))
                     }))
         }
-        return .div(
-            .class("scroll"),
-            .table(
-                .class("requirements side-by-side"),
-                .thead(
-                    .tr(
-                        .th("Requirement"), .th("Metric"), .if(several, .th("Case")),
-                        .th(.class("num"), .text("Threshold")),
-                        .group(rs.map { .th(.class("num"), .text($0.label)) }))),
-                .tbody(.group(body))))
+        return .group(
+            .div(
+                .class("scroll"),
+                .table(
+                    .class("requirements side-by-side"),
+                    .thead(
+                        .tr(
+                            .th("Requirement"), .th("Metric"), .if(several, .th("Case")),
+                            .th(.class("num"), .text("Threshold")),
+                            .group(rs.map { .th(.class("num"), .text($0.label)) }))),
+                    .tbody(.group(body)))),
+            moreRowsNote(shown: body.count, total: order.count))
     }
 
     /// The rows that moved against the baseline (sweeps; one-case runs show it in their table).

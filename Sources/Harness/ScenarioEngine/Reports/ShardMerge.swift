@@ -70,6 +70,22 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
         let parts = shard.split(separator: "/")
         return parts.count == 2 ? Int(parts[1]) : nil
     }
+
+    /// I of `shard` (`I/N`), if it is one.
+    var shardIndex: Int? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/")
+        return parts.count == 2 ? Int(parts[0]) : nil
+    }
+
+    /// True when this run was a shard that the recorded sweep gives no case: shard I of N runs the
+    /// cases whose index is I modulo N, so a shard index at or past the case count runs none (16
+    /// array tasks over a 12-case sweep). Its header-only metrics file is then a complete result.
+    var hasNoCases: Bool {
+        guard let index = shardIndex, let n = shardCount, index >= 0, index < n, let count = sweep?.caseCount
+        else { return false }
+        return index >= count
+    }
 }
 
 /// A `merge` input that cannot be merged.
@@ -82,6 +98,9 @@ public enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateRow(DataError)
     /// A row's run_id is not the one of the `run.json` beside its file.
     case mismatchedRunRecord(file: String, line: Int, rowRunID: String, recordRunID: String)
+    /// Two inputs' `run.json` record different scenario files (SHA-256) for one scenario: a shard ran
+    /// another version of it (a threshold or a requirement changed between shards).
+    case differentScenarioFiles(scenario: String, file: String, sha256: String, other: String, otherSHA256: String)
 
     public var description: String {
         switch self {
@@ -97,6 +116,11 @@ public enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
             return
                 "\(file):\(line): error: run_id \(rowRunID) is not the run \(recordRunID) that the run.json beside it "
                 + "records; the two files come from different runs (an interrupted write?): run the scenario again"
+        case let .differentScenarioFiles(scenario, file, sha, other, otherSHA):
+            return
+                "\(file): error: ran scenario '\(scenario)' from a file with SHA-256 \(sha.prefix(12))…, but \(other) ran it "
+                + "from one with SHA-256 \(otherSHA.prefix(12))…; the scenario file changed between shards, so their rows "
+                + "do not belong together: run every shard from one version of it"
         }
     }
 }
@@ -256,11 +280,20 @@ public enum ShardMerge {
     public static func merge(_ inputs: [Input]) throws(MergeError) -> MergeReport {
         // Expected cases: the recorded sweep of each scenario, identical across its inputs.
         var sweeps: [String: (sweep: SweepRecord, file: String)] = [:]
+        var scenarioFiles: [String: (sha256: String, file: String)] = [:]
         var shardCounts: [String: Set<Int?>] = [:]
         var unchecked: [String] = []
         var scenarioOrder: [String] = []
         for input in inputs {
             try input.run?.checkPair(rows: input.rows, file: input.name)
+            if let run = input.run, let sha = run.scenarioSHA256 {
+                if let known = scenarioFiles[run.scenario], known.sha256 != sha {
+                    throw .differentScenarioFiles(
+                        scenario: run.scenario, file: input.name, sha256: sha, other: known.file,
+                        otherSHA256: known.sha256)
+                }
+                if scenarioFiles[run.scenario] == nil { scenarioFiles[run.scenario] = (sha, input.name) }
+            }
             guard let run = input.run, let sweep = run.sweep else {
                 unchecked.append(input.name)
                 continue
@@ -352,7 +385,8 @@ public enum ShardMerge {
         var report = MergeReport(
             rows: kept.map(\.row), missing: missing, duplicated: duplicated,
             expectedCases: expectedCases, unchecked: unchecked)
-        report.empty = inputs.filter(\.rows.isEmpty).map(\.name)
+        // A shard the sweep gives no case is empty by design, not a shard that failed to run.
+        report.empty = inputs.filter { $0.rows.isEmpty && $0.run?.hasNoCases != true }.map(\.name)
         return report
     }
 }
