@@ -120,3 +120,59 @@ struct VerdictsCLITests {
         #expect(try String(contentsOf: file, encoding: .utf8).hasPrefix("version: 1"))
     }
 }
+
+/// MIC-14 scores every labelled tweet of a stream the shipped model never trained on, and leaves
+/// out only the tweets it did train on, recognised by text.
+@Suite("MIC-14 on a stream of one's own")
+struct WholeStreamCLITests {
+    let cli = FieldtestCLITests()
+
+    @Test func aStreamTheModelNeverSawIsScoredWhole() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Synthetic tweets (seeded by their index), written here: no training source holds them.
+        var csv = "text,label\n"
+        let moods = [("loved the quiet harbour walk", "positive"), ("the tram was late again", "negative"),
+            ("the market opens at nine", "neutral")]
+        for i in 0..<90 {
+            let (text, label) = moods[i % 3]
+            csv += "\"\(text), note \(i * 7919 % 1000)\",\(label)\n"
+        }
+        // One tweet the shipped model trained on (the first TweetEval validation tweet): left out, and counted.
+        let airline = try String(
+            contentsOf: FieldtestCLITests.repo.appendingPathComponent("Datasets/tweets/tweeteval_val_text.txt"),
+            encoding: .utf8
+        ).split(separator: "\n")[0]
+        csv += "\"\(airline.replacingOccurrences(of: "\"", with: "\"\""))\",neutral\n"
+        try csv.write(to: folder.appendingPathComponent("harbour.csv"), atomically: true, encoding: .utf8)
+        let scenario = folder.appendingPathComponent("harbour.yaml")
+        try """
+        version: 1
+        name: harbour-day
+        app: micity
+        seed: 9
+        time: {start: 2024-05-04T09:00:00+02:00, duration: 20m, timezone: Europe/Oslo}
+        datasets:
+          - {name: harbour, path: harbour.csv, format: tweets-csv}
+        devices:
+          - {name: phone, gps: urban, network: wifi, position: {latitude: 59.91, longitude: 10.75}}
+        actors:
+          - {name: ola, device: phone, actions: [{at: 1m, do: view-mood}]}
+        feeds:
+          - {kind: tweet-batch, every: 1m, dataset: harbour, size: 100}
+        requirements: [MIC-14]
+        """.write(to: scenario, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        let r = try cli.run(["run", scenario.path, "--out", out.path], in: folder)
+        #expect(r.status <= 1, "\(r.stderr)")
+        let metrics = try String(contentsOf: out.appendingPathComponent("harbour-day/metrics.csv"), encoding: .utf8)
+        let accuracy = try #require(metrics.split(separator: "\n").first { $0.contains("MIC-14,accuracy,") })
+        #expect(accuracy.split(separator: ",", omittingEmptySubsequences: false)[11] == "90", "every tweet the model never saw is scored: \(accuracy)")
+        let left = try #require(metrics.split(separator: "\n").first { $0.contains("tweets_left_out_trained_on") })
+        #expect(left.split(separator: ",", omittingEmptySubsequences: false)[6] == "1")
+        let items = try String(contentsOf: out.appendingPathComponent("harbour-day/items.csv"), encoding: .utf8)
+        #expect(items.split(separator: "\n").filter { $0.hasPrefix("harbour-day,MIC-14,accuracy,") }.count == 90)
+        let run = try String(contentsOf: out.appendingPathComponent("harbour-day/run.json"), encoding: .utf8)
+        #expect(run.contains("except those the shipped model trained on"))
+    }
+}
