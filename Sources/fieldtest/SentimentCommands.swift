@@ -174,6 +174,9 @@ struct EvaluateCommand: ParsableCommand {
             if system == nil && supervision.given {
                 throw ValidationError("--timeout and --stderr apply to an external system; give --system too")
             }
+            if system == nil && supervision.items != nil {
+                throw ValidationError("--items scores a system: give --system (builtin for the shipped model)")
+            }
         }
 
         func run() throws {
@@ -232,8 +235,10 @@ struct SystemSupervisionOptions: ParsableArguments {
     var timeout: Double?
     @Option(help: "Keep an external system's standard error (first and last 1 MiB) in this file.")
     var stderr: String?
+    @Option(help: "Also write one row per input item (id, expected, answer, correct, error) to this file.")
+    var items: String?
 
-    /// Whether either option was given.
+    /// Whether an option of an external system was given.
     var given: Bool { timeout != nil || stderr != nil }
 
     func validate() throws {
@@ -244,7 +249,7 @@ struct SystemSupervisionOptions: ParsableArguments {
 
     func apply(to r: inout SystemEvaluation.Request) {
         if let timeout { r.timeoutSeconds = timeout }
-        r.stderr = stderr
+        (r.stderr, r.items) = (stderr, items)
     }
 }
 

@@ -176,3 +176,44 @@ struct WholeStreamCLITests {
         #expect(run.contains("except those the shipped model trained on"))
     }
 }
+
+/// `evaluate … --items FILE`: one row per input item, answered or not.
+@Suite("evaluate --items")
+struct EvaluateItemsCLITests {
+    let cli = FieldtestCLITests()
+
+    @Test func oneRowPerItemEvenWhenTheSystemCrashes() throws {
+        let folder = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("l.csv")
+        try "text,label\n\"good day\",positive\n\"awful delay\",negative\n\"meeting at nine\",neutral\n"
+            .write(to: input, atomically: true, encoding: .utf8)
+        let items = folder.appendingPathComponent("items.csv")
+        let ok = try cli.run([
+            "evaluate", "sentiment", "--input", input.path, "--system", "builtin", "--items", items.path,
+            "--output", folder.appendingPathComponent("f.csv").path,
+        ])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        var rows = try String(contentsOf: items, encoding: .utf8).split(separator: "\n")
+        #expect(rows[0] == "id,scope,expected,answer,correct,error,note")
+        #expect(rows.count == 4 && rows[1].hasPrefix("1,all,positive,"))
+        // A system that dies at once answers nothing: every item is there, unanswered.
+        let dying = folder.appendingPathComponent("dying.py")
+        try "import sys\nsys.exit(3)\n".write(to: dying, atomically: true, encoding: .utf8)
+        let crashed = try cli.run([
+            "evaluate", "sentiment", "--input", input.path, "--system", "python3 \(dying.path)", "--items", items.path,
+            "--output", folder.appendingPathComponent("f.csv").path,
+        ])
+        #expect(crashed.status != 0)
+        if crashed.status == 1 {
+            rows = try String(contentsOf: items, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(rows.filter { $0.hasSuffix(",,,,") }.count == 3, "\(rows)")
+        }
+        // --items may not name an input.
+        let over = try cli.run([
+            "evaluate", "sentiment", "--input", input.path, "--system", "builtin", "--items", input.path,
+        ])
+        #expect(over.status == 2)
+        #expect(try String(contentsOf: input, encoding: .utf8).hasPrefix("text,label"))
+    }
+}

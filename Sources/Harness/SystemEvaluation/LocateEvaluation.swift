@@ -14,6 +14,11 @@ import SystemsUnderTest
 /// the file's projected metres, whatever the floor), `building_hit_rate`, and `floor_hit_rate`
 /// (building and floor both right).
 enum LocateEvaluation {
+    /// A labelled position as `items` shows it: projected metres, floor and building.
+    static func describe(_ t: UJIIndoorLocLabel) -> String {
+        String(format: "%.2f %.2f floor %d building %d", t.longitudeMetres, t.latitudeMetres, t.floor, t.building)
+    }
+
     static func run(_ r: SystemEvaluation.Request, choice: SystemChoice) throws -> (String, [SystemEvaluation.Figure]) {
         let file = r.inputs[0]
         let labelled = try UJIIndoorLoc.load(url: URL(fileURLWithPath: file), displayName: file).records
@@ -40,11 +45,21 @@ enum LocateEvaluation {
         var errors: [Double] = []
         var buildingHits = 0
         var floorHits = 0
-        for (record, answer) in zip(withSignal, answers) {
-            guard let answer, let truth = record.label else { continue }
-            errors.append(
-                ((answer.longitude - truth.longitudeMetres) * (answer.longitude - truth.longitudeMetres)
-                    + (answer.latitude - truth.latitudeMetres) * (answer.latitude - truth.latitudeMetres)).squareRoot())
+        for (k, (record, answer)) in zip(withSignal, answers).enumerated() {
+            guard let answer, let truth = record.label else {
+                try r.itemLog?.add(
+                    id: queries[k].id, expected: record.label.map(Self.describe) ?? "", answer: nil)
+                continue
+            }
+            let error = ((answer.longitude - truth.longitudeMetres) * (answer.longitude - truth.longitudeMetres)
+                + (answer.latitude - truth.latitudeMetres) * (answer.latitude - truth.latitudeMetres)).squareRoot()
+            errors.append(error)
+            try r.itemLog?.add(
+                id: queries[k].id, expected: Self.describe(truth),
+                answer: String(
+                    format: "%.2f %.2f floor %d building %d", answer.longitude, answer.latitude, answer.floor,
+                    answer.building),
+                correct: answer.building == truth.building && answer.floor == truth.floor, error: error)
             if answer.building == truth.building {
                 buildingHits += 1
                 if answer.floor == truth.floor { floorHits += 1 }

@@ -30,7 +30,10 @@ enum SentimentSystemEvaluation {
         var matrix = ConfusionMatrix()
         var scores: [Double] = []
         var ratings: [Double] = []
-        for (example, answer) in zip(corpus.examples, answers) {
+        for (k, (example, answer)) in zip(corpus.examples, answers).enumerated() {
+            try r.itemLog?.add(
+                id: String(k + 1), expected: example.label.name, answer: answer?.label.name,
+                correct: answer.map { $0.label == example.label })
             guard let answer else { continue }
             matrix.add(actual: example.label, predicted: answer.label)
             if let rating = example.meanRating {

@@ -70,7 +70,10 @@ enum SunTimesEvaluation {
         var mismatch: [String: Int] = [:]
         let scored = events.filter { labelled.contains($0) || $0 == "sunrise" || $0 == "sunset" }
         for (i, request) in requests.enumerated() {
-            guard let answer = answers[i] else { continue }
+            guard let answer = answers[i] else {
+                try r.itemLog?.add(id: request.id, expected: "", answer: nil)
+                continue
+            }
             let given = Self.times(answer)
             let day = Self.localDay(request)
             for event in scored {
@@ -84,7 +87,14 @@ enum SunTimesEvaluation {
                             from: day.lowerBound, to: day.upperBound
                         ).first
                 }
-                switch (reference, given[event] ?? nil) {
+                let got = given[event] ?? nil
+                func text(_ t: Double?) -> String { t.map { CivilTime.isoUTC(Int($0.rounded())) } ?? "none" }
+                let within = reference.flatMap { ref in got.map { abs($0 - ref) <= r.toleranceSeconds } }
+                try r.itemLog?.add(
+                    id: request.id, scope: event, expected: text(reference), answer: text(got),
+                    correct: within ?? (reference == nil && got == nil),
+                    error: reference.flatMap { ref in got.map { abs($0 - ref) } })
+                switch (reference, got) {
                 case let (ref?, got?): compared[event, default: []].append(got - ref)
                 case (nil, nil): break
                 default: mismatch[event, default: 0] += 1

@@ -41,6 +41,10 @@ public enum SystemEvaluation {
         public var datasets: URL
         /// The output file (nil or `-`: standard output); refused when it names an input.
         public var output: String?
+        /// `--items FILE`: one row per input item (`EvaluationItems`); refused when it names an input.
+        public var items: String?
+        /// The open items file while evaluating.
+        var itemLog: EvaluationItems? { session.items }
 
         /// A request.
         public init(capability: SystemCapability, inputs: [String], datasets: URL, output: String?) {
@@ -84,6 +88,7 @@ public enum SystemEvaluation {
     /// The external system one evaluation started, and where its standard error goes.
     final class Session: @unchecked Sendable {
         var system: ExternalSystem?
+        var items: EvaluationItems?
         var stderrPath: String?
         var cleanup: InterruptCleanup.Registration?
         /// Whether `stderrPath` is a temporary file, removed however the evaluation ends.
@@ -146,6 +151,15 @@ public enum SystemEvaluation {
         let inputs = try OutputText.inputPaths(request.inputs + request.training + (request.graph.map { [$0] } ?? []))
         let checked = inputs.map { OutputPathCheck.Input(option: "--input", url: URL(fileURLWithPath: $0)) }
         try OutputPathCheck.refuseOverwritingInputs(checked, output: request.output)
+        if let items = request.items {
+            let outputs = [request.output, request.stderr].compactMap { $0 }.filter { $0 != "-" }.map {
+                OutputPathCheck.Input(option: "--output", url: URL(fileURLWithPath: $0))
+            }
+            try OutputPathCheck.refuseOverwritingInputs(checked + outputs, output: items, outputOption: "--items")
+            if items == "-" && (request.output ?? "-") == "-" {
+                throw UsageError(message: "--items - and the figures cannot both go to standard output; give --output FILE")
+            }
+        }
         if let stderr = request.stderr {
             try OutputPathCheck.refuseOverwritingInputs(
                 checked + (request.output.map { [.init(option: "--output", url: URL(fileURLWithPath: $0))] } ?? []),
@@ -156,6 +170,7 @@ public enum SystemEvaluation {
         r.training = Array(inputs.dropFirst(request.inputs.count).prefix(request.training.count))
         r.graph = request.graph == nil ? nil : inputs.last
         let choice = try SystemChoice.parse(command: r.system, timeoutSeconds: r.timeoutSeconds)
+        if let items = r.items { r.session.items = try EvaluationItems(path: items) }
         let figures: [Figure]
         let name: String
         switch r.capability {
@@ -164,6 +179,7 @@ public enum SystemEvaluation {
         case .locate: (name, figures) = try LocateEvaluation.run(r, choice: choice)
         case .sentiment: (name, figures) = try SentimentSystemEvaluation.run(r, choice: choice)
         }
+        try r.session.items?.finish()
         var report = Report(capability: r.capability, system: name, figures: figures)
         if let system = r.session.system {
             system.close()
