@@ -108,7 +108,9 @@ struct VerdictsCLITests {
         let file = folder.appendingPathComponent("bad.yaml")
         try "version: 1\nname: bad\napp: skyscape\nsensrs: []\n".write(to: file, atomically: true, encoding: .utf8)
         let junit = folder.appendingPathComponent("junit.xml")
-        let r = try cli.run(["run", file.path, "--out", folder.appendingPathComponent("out").path, "--junit", junit.path])
+        let r = try cli.run([
+            "run", file.path, "--out", folder.appendingPathComponent("out").path, "--junit", junit.path,
+        ])
         #expect(r.status == 2)
         #expect(!r.stderr.contains("Error: error:"))
         let xml = try String(contentsOf: junit, encoding: .utf8)
@@ -132,8 +134,10 @@ struct WholeStreamCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         // Synthetic tweets (seeded by their index), written here: no training source holds them.
         var csv = "text,label\n"
-        let moods = [("loved the quiet harbour walk", "positive"), ("the tram was late again", "negative"),
-            ("the market opens at nine", "neutral")]
+        let moods = [
+            ("loved the quiet harbour walk", "positive"), ("the tram was late again", "negative"),
+            ("the market opens at nine", "neutral"),
+        ]
         for i in 0..<90 {
             let (text, label) = moods[i % 3]
             csv += "\"\(text), note \(i * 7919 % 1000)\",\(label)\n"
@@ -167,7 +171,9 @@ struct WholeStreamCLITests {
         #expect(r.status <= 1, "\(r.stderr)")
         let metrics = try String(contentsOf: out.appendingPathComponent("harbour-day/metrics.csv"), encoding: .utf8)
         let accuracy = try #require(metrics.split(separator: "\n").first { $0.contains("MIC-14,accuracy,") })
-        #expect(accuracy.split(separator: ",", omittingEmptySubsequences: false)[11] == "90", "every tweet the model never saw is scored: \(accuracy)")
+        #expect(
+            accuracy.split(separator: ",", omittingEmptySubsequences: false)[11] == "90",
+            "every tweet the model never saw is scored: \(accuracy)")
         let left = try #require(metrics.split(separator: "\n").first { $0.contains("tweets_left_out_trained_on") })
         #expect(left.split(separator: ",", omittingEmptySubsequences: false)[6] == "1")
         let items = try String(contentsOf: out.appendingPathComponent("harbour-day/items.csv"), encoding: .utf8)
@@ -206,7 +212,8 @@ struct EvaluateItemsCLITests {
         ])
         #expect(crashed.status != 0)
         if crashed.status == 1 {
-            rows = try String(contentsOf: items, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            rows = try String(contentsOf: items, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             #expect(rows.filter { $0.hasSuffix(",,,,") }.count == 3, "\(rows)")
         }
         // --items may not name an input.

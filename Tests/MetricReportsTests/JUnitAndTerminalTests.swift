@@ -69,7 +69,8 @@ struct JUnitReportTests {
         let xml = JUnitReport.render(rows)
         #expect(
             xml.contains(
-                "name=\"SKY-D1 events\" time=\"0\"><system-out>events = 12 count (informational, 10 samples)</system-out>"))
+                "name=\"SKY-D1 events\" time=\"0\"><system-out>events = 12 count (informational, 10 samples)</system-out>"
+            ))
     }
 
     /// A row of no sample is skipped with its note; a run that could not be made is an error.
@@ -164,7 +165,8 @@ struct ValueTextTests {
             ], regressions: 1)
         totals.add(scenario: [metric("b", "x", .accuracy, 1, threshold: 2, .lessOrEqual)], regressions: 0)
         totals.seconds = 11.84
-        #expect(totals.line == "2 scenarios, 4 rows: 2 passed, 1 failed, 0 not measured, 1 info, 1 regression in 11.8 s")
+        #expect(
+            totals.line == "2 scenarios, 4 rows: 2 passed, 1 failed, 0 not measured, 1 info, 1 regression in 11.8 s")
     }
 
     @Test func colourOnlyOnATerminalWithoutNoColor() {

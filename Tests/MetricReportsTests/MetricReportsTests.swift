@@ -230,7 +230,8 @@ struct BaselineCheckTests {
     @Test func failingRowsRegressWhateverTheBaseline() {
         let failing = row("sunrise_error_max", .accuracy, 400, threshold: 300, .lessOrEqual)
         var report = BaselineCheck.compare(current: [failing], baseline: [row("other", .count, 1)])
-        #expect(report.regressions.map(\.reason) == ["fails its threshold <= 300 (not in the baseline): this run 400 s"])
+        #expect(
+            report.regressions.map(\.reason) == ["fails its threshold <= 300 (not in the baseline): this run 400 s"])
         report = BaselineCheck.compare(current: [failing], baseline: [failing])
         #expect(
             report.regressions.map(\.reason) == [
@@ -257,7 +258,8 @@ struct BaselineCheckTests {
         let read = try MetricsCSV.parse(bytes: Array(noSample.utf8), file: "b.csv").first
         #expect(read?.status == .notMeasured && read?.note == "no sunrise")
         // A file written before the note column: its checked row of no sample said fail.
-        let older = MetricsCSV.columnsWithoutNote.joined(separator: ",")
+        let older =
+            MetricsCSV.columnsWithoutNote.joined(separator: ",")
             + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,fail,0\n"
         #expect(try MetricsCSV.parse(bytes: Array(older.utf8), file: "b.csv").first?.status == .notMeasured)
     }

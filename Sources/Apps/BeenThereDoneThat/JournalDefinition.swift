@@ -77,7 +77,8 @@ enum JournalDefinition: AppVocabularyBuilding {
         RequirementDefinition(
             id: "BTD-J3", source: "5.2.1.2, 5.2.3.2",
             summary: "Filter entries (type: picture diary / journal; category; date)",
-            measuredAs: "results", threshold: "exact", exercisedBy: .all([.action("login"), .action("filter-entries")]),
+            measuredAs: "results", threshold: "exact",
+            exercisedBy: .all([.action("login"), .action("filter-entries")]),
             metrics: [
                 .mismatches("filter_result_mismatches").unmeasured("no filter came after a successful login"),
                 .latency("filter_latency"),

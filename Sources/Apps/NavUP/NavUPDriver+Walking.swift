@@ -2,6 +2,7 @@ import CampusRouting
 import DeviceEmulation
 import FieldtestData
 import Foundation
+import MetricReports
 import Positioning
 import ScenarioEngine
 import SystemsUnderTest
@@ -202,6 +203,7 @@ extension NavUPDriver {
                 indoorEstimates.append(Self.estimate(answer))
                 indoorTruth.append(q)
             }
+            run.metrics.item("NAV-L1", "indoor_error_mean", Self.item(q, answer, id: "q\(locateQueries)"))
             let u = unseen[rng.uniformInt(below: unseen.count)]
             locateQueries += 1
             if let answer = positioning.locate([LocateQuery(id: "q\(locateQueries)", rssi: u.rssi)])[0] {
@@ -209,6 +211,22 @@ extension NavUPDriver {
                 newPhoneTruth.append(u)
             }
         }
+    }
+
+    /// A located fingerprint as `items.csv` shows it: projected metres, floor and building.
+    static func item(_ q: FingerprintSample, _ a: LocateAnswer?, id: String) -> ItemOutcome {
+        func text(_ x: Double, _ y: Double, _ floor: Int, _ building: Int) -> String {
+            String(format: "%.2f %.2f floor %d building %d", x, y, floor, building)
+        }
+        guard let a else {
+            return ItemOutcome(item: id, expected: text(q.xMetres, q.yMetres, q.floor, q.building), answer: "")
+        }
+        let dx = a.longitude - q.xMetres
+        let dy = a.latitude - q.yMetres
+        return ItemOutcome(
+            item: id, expected: text(q.xMetres, q.yMetres, q.floor, q.building),
+            answer: text(a.longitude, a.latitude, a.floor, a.building),
+            correct: a.floor == q.floor && a.building == q.building, error: (dx * dx + dy * dy).squareRoot())
     }
 
     static func estimate(_ a: LocateAnswer) -> FingerprintEstimate {

@@ -194,14 +194,16 @@ public enum BaselineCheck {
                 "the baseline checks \(describeCheck(b)), this run \(describeCheck(c)); "
                     + "restore the check, or re-record the baseline if the change is intended")
         }
-        let values = "baseline \(FieldtestNumber.format(b.value)) \(b.unit), this run \(FieldtestNumber.format(c.value)) \(c.unit)"
+        let values =
+            "baseline \(FieldtestNumber.format(b.value)) \(b.unit), this run \(FieldtestNumber.format(c.value)) \(c.unit)"
         if c.status == .notMeasured {
             return b.status == .notMeasured
                 ? result(.unchanged, "not measured in the baseline either")
                 : result(.regression, "is no longer measured: \(c.note.isEmpty ? "no sample" : c.note)")
         }
         if b.status == .notMeasured {
-            return result(c.status == .fail ? .regression : .improvement, "now measured (\(c.status.rawValue)); \(values)")
+            return result(
+                c.status == .fail ? .regression : .improvement, "now measured (\(c.status.rawValue)); \(values)")
         }
         if b.status == .pass && c.status == .fail {
             return result(.regression, "now fails its threshold \(describeCheck(c)): \(values)")
@@ -210,7 +212,8 @@ public enum BaselineCheck {
             return result(.improvement, "now passes its threshold")
         }
         if c.status == .fail {
-            return result(.regression, "fails its threshold \(describeCheck(c)) (the baseline failed it too): \(values)")
+            return result(
+                .regression, "fails its threshold \(describeCheck(c)) (the baseline failed it too): \(values)")
         }
         if c.samples != b.samples && (c.samples == 0 || c.kind != .latency) {
             return result(

@@ -62,7 +62,8 @@ public enum ItemsCSV {
         for r in records {
             let o = r.outcome
             w.row([
-                label, r.requirement, r.metric, o.item, o.expected, o.answer, o.correct.map { $0 ? "true" : "false" } ?? "",
+                label, r.requirement, r.metric, o.item, o.expected, o.answer,
+                o.correct.map { $0 ? "true" : "false" } ?? "",
                 o.error.map { CSVWriter.exactNumber($0) } ?? "",
             ])
         }

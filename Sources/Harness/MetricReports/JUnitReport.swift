@@ -152,7 +152,8 @@ public enum JUnitReport {
     /// The `<testcase>` of one row: a failure (threshold or regression), a skip (no sample), or a
     /// pass whose output carries the value.
     static func testCase(_ r: MetricRow, classname: String, regression: String?) -> String {
-        var out = "    <testcase classname=\"\(classname)\" name=\"\(escape("\(r.requirement) \(r.metric)"))\" time=\"0\">"
+        var out =
+            "    <testcase classname=\"\(classname)\" name=\"\(escape("\(r.requirement) \(r.metric)"))\" time=\"0\">"
         var failure: (type: String, message: String)?
         if r.status == .fail {
             failure = (

@@ -51,7 +51,8 @@ enum LocateEvaluation {
                     id: queries[k].id, expected: record.label.map(Self.describe) ?? "", answer: nil)
                 continue
             }
-            let error = ((answer.longitude - truth.longitudeMetres) * (answer.longitude - truth.longitudeMetres)
+            let error =
+                ((answer.longitude - truth.longitudeMetres) * (answer.longitude - truth.longitudeMetres)
                 + (answer.latitude - truth.latitudeMetres) * (answer.latitude - truth.latitudeMetres)).squareRoot()
             errors.append(error)
             try r.itemLog?.add(

@@ -157,7 +157,8 @@ public enum SystemEvaluation {
             }
             try OutputPathCheck.refuseOverwritingInputs(checked + outputs, output: items, outputOption: "--items")
             if items == "-" && (request.output ?? "-") == "-" {
-                throw UsageError(message: "--items - and the figures cannot both go to standard output; give --output FILE")
+                throw UsageError(
+                    message: "--items - and the figures cannot both go to standard output; give --output FILE")
             }
         }
         if let stderr = request.stderr {

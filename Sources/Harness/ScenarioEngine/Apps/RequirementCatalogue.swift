@@ -107,7 +107,8 @@ public struct RequirementCatalogue: Sendable {
                 case "\t": out += "\\t"
                 default:
                     if c.value < 0x20 {
-                        out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
+                        out +=
+                            "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
                             + String(c.value, radix: 16)
                     } else {
                         out.unicodeScalars.append(c)
@@ -172,7 +173,8 @@ public struct RequirementCatalogue: Sendable {
                 guard !metrics.isEmpty else { continue }
                 out += "\n| metric | check | unit |\n|---|---|---|\n"
                 for m in metrics {
-                    out += "| `\(m.metric)` | \(Self.escapeMarkdown(Self.check(m))) | \(Self.escapeMarkdown(m.unit)) |\n"
+                    out +=
+                        "| `\(m.metric)` | \(Self.escapeMarkdown(Self.check(m))) | \(Self.escapeMarkdown(m.unit)) |\n"
                 }
             }
         }

@@ -600,7 +600,8 @@ struct ScenarioBuilder {
             }
             requirements.append(
                 RequirementSpec(
-                    id: id, threshold: r["threshold"]?.double, metric: r["metric"]?.string, line: idValue?.line ?? r.line,
+                    id: id, threshold: r["threshold"]?.double, metric: r["metric"]?.string,
+                    line: idValue?.line ?? r.line,
                     column: idValue?.column ?? r.column))
         }
 

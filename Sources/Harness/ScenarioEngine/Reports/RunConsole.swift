@@ -41,7 +41,8 @@ public enum RunConsole {
     /// the note, when any row has one).
     public static func rowsTable(_ rows: [MetricRow], style: TerminalStyle) -> String {
         let notes = rows.contains { !$0.note.isEmpty }
-        let header = ["scenario", "requirement", "metric", "value", "threshold", "samples", "status"] + (notes ? ["note"] : [])
+        let header =
+            ["scenario", "requirement", "metric", "value", "threshold", "samples", "status"] + (notes ? ["note"] : [])
         let body = rows.map { r in
             [
                 r.scenario, r.requirement, r.metric,
