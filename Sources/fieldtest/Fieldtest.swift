@@ -42,6 +42,7 @@ struct Fieldtest: ParsableCommand {
         do {
             var command = try parseAsRoot()
             do {
+                try checkDeclaredFiles(of: command)
                 try command.run()
                 try OutputText.flushStandardOutput()
             } catch let error where !(error is ExitCode) && exitCode(for: error) == .failure {
@@ -51,7 +52,7 @@ struct Fieldtest: ParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                CommandSupport.printError(fullMessage(for: error))
+                CommandSupport.printError(CommandSupport.onePrefix(fullMessage(for: error)))
                 Foundation.exit(CommandSupport.invalidInput.rawValue)
             }
             if let code = error as? ExitCode, code != .success {
@@ -60,6 +61,19 @@ struct Fieldtest: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+extension Fieldtest {
+    /// Checks the files `command` declares (`DeclaresFiles`) before it runs: an output over an
+    /// input, two outputs into one file, or an output that cannot be written is refused with
+    /// nothing read or written. A leaf command that declares nothing is a programming error.
+    static func checkDeclaredFiles(of command: ParsableCommand) throws {
+        guard type(of: command).configuration.subcommands.isEmpty else { return }
+        guard let declaring = command as? DeclaresFiles else {
+            preconditionFailure("\(type(of: command)) does not declare its files (DeclaresFiles)")
+        }
+        try declaring.declaredFiles().check()
     }
 }
 
