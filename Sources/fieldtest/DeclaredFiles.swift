@@ -136,7 +136,11 @@ extension ScoreCommand: DeclaresFiles {
     func declaredFiles() throws -> CommandFiles {
         var f = CommandFiles()
         f.input(weather, option: "--weather")
-        if dataset != nil { f.datasets(option: folder.datasets) }
+        if let dataset {
+            let manifest = try DatasetsLocation.manifest(option: folder.datasets)
+            f.inputs += WeatherProviders.scoringInputs(dataset: dataset, manifest: manifest)  // named first
+            f.datasets(manifest)
+        }
         f.output(out.output, option: "--output")
         return f
     }
@@ -168,7 +172,18 @@ extension TrainCommand.Sentiment: DeclaresFiles {
     func declaredFiles() throws -> CommandFiles {
         var f = CommandFiles()
         f.inputs += OutputPathCheck.tweetInputs(input.filter { $0 != OutputText.standardStreamName })
-        f.input(lexicons, option: "--lexicons")
+        // The lexicon files, named as the option (or default folder) that chose them, before the datasets folder.
+        let lexiconFolder = URL(
+            fileURLWithPath: lexicons
+                ?? DatasetsLocation.current(option: folder.datasets)
+                .appendingPathComponent("lexicons").path)
+        for url in (try? FileManager.default.contentsOfDirectory(at: lexiconFolder, includingPropertiesForKeys: nil))
+            ?? []
+        {
+            f.input(
+                lexicons.map { ($0 as NSString).appendingPathComponent(url.lastPathComponent) } ?? url.path,
+                option: lexicons == nil ? "lexicon" : "--lexicons")
+        }
         f.datasets(option: folder.datasets)
         f.output(output, option: "--output")
         return f

@@ -69,7 +69,10 @@ extension Fieldtest {
     /// input, two outputs into one file, or an output that cannot be written is refused with
     /// nothing read or written. A leaf command that declares nothing is a programming error.
     static func checkDeclaredFiles(of command: ParsableCommand) throws {
-        guard type(of: command).configuration.subcommands.isEmpty else { return }
+        // Only this tool's commands: ArgumentParser's own (`help`) write nothing.
+        guard type(of: command).configuration.subcommands.isEmpty,
+            String(reflecting: type(of: command)).hasPrefix("fieldtest.")
+        else { return }
         guard let declaring = command as? DeclaresFiles else {
             preconditionFailure("\(type(of: command)) does not declare its files (DeclaresFiles)")
         }
