@@ -70,8 +70,8 @@ public final class FileLock: @unchecked Sendable {
         return flock(fd, LOCK_EX | LOCK_NB) == 0
     }
 
-    /// Releases the lock (idempotent); `removing` also deletes the lock file first (only for a lock
-    /// file no other process waits on, e.g. one named after a single run).
+    /// Releases the lock (idempotent); `removing` also deletes the lock file first (safe: a process
+    /// that opened the file meanwhile sees that its lock no longer names the path, and starts again).
     public func release(removing: Bool = false) {
         guard fd >= 0 else { return }
         if removing { unlink(url.path) }

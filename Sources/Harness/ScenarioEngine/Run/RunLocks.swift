@@ -49,10 +49,12 @@ struct RunLocks {
             })
     }
 
-    /// Releases the locks (a per-run lock file goes too) and the interrupt cleanup.
+    /// Releases the locks, removing their files, and the interrupt cleanup.
     func release() {
         interrupt?.cancel()
-        for lock in locks { lock.release(removing: lock.url.lastPathComponent != Self.outFileName) }
+        // Removing the file is safe: a process that opened it meanwhile finds its lock no longer
+        // names the path and takes a new one (`FileLock`).
+        for lock in locks { lock.release(removing: true) }
     }
 
     /// Removes, in `folder` (`Results/runs/<scenario>/`), the folders in progress of runs that are
