@@ -17,6 +17,17 @@ enum CommandSupport {
         try? FileHandle.standardError.write(contentsOf: Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
     }
 
+    /// `message` with one error prefix: ArgumentParser puts `Error: ` before a validation message,
+    /// and the library's messages carry their own `error:` (`--year 2200: error: …`), so the
+    /// first is dropped when the first line already has one.
+    static func onePrefix(_ message: String) -> String {
+        let prefix = "Error: "
+        guard message.hasPrefix(prefix) else { return message }
+        let rest = message.dropFirst(prefix.count)
+        let firstLine = rest.prefix { $0 != "\n" }
+        return firstLine.contains("error: ") || firstLine.hasPrefix("error:") ? String(rest) : message
+    }
+
     /// The `--classes` list `text` names (all three classes when nil); an invalid list is
     /// reported, exit code 2 (also from `validate()`).
     static func classes(_ text: String?) throws -> Set<SentimentLabel> {

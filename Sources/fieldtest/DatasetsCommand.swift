@@ -44,7 +44,9 @@ struct DatasetsCommand: ParsableCommand {
             commandName: "add",
             abstract: "Add a file as a named dataset: a MANIFEST.csv row with its rows and sha256 measured.",
             discussion: """
-                The row goes into DIR/MANIFEST.csv (created if needed); a file outside DIR is copied into it.
+                The row goes into DIR/MANIFEST.csv (created if needed); a file outside DIR is copied into it \
+                (a symbolic link's data, not the link), with the files its format is read with (a TweetEval \
+                *_text file's *_labels file). Concurrent adds into DIR take turns (DIR/.MANIFEST.csv.lock).
                 Without --into, DIR is the last --datasets folder, else the file's own folder.
                 Then pass --datasets DIR (or set FIELDTEST_DATASETS) and name the dataset in scenarios.
                 """)

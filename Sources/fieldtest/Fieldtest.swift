@@ -43,6 +43,7 @@ struct Fieldtest: ParsableCommand {
         do {
             var command = try parseAsRoot()
             do {
+                try checkDeclaredFiles(of: command)
                 try command.run()
                 try OutputText.flushStandardOutput()
             } catch let error where !(error is ExitCode) && exitCode(for: error) == .failure {
@@ -52,7 +53,7 @@ struct Fieldtest: ParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                CommandSupport.printError(fullMessage(for: error))
+                CommandSupport.printError(CommandSupport.onePrefix(fullMessage(for: error)))
                 Foundation.exit(CommandSupport.invalidInput.rawValue)
             }
             if let code = error as? ExitCode, code != .success {
@@ -61,6 +62,22 @@ struct Fieldtest: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+extension Fieldtest {
+    /// Checks the files `command` declares (`DeclaresFiles`) before it runs: an output over an
+    /// input, two outputs into one file, or an output that cannot be written is refused with
+    /// nothing read or written. A leaf command that declares nothing is a programming error.
+    static func checkDeclaredFiles(of command: ParsableCommand) throws {
+        // Only this tool's commands: ArgumentParser's own (`help`) write nothing.
+        guard type(of: command).configuration.subcommands.isEmpty,
+            String(reflecting: type(of: command)).hasPrefix("fieldtest.")
+        else { return }
+        guard let declaring = command as? DeclaresFiles else {
+            preconditionFailure("\(type(of: command)) does not declare its files (DeclaresFiles)")
+        }
+        try declaring.declaredFiles().check()
     }
 }
 

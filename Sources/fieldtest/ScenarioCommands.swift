@@ -22,8 +22,12 @@ struct RunCommand: ParsableCommand {
             """)
 
     @Argument(help: "Scenario files (YAML).") var files: [String]
-    @Option(help: "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/.") var out: String?
-    @Option(help: "Also write JUnit XML (one test case per requirement row) to this file.") var junit: String?
+    @Option(
+        help:
+            "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/ (one run at a time: DIR/.fieldtest.lock)."
+    ) var out: String?
+    @Option(help: "Also write JUnit XML (one test case per requirement row) to this file (- for standard output).")
+    var junit: String?
     @Option(help: "Compare with a baseline: a metrics CSV, or a folder holding <scenario>.csv files.")
     var baseline: String?
     @Option(help: "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard).")
@@ -40,7 +44,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Continue the interrupted run in --out: finished cases are not run again.") var resume = false
     @Option(help: "Trace files beside metrics.csv: none, summary (bounded; default) or full (docs/reports.md).")
     var trace: TraceLevel = .summary
-    @Option(help: "Also write one HTML report of every scenario run to this file.") var report: String?
+    @Option(help: "Also write one HTML report of every scenario run to this file (- for standard output).")
+    var report: String?
     @Option(help: "CAPABILITY=COMMAND: an external system (or 'builtin') for sun, route, locate or sentiment.")
     var system: [String] = []
 
@@ -67,7 +72,8 @@ struct RunCommand: ParsableCommand {
         let outcome: RunOutcome
         do {
             outcome = try pipeline.runOnConsole(
-                TerminalConsole(textToStandardError: junit == OutputText.standardStreamName),
+                TerminalConsole(
+                    textToStandardError: StreamPath.isStandardOutput(junit) || StreamPath.isStandardOutput(report)),
                 verbosity: quiet ? .quiet : verbose ? .verbose : .normal, note: CommandSupport.printError,
                 interruptCleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
         } catch {

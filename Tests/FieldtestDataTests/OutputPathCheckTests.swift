@@ -30,7 +30,7 @@ struct OutputPathCheckTests {
     }
 
     /// A symbolic link in a parent folder, a dangling link whose target is an input, and two
-    /// outputs of one file are caught; standard output (`-`) is no file.
+    /// outputs of one file are caught; standard output (`-`) is no file, but one stream.
     @Test func linksInFoldersDanglingLinksAndCollidingOutputs() throws {
         let data = folder.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -59,12 +59,16 @@ struct OutputPathCheckTests {
                 ], inputs: inputs)
         }
         #expect(collide.description.contains("is the same file as --junit"))
-        try OutputPathCheck.refuse(
-            outputs: [
-                .init(option: "--output", url: URL(fileURLWithPath: "-")),
-                .init(option: "--junit", url: URL(fileURLWithPath: "-")),
-            ],
-            inputs: inputs)
+        // Standard output is no file, so no input; but two outputs into it would mix their bytes.
+        try OutputPathCheck.refuse(outputs: [.init(option: "--output", url: URL(fileURLWithPath: "-"))], inputs: inputs)
+        #expect(throws: OutputPathCheck.OutputsCollide.self) {
+            try OutputPathCheck.refuse(
+                outputs: [
+                    .init(option: "--output", url: URL(fileURLWithPath: "-")),
+                    .init(option: "--junit", url: URL(fileURLWithPath: "-")),
+                ],
+                inputs: inputs)
+        }
     }
 
     @Test func tweetEvalTextFilesBringTheirLabels() {

@@ -21,7 +21,7 @@ import Foundation
 ///
 /// Where: `FIELDTEST_GRAPH_CACHE` names the folder, or `off` disables the cache; unset, the folder
 /// is `$XDG_CACHE_HOME/fieldtest/graphs`, else `~/.cache/fieldtest/graphs`, created 0700. Nothing is
-/// ever deleted: remove the folder to clear it.
+/// ever deleted but temporary files of writes whose process is gone: remove the folder to clear it.
 public enum GraphCache {
     /// Version of the file layout and of the adjacency it stores; part of the key.
     static let formatVersion: UInt32 = 2
@@ -72,6 +72,7 @@ public enum GraphCache {
             return (try CampusGraph(source: source, profiles: profiles, preparing: prepared) { _, _ in [:] }, .disabled)
         }
         let file = directory.appendingPathComponent(key.map { String(format: "%02x", $0) }.joined() + ".graph")
+        removeStaleTemporaryFiles(in: directory)
         var reason = "no cache file yet"
         var offered: [CampusGraph.ProfileAdjacency] = []
         let graph = try CampusGraph(source: source, profiles: profiles, preparing: prepared) { _, _ in
@@ -135,6 +136,9 @@ public enum GraphCache {
         guard FileManager.default.fileExists(atPath: file.path) else {
             return .failure(Refusal(reason: "no cache file yet"))
         }
+        if let kind = SpecialFile.kind(file.path) {  // opening a FIFO would block forever
+            return .failure(Refusal(reason: "the cache file is \(kind), not a regular file"))
+        }
         guard let mapped = try? MappedFile(url: file) else {
             return .failure(Refusal(reason: "the cache file cannot be read"))
         }
@@ -175,6 +179,19 @@ public enum GraphCache {
         return .success(out)
     }
 
+    /// Removes the temporary files (`.<key>.graph.<pid>.<n>.tmp`) of writes whose process is gone
+    /// (killed with SIGKILL mid-write); those of live processes are left alone.
+    static func removeStaleTemporaryFiles(in directory: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") && name.contains(".graph.") {
+            let fields = name.split(separator: ".")  // key, graph, pid, n, tmp
+            guard fields.count == 5, fields[1] == "graph", let pid = Int32(fields[2]), pid > 0,
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
+
     /// Writes `adjacency` under `key` to `file`, signed with `secret`, through a temporary file and a
     /// rename; failures are ignored.
     static func write(
@@ -202,6 +219,9 @@ public enum GraphCache {
             let temporary = directory.appendingPathComponent(
                 ".\(file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt64.random(in: 0...UInt64.max)).tmp"
             )
+            // SIGINT and SIGTERM remove it (`InterruptCleanup`); after SIGKILL, the next use of the cache does.
+            AtomicFile.track(temporary: temporary.path)
+            defer { AtomicFile.untrack(temporary: temporary.path) }
             try Data(header + w.bytes).write(to: temporary)
             if rename(temporary.path, file.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
         } catch {

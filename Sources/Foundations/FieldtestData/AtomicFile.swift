@@ -6,8 +6,10 @@ import Foundation
 /// (`Writer.replace`).
 ///
 /// - A symbolic link is written through: the file it names is replaced, the link stays.
-/// - A target that is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) cannot be
-///   replaced by a rename, so the bytes are written straight to it.
+/// - A stream (`-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`; `StreamPath`) is
+///   written to its descriptor, never renamed over the file it is redirected to; standard input is
+///   refused. A character device (`/dev/null`, a terminal) is written straight; a FIFO, a socket or
+///   a block device is refused (opening a FIFO for writing would block until someone reads it).
 /// - A directory is an error. A replaced file keeps its permission bits.
 /// - On any failure the temporary file is removed and the target is left as it was.
 public enum AtomicFile {
@@ -46,6 +48,11 @@ public enum AtomicFile {
         /// SIGTERM remove the temporary file.
         public init(url: URL, sweepingStale: Bool = true) throws(DataError) {
             name = url.path
+            if let stream = StreamPath.descriptor(url.relativePath == OutputText.standardStreamName ? "-" : name) {
+                // A stream: written to its descriptor, so a redirected file keeps what it held.
+                (fd, target, temporary, mode) = (try Self.duplicate(stream, name: url.relativePath), name, nil, nil)
+                return
+            }
             var info = stat()
             let exists = stat(name, &info) == 0  // through symbolic links
             var resolved: String
@@ -55,12 +62,19 @@ public enum AtomicFile {
                     resolved = realPath(name) ?? name
                 case S_IFDIR:
                     throw .unwritable(file: name, reason: "it is a directory; give a file name")
-                default:
-                    // Not replaceable by a rename: the bytes go straight to it.
+                case S_IFCHR:
+                    // Not replaceable by a rename (`/dev/null`, a terminal): the bytes go straight to it.
                     let fd = open(name, O_WRONLY | O_CLOEXEC)
                     guard fd >= 0 else { throw .unwritable(file: name, reason: String(cString: strerror(errno))) }
                     (self.fd, target, temporary, mode) = (fd, name, nil, nil)
                     return
+                default:
+                    // Opening a FIFO for writing blocks until someone reads it; a socket cannot be opened.
+                    throw .unwritable(
+                        file: name,
+                        reason:
+                            "it is \(SpecialFile.kind(name) ?? "not a regular file"); an output must be a regular file, /dev/null, or - for standard output"
+                    )
                 }
             } else {
                 resolved = try resolveLinks(name, displayName: name)  // a link to a file not created yet
@@ -91,6 +105,23 @@ public enum AtomicFile {
         }
 
         deinit { discard() }
+
+        /// A descriptor of its own for stream `fd` (standard input refused); what `print` buffered
+        /// goes out first, so the order of the bytes is kept.
+        static func duplicate(_ fd: Int32, name: String) throws(DataError) -> Int32 {
+            if fd == STDIN_FILENO {
+                throw .unwritable(
+                    file: name,
+                    reason: "this is standard input, which cannot be an output; give a file, or - for standard output")
+            }
+            fflush(nil)
+            let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else {
+                throw .unwritable(
+                    file: name, reason: "\(StreamPath.describe(fd)) is not open (\(String(cString: strerror(errno))))")
+            }
+            return copy
+        }
 
         /// Appends `bytes`; a failure is thrown (and the write abandoned) at once.
         public func append(_ bytes: UnsafeRawBufferPointer) throws(DataError) {
@@ -153,6 +184,16 @@ public enum AtomicFile {
             }
         }
     }
+
+    /// Registers `temporary`, a file written outside `Writer` (the graph cache's), so that SIGINT
+    /// and SIGTERM remove it too (installs the handler); `untrack` once it is renamed or removed.
+    public static func track(temporary path: String) {
+        InterruptCleanup.installForWrites()
+        Pending.shared.add(path)
+    }
+
+    /// Ends `track(temporary:)`.
+    public static func untrack(temporary path: String) { Pending.shared.remove(path) }
 
     /// Removes the temporary files of writes in progress: for SIGINT and SIGTERM handlers, so an
     /// interrupted command leaves no `.fieldtest-*.tmp` beside its target.

@@ -23,6 +23,10 @@ public enum DatasetRegistration {
         public var copiedTo: URL?
         /// What showed the format when it was not given.
         public var formatEvidence: String?
+        /// Companion files copied with it (a TweetEval text file's labels).
+        public var companions: [URL] = []
+        /// The file the added symbolic link points to, whose data was used.
+        public var linkTarget: URL?
 
         /// What `datasets add` prints: the row measured, a copy made, and how to use the folder.
         public var summary: String {
@@ -30,7 +34,9 @@ public enum DatasetRegistration {
             let folder = DatasetManifest.display(manifest.deletingLastPathComponent())
             return
                 "added \(entry.name): \(entry.format.rawValue)\(evidence), \(entry.rows) rows, sha256 \(entry.sha256)\n"
+                + (linkTarget.map { "a symbolic link: the data of \(DatasetManifest.display($0)) was used\n" } ?? "")
                 + (copiedTo.map { "copied to \(DatasetManifest.display($0))\n" } ?? "")
+                + companions.map { "copied \(DatasetManifest.display($0)) with it\n" }.joined()
                 + "manifest \(DatasetManifest.display(manifest)); use it with --datasets \(folder)\n"
         }
     }
@@ -49,9 +55,9 @@ public enum DatasetRegistration {
     }
 
     /// Whether `name` can be a dataset name: ASCII letters, digits, `.`, `_` and `-`, not empty,
-    /// at most 100 characters (it is written in scenarios, manifests and report keys).
+    /// not `.` or `..`, at most 100 characters (it is written in scenarios, manifests and report keys).
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 100
+        !name.isEmpty && name.count <= 100 && name != "." && name != ".."
             && name.unicodeScalars.allSatisfy {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "."
                     || $0 == "_" || $0 == "-"
@@ -70,6 +76,21 @@ public enum DatasetRegistration {
             file: input, name: name, format: format, into: folder,
             existing: try DatasetsLocation.manifest(options: folders, existingOnly: true), license: license)
     }
+
+    /// The files a dataset of `format` (nil: not known yet) at `url` is read with, beside it: a
+    /// TweetEval `*_text*.txt` file's `*_labels*` file. `add` copies them with the file, or refuses.
+    public static func companions(of url: URL, format: DatasetFormat?) -> [URL] {
+        switch format {
+        case .tweetevalText?, nil:
+            guard format != nil || url.pathExtension == "txt", let labels = TweetEvalLoader.labelsURL(forText: url)
+            else { return [] }
+            return [labels]
+        default: return []
+        }
+    }
+
+    /// The name of the lock file that serialises the manifest's read-modify-write.
+    public static let lockFileName = ".MANIFEST.csv.lock"
 
     /// Adds `file` as dataset `name` to the manifest of `folder`.
     /// - Parameters:
@@ -94,10 +115,46 @@ public enum DatasetRegistration {
         else {
             throw Failure(description: "\(shown): error: no such file; give the path of the file to add")
         }
-        let manifestURL = folder.appendingPathComponent("MANIFEST.csv")
-        if OutputPathCheck.sameFile(input, manifestURL) {
-            throw Failure(description: "\(shown): error: this is the folder's manifest itself; add a data file")
+        try SpecialFile.requireRegular(input, displayName: shown, role: "a dataset")
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw Failure(
+                description:
+                    "--into \(DatasetManifest.display(folder)): error: this is a file, not a folder; give a datasets folder (it is created if missing)"
+            )
         }
+        let manifestURL = folder.appendingPathComponent("MANIFEST.csv")
+        if OutputPathCheck.sameFile(input, manifestURL) || input.lastPathComponent == "MANIFEST.csv" {
+            throw Failure(
+                description:
+                    "\(shown): error: a data file named MANIFEST.csv would be the folder's manifest itself; rename the data file and add it"
+            )
+        }
+        // Concurrent adds into one folder take turns: the manifest is read, extended and written under a lock.
+        let existed = FileManager.default.fileExists(atPath: folder.path)
+        let lock = try FileLock(
+            folder.appendingPathComponent(lockFileName), what: "an add to \(DatasetManifest.display(folder))",
+            wait: true)
+        do {
+            defer { lock.release() }
+            return try addLocked(
+                input, name: name, format: format, folder: folder, existing: existing, license: license,
+                origin: origin)
+        } catch {
+            if !existed {  // nothing added: the folder made for it goes
+                unlink(lock.url.path)
+                rmdir(folder.path)
+            }
+            throw error
+        }
+    }
+
+    /// `add` once the manifest is locked.
+    static func addLocked(
+        _ input: URL, name: String, format: DatasetFormat?, folder: URL, existing: DatasetManifest?,
+        license: String?, origin: String?
+    ) throws -> Added {
+        let shown = DatasetManifest.display(input)
+        let manifestURL = folder.appendingPathComponent("MANIFEST.csv")
         let own = FileManager.default.fileExists(atPath: manifestURL.path) ? try DatasetManifest(root: folder) : nil
         for manifest in [own, existing].compactMap({ $0 }) {
             if let taken = manifest.entry(named: name) {
@@ -124,35 +181,42 @@ public enum DatasetRegistration {
                 )
             }
         }
+        let companions = companions(of: input, format: chosen)
+        for companion in companions {
+            guard FileManager.default.fileExists(atPath: companion.path) else {
+                throw Failure(
+                    description:
+                        "\(shown): error: a \(chosen.rawValue) file is read with \(DatasetManifest.display(companion)) beside it, which is missing; put it there and add the file again"
+                )
+            }
+            try SpecialFile.requireRegular(
+                companion, displayName: DatasetManifest.display(companion), role: "a dataset")
+        }
         let rows = try DatasetLoaders.countRecords(format: chosen, url: input, displayName: shown)
         let sha = try DatasetManifest.sha256(of: input)
 
-        // Inside the folder: listed in place. Elsewhere: copied in, never over a different file.
+        // Inside the folder: listed in place. Elsewhere: copied in (a symbolic link's data, not the
+        // link, with the companion files), never over a different file.
         let root = folder.standardizedFileURL.resolvingSymlinksInPath().path + "/"
         let resolved = input.resolvingSymlinksInPath().path
         var relative: String
-        var copied: URL?
+        var copied: [URL] = []
+        var mainCopy: URL?
         if resolved.hasPrefix(root) {
             relative = String(resolved.dropFirst(root.count))
         } else {
             relative = input.lastPathComponent
-            let target = folder.appendingPathComponent(relative)
-            if FileManager.default.fileExists(atPath: target.path) {
-                guard (try? DatasetManifest.sha256(of: target)) == sha else {
-                    throw Failure(
-                        description:
-                            "\(DatasetManifest.display(target)): error: a different file of this name is already in the folder; rename the file to add, or choose another --into folder"
-                    )
+            do {
+                mainCopy = try copyIn(input, to: folder.appendingPathComponent(relative))
+                copied += mainCopy.map { [$0] } ?? []
+                for file in companions {
+                    if let made = try copyIn(file, to: folder.appendingPathComponent(file.lastPathComponent)) {
+                        copied.append(made)
+                    }
                 }
-            } else {
-                do {
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    try FileManager.default.copyItem(at: input, to: target)
-                } catch {
-                    throw DataError.unwritable(
-                        file: DatasetManifest.display(target), reason: "\(error.localizedDescription)")
-                }
-                copied = target
+            } catch {
+                for file in copied { try? FileManager.default.removeItem(at: file) }
+                throw error
             }
         }
         let entry = DatasetEntry(
@@ -161,10 +225,35 @@ public enum DatasetRegistration {
         do {
             try appendRow(entry, to: manifestURL, creating: own == nil)
         } catch {
-            if let copied { try? FileManager.default.removeItem(at: copied) }
+            for file in copied { try? FileManager.default.removeItem(at: file) }
             throw error
         }
-        return Added(entry: entry, manifest: manifestURL, copiedTo: copied, formatEvidence: evidence)
+        var added = Added(entry: entry, manifest: manifestURL, copiedTo: mainCopy, formatEvidence: evidence)
+        added.companions = copied.filter { $0 != mainCopy }
+        if resolved != input.path { added.linkTarget = URL(fileURLWithPath: resolved) }
+        return added
+    }
+
+    /// Copies the data of `file` (a symbolic link followed) to `target`; the copy made, or nil when
+    /// `target` already holds the same bytes. A different file there is refused.
+    static func copyIn(_ file: URL, to target: URL) throws -> URL? {
+        if FileManager.default.fileExists(atPath: target.path) {
+            guard (try? DatasetManifest.sha256(of: target)) == (try? DatasetManifest.sha256(of: file)) else {
+                throw Failure(
+                    description:
+                        "\(DatasetManifest.display(target)): error: a different file of this name is already in the folder; rename the file to add, or choose another --into folder"
+                )
+            }
+            return nil
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: file.resolvingSymlinksInPath(), to: target)
+        } catch {
+            throw DataError.unwritable(file: DatasetManifest.display(target), reason: "\(error.localizedDescription)")
+        }
+        return target
     }
 
     /// Writes `entry` as the last row of the manifest at `url` (atomically; with the header when `creating`).

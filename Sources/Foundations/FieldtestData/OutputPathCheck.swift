@@ -66,25 +66,70 @@ public enum OutputPathCheck {
     }
 
     /// Throws `OverwritesInput` when `output` (the value of `outputOption`) resolves to the same
-    /// file as one of `inputs`; does nothing when `output` is nil or `-` (standard output).
+    /// file as one of `inputs`, `UnusableOutput` when it is standard input, a FIFO, a socket or a
+    /// block device; does nothing when `output` is nil or a stream (`-`, `/dev/stdout`, …).
     public static func refuseOverwritingInputs(_ inputs: [Input], output: String?, outputOption: String = "--output")
-        throws(OverwritesInput)
+        throws
     {
-        guard let output, output != OutputText.standardStreamName else { return }
+        guard let output else { return }
         let written = Output(option: outputOption, url: URL(fileURLWithPath: output))
+        try refuseUnusable(written)
+        guard StreamPath.descriptor(output) == nil else { return }
         if var found = overwrite(outputs: [written], inputs: inputs) {
             found.output = output
             throw found
         }
     }
 
+    /// An output that cannot be written as asked: standard input, or a FIFO, socket or block
+    /// device named by path (opening a FIFO for writing blocks until someone reads it).
+    public struct UnusableOutput: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The output option and its value.
+        public var option: String, output: String
+        /// Why.
+        public var reason: String
+
+        public var description: String { "error: \(option) \(output): \(reason)" }
+    }
+
+    /// Throws `UnusableOutput` for standard input as an output, or a FIFO, socket or block device;
+    /// a character device (`/dev/null`, a terminal) and the streams (`-`, `/dev/stdout`) are fine.
+    static func refuseUnusable(_ output: Output) throws(UnusableOutput) {
+        let path = shown(output.url)
+        if let fd = StreamPath.descriptor(path) {
+            guard fd == STDIN_FILENO else { return }
+            throw UnusableOutput(
+                option: output.option, output: path,
+                reason: "this is standard input, which cannot be an output; give a file, or - for standard output")
+        }
+        if let kind = SpecialFile.kind(output.url.path), kind != "a character device" {
+            throw UnusableOutput(
+                option: output.option, output: path,
+                reason: "it is \(kind); an output must be a regular file, /dev/null, or - for standard output")
+        }
+    }
+
+    /// The path as given (`-` stays `-`).
+    static func shown(_ url: URL) -> String { url.relativePath }
+
     /// The one check every command applies to every file it writes, before it reads or writes
     /// anything: throws `OverwritesInput` when an output resolves to one of `inputs` (a symbolic
     /// link, a hard link, `..` or a symbolic link in a parent folder included), or
     /// `OutputsCollide` when two outputs resolve to one file. Standard output (`-`) is never a file.
     public static func refuse(outputs: [Output], inputs: [Input]) throws {
+        for output in outputs { try refuseUnusable(output) }
         if let found = overwrite(outputs: outputs, inputs: inputs) { throw found }
-        let files = outputs.filter { $0.url.relativePath != OutputText.standardStreamName }
+        // Two outputs to one stream would mix their bytes.
+        var streams: [Int32: Output] = [:]
+        for output in outputs {
+            guard let fd = StreamPath.descriptor(shown(output.url)) else { continue }
+            if let first = streams[fd] {
+                throw OutputsCollide(
+                    first: "\(first.option) \(shown(first.url))", second: "\(output.option) \(shown(output.url))")
+            }
+            streams[fd] = output
+        }
+        let files = outputs.filter { StreamPath.descriptor(shown($0.url)) == nil }
         let writeIdentities = files.map { FileIdentity($0.url) }
         for i in files.indices {
             for j in files.indices where j > i && writeIdentities[i].matches(writeIdentities[j]) {
@@ -99,7 +144,7 @@ public enum OutputPathCheck {
     static func overwrite(outputs: [Output], inputs: [Input]) -> OverwritesInput? {
         // Each file's identity once (a run compares dozens of outputs with every dataset file).
         let readIdentities = inputs.map(FileIdentity.init)
-        for output in outputs where output.url.relativePath != OutputText.standardStreamName {
+        for output in outputs where StreamPath.descriptor(shown(output.url)) == nil {
             let written = FileIdentity(output.url)
             for (input, read) in zip(inputs, readIdentities) where written.matches(read) {
                 return OverwritesInput(
@@ -141,7 +186,7 @@ public enum OutputPathCheck {
 
     /// `path` made absolute with every symbolic link followed: `realpath` of its deepest existing
     /// ancestor, then the components that do not exist yet (a dangling link is followed to its target).
-    static func canonicalPath(_ path: String) -> String {
+    public static func canonicalPath(_ path: String) -> String {
         var absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         for _ in 0..<32 {
             // A dangling symbolic link: the file it names is the one that would be written.

@@ -24,8 +24,11 @@ extension RunPipeline {
                 case .note(let message): note(message)
                 case .prepared:
                     interrupt = InterruptCleanup.install(
-                        message: "fieldtest run: interrupted; temporary folders removed; the finished cases of the "
-                            + "scenario in progress are kept: the same command with --resume (and --out) continues it",
+                        message: request.out == nil
+                            ? "fieldtest run: interrupted; temporary folders and the scenario in progress removed "
+                                + "(a run into Results/runs cannot be resumed; run with --out DIR to be able to use --resume)"
+                            : "fieldtest run: interrupted; temporary folders removed; the finished cases of the "
+                                + "scenario in progress are kept: the same command with --resume continues it",
                         cleanup: interruptCleanup)
                 case let .starting(s, count):
                     console.progress("running \(s.name): \(count) case\(count == 1 ? "" : "s")…", force: true)
@@ -37,9 +40,8 @@ extension RunPipeline {
             }, progress: progress)
         console.write(outcome.totals.line + "\n")
         if let report = request.report {
-            try AtomicFile.write(
-                try HTMLReport.render(inputs: folders, requirements: apps.requirements),
-                to: URL(fileURLWithPath: report))
+            // `-` (or /dev/stdout) is standard output, never a file named `-`.
+            try OutputText.write(try HTMLReport.render(inputs: folders, requirements: apps.requirements), to: report)
         }
         return outcome
     }

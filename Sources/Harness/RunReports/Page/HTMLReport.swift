@@ -583,7 +583,9 @@ extension HTMLReport {
         let read = inputs.flatMap { path in
             let url = URL(fileURLWithPath: path)
             let inside = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.allObjects
-            return [url] + (inside?.compactMap { $0 as? URL } ?? [])
+            // Beside a metrics file, its run.json and traces are read too.
+            let beside = RunReport.fileNames.map { url.deletingLastPathComponent().appendingPathComponent($0) }
+            return [url] + (inside?.compactMap { $0 as? URL } ?? beside)
         }
         try OutputPathCheck.refuseOverwritingInputs(read.map { .init(option: "", url: $0) }, output: output)
         return try render(inputs: inputs, requirements: requirements)

@@ -319,6 +319,8 @@ public final class DatasetStore: @unchecked Sendable {
                 reason: "no dataset named '\(name)'")
         }
         let url = manifest.url(of: e)
+        // A FIFO, socket or device listed in a manifest is refused before anything opens it.
+        try SpecialFile.requireRegular(url, displayName: DatasetManifest.display(url), role: "a dataset")
         record([name: url])
         return url
     }

@@ -338,6 +338,12 @@ struct ScenarioBuilder {
             )
             return nil
         }
+        if let kind = SpecialFile.kind(url.path) {
+            // Opening a FIFO nobody writes would block forever; a device has no end.
+            error(
+                pathValue, "'\(path).path': \(shown) is \(kind), not a regular file; a dataset must be a regular file")
+            return nil
+        }
         let detected = DatasetFormatDetection.detect(url: url)
         let format: DatasetFormat
         if let given = d["format"]?.string.flatMap(DatasetFormat.init(rawValue:)) {

@@ -261,8 +261,15 @@ public enum ShardMerge {
     ///   `MergeError` for inputs that cannot merge.
     public static func merge(files: [String], output: String? = nil) throws -> MergeReport {
         let files = try OutputText.inputPaths(files)
+        // The run.json read beside each metrics file is an input too.
         try OutputPathCheck.refuseOverwritingInputs(
-            files.map { .init(option: "", url: URL(fileURLWithPath: $0)) }, output: output)
+            files.flatMap { name -> [OutputPathCheck.Input] in
+                let url = URL(fileURLWithPath: name)
+                return [
+                    .init(option: "", url: url),
+                    .init(option: "", url: url.deletingLastPathComponent().appendingPathComponent("run.json")),
+                ]
+            }, output: output)
         return try merge(
             try files.map { name in
                 let url = URL(fileURLWithPath: name)

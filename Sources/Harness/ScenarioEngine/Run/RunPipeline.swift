@@ -140,17 +140,15 @@ public struct RunPipeline {
         try tolerances.checkOverrideNames(
             metrics: Set(baselines.flatMap { $0 ?? [] }.map(\.metric)), requirements: apps.requirementIDs)
         let runIDs = scenarios.map { _ in RunReport.makeRunID() }
-        let reportFolders = zip(scenarios, runIDs).map { s, runID in
-            request.out.map { URL(fileURLWithPath: $0).appendingPathComponent(s.name) }
-                ?? URL(fileURLWithPath: request.resultsFolder).appendingPathComponent(s.name).appendingPathComponent(
-                    runID)
-        }
-        try OutputPathCheck.refuse(
-            outputs: outputFiles(scenarios: scenarios, reportFolders: reportFolders),
-            inputs: inputFiles(scenarios: scenarios))
+        let reportFolders = reportFolders(scenarios, runIDs: runIDs)
+        try files(scenarios: scenarios, reportFolders: reportFolders).check()
+        try refuseBaselineInReportFolder(reportFolders)
         let createdFolders = try OutputLocations.prepare(try outputLocations(reportFolders: reportFolders))
         // Folders made for outputs that were never written (a scenario failed to run) do not stay behind.
         defer { OutputLocations.removeEmptyFolders(createdFolders) }
+        // One run at a time writes into a folder: a second one is refused before it touches anything.
+        let lock = try RunLocks(request: request, scenarios: scenarios, runIDs: runIDs, createdFolders: createdFolders)
+        defer { lock.release() }
         if let baseline = request.baseline {
             let here = MachineIdentity.current()
             let recorded = MachineIdentity.recorded(in: BaselineSelection.folder(of: baseline))
@@ -319,15 +317,19 @@ public struct RunPipeline {
         try? OutputText.write(text, to: junit)
     }
 
-    /// Every file the run reads before or while it runs: the scenario files, every file of the
-    /// datasets folder (`MANIFEST.csv`, the recordings, lexicons and models) and the baseline files.
+    /// Every file the run reads before or while it runs: the scenario files, every file of every
+    /// datasets folder (each `MANIFEST.csv`, the recordings, lexicons and models), the files the
+    /// scenarios name by path, the system commands' files (`--system` and `systems:` blocks) and
+    /// the baseline files.
     func inputFiles(scenarios: [Scenario]) -> [OutputPathCheck.Input] {
-        var inputs = request.files.map { OutputPathCheck.Input(option: "", url: URL(fileURLWithPath: $0)) }
-        inputs.append(.init(option: "", url: manifest.root.appendingPathComponent("MANIFEST.csv")))
-        inputs += manifest.entries.map { .init(option: "", url: manifest.url(of: $0)) }
-        if let walk = FileManager.default.enumerator(at: manifest.root, includingPropertiesForKeys: nil) {
-            for case let url as URL in walk { inputs.append(.init(option: "", url: url)) }
+        var files = CommandFiles()
+        files.inputs(request.files)
+        files.datasets(manifest)
+        for s in scenarios { files.scenarioInputs(s, manifest: manifest) }
+        for setting in request.systems.values.compactMap({ $0 }) {
+            files.systemCommand(setting.command, option: "--system")
         }
+        var inputs = files.inputs
         if let baseline = request.baseline {
             let folder = BaselineSelection.folder(of: baseline)
             inputs.append(.init(option: "--baseline", url: folder.appendingPathComponent(MachineIdentity.fileName)))
@@ -367,7 +369,7 @@ public struct RunPipeline {
     /// folder, the `--out` folder and every scenario's report folder.
     func outputLocations(reportFolders: [URL]) throws(RunError) -> [OutputLocations.Location] {
         var locations: [OutputLocations.Location] = []
-        if let junit = request.junit, junit != OutputText.standardStreamName {
+        if let junit = request.junit, StreamPath.descriptor(junit) == nil {
             let url = URL(fileURLWithPath: junit)
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
