@@ -51,7 +51,7 @@ extension RunCommand: DeclaresFiles {
 extension CompareCommand: DeclaresFiles {
     func declaredFiles() throws -> CommandFiles {
         var f = CommandFiles()
-        let manifest = try DatasetsLocation.manifest(option: folder.datasets)
+        let manifest = try DatasetsLocation.manifest(options: folders.datasets)
         f.input(file)
         f.datasets(manifest)
         for entry in system { f.system(entry, splitAtEquals: true) }
@@ -75,6 +75,14 @@ extension CheckCommand: DeclaresFiles {
 }
 
 extension SchemaCommand: DeclaresFiles {
+    func declaredFiles() throws -> CommandFiles {
+        var f = CommandFiles()
+        f.output(output, option: "--output")
+        return f
+    }
+}
+
+extension RequirementsCommand: DeclaresFiles {
     func declaredFiles() throws -> CommandFiles {
         var f = CommandFiles()
         f.output(output, option: "--output")
@@ -186,6 +194,9 @@ extension TrainCommand.Sentiment: DeclaresFiles {
         }
         f.datasets(option: folder.datasets)
         f.output(output, option: "--output")
+        if let output, output != OutputText.standardStreamName {
+            f.output(TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output)).path, option: "--output's index")
+        }
         return f
     }
 }
@@ -209,6 +220,8 @@ extension EvaluateCommand.Sentiment: DeclaresFiles {
         f.datasets(option: nil)
         if let system { f.system(system) }
         f.output(output, option: "--output")
+        f.output(supervision.items, option: "--items")
+        f.output(supervision.stderr, option: "--stderr")
         return f
     }
 }
@@ -222,6 +235,8 @@ extension EvaluateSystem: DeclaresFiles {
         f.datasets(option: nil)
         f.system(system)
         f.output(out.output, option: "--output")
+        f.output(supervision.items, option: "--items")
+        f.output(supervision.stderr, option: "--stderr")
         return f
     }
 }

@@ -91,7 +91,7 @@ public struct MachineIdentity: Sendable, Equatable, Codable, CustomStringConvert
         let boot =
             virtual
             ? ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-                .trimmedOfWhitespace ?? "unknown") : ""
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown") : ""
         return MachineIdentity(
             host: p.hostName, machineID: id.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown",
             cpu: cpuModel(cpuinfo), cores: p.activeProcessorCount, memoryBytes: p.physicalMemory,
