@@ -27,6 +27,14 @@ public struct PathAudit: Sendable {
         /// The pair's OSM node ids.
         public var from: Int64, to: Int64
 
+        /// An offence of `kind` at the pair `from`→`to` that starts at 0-based `index` of the path.
+        public init(kind: Kind, index: Int, from: Int64, to: Int64) {
+            self.kind = kind
+            self.index = index
+            self.from = from
+            self.to = to
+        }
+
         public var description: String { "\(kind.rawValue) \(from)→\(to) (step \(index + 1))" }
     }
 
