@@ -179,6 +179,47 @@ struct SystemEvaluationTests {
         #expect(try #require(none.value("status_agreement")) < 0.5)
     }
 
+    /// An answer is judged on its own nodes: a pair no way joins is a non-existent edge, steps for a
+    /// wheelchair and a one-way walked backwards are forbidden edges, none of them enters the lengths
+    /// (never "shorter than optimal"), and a valid path is measured against the shortest walk between
+    /// its own ends, with the distance from the query points to them.
+    @Test func routeAnswersAreJudgedOnTheirOwnPath() throws {
+        // A square 1-2-3-4 of footways, steps 3-5 and a footway 1→6 one-way for pedestrians.
+        let osm = """
+            <?xml version="1.0"?><osm version="0.6">
+            <node id="1" lat="0" lon="0"/><node id="2" lat="0" lon="0.001"/><node id="3" lat="0.001" lon="0.001"/>
+            <node id="4" lat="0.001" lon="0"/><node id="5" lat="0.002" lon="0.001"/><node id="6" lat="-0.001" lon="0"/>
+            <way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="1"/><tag k="highway" v="footway"/></way>
+            <way id="11"><nd ref="3"/><nd ref="5"/><tag k="highway" v="steps"/></way>
+            <way id="12"><nd ref="1"/><nd ref="6"/><tag k="highway" v="footway"/><tag k="oneway:foot" v="yes"/></way>
+            </osm>
+            """
+        let dir = try Self.folder()
+        let map = dir.appendingPathComponent("square.osm")
+        try osm.write(to: map, atomically: true, encoding: .utf8)
+        let input = dir.appendingPathComponent("queries.csv")
+        let queries = """
+            id,from_lat,from_lon,to_lat,to_lon,profile
+            valid:1_2_3,0,-0.0001,0.001,0.001,walk
+            detour:2_1_2_3,0,0.001,0.001,0.001,walk
+            wall:1_3,0,0,0.001,0.001,walk
+            steps:3_5,0.001,0.001,0.002,0.001,wheelchair
+            backwards:6_1,-0.001,0,0,0,walk
+            nowhere:1_99,0,0,0.001,0.001,walk
+            """
+        try queries.write(to: input, atomically: true, encoding: .utf8)
+        let r = try Self.evaluate(.route, input: input, system: "python3 '\(Self.wrong)' ids") { $0.graph = map.path }
+        #expect(r.value("nonexistent_edges") == 2, "\(r.csv)")
+        #expect(r.value("forbidden_edges") == 2, "\(r.csv)")
+        #expect(r.value("shorter_than_optimal") == 0 && r.value("suboptimal") == 1, "\(r.csv)")
+        // The two valid paths' length errors: 0 (1-2-3) and two sides walked twice (2-1-2-3).
+        #expect(r.figures.first { $0.metric == "length_error_max_m" }?.rows == 2)
+        let side = Geodesy.haversineMetres(GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 0, longitude: 0.001))
+        #expect(abs(try #require(r.value("length_error_max_m")) - 2 * side) < 0.01, "\(r.csv)")
+        // The first query starts 11 m west of node 1; every other end is on its node.
+        #expect(abs(try #require(r.value("end_offset_max_m")) - side / 10) < 0.01, "\(r.csv)")
+    }
+
     @Test func theOracleFindsTheShortestWalkOnAHandMadeGraph() throws {
         // A square a-b-c-d with a long diagonal a-c: a→c is 2 sides, not the diagonal (3 km).
         let osm = """

@@ -106,6 +106,73 @@ struct ExampleSystemsTests {
         }
     }
 
+    /// The rules `route_networkx.py` builds its graphs from are those of the built-in profiles YAML
+    /// (the contract docs/system-protocol.md states), so a change to a profile shows here.
+    @Test func networkxProfileRulesAreTheBuiltInProfiles() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", Self.examples.appendingPathComponent("route_networkx.py").path, "--profiles"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let rules = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        #expect(Set(rules.keys) == Set(RoutingProfiles.builtIn.profiles.map(\.name)))
+        for profile in RoutingProfiles.builtIn.profiles {
+            let r = try #require(rules[profile.name])
+            func set(_ key: String) -> Set<String> { Set(r[key] as? [String] ?? []) }
+            func tags(_ key: String) -> [String: Set<String>] {
+                (r[key] as? [String: [String]] ?? [:]).mapValues(Set.init)
+            }
+            #expect((r["speed_mps"] as? Double) == profile.speedMetresPerSecond, "\(profile.name) speed")
+            #expect(set("highways") == profile.highways, "\(profile.name) highways")
+            #expect((r["mode_key"] as? String) == profile.modeKey)
+            #expect(set("mode_denied") == profile.modeDenied)
+            #expect(set("access_denied") == profile.accessDenied)
+            #expect(set("mode_overrides_access") == profile.modeOverridesAccess)
+            #expect((r["oneway_key"] as? String) == profile.onewayKey)
+            #expect(tags("exclude_ways") == profile.excludeWays, "\(profile.name) exclude_ways")
+            #expect(tags("exclude_nodes") == profile.excludeNodes, "\(profile.name) exclude_nodes")
+            #expect((r["max_incline_percent"] as? Double) == profile.maxInclinePercent, "\(profile.name) incline")
+            #expect((r["accessibility_key"] as? String) == profile.accessibilityKey)
+            #expect((r["unknown_accessibility"] as? String) == profile.unknownAccessibility.rawValue)
+        }
+    }
+
+    /// Every `ok` answer of `route_networkx.py` on a bundled campus is a walk the profile allows
+    /// (`PathAudit` on its own `node_ids`): no forbidden or non-existent edge, walk and wheelchair.
+    @Test(arguments: [
+        ("montgomery_college_rockville_campus.osm", "reference_montgomery.csv"),
+        ("universidad_central_del_ecuador_campus.osm", "reference_quito.csv"),
+    ])
+    func networkxAnswersFollowTheProfileContract(map: String, queries: String) throws {
+        let url = ServedCoreTests.repo.appendingPathComponent("Datasets/maps/\(map)")
+        let system = try Self.start(
+            .route, "route_networkx.py", setup: [SetupDataset(path: url.path, format: "osm-xml")])
+        defer { system.close() }
+        let graph = try CampusGraph(source: try MapFile.load(url: url).source)
+        let table = try CSVTable(
+            url: ServedCoreTests.repo.appendingPathComponent("Tests/CampusRoutingTests/Fixtures/\(queries)"))
+        let parsed = try RouteBatch.parseQueries(table)
+        let answers = ExternalRoutingSystem(system).route(
+            parsed.map { RouteQuery(id: $0.id, from: $0.from, to: $0.to, profile: $0.profile) })
+        var ok = 0
+        for (q, answer) in zip(parsed, answers) {
+            let a = try #require(answer)
+            guard a.status == "ok" else { continue }
+            ok += 1
+            let audit = PathAudit(graph: graph, profile: try graph.profileIndex(named: q.profile))
+            guard case .valid(let length) = audit.audit(a.nodeIDs) else {
+                Issue.record("\(map) \(q.id) \(q.profile): \(audit.audit(a.nodeIDs))")
+                continue
+            }
+            #expect(abs(length - a.lengthMetres) <= 1e-6 * max(1, length))
+        }
+        #expect(ok >= parsed.count / 2)
+    }
+
     @Test func knnFindsTheBuildingOfAlmostEveryFingerprint() throws {
         let train = ServedCoreTests.repo.appendingPathComponent("Datasets/positioning/ujiindoorloc_train_a.csv")
         let test = ServedCoreTests.repo.appendingPathComponent("Datasets/positioning/ujiindoorloc_train_b.csv")

@@ -100,6 +100,32 @@ struct NavUPRoutingSystemTests {
         #expect(forbidden.status == .fail && forbidden.value >= 101)
     }
 
+    /// A system that snaps the query points its own way (its walks start and end at other nodes than
+    /// the harness's projections) is on the paths: its answers are judged on their own nodes.
+    @Test func aRouterWithItsOwnSnappingIsOnThePaths() throws {
+        let results = try Self.wheelchairScenario(
+            systems: [
+                "route": SystemSetting(command: ["python3", Self.fixture, "own-ends", ServedCoreTests.executable])
+            ])
+        let off = try #require(Self.row(results, "NAV-F4", "routes_off_the_paths"))
+        #expect(off.status == .pass && off.value == 0 && off.samples >= 10, "\(off)")
+        #expect(Self.row(results, "NAV-F15", "forbidden_edges_used")?.status == .pass)
+        #expect(results.first?.systems.first?.faults.isEmpty == true)
+    }
+
+    /// A system whose walks jump between nodes that no way joins is off the paths, and `items.csv`
+    /// names the first offending pair of each such answer.
+    @Test func aRouterThroughWallsIsOffThePathsWithTheFirstOffendingPair() throws {
+        let results = try Self.wheelchairScenario(
+            systems: ["route": SystemSetting(command: ["python3", Self.fixture, "wall", ServedCoreTests.executable])])
+        let off = try #require(Self.row(results, "NAV-F4", "routes_off_the_paths"))
+        #expect(off.status == .fail && off.value >= 10, "\(off)")
+        let items = results.flatMap(\.items).filter { $0.metric == "routes_off_the_paths" }
+        let named = items.filter { $0.outcome.answer.hasPrefix("off the paths: nonexistent_edge ") }
+        #expect(named.count == Int(off.value), "\(items.prefix(3))")
+        #expect(try #require(Self.row(results, "NAV-F15", "forbidden_edges_used")).status == .fail)
+    }
+
     /// Only NavUP routes: another app's scenario naming a `route` system runs on its own cores and starts
     /// no process (as for every capability an app does not use).
     @Test func aRouteSystemIsIgnoredByAppsThatDoNotRoute() throws {

@@ -141,9 +141,14 @@ extension NavUPDriver {
         traceRoute(
             route, device: deviceName, online: online,
             congestion: fresh ? "fresh" : (choice.snapshot != nil ? "cached" : "none"), run)
-        if p == campus.wheelchair { auditWheelchair(route, from: from, to: to, run) }
+        // At free flow the answer is the routing system's: an external one is judged on its own path.
+        let external = plain && externalRouting != nil
+        if p == campus.wheelchair { auditWheelchair(route, from: from, to: to, external: external, run) }
         // Offline the answer must still be right: a valid route exactly when one exists.
-        if !online { offlineChecked(route: true, passed: answerIsRight(route, from: from, to: to, profile: p), run) }
+        if !online {
+            let right = answerIsRight(route, from: from, to: to, profile: p, external: external)
+            offlineChecked(route: true, passed: right, run)
+        }
         if !fresh, choice.snapshot != nil {
             run.metrics.sample("NAV-F4", "cached_congestion_age_max", choice.ageSeconds)
         }
@@ -151,13 +156,15 @@ extension NavUPDriver {
         // to judge, so it counts here rather than in the regret.
         let query = Self.describe(from: from, to: to, profile: name)
         if plain, route.status == .ok {
-            let walks = follows(route, profile: p)
+            let walks = onPaths(route, profile: p, external: external)
             run.metrics.check(
                 "NAV-F4", "routes_off_the_paths", walks,
                 item: ItemOutcome(
                     item: query, expected: "a walk on the \(name) profile's paths",
                     answer: walks ? "on the paths" : firstOffStep(route, profile: p)))
-            if !walks { return }
+            // The regret compares durations between the harness's projections of the ends: an answer
+            // that snapped its ends its own way starts and ends elsewhere, so its regret is not measured.
+            if !walks || (external && !follows(route, profile: p)) { return }
         }
         guard route.status == .ok, let s = route.fromSnap, let t = route.toSnap else { return }
         let truth =
@@ -200,11 +207,26 @@ extension NavUPDriver {
 
     /// The first step of `route` the profile's contract does not allow (`PathAudit`), in words.
     func firstOffStep(_ route: Route, profile p: Int) -> String {
-        guard let campus else { return "off the paths" }
+        if case .offence(let o) = pathAudit(p)?.audit(route.nodeIDs) { return "off the paths: \(o)" }
+        return "off the paths (its ends or edges do not match the campus graph)"
+    }
+
+    /// The routing contract of profile `p` on the campus map (built once per profile).
+    func pathAudit(_ p: Int) -> PathAudit? {
+        guard let campus else { return nil }
         let audit = pathAudits[p] ?? PathAudit(graph: campus.graph, profile: p)
         pathAudits[p] = audit
-        if case .offence(let o) = audit.audit(route.nodeIDs) { return "off the paths: \(o)" }
-        return "off the paths (its ends or edges do not match the campus graph)"
+        return audit
+    }
+
+    /// Whether an `ok` route walks profile `p`'s paths. An external system's answer (`external`) is
+    /// judged on its own nodes: `PathAudit` accepts its `node_ids` (its own snapping of the ends is
+    /// allowed; docs/system-protocol.md). The built-in router's, or an answer without node ids, must
+    /// `follow` usable arcs between the harness's projections of its ends.
+    func onPaths(_ route: Route, profile p: Int, external: Bool) -> Bool {
+        guard external, !route.nodeIDs.isEmpty else { return follows(route, profile: p) }
+        if case .valid = pathAudit(p)?.audit(route.nodeIDs) { return true }
+        return false
     }
 
     /// NAV-F2: one route or search answered while offline, right or not. The three rows go together.
@@ -272,10 +294,10 @@ extension NavUPDriver {
     /// at both projections cannot reach the end; `no_snap` only when an end has no usable edge within the
     /// router's 200 m (a scan of every edge with the spherical distance; answers within 1 m of the radius
     /// are not judged).
-    func answerIsRight(_ route: Route, from: GeoPoint, to: GeoPoint, profile p: Int) -> Bool {
+    func answerIsRight(_ route: Route, from: GeoPoint, to: GeoPoint, profile p: Int, external: Bool = false) -> Bool {
         switch route.status {
         case .ok:
-            return follows(route, profile: p)
+            return onPaths(route, profile: p, external: external)
         case .noRoute:
             guard let s = route.fromSnap, let t = route.toSnap else { return false }
             return !splitDistances(from: s, to: [t], profile: p)[0].isFinite
@@ -411,7 +433,7 @@ extension NavUPDriver {
 
     /// NAV-F15 for one wheelchair answer: forbidden edges of a route; a `no_route`/`no_snap` answer is
     /// wrong when an independent search finds a way (or a usable vertex near both ends).
-    func auditWheelchair(_ route: Route, from: GeoPoint, to: GeoPoint, _ run: RunContext) {
+    func auditWheelchair(_ route: Route, from: GeoPoint, to: GeoPoint, external: Bool = false, _ run: RunContext) {
         guard let campus else { return }
         let m = run.metrics
         let ok = route.status == .ok
@@ -423,7 +445,9 @@ extension NavUPDriver {
             if walked > 0 || forbidden > 0 {
                 m.add("NAV-F15", "forbidden_edges_used", Double(forbidden), samples: walked)
             }
-            if !follows(route, profile: campus.wheelchair) { m.add("NAV-F15", "forbidden_edges_used") }
+            if !onPaths(route, profile: campus.wheelchair, external: external) {
+                m.add("NAV-F15", "forbidden_edges_used")
+            }
         }
         // Checked on `no_route`/`no_snap` answers only, but reported with every wheelchair route.
         m.add(

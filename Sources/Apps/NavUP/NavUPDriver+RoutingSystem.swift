@@ -39,7 +39,8 @@ extension NavUPDriver {
     /// the shortest edge profile `p` may walk that way. Its points, length and duration are the answer's.
     /// An answer with no status `ok` (or none: the fault is counted in `system_errors`) is that failure;
     /// an `ok` answer whose nodes do not make such a walk keeps no vertex, step or partial edge, so
-    /// `follows` rejects it. O(answer nodes × vertex degree).
+    /// `follows` rejects it (whether it walks the paths at all is `onPaths`: `PathAudit` on its nodes).
+    /// O(answer nodes × vertex degree).
     func rebuilt(_ answer: RouteAnswer?, from: GeoPoint, to: GeoPoint, profile p: Int) -> Route {
         guard let campus else { return .failed(.noRoute, profile: "") }
         let g = campus.graph

@@ -27,6 +27,14 @@ public struct PathAudit: Sendable {
         /// The pair's OSM node ids.
         public var from: Int64, to: Int64
 
+        /// An offence of `kind` at the pair `from`→`to` that starts at 0-based `index` of the path.
+        public init(kind: Kind, index: Int, from: Int64, to: Int64) {
+            self.kind = kind
+            self.index = index
+            self.from = from
+            self.to = to
+        }
+
         public var description: String { "\(kind.rawValue) \(from)→\(to) (step \(index + 1))" }
     }
 
@@ -70,10 +78,18 @@ public struct PathAudit: Sendable {
         self.positions = positions
     }
 
-    /// The verdict on the path through `nodes` (a single node is a valid path of length 0; an
-    /// empty path has no length to judge and is valid with length 0).
+    /// The position of node `id`, when it lies on a way of the map (with node ids).
+    public func position(of id: Int64) -> GeoPoint? { positions[id] }
+
+    /// The verdict on the path through `nodes` (a single node of the map is a valid path of length 0;
+    /// an empty path has no length to judge and is valid with length 0). A node that is on no way of
+    /// the map makes its step a `nonexistent_edge` (a lone such node: the pair of it with itself).
     public func audit(_ nodes: [Int64]) -> Verdict {
         var length = 0.0
+        if let first = nodes.first, positions[first] == nil {
+            let next = nodes.count > 1 ? nodes[1] : first
+            return .offence(Offence(kind: .nonexistentEdge, index: 0, from: first, to: next))
+        }
         for k in nodes.indices.dropFirst() {
             let pair = Pair(a: nodes[k - 1], b: nodes[k])
             if pair.a == pair.b { continue }

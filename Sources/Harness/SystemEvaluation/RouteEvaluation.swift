@@ -16,6 +16,14 @@ import SystemsUnderTest
 /// ÷ optimum; 1 is optimal), `suboptimal` (longer than the optimum by over 0.1 % and 0.5 m),
 /// `shorter_than_optimal` (shorter by as much: an impossible answer), and `path_mismatch` (the
 /// reported `length_m` differs from the length of the reported `path` by over 1 % and 1 m).
+///
+/// On an OSM map an `ok` answer with `node_ids` is judged on its own path (`PathAudit`, the contract
+/// of docs/system-protocol.md): one using a pair of nodes no way joins counts in `nonexistent_edges`,
+/// one the profile may not walk in `forbidden_edges`, and neither enters the length figures. A valid
+/// path's recomputed length is compared with the shortest walk between its own first and last nodes
+/// (a system may snap the query points its own way), and the distances from the query points to
+/// those nodes give `end_offset_mean_m` and `end_offset_max_m`. Answers without `node_ids` (and every
+/// answer on a GeoJSON map) are compared by `length_m` with the shortest walk between the query points.
 enum RouteEvaluation {
     static func run(_ r: SystemEvaluation.Request, choice: SystemChoice) throws -> (String, [SystemEvaluation.Figure]) {
         guard let mapPath = r.graph else { throw SystemEvaluation.UsageError(message: "--graph is required") }
@@ -49,46 +57,106 @@ enum RouteEvaluation {
             (name, answers) = (SystemEvaluation.name(system), SystemEvaluation.batched(queries, router.route))
         }
         let oracle = ShortestPathOracle(graph: graph)
+        // Only an OSM map has node ids to judge a path by; a GeoJSON map's answers keep the length check.
+        var audits: [Int: PathAudit] = [:]
+        if map.osm != nil {
+            for p in Set(profiles) { audits[p] = PathAudit(graph: graph, profile: p) }
+        }
         var tally = Tally()
         for (i, q) in parsed.enumerated() {
             guard let answer = answers[i] else {
                 tally.noAnswer += 1
                 continue
             }
-            tally.add(answer, truth: oracle.shortest(from: q.from, to: q.to, profile: profiles[i]))
+            let truth = oracle.shortest(from: q.from, to: q.to, profile: profiles[i])
+            if answer.status == RouteStatus.ok.rawValue, !answer.nodeIDs.isEmpty, let audit = audits[profiles[i]] {
+                let own = ownPath(answer, query: (q.from, q.to), profile: profiles[i], audit: audit, oracle: oracle)
+                tally.add(answer, truth: truth, ownPath: own)
+            } else {
+                tally.add(answer, truth: truth)
+            }
         }
         return (name, tally.figures(queries: parsed.count))
+    }
+
+    /// The judgement of an `ok` answer on its own nodes (`PathAudit`): the first pair the profile does
+    /// not allow, or the path's recomputed length, the oracle's shortest walk between the path's own
+    /// first and last nodes, and the distances (metres) from the query's ends to those nodes.
+    static func ownPath(
+        _ answer: RouteAnswer, query: (from: GeoPoint, to: GeoPoint), profile p: Int, audit: PathAudit,
+        oracle: ShortestPathOracle
+    ) -> OwnPath {
+        switch audit.audit(answer.nodeIDs) {
+        case .offence(let o):
+            return .offence(o)
+        case .valid(let length):
+            // A valid path's nodes are all on the map (`audit` checks each one).
+            let first = answer.nodeIDs.first.flatMap(audit.position(of:)) ?? query.from
+            let last = answer.nodeIDs.last.flatMap(audit.position(of:)) ?? query.to
+            let offsets = [Geodesy.haversineMetres(query.from, first), Geodesy.haversineMetres(query.to, last)]
+            return .valid(length: length, truth: oracle.shortest(from: first, to: last, profile: p), offsets: offsets)
+        }
+    }
+
+    /// An `ok` answer judged on its own nodes.
+    enum OwnPath {
+        /// A pair of its nodes that is no edge, or one the profile may not walk.
+        case offence(PathAudit.Offence)
+        /// A walk the profile allows: its length (metres, recomputed), the shortest walk between its
+        /// first and last nodes, and its ends' distances (metres) from the query points.
+        case valid(length: Double, truth: ShortestPathOracle.Answer, offsets: [Double])
     }
 
     /// The counts and errors gathered over the answers.
     struct Tally {
         var noAnswer = 0, agree = 0, referenceOK = 0, referenceNoRoute = 0, referenceNoSnap = 0, wrongNoRoute = 0,
             falseRoute = 0, wrongSnap = 0
-        var suboptimal = 0, shorter = 0, pathMismatch = 0
+        var suboptimal = 0, shorter = 0, pathMismatch = 0, forbiddenEdges = 0, nonexistentEdges = 0
+        /// Distances (metres) from the query points to the ends of the paths judged on their own nodes.
+        var endOffsets: [Double] = []
         var errors: [Double] = []
         var ratios: [Double] = []
 
-        mutating func add(_ answer: RouteAnswer, truth: ShortestPathOracle.Answer) {
+        /// Counts `answer` against the oracle's `truth` between the query points; an `ok` answer judged
+        /// on its own nodes (`ownPath`) is measured against the shortest walk between its own ends, and
+        /// one that uses a forbidden or non-existent edge is counted as such, never in the lengths.
+        mutating func add(_ answer: RouteAnswer, truth: ShortestPathOracle.Answer, ownPath: OwnPath? = nil) {
             switch truth {
             case .shortest: referenceOK += 1
             case .noRoute: referenceNoRoute += 1
             case .noSnap: referenceNoSnap += 1
             }
             if answer.status == truth.status { agree += 1 }
+            // A path judged on its own nodes counts its offence or its ends whatever the reference says.
+            switch ownPath {
+            case .offence(let o): if o.kind == .forbiddenEdge { forbiddenEdges += 1 } else { nonexistentEdges += 1 }
+            case .valid(_, _, let offsets): endOffsets += offsets
+            case .none: break
+            }
             switch (truth, answer.status) {
             case (.shortest(let optimum), "ok"):
-                let length = answer.lengthMetres
-                errors.append(length - optimum)
-                ratios.append(optimum > 0 ? length / optimum : (length == 0 ? 1 : .infinity))
-                let slack = max(0.5, optimum * 0.001)
-                if length > optimum + slack { suboptimal += 1 }
-                if length < optimum - slack { shorter += 1 }
+                switch ownPath {
+                case .none: compare(answer.lengthMetres, optimum: optimum)
+                case .offence: break
+                case .valid(let length, let ownTruth, _):
+                    if case .shortest(let own) = ownTruth { compare(length, optimum: own) }
+                }
                 let walked = Geodesy.pathLengthMetres(answer.path)
+                let length = answer.lengthMetres
                 if answer.path.count >= 2, abs(walked - length) > max(1, length * 0.01) { pathMismatch += 1 }
             case (.shortest, _): wrongNoRoute += 1
             case (_, "ok"): falseRoute += 1
             default: if answer.status != truth.status { wrongSnap += 1 }
             }
+        }
+
+        /// One routed length against the optimum, metres.
+        mutating func compare(_ length: Double, optimum: Double) {
+            errors.append(length - optimum)
+            ratios.append(optimum > 0 ? length / optimum : (length == 0 ? 1 : .infinity))
+            let slack = max(0.5, optimum * 0.001)
+            if length > optimum + slack { suboptimal += 1 }
+            if length < optimum - slack { shorter += 1 }
         }
 
         func figures(queries n: Int) -> [SystemEvaluation.Figure] {
@@ -115,6 +183,12 @@ enum RouteEvaluation {
                 .init("suboptimal", Double(suboptimal), unit: "count", rows: k),
                 .init("shorter_than_optimal", Double(shorter), unit: "count", rows: k),
                 .init("path_mismatch", Double(pathMismatch), unit: "count", rows: k),
+                .init("forbidden_edges", Double(forbiddenEdges), unit: "count", rows: answered),
+                .init("nonexistent_edges", Double(nonexistentEdges), unit: "count", rows: answered),
+                .init(
+                    "end_offset_mean_m", endOffsets.isEmpty ? nil : endOffsets.reduce(0, +) / Double(endOffsets.count),
+                    unit: "m", rows: endOffsets.count),
+                .init("end_offset_max_m", endOffsets.max(), unit: "m", rows: endOffsets.count),
             ]
         }
     }

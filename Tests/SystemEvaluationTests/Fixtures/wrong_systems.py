@@ -7,6 +7,7 @@ The capability comes from the handshake; the first argument chooses the mistake:
   sun never        no event at all (as on a polar night)
   route half       every query 'ok', half the straight-line distance, a two-point path
   route none       every query 'no_route'
+  route ids        every query 'ok' along the node ids its id names after a colon (`q1:10_11_12`), no path
   locate origin    every fingerprint at (0, 0), floor 0, building 0
   sentiment happy  every tweet 'positive' with score 1
 """
@@ -23,6 +24,9 @@ def answer(capability, mode, row):
     if capability == "route":
         if mode == "none":
             return {"status": "no_route"}
+        if mode == "ids":
+            nodes = [int(n) for n in row["id"].split(":")[1].split("_")]
+            return {"status": "ok", "length_m": 1, "duration_s": 1, "node_ids": nodes, "path": []}
         a, b = (row["from_lat"], row["from_lon"]), (row["to_lat"], row["to_lon"])
         metres = 6371008.8 * math.radians(math.hypot(b[0] - a[0], (b[1] - a[1]) * math.cos(math.radians(a[0]))))
         return {"status": "ok", "length_m": metres / 2, "duration_s": metres, "node_ids": [],

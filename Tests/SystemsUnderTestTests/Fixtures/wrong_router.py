@@ -6,6 +6,10 @@ that NavUP's routing checks judge the system under test and not the built-in rou
   straight           answers every route query with a straight line between its ends (no map nodes)
   detour FIELDTEST   asks `FIELDTEST serve route` for the route through a point 150 m north of the
                      start (there and back again), so every answer is a real walk on the map, only longer
+  own-ends FIELDTEST asks `FIELDTEST serve route` and drops the first and last node of each answer of
+                     four or more nodes: a real walk on the map that starts and ends at nodes of its own
+  wall FIELDTEST     asks `FIELDTEST serve route` and keeps only the first and last node of each answer
+                     of three or more nodes: a jump between nodes that no way joins
 """
 import json
 import subprocess
@@ -33,10 +37,23 @@ def detour(child, q):
     }
 
 
+def trimmed(child, q, mode):
+    """The served route with its inner or outer nodes dropped (see the modes above)."""
+    a = ask(child, q)
+    nodes = a.get("node_ids", [])
+    if a.get("status") == "ok" and mode == "own-ends" and len(nodes) >= 4:
+        nodes = nodes[1:-1]
+    elif a.get("status") == "ok" and mode == "wall" and len(nodes) >= 3:
+        nodes = [nodes[0], nodes[-1]]
+    else:
+        return a
+    return dict(a, node_ids=nodes, path=[])
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "no-route"
     child = None
-    if mode == "detour":
+    if mode in ("detour", "own-ends", "wall"):
         child = subprocess.Popen(
             [sys.argv[2], "serve", "route"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     for line in sys.stdin:
@@ -49,7 +66,7 @@ def main():
         elif op == "load":
             answer = ask(child, request) if child else {"id": request.get("id"), "ok": True}
         elif op == "route" and child:
-            answer = detour(child, request)
+            answer = detour(child, request) if mode == "detour" else trimmed(child, request, mode)
         elif op == "route" and mode == "straight":
             ends = [[request["from_lat"], request["from_lon"]], [request["to_lat"], request["to_lon"]]]
             answer = {"id": request["id"], "status": "ok", "length_m": 1, "duration_s": 1, "node_ids": [], "path": ends}
