@@ -42,9 +42,13 @@ extension CommandFiles {
 
 extension RunCommand: DeclaresFiles {
     func declaredFiles() throws -> CommandFiles {
-        try RunPipeline(
-            request: try request(), manifest: try DatasetsLocation.manifest(options: folders.datasets), apps: .bundled
-        ).declaredFiles()
+        let pipeline = RunPipeline(
+            request: try request(), manifest: try DatasetsLocation.manifest(options: folders.datasets), apps: .bundled)
+        do { return try pipeline.declaredFiles() } catch {
+            // An invalid scenario stops the run here, before it starts: CI still gets its JUnit file.
+            pipeline.writeErrorJUnit(error)
+            throw error
+        }
     }
 }
 

@@ -46,6 +46,9 @@ struct VerdictsCLITests {
         #expect(lines.contains { $0.hasPrefix("NAV-F2,") && $0.contains("devices[].connectivity offline period") })
         let one = try cli.run(["requirements", "navup"])
         #expect(one.status == 0 && one.stdout.contains("NAV-F15") && !one.stdout.contains("SKY-P2"))
+        let json = try cli.run(["requirements", "--format", "json"])
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(Set((parsed ?? []).compactMap { $0["id"] as? String }).count == 54)
         let unknown = try cli.run(["requirements", "navupp"])
         #expect(unknown.status == 2 && unknown.stderr.contains("navup"))
     }

@@ -66,15 +66,20 @@ enum RouteEvaluation {
         for (i, q) in parsed.enumerated() {
             guard let answer = answers[i] else {
                 tally.noAnswer += 1
+                try r.itemLog?.add(id: q.id, expected: "", answer: nil)
                 continue
             }
             let truth = oracle.shortest(from: q.from, to: q.to, profile: profiles[i])
+            var own: OwnPath?
             if answer.status == RouteStatus.ok.rawValue, !answer.nodeIDs.isEmpty, let audit = audits[profiles[i]] {
-                let own = ownPath(answer, query: (q.from, q.to), profile: profiles[i], audit: audit, oracle: oracle)
-                tally.add(answer, truth: truth, ownPath: own)
+                own = ownPath(answer, query: (q.from, q.to), profile: profiles[i], audit: audit, oracle: oracle)
+                tally.add(answer, truth: truth, ownPath: own!)
             } else {
                 tally.add(answer, truth: truth)
             }
+            try r.itemLog?.add(
+                id: q.id, expected: describe(truth), answer: describe(answer), correct: answer.status == truth.status,
+                error: Self.lengthError(answer, truth: truth, own: own), note: own.flatMap(Self.offenceNote) ?? "")
         }
         return (name, tally.figures(queries: parsed.count))
     }
@@ -96,6 +101,40 @@ enum RouteEvaluation {
             let offsets = [Geodesy.haversineMetres(query.from, first), Geodesy.haversineMetres(query.to, last)]
             return .valid(length: length, truth: oracle.shortest(from: first, to: last, profile: p), offsets: offsets)
         }
+    }
+
+    /// The oracle's answer as `items` shows it.
+    static func describe(_ truth: ShortestPathOracle.Answer) -> String {
+        switch truth {
+        case .shortest(let metres): "ok \(CSVWriter.number(metres)) m"
+        case .noRoute: "no_route"
+        case .noSnap: "no_snap"
+        }
+    }
+
+    /// An answer as `items` shows it.
+    static func describe(_ answer: RouteAnswer) -> String {
+        answer.status == "ok" ? "ok \(CSVWriter.number(answer.lengthMetres)) m" : answer.status
+    }
+
+    /// Metres between the answer's length and the optimum it is judged against (its own ends' when
+    /// its path is judged on its nodes); nil when either side has no route or the path is not allowed.
+    static func lengthError(_ answer: RouteAnswer, truth: ShortestPathOracle.Answer, own: OwnPath?) -> Double? {
+        switch own {
+        case .offence: return nil
+        case .valid(let length, let ownTruth, _):
+            if case .shortest(let optimum) = ownTruth { return abs(length - optimum) }
+            return nil
+        case nil:
+            guard answer.status == "ok", case .shortest(let optimum) = truth else { return nil }
+            return abs(answer.lengthMetres - optimum)
+        }
+    }
+
+    /// The first offending pair of a path, for `items`'s note.
+    static func offenceNote(_ own: OwnPath) -> String? {
+        if case .offence(let o) = own { return "\(o)" }
+        return nil
     }
 
     /// An `ok` answer judged on its own nodes.

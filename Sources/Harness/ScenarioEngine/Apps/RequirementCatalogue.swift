@@ -97,26 +97,7 @@ public struct RequirementCatalogue: Sendable {
     }
 
     func json() -> String {
-        func string(_ s: String) -> String {
-            var out = "\""
-            for c in s.unicodeScalars {
-                switch c {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                default:
-                    if c.value < 0x20 {
-                        out +=
-                            "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
-                            + String(c.value, radix: 16)
-                    } else {
-                        out.unicodeScalars.append(c)
-                    }
-                }
-            }
-            return out + "\""
-        }
+        func string(_ s: String) -> String { TraceFiles.json(s) }
         let items = entries.map { e in
             "  {\"id\": \(string(e.id)), \"app\": \(string(e.app)), \"summary\": \(string(e.summary)), "
                 + "\"spec_ref\": \(string(e.specRef)), \"metric\": \(string(e.metric)), "
