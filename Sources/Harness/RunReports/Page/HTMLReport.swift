@@ -189,8 +189,8 @@ public struct HTMLReport {
     func scenarioSection(_ name: String, _ rs: [ReportRun]) -> Body {
         let rows = rs.flatMap(\.rows)
         let failed =
-            rows.contains { $0.status == .fail || $0.status == .notMeasured }
-            || rs.flatMap(\.check).contains { $0.verdict == .regression }
+            rows.contains { $0.status == .fail } || rs.flatMap(\.check).contains { $0.verdict == .regression }
+        let verdict = failed ? "fail" : rows.contains { $0.status == .notMeasured } ? "not_measured" : "pass"
         let first = rs[0]
         let cases = Set(first.rows.map(\.scenario)).count
         var facts = ["\(cases) case\(cases == 1 ? "" : "s")"]
@@ -203,7 +203,7 @@ public struct HTMLReport {
         if let started = first.startedAt { facts.append("started \(started)") }
         if let d = first.durationSeconds { facts.append("took \(ReportFormat.duration(d))") }
         var nodes: [Body] = [
-            .h2(.text(name + " "), badge(failed ? "fail" : "pass")),
+            .h2(.text(name + " "), badge(verdict)),
             .p(.class("muted"), .text(facts.joined(separator: " · "))),
         ]
         if rs.count > 1 {
