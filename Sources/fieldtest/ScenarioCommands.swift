@@ -24,7 +24,7 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "Scenario files (YAML).") var files: [String]
     @Option(
         help:
-            "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/ (one run at a time: DIR/.fieldtest.lock)."
+            "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/ (one run of a scenario at a time: DIR/.<scenario>.lock)."
     ) var out: String?
     @Option(help: "Also write JUnit XML (one test case per requirement row) to this file (- for standard output).")
     var junit: String?

@@ -243,7 +243,7 @@ struct OutputGuardCLITests {
         let dir = try cli.temporaryFolder()
         let out = dir.appendingPathComponent("c")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        let fd = open(out.appendingPathComponent(".fieldtest.lock").path, O_RDWR | O_CREAT, 0o644)
+        let fd = open(out.appendingPathComponent(".skyscape-miami.lock").path, O_RDWR | O_CREAT, 0o644)
         #expect(fd >= 0)
         defer { close(fd) }
         _ = "4242\n".withCString { write(fd, $0, 5) }
@@ -255,6 +255,22 @@ struct OutputGuardCLITests {
             #expect(r.stderr.contains("already in progress") && r.stderr.contains("4242"), "\(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("skyscape-miami").path))
         }
+    }
+
+    @Test("runs of different scenarios into one --out go on side by side")
+    func runsOfDifferentScenariosShareAnOutFolder() throws {
+        let dir = try cli.temporaryFolder()
+        let out = dir.appendingPathComponent("c")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        // Another scenario's run holds its lock: this one is not held up by it.
+        let fd = open(out.appendingPathComponent(".some-other-scenario.lock").path, O_RDWR | O_CREAT, 0o644)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let scenario = Self.repo.appendingPathComponent("Scenarios/skyscape-miami.yaml").path
+        let r = try run(["run", scenario, "--out", "c", "--compare-latency", "never", "--quiet"], in: dir)
+        #expect(r.status <= 1, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("skyscape-miami/metrics.csv").path))
     }
 
     @Test("N14: concurrent datasets add into one folder keep every row")

@@ -3,25 +3,29 @@ import Foundation
 
 /// The locks a run holds while it writes, so two runs never write into one folder at once.
 ///
-/// - With `--out DIR`: `DIR/.fieldtest.lock`. A second run (or shard) into the same `DIR` is
-///   refused at once (`FileLock.Busy`, naming the other run's pid), before it touches anything.
+/// - With `--out DIR`: one lock per scenario, `DIR/.<scenario>.lock`, since each scenario writes only
+///   `DIR/<scenario>/`. A second run (or shard) of the same scenario into `DIR` is refused at once
+///   (`FileLock.Busy`, naming the other run's pid), before it touches anything; runs of different
+///   scenarios into one `DIR` (e.g. `xargs -P`) go on side by side.
 /// - In the default `Results/runs/<scenario>/`: one lock per run, `.<run_id>.lock` beside its
 ///   report folder. Such a run cannot be resumed (`--resume` needs `--out`), so its folder in
 ///   progress is of no use once the run is gone: SIGINT and SIGTERM remove it (and the empty
 ///   report folder), and the next run there removes those a SIGKILL left (their lock is free).
 struct RunLocks {
-    /// The name of the lock file in an `--out` folder.
-    static let outFileName = ".fieldtest.lock"
+    /// The name of a scenario's lock file in an `--out` folder.
+    static func outFileName(scenario: String) -> String { ".\(scenario).lock" }
 
     private var locks: [FileLock] = []
     private var interrupt: InterruptCleanup.Registration?
 
     init(request: RunRequest, scenarios: [Scenario], runIDs: [String], createdFolders: [String]) throws {
         if let out = request.out {
-            locks.append(
-                try FileLock(
-                    URL(fileURLWithPath: out).appendingPathComponent(Self.outFileName),
-                    what: "a run writing into --out \(out)", wait: false))
+            for name in Set(scenarios.map(\.name)).sorted() {
+                locks.append(
+                    try FileLock(
+                        URL(fileURLWithPath: out).appendingPathComponent(Self.outFileName(scenario: name)),
+                        what: "a run of \(name) writing into --out \(out)", wait: false))
+            }
             return
         }
         var staging: [String] = []
