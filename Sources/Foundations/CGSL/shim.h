@@ -31,4 +31,11 @@ static inline void fieldtest_vector_set(gsl_vector *v, size_t i, double x) { gsl
 static inline size_t fieldtest_vector_size(const gsl_vector *v) { return v->size; }
 static inline void fieldtest_matrix_set(gsl_matrix *m, size_t i, size_t j, double x) { gsl_matrix_set(m, i, j, x); }
 
+/* Bootstrap resampling of n equally weighted items: counts[i] becomes how often item i is drawn in n
+   uniform draws with replacement (gsl_rng_uniform_int). In C because it runs 2,000 times per interval. */
+static inline void fieldtest_resample_counts(const gsl_rng *r, size_t n, unsigned int *counts) {
+    for (size_t i = 0; i < n; i++) counts[i] = 0;
+    for (size_t i = 0; i < n; i++) counts[gsl_rng_uniform_int(r, n)]++;
+}
+
 #endif
