@@ -12,7 +12,6 @@
 #include <gsl/gsl_vector.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_blas.h>
-#include <gsl/gsl_multifit_nlinear.h>
 
 /* Swift 6 strict concurrency rejects GSL's global type pointers, so they are
    reached through these accessors. */
@@ -20,10 +19,6 @@ static inline const gsl_rng_type *fieldtest_rng_mt19937(void) { return gsl_rng_m
 static inline const gsl_interp_type *fieldtest_interp_linear(void) { return gsl_interp_linear; }
 static inline const gsl_interp_type *fieldtest_interp_cspline(void) { return gsl_interp_cspline; }
 static inline const gsl_interp_type *fieldtest_interp_steffen(void) { return gsl_interp_steffen; }
-static inline const gsl_multifit_nlinear_type *fieldtest_nlinear_trust(void) { return gsl_multifit_nlinear_trust; }
-static inline const gsl_multifit_nlinear_trs *fieldtest_nlinear_trs_lm(void) { return gsl_multifit_nlinear_trs_lm; }
-static inline const gsl_multifit_nlinear_scale *fieldtest_nlinear_scale_more(void) { return gsl_multifit_nlinear_scale_more; }
-static inline const gsl_multifit_nlinear_solver *fieldtest_nlinear_solver_qr(void) { return gsl_multifit_nlinear_solver_qr; }
 
 /* Element access without touching the struct layouts from Swift. */
 static inline double fieldtest_vector_get(const gsl_vector *v, size_t i) { return gsl_vector_get(v, i); }
