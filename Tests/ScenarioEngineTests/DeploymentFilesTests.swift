@@ -119,9 +119,12 @@ struct DeploymentFilesTests {
     @Test func theSlurmArrayJobShardsTheSweepItRuns() throws {
         let text = try String(contentsOf: Self.sbatchFile, encoding: .utf8)
         let array = try #require(text.firstMatch(of: /#SBATCH --array=0-(\d+)\n/))
-        let run = try #require(text.firstMatch(of: /fieldtest run (\S+) \\\n\s+--shard "\$\{SLURM_ARRAY_TASK_ID\}\/\$\{SLURM_ARRAY_TASK_COUNT\}"/))
+        let run = try #require(
+            text.firstMatch(
+                of: /fieldtest run (\S+) \\\n\s+--shard "\$\{SLURM_ARRAY_TASK_ID\}\/\$\{SLURM_ARRAY_TASK_COUNT\}"/))
         #expect(text.contains("--resume"))
-        #expect(text.contains("#SBATCH --requeue") && text.contains("#SBATCH --mem=") && text.contains("#SBATCH --output="))
+        #expect(
+            text.contains("#SBATCH --requeue") && text.contains("#SBATCH --mem=") && text.contains("#SBATCH --output="))
         #expect(text.contains("[ \"$status\" -le 1 ] && exit 0"))
         try Self.expectShardableSweep(String(run.1), shards: Int(array.1)! + 1)
         let merge = try String(
