@@ -165,8 +165,7 @@ let package = Package(
         .target(
             name: "SystemEvaluation",
             dependencies: [
-                "SystemsUnderTest", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning",
-                "TweetSentiment",
+                "SystemsUnderTest", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
             ],
             path: "Sources/Harness/SystemEvaluation"
         ),
