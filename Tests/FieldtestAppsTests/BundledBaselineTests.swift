@@ -58,7 +58,8 @@ struct BundledBaselineTests {
     @Test func intervalsAreTheSameOnEveryRun() throws {
         let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
         let scenario = try ScenarioLoader(manifest: manifest, registry: .bundled)
-            .load(Self.repo.appendingPathComponent("Scenarios/skyscape-tromso.yaml"), displayName: "skyscape-tromso.yaml")
+            .load(
+                Self.repo.appendingPathComponent("Scenarios/skyscape-tromso.yaml"), displayName: "skyscape-tromso.yaml")
         func rows() throws -> [MetricRow] {
             try ScenarioRunner.run(
                 ScenarioRunner.cases(of: scenario), jobs: 2, runID: "check",

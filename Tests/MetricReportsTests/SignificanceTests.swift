@@ -36,7 +36,8 @@ struct SignificanceTests {
     }
 
     @Test func numericItemsAreJudgedByWilcoxon() {
-        let base = Dictionary(uniqueKeysWithValues: (0..<40).map { ("\($0)", ItemPoint(correct: nil, error: Double($0))) })
+        let base = Dictionary(
+            uniqueKeysWithValues: (0..<40).map { ("\($0)", ItemPoint(correct: nil, error: Double($0))) })
         let shifted = base.mapValues { ItemPoint(correct: nil, error: $0.error! + 5) }
         let judged = ChangeSignificance.judge(
             baseline: Self.row(20, metric: "error_mean"), current: Self.row(25, metric: "error_mean"),
@@ -66,11 +67,13 @@ struct SignificanceTests {
     @Test func failOnSignificantCountsSignificantAndUnknownRegressionsOnly() throws {
         let base = [Self.row(0.8), Self.row(0.5, metric: "share")]
         let ci = try #require(Intervals.wilson(proportion: 0.797, trials: 1000))
-        let noisy = BaselineCheck.compare(current: [Self.row(0.797, ci: ci), Self.row(0.5, metric: "share")], baseline: base)
+        let noisy = BaselineCheck.compare(
+            current: [Self.row(0.797, ci: ci), Self.row(0.5, metric: "share")], baseline: base)
         #expect(noisy.regressions.count == 1 && noisy.regressions[0].significance?.significant == .no)
         #expect(noisy.fails(on: .any) && !noisy.fails(on: .significant))
         // No interval on either side: unknown, which `significant` counts.
-        let unjudged = BaselineCheck.compare(current: [Self.row(0.797), Self.row(0.5, metric: "share")], baseline: base)
+        let unjudged = BaselineCheck.compare(
+            current: [Self.row(0.797), Self.row(0.5, metric: "share")], baseline: base)
         #expect(unjudged.regressions.first?.significance?.significant == .unknown)
         #expect(unjudged.fails(on: .significant))
         // A missing checked row is no sampling question.

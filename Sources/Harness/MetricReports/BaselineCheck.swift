@@ -230,7 +230,8 @@ public enum BaselineCheck {
                             ? "fails its threshold \(describeCheck(c)) (not in the baseline): this run "
                                 + "\(FieldtestNumber.format(c.value)) \(c.unit)"
                             : "new metric",
-                        significance: failing ? ChangeSignificance.structural("a failing row the baseline lacks") : nil))
+                        significance: failing ? ChangeSignificance.structural("a failing row the baseline lacks") : nil)
+                )
                 continue
             }
             out.append(compare(current: c, baseline: b, tolerances: tolerances))

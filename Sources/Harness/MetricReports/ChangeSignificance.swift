@@ -155,7 +155,8 @@ public enum ChangeSignificance {
     static func byIntervals(baseline b: MetricRow, current c: MetricRow) -> SignificanceJudgement {
         guard let cci = c.ci, let bci = baselineInterval(b, like: c) else {
             return SignificanceJudgement(
-                .unknown, "no paired items, and no 95 % interval for \(c.ci == nil ? "this run's" : "the baseline's") row")
+                .unknown,
+                "no paired items, and no 95 % interval for \(c.ci == nil ? "this run's" : "the baseline's") row")
         }
         let d = Intervals.difference(reference: b.value, bci, candidate: c.value, cci)
         let text = "[\(FieldtestNumber.format(d.low)), \(FieldtestNumber.format(d.high))] \(c.unit)"

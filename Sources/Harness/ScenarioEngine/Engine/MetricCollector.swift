@@ -263,7 +263,8 @@ public final class MetricCollector {
         let wanted = Set(requirements.map(\.id))
         return latencies.filter { wanted.contains($0.requirement) }.map {
             let b = $0.recorder.buckets
-            return LatencyHistogramRecord(requirement: $0.requirement, metric: $0.metric, seconds: b.seconds, counts: b.counts)
+            return LatencyHistogramRecord(
+                requirement: $0.requirement, metric: $0.metric, seconds: b.seconds, counts: b.counts)
         }
     }
 

@@ -37,7 +37,8 @@ extension CheckReport {
             let unknown = regressions.filter { $0.significance?.significant == .unknown }.count
             out +=
                 "significant (α = 0.05): \(significantRegressions.count - unknown) of \(regressions.count) regressions"
-                + (unknown > 0 ? ", \(unknown) unknown (no interval or paired items; counted by --fail-on significant)" : "")
+                + (unknown > 0
+                    ? ", \(unknown) unknown (no interval or paired items; counted by --fail-on significant)" : "")
                 + "\n"
         }
         out +=
