@@ -119,6 +119,8 @@ enum ReportStyle {
           table.cards td.thr { grid-column: 3; grid-row: 2; text-align: right; }
           table.cards td.extra { grid-column: 1 / -1; grid-row: 3; text-align: left; }
           table.cards td:empty, table.cards .delta.same { display: none; }
+          svg.errorbar { display: block; width: 100%; max-width: 80px; margin: 2px 0 0; }
+          .ci-text { white-space: normal; }
           svg .tick { font-size: 13px; }
           svg .label, svg .threshold-label, svg .marker-label { font-size: 14px; }
         }
