@@ -71,4 +71,11 @@ struct BaselineComparisonOptions: ParsableArguments {
             "Compare latency rows with the baseline: same-machine (only when the baseline folder's machine.json names the machine that ran), always or never."
     )
     var compareLatency: LatencyComparison = .sameMachine
+    @Option(
+        help:
+            "Which regressions fail: any (default), or significant (at α = 0.05 on paired items, else on the rows' 95 % intervals; a regression of unknown significance counts)."
+    )
+    var failOn: FailOn = .any
 }
+
+extension FailOn: ExpressibleByArgument {}

@@ -57,6 +57,7 @@ struct RunCommand: ParsableCommand {
             toolVersion: FieldtestVersion.current, trace: trace)
         (request.commandLine, request.toolCommit) = (CommandLine.arguments, GitRevision.current())
         (request.report, request.strict, request.resume) = (report, strict, resume)
+        request.failOn = comparison.failOn
         try request.parse(shard: shard, systems: system)
         return request
     }
@@ -121,7 +122,12 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Each metric knows which way is better (from its comparator; latency: lower). Default
             tolerances: accuracy 1e-9 absolute, latency 50 % relative (floor 5 ms), count 0, rate 5 %.
-            Exit codes: 0 no regression, 1 regression, 2 bad input or missing baseline.
+            Each regression is marked significant or not (α = 0.05): by McNemar's exact test or the
+            Wilcoxon signed-rank test on the items both runs scored, when items.csv lies beside the
+            current file and the baseline's items (<name>.items.csv, or items.csv beside a metrics.csv)
+            beside it; else by the 95 % interval of the change from the two rows' intervals.
+            Exit codes: 0 no regression (with --fail-on significant: none significant), 1 regression,
+            2 bad input or missing baseline.
             """)
 
     @Argument(help: "The current run's metrics.csv.") var current: String
@@ -137,7 +143,7 @@ struct CheckCommand: ParsableCommand {
             requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
         let console = TerminalConsole()
         console.write(report.rendered(quiet: quiet, style: console.style, seconds: Date().timeIntervalSince(started)))
-        if report.hasRegression { throw CommandSupport.failed }
+        if report.fails(on: comparison.failOn) { throw CommandSupport.failed }
     }
 }
 

@@ -19,11 +19,16 @@ struct BundledBaselineTests {
         return names.filter { $0.hasSuffix(".yaml") }.sorted()
     }
 
-    /// The rows as compared: every column but the run ID, values as the CSV writes them.
-    static func comparable(_ rows: [MetricRow]) -> [String] {
+    /// The rows as compared: every column but the run ID (and, unless `intervals`, the interval and
+    /// margin: the baselines were recorded before rows had them), values as the CSV writes them.
+    static func comparable(_ rows: [MetricRow], intervals: Bool = false) -> [String] {
         let kept = rows.filter { $0.kind != .latency }.map { row -> MetricRow in
             var row = row
             row.runID = ""
+            if !intervals {
+                row.ci = nil
+                row.margin = nil
+            }
             return row
         }
         return MetricsCSV.render(kept).split(separator: "\n").dropFirst().map(String.init)
@@ -46,5 +51,25 @@ struct BundledBaselineTests {
         for (c, e) in zip(current, expected) where c != e {
             Issue.record("\(file): row differs from the baseline\n  now:      \(c)\n  baseline: \(e)")
         }
+    }
+
+    /// The same scenario and seed give the same intervals, bit for bit (seeded bootstrap streams): a
+    /// mean of samples (`quality_mean`) carries its bootstrap interval.
+    @Test func intervalsAreTheSameOnEveryRun() throws {
+        let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
+        let scenario = try ScenarioLoader(manifest: manifest, registry: .bundled)
+            .load(
+                Self.repo.appendingPathComponent("Scenarios/skyscape-tromso.yaml"), displayName: "skyscape-tromso.yaml")
+        func rows() throws -> [MetricRow] {
+            try ScenarioRunner.run(
+                ScenarioRunner.cases(of: scenario), jobs: 2, runID: "check",
+                datasets: DatasetStore(manifest: manifest), apps: .bundled
+            ).flatMap(\.rows)
+        }
+        let first = try rows()
+        #expect(Self.comparable(first, intervals: true) == Self.comparable(try rows(), intervals: true))
+        let mean = try #require(first.first { $0.metric == "quality_mean" })
+        let ci = try #require(mean.ci)
+        #expect(ci.low < mean.value && mean.value < ci.high)
     }
 }

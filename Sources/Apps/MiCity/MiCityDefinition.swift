@@ -118,8 +118,9 @@ enum MiCityDefinition: AppVocabularyBuilding {
                 .atLeast("posneg_accuracy", 0.83, kind: .accuracy, unit: "ratio")
                     .unmeasured("no held-out positive or negative tweet was classified"),
                 .info("accuracy", kind: .accuracy, unit: "ratio"),
-                .info("macro_f1", kind: .accuracy, unit: "ratio"),
-                .info("macro_recall", kind: .accuracy, unit: "ratio"),
+                // Means over classes, not shares of the tweets: no Wilson interval.
+                .info("macro_f1", kind: .accuracy, unit: "ratio").withoutInterval(),
+                .info("macro_recall", kind: .accuracy, unit: "ratio").withoutInterval(),
                 // Labelled tweets the shipped model trained on (by text hash), left out of the figures.
                 .info("tweets_left_out_trained_on", kind: .count, unit: "count").over(.sum),
             ]),
@@ -172,7 +173,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
                 // One sample per user action: 1 when it happened during an ingest, or waited.
                 .info("actions_during_ingest", kind: .count, unit: "count").over(.sum),
                 .info("actions_waiting_for_main_thread", kind: .count, unit: "count").over(.sum),
-                .atMost("p95_ratio_with_vs_without", 1.10, kind: .latency, unit: "ratio"),
+                .atMost("p95_ratio_with_vs_without", 1.10, kind: .latency, unit: "ratio").withoutInterval(),
             ]),
         RequirementDefinition(
             id: "MIC-NF4", source: "NonFunc_04", summary: "Database queries are fast",

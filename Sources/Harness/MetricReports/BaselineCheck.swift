@@ -1,4 +1,5 @@
 import FieldtestData
+import Foundation
 
 /// How much a metric may move against its preferred direction before a
 /// baseline check calls it a regression.
@@ -115,6 +116,21 @@ public struct MetricComparison: Sendable {
     public var verdict: ComparisonVerdict
     /// A short human explanation.
     public var reason: String
+    /// For a regression: whether it is more than sampling noise, and how that was judged (nil otherwise).
+    public var significance: SignificanceJudgement?
+
+    /// A comparison; see the properties.
+    public init(
+        key: String, baseline: MetricRow?, current: MetricRow?, verdict: ComparisonVerdict, reason: String,
+        significance: SignificanceJudgement? = nil
+    ) {
+        self.key = key
+        self.baseline = baseline
+        self.current = current
+        self.verdict = verdict
+        self.reason = reason
+        self.significance = significance
+    }
 }
 
 /// Result of comparing a run with a baseline.
@@ -127,6 +143,57 @@ public struct CheckReport: Sendable {
     public var improvements: [MetricComparison] { comparisons.filter { $0.verdict == .improvement } }
     /// True when at least one metric regressed.
     public var hasRegression: Bool { comparisons.contains { $0.verdict == .regression } }
+    /// The regressions that are significant or whose significance is unknown.
+    public var significantRegressions: [MetricComparison] {
+        regressions.filter { $0.significance?.significant != .no }
+    }
+
+    /// Whether the check fails under `policy`: any regression, or a significant (or unknown) one.
+    public func fails(on policy: FailOn) -> Bool {
+        switch policy {
+        case .any: return hasRegression
+        case .significant: return !significantRegressions.isEmpty
+        }
+    }
+
+    /// The report with each regression whose value moved judged again on the items behind it, when
+    /// both runs have items: `baselineItems` and `currentItems` are their `items.csv` files (nil or
+    /// missing: the judgement by intervals stays). Reads only the items of those regressions.
+    public func judgingPairedItems(baselineItems: URL?, currentItems: URL?) throws -> CheckReport {
+        guard let baselineItems, let currentItems,
+            FileManager.default.fileExists(atPath: baselineItems.path),
+            FileManager.default.fileExists(atPath: currentItems.path)
+        else { return self }
+        let moved = comparisons.indices.filter { comparisons[$0].valueMoved }
+        guard !moved.isEmpty else { return self }
+        var baselineKeys = Set<String>()
+        var currentKeys = Set<String>()
+        for i in moved {
+            baselineKeys.insert(ItemOutcomeTable.key(comparisons[i].baseline!))
+            currentKeys.insert(ItemOutcomeTable.key(comparisons[i].current!))
+        }
+        let base = try ItemOutcomeTable.read(baselineItems, wanted: baselineKeys)
+        let current = try ItemOutcomeTable.read(currentItems, wanted: currentKeys)
+        var out = self
+        for i in moved {
+            let c = comparisons[i]
+            out.comparisons[i].significance = ChangeSignificance.judge(
+                baseline: c.baseline!, current: c.current!,
+                baselineItems: base.items[ItemOutcomeTable.key(c.baseline!)],
+                currentItems: current.items[ItemOutcomeTable.key(c.current!)])
+        }
+        return out
+    }
+}
+
+extension MetricComparison {
+    /// Whether this is a regression of the value itself (judged by a test), not of what was checked,
+    /// measured or reported (those are significant whatever the samples).
+    var valueMoved: Bool {
+        guard verdict == .regression, let b = baseline, let c = current else { return false }
+        return significance?.basis.hasPrefix(ChangeSignificance.structuralPrefix) == false
+            && b.value.isFinite && c.value.isFinite
+    }
 }
 
 /// Compares a run's metric rows with a baseline's, row by row.
@@ -162,7 +229,9 @@ public enum BaselineCheck {
                         reason: failing
                             ? "fails its threshold \(describeCheck(c)) (not in the baseline): this run "
                                 + "\(FieldtestNumber.format(c.value)) \(c.unit)"
-                            : "new metric"))
+                            : "new metric",
+                        significance: failing ? ChangeSignificance.structural("a failing row the baseline lacks") : nil)
+                )
                 continue
             }
             out.append(compare(current: c, baseline: b, tolerances: tolerances))
@@ -172,7 +241,8 @@ public enum BaselineCheck {
             out.append(
                 MetricComparison(
                     key: b.key, baseline: b, current: nil, verdict: checked ? .regression : .removed,
-                    reason: checked ? "checked metric missing from this run" : "metric no longer reported"))
+                    reason: checked ? "checked metric missing from this run" : "metric no longer reported",
+                    significance: checked ? ChangeSignificance.structural("a checked row is missing") : nil))
         }
         return CheckReport(comparisons: out)
     }
@@ -183,14 +253,29 @@ public enum BaselineCheck {
         return "\(r.comparator.rawValue) \(FieldtestNumber.format(t))"
     }
 
+    /// One row against its baseline row; a regression carries its significance (by the rows'
+    /// intervals here; `CheckReport.judgingPairedItems` judges it again on paired items).
     static func compare(current c: MetricRow, baseline b: MetricRow, tolerances: Tolerances) -> MetricComparison {
+        var judged = judge(current: c, baseline: b, tolerances: tolerances)
+        guard judged.verdict == .regression, judged.significance == nil else { return judged }
+        judged.significance = ChangeSignificance.byIntervals(baseline: b, current: c)
+        return judged
+    }
+
+    /// The verdict on one row; structural regressions (a check changed, samples changed, no longer
+    /// measured, NaN) carry their significance, a regression of the value none yet.
+    static func judge(current c: MetricRow, baseline b: MetricRow, tolerances: Tolerances) -> MetricComparison {
         func result(_ v: ComparisonVerdict, _ why: String) -> MetricComparison {
             MetricComparison(key: c.key, baseline: b, current: c, verdict: v, reason: why)
         }
+        func structural(_ why: String) -> MetricComparison {
+            MetricComparison(
+                key: c.key, baseline: b, current: c, verdict: .regression, reason: why,
+                significance: ChangeSignificance.structural("not a change of the value"))
+        }
         let baselineChecked = b.comparator != .none && b.threshold != nil
         if baselineChecked && (c.comparator != b.comparator || c.threshold != b.threshold) {
-            return result(
-                .regression,
+            return structural(
                 "the baseline checks \(describeCheck(b)), this run \(describeCheck(c)); "
                     + "restore the check, or re-record the baseline if the change is intended")
         }
@@ -199,7 +284,7 @@ public enum BaselineCheck {
         if c.status == .notMeasured {
             return b.status == .notMeasured
                 ? result(.unchanged, "not measured in the baseline either")
-                : result(.regression, "is no longer measured: \(c.note.isEmpty ? "no sample" : c.note)")
+                : structural("is no longer measured: \(c.note.isEmpty ? "no sample" : c.note)")
         }
         if b.status == .notMeasured {
             return result(
@@ -216,14 +301,12 @@ public enum BaselineCheck {
                 .regression, "fails its threshold \(describeCheck(c)) (the baseline failed it too): \(values)")
         }
         if c.samples != b.samples && (c.samples == 0 || c.kind != .latency) {
-            return result(
-                .regression,
+            return structural(
                 "summarises \(c.samples) samples, the baseline \(b.samples)"
                     + (c.kind == .latency ? "" : "; \(c.kind.rawValue) rows are deterministic"))
         }
         if c.value.isNaN != b.value.isNaN {
-            return result(
-                c.value.isNaN ? .regression : .improvement, c.value.isNaN ? "value became NaN" : "value no longer NaN")
+            return c.value.isNaN ? structural("value became NaN") : result(.improvement, "value no longer NaN")
         }
         if c.value.isNaN { return result(.unchanged, "both NaN") }
         if b.kind == .latency && !tolerances.comparesLatency {

@@ -148,12 +148,14 @@ public enum Charts {
         return SVG.root(width: f.width, height: f.height, label: title, nodes)
     }
 
-    /// A histogram of `values` with the threshold and the measured `marker` (e.g. p95) as vertical lines.
+    /// A histogram of `values` (each counting `weights[i]` times when given) with the threshold and the
+    /// measured `marker` (e.g. p95) as vertical lines.
     public static func histogram(
-        title: String, values: [Double], xLabel: String, threshold: Double?, thresholdLabel: String,
-        marker: Double?, markerLabel: String, format: Format
+        title: String, values: [Double], weights: [Int]? = nil, xLabel: String, threshold: Double?,
+        thresholdLabel: String, marker: Double?, markerLabel: String, format: Format
     ) -> SVG.Node {
-        let h = Histogram(values, bins: Histogram.binCount(for: values.count))
+        let total = weights?.reduce(0, +) ?? values.count
+        let h = Histogram(values, weights: weights, bins: Histogram.binCount(for: total))
         var lo = h.lower
         var hi = h.upper
         // A threshold far beyond the data would squeeze every bar into a sliver: it is then named, not drawn.
@@ -208,5 +210,41 @@ public enum Charts {
                     cls: "threshold-label"))
         }
         return SVG.root(width: f.width, height: f.height, label: title, nodes)
+    }
+}
+
+extension Charts {
+    /// A row's 95 % interval as a small inline error bar: the interval as a bar, the value as a dot and
+    /// the threshold (if any) as a tick, on a scale spanning the three; `label` describes it in words
+    /// for a screen reader (`aria-label`), since the drawing has no text.
+    public static func errorBar(value: Double, low: Double, high: Double, threshold: Double?, label: String)
+        -> SVG.Node
+    {
+        let width = 80.0
+        let height = 14.0
+        let points = [value, low, high] + (threshold.map { [$0] } ?? [])
+        let finite = points.filter(\.isFinite)
+        var lo = finite.min() ?? 0
+        var hi = finite.max() ?? 1
+        let pad = hi > lo ? (hi - lo) * 0.08 : max(abs(hi) * 0.05, 1e-9)
+        lo -= pad
+        hi += pad
+        func x(_ v: Double) -> Double { 2 + (v - lo) / (hi - lo) * (width - 4) }
+        var nodes: [SVG.Node] = [
+            SVG.element("title", [], [.text(label)]),
+            SVG.line(x(low), height / 2, x(high), height / 2, cls: "ci"),
+            SVG.line(x(low), height / 2 - 3, x(low), height / 2 + 3, cls: "ci"),
+            SVG.line(x(high), height / 2 - 3, x(high), height / 2 + 3, cls: "ci"),
+        ]
+        if let threshold, threshold.isFinite {
+            nodes.append(SVG.line(x(threshold), 1, x(threshold), height - 1, cls: "ci-threshold"))
+        }
+        if value.isFinite { nodes.append(SVG.circle(x: x(value), y: height / 2, r: 2.5, cls: "ci-value")) }
+        return SVG.element(
+            "svg",
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"), ("viewBox", "0 0 \(SVG.number(width)) \(SVG.number(height))"),
+                ("class", "errorbar"), ("role", "img"), ("aria-label", label),
+            ], nodes)
     }
 }

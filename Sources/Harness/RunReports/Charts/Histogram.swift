@@ -10,9 +10,11 @@ public struct Histogram: Sendable, Equatable {
     public var counts: [Int]
 
     /// Bins `values` (non-finite ones are left out) into `bins` equal bins from their minimum to their
-    /// maximum (a constant sample gets one bin of width 1 around it). O(n).
-    public init(_ values: [Double], bins: Int) {
-        let finite = values.filter(\.isFinite)
+    /// maximum (a constant sample gets one bin of width 1 around it); each value counts `weights[i]`
+    /// times when given (histogram buckets). O(n).
+    public init(_ values: [Double], weights: [Int]? = nil, bins: Int) {
+        let kept = values.indices.filter { values[$0].isFinite }
+        let finite = kept.map { values[$0] }
         let n = max(1, bins)
         guard let lo = finite.min(), let hi = finite.max() else {
             lower = 0
@@ -24,7 +26,7 @@ public struct Histogram: Sendable, Equatable {
         upper = hi > lo ? hi : hi + 0.5
         var c = Array(repeating: 0, count: n)
         let width = (upper - lower) / Double(n)
-        for v in finite { c[min(n - 1, max(0, Int((v - lower) / width)))] += 1 }
+        for i in kept { c[min(n - 1, max(0, Int((values[i] - lower) / width)))] += weights?[i] ?? 1 }
         counts = c
     }
 

@@ -36,6 +36,18 @@ public struct LatencySample: Sendable, Equatable {
     public var seconds: Double
 }
 
+/// One bucket of `latency-histogram.csv`: the full HDR histogram of a latency series.
+public struct LatencyBucket: Sendable, Equatable {
+    /// The case label.
+    public var caseLabel: String
+    /// Requirement ID and latency series name.
+    public var requirement: String, metric: String
+    /// The bucket's value (the highest it holds), seconds.
+    public var seconds: Double
+    /// Samples in the bucket.
+    public var count: Int
+}
+
 /// What `events.csv` holds, in short: counts by status and the first failing events.
 public struct EventDigest: Sendable, Equatable {
     /// Rows by status (`pass`, `fail`, `info`).
@@ -72,8 +84,10 @@ public struct ReportRun: Sendable {
     public var toolVersion: String?
     /// The sweep, when the scenario is one.
     public var sweep: SweepRecord?
-    /// `latency.csv`.
+    /// `latency.csv` (capped per case by the trace level).
     public var latency: [LatencySample]
+    /// `latency-histogram.csv`: every sample, as histogram buckets (empty for folders written before it).
+    public var latencyHistogram: [LatencyBucket]
     /// `events.csv`, in short.
     public var events: EventDigest
     /// `traces.geojson`'s features.
@@ -101,6 +115,7 @@ public struct ReportRun: Sendable {
         label =
             systems.isEmpty ? (json["run_id"] as? String ?? folder.lastPathComponent) : systems.joined(separator: " + ")
         latency = try Self.readLatency(folder.appendingPathComponent(TraceFiles.latencyFile))
+        latencyHistogram = try Self.readLatencyHistogram(folder.appendingPathComponent(TraceFiles.latencyHistogramFile))
         events = try Self.readEvents(folder.appendingPathComponent(TraceFiles.eventsFile))
         let geo = folder.appendingPathComponent(TraceFiles.geoJSONFile)
         features = FileManager.default.fileExists(atPath: geo.path) ? try TraceGeoJSON.read(geo) : []
@@ -167,6 +182,19 @@ public struct ReportRun: Sendable {
             LatencySample(
                 caseLabel: try r.string("case"), requirement: try r.string("requirement"),
                 metric: try r.string("metric"), seconds: try r.double("seconds"))
+        }.records
+    }
+
+    /// Reads `latency-histogram.csv` (none when absent).
+    static func readLatencyHistogram(_ url: URL) throws -> [LatencyBucket] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        let table = try CSVTable(bytes: [UInt8](data), file: url.path)
+        try table.require(TraceFiles.latencyHistogramColumns)
+        return try table.load(policy: .strict) { r throws(DataError) -> LatencyBucket? in
+            LatencyBucket(
+                caseLabel: try r.string("case"), requirement: try r.string("requirement"),
+                metric: try r.string("metric"), seconds: try r.double("seconds"),
+                count: Int(try r.double("count", in: 0...1e15)))
         }.records
     }
 

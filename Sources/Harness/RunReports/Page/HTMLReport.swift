@@ -240,6 +240,26 @@ public struct HTMLReport {
         return .span(.class("delta " + cls), .text(text), .attribute(named: "title", value: SVG.escape(c.reason)))
     }
 
+    /// What a row whose threshold lies inside its 95 % interval means.
+    static func marginText(_ row: MetricRow) -> String {
+        "\(row.status == .fail ? "fails" : "passes"), but within the 95 % interval of the threshold: collect more samples"
+    }
+
+    /// A row's 95 % interval: an error bar (interval, value, threshold) and the interval in figures.
+    func intervalCell(_ row: MetricRow) -> Body {
+        guard let ci = row.ci, row.status != .notMeasured else { return .empty }
+        let range = "\(ReportFormat.value(ci.low, unit: row.unit)) – \(ReportFormat.value(ci.high, unit: row.unit))"
+        var label = "\(row.metric): \(ReportFormat.value(row.value, unit: row.unit)), 95 % interval \(range)"
+        if let t = row.threshold, row.isChecked {
+            label += ", threshold \(ReportFormat.threshold(row.comparator.rawValue, t, unit: row.unit))"
+        }
+        return .group(
+            Charts.errorBar(
+                value: row.value, low: ci.low, high: ci.high, threshold: row.isChecked ? row.threshold : nil,
+                label: label),
+            .span(.class("ci-text"), .text("95 % CI " + range)))
+    }
+
     /// Requirement table of a one-case run.
     func requirementTable(_ r: ReportRun) -> Body {
         let checks = Dictionary(r.check.map { ("\($0.requirement)|\($0.metric)", $0) }, uniquingKeysWith: { a, _ in a })
@@ -250,14 +270,18 @@ public struct HTMLReport {
                 .td(.class("metric"), metricName(row.metric)),
                 .td(
                     .class("num value"),
-                    .text(row.status == .notMeasured ? "—" : ReportFormat.value(row.value, unit: row.unit))),
+                    .text(row.status == .notMeasured ? "—" : ReportFormat.value(row.value, unit: row.unit)),
+                    intervalCell(row)),
                 .td(
                     .class("num thr"),
                     .text(ReportFormat.threshold(row.comparator.rawValue, row.threshold, unit: row.unit))),
                 .td(.class("num samples"), .text(String(row.samples))),
                 .td(
                     .class("status"), badge(row.status.rawValue),
-                    .if(!row.note.isEmpty, .span(.class("note"), .text(" " + row.note)))),
+                    .if(!row.note.isEmpty, .span(.class("note"), .text(" " + row.note))),
+                    .if(
+                        row.margin == .withinInterval,
+                        .span(.class("note margin"), .text(" " + Self.marginText(row))))),
                 .if(hasCheck, .td(.class("num extra"), delta(checks["\(row.requirement)|\(row.metric)"]))))
         }
         return .group(
@@ -442,45 +466,80 @@ public struct HTMLReport {
             .div(.class("figures"), .group(figures)))
     }
 
-    /// Latency histograms from `latency.csv`, with the p95 threshold of the series' row.
+    /// Latency histograms with the p95 threshold of the series' row: from `latency-histogram.csv` (every
+    /// sample), else, for folders written before it, from the samples `latency.csv` kept. The p95 marker
+    /// is the type-7 quantile of what is drawn (`Quantiles`' definition, as the rows').
     func latencyFigures(_ rs: [ReportRun]) -> Body {
         var figures: [Body] = []
         for r in rs {
-            var order: [String] = []
-            var samples: [String: [Double]] = [:]
-            for s in r.latency {
-                let k = s.requirement + "|" + s.metric
-                if samples[k] == nil { order.append(k) }
-                samples[k, default: []].append(s.seconds)
-            }
-            for k in order.prefix(8) {
-                let parts = k.split(separator: "|", maxSplits: 1).map(String.init)
-                let values = samples[k]!.sorted()
-                let p95Row = r.rows.first { $0.requirement == parts[0] && $0.metric == parts[1] + "_p95" }
-                let scale = (values.last ?? 0) < 1 ? 1000.0 : 1.0
-                let unit = scale == 1000 ? "ms" : "s"
-                let p95 =
-                    values.isEmpty
-                    ? nil : values[min(values.count - 1, Int((0.95 * Double(values.count)).rounded(.up)) - 1)]
-                let threshold = p95Row?.threshold
-                let chart = Charts.histogram(
-                    title: "\(parts[0]) \(parts[1]) latency histogram", values: values.map { $0 * scale },
-                    xLabel: "\(parts[1]) (\(unit))", threshold: threshold.map { $0 * scale },
-                    thresholdLabel: threshold.map { "p95 ≤ " + ReportFormat.value($0, unit: "s") } ?? "",
-                    marker: p95.map { $0 * scale },
-                    markerLabel: p95.map { "p95 " + ReportFormat.value($0, unit: "s") } ?? "",
-                    format: { ReportFormat.significant($0, $1) })
-                figures.append(
-                    figure(
-                        chart,
-                        caption: "\(parts[0]) · \(parts[1]): \(values.count) calls"
-                            + (rs.count > 1 ? " (\(r.label))" : "")
-                            + (Set(r.latency.map(\.caseLabel)).count > 1 ? ", all cases" : "")
-                            + (p95Row.map { ", status " + $0.status.rawValue } ?? "")))
+            let series = latencySeries(r)
+            for s in series.prefix(8) {
+                figures.append(latencyFigure(r, s, several: rs.count > 1))
             }
         }
         guard !figures.isEmpty else { return .empty }
         return .group(.h3("Latency"), .div(.class("figures"), .group(figures)))
+    }
+
+    /// One latency series of a run: its values (seconds, ascending) with their counts, and whether
+    /// they are the whole histogram or the samples `latency.csv` kept.
+    struct LatencySeries {
+        var requirement: String, metric: String
+        var seconds: [Double], counts: [Int]
+        var complete: Bool
+        var cases: Int
+    }
+
+    /// The run's latency series, in order of first appearance.
+    func latencySeries(_ r: ReportRun) -> [LatencySeries] {
+        var order: [String] = []
+        var byValue: [String: [Double: Int]] = [:]
+        var cases: [String: Set<String>] = [:]
+        let complete = !r.latencyHistogram.isEmpty
+        let points: [(String, String, String, Double, Int)] =
+            complete
+            ? r.latencyHistogram.map { ($0.caseLabel, $0.requirement, $0.metric, $0.seconds, $0.count) }
+            : r.latency.map { ($0.caseLabel, $0.requirement, $0.metric, $0.seconds, 1) }
+        for (label, requirement, metric, seconds, count) in points {
+            let k = requirement + "|" + metric
+            if byValue[k] == nil { order.append(k) }
+            byValue[k, default: [:]][seconds, default: 0] += count
+            cases[k, default: []].insert(label)
+        }
+        return order.map { k in
+            let parts = k.split(separator: "|", maxSplits: 1).map(String.init)
+            let sorted = byValue[k]!.sorted { $0.key < $1.key }
+            return LatencySeries(
+                requirement: parts[0], metric: parts[1], seconds: sorted.map(\.key), counts: sorted.map(\.value),
+                complete: complete, cases: cases[k]!.count)
+        }
+    }
+
+    /// The histogram figure of one latency series, its caption counting the calls drawn and run.
+    func latencyFigure(_ r: ReportRun, _ s: LatencySeries, several: Bool) -> Body {
+        let p95Rows = r.rows.filter { $0.requirement == s.requirement && $0.metric == s.metric + "_p95" }
+        let scale = (s.seconds.last ?? 0) < 1 ? 1000.0 : 1.0
+        let unit = scale == 1000 ? "ms" : "s"
+        let drawn = s.counts.reduce(0, +)
+        let ran = p95Rows.reduce(0) { $0 + $1.samples }
+        let p95 = LatencyRecorder.quantile(s.seconds, weights: s.counts.map { UInt64($0) }, probability: 0.95)
+        let threshold = p95Rows.first?.threshold
+        let chart = Charts.histogram(
+            title: "\(s.requirement) \(s.metric) latency histogram", values: s.seconds.map { $0 * scale },
+            weights: s.counts, xLabel: "\(s.metric) (\(unit))", threshold: threshold.map { $0 * scale },
+            thresholdLabel: threshold.map { "p95 ≤ " + ReportFormat.value($0, unit: "s") } ?? "",
+            marker: p95.map { $0 * scale }, markerLabel: p95.map { "p95 " + ReportFormat.value($0, unit: "s") } ?? "",
+            format: { ReportFormat.significant($0, $1) })
+        var caption = "\(s.requirement) · \(s.metric): "
+        if s.complete || ran <= drawn {
+            caption += "\(drawn) call\(drawn == 1 ? "" : "s"), every one drawn"
+        } else {
+            caption += "\(drawn) of \(ran) calls drawn (latency.csv keeps a capped sample; the rows count all)"
+        }
+        caption +=
+            (several ? " (\(r.label))" : "") + (s.cases > 1 ? ", all \(s.cases) cases" : "")
+            + (p95Rows.count == 1 ? ", status " + p95Rows[0].status.rawValue : "")
+        return figure(chart, caption: caption)
     }
 
     /// A map of the traces (the first case of each run: a sweep's cases share their campus).

@@ -54,6 +54,12 @@ enum ReportStyle {
         svg .marker { stroke: #1f2328; stroke-width: 1.5; }
         svg .marker-label { fill: #1f2328; font-size: 11px; }
         svg .bar { fill: #56b4e9; stroke: #0072b2; stroke-width: 0.5; }
+        svg.errorbar { width: 80px; height: 14px; vertical-align: middle; margin-left: 6px; }
+        svg.errorbar .ci { stroke: #57606a; stroke-width: 1.5; }
+        svg.errorbar .ci-threshold { stroke: var(--fail); stroke-width: 2; }
+        svg.errorbar .ci-value { fill: #1f2328; }
+        .ci-text { display: block; color: var(--info); font-size: 0.85em; white-space: nowrap; }
+        .margin { color: #8a5a00; }
         svg .series { fill: none; stroke-width: 2; }
         .s0 { stroke: #0072b2; fill: #0072b2; background: #0072b2; }
         .s1 { stroke: #e69f00; fill: #e69f00; background: #e69f00; }
@@ -113,6 +119,8 @@ enum ReportStyle {
           table.cards td.thr { grid-column: 3; grid-row: 2; text-align: right; }
           table.cards td.extra { grid-column: 1 / -1; grid-row: 3; text-align: left; }
           table.cards td:empty, table.cards .delta.same { display: none; }
+          svg.errorbar { display: block; width: 100%; max-width: 80px; margin: 2px 0 0; }
+          .ci-text { white-space: normal; }
           svg .tick { font-size: 13px; }
           svg .label, svg .threshold-label, svg .marker-label { font-size: 14px; }
         }

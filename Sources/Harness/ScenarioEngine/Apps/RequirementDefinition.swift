@@ -26,6 +26,10 @@ public struct MetricDefinition: Sendable, Equatable {
     /// in words (`no query had no route`); the `note` of such a `not_measured` row. Nil: the
     /// requirement's `exercisedBy` says what was missing.
     public var unmeasuredNote: String?
+    /// Whether the row gets a 95 % interval where its aggregate or unit defines one (`MetricCollector`:
+    /// Wilson for a share, bootstrap for a mean or quantile). False for a `ratio` that is not a share
+    /// of its samples (an F1 score, a ratio of two latencies), whose Wilson interval would mislead.
+    public var hasInterval = true
 
     public init(
         _ name: String, kind: MetricKind, unit: String, comparator: ThresholdComparator = .none,
@@ -44,6 +48,14 @@ public struct MetricDefinition: Sendable, Equatable {
     public func unmeasured(_ note: String) -> MetricDefinition {
         var d = self
         d.unmeasuredNote = note
+        return d
+    }
+
+    /// This metric without an interval: a `ratio` that is not a share of its samples (an F1 score,
+    /// a ratio of two latencies).
+    public func withoutInterval() -> MetricDefinition {
+        var d = self
+        d.hasInterval = false
         return d
     }
 
@@ -86,7 +98,7 @@ public struct MetricDefinition: Sendable, Equatable {
 
 /// How a metric's samples, recorded one at a time while the app runs, become its row:
 /// the collector keeps only what the aggregate needs (a count, a sum, an extreme; the samples
-/// themselves only for a quantile or a correlation). The row's `samples` column is the number of
+/// themselves only for a mean, a quantile or a correlation, whose intervals need them). The row's `samples` column is the number of
 /// samples recorded (for a sum, the cases each amount stands for: `MetricCollector.add`).
 public enum MetricAggregate: Sendable, Equatable {
     /// The sum: with samples of 1 (a case that failed, or an event) and 0, a count; amounts that
@@ -110,8 +122,8 @@ public enum MetricAggregate: Sendable, Equatable {
     /// Whether the row needs the samples themselves, not only running totals.
     var keepsSamples: Bool {
         switch self {
-        case .quantile, .correlation: true
-        case .sum, .nonZeroSum, .mean, .min, .max: false
+        case .mean, .quantile, .correlation: true
+        case .sum, .nonZeroSum, .min, .max: false
         }
     }
 }

@@ -1,4 +1,5 @@
 import FieldtestGSL
+import Foundation
 import MetricReports
 
 /// Gathers what an app driver measures during a run and turns it into metric
@@ -32,8 +33,13 @@ public final class MetricCollector {
         var sum = 0.0
         var min = Double.infinity
         var max = -Double.infinity
-        /// The samples (the x of each pair for `correlation`), kept only when the aggregate needs them.
+        /// The samples (the x of each pair for `correlation`), kept only when the aggregate needs them
+        /// (a mean or quantile for its bootstrap interval).
         var values: [Double] = []
+        /// Whether every sample is 0 or 1 (a mean is then a share: Wilson interval).
+        var binary = true
+        /// Whether every sample is finite (no interval otherwise).
+        var finite = true
         /// The y of each pair (`correlation` only).
         var paired: [Double] = []
         /// Whether anything was recorded, even an amount of 0 over 0 cases (`add`).
@@ -51,8 +57,39 @@ public final class MetricCollector {
             sum += value
             min = Swift.min(min, value)
             max = Swift.max(max, value)
+            if value != 0 && value != 1 { binary = false }
+            if !value.isFinite { finite = false }
             if aggregate.keepsSamples { values.append(value) }
         }
+
+        /// The row's 95 % interval in its unit, nil where none is defined: Wilson for the mean of 0/1
+        /// samples (a share), a percentile bootstrap for another mean or a quantile (stream
+        /// `bootstrap/<requirement>/<metric>` of `seed`), Fisher's z for a correlation; none for sums,
+        /// extremes, no sample or a non-finite one.
+        func interval(seed: UInt64) -> ConfidenceInterval? {
+            guard definition.hasInterval, count > 0, finite else { return nil }
+            let stream = { RandomStream(seed: seed).substream(named: "bootstrap/\(requirement)/\(definition.name)") }
+            switch aggregate {
+            case .mean:
+                if binary { return Intervals.wilson(successes: Int(sum), trials: count) }
+                return Bootstrap.interval(.mean, of: values, stream: stream())
+            case .quantile(let p): return Bootstrap.interval(.quantile(p), of: values, stream: stream())
+            case .correlation: return Self.fisherInterval(r: value, pairs: values.count)
+            case .sum, .nonZeroSum, .min, .max: return nil
+            }
+        }
+
+        /// Fisher's z interval of Pearson's `r` over `pairs` pairs: tanh(atanh r ± z₀.₉₇₅/√(n − 3));
+        /// nil for 3 pairs or fewer or |r| = 1 (the interval is then undefined).
+        static func fisherInterval(r: Double, pairs: Int) -> ConfidenceInterval? {
+            guard pairs > 3, r.isFinite, abs(r) < 1 else { return nil }
+            let z = atanh(r)
+            let half = normalQuantile975 / Double(pairs - 3).squareRoot()
+            return ConfidenceInterval(low: tanh(z - half), high: tanh(z + half))
+        }
+
+        /// The standard normal 0.975 quantile (two-sided 95 %).
+        static let normalQuantile975 = 1.959963984540054
 
         /// Whether the series gives a row.
         var reported: Bool {
@@ -92,6 +129,15 @@ public final class MetricCollector {
     }
 
     private var entries: [Entry] = []
+
+    /// The 95 % Wilson interval of a recorded value that is a share: unit `ratio`, value 0…1, over at
+    /// least one sample, and a definition (if any) that does not leave intervals out.
+    func interval(of e: Entry) -> ConfidenceInterval? {
+        guard e.unit == "ratio", e.samples > 0, e.value >= 0, e.value <= 1,
+            definition(e.requirement, e.metric)?.hasInterval ?? true
+        else { return nil }
+        return Intervals.wilson(proportion: e.value, trials: e.samples)
+    }
     private var latencies: [LatencySeries] = []
     private var latencyIndex: [String: Int] = [:]
     /// The sampled metrics the app declares, in declaration order (requirement by requirement).
@@ -211,6 +257,17 @@ public final class MetricCollector {
         return items.filter { wanted.contains($0.requirement) }
     }
 
+    /// The full histogram of each latency series of `requirements` (`latency-histogram.csv`), in the
+    /// order the series were first recorded.
+    public func latencyHistograms(for requirements: [RequirementSpec]) -> [LatencyHistogramRecord] {
+        let wanted = Set(requirements.map(\.id))
+        return latencies.filter { wanted.contains($0.requirement) }.map {
+            let b = $0.recorder.buckets
+            return LatencyHistogramRecord(
+                requirement: $0.requirement, metric: $0.metric, seconds: b.seconds, counts: b.counts)
+        }
+    }
+
     /// Records one exact check of `requirement`'s `behaviour_mismatches` as it is made.
     public func check(_ requirement: String, _ ok: Bool) { check(requirement, "behaviour_mismatches", ok) }
 
@@ -319,7 +376,7 @@ public final class MetricCollector {
         var done = Set<String>()
         for spec in requirements where done.insert(spec.id).inserted {
             let t = template.requirement(spec.id)
-            var rows = recordedRows(spec.id, template: t)
+            var rows = recordedRows(spec.id, template: t, intervals: true)
             for o in requirements where o.id == spec.id {
                 guard let threshold = o.threshold else { continue }
                 let target: Int?
@@ -333,7 +390,8 @@ public final class MetricCollector {
                     rows[i] = MetricRow(
                         scenario: r.scenario, runID: r.runID, seed: r.seed, requirement: r.requirement,
                         metric: r.metric, kind: r.kind, value: r.value, unit: r.unit, threshold: threshold,
-                        comparator: r.comparator == .none ? .lessOrEqual : r.comparator, samples: r.samples)
+                        comparator: r.comparator == .none ? .lessOrEqual : r.comparator, samples: r.samples,
+                        ci: r.ci)
                 }
             }
             out += Self.withoutVacuousPasses(rows, template: t, definition: definitions[spec.id])
@@ -389,7 +447,8 @@ public final class MetricCollector {
         for o in requirements where o.threshold != nil {
             guard let metric = o.metric else { continue }
             let reported = recordedRows(
-                o.id, template: MetricRow.Template(scenario: "", runID: "", seed: 0, requirement: o.id)
+                o.id, template: MetricRow.Template(scenario: "", runID: "", seed: 0, requirement: o.id),
+                intervals: false
             )
             .map(\.metric)
             if !reported.isEmpty && !reported.contains(metric) {
@@ -399,8 +458,12 @@ public final class MetricCollector {
     }
 
     /// The rows recorded for `requirement`: its metrics aggregated from samples (declared with a
-    /// `MetricAggregate`) in declaration order, then values in the order recorded, then latency series.
-    private func recordedRows(_ requirement: String, template t: MetricRow.Template) -> [MetricRow] {
+    /// `MetricAggregate`) in declaration order, then values in the order recorded, then latency series;
+    /// with their 95 % intervals when `intervals` (a bootstrap costs 2,000 resamples: not for a
+    /// look at the names only).
+    private func recordedRows(_ requirement: String, template t: MetricRow.Template, intervals: Bool)
+        -> [MetricRow]
+    {
         var rows: [MetricRow] = []
         for s in series where s.requirement == requirement && s.reported {
             let d = s.definition
@@ -408,17 +471,18 @@ public final class MetricCollector {
                 MetricRow(
                     scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: requirement, metric: d.name,
                     kind: d.kind, value: s.value, unit: d.unit, threshold: s.threshold ?? d.threshold,
-                    comparator: d.comparator, samples: s.count))
+                    comparator: d.comparator, samples: s.count, ci: intervals ? s.interval(seed: t.seed) : nil))
         }
         for e in entries where e.requirement == requirement {
             rows.append(
                 MetricRow(
                     scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: requirement,
                     metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
-                    comparator: e.comparator, status: e.status, samples: e.samples))
+                    comparator: e.comparator, status: e.status, samples: e.samples,
+                    ci: intervals ? interval(of: e) : nil))
         }
         for s in latencies where s.requirement == requirement {
-            rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold)
+            rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold, intervals: intervals)
         }
         return rows
     }

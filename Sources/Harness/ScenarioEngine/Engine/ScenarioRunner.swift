@@ -31,6 +31,8 @@ public struct CaseResult: Sendable {
     public var itemsOmitted: [String: Int] = [:]
     /// What the case said about how it measured (`MetricCollector.notes`).
     public var notes: [String] = []
+    /// Each latency series' full histogram (`latency-histogram.csv`).
+    public var latencyHistograms: [LatencyHistogramRecord] = []
 }
 
 /// Expands sweeps, runs cases (in parallel when asked) and gathers the rows.
@@ -141,7 +143,8 @@ public enum ScenarioRunner {
                 s.caseLabel = c.label
                 return s
             }, items: context.metrics.items(for: c.scenario.requirements),
-            itemsOmitted: context.metrics.itemsOmitted, notes: context.metrics.notes)
+            itemsOmitted: context.metrics.itemsOmitted, notes: context.metrics.notes,
+            latencyHistograms: context.metrics.latencyHistograms(for: c.scenario.requirements))
     }
 
     /// Runs `cases` on up to `jobs` threads; results come back in case order

@@ -23,6 +23,8 @@ public enum BaselineComparison {
     /// `sameMachine` and the baseline folder's `machine.json` names the machine in the `run.json`
     /// beside `current`; `note` is told when they are not compared for want of that. A per-requirement
     /// tolerance must name one of `requirements` (the catalogue, `AppRegistry.requirementIDs`) or a metric.
+    /// Regressions are judged on paired items when `items.csv` lies beside `current` and the baseline's
+    /// items file (`BaselineSelection.itemsFile`) beside it, else on the rows' intervals.
     public static func compare(
         current: String, baseline: String, tolerances settings: [String],
         compareLatency: LatencyComparison, requirements: Set<String>,
@@ -48,6 +50,9 @@ public enum BaselineComparison {
                 "note: the run and the baseline are not known to come from the same machine; latency rows are checked against their thresholds only (--compare-latency always compares them anyway)"
             )
         }
-        return BaselineCheck.compare(current: cur, baseline: base, tolerances: tolerances)
+        let currentURL = URL(fileURLWithPath: current)
+        return try BaselineCheck.compare(current: cur, baseline: base, tolerances: tolerances).judgingPairedItems(
+            baselineItems: BaselineSelection.itemsFile(ofBaselineFile: URL(fileURLWithPath: baseline)),
+            currentItems: currentURL.deletingLastPathComponent().appendingPathComponent(ItemsCSV.fileName))
     }
 }

@@ -11,8 +11,11 @@ public enum BaselineCheckCSV {
     /// The columns, in order.
     public static let columns = [
         "scenario", "seed", "requirement", "metric", "kind", "unit", "baseline", "current", "direction", "verdict",
-        "reason",
+        "reason", "significant", "significance",
     ]
+
+    /// The columns a file written before `significant` has (still read).
+    static let requiredColumns = Array(columns.prefix(11))
 
     /// One compared metric, as read back.
     public struct Row: Sendable, Equatable {
@@ -28,6 +31,10 @@ public enum BaselineCheckCSV {
         public var verdict: ComparisonVerdict
         /// Why.
         public var reason: String
+        /// For a regression: `yes`, `no` or `unknown` (nil otherwise, and in files written before it).
+        public var significant: Significance? = nil
+        /// How the significance was judged (empty when none).
+        public var significance: String = ""
 
         /// `current − baseline`, when both exist.
         public var delta: Double? { baseline.flatMap { b in current.map { $0 - b } } }
@@ -43,7 +50,7 @@ public enum BaselineCheckCSV {
                 r.scenario, String(r.seed), r.requirement, r.metric, r.kind.rawValue, r.unit,
                 c.baseline.map { CSVWriter.exactNumber($0.value) } ?? "",
                 c.current.map { CSVWriter.exactNumber($0.value) } ?? "", (c.baseline ?? r).direction.rawValue,
-                c.verdict.rawValue, c.reason,
+                c.verdict.rawValue, c.reason, c.significance?.significant.rawValue ?? "", c.significance?.basis ?? "",
             ])
         }
         return w.text
@@ -56,7 +63,8 @@ public enum BaselineCheckCSV {
             throw .unreadable(file: url.path, reason: error.localizedDescription)
         }
         let table = try CSVTable(bytes: bytes, file: url.path)
-        try table.require(columns)
+        try table.require(requiredColumns)
+        let judged = table.header.names.contains("significant")
         return try table.load(policy: .strict) { row throws(DataError) -> Row? in
             func number(_ c: String) throws(DataError) -> Double? {
                 let t = try row.string(c)
@@ -70,11 +78,18 @@ public enum BaselineCheckCSV {
                     file: url.path, line: row.line, field: "verdict", value: (try? row.string("verdict")) ?? "",
                     reason: "not a row fieldtest writes (seed, direction or verdict unknown)")
             }
+            let significant = judged ? try row.string("significant") : ""
+            guard significant.isEmpty || Significance(rawValue: significant) != nil else {
+                throw DataError.invalidField(
+                    file: url.path, line: row.line, field: "significant", value: significant,
+                    reason: "not yes, no, unknown or empty")
+            }
             return Row(
                 scenario: try row.string("scenario"), seed: seed, requirement: try row.string("requirement"),
                 metric: try row.string("metric"), kind: try row.string("kind"), unit: try row.string("unit"),
                 baseline: try number("baseline"), current: try number("current"), direction: direction,
-                verdict: verdict, reason: try row.string("reason"))
+                verdict: verdict, reason: try row.string("reason"), significant: Significance(rawValue: significant),
+                significance: judged ? try row.string("significance") : "")
         }.records
     }
 }

@@ -19,17 +19,28 @@ extension CheckReport {
                 return [
                     c.verdict.rawValue.uppercased(), r?.scenario ?? "", r?.requirement ?? "", r?.metric ?? "",
                     c.baseline.map { ValueText.format($0.value, unit: unit) } ?? "-",
-                    c.current.map { ValueText.format($0.value, unit: unit) } ?? "-", c.reason,
+                    c.current.map { ValueText.format($0.value, unit: unit) } ?? "-",
+                    c.significance?.significant.rawValue ?? "",
+                    c.reason + (c.significance.map { " — " + $0.basis } ?? ""),
                 ]
             }
             let table = TextTableRenderer.render(
-                header: ["verdict", "scenario", "requirement", "metric", "baseline", "current", "why"], rows: rows)
+                header: ["verdict", "scenario", "requirement", "metric", "baseline", "current", "significant", "why"],
+                rows: rows)
             // Colour whole lines: colour codes inside a cell would upset the column widths.
             out += table.split(separator: "\n", omittingEmptySubsequences: false).map {
                 $0.hasPrefix("REGRESSION") ? style.bad(String($0)) : String($0)
             }.joined(separator: "\n")
         }
         guard countLine else { return out }
+        if !regressions.isEmpty {
+            let unknown = regressions.filter { $0.significance?.significant == .unknown }.count
+            out +=
+                "significant (α = 0.05): \(significantRegressions.count - unknown) of \(regressions.count) regressions"
+                + (unknown > 0
+                    ? ", \(unknown) unknown (no interval or paired items; counted by --fail-on significant)" : "")
+                + "\n"
+        }
         out +=
             "check: \(regressions.count) regressions, \(improvements.count) improvements, \(comparisons.filter { $0.verdict == .unchanged }.count) unchanged\n"
         if let seconds {

@@ -24,6 +24,9 @@ public enum RunConsole {
             var line = "\(o.scenario.name): \(o.passedCount) passed, \(o.failedCount) failed, "
             if o.notMeasuredCount > 0 { line += "\(o.notMeasuredCount) not measured, " }
             line += "\(o.record.informational) info"
+            if o.withinIntervalCount > 0 {
+                line += " (\(o.withinIntervalCount) within the 95 % interval of the threshold: collect more samples)"
+            }
             if o.check != nil { line += ", \(regressions) regression\(regressions == 1 ? "" : "s")" }
             if let seconds = o.record.durationSeconds { line += " in \(ValueText.duration(seconds))" }
             line += "; reports in \(o.folder.path)"
@@ -37,21 +40,38 @@ public enum RunConsole {
         return out
     }
 
-    /// Rows as an aligned table, values with units and samples (the status column coloured, then
-    /// the note, when any row has one).
+    /// Rows as an aligned table, values with units, their 95 % intervals (when any row has one) and
+    /// samples (the status column coloured, `~` marking a threshold inside the interval, then the note,
+    /// when any row has one or such a margin).
     public static func rowsTable(_ rows: [MetricRow], style: TerminalStyle) -> String {
-        let notes = rows.contains { !$0.note.isEmpty }
+        let notes = rows.contains { !$0.note.isEmpty || $0.margin == .withinInterval }
+        let intervals = rows.contains { $0.ci != nil }
         let header =
-            ["scenario", "requirement", "metric", "value", "threshold", "samples", "status"] + (notes ? ["note"] : [])
+            ["scenario", "requirement", "metric", "value"] + (intervals ? ["95 % CI"] : [])
+            + ["threshold", "samples", "status"] + (notes ? ["note"] : [])
         let body = rows.map { r in
             [
                 r.scenario, r.requirement, r.metric,
                 r.status == .notMeasured ? "—" : ValueText.format(r.value, unit: r.unit),
+            ] + (intervals ? [intervalText(r)] : []) + [
                 r.threshold.map { "\(r.comparator.rawValue) \(ValueText.format($0, unit: r.unit))" } ?? "",
-                String(r.samples), statusText(r.status, style: style),
-            ] + (notes ? [r.note] : [])
+                String(r.samples), statusText(r.status, style: style) + (r.margin == .withinInterval ? " ~" : ""),
+            ] + (notes ? [noteText(r)] : [])
         }
         return TextTableRenderer.render(header: header, rows: body)
+    }
+
+    /// `0.74–0.79`: the row's 95 % interval for a person, empty when it has none.
+    static func intervalText(_ r: MetricRow) -> String {
+        guard let ci = r.ci, r.status != .notMeasured else { return "" }
+        return "\(ValueText.format(ci.low, unit: r.unit))–\(ValueText.format(ci.high, unit: r.unit))"
+    }
+
+    /// The row's note; for a threshold inside the interval, what that means (compactly).
+    static func noteText(_ r: MetricRow) -> String {
+        guard r.margin == .withinInterval else { return r.note }
+        let margin = "\(r.status == .fail ? "fails" : "passes"), but within the 95 % CI: collect more samples"
+        return r.note.isEmpty ? margin : r.note + "; " + margin
     }
 
     /// `PASS`, `FAIL` or `INFO`, coloured by `style`.

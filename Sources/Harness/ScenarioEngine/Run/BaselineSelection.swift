@@ -11,6 +11,24 @@ public enum BaselineSelection {
         return url.deletingLastPathComponent()
     }
 
+    /// The items behind the baseline file `file`: `items.csv` beside a `metrics.csv` (a run folder),
+    /// else `<name>.items.csv` beside `<name>.csv` (what `run --record-baseline` writes).
+    public static func itemsFile(ofBaselineFile file: URL) -> URL {
+        let folder = file.deletingLastPathComponent()
+        if file.lastPathComponent == "metrics.csv" { return folder.appendingPathComponent(ItemsCSV.fileName) }
+        return folder.appendingPathComponent(file.deletingPathExtension().lastPathComponent + ".items.csv")
+    }
+
+    /// The file `baseline` (a metrics CSV, or a folder holding `<scenario>.csv`) names for `scenario`.
+    public static func file(for scenario: String, baseline: String) -> URL {
+        let url = URL(fileURLWithPath: baseline)
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
+            return url.appendingPathComponent("\(scenario).csv")
+        }
+        return url
+    }
+
     /// The baseline rows `scenario` is compared with: those of the `cases` that run, read from
     /// `baseline` (a metrics CSV, or a folder holding `<scenario>.csv`). Rows of other scenarios
     /// (a merged baseline) and of the sweep cases another shard runs are left out; rows of this
@@ -18,11 +36,7 @@ public enum BaselineSelection {
     public static func rows(for scenario: Scenario, running cases: [ScenarioCase], baseline: String, shard: Shard?)
         throws -> [MetricRow]
     {
-        var url = URL(fileURLWithPath: baseline)
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
-            url = url.appendingPathComponent("\(scenario.name).csv")
-        }
+        let url = file(for: scenario.name, baseline: baseline)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw RunError.missingBaseline(
                 path: url.path, scenario: scenario.name, scenarioFile: scenario.file, baselineOption: baseline)

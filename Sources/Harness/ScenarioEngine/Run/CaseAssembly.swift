@@ -19,7 +19,8 @@ extension CaseRecord {
             campuses: result.trace.features.map { $0.kind == "campus" ? TraceFiles.geometry($0.geometry) : "" },
             dropped: TraceFiles.droppedEntry(traced) ?? "", dispatched: result.events, seconds: result.seconds,
             systems: systems, items: ItemsCSV.rows(result.items, case: c.label),
-            itemsOmitted: result.itemsOmitted.values.reduce(0, +), notes: result.notes)
+            itemsOmitted: result.itemsOmitted.values.reduce(0, +), notes: result.notes,
+            latencyHistogram: TraceFiles.latencyHistogramRows(result.latencyHistograms, case: c.label))
     }
 }
 
@@ -58,6 +59,8 @@ final class CaseSink: @unchecked Sendable {
 /// external systems and, when asked, each case's seconds.
 struct AssembledRun {
     var passed = 0, failed = 0, informational = 0, notMeasured = 0, rows = 0, events = 0, itemsOmitted = 0
+    /// Checked rows whose 95 % interval holds their threshold.
+    var withinInterval = 0
     /// What the cases said about how they measured, each once (at most 50).
     var notes: [String] = []
     /// The rows that failed their threshold or were not measured (the console shows them).
@@ -84,11 +87,13 @@ extension RunStaging {
         let traced = level != .none
         let events = try traced ? Output(folder.appendingPathComponent(TraceFiles.eventsFile)) : nil
         let latency = try traced ? Output(folder.appendingPathComponent(TraceFiles.latencyFile)) : nil
+        let histogram = try traced ? Output(folder.appendingPathComponent(TraceFiles.latencyHistogramFile)) : nil
         let dropped = try traced ? Output(folder.appendingPathComponent(".dropped.part")) : nil
         let features = try traced ? Output(folder.appendingPathComponent(".features.part")) : nil
-        defer { [events, latency, dropped, features].forEach { $0?.close() } }
+        defer { [events, latency, histogram, dropped, features].forEach { $0?.close() } }
         try events?.write(TraceFiles.eventColumns.joined(separator: ",") + "\n")
         try latency?.write(TraceFiles.latencyColumns.joined(separator: ",") + "\n")
+        try histogram?.write(TraceFiles.latencyHistogramColumns.joined(separator: ",") + "\n")
         var campuses = Set<String>()
         var firstDropped = true
         var firstFeature = true
@@ -105,6 +110,7 @@ extension RunStaging {
             }
             let rows = try MetricsCSV.parse(bytes: Array(r.metrics.utf8), file: caseFile(c.index).path)
             for row in rows {
+                if row.margin == .withinInterval { out.withinInterval += 1 }
                 switch row.status {
                 case .pass: out.passed += 1
                 case .fail:
@@ -129,6 +135,7 @@ extension RunStaging {
             guard traced else { continue }
             try events?.write(r.events)
             try latency?.write(r.latency)
+            try histogram?.write(r.latencyHistogram)
             if !r.dropped.isEmpty {
                 try dropped?.write((firstDropped ? "" : ",") + r.dropped)
                 firstDropped = false
@@ -139,7 +146,7 @@ extension RunStaging {
                 firstFeature = false
             }
         }
-        for file in [metrics, items, events, latency, dropped, features] { try file?.finish() }
+        for file in [metrics, items, events, latency, histogram, dropped, features] { try file?.finish() }
         if let dropped, let features {
             let geo = try Output(folder.appendingPathComponent(TraceFiles.geoJSONFile))
             defer { geo.close() }

@@ -111,6 +111,8 @@ struct CaseRecord: Codable, Sendable {
     var itemsOmitted: Int = 0
     /// What the case said about how it measured.
     var notes: [String] = []
+    /// `latency-histogram.csv` rows of the case (no header).
+    var latencyHistogram: String = ""
 
     static let magic = "fieldtest-case 1 sha256="
 

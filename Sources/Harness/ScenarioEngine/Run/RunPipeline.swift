@@ -28,6 +28,8 @@ public struct ScenarioOutcome {
     public var folder: URL
     /// The comparison with the baseline, when one was given.
     public var check: CheckReport?
+    /// How many checked rows have the threshold inside their 95 % interval (`margin` `within_interval`).
+    public var withinIntervalCount = 0
 
     /// Every row, read back from the report folder's `metrics.csv` (the run does not hold them,
     /// so its memory stays flat in the number of cases); empty when it cannot be read.
@@ -46,7 +48,8 @@ public struct ScenarioOutcome {
 public struct RunOutcome: Sendable {
     /// Whether a requirement failed in any scenario.
     public var anyFailed = false
-    /// Whether any metric regressed against the baseline.
+    /// Whether a metric regressed against the baseline in a way that fails the run (`RunRequest.failOn`:
+    /// any regression, or only a significant one).
     public var anyRegression = false
     /// Scenarios, rows by status, regressions and the wall-clock time of the whole run.
     public var totals = RunTotals()
@@ -238,10 +241,18 @@ public struct RunPipeline {
                 let target = URL(fileURLWithPath: recordBaseline)
                 try AtomicFile.write(
                     try Data(contentsOf: metricsFile), to: target.appendingPathComponent("\(s.name).csv"))
+                // The items too, so a later check can judge a regression on paired items.
+                try AtomicFile.write(
+                    try Data(contentsOf: plan.staging.folder.appendingPathComponent(ItemsCSV.fileName)),
+                    to: target.appendingPathComponent("\(s.name).items.csv"))
                 try MachineIdentity.current().write(into: target)
             }
-            let check = baselines[index].map {
-                BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances)
+            let check = try baselines[index].map {
+                try BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances).judgingPairedItems(
+                    baselineItems: request.baseline.map {
+                        BaselineSelection.itemsFile(ofBaselineFile: BaselineSelection.file(for: s.name, baseline: $0))
+                    },
+                    currentItems: plan.staging.folder.appendingPathComponent(ItemsCSV.fileName))
             }
             if let check {
                 try AtomicFile.write(
@@ -253,7 +264,7 @@ public struct RunPipeline {
             outcome.caseSeconds += counter.caseSeconds
             // A requested requirement that was not measured fails the run as a failed one does.
             outcome.anyFailed = outcome.anyFailed || record.failed > 0 || (record.notMeasured ?? 0) > 0
-            outcome.anyRegression = outcome.anyRegression || check?.hasRegression == true
+            outcome.anyRegression = outcome.anyRegression || check?.fails(on: request.failOn) == true
             outcome.totals.add(
                 passed: record.passed, failed: record.failed, informational: record.informational,
                 notMeasured: record.notMeasured ?? 0, regressions: check?.regressions.count ?? 0)
@@ -267,7 +278,8 @@ public struct RunPipeline {
             observe(
                 .finished(
                     ScenarioOutcome(
-                        scenario: s, failingRows: assembled.failingRows, record: record, folder: folder, check: check)))
+                        scenario: s, failingRows: assembled.failingRows, record: record, folder: folder, check: check,
+                        withinIntervalCount: assembled.withinInterval)))
         }
         // One JUnit file for every scenario of the run, written once they have all run.
         if let junit = request.junit { try OutputText.write(JUnitReport.render(junitSuites), to: junit) }
@@ -334,11 +346,18 @@ public struct RunPipeline {
             let folder = BaselineSelection.folder(of: baseline)
             inputs.append(.init(option: "--baseline", url: folder.appendingPathComponent(MachineIdentity.fileName)))
             if folder.path == URL(fileURLWithPath: baseline).path {
-                inputs += scenarios.map {
-                    .init(option: "--baseline", url: folder.appendingPathComponent("\($0.name).csv"))
+                inputs += scenarios.flatMap {
+                    [
+                        .init(option: "--baseline", url: folder.appendingPathComponent("\($0.name).csv")),
+                        .init(option: "--baseline", url: folder.appendingPathComponent("\($0.name).items.csv")),
+                    ]
                 }
             } else {
-                inputs.append(.init(option: "--baseline", url: URL(fileURLWithPath: baseline)))
+                let file = URL(fileURLWithPath: baseline)
+                inputs += [
+                    .init(option: "--baseline", url: file),
+                    .init(option: "--baseline", url: BaselineSelection.itemsFile(ofBaselineFile: file)),
+                ]
             }
         }
         return inputs
@@ -351,8 +370,11 @@ public struct RunPipeline {
         if let report = request.report { outputs.append(.init(option: "--report", url: URL(fileURLWithPath: report))) }
         if let recordBaseline = request.recordBaseline {
             let folder = URL(fileURLWithPath: recordBaseline)
-            outputs += scenarios.map {
-                .init(option: "--record-baseline", url: folder.appendingPathComponent("\($0.name).csv"))
+            outputs += scenarios.flatMap {
+                [
+                    .init(option: "--record-baseline", url: folder.appendingPathComponent("\($0.name).csv")),
+                    .init(option: "--record-baseline", url: folder.appendingPathComponent("\($0.name).items.csv")),
+                ]
             }
             outputs.append(
                 .init(option: "--record-baseline", url: folder.appendingPathComponent(MachineIdentity.fileName)))

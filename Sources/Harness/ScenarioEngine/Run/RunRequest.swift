@@ -26,6 +26,8 @@ public struct RunRequest: Sendable {
     public var tolerances: [String]
     /// When latency rows are compared with the baseline.
     public var compareLatency: LatencyComparison
+    /// Which regressions against the baseline fail the run (`--fail-on`): any, or only significant ones.
+    public var failOn: FailOn = .any
     /// The tool's version, written into `run.json`.
     public var toolVersion: String
     /// The command line that asked for the run, written into `run.json`.

@@ -10,6 +10,23 @@ import MetricReports
 public enum TraceFiles {
     /// The file names.
     public static let eventsFile = "events.csv", latencyFile = "latency.csv", geoJSONFile = "traces.geojson"
+    /// The file of every latency series' full HDR histogram.
+    public static let latencyHistogramFile = "latency-histogram.csv"
+
+    /// The columns of `latency-histogram.csv`, in order: one row per non-empty bucket, its value in
+    /// seconds (the highest the bucket holds) and how many samples it holds.
+    public static let latencyHistogramColumns = ["case", "requirement", "metric", "seconds", "count"]
+
+    /// `latency-histogram.csv` rows of one case (no header).
+    public static func latencyHistogramRows(_ histograms: [LatencyHistogramRecord], case label: String) -> String {
+        var w = CSVWriter()
+        for h in histograms {
+            for (s, n) in zip(h.seconds, h.counts) {
+                w.row([label, h.requirement, h.metric, CSVWriter.exactNumber(s), String(n)])
+            }
+        }
+        return w.text
+    }
 
     /// The columns of `events.csv`, in order.
     public static let eventColumns = [
@@ -40,7 +57,7 @@ public enum TraceFiles {
     /// Writes the three files into `folder` (at `none`, removes any left there by an earlier run,
     /// so a folder never holds traces of another run).
     public static func write(_ cases: [Case], level: TraceLevel, to folder: URL) throws {
-        let names = [eventsFile, latencyFile, geoJSONFile]
+        let names = [eventsFile, latencyFile, latencyHistogramFile, geoJSONFile]
         guard level != .none else {
             for n in names { unlink(folder.appendingPathComponent(n).path) }
             return
