@@ -54,6 +54,11 @@ enum ReportStyle {
         svg .marker { stroke: #1f2328; stroke-width: 1.5; }
         svg .marker-label { fill: #1f2328; font-size: 11px; }
         svg .bar { fill: #56b4e9; stroke: #0072b2; stroke-width: 0.5; }
+        svg .zero { stroke: #1f2328; stroke-width: 1.5; }
+        svg .ci { stroke-width: 2.5; }
+        svg .ci.better, svg .point.better { stroke: var(--pass); fill: var(--pass); }
+        svg .ci.worse, svg .point.worse { stroke: var(--fail); fill: var(--fail); }
+        svg .ci.same, svg .point.same { stroke: #57606a; fill: #57606a; }
         svg .series { fill: none; stroke-width: 2; }
         .s0 { stroke: #0072b2; fill: #0072b2; background: #0072b2; }
         .s1 { stroke: #e69f00; fill: #e69f00; background: #e69f00; }
