@@ -150,4 +150,34 @@ struct CompareCLITests {
         #expect(r.stderr.contains("notes.txt"), "\(r.stderr)")
         #expect(try String(contentsOf: dir.appendingPathComponent("cmp/a/notes.txt"), encoding: .utf8) == "keep")
     }
+
+    @Test func aSweepOverSeedsWritesTheMeanAcrossSeedsWithItsTInterval() throws {
+        let dir = try cli.temporaryFolder()
+        try Self.tweets().write(to: dir.appendingPathComponent("tweets.csv"), atomically: true, encoding: .utf8)
+        try (Self.scenario + "sweep:\n  seeds: [1, 2, 3]\n").write(
+            to: dir.appendingPathComponent("mic.yaml"), atomically: true, encoding: .utf8)
+        let r = try cli.run(["run", "mic.yaml", "--out", "o", "--report", "r.html"], in: dir)
+        #expect([0, 1].contains(r.status), "\(r.stderr)")
+        let lines = try String(contentsOf: dir.appendingPathComponent("o/mic/seeds.csv"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(lines.first == "scenario,requirement,metric,unit,seeds,mean,sd,ci_low,ci_high")
+        let metrics = try String(contentsOf: dir.appendingPathComponent("o/mic/metrics.csv"), encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        // The accuracy of each seed, from metrics.csv; its mean and t-interval recomputed here.
+        let values = metrics.filter { $0.count > 6 && $0[3] == "MIC-14" && $0[4] == "accuracy" }.compactMap {
+            Double($0[6])
+        }
+        #expect(values.count == 3)
+        let row = try #require(lines.first { $0.hasPrefix("mic,MIC-14,accuracy,ratio,3,") })
+        let f = row.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
+        let mean = values.reduce(0, +) / 3
+        let sd = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 2).squareRoot()
+        #expect(abs(f[1] - mean) < 1e-12 && abs(f[2] - sd) < 1e-12, "\(row)")
+        if sd > 0 {
+            let half = 4.302652729911275 * sd / 3.0.squareRoot()
+            #expect(abs(f[3] - (mean - half)) < 1e-9 && abs(f[4] - (mean + half)) < 1e-9, "\(row)")
+        }
+        let html = try String(contentsOf: dir.appendingPathComponent("r.html"), encoding: .utf8)
+        #expect(html.contains("Across seeds: mean with its 95 % t-interval"))
+    }
 }
