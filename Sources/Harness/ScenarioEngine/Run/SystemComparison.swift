@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestGSL
 import Foundation
 import MetricReports
 
