@@ -89,7 +89,7 @@ test-browser: build
 	python3 Tests/Browser/check_report.py $(BROWSER_OUT)/report.html --screenshots $(BROWSER_OUT)
 
 # Installs slurm-wlm and munge when missing, starts munged, slurmctld and slurmd (root, state in a
-# temporary folder), runs deploy/slurm/sweep.sbatch, merges the shards and compares them with a
+# temporary folder), submits deploy/slurm/submit.sh (array job + merge job) and compares the merge with a
 # single-machine run; stops the daemons it started on exit (deploy/slurm/test-cluster.sh).
 test-slurm: release
 	deploy/slurm/test-cluster.sh

@@ -122,7 +122,9 @@ let package = Package(
         /// Metric rows, latency histograms, CSV/JUnit reports, baseline checks.
         .target(
             name: "MetricReports",
-            dependencies: ["FieldtestData", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: [
+                "FieldtestData", "FieldtestGSL", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
             path: "Sources/Harness/MetricReports"
         ),
         /// Scenario files (schema, located diagnostics), the virtual-clock
@@ -163,8 +165,7 @@ let package = Package(
         .target(
             name: "SystemEvaluation",
             dependencies: [
-                "SystemsUnderTest", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning",
-                "TweetSentiment",
+                "SystemsUnderTest", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
             ],
             path: "Sources/Harness/SystemEvaluation"
         ),
@@ -223,7 +224,8 @@ let package = Package(
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         // read through #filePath
-        .testTarget(name: "MetricReportsTests", dependencies: ["MetricReports"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "MetricReportsTests", dependencies: ["MetricReports", "FieldtestGSL"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RunReportsTests",
             dependencies: ["RunReports", "ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData"]),

@@ -10,9 +10,6 @@ import TweetSentiment
 /// the same tweets in the same run, single-threaded (rates from wall-clock time,
 /// and per core from CPU time); plus training time on the full bundled data, and the rate of a
 /// single pass over the different tweets with a new scorer (nothing memoised yet). Goals: ≥ 25× VADER per core, ≥ 3× scikit-learn, training < 60 s.
-/// For reference it also times `ClassificationFloor` (word scan, a memo probe per word, with and
-/// without a weight row per bigram, and on compact cache-sized tables) on the same tweets: what this
-/// machine allows any such classifier.
 struct BenchClassify: ParsableCommand, ChecksGoals {
     static let configuration = CommandConfiguration(
         commandName: "classify", abstract: "Tweets classified per second beside VADER and scikit-learn; training time.")
@@ -94,18 +91,6 @@ struct BenchClassify: ParsableCommand, ChecksGoals {
             throw BenchSupport.failed
         }
 
-        // The floor: the least work a hashed word n-gram classifier does per tweet, on the same tweets.
-        // The compact layout: the same work on tables sized for the CPU caches.
-        let floorKinds: [(bigrams: Bool, layout: ClassificationFloor.Layout)] = [
-            (false, .wide), (true, .wide), (true, .compact),
-        ]
-        let floors = floorKinds.map { kind -> Double in
-            var kernel = ClassificationFloor(bigrams: kind.bigrams, layout: kind.layout)
-            let start = clock.now
-            _ = kernel.run(input)
-            return Double(input.count) / Self.seconds(clock.now - start)
-        }
-
         // Inputs for the Python baselines: the same tweets, and the same labelled training tweets.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "fieldtest-bench-classify-\(ProcessInfo.processInfo.processIdentifier)")
@@ -156,18 +141,6 @@ struct BenchClassify: ParsableCommand, ChecksGoals {
         PythonBaseline.report(
             name: "classify vs scikit-learn", unit: "tweets", fieldtest: rate, baseline: skLines.first,
             baselineName: "HashingVectorizer+SGDClassifier", goal: 3)
-        // For reference, not goals: the floor kernels (`ClassificationFloor`) against VADER on this machine.
-        for (kind, floor) in zip(floorKinds, floors) {
-            let ratio = vader.map { String(format: " = %.1f× VADER", floor / $0) } ?? ""
-            let what =
-                kind.layout == .wide
-                ? "one memo probe per word" + (kind.bigrams ? ", one weight row per bigram" : "")
-                : "compact tables: 8-byte memo slots, 2^16 rows of 8-bit weights per bigram"
-            print(
-                String(
-                    format: "floor (word scan, %@, no tokenizer rules): %.0f tweets/s%@ (fieldtest at %.0f%% of it)",
-                    what, floor, ratio, 100 * rate / floor))
-        }
         // Per core: CPU time of this thread vs the Python processes' CPU time (robust to other load on the machine).
         PythonBaseline.report(
             name: "classify vs VADER, CPU time", unit: "tweets", fieldtest: cpuRate,

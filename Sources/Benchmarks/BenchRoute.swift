@@ -156,33 +156,26 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
                 Int32(usable[Int.random(in: 0..<usable.count, using: &rng)])
             )
         }
-        // Both searches are timed, interleaved per repetition; the ratio is that of the router's default.
-        var best: [AStarRouter.Algorithm: Double] = [:]
-        var settled: [AStarRouter.Algorithm: Int] = [:]
-        var totals: [AStarRouter.Algorithm: Double] = [:]
+        // The best of the repetitions is timed.
+        var best = Double.infinity
+        var settled = 0
+        var total = 0.0
         let clock = ContinuousClock()
         for _ in 0..<max(1, repeats) {
-            for algorithm in [AStarRouter.Algorithm.unidirectional, .bidirectional] {
-                var router = AStarRouter()
-                router.algorithm = algorithm
-                var sum = 0.0
-                var count = 0
-                let start = clock.now
-                for (s, t) in pairs {
-                    let r = router.route(in: graph, fromVertex: s, toVertex: t, profile: p)
-                    if r.status == .ok { sum += r.lengthMetres }
-                    count += router.settledCount
-                }
-                let d = clock.now - start
-                best[algorithm] = min(
-                    best[algorithm] ?? .infinity,
-                    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
-                settled[algorithm] = count
-                totals[algorithm] = sum
+            var router = AStarRouter()
+            var sum = 0.0
+            var count = 0
+            let start = clock.now
+            for (s, t) in pairs {
+                let r = router.route(in: graph, fromVertex: s, toVertex: t, profile: p)
+                if r.status == .ok { sum += r.lengthMetres }
+                count += router.settledCount
             }
+            let d = clock.now - start
+            best = min(best, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
+            settled = count
+            total = sum
         }
-        let chosen = AStarRouter().algorithm
-        let total = totals[chosen] ?? 0
         print(
             "\(name): \(graph.vertices.count) vertices, \(graph.edges.count) edges, \(graph.usableArcCount(profile: p)) walk arcs, \(pairs.count) queries"
         )
@@ -213,16 +206,11 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
                 + (pyTotal.map {
                     String(format: ", networkx %.3f m (relative difference %.1e)", $0, abs($0 - total) / max(1, total))
                 } ?? ""))
-        let ours = Double(pairs.count) / (best[chosen] ?? .infinity)
-        for algorithm in [AStarRouter.Algorithm.unidirectional, .bidirectional] {
-            print(
-                String(
-                    format: "%@: fieldtest %@ A* %.0f queries/s, %.1f vertices settled per query, length sum %.3f m%@",
-                    name,
-                    "\(algorithm)", Double(pairs.count) / (best[algorithm] ?? .infinity),
-                    Double(settled[algorithm] ?? 0) / Double(pairs.count), totals[algorithm] ?? 0,
-                    algorithm == chosen ? " (router default)" : ""))
-        }
+        let ours = Double(pairs.count) / best
+        print(
+            String(
+                format: "%@: fieldtest A* %.0f queries/s, %.1f vertices settled per query, length sum %.3f m",
+                name, ours, Double(settled) / Double(pairs.count), total))
         if let pySeconds, pySeconds > 0 {
             let theirs = Double(pairs.count) / pySeconds
             BenchOutput.measured(

@@ -7,10 +7,9 @@ import Testing
 struct RouteAssemblyTests {
     /// Rebuilds a route's points, node ids, length and duration from the graph's edge records along its
     /// steps and checks the router's output matches exactly (points and ids) or within 1e-12 relative
-    /// (sums), for forward A* (which assembles from its parent arcs) and bidirectional A* (from steps),
-    /// with and without congestion.
+    /// (sums), for A* (which assembles from its parent arcs), with and without congestion.
     @Test(
-        "forward and bidirectional routes match an edge-by-edge expansion",
+        "routes match an edge-by-edge expansion",
         arguments: [RoutingFixtures.montgomery, RoutingFixtures.quito])
     func expansion(map: URL) throws {
         let graph = try RoutingFixtures.graph(map)
@@ -19,9 +18,8 @@ struct RouteAssemblyTests {
         var rng = SeededGenerator(seed: 11)
         let slowdown = (0..<graph.edges.count).map { _ in Double.random(in: 1...3, using: &rng) }
         var checked = 0
-        for algorithm in [AStarRouter.Algorithm.unidirectional, .bidirectional] {
+        do {
             var router = AStarRouter()
-            router.algorithm = algorithm
             for i in 0..<200 {
                 let s = Int32(Int.random(in: 0..<graph.vertices.count, using: &rng))
                 let t = Int32(Int.random(in: 0..<graph.vertices.count, using: &rng))

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestGSL
 import Foundation
 import Testing
 
@@ -25,13 +26,38 @@ struct MetricsCSVTests {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(
             lines[0]
-                == "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples,note")
-        #expect(lines[1] == "s,r1,1,SKY-P2,plain,accuracy,12.5,s,300,<=,pass,10,")
-        #expect(lines[2] == "\"a \"\"quoted\"\" name\",r1,1,SKY-P2,\"with,comma\",count,3,s,,,info,10,")
-        #expect(text.contains("\"multi\nline\",rate,0.000123456789012,s,,,info,10,"))
+                == "scenario,run_id,seed,requirement,metric,kind,value,unit,threshold,comparator,status,samples,note,"
+                + "ci_low,ci_high,margin")
+        #expect(lines[1] == "s,r1,1,SKY-P2,plain,accuracy,12.5,s,300,<=,pass,10,,,,")
+        #expect(lines[2] == "\"a \"\"quoted\"\" name\",r1,1,SKY-P2,\"with,comma\",count,3,s,,,info,10,,,,")
+        #expect(text.contains("\"multi\nline\",rate,0.000123456789012,s,,,info,10,,,,"))
         // Values read back bit for bit, so a baseline comparison is exact.
         let back = try MetricsCSV.parse(bytes: Array(text.utf8), file: "m.csv")
         #expect(back == rows)
+    }
+
+    /// The interval columns round-trip; the margin column is recomputed from the interval and the
+    /// threshold and refused when it disagrees; files of the note-but-no-interval layout still read.
+    @Test func intervalColumnsRoundTripAndMarginIsChecked() throws {
+        let header = MetricsCSV.columns.joined(separator: ",")
+        var r = row("accuracy", .accuracy, 0.62, threshold: 0.6, .greaterOrEqual)
+        r.unit = "ratio"
+        r.ci = ConfidenceInterval(low: 0.58, high: 0.66)
+        r.reevaluateStatus()
+        #expect(r.margin == .withinInterval)
+        let back = try MetricsCSV.parse(bytes: Array(MetricsCSV.render([r]).utf8), file: "m.csv")
+        #expect(back == [r])
+        let forged = header + "\ns,r1,1,MIC-14,accuracy,accuracy,0.62,ratio,0.6,>=,pass,10,,0.58,0.66,clear\n"
+        #expect {
+            try MetricsCSV.parse(bytes: Array(forged.utf8), file: "m.csv")
+        } throws: { "\($0)".contains("margin") && "\($0)".contains("within_interval") }
+        let halfInterval = header + "\ns,r1,1,MIC-14,accuracy,accuracy,0.62,ratio,0.6,>=,pass,10,,0.58,,\n"
+        #expect(throws: (any Error).self) { try MetricsCSV.parse(bytes: Array(halfInterval.utf8), file: "m.csv") }
+        let older =
+            MetricsCSV.columnsWithoutInterval.joined(separator: ",")
+            + "\ns,r1,1,MIC-14,accuracy,accuracy,0.62,ratio,0.6,>=,pass,10,\n"
+        let read = try MetricsCSV.parse(bytes: Array(older.utf8), file: "m.csv")
+        #expect(read.first?.ci == nil && read.first?.margin == nil)
     }
 
     @Test func statusFollowsComparator() {
@@ -51,7 +77,7 @@ struct MetricsCSVTests {
         ) {
             try MetricsCSV.parse(bytes: Array(wrongHeader.utf8), file: "m.csv")
         }
-        let badKind = MetricsCSV.columns.joined(separator: ",") + "\ns,r,1,SKY-P2,m,speed,1,s,,,info,1,\n"
+        let badKind = MetricsCSV.columns.joined(separator: ",") + "\ns,r,1,SKY-P2,m,speed,1,s,,,info,1,,,,\n"
         #expect(
             throws: DataError.invalidField(
                 file: "m.csv", line: 2, field: "kind", value: "speed",
@@ -244,17 +270,17 @@ struct BaselineCheckTests {
     /// refused with its file, line and field, and so is a checked row with no samples marked pass.
     @Test func statusColumnIsNotTrusted() throws {
         let header = MetricsCSV.columns.joined(separator: ",")
-        let forged = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,pass,20,\n"
+        let forged = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,pass,20,,,,\n"
         #expect {
             try MetricsCSV.parse(bytes: Array(forged.utf8), file: "b.csv")
         } throws: { error in
             "\(error)".hasPrefix("b.csv:2:") && "\(error)".contains("status") && "\(error)".contains("gives fail")
         }
-        let unmeasured = header + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,pass,0,\n"
+        let unmeasured = header + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,pass,0,,,,\n"
         #expect(throws: (any Error).self) { try MetricsCSV.parse(bytes: Array(unmeasured.utf8), file: "b.csv") }
-        let honest = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,fail,20,\n"
+        let honest = header + "\ns,r1,1,SKY-P3,latency_p95,latency,1000,s,5,<=,fail,20,,,,\n"
         #expect(try MetricsCSV.parse(bytes: Array(honest.utf8), file: "b.csv").first?.status == .fail)
-        let noSample = header + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,not_measured,0,no sunrise\n"
+        let noSample = header + "\ns,r1,1,SKY-P2,err_max,accuracy,0,s,120,<=,not_measured,0,no sunrise,,,\n"
         let read = try MetricsCSV.parse(bytes: Array(noSample.utf8), file: "b.csv").first
         #expect(read?.status == .notMeasured && read?.note == "no sunrise")
         // A file written before the note column: its checked row of no sample said fail.

@@ -113,12 +113,27 @@ struct DeploymentFilesTests {
         #expect(Self.lint(text.replacingOccurrences(of: original, with: replacement)).problems.contains(problem))
     }
 
+    /// The array job takes its shard count from the array (one place), resumes a requeued task, and
+    /// succeeds when the run completed (exit 1 is a requirement failure: a result); the merge job
+    /// merges that scenario's shards and is queued after the array however it ended.
     @Test func theSlurmArrayJobShardsTheSweepItRuns() throws {
         let text = try String(contentsOf: Self.sbatchFile, encoding: .utf8)
         let array = try #require(text.firstMatch(of: /#SBATCH --array=0-(\d+)\n/))
-        let run = try #require(text.firstMatch(of: /fieldtest run (\S+) --shard "\$\{SLURM_ARRAY_TASK_ID\}\/(\d+)"/))
-        #expect(Int(array.1)! + 1 == Int(run.2)!, "the array has \(Int(array.1)! + 1) tasks for --shard .../\(run.2)")
-        try Self.expectShardableSweep(String(run.1), shards: Int(run.2)!)
+        let run = try #require(
+            text.firstMatch(
+                of: /fieldtest run (\S+) \\\n\s+--shard "\$\{SLURM_ARRAY_TASK_ID\}\/\$\{SLURM_ARRAY_TASK_COUNT\}"/))
+        #expect(text.contains("--resume"))
+        #expect(
+            text.contains("#SBATCH --requeue") && text.contains("#SBATCH --mem=") && text.contains("#SBATCH --output="))
+        #expect(text.contains("[ \"$status\" -le 1 ] && exit 0"))
+        try Self.expectShardableSweep(String(run.1), shards: Int(array.1)! + 1)
+        let merge = try String(
+            contentsOf: Self.repo.appendingPathComponent("deploy/slurm/merge.sbatch"), encoding: .utf8)
+        let scenario = try ScenarioLoader(manifest: try DatasetManifest(root: RunnerTests.manifestRoot))
+            .load(Self.repo.appendingPathComponent(String(run.1)), displayName: String(run.1))
+        #expect(merge.contains("fieldtest merge results/shard-*/\(scenario.name)/metrics.csv"))
+        let submit = try String(contentsOf: Self.repo.appendingPathComponent("deploy/slurm/submit.sh"), encoding: .utf8)
+        #expect(submit.contains("--dependency=\"afterany:$array\""))
     }
 
     /// The README's scale-out section shows the array job as it is, and the deployment guide shows

@@ -103,7 +103,7 @@ struct RunFolderTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try name.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
-        #expect(RunStaging.exchange(a.path, b.path))
+        #expect(AtomicFile.exchange(a.path, b.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: a.path) == ["y"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: b.path) == ["x"])
     }

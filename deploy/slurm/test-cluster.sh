@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Runs the README's Slurm array job (deploy/slurm/sweep.sbatch) on a real one-node Slurm cluster
-# on this machine and checks that the merged shards equal a single-machine run of the same sweep.
+# Runs the README's Slurm recipe (deploy/slurm/submit.sh: the array job sweep.sbatch, then the merge
+# job merge.sbatch) on a real one-node Slurm cluster on this machine and checks that the merged shards
+# equal a single-machine run of the same sweep.
 #
 #   1. installs Debian's slurm-wlm and munge when they are missing (apt-get; needs root);
 #   2. starts munged, slurmctld and slurmd as root, configured from slurm.conf.in, with their
 #      key, sockets, state, spool, PID and log files in a temporary folder;
-#   3. submits sweep.sbatch unchanged (only the working directory and PATH are given on the
-#      sbatch command line) and waits for every array task, at most SLURM_TEST_TIMEOUT seconds;
-#   4. merges the shards with the README's 'fieldtest merge' command, checks that merge names
-#      the cases of a shard left out, runs the same sweep on this machine with --jobs 2 and
-#      compares the two metrics.csv files row for row (run_id and latency measurements aside);
+#   3. submits both jobs with submit.sh unchanged, from a folder laid out like the checkout (only
+#      PATH is given), and waits for every array task and the merge job, at most SLURM_TEST_TIMEOUT
+#      seconds; every task and the merge job must complete with exit code 0;
+#   4. checks that merge names the cases of a shard left out, runs the same sweep on this machine
+#      with --jobs 2 and compares the merge job's merged.csv with it row for row (run_id and latency
+#      measurements aside);
 #   5. on exit, whatever happened: cancels the job if it still runs, stops the daemons it started
 #      by their PIDs (SIGTERM, then SIGKILL after 10 s) and removes the temporary folder.
 #
@@ -65,15 +67,16 @@ cleanup() {
   local status=$?
   trap - EXIT INT TERM
   [ -n "$policy_made" ] && rm -f /usr/sbin/policy-rc.d
-  if [ -n "$job" ] && [ -n "$(squeue -h -j "$job" 2>/dev/null)" ]; then
-    say "cancelling job $job"
-    scancel "$job" 2>/dev/null || true
-    for _ in $(seq 30); do [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break; sleep 1; done
+  local jobs=${job}${merge_job:+,$merge_job}
+  if [ -n "$job" ] && [ -n "$(squeue -h -j "$jobs" 2>/dev/null)" ]; then
+    say "cancelling jobs $jobs"
+    scancel ${jobs//,/ } 2>/dev/null || true
+    for _ in $(seq 30); do [ -z "$(squeue -h -j "$jobs" 2>/dev/null)" ] && break; sleep 1; done
   fi
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop "${pids[i]}" "${names[i]}"; done
   ((${#pids[@]})) && say "stopped ${names[*]} (pids ${pids[*]})"
   if [ "$status" != 0 ] && [ -n "$dir" ]; then
-    for log in "$dir"/log/*.log "$dir"/work/slurm-*.out; do
+    for log in "$dir"/log/*.log "$dir"/work/results/slurm-*.out; do
       [ -s "$log" ] && { echo "--- last lines of $log" >&2; tail -n 15 "$log" >&2; }
     done
   fi
@@ -167,12 +170,15 @@ ln -s "$repo/Scenarios" "$work/Scenarios"
 ln -s "$repo/Datasets" "$work/Datasets"
 export PATH="$(dirname "$fieldtest"):$PATH"
 job_started=$SECONDS
-job=$(sbatch --parsable --chdir="$work" --output="$work/slurm-%A_%a.out" "$here/sweep.sbatch")
-job=${job%%;*}
-say "submitted sweep.sbatch as job $job"
-while [ -n "$(squeue -h -j "$job" 2>/dev/null)" ]; do
+submitted=$(cd "$work" && "$here/submit.sh")
+job=$(sed -n 's/^array job \([0-9]*\), merge job \([0-9]*\).*/\1,\2/p' <<<"$submitted")
+[ -n "$job" ] || die "submit.sh said: $submitted"
+merge_job=${job#*,}
+job=${job%,*}
+say "submit.sh: $submitted"
+while [ -n "$(squeue -h -j "$job,$merge_job" 2>/dev/null)" ]; do
   daemons_alive
-  ((SECONDS - job_started < timeout)) || die "job $job still running after ${timeout}s: $(squeue -h -j "$job" -o '%i %T %R' | tr '\n' ' ')"
+  ((SECONDS - job_started < timeout)) || die "jobs $job, $merge_job still running after ${timeout}s: $(squeue -h -j "$job,$merge_job" -o '%i %T %R' | tr '\n' ' ')"
   sleep 1
 done
 states=$(scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]* .*ExitCode=[0-9:]*' | sed 's/ .*ExitCode=/ ExitCode=/' | sort | uniq -c)
@@ -181,11 +187,14 @@ say "job $job finished in $((SECONDS - job_started))s: $tasks tasks: $(tr -s ' \
 [ "$tasks" = "$shards" ] || die "expected $shards array tasks, found $tasks"
 [ "$(scontrol -o show job "$job" | grep -c 'JobState=COMPLETED .*ExitCode=0:0')" = "$shards" ] \
   || die "not every array task completed with exit code 0:"$'\n'"$(scontrol -o show job "$job" | grep -o 'ArrayTaskId=[0-9]*\|JobState=[A-Z_]*\|ExitCode=[0-9:]*' | paste - - -)"
+merge_state=$(scontrol -o show job "$merge_job" | grep -o 'JobState=[A-Z_]*\|ExitCode=[0-9:]*' | paste -sd ' ')
+say "merge job $merge_job: $merge_state"
+[ "$merge_state" = "JobState=COMPLETED ExitCode=0:0" ] || die "the merge job did not complete with exit code 0: $merge_state"
 job=
 
 # 4. Merge (the README's command), check merge's completeness report, compare with one machine.
 cd "$work"
-fieldtest merge results/shard-*/$name/metrics.csv --output merged.csv
+[ -s results/merged.csv ] || die "the merge job wrote no results/merged.csv"
 set +e
 partial=$(fieldtest merge results/shard-[0-6]/$name/metrics.csv --output partial.csv 2>&1)
 partial_status=$?
@@ -196,7 +205,7 @@ say "merge without shard 7 exits 1 and says: $(grep -o '[0-9]* of [0-9]* cases m
 local_started=$SECONDS
 fieldtest run "$scenario" --jobs 2 --out local --quiet >/dev/null
 say "single-machine run (--jobs 2) took $((SECONDS - local_started))s"
-python3 - merged.csv "local/$name/metrics.csv" <<'PY'
+python3 - results/merged.csv "local/$name/metrics.csv" <<'PY'
 import csv, sys
 merged_path, local_path = sys.argv[1], sys.argv[2]
 def rows(path):

@@ -36,33 +36,12 @@ public struct AStarRouter: Sendable {
     var directs: [SearchEntry] = []
     /// Landmark distances of the current target (`LandmarkBounds` row layout; empty: chord bound only).
     var targetRow: [Double] = []
-    // Backward-search scratch and the per-query potential cache of the bidirectional search.
-    var costB: [Double] = []
-    var parentArcB: [Int32] = []
-    var stampB: [UInt32] = []
-    var closedB: [UInt32] = []
-    var potential: [Double] = []
-    var potentialStamp: [UInt32] = []
-    var heapB = QuaternaryHeap()
-    /// Which search answers queries; both return a cheapest route (equal cost up to floating-point rounding).
-    /// Forward A* is the default: in `fieldtest-bench route` the bidirectional search settled about as many
-    /// vertices (its average potentials are weaker than the plain chord bound) and was slower on
-    /// Helsinki and the synthetic grid.
-    public var algorithm: Algorithm = .unidirectional
     /// Whether forward A* also uses the graph's landmark bounds (`LandmarkBounds`, the ALT method);
     /// off, it uses the chord bound alone. Either way routes are cheapest; on the bundled campuses the
     /// landmarks halve or better the vertices settled per query.
     public var usesLandmarks = true
     /// Vertices settled by the last query (for benchmarks and tests).
     public internal(set) var settledCount = 0
-
-    /// The search algorithms a router can run.
-    public enum Algorithm: Sendable {
-        /// Forward A* from the start (`search`).
-        case unidirectional
-        /// Bidirectional A* with average potentials (`bidirectionalSearch`).
-        case bidirectional
-    }
 
     /// Creates an empty router; it sizes itself to the graph on first use.
     public init() {}
@@ -86,18 +65,12 @@ public struct AStarRouter: Sendable {
         in graph: CampusGraph, fromVertex s: Int32, toVertex t: Int32, profile p: Int,
         slowdown: [Double]? = nil
     ) -> Route {
-        if algorithm == .unidirectional {
-            guard searchTree(graph, s, t, p, slowdown),
-                let route = assembleFromParents(graph, from: s, to: t, profile: p, slowdown: slowdown)
-            else {
-                return .failed(.noRoute, profile: graph.profileNames[p], from: s, to: t)
-            }
-            return route
-        }
-        guard let steps = bidirectionalSearch(graph, s, t, p, slowdown) else {
+        guard searchTree(graph, s, t, p, slowdown),
+            let route = assembleFromParents(graph, from: s, to: t, profile: p, slowdown: slowdown)
+        else {
             return .failed(.noRoute, profile: graph.profileNames[p], from: s, to: t)
         }
-        return Self.assemble(graph, steps: steps, from: s, to: t, profile: p, slowdown: slowdown)
+        return route
     }
 
     /// Runs A*; returns the steps from `s` to `t`, or nil when unreachable.
@@ -267,65 +240,4 @@ public struct AStarRouter: Sendable {
             points: pts, lengthMetres: length, durationSeconds: duration)
     }
 
-    /// Expands steps into node ids and points. Length is the sum of the edges' lengths, each the haversine
-    /// sum along its shape, so it equals the haversine sum along the points (up to rounding) without
-    /// evaluating any trigonometry per query; it is also the sum of the edge weights networkx adds up.
-    static func assemble(
-        _ g: CampusGraph, steps: [RouteStep], from s: Int32, to t: Int32, profile p: Int,
-        slowdown: [Double]?
-    ) -> Route {
-        var ids: [Int64] = []
-        var pts: [GeoPoint] = []
-        var shapePoints = 1
-        var idCount = 1
-        for step in steps {
-            let e = Int(step.edge)
-            shapePoints += max(0, g.shapeOffsets[e + 1] - g.shapeOffsets[e] - 1)
-            idCount += max(0, g.nodeIDOffsets[e + 1] - g.nodeIDOffsets[e] - 1)
-        }
-        ids.reserveCapacity(idCount)
-        pts.reserveCapacity(shapePoints)
-        let start = g.vertices[Int(s)]
-        if let id = start.osmID { ids.append(id) }
-        pts.append(start.location)
-        var duration = 0.0
-        var length = 0.0
-        let speed = g.profileSpeeds[p]
-        for step in steps {
-            let e = Int(step.edge)
-            // Index loops over the graph's flat shape arrays (no edge record copied per step).
-            let lo = g.shapeOffsets[e]
-            let hi = g.shapeOffsets[e + 1]
-            let nlo = g.nodeIDOffsets[e]
-            let nhi = g.nodeIDOffsets[e + 1]
-            if step.forward {
-                var i = lo + 1
-                while i < hi {
-                    pts.append(g.shapePoints[i])
-                    i += 1
-                }
-                i = nlo + 1
-                while i < nhi {
-                    ids.append(g.shapeNodeIDs[i])
-                    i += 1
-                }
-            } else {
-                var i = hi - 2
-                while i >= lo {
-                    pts.append(g.shapePoints[i])
-                    i -= 1
-                }
-                i = nhi - 2
-                while i >= nlo {
-                    ids.append(g.shapeNodeIDs[i])
-                    i -= 1
-                }
-            }
-            length += g.edgeLengths[e]
-            duration += g.edgeLengths[e] * (slowdown?[e] ?? 1) / speed
-        }
-        return Route(
-            status: .ok, profile: g.profileNames[p], fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
-            points: pts, lengthMetres: length, durationSeconds: duration)
-    }
 }

@@ -494,3 +494,11 @@ public struct CSVWriter: Sendable {
 
     private static let powersOfTenUpTo15: [Double] = (0...15).map { pow(10, Double($0)) }
 }
+
+extension AtomicFile {
+    /// Swaps what the paths `a` and `b` name (files or folders) in one atomic step (Linux `renameat2`
+    /// with `RENAME_EXCHANGE`); false where either is missing or the system or file system cannot.
+    public static func exchange(_ a: String, _ b: String) -> Bool {
+        fieldtest_exchange_files(a, b) == 0
+    }
+}

@@ -1,3 +1,4 @@
+import FieldtestGSL
 import Foundation
 
 /// What a metric measures; decides the default tolerance of a baseline check.
@@ -48,6 +49,15 @@ public enum MetricStatus: String, Sendable, Codable, CaseIterable {
     case notMeasured = "not_measured"
 }
 
+/// Where a checked row's threshold lies against the row's 95 % interval.
+public enum Margin: String, Sendable, Codable, CaseIterable {
+    /// The threshold lies outside the interval: the verdict would stand with more samples.
+    case clear
+    /// The threshold lies inside the interval: the verdict rests on the point value alone, and more
+    /// samples could turn it.
+    case withinInterval = "within_interval"
+}
+
 /// Which way a metric improves.
 public enum Direction: String, Sendable, Codable {
     case lowerIsBetter, higherIsBetter, exact, none
@@ -83,11 +93,17 @@ public struct MetricRow: Sendable, Equatable, Codable {
     /// Why the row has the status it has when the value alone does not say (empty otherwise), in
     /// words: e.g. `no query had no route` for a `not_measured` row.
     public var note: String
+    /// The 95 % confidence interval of `value`, in `unit`, where one is defined (proportions: Wilson;
+    /// means and quantiles: percentile bootstrap; maxima, minima and counts: none).
+    public var ci: ConfidenceInterval?
+    /// Whether the threshold lies inside `ci` (set with the status; `nil` without an interval, a
+    /// threshold or samples).
+    public var margin: Margin?
 
     public init(
         scenario: String, runID: String, seed: UInt64, requirement: String, metric: String,
         kind: MetricKind, value: Double, unit: String, threshold: Double?, comparator: ThresholdComparator,
-        status: MetricStatus? = nil, samples: Int, note: String = ""
+        status: MetricStatus? = nil, samples: Int, note: String = "", ci: ConfidenceInterval? = nil
     ) {
         self.scenario = scenario
         self.runID = runID
@@ -101,8 +117,14 @@ public struct MetricRow: Sendable, Equatable, Codable {
         self.comparator = threshold == nil ? .none : comparator
         self.samples = samples
         self.note = note
+        self.ci = ci
         self.status = .info
-        if let status { self.status = status } else { reevaluateStatus() }
+        if let status {
+            self.status = status
+            reevaluateMargin()
+        } else {
+            reevaluateStatus()
+        }
     }
 
     /// Sets `status` from the value, threshold, comparator and samples: the one rule by which a row
@@ -117,6 +139,17 @@ public struct MetricRow: Sendable, Equatable, Codable {
             }
         } else {
             status = .info
+        }
+        reevaluateMargin()
+    }
+
+    /// Sets `margin` from the interval and the threshold: `within_interval` when a checked row with
+    /// samples has an interval containing its threshold.
+    public mutating func reevaluateMargin() {
+        if let ci, let threshold, isChecked, samples > 0, comparator != .equal {
+            margin = ci.contains(threshold) ? .withinInterval : .clear
+        } else {
+            margin = nil
         }
     }
 

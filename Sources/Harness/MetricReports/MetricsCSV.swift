@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestGSL
 import Foundation
 
 /// Reads and writes `metrics.csv`: RFC 4180, fixed column order, numbers with a
@@ -9,11 +10,14 @@ public enum MetricsCSV {
     /// The columns, in order.
     public static let columns = [
         "scenario", "run_id", "seed", "requirement", "metric", "kind", "value", "unit",
-        "threshold", "comparator", "status", "samples", "note",
+        "threshold", "comparator", "status", "samples", "note", "ci_low", "ci_high", "margin",
     ]
 
+    /// The columns of files written before the interval columns (still read: their rows have no interval).
+    public static let columnsWithoutInterval = Array(columns.dropLast(3))
+
     /// The columns of files written before the `note` column (still read: their rows have no note).
-    public static let columnsWithoutNote = Array(columns.dropLast())
+    public static let columnsWithoutNote = Array(columnsWithoutInterval.dropLast())
 
     /// Renders rows with a header.
     public static func render(_ rows: [MetricRow]) -> String {
@@ -24,6 +28,8 @@ public enum MetricsCSV {
                 r.scenario, r.runID, String(r.seed), r.requirement, r.metric, r.kind.rawValue,
                 CSVWriter.exactNumber(r.value), r.unit, r.threshold.map { CSVWriter.exactNumber($0) } ?? "",
                 r.comparator.rawValue, r.status.rawValue, String(r.samples), r.note,
+                r.ci.map { CSVWriter.exactNumber($0.low) } ?? "", r.ci.map { CSVWriter.exactNumber($0.high) } ?? "",
+                r.margin?.rawValue ?? "",
             ])
         }
         return writer.text
@@ -56,7 +62,8 @@ public enum MetricsCSV {
 
     static func parseRows(bytes: [UInt8], file: String) throws(DataError) -> [LocatedMetricRow] {
         let table = try CSVTable(bytes: bytes, file: file)
-        let hasNote = table.header.names == columns
+        let hasInterval = table.header.names == columns
+        let hasNote = hasInterval || table.header.names == columnsWithoutInterval
         guard hasNote || table.header.names == columnsWithoutNote else {
             throw .badLayout(
                 file: file, line: 1,
@@ -85,12 +92,21 @@ public enum MetricsCSV {
             default: value = try row.double("value")
             }
             let threshold = try row.optionalDouble("threshold")
+            var ci: ConfidenceInterval?
+            if hasInterval, let low = try row.optionalDouble("ci_low") {
+                guard let high = try row.optionalDouble("ci_high"), low <= high else {
+                    throw row.invalid("ci_high", "must be a number not below ci_low when ci_low is given")
+                }
+                ci = ConfidenceInterval(low: low, high: high)
+            } else if hasInterval, try row.optionalDouble("ci_high") != nil {
+                throw row.invalid("ci_low", "is empty while ci_high is given; give both bounds or neither")
+            }
             let parsed = MetricRow(
                 scenario: try row.string("scenario"), runID: try row.string("run_id"), seed: seed,
                 requirement: try row.string("requirement"), metric: try row.string("metric"),
                 kind: kind, value: value, unit: try row.string("unit"), threshold: threshold,
                 comparator: comparator, status: status, samples: try row.int("samples", in: 0...Int.max),
-                note: hasNote ? try row.string("note") : "")
+                note: hasNote ? try row.string("note") : "", ci: ci)
             // The status column is never trusted: it must be what the row's own value, threshold and
             // comparator give, or the row was edited (or written by something else).
             var recomputed = parsed
@@ -98,6 +114,12 @@ public enum MetricsCSV {
             // Files written before `not_measured` existed marked a checked row of no sample `fail`.
             if !hasNote && status == .fail && recomputed.status == .notMeasured {
                 return LocatedMetricRow(line: row.line, row: recomputed)
+            }
+            if hasInterval, (try row.string("margin")) != (recomputed.margin?.rawValue ?? "") {
+                throw row.invalid(
+                    "margin",
+                    "says '\(try row.string("margin"))', but the row's interval and threshold give '\(recomputed.margin?.rawValue ?? "")'; "
+                        + "re-record the file with 'fieldtest run'")
             }
             guard recomputed.status == status else {
                 throw row.invalid(

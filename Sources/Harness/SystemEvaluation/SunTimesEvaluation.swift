@@ -1,4 +1,3 @@
-import FieldtestApps
 import FieldtestData
 import Foundation
 import SkyScoring

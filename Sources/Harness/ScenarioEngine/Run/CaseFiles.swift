@@ -229,7 +229,7 @@ public struct RunStaging: Sendable {
     }
 
     /// Replaces `target` with the folder in progress in one step, once its working files are
-    /// removed: on Linux the two folders are exchanged atomically (renameat2 RENAME_EXCHANGE) and
+    /// removed: on Linux the two folders are exchanged atomically (`AtomicFile.exchange`) and
     /// the previous one removed, so a reader or a kill never sees a new `metrics.csv` beside an old
     /// `run.json`. Where the exchange is unavailable, the previous folder is moved aside first.
     public func publish() throws {
@@ -244,7 +244,7 @@ public struct RunStaging: Sendable {
             throw DataError.unwritable(
                 file: target.path, reason: "a file is in the way of the report folder; move or remove it")
         }
-        if RunStaging.exchange(folder.path, target.path) {
+        if AtomicFile.exchange(folder.path, target.path) {
             try? FileManager.default.removeItem(at: folder)  // now the previous report folder
             return
         }
@@ -263,16 +263,4 @@ public struct RunStaging: Sendable {
                     + "the finished reports are in \(from.path)")
         }
     }
-
-    /// Exchanges two paths atomically with renameat2(RENAME_EXCHANGE), looked up at run time
-    /// (glibc 2.28+); false when it is missing or the file system refuses it.
-    static func exchange(_ a: String, _ b: String) -> Bool {
-        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = renameAt2Symbol else { return false }
-        let call = unsafeBitCast(symbol, to: RenameAt2.self)
-        return call(AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */) == 0
-    }
-
-    nonisolated(unsafe) private static let renameAt2Symbol: UnsafeMutableRawPointer? = dlsym(
-        dlopen(nil, RTLD_NOW), "renameat2")
 }

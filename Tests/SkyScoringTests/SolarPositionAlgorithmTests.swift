@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FieldtestApps
+@testable import SkyScoring
 
 @Suite("NREL SPA reference")
 struct SolarPositionAlgorithmTests {

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// The layering of docs/architecture.md, checked against what the package declares and what the
+/// sources import: an arrow the document forbids fails here, whether it is a dependency in
+/// `Package.swift` or an `import` in a source file.
+@Suite("Architecture: dependencies point one way")
+struct ArchitectureTests {
+    static let repo = ScenarioValidationTests.repo
+
+    /// A layer: the first folder under `Sources/` (`fieldtest` is the tool).
+    enum Layer: String, CaseIterable {
+        case foundations = "Foundations", cores = "Cores", harness = "Harness", apps = "Apps"
+        case tool = "fieldtest", benchmarks = "Benchmarks"
+    }
+
+    /// The rules, in the words of docs/architecture.md's "Allowed arrows" list (the test checks the
+    /// document says the same).
+    static let rules: [(line: String, allows: @Sendable (Target, Target) -> Bool)] = [
+        ("- Foundations → Foundations", { from, to in from.layer != .foundations || to.layer == .foundations }),
+        (
+            "- Cores → Foundations, and the core's own C helper target (no core uses another core)",
+            { from, to in
+                from.layer != .cores || to.layer == .foundations || (to.layer == .cores && to.isCHelper)
+            }
+        ),
+        (
+            "- Harness → Foundations, Harness; SystemsUnderTest and SystemEvaluation also → Cores",
+            { from, to in
+                guard from.layer == .harness else { return true }
+                if to.layer == .foundations || to.layer == .harness { return true }
+                return to.layer == .cores && ["SystemsUnderTest", "SystemEvaluation"].contains(from.name)
+            }
+        ),
+        (
+            "- Apps → Foundations, Cores, Harness",
+            { from, to in from.layer != .apps || [.foundations, .cores, .harness, .apps].contains(to.layer) }
+        ),
+        ("- Tool and Benchmarks → everything", { _, _ in true }),
+    ]
+
+    struct Target: Sendable {
+        var name: String
+        var path: String
+        var dependencies: [String]
+        var layer: Layer
+        /// A C target (no Swift sources): a thin door to a system call or library.
+        var isCHelper: Bool
+    }
+
+    /// The source targets of `Package.swift` with their target dependencies (products of other
+    /// packages left out).
+    static func targets() throws -> [Target] {
+        let text = try String(contentsOf: repo.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var found: [Target] = []
+        let starts = text.ranges(of: /\.(target|executableTarget|systemLibrary)\(/)
+        for (k, start) in starts.enumerated() {
+            let end = k + 1 < starts.count ? starts[k + 1].lowerBound : text.endIndex
+            let block = String(text[start.upperBound..<end])
+            guard let name = block.firstMatch(of: /name: "([^"]+)"/)?.1,
+                let path = block.firstMatch(of: /path: "([^"]+)"/)?.1
+            else { continue }
+            var dependencies: [String] = []
+            if let list = block.firstMatch(of: /dependencies: \[((?:[^\[\]]|\[[^\]]*\])*)\]/)?.1 {
+                let withoutProducts = list.replacing(/\.product\([^)]*\)/, with: "")
+                dependencies = withoutProducts.matches(of: /"([^"]+)"/).map { String($0.1) }
+            }
+            let parts = path.split(separator: "/")
+            guard parts.count >= 2, let layer = Layer(rawValue: String(parts[1])) else {
+                Issue.record("target \(name): path \(path) is not under a layer folder of Sources/")
+                continue
+            }
+            let swiftFiles = try swiftSources(in: repo.appendingPathComponent(String(path)))
+            found.append(
+                Target(
+                    name: String(name), path: String(path), dependencies: dependencies, layer: layer,
+                    isCHelper: swiftFiles.isEmpty))
+        }
+        return found
+    }
+
+    static func swiftSources(in folder: URL) throws -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    }
+
+    @Test("the document states the rules this test checks")
+    func documentStatesTheRules() throws {
+        let doc = try String(contentsOf: Self.repo.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        for rule in Self.rules {
+            #expect(doc.contains("\n" + rule.line + "\n"), "docs/architecture.md does not say: \(rule.line)")
+        }
+    }
+
+    @Test("Package.swift declares no dependency the layering forbids")
+    func packageDependencies() throws {
+        let targets = try Self.targets()
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(targets.count >= 15, "read only \(targets.count) targets from Package.swift")
+        for from in targets {
+            for name in from.dependencies {
+                guard let to = byName[name] else { continue }
+                for rule in Self.rules where !rule.allows(from, to) {
+                    Issue.record("Package.swift: \(from.name) depends on \(to.name), against '\(rule.line)'")
+                }
+            }
+        }
+    }
+
+    @Test("no source file imports a module its layer may not use, or one its target does not declare")
+    func sourceImports() throws {
+        let targets = try Self.targets()
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var checked = 0
+        for from in targets where !from.isCHelper {
+            for file in try Self.swiftSources(in: Self.repo.appendingPathComponent(from.path)) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for match in text.matches(of: /(?m)^(?:@testable |@_exported )?import (?:struct |enum |class )?(\w+)/) {
+                    guard let to = byName[String(match.1)], to.name != from.name else { continue }
+                    checked += 1
+                    let where_ = "\(from.path)/…/\(file.lastPathComponent)"
+                    if !from.dependencies.contains(to.name) {
+                        Issue.record(
+                            "\(where_) imports \(to.name), which \(from.name) does not declare in Package.swift")
+                    }
+                    for rule in Self.rules where !rule.allows(from, to) {
+                        Issue.record("\(where_) imports \(to.name), against '\(rule.line)'")
+                    }
+                }
+            }
+        }
+        #expect(checked > 100, "found only \(checked) imports of package modules")
+    }
+
+    @Test("the rules catch an upward arrow")
+    func rulesCatchUpwardArrows() {
+        let core = Target(name: "X", path: "Sources/Cores/X", dependencies: [], layer: .cores, isCHelper: false)
+        let engine = Target(
+            name: "ScenarioEngine", path: "Sources/Harness/ScenarioEngine", dependencies: [], layer: .harness,
+            isCHelper: false)
+        let apps = Target(name: "FieldtestApps", path: "Sources/Apps", dependencies: [], layer: .apps, isCHelper: false)
+        #expect(Self.rules.contains { !$0.allows(engine, apps) })
+        #expect(Self.rules.contains { !$0.allows(core, engine) })
+        #expect(Self.rules.contains { !$0.allows(engine, core) })
+        #expect(Self.rules.allSatisfy { $0.allows(apps, core) })
+    }
+}
