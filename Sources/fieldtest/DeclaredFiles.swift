@@ -66,6 +66,18 @@ extension CompareCommand: DeclaresFiles {
             f.scenarioInputs(scenario, manifest: manifest)
         }
         f.output(output, option: "--output")
+        f.output(report, option: "--report")
+        if let out {
+            // Each system's run folder replaces DIR/<NAME>/ as a whole.
+            for entry in system {
+                let name = String(entry.prefix { $0 != "=" })
+                for file in RunReport.fileNames {
+                    f.output(
+                        URL(fileURLWithPath: out).appendingPathComponent(name).appendingPathComponent(file).path,
+                        option: "--out")
+                }
+            }
+        }
         return f
     }
 }

@@ -236,42 +236,79 @@ struct ReportCommand: ParsableCommand {
     }
 }
 
-/// `fieldtest compare`: the same scenario and seeds once per system, one table.
+/// `fieldtest compare`: the same scenario and seeds once per system, one long table beside the
+/// first (reference) system.
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Run a scenario once per system; one table of every metric, one column per system (CSV).",
-        discussion: "Example: fieldtest compare Scenarios/micity-city-day.yaml --capability sentiment "
-            + "--system builtin=builtin --system vader='python3 Examples/systems/vader_sentiment.py'")
+        abstract:
+            "Run a scenario once per system; one row per metric and system with its 95 % interval and its difference from the first system, paired by item (CSV).",
+        discussion: """
+            The first --system is the reference. Columns: scenario, requirement, metric, system, unit, value,
+            samples, status, ci_low, ci_high, delta, delta_ci_low, delta_ci_high, p_value, method, verdict
+            (better, worse, no_significant_difference, different, untested; reference for the first system) at
+            alpha 0.05. Right/wrong items are tested with McNemar's exact test, numeric errors with Wilcoxon's
+            signed-rank test, both with a paired bootstrap interval (docs/outputs.md, "Comparing systems").
+            Example: fieldtest compare Scenarios/micity-city-day.yaml --capability sentiment \
+              --system builtin=builtin --system vader='python3 Examples/systems/vader_sentiment.py' --out cmp
+            """)
 
     @Argument(help: "Scenario file.") var file: String
     @Option(help: "sun, route, locate or sentiment.") var capability: String
-    @Option(help: "NAME=COMMAND (or NAME=builtin); repeat, once per system, each NAME different.")
+    @Option(
+        help:
+            "NAME=COMMAND (or NAME=builtin); repeat, once per system, each NAME different; the first is the reference.")
     var system: [String] = []
     @Option(
         help:
-            "Output CSV (default: standard output; a table on a terminal). The standard error of a system that faulted is kept beside it."
+            "Output CSV (default: standard output; a table on a terminal). Without --out, the standard error of a system that faulted is kept beside it."
     )
     var output: String?
+    @Option(help: "Keep each system's run folder (metrics.csv, items.csv, run.json, …) as DIR/<NAME>/.")
+    var out: String?
+    @Option(help: "Also write an HTML report of the systems' runs with a forest plot of the differences.")
+    var report: String?
     @OptionGroup var folders: DatasetFolders
 
     func validate() throws {
         do {
             let capability = try SystemCapability.named(capability).rawValue
-            _ = try SystemComparison.Entry.parse(options: system, capability: capability)
-        } catch {
+            let entries = try SystemComparison.Entry.parse(options: system, capability: capability)
+            if out != nil { try SystemComparison.checkFolderNames(entries) }
+        } catch let error as SystemError {
             // One `error:` prefix: ArgumentParser adds its own.
             if case .usage(let message) = error { throw ValidationError(message) }
             throw ValidationError(error.description)
+        } catch let error as SystemComparison.UsageError {
+            throw ValidationError(error.message)
         }
     }
 
     func run() throws {
         let capability = try SystemCapability.named(capability).rawValue
         let entries = try SystemComparison.Entry.parse(options: system, capability: capability)
+        var base = RunRequest(files: [file], toolVersion: FieldtestVersion.current)
+        (base.commandLine, base.toolCommit) = (CommandLine.arguments, GitRevision.current())
+        // The run folders are read for the report before they are removed (without --out).
+        var runs: [ReportRun] = []
         let result = try SystemComparison.run(
             file: file, entries: entries, manifest: try DatasetsLocation.manifest(options: folders.datasets),
-            apps: .bundled, output: output)
+            apps: .bundled, base: base, output: output, out: out,
+            withFolders: { [report] folders in
+                guard report != nil else { return }
+                runs = try folders.map { f in
+                    var run = try ReportRun(metricsFile: f.folder.appendingPathComponent("metrics.csv"))
+                    run.label = f.system
+                    return run
+                }
+            })
+        if let report {
+            let requirements = Dictionary(
+                AppRegistry.bundled.requirements.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            var page = HTMLReport(runs: runs, requirements: requirements, title: "Fieldtest comparison")
+            page.comparison = result
+            try OutputText.write(page.render(), to: report)
+        }
         let table = output == nil && isatty(STDOUT_FILENO) == 1 ? result.terminalTable : result.csv
         try OutputText.write(table, to: output)
         result.notes.forEach(CommandSupport.printError)

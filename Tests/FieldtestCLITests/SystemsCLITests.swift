@@ -46,16 +46,19 @@ struct SystemsCLITests {
         #expect(r.stderr.contains("unknown capability 'mood'"))
     }
 
-    @Test func compareWritesOneColumnPerSystem() throws {
+    @Test func compareWritesOneRowPerMetricAndSystem() throws {
         let out = try cli.temporaryFolder().appendingPathComponent("compare.csv")
         let r = try cli.run([
             "compare", "Scenarios/micity-rate-limit.yaml", "--capability", "sentiment", "--system", "ours=builtin",
             "--system", "toy=python3 \(Self.toy)", "--output", out.path,
         ])
         let csv = try String(contentsOf: out, encoding: .utf8)
-        let header = "scenario,requirement,metric,unit,threshold,comparator,ours,ours_status,toy,toy_status\n"
+        let header =
+            "scenario,requirement,metric,system,unit,value,samples,status,ci_low,ci_high,delta,delta_ci_low,"
+            + "delta_ci_high,p_value,method,verdict\n"
         #expect(csv.hasPrefix(header))
-        #expect(csv.contains("micity-rate-limit,system:sentiment,system_errors,count,0,<=,,,0,pass"))
+        #expect(csv.contains("micity-rate-limit,MIC-15,mood_mismatches,ours,count,0,"))
+        #expect(csv.contains("micity-rate-limit,system:sentiment,system_errors,toy,count,0,"))
         // micity-rate-limit's requirements pass with either classifier (it does not list MIC-14).
         #expect(r.status == 0, "\(r.stderr)")
     }

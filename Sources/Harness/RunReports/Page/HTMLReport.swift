@@ -37,6 +37,8 @@ public struct HTMLReport {
     public var requirements: [String: RequirementDefinition]
     /// The page title.
     public var title: String
+    /// `compare`'s statistics of the runs, one run per system: drawn as a forest plot of the differences.
+    public var comparison: SystemComparison?
 
     /// A report of `runs`.
     public init(runs: [ReportRun], requirements: [String: RequirementDefinition], title: String = "Fieldtest report") {
@@ -208,11 +210,13 @@ public struct HTMLReport {
         ]
         if rs.count > 1 {
             nodes.append(sideBySide(rs))
+            nodes.append(forestPlots(rs))
         } else if cases > 1 {
             nodes.append(sweepTable(first))
         } else {
             nodes.append(requirementTable(first))
         }
+        if cases > 1 { nodes.append(seedTable(rs)) }
         if cases > 1 { nodes.append(baselineChanges(rs)) }
         if cases > 1 { nodes.append(sweepPlots(rs)) }
         nodes.append(latencyFigures(rs))

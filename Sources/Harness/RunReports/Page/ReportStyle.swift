@@ -60,6 +60,11 @@ enum ReportStyle {
         svg.errorbar .ci-value { fill: #1f2328; }
         .ci-text { display: block; color: var(--info); font-size: 0.85em; white-space: nowrap; }
         .margin { color: #8a5a00; }
+        svg .zero { stroke: #1f2328; stroke-width: 1.5; }
+        svg .ci { stroke-width: 2.5; }
+        svg .ci.better, svg .point.better { stroke: var(--pass); fill: var(--pass); }
+        svg .ci.worse, svg .point.worse { stroke: var(--fail); fill: var(--fail); }
+        svg .ci.same, svg .point.same { stroke: #57606a; fill: #57606a; }
         svg .series { fill: none; stroke-width: 2; }
         .s0 { stroke: #0072b2; fill: #0072b2; background: #0072b2; }
         .s1 { stroke: #e69f00; fill: #e69f00; background: #e69f00; }

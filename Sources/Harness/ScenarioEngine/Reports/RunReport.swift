@@ -105,7 +105,7 @@ public enum RunReport {
     /// The files written into every report folder (each is checked against the run's inputs).
     public static let fileNames = [
         "metrics.csv", "run.json", ItemsCSV.fileName, TraceFiles.eventsFile, TraceFiles.latencyFile,
-        TraceFiles.latencyHistogramFile, TraceFiles.geoJSONFile, BaselineCheckCSV.fileName,
+        TraceFiles.latencyHistogramFile, TraceFiles.geoJSONFile, BaselineCheckCSV.fileName, SeedSummary.fileName,
     ]
 
     /// A run identifier: UTC time to the second plus 8 random hex digits.

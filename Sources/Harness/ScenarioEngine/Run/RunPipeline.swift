@@ -237,6 +237,7 @@ public struct RunPipeline {
             let rows =
                 request.baseline != nil || request.junit != nil
                 ? try MetricsCSV.read(metricsFile, displayName: folder.appendingPathComponent("metrics.csv").path) : []
+            try writeSeedSummary(s, rows: rows, metricsFile: metricsFile, into: plan.staging.folder)
             if let recordBaseline = request.recordBaseline {
                 let target = URL(fileURLWithPath: recordBaseline)
                 try AtomicFile.write(
@@ -286,6 +287,16 @@ public struct RunPipeline {
         let elapsed = (ContinuousClock.now - runStarted).components
         outcome.totals.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
         return outcome
+    }
+
+    /// Writes `seeds.csv` (`SeedSummary`) into `folder` when the scenario sweeps several seeds and the
+    /// run holds every case (a shard holds a slice: its summary would mislead).
+    func writeSeedSummary(_ s: Scenario, rows: [MetricRow], metricsFile: URL, into folder: URL) throws {
+        guard (s.sweep?.seeds.count ?? 0) > 1, request.shard == nil else { return }
+        let all = rows.isEmpty ? try MetricsCSV.read(metricsFile) : rows
+        let summary = SeedSummary.summarise(all)
+        guard !summary.isEmpty else { return }
+        try AtomicFile.write(SeedSummary.render(summary), to: folder.appendingPathComponent(SeedSummary.fileName))
     }
 
     /// Seconds since `start`.
