@@ -223,4 +223,23 @@ struct GitRevisionTests {
         try "\(other)\n".write(to: admin.appendingPathComponent("HEAD"), atomically: true, encoding: .utf8)
         #expect(GitRevision.commit(gitEntry: tree.appendingPathComponent(".git")) == other)
     }
+
+    @Test func anInstalledExecutableReportsTheCommitMakeInstallRecorded() throws {
+        let root = try checkout()
+        let source = root.appendingPathComponent("Sources/M/File.swift").path
+        try "\(other)\n".write(to: root.appendingPathComponent(".git/HEAD"), atomically: true, encoding: .utf8)
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
+        let share = prefix.appendingPathComponent("share/fieldtest")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        let executable = prefix.appendingPathComponent("bin/fieldtest")
+        // No COMMIT file: the checkout's.
+        #expect(GitRevision.current(sourceFile: source, environment: [:], executable: executable) == other)
+        try "\(sha)\n".write(to: share.appendingPathComponent("COMMIT"), atomically: true, encoding: .utf8)
+        #expect(GitRevision.current(sourceFile: source, environment: [:], executable: executable) == sha)
+        #expect(
+            GitRevision.current(sourceFile: source, environment: ["FIELDTEST_COMMIT": "v1"], executable: executable)
+                == "v1")
+        try "not a commit\n".write(to: share.appendingPathComponent("COMMIT"), atomically: true, encoding: .utf8)
+        #expect(GitRevision.current(sourceFile: source, environment: [:], executable: executable) == other)
+    }
 }
