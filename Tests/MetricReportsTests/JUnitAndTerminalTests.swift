@@ -174,6 +174,13 @@ struct ValueTextTests {
         #expect(!TerminalStyle.detect(isTerminal: true, environment: ["NO_COLOR": "1"]).colour)
         #expect(TerminalStyle.detect(isTerminal: true, environment: ["NO_COLOR": ""]).colour)
         #expect(!TerminalStyle.detect(isTerminal: false, environment: [:]).colour)
+        #expect(!TerminalStyle.detect(isTerminal: true, environment: ["TERM": "dumb"]).colour)
+        #expect(TerminalStyle.detect(isTerminal: true, environment: ["TERM": "xterm-256color"]).colour)
+        // --color always and never override the terminal test, NO_COLOR and TERM.
+        #expect(
+            TerminalStyle.detect(isTerminal: false, environment: ["NO_COLOR": "1", "TERM": "dumb"], mode: .always)
+                .colour)
+        #expect(!TerminalStyle.detect(isTerminal: true, environment: [:], mode: .never).colour)
         #expect(TerminalStyle(colour: false).bad("FAIL") == "FAIL")
         #expect(TerminalStyle(colour: true).bad("FAIL") == "\u{1B}[1;31mFAIL\u{1B}[0m")
     }
