@@ -39,6 +39,7 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
         self.init(
             scenario: record.scenario, scenarioSHA256: record.scenarioSHA256, shard: record.shard, sweep: record.sweep,
             runID: record.runID)
+        formatVersion = record.formatVersion
     }
 
     /// The `run.json` in the folder of the metrics file at `metrics` (`displayName` names
