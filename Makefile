@@ -7,6 +7,8 @@
 #   make bench  release benchmarks (fieldtest-bench) with Python baselines (installed from PyPI when missing) measured in the same run
 #   make format rewrite the sources with swift-format (.swift-format); make lint checks them (CI runs it)
 #   make docs   DocC documentation of the library modules into .build/docs
+#   make install  release build into $(PREFIX)/bin/fieldtest (PREFIX=/usr/local) with its data in $(PREFIX)/share/fieldtest
+#   make uninstall  remove what make install put there
 #   make example-package  build and test Examples/SwiftSentimentSystem (a package depending on this one by path)
 #   make examples  install the example systems' Python libraries (PyPI) when missing and run their tests
 
@@ -19,7 +21,7 @@ FIELDTEST_BENCH := .build/release/fieldtest-bench
 # of what a short batch command such as `route` on a small campus costs before its first query.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: osm-pbf-proto fuzz all deps build release run test test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
+.PHONY: osm-pbf-proto fuzz all deps build release install uninstall run test test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
 
 all: build
 
@@ -55,6 +57,33 @@ run: release
 	# Results/runs/report.html: one page of the whole suite, readable without the terminal (docs/reports.md).
 	$(FIELDTEST_RELEASE) run Scenarios/*.yaml --baseline Results/baselines --compare-latency never \
 	  --report Results/runs/report.html
+
+# make install PREFIX=DIR [DESTDIR=STAGE]: the release executable in PREFIX/bin, and what it reads at run
+# time in PREFIX/share/fieldtest: Datasets/ (with the sentiment model and lexicons), the bundled Scenarios/,
+# the licences and COMMIT (the commit it was built from, for run.json's tool_commit). The executable finds
+# PREFIX/share/fieldtest beside its own folder (fieldtest datasets where), so the checkout may go. Each
+# folder is copied beside its target and renamed over it, so an interrupted install leaves the old one.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SHARE_DIR = $(DESTDIR)$(PREFIX)/share/fieldtest
+
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(SHARE_DIR)"
+	set -e; for d in Datasets Scenarios; do \
+	  rm -rf "$(SHARE_DIR)/.$$d.new" "$(SHARE_DIR)/.$$d.old"; \
+	  cp -R "$$d" "$(SHARE_DIR)/.$$d.new"; \
+	  if [ -e "$(SHARE_DIR)/$$d" ]; then mv "$(SHARE_DIR)/$$d" "$(SHARE_DIR)/.$$d.old"; fi; \
+	  mv "$(SHARE_DIR)/.$$d.new" "$(SHARE_DIR)/$$d"; rm -rf "$(SHARE_DIR)/.$$d.old"; \
+	done
+	install -m 0644 LICENSE "$(SHARE_DIR)/LICENSE"
+	(git rev-parse HEAD 2>/dev/null || echo unknown) > "$(SHARE_DIR)/COMMIT"
+	install -m 0755 $(FIELDTEST_RELEASE) "$(DESTDIR)$(PREFIX)/bin/.fieldtest.new"
+	mv "$(DESTDIR)$(PREFIX)/bin/.fieldtest.new" "$(DESTDIR)$(PREFIX)/bin/fieldtest"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/fieldtest; its data: $(SHARE_DIR)"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/fieldtest"
+	rm -rf "$(SHARE_DIR)"
 
 verify: release
 	$(FIELDTEST_RELEASE) datasets verify

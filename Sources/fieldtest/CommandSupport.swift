@@ -41,22 +41,24 @@ enum CommandSupport {
 /// `--datasets DIR`, repeatable: the user's folders on top of the bundled one.
 struct DatasetFolders: ParsableArguments {
     @Option(
-        help: "A datasets folder of your own, on top of the bundled one (repeatable; also $FIELDTEST_DATASETS=A:B).")
+        help: "A datasets folder of your own, on top of the bundled one (repeatable; also $FIELDTEST_DATASETS=A:B).",
+        completion: .directory)
     var datasets: [String] = []
 }
 
-/// `--datasets DIR`, once: the folder holding the bundled data.
-struct DatasetsFolder: ParsableArguments {
+/// `--color auto|always|never`: colour of the text for people.
+struct ColorOption: ParsableArguments {
     @Option(
         help:
-            "Datasets folder (default: $FIELDTEST_DATASETS, else ./Datasets, else the Datasets folder of the checkout this executable was built in)."
-    )
-    var datasets: String?
+            "Colour: auto (only on a terminal, and not when NO_COLOR is set or TERM=dumb), always or never.")
+    var color: ColorMode = .auto
 }
+
+extension ColorMode: ExpressibleByArgument {}
 
 /// `--output FILE` of a command that writes one CSV.
 struct OutputCSV: ParsableArguments {
-    @Option(help: "Output CSV (default: standard output).") var output: String?
+    @Option(help: "Output CSV (default: standard output).", completion: .file()) var output: String?
 }
 
 /// How `run --baseline` and `check` compare rows with a baseline.

@@ -6,6 +6,7 @@ import Foundation
 import Positioning
 import SkyScoring
 import SystemsUnderTest
+import TweetSentiment
 
 // The core commands: sun, score, route, locate and serve, each over one core.
 
@@ -16,7 +17,7 @@ struct SunCommand: ParsableCommand {
         abstract: "Solar event times (UTC) for each id,latitude,longitude,date,timezone row.",
         discussion: SunBatch.discussion)
 
-    @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.") var input: String
+    @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.", completion: .file()) var input: String
     @OptionGroup var out: OutputCSV
 
     func run() throws {
@@ -39,7 +40,7 @@ struct ScoreCommand: ParsableCommand {
             All rows of one location_id must give the same latitude and longitude.
             """)
 
-    @Option(help: "Hourly weather CSV.") var weather: String?
+    @Option(help: "Hourly weather CSV.", completion: .file()) var weather: String?
     @Option(help: "A weather dataset (by its manifest name) to score instead of a CSV; see fieldtest datasets list.")
     var dataset: String?
     @Option(
@@ -47,7 +48,7 @@ struct ScoreCommand: ParsableCommand {
             "Year a typical-year (TMY) dataset is replayed in, 1900–2100 (checked with every input; other recordings keep their own dates)."
     )
     var year = 2021
-    @OptionGroup var folder: DatasetsFolder
+    @OptionGroup var folder: DatasetFolders
     @OptionGroup var out: OutputCSV
 
     func validate() throws {
@@ -67,7 +68,7 @@ struct ScoreCommand: ParsableCommand {
             return try ScoreBatch.run(file: weather, output: out.output)
         }
         guard let dataset else { return }  // validate() asks for one of --weather and --dataset
-        let manifest = try DatasetsLocation.manifest(option: folder.datasets)
+        let manifest = try DatasetsLocation.manifest(options: folder.datasets)
         let csv = try WeatherProviders.scoreCSV(dataset: dataset, manifest: manifest, year: year, output: out.output)
         try OutputText.write(csv, to: out.output)
     }
@@ -80,12 +81,13 @@ struct RouteCommand: ParsableCommand {
         abstract: "Route a batch of queries (id,from_lat,from_lon,to_lat,to_lon,profile) over a campus map.",
         discussion: RouteBatch.discussion)
 
-    @Option(help: "Map: OSM XML (.osm), OSM PBF (.osm.pbf) or GeoJSON LineStrings (.geojson).") var graph: String?
-    @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.") var queries: String?
+    @Option(help: "Map: OSM XML (.osm), OSM PBF (.osm.pbf) or GeoJSON LineStrings (.geojson).", completion: .file())
+    var graph: String?
+    @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.", completion: .file()) var queries: String?
     @Option(help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m², matched to the nearest edge).")
     var congestion: String?
     @OptionGroup var out: OutputCSV
-    @Option(help: "Profiles YAML replacing the built-in ones.") var profiles: String?
+    @Option(help: "Profiles YAML replacing the built-in ones.", completion: .file()) var profiles: String?
     @Flag(help: "Print the built-in profiles YAML (the documented schema) to --output or standard output and exit.")
     var printProfiles = false
 
@@ -104,8 +106,10 @@ struct LocateCommand: ParsableCommand {
             "Estimate building, floor and coordinates of Wi-Fi fingerprints (UJIIndoorLoc layout) by weighted k-NN.",
         discussion: FingerprintLocateJob.discussion)
 
-    @Option(help: "Labelled training file (UJIIndoorLoc layout); repeat to add files.") var train: [String] = []
-    @Option(help: "Fingerprints to locate (UJIIndoorLoc layout; ground-truth columns optional).") var input: String?
+    @Option(help: "Labelled training file (UJIIndoorLoc layout); repeat to add files.", completion: .file()) var train:
+        [String] = []
+    @Option(help: "Fingerprints to locate (UJIIndoorLoc layout; ground-truth columns optional).", completion: .file())
+    var input: String?
     @OptionGroup var out: OutputCSV
     @Option(help: "Evaluate the training data holding out each 'phone' or 'user' in turn.")
     var crossValidate: FingerprintCrossValidation.Grouping?
@@ -130,7 +134,7 @@ struct ServeCommand: ParsableCommand {
         abstract: "Serve a built-in core (sun, route, locate or sentiment) over JSON Lines on stdin/stdout.")
 
     @Argument(help: "sun, route, locate or sentiment.") var capability: String
-    @OptionGroup var folder: DatasetsFolder
+    @OptionGroup var folder: DatasetFolders
     @Option(
         help: "Longest request line in bytes (1024 to 1073741824); a longer one is answered with an error and skipped.")
     var maxLineBytes = ExternalSystemSpec.defaultMaxLineBytes
@@ -143,7 +147,10 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         try SystemServer.serveBuiltin(
-            capability, datasets: DatasetsLocation.current(option: folder.datasets), version: FieldtestVersion.current,
+            capability,
+            datasets: DatasetsLocation.currentFolder(
+                holding: "models/" + SentimentModelFile.defaultFileName, options: folder.datasets),
+            version: FieldtestVersion.current,
             maxLineBytes: maxLineBytes)
     }
 }

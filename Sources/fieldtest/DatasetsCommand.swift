@@ -8,7 +8,7 @@ struct DatasetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datasets",
         abstract: "List the datasets, verify their hashes and row counts, or add a file of your own.",
-        subcommands: [List.self, Verify.self, Add.self]
+        subcommands: [List.self, Verify.self, Add.self, Where.self]
     )
 
     struct List: ParsableCommand {
@@ -20,6 +20,28 @@ struct DatasetsCommand: ParsableCommand {
         func run() throws {
             // One write, so that a standard output that cannot take it all is an error.
             try OutputText.write(try DatasetsLocation.manifest(options: options.datasets).listing, to: nil)
+        }
+    }
+
+    struct Where: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "where",
+            abstract: "Show which folder holds the bundled datasets, and every place looked at in order.",
+            discussion: """
+                Order: $FIELDTEST_DATA (a folder holding Datasets/, e.g. PREFIX/share/fieldtest; when set, only it), \
+                ./Datasets, <executable>/../share/fieldtest/Datasets (make install), a checkout above the executable, \
+                the checkout the executable was built in. Exit 1 when none holds a MANIFEST.csv.
+                """)
+
+        func run() throws {
+            let search = DatasetsLocation.currentBundledSearch()
+            if let found = search.found {
+                try OutputText.write("\(found.folder.path)  (\(found.source.rawValue))\n", to: nil)
+            } else {
+                CommandSupport.printError(
+                    "error: no bundled datasets folder (none holds a MANIFEST.csv); looked in:\n" + search.searchedText)
+                throw CommandSupport.failed
+            }
         }
     }
 
@@ -51,10 +73,10 @@ struct DatasetsCommand: ParsableCommand {
                 Then pass --datasets DIR (or set FIELDTEST_DATASETS) and name the dataset in scenarios.
                 """)
         @OptionGroup var options: DatasetFolders
-        @Argument(help: "The file to add (it is only read).") var file: String
+        @Argument(help: "The file to add (it is only read).", completion: .file()) var file: String
         @Option(help: "The dataset name scenarios use (letters, digits, '.', '_', '-').") var name: String
         @Option(help: "The file's format (default: shown by its extension or header).") var format: DatasetFormat?
-        @Option(help: "The datasets folder whose manifest gets the row.") var into: String?
+        @Option(help: "The datasets folder whose manifest gets the row.", completion: .directory) var into: String?
         @Option(help: "The licence of the data (default: unknown).") var license: String?
 
         func run() throws {

@@ -1,6 +1,7 @@
 import FieldtestApps
 import FieldtestData
 import Foundation
+import MetricReports
 import RunReports
 import ScenarioEngine
 import SystemsUnderTest
@@ -87,7 +88,15 @@ extension ValidateCommand: DeclaresFiles {
 }
 
 extension CheckCommand: DeclaresFiles {
-    func declaredFiles() throws -> CommandFiles { CommandFiles() }  // writes nothing
+    func declaredFiles() throws -> CommandFiles {
+        var f = CommandFiles()
+        f.input(current)
+        f.runFiles([current], beside: ["run.json"])
+        let rows = (try? MetricsCSV.read(URL(fileURLWithPath: current))) ?? []
+        f.input((try? BaselineComparison.baselineFile(baseline, current: current, rows: rows)) ?? baseline)
+        f.output(junit, option: "--junit")
+        return f
+    }
 }
 
 extension SchemaCommand: DeclaresFiles {
@@ -132,6 +141,10 @@ extension DatasetsCommand.List: DeclaresFiles {
     func declaredFiles() throws -> CommandFiles { CommandFiles() }
 }
 
+extension DatasetsCommand.Where: DeclaresFiles {
+    func declaredFiles() throws -> CommandFiles { CommandFiles() }
+}
+
 extension DatasetsCommand.Verify: DeclaresFiles {
     func declaredFiles() throws -> CommandFiles { CommandFiles() }
 }
@@ -161,7 +174,7 @@ extension ScoreCommand: DeclaresFiles {
         var f = CommandFiles()
         f.input(weather, option: "--weather")
         if let dataset {
-            let manifest = try DatasetsLocation.manifest(option: folder.datasets)
+            let manifest = try DatasetsLocation.manifest(options: folder.datasets)
             f.inputs += WeatherProviders.scoringInputs(dataset: dataset, manifest: manifest)  // named first
             f.datasets(manifest)
         }
@@ -199,7 +212,7 @@ extension TrainCommand.Sentiment: DeclaresFiles {
         // The lexicon files, named as the option (or default folder) that chose them, before the datasets folder.
         let lexiconFolder = URL(
             fileURLWithPath: lexicons
-                ?? DatasetsLocation.current(option: folder.datasets)
+                ?? DatasetsLocation.currentFolder(holding: "lexicons", options: folder.datasets)
                 .appendingPathComponent("lexicons").path)
         for url in (try? FileManager.default.contentsOfDirectory(at: lexiconFolder, includingPropertiesForKeys: nil))
             ?? []
@@ -208,7 +221,7 @@ extension TrainCommand.Sentiment: DeclaresFiles {
                 lexicons.map { ($0 as NSString).appendingPathComponent(url.lastPathComponent) } ?? url.path,
                 option: lexicons == nil ? "lexicon" : "--lexicons")
         }
-        f.datasets(option: folder.datasets)
+        f.datasets(options: folder.datasets)
         f.output(output, option: "--output")
         if let output, output != OutputText.standardStreamName {
             f.output(TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output)).path, option: "--output's index")

@@ -21,16 +21,22 @@ struct RunCommand: ParsableCommand {
             1 a requirement failed or a metric regressed, 2 invalid input, usage or a missing baseline.
             """)
 
-    @Argument(help: "Scenario files (YAML).") var files: [String]
+    @Argument(help: "Scenario files (YAML).", completion: .file(extensions: ["yaml", "yml"])) var files: [String]
     @Option(
         help:
-            "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/ (one run of a scenario at a time: DIR/.<scenario>.lock)."
+            "Write reports to DIR/<scenario>/ instead of Results/runs/<scenario>/<run_id>/ (one run of a scenario at a time: DIR/.<scenario>.lock).",
+        completion: .directory
     ) var out: String?
-    @Option(help: "Also write JUnit XML (one test case per requirement row) to this file (- for standard output).")
+    @Option(
+        help: "Also write JUnit XML (one test case per requirement row) to this file (- for standard output).",
+        completion: .file(extensions: ["xml"]))
     var junit: String?
-    @Option(help: "Compare with a baseline: a metrics CSV, or a folder holding <scenario>.csv files.")
+    @Option(
+        help: "Compare with a baseline: a metrics CSV, or a folder holding <scenario>.csv files.", completion: .file())
     var baseline: String?
-    @Option(help: "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard).")
+    @Option(
+        help: "Record this run's metrics as <scenario>.csv baselines in this folder (not with --shard).",
+        completion: .directory)
     var recordBaseline: String?
     @Option(help: "Override the scenario seed (ignored for sweeps with seeds).") var seed: UInt64?
     @Option(help: "Sweep cases run in parallel on this many threads (default: all cores).")
@@ -38,13 +44,16 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run only slice I of N of each sweep (0-based, I/N), e.g. for a batch array job.") var shard: String?
     @OptionGroup var comparison: BaselineComparisonOptions
     @OptionGroup var folders: DatasetFolders
-    @Flag(help: "Print only failing and regressed rows and the closing line.") var quiet = false
+    @Flag(help: "Print only failing and regressed rows and the closing line (no progress lines).") var quiet = false
+    @OptionGroup var color: ColorOption
     @Flag(help: "Print every row, and improvements against the baseline.") var verbose = false
     @Flag(help: "Rows a recording cannot use are errors at their file and line, not skipped.") var strict = false
     @Flag(help: "Continue the interrupted run in --out: finished cases are not run again.") var resume = false
     @Option(help: "Trace files beside metrics.csv: none, summary (bounded; default) or full (docs/reports.md).")
     var trace: TraceLevel = .summary
-    @Option(help: "Also write one HTML report of every scenario run to this file (- for standard output).")
+    @Option(
+        help: "Also write one HTML report of every scenario run to this file (- for standard output).",
+        completion: .file(extensions: ["html"]))
     var report: String?
     @Option(help: "CAPABILITY=COMMAND: an external system (or 'builtin') for sun, route, locate or sentiment.")
     var system: [String] = []
@@ -72,9 +81,14 @@ struct RunCommand: ParsableCommand {
             request: try request(), manifest: try DatasetsLocation.manifest(options: folders.datasets), apps: .bundled)
         let outcome: RunOutcome
         do {
+            let environment = ProcessInfo.processInfo.environment
             outcome = try pipeline.runOnConsole(
                 TerminalConsole(
-                    textToStandardError: StreamPath.isStandardOutput(junit) || StreamPath.isStandardOutput(report)),
+                    textToStandardError: StreamPath.isStandardOutput(junit) || StreamPath.isStandardOutput(report),
+                    color: color.color,
+                    progress: .choose(
+                        isTerminal: isatty(STDERR_FILENO) == 1, quiet: quiet,
+                        interval: ProgressMode.interval(environment: environment))),
                 verbosity: quiet ? .quiet : verbose ? .verbose : .normal, note: CommandSupport.printError,
                 interruptCleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
         } catch {
@@ -96,7 +110,7 @@ struct ValidateCommand: ParsableCommand {
             "Check scenario files (schema, datasets, requirement IDs) without running them; every file is checked and its problems reported; exit 2 if any file is invalid. Each is checked against its data too: files named by path load, venues and places exist, the time window is recorded."
     )
 
-    @Argument(help: "Scenario files.") var files: [String]
+    @Argument(help: "Scenario files.", completion: .file(extensions: ["yaml", "yml"])) var files: [String]
     @OptionGroup var folders: DatasetFolders
     @Flag(help: "Warnings are errors (e.g. a requested requirement the scenario cannot exercise): exit 2.")
     var strict = false
@@ -130,20 +144,46 @@ struct CheckCommand: ParsableCommand {
             2 bad input or missing baseline.
             """)
 
-    @Argument(help: "The current run's metrics.csv.") var current: String
-    @Option(help: "The baseline metrics CSV.") var baseline: String
+    @Argument(help: "The current run's metrics.csv.", completion: .file(extensions: ["csv"])) var current: String
+    @Option(
+        help:
+            "The baseline: a metrics CSV, or a folder holding <scenario>.csv files (as run --baseline; the scenario is the run.json's beside CURRENT).",
+        completion: .file())
+    var baseline: String
+    @Option(
+        help:
+            "Also write JUnit XML (one test case per row, regressions as failures) to this file (- for standard output).",
+        completion: .file(extensions: ["xml"]))
+    var junit: String?
     @OptionGroup var comparison: BaselineComparisonOptions
     @Flag(help: "Print only regressions.") var quiet = false
+    @OptionGroup var color: ColorOption
 
     func run() throws {
         let started = Date()
-        let report = try BaselineComparison.compare(
-            current: OutputText.inputPath(current), baseline: baseline, tolerances: comparison.tolerance,
-            compareLatency: comparison.compareLatency,
-            requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
-        let console = TerminalConsole()
-        console.write(report.rendered(quiet: quiet, style: console.style, seconds: Date().timeIntervalSince(started)))
-        if report.fails(on: comparison.failOn) { throw CommandSupport.failed }
+        let outcome: BaselineComparison.Outcome
+        do {
+            outcome = try BaselineComparison.check(
+                current: OutputText.inputPath(current), baseline: baseline, tolerances: comparison.tolerance,
+                compareLatency: comparison.compareLatency,
+                requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
+        } catch {
+            // CI reads the JUnit file whatever happened: a check that could not be made is an error there.
+            if let junit {
+                let suite = JUnitReport.errorSuite(name: "check", message: String(describing: error))
+                try? OutputText.write(JUnitReport.render([suite]), to: junit)
+            }
+            throw error
+        }
+        if let junit {
+            try OutputText.write(
+                JUnitReport.render(JUnitReport.suites(rows: outcome.rows, check: outcome.report)), to: junit)
+        }
+        let console = TerminalConsole(
+            textToStandardError: StreamPath.isStandardOutput(junit), color: color.color, progress: ProgressMode.none)
+        let seconds = Date().timeIntervalSince(started)
+        console.write(outcome.report.rendered(quiet: quiet, style: console.style, seconds: seconds))
+        if outcome.report.fails(on: comparison.failOn) { throw CommandSupport.failed }
     }
 }
 
@@ -159,8 +199,8 @@ struct MergeCommand: ParsableCommand {
             --allow-partial) or a merged row failed its requirement, 2 invalid input.
             """)
 
-    @Argument(help: "Shard metrics.csv files.") var inputs: [String]
-    @Option(help: "Output file (default: standard output).") var output: String?
+    @Argument(help: "Shard metrics.csv files.", completion: .file()) var inputs: [String]
+    @Option(help: "Output file (default: standard output).", completion: .file()) var output: String?
     @Flag(
         help:
             "Write the rows that are there even when cases are missing or duplicated (a duplicated case keeps its first input's rows)."
@@ -187,7 +227,7 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Print the JSON Schema of scenario files (the source of Scenarios/scenario.schema.json).")
 
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(help: "Write to this file instead of standard output.", completion: .file()) var output: String?
 
     func run() throws {
         try OutputText.write(JSONSchemaWriter.render(.bundled), to: output)
@@ -203,7 +243,7 @@ struct RequirementsCommand: ParsableCommand {
 
     @Argument(help: "Only this app's requirements (skyscape, weather-cities, journal, navup, micity).") var app: String?
     @Option(help: "text, csv, json or md.") var format: RequirementCatalogue.Format = .text
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(help: "Write to this file instead of standard output.", completion: .file()) var output: String?
 
     func run() throws {
         let registry = AppRegistry.bundled
@@ -227,8 +267,9 @@ struct ReportCommand: ParsableCommand {
             or metrics.csv files. Several runs of one scenario are shown side by side. See docs/reports.md.
             """)
 
-    @Argument(help: "Run folders, folders of run folders, or metrics.csv files.") var inputs: [String]
-    @Option(help: "The HTML file to write (- for standard output).") var output = "report.html"
+    @Argument(help: "Run folders, folders of run folders, or metrics.csv files.", completion: .file()) var inputs:
+        [String]
+    @Option(help: "The HTML file to write (- for standard output).", completion: .file()) var output = "report.html"
 
     func run() throws {
         let html = try HTMLReport.render(inputs: inputs, requirements: AppRegistry.bundled.requirements, output: output)

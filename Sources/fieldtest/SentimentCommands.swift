@@ -31,8 +31,9 @@ struct TrainCommand: ParsableCommand {
                 """
         )
 
-        @Option(parsing: .upToNextOption, help: "Training files.") var input: [String]
-        @Option(help: "Model file to write (.ftsm); required unless --hold-out is given.") var output: String?
+        @Option(parsing: .upToNextOption, help: "Training files.", completion: .file()) var input: [String]
+        @Option(help: "Model file to write (.ftsm); required unless --hold-out is given.", completion: .file())
+        var output: String?
         @Option(help: "Random seed for the split and the training order.") var seed: UInt64 = 42
         @Option(help: "Model family: nb or logreg.") var model: String = "logreg"
         @Option(help: "Fraction of each source held out for the development report (0 = train on all).")
@@ -80,8 +81,8 @@ struct TrainCommand: ParsableCommand {
                 "Log-odds added to the negative,neutral,positive biases after training, each in -10…10 (default 0,0,0)."
         )
         var classOffsets: String?
-        @Option(help: "Lexicon folder (default: <datasets>/lexicons).") var lexicons: String?
-        @OptionGroup var folder: DatasetsFolder
+        @Option(help: "Lexicon folder (default: <datasets>/lexicons).", completion: .directory) var lexicons: String?
+        @OptionGroup var folder: DatasetFolders
 
         /// The options as the library reads them.
         var options: TrainingOptions {
@@ -108,7 +109,8 @@ struct TrainCommand: ParsableCommand {
 
         func run() throws {
             let result = try SentimentTrainingJob.run(
-                files: input, lexicons: lexicons, datasets: DatasetsLocation.current(option: folder.datasets),
+                files: input, lexicons: lexicons,
+                datasets: DatasetsLocation.currentFolder(holding: "lexicons", options: folder.datasets),
                 options: options, seed: seed, output: output)
             if let output, let model = result.model {
                 try OutputText.write(data: model, to: output)  // atomic, or `-`
@@ -150,11 +152,12 @@ struct EvaluateCommand: ParsableCommand {
                 """
         )
 
-        @Option(parsing: .upToNextOption, help: "Labelled files.") var input: [String]
-        @Option(help: "Model file (.ftsm; default: the shipped default model).") var model: String?
+        @Option(parsing: .upToNextOption, help: "Labelled files.", completion: .file()) var input: [String]
+        @Option(help: "Model file (.ftsm; default: the shipped default model).", completion: .file()) var model: String?
         @Option(help: "Classes to decide among, comma-separated (default: negative,neutral,positive).")
         var classes: String?
-        @Option(help: "Also write the figures as CSV (source,classes,metric,value) to this file.") var output: String?
+        @Option(help: "Also write the figures as CSV (source,classes,metric,value) to this file.", completion: .file())
+        var output: String?
         @Flag(
             help:
                 "Score only the evaluation share (one tweet in ten, by text hash) that 'train sentiment --reserve' keeps out of training: the shipped model never saw the airline tweets' share."
@@ -210,11 +213,12 @@ struct EvaluateSystem<C: EvaluatedCapability>: ParsableCommand {
             discussion: SystemEvaluation.discussion(C.capability))
     }
 
-    @Option(help: "The labelled file.") var input: String
+    @Option(help: "The labelled file.", completion: .file()) var input: String
     @Option(help: "builtin (default) or the command of an external system, e.g. 'python3 my.py'.")
     var system = "builtin"
-    @Option(help: "route: the map (.osm or .geojson).") var graph: String?
-    @Option(help: "locate: a training file (UJIIndoorLoc layout); repeat to add files.") var train: [String] = []
+    @Option(help: "route: the map (.osm or .geojson).", completion: .file()) var graph: String?
+    @Option(help: "locate: a training file (UJIIndoorLoc layout); repeat to add files.", completion: .file()) var train:
+        [String] = []
     @Option(help: "sun: seconds within which an event time counts as right.") var tolerance: Double = 60
     @OptionGroup var supervision: SystemSupervisionOptions
     @OptionGroup var out: OutputCSV
@@ -233,9 +237,12 @@ struct EvaluateSystem<C: EvaluatedCapability>: ParsableCommand {
 struct SystemSupervisionOptions: ParsableArguments {
     @Option(help: "Seconds an external system may take per answer (more than 0, at most 86400; default 10).")
     var timeout: Double?
-    @Option(help: "Keep an external system's standard error (first and last 1 MiB) in this file.")
+    @Option(
+        help: "Keep an external system's standard error (first and last 1 MiB) in this file.", completion: .file())
     var stderr: String?
-    @Option(help: "Also write one row per input item (id, expected, answer, correct, error) to this file.")
+    @Option(
+        help: "Also write one row per input item (id, expected, answer, correct, error) to this file.",
+        completion: .file())
     var items: String?
 
     /// Whether an option of an external system was given.
@@ -280,8 +287,8 @@ struct ClassifyCommand: ParsableCommand {
             + "lexicon compound), so its sign can differ from the label when they disagree or neutral is most probable."
     )
 
-    @Option(help: "Model file (.ftsm).") var model: String?
-    @Option(help: "Input CSV with header and columns id,text (RFC 4180).") var input: String
+    @Option(help: "Model file (.ftsm).", completion: .file()) var model: String?
+    @Option(help: "Input CSV with header and columns id,text (RFC 4180).", completion: .file()) var input: String
     @OptionGroup var out: OutputCSV
     @Option(
         help:

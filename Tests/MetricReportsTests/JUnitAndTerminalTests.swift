@@ -174,6 +174,13 @@ struct ValueTextTests {
         #expect(!TerminalStyle.detect(isTerminal: true, environment: ["NO_COLOR": "1"]).colour)
         #expect(TerminalStyle.detect(isTerminal: true, environment: ["NO_COLOR": ""]).colour)
         #expect(!TerminalStyle.detect(isTerminal: false, environment: [:]).colour)
+        #expect(!TerminalStyle.detect(isTerminal: true, environment: ["TERM": "dumb"]).colour)
+        #expect(TerminalStyle.detect(isTerminal: true, environment: ["TERM": "xterm-256color"]).colour)
+        // --color always and never override the terminal test, NO_COLOR and TERM.
+        #expect(
+            TerminalStyle.detect(isTerminal: false, environment: ["NO_COLOR": "1", "TERM": "dumb"], mode: .always)
+                .colour)
+        #expect(!TerminalStyle.detect(isTerminal: true, environment: [:], mode: .never).colour)
         #expect(TerminalStyle(colour: false).bad("FAIL") == "FAIL")
         #expect(TerminalStyle(colour: true).bad("FAIL") == "\u{1B}[1;31mFAIL\u{1B}[0m")
     }
@@ -222,5 +229,24 @@ struct GitRevisionTests {
         #expect(GitRevision.commit(gitEntry: tree.appendingPathComponent(".git")) == sha)
         try "\(other)\n".write(to: admin.appendingPathComponent("HEAD"), atomically: true, encoding: .utf8)
         #expect(GitRevision.commit(gitEntry: tree.appendingPathComponent(".git")) == other)
+    }
+
+    @Test func anInstalledExecutableReportsTheCommitMakeInstallRecorded() throws {
+        let root = try checkout()
+        let source = root.appendingPathComponent("Sources/M/File.swift").path
+        try "\(other)\n".write(to: root.appendingPathComponent(".git/HEAD"), atomically: true, encoding: .utf8)
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
+        let share = prefix.appendingPathComponent("share/fieldtest")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        let executable = prefix.appendingPathComponent("bin/fieldtest")
+        // No COMMIT file: the checkout's.
+        #expect(GitRevision.current(sourceFile: source, environment: [:], executable: executable) == other)
+        try "\(sha)\n".write(to: share.appendingPathComponent("COMMIT"), atomically: true, encoding: .utf8)
+        #expect(GitRevision.current(sourceFile: source, environment: [:], executable: executable) == sha)
+        #expect(
+            GitRevision.current(sourceFile: source, environment: ["FIELDTEST_COMMIT": "v1"], executable: executable)
+                == "v1")
+        try "not a commit\n".write(to: share.appendingPathComponent("COMMIT"), atomically: true, encoding: .utf8)
+        #expect(GitRevision.current(sourceFile: source, environment: [:], executable: executable) == other)
     }
 }

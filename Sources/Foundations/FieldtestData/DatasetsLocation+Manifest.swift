@@ -5,10 +5,14 @@ extension DatasetsLocation {
     public struct NotFound: Error, Sendable, Equatable, CustomStringConvertible {
         /// The folder looked in.
         public var folder: URL
+        /// Every place the bundled folder was looked for, one per line (empty when not said).
+        public var searched: String = ""
 
         public var description: String {
             "\(folder.appendingPathComponent("MANIFEST.csv").path): error: no datasets folder here; pass --datasets DIR, set "
-                + "\(DatasetsLocation.environmentVariable) to a folder holding a MANIFEST.csv, or run from the Fieldtest checkout"
+                + "\(DatasetsLocation.dataEnvironmentVariable) to the folder holding the bundled Datasets (PREFIX/share/fieldtest "
+                + "after make install) or \(DatasetsLocation.environmentVariable) to a folder holding a MANIFEST.csv, or run "
+                + "from the Fieldtest checkout" + (searched.isEmpty ? "" : "; looked in:\n" + searched)
         }
     }
 
@@ -24,7 +28,7 @@ extension DatasetsLocation {
         guard !folders.isEmpty else {
             throw NotFound(
                 folder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
-                    "Datasets"))
+                    "Datasets"), searched: currentBundledSearch().searchedText)
         }
         return DatasetManifest(overlaying: try folders.map { try DatasetManifest(root: $0) })
     }

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 
 /// The git commit of a checkout, read from its `.git` files without running git or using the
@@ -9,12 +10,25 @@ import Foundation
 /// its checkout), and it is nil when neither is there. A checkout switched to another commit
 /// after the build is reported as its new commit: rebuild after switching.
 public enum GitRevision {
-    /// `FIELDTEST_COMMIT` when set, else the commit checked out in the git work tree that holds
-    /// `sourceFile` (its HEAD followed through a branch's loose or packed ref), else nil.
+    /// The file `make install` writes beside the installed data: the commit the binary was built from.
+    public static let installedCommitFile = "COMMIT"
+
+    /// `FIELDTEST_COMMIT` when set, else the commit `make install` recorded in `PREFIX/share/fieldtest/COMMIT`
+    /// for an `executable` installed as `PREFIX/bin/fieldtest`, else the commit checked out in the git work
+    /// tree that holds `sourceFile` (its HEAD followed through a branch's loose or packed ref), else nil.
     public static func current(
-        sourceFile: String = #filePath, environment: [String: String] = ProcessInfo.processInfo.environment
+        sourceFile: String = #filePath, environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL? = Bundle.main.executableURL?.resolvingSymlinksInPath()
     ) -> String? {
         if let given = environment["FIELDTEST_COMMIT"], !given.isEmpty { return given }
+        if let executable,
+            let text = try? String(
+                contentsOf: DatasetsLocation.installedShare(executable: executable)
+                    .appendingPathComponent(installedCommitFile), encoding: .utf8)
+        {
+            let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if isObjectName(line) { return line }
+        }
         var folder = URL(fileURLWithPath: sourceFile).deletingLastPathComponent()
         while folder.path != "/" && !folder.path.isEmpty {
             let dotGit = folder.appendingPathComponent(".git")

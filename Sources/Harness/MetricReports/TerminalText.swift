@@ -110,8 +110,18 @@ public struct RunTotals: Sendable, Equatable {
     }
 }
 
-/// Colour for a terminal: only when the stream is a terminal and `NO_COLOR` is unset or empty
-/// (https://no-color.org), so files, pipes and CI logs get plain text.
+/// When text for people is coloured (`--color`).
+public enum ColorMode: String, Sendable, CaseIterable {
+    /// Colour on a terminal, unless `NO_COLOR` is set or `TERM=dumb`.
+    case auto
+    /// Always colour (also into a file or a pipe, and despite `NO_COLOR`).
+    case always
+    /// Never colour.
+    case never
+}
+
+/// Colour for a terminal: by default only when the stream is a terminal, `NO_COLOR` is unset or empty
+/// (https://no-color.org) and `TERM` is not `dumb`, so files, pipes and CI logs get plain text.
 public struct TerminalStyle: Sendable, Equatable {
     /// Whether ANSI colour codes are written.
     public var colour: Bool
@@ -119,9 +129,18 @@ public struct TerminalStyle: Sendable, Equatable {
     /// A style; `colour` false writes plain text.
     public init(colour: Bool) { self.colour = colour }
 
-    /// The style for a stream: colour when `isTerminal` and `environment` has no non-empty `NO_COLOR`.
-    public static func detect(isTerminal: Bool, environment: [String: String]) -> TerminalStyle {
-        TerminalStyle(colour: isTerminal && (environment["NO_COLOR"] ?? "").isEmpty)
+    /// The style for a stream under `mode` (`--color`): `always` and `never` as they say; `auto`
+    /// colours only when `isTerminal`, `environment` has no non-empty `NO_COLOR` and `TERM` is not `dumb`.
+    public static func detect(
+        isTerminal: Bool, environment: [String: String], mode: ColorMode = .auto
+    ) -> TerminalStyle {
+        switch mode {
+        case .always: return TerminalStyle(colour: true)
+        case .never: return TerminalStyle(colour: false)
+        case .auto:
+            return TerminalStyle(
+                colour: isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb")
+        }
     }
 
     /// `text` in red and bold (failures and regressions).

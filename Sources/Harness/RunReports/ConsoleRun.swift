@@ -14,7 +14,8 @@ extension RunPipeline {
         interruptCleanup: @escaping @Sendable () -> Void
     ) throws -> RunOutcome {
         let progress: (@Sendable (CaseProgress) -> Void)? =
-            console.progressLines ? { @Sendable in console.progress(RunConsole.progressLine($0)) } : nil
+            console.progressMode == .none ? nil : { @Sendable in console.progress($0) }
+        defer { console.finish() }
         var interrupt: InterruptCleanup.Registration?
         var folders: [String] = []
         defer { interrupt?.cancel() }
@@ -31,7 +32,7 @@ extension RunPipeline {
                                 + "scenario in progress are kept: the same command with --resume continues it",
                         cleanup: interruptCleanup)
                 case let .starting(s, count):
-                    console.progress("running \(s.name): \(count) case\(count == 1 ? "" : "s")…", force: true)
+                    console.starting(s.name, cases: count)
                 case .finished(let o):
                     folders.append(o.folder.path)
                     console.clearProgress()

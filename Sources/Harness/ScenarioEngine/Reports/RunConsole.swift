@@ -84,6 +84,13 @@ public enum RunConsole {
         }
     }
 
+    /// A periodic progress line for a log (no line break): `fieldtest: skyscape-miami case 3/12, 41 s`,
+    /// the case being the next to end (all done: `12/12 cases done`), the seconds since the scenario started.
+    public static func heartbeatLine(scenario: String, done: Int, total: Int, seconds: Double) -> String {
+        let position = done < total ? "case \(done + 1)/\(total)" : "\(done)/\(total) cases done"
+        return "fieldtest: \(scenario) \(position), \(Int(seconds.rounded(.down))) s"
+    }
+
     /// One progress line (no line break): `skyscape-lincoln-sweep: 5/12 cases, 1 failing row, about 14 s left`.
     public static func progressLine(_ p: CaseProgress) -> String {
         var line = "\(p.scenario): \(p.done)/\(p.total) cases"
@@ -96,27 +103,85 @@ public enum RunConsole {
     }
 }
 
+/// How `run` shows that it is working, on standard error.
+public enum ProgressMode: Sendable, Equatable {
+    /// One line that replaces itself, at most ten times a second (standard error is a terminal).
+    case terminal
+    /// A line of its own every `seconds` (standard error is a file or a pipe, as in CI, whose services
+    /// stop a job that stays silent too long): `fieldtest: skyscape-miami case 3/12, 41 s`.
+    case periodic(seconds: Double)
+    /// Nothing (`--quiet`).
+    case none
+
+    /// The seconds between periodic lines.
+    public static let defaultInterval = 10.0
+
+    /// The variable that sets the seconds between periodic lines (0.01 to 3600; default 10).
+    public static let intervalVariable = "FIELDTEST_PROGRESS_SECONDS"
+
+    /// The seconds between periodic lines `environment` asks for, else `defaultInterval`.
+    public static func interval(environment: [String: String]) -> Double {
+        guard let text = environment[intervalVariable], let seconds = Double(text), (0.01...3600).contains(seconds)
+        else { return defaultInterval }
+        return seconds
+    }
+
+    /// The mode for a standard error that `isTerminal` or not; `quiet` shows none.
+    public static func choose(isTerminal: Bool, quiet: Bool, interval: Double = defaultInterval) -> ProgressMode {
+        quiet ? .none : isTerminal ? .terminal : .periodic(seconds: interval)
+    }
+}
+
 /// Where `run` writes for a person: its text to standard output (to standard error when
-/// standard output carries a machine-readable report), and transient progress lines to standard
-/// error only when that is a terminal, each replacing the last, so logs and pipes never get them.
+/// standard output carries a machine-readable report), and progress to standard error: on a
+/// terminal a transient line replacing the last, elsewhere (`ProgressMode.periodic`) a line every
+/// 10 s while a scenario runs.
 public final class TerminalConsole: @unchecked Sendable {
     /// Colour for the text stream.
     public let style: TerminalStyle
     /// Whether progress lines are shown (standard error is a terminal).
-    public let progressLines: Bool
+    public var progressLines: Bool { progressMode == .terminal }
+    /// How progress is shown.
+    public let progressMode: ProgressMode
     private let textDescriptor: Int32
     private let lock = NSLock()
     private var showing = false
     private var lastProgress = ContinuousClock.now - .seconds(1)
+    private var heartbeat: Heartbeat?
 
-    /// A console; `textToStandardError` sends the text to standard error (e.g. `--junit -`).
+    /// A console; `textToStandardError` sends the text to standard error (e.g. `--junit -`), `color`
+    /// is `--color`, and `progress` how progress is shown (default: `ProgressMode.choose` for standard
+    /// error, not quiet).
     public init(
-        textToStandardError: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
+        textToStandardError: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment,
+        color: ColorMode = .auto, progress: ProgressMode? = nil
     ) {
         textDescriptor = textToStandardError ? STDERR_FILENO : STDOUT_FILENO
-        style = TerminalStyle.detect(isTerminal: isatty(textDescriptor) == 1, environment: environment)
-        progressLines = isatty(STDERR_FILENO) == 1
+        style = TerminalStyle.detect(isTerminal: isatty(textDescriptor) == 1, environment: environment, mode: color)
+        progressMode = progress ?? .choose(isTerminal: isatty(STDERR_FILENO) == 1, quiet: false)
+        if case .periodic(let seconds) = progressMode {
+            heartbeat = Heartbeat(interval: seconds) { line in
+                try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
+            }
+        }
     }
+
+    deinit { heartbeat?.stop() }
+
+    /// A scenario of `cases` cases starts: periodic lines speak of it from now on.
+    public func starting(_ scenario: String, cases: Int) {
+        heartbeat?.update(scenario: scenario, done: 0, total: cases, restart: true)
+        progress("running \(scenario): \(cases) case\(cases == 1 ? "" : "s")…", force: true)
+    }
+
+    /// A case of a scenario ended.
+    public func progress(_ p: CaseProgress) {
+        heartbeat?.update(scenario: p.scenario, done: p.done, total: p.total, restart: false)
+        progress(RunConsole.progressLine(p))
+    }
+
+    /// The run is over: no more periodic lines.
+    public func finish() { heartbeat?.stop() }
 
     /// Writes `text` to the text stream (after clearing a progress line from the terminal).
     public func write(_ text: String) {
@@ -147,6 +212,48 @@ public final class TerminalConsole: @unchecked Sendable {
             guard showing else { return }
             try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
             showing = false
+        }
+    }
+}
+
+/// Writes a progress line every `interval` seconds, on a thread of its own, while a scenario runs,
+/// so that a log shows the run is alive even while one long case runs.
+final class Heartbeat: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var scenario: String?
+    private var done = 0, total = 0
+    private var started = ContinuousClock.now
+    private var stopped = false
+
+    init(interval: Double, write: @escaping @Sendable (String) -> Void) {
+        let thread = Thread { [self] in
+            condition.lock()
+            defer { condition.unlock() }
+            while !stopped {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
+                if stopped { break }
+                guard let scenario else { continue }
+                let elapsed = ContinuousClock.now - started
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                write(RunConsole.heartbeatLine(scenario: scenario, done: done, total: total, seconds: seconds))
+            }
+        }
+        thread.start()
+    }
+
+    /// What the next line says; `restart` restarts its clock (a new scenario).
+    func update(scenario: String, done: Int, total: Int, restart: Bool) {
+        condition.withLock {
+            (self.scenario, self.done, self.total) = (scenario, done, total)
+            if restart { started = ContinuousClock.now }
+        }
+    }
+
+    /// Ends the thread.
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.signal()
         }
     }
 }

@@ -2,8 +2,15 @@ import FieldtestData
 import Foundation
 import MetricReports
 
-/// What `run.json` records so two runs can be compared honestly.
+/// What `run.json` records so two runs can be compared honestly (its contract:
+/// `docs/schemas/run.json`, described in `docs/outputs.md`).
 public struct RunRecord: Codable, Sendable {
+    /// The `run.json` format this tool writes. 2: `format_version`, machine counts as integers,
+    /// dictionary keys (dataset names) written as given. A file without it is format 1.
+    public static let currentFormatVersion = 2
+
+    /// The format of the file (nil in a file of format 1, written before it was recorded).
+    public var formatVersion: Int?
     public var tool: String
     public var toolVersion: String
     public var scenario: String
@@ -20,7 +27,8 @@ public struct RunRecord: Codable, Sendable {
     /// Each dataset read or listed by name: path, format, rows, SHA-256 and rows skipped
     /// (absent in reports written before it was recorded).
     public var datasetFiles: [DatasetFileRecord]?
-    public var machine: [String: String]
+    /// The machine the run was measured on (see `MachineRecord`).
+    public var machine: MachineRecord
     /// Cases this run ran (those of its shard with `--shard`).
     public var cases: Int
     public var shard: String?
@@ -55,6 +63,7 @@ public struct RunRecord: Codable, Sendable {
 
     /// The keys of `run.json` (snake case), read back by `RunReport.readRecord`.
     enum CodingKeys: String, CodingKey {
+        case formatVersion = "format_version"
         case tool, toolVersion = "tool_version", scenario, scenarioFile = "scenario_file", scenarioSHA256 =
             "scenario_sha256", seed
         case runID = "run_id", startedAt = "started_at", datasets, datasetsManifest = "datasets_manifest",
@@ -74,6 +83,7 @@ public struct RunRecord: Codable, Sendable {
         notMeasured: Int? = nil, datasetsManifest: [String: String]? = nil, sweep: SweepRecord? = nil,
         datasetFiles: [DatasetFileRecord]? = nil, itemsOmitted: Int? = nil, notes: [String]? = nil
     ) {
+        self.formatVersion = Self.currentFormatVersion
         self.notes = notes
         self.itemsOmitted = itemsOmitted
         self.datasetFiles = datasetFiles
@@ -87,7 +97,7 @@ public struct RunRecord: Codable, Sendable {
         self.startedAt = startedAt
         self.datasets = datasets
         self.datasetsManifest = datasetsManifest
-        self.machine = machine
+        self.machine = MachineRecord(machine)
         self.cases = cases
         self.shard = shard
         self.sweep = sweep
@@ -96,6 +106,24 @@ public struct RunRecord: Codable, Sendable {
         self.failed = failed
         self.informational = informational
         self.notMeasured = notMeasured
+    }
+}
+
+/// A `run.json` of a later format than this tool reads.
+public struct RunRecordFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file.
+    public var file: String
+    /// The `format_version` it gives.
+    public var version: Int
+
+    public var description: String {
+        "\(file): error: field 'format_version': \(version) is newer than this fieldtest reads (up to "
+            + "\(RunRecord.currentFormatVersion)); read it with a newer fieldtest"
+    }
+
+    /// Throws when `version` (nil: format 1) is past what this tool reads.
+    public static func check(_ version: Int?, file: String) throws(RunRecordFormatError) {
+        if let version, version > RunRecord.currentFormatVersion { throw .init(file: file, version: version) }
     }
 }
 
@@ -130,9 +158,20 @@ public enum RunReport {
         ]
     }
 
-    /// Reads a `run.json` that `write` wrote.
+    /// Reads a `run.json` that `write` wrote, of any format up to `RunRecord.currentFormatVersion`;
+    /// a later format is refused (`RunRecordFormatError`) rather than misread.
     public static func readRecord(_ url: URL) throws -> RunRecord {
-        try JSONDecoder().decode(RunRecord.self, from: Data(contentsOf: url))
+        let record = try JSONDecoder().decode(RunRecord.self, from: Data(contentsOf: url))
+        try RunRecordFormatError.check(record.formatVersion, file: url.path)
+        return record
+    }
+
+    /// The encoder of `run.json`: sorted keys, slashes not escaped. Keys are the coding keys as
+    /// written (snake case); dictionary keys such as dataset names are kept as given.
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
     /// The machine recorded in the `run.json` beside a run's `metrics.csv`, if it can be read.
@@ -152,12 +191,10 @@ public enum RunReport {
     /// atomically), and only then renamed over the previous ones, so a failure (a full disk,
     /// a folder that refuses writes) leaves the previous `metrics.csv` and `run.json` as they were.
     public static func write(rows: [MetricRow], record: RunRecord, to folder: URL, junit: URL?) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let json = Self.encoder()
         let files: [(name: String, data: Data)] = [
             ("metrics.csv", Data(MetricsCSV.render(rows).utf8)),
-            ("run.json", try encoder.encode(record)),
+            ("run.json", try json.encode(record)),
         ]
         for f in files {
             let target = folder.appendingPathComponent(f.name)
@@ -191,10 +228,7 @@ public enum RunReport {
 
     /// Writes `run.json` into `folder` (atomically).
     public static func writeRecord(_ record: RunRecord, to folder: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        try AtomicFile.write(try encoder.encode(record), to: folder.appendingPathComponent("run.json"))
+        try AtomicFile.write(try Self.encoder().encode(record), to: folder.appendingPathComponent("run.json"))
     }
 
     /// A human summary table of `rows` (one line per row).

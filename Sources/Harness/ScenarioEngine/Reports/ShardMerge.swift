@@ -15,10 +15,13 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
     public var sweep: SweepRecord?
     /// The run's identifier, which every row of the `metrics.csv` beside it carries.
     public var runID: String?
+    /// The file's `format_version` (nil: format 1).
+    public var formatVersion: Int?
 
     // `run.json` is written with snake-case keys; these name them exactly.
     enum CodingKeys: String, CodingKey {
         case scenario, scenarioSHA256 = "scenario_sha256", shard, sweep, runID = "run_id"
+        case formatVersion = "format_version"
     }
 
     public init(
@@ -36,6 +39,7 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
         self.init(
             scenario: record.scenario, scenarioSHA256: record.scenarioSHA256, shard: record.shard, sweep: record.sweep,
             runID: record.runID)
+        formatVersion = record.formatVersion
     }
 
     /// The `run.json` in the folder of the metrics file at `metrics` (`displayName` names
@@ -49,11 +53,20 @@ public struct ShardRunInfo: Decodable, Sendable, Equatable {
         guard let data = try? Data(contentsOf: url) else {
             throw .invalidRunRecord(file: shown, reason: "cannot be read; check its permissions")
         }
+        let info: ShardRunInfo
         do {
-            return try JSONDecoder().decode(ShardRunInfo.self, from: data)
+            info = try JSONDecoder().decode(ShardRunInfo.self, from: data)
         } catch {
             throw .invalidRunRecord(file: shown, reason: "is not a run.json fieldtest wrote (\(error))")
         }
+        if let version = info.formatVersion, version > RunRecord.currentFormatVersion {
+            throw .invalidRunRecord(
+                file: shown,
+                reason:
+                    "has format_version \(version), newer than this fieldtest reads (up to \(RunRecord.currentFormatVersion)); merge it with a newer fieldtest"
+            )
+        }
+        return info
     }
 
     /// Refuses a `metrics.csv` (`file`, its `rows`) whose rows come from another run than this
