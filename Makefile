@@ -1,7 +1,9 @@
 # Fieldtest — set-up, build, run and test.
 #
 #   make run    install what is missing, build (release) and run the bundled scenario suite
-#   make test   install what is missing, build and run the test suite
+#   make test   install what is missing, build and run the fast test tier (what to run before each change)
+#   make test-all  what CI runs (.ci/run): build, every Swift test (the heavy tier too, FIELDTEST_TEST_TIER=all,
+#               with the shipped model's retrain check), lint, test-browser, and the Slurm sweep when root
 #   make test-browser  render the bundled suite's HTML report in headless Chromium and check it (installs chromium when root)
 #   make test-slurm  (root) run the README's Slurm array job on a one-node cluster started on this machine
 #   make bench  release benchmarks (fieldtest-bench) with Python baselines (installed from PyPI when missing) measured in the same run
@@ -21,7 +23,7 @@ FIELDTEST_BENCH := .build/release/fieldtest-bench
 # of what a short batch command such as `route` on a small campus costs before its first query.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: osm-pbf-proto fuzz all deps build release install uninstall run test test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
+.PHONY: osm-pbf-proto fuzz all deps build release install uninstall run test test-all test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
 
 all: build
 
@@ -88,9 +90,22 @@ uninstall:
 verify: release
 	$(FIELDTEST_RELEASE) datasets verify
 
+# The fast tier: every test but those marked `.heavy` (kill-and-resume, the sweeps and many-binary CLI suites
+# beyond a smoke set, long fuzzing, the full retrain); CONTRIBUTING.md lists the tiers and their times.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Everything CI checks, in one command. The Slurm sweep needs root (it starts the daemons); the debug
+# binary built here runs it, so no release build is made.
+test-all: deps
+	$(SWIFT) build --build-tests
+	FIELDTEST_TEST_TIER=all $(SWIFT) test --skip-build
+	$(MAKE) lint
+	$(MAKE) test-browser
+	@if [ "$$(id -u)" = "0" ]; then \
+	  FIELDTEST="$$PWD/.build/debug/fieldtest" SLURM_TEST_TIMEOUT=420 deploy/slurm/test-cluster.sh; \
+	else echo "test-all: the Slurm sweep is skipped (needs root: make test-slurm as root)"; fi
 
 # Seeded mutation fuzzing of every parser (Tests/Fuzz): FUZZ_SECONDS per target, FUZZ_SEED to
 # repeat a run (default: from the clock). make test runs a short, fixed-seed pass of the same tests.

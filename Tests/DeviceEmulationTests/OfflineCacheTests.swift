@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import DeviceEmulation
@@ -14,6 +15,18 @@ struct OfflineCacheTests {
     }
 
     static let payload = Data("{\"cloud\":42}".utf8)
+
+    /// The emulated phone's cache never syncs the host disk; an entry still survives a reopen.
+    @Test("the cache database is synchronous OFF and an entry survives closing and reopening it")
+    func emulatedStorageDoesNotSyncTheHostDisk() throws {
+        let path = try Self.temporaryDatabasePath()
+        let cache = try OfflineCache(path: path)
+        let queue = try #require(cache.queue)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 0)
+        try cache.store(CacheEntry(key: "k", payload: Self.payload, fetchedAt: 0, timeToLiveSeconds: 60))
+        try cache.close()
+        #expect(try OfflineCache(path: path).entry(forKey: "k")?.payload == Self.payload)
+    }
 
     @Test("expiry boundaries: fresh before fetch + TTL, expired from it; expired served only offline")
     func expiryBoundaries() throws {

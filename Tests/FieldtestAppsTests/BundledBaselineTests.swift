@@ -19,6 +19,12 @@ struct BundledBaselineTests {
         return names.filter { $0.hasSuffix(".yaml") }.sorted()
     }
 
+    /// The fast tier's share: one short scenario of each app, a few seconds each in a debug build.
+    static let fastTier: Set = [
+        "beentheredonethat-offline-sync.yaml", "micity-rate-limit.yaml", "navup-emergency.yaml",
+        "navup-wheelchair.yaml", "skyscape-miami.yaml", "weather-cities.yaml",
+    ]
+
     /// The rows as compared: every column but the run ID (and, unless `intervals`, the interval and
     /// margin: the baselines were recorded before rows had them), values as the CSV writes them.
     static func comparable(_ rows: [MetricRow], intervals: Bool = false) -> [String] {
@@ -34,18 +40,28 @@ struct BundledBaselineTests {
         return MetricsCSV.render(kept).split(separator: "\n").dropFirst().map(String.init)
     }
 
-    @Test(arguments: scenarios)
+    @Test(arguments: scenarios.filter(fastTier.contains))
     func nonLatencyRowsMatchTheBaseline(_ file: String) throws {
+        try Self.check(file)
+    }
+
+    /// The other bundled scenarios (the NavUP days run for minutes in a debug build): heavy tier.
+    @Test(.heavy, arguments: scenarios.filter { !fastTier.contains($0) })
+    func nonLatencyRowsOfTheLongScenariosMatchTheBaseline(_ file: String) throws {
+        try Self.check(file)
+    }
+
+    static func check(_ file: String) throws {
         let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
         let scenario = try ScenarioLoader(manifest: manifest, registry: .bundled)
-            .load(Self.repo.appendingPathComponent("Scenarios/" + file), displayName: "Scenarios/" + file)
-        let baselineURL = Self.repo.appendingPathComponent("Results/baselines/\(scenario.name).csv")
+            .load(repo.appendingPathComponent("Scenarios/" + file), displayName: "Scenarios/" + file)
+        let baselineURL = repo.appendingPathComponent("Results/baselines/\(scenario.name).csv")
         let baseline = try MetricsCSV.read(baselineURL)
         let results = try ScenarioRunner.run(
             ScenarioRunner.cases(of: scenario), jobs: 2, runID: "check",
             datasets: DatasetStore(manifest: manifest), apps: .bundled)
-        let current = Self.comparable(results.flatMap(\.rows))
-        let expected = Self.comparable(baseline)
+        let current = comparable(results.flatMap(\.rows))
+        let expected = comparable(baseline)
         #expect(!expected.isEmpty, "the baseline of \(file) has no non-latency rows")
         #expect(current.count == expected.count, "\(file): \(current.count) rows, baseline \(expected.count)")
         for (c, e) in zip(current, expected) where c != e {

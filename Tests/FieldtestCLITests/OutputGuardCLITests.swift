@@ -4,7 +4,8 @@ import Testing
 /// The hostile-input campaign of 2026-11-27: outputs that destroyed inputs (D1, N6–N9, N22, N28),
 /// special files (N23), concurrent runs and adds (N10, N14), `datasets add` (N15, N24, issue 38),
 /// the graph cache's temporary files (N32), an interrupted default run (D17) and the error prefix.
-@Suite("fieldtest output guard")
+/// Heavy tier: seventeen tests that start the binary about thirty times, most on bundled scenarios.
+@Suite("fieldtest output guard", .heavy)
 struct OutputGuardCLITests {
     let cli = FieldtestCLITests()
     static let repo = FieldtestCLITests.repo

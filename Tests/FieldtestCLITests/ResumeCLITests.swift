@@ -3,7 +3,8 @@ import Testing
 
 /// `run --resume`: a sweep killed with SIGKILL partway continues where it stopped and ends with the
 /// result an uninterrupted run writes; damaged case files are run again, a changed scenario refused.
-@Suite("run --resume after a kill", .serialized)
+/// Heavy tier: each test kills a 60-case sweep and runs it again whole, minutes in a debug build.
+@Suite("run --resume after a kill", .serialized, .heavy)
 struct ResumeCLITests {
     let cli = FieldtestCLITests()
     static let caseCount = 60

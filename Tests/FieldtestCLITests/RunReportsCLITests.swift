@@ -4,7 +4,8 @@ import Testing
 /// `run` compares with the baseline rows of what it ran, records every dataset file it read,
 /// checks every report folder before running, cleans up when interrupted; `locate` and
 /// `route` honour or reject every option they are given.
-@Suite("fieldtest run: baselines, reports and interruption")
+/// Heavy tier: its tests run whole bundled scenarios through the binary, eleven runs in all.
+@Suite("fieldtest run: baselines, reports and interruption", .heavy)
 struct RunReportsCLITests {
     let cli = FieldtestCLITests()
     static let scenarios = FieldtestCLITests.repo.appendingPathComponent("Scenarios")

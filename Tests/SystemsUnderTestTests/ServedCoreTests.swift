@@ -79,7 +79,8 @@ struct ServedCoreTests {
         #expect(inProcess.first?.systems.isEmpty == true)
     }
 
-    @Test func servedLocatorReproducesTheInProcessRowsOfNavUPPositioning() throws {
+    /// Heavy tier: the whole NavUP positioning day twice, once through the served locator.
+    @Test(.heavy) func servedLocatorReproducesTheInProcessRowsOfNavUPPositioning() throws {
         let inProcess = try Self.run("navup-positioning.yaml")
         let served = try Self.run(
             "navup-positioning.yaml", systems: ["locate": SystemSetting(command: [Self.executable, "serve", "locate"])])

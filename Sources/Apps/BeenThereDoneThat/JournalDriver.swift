@@ -76,7 +76,8 @@ public final class JournalDriver: AppDriver, EventErrorKeeping {
             path: folder.appendingPathComponent("accounts.sqlite").path, keys: keys,
             configuration: AccountRegistryConfiguration(
                 policy: .beenThereDoneThat,
-                hashing: try PasswordHashingParameters(iterations: iterations)))
+                hashing: try PasswordHashingParameters(iterations: iterations)),
+            durability: .emulated)
         let server = try EmulatedJournalServer()
         self.server = server
         accountRNG = run.stream("journal-accounts")
@@ -93,7 +94,8 @@ public final class JournalDriver: AppDriver, EventErrorKeeping {
             guard let device = devices[spec.name] else { continue }
             let path = folder.appendingPathComponent("\(spec.name)-journal.sqlite").path
             nonceStreams[spec.name] = run.stream("journal-nonces-\(spec.name)")
-            let store = try JournalStore(path: path, keys: keys, randomness: nonceGenerator(spec.name))
+            let store = try JournalStore(
+                path: path, keys: keys, randomness: nonceGenerator(spec.name), durability: .emulated)
             let now = Date(timeIntervalSince1970: s.start)
             phones[spec.name] = Phone(
                 device: device, path: path, store: store,
@@ -141,7 +143,8 @@ public final class JournalDriver: AppDriver, EventErrorKeeping {
     func reopen(_ name: String, at time: Double, crash: Bool) throws {
         guard var phone = phones[name] else { return }
         guard let keys else { return }
-        phone.store = try JournalStore(path: phone.path, keys: keys, randomness: nonceGenerator(name))
+        phone.store = try JournalStore(
+            path: phone.path, keys: keys, randomness: nonceGenerator(name), durability: .emulated)
         phone.client = try JournalSyncClient(
             store: phone.store, now: Date(timeIntervalSince1970: time), batchSize: Self.syncBatch)
         if crash { phone.crashes += 1 }

@@ -26,14 +26,19 @@ struct StoredTweet: Equatable, Sendable {
 
 /// The miCity app's on-device SQLite database (GRDB): classified tweets with
 /// their emotion terms (for listing by class or word, Func_25–28) and
-/// favourite places (Func_34–45). All SQL is parameterised.
+/// favourite places (Func_34–45). All SQL is parameterised. An emulated phone's database: it never
+/// syncs the host disk (``HostDurability/emulated``).
 final class MiCityStore {
     let queue: DatabaseQueue
 
     /// Opens (creating) the database at `path`.
     init(path: String) throws {
         try PrivateFiles.prepareFile(atPath: path)
-        queue = try DatabaseQueue(path: path)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            if let pragma = HostDurability.emulated.sqlitePragma { try db.execute(sql: pragma) }
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(

@@ -92,7 +92,8 @@ final class SkyScapeDriver: AppDriver {
         accountDB = cacheFolder.appendingPathComponent("accounts.sqlite").path
         let key = try KeyProvider(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &accountRNG!) })
         accounts = try AccountRegistry(
-            path: accountDB, keys: key, configuration: AccountRegistryConfiguration(policy: .skyScapeRegistration))
+            path: accountDB, keys: key, configuration: AccountRegistryConfiguration(policy: .skyScapeRegistration),
+            durability: .emulated)
 
         for spec in scenario.devices {
             positions[spec.name] = spec.position.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }

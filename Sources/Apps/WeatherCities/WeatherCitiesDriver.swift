@@ -52,7 +52,7 @@ final class WeatherCitiesDriver: AppDriver {
         let key = try KeyProvider(keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &accountRNG!) })
         accounts = try AccountRegistry(
             path: cacheFolder.appendingPathComponent("accounts.sqlite").path, keys: key,
-            configuration: AccountRegistryConfiguration(policy: .weatherCities))
+            configuration: AccountRegistryConfiguration(policy: .weatherCities), durability: .emulated)
     }
 
     /// An actor's action, scheduled by the engine.

@@ -51,10 +51,14 @@ public struct AccountRegistry: Sendable {
     let hasher: PasswordHasher
 
     /// Opens (creating if needed) the registry at `path`, or an in-memory one when `path` is nil.
+    /// `durability` `.emulated` stops commits from syncing the host disk (for an emulated phone's
+    /// registry in a temporary folder).
     /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` when the database was created with
     ///   another key; ``AccountStoreError/database(_:)`` when SQLite fails.
-    public init(path: String?, keys: KeyProvider, configuration: AccountRegistryConfiguration) throws(AccountStoreError)
-    {
+    public init(
+        path: String?, keys: KeyProvider, configuration: AccountRegistryConfiguration,
+        durability: HostDurability = .durable
+    ) throws(AccountStoreError) {
         self.configuration = configuration
         cipher = FieldCipher(key: keys.fieldEncryptionKey)
         index = BlindIndex(key: keys.indexKey)
@@ -62,6 +66,7 @@ public struct AccountRegistry: Sendable {
         var config = Configuration()
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
+            if let pragma = durability.sqlitePragma { try db.execute(sql: pragma) }
         }
         do {
             if let path { try PrivateFiles.prepareFile(atPath: path) }

@@ -117,7 +117,9 @@ struct JournalCodec {
 /// `save` writes the entry and its outbox row in one SQLite transaction, so after a crash
 /// either both exist or neither. The database is in WAL mode with `synchronous = NORMAL`:
 /// a committed entry survives an application crash (the emulated failure); a power loss may
-/// drop the last transactions. All SQL is parameterised.
+/// drop the last transactions. With ``HostDurability/emulated`` (an emulated phone's journal)
+/// it is `synchronous = OFF`: the host disk is never synced, and a committed entry still
+/// survives the process dying. All SQL is parameterised.
 ///
 /// Entries are private: title, body, prompt and photo reference are stored AES-256-GCM
 /// encrypted with a key derived from the ``KeyProvider`` (see ``JournalCodec``), the file
@@ -131,18 +133,20 @@ public struct JournalStore: Sendable {
 
     /// Opens (creating if needed) the journal at `path`, encrypted with `keys`; AES-GCM nonces
     /// come from `randomness` (the operating system's generator by default; a seeded generator
-    /// only in tests and scenarios, see ``AccountRandomness``).
+    /// only in tests and scenarios, see ``AccountRandomness``). `durability` `.emulated` stops
+    /// commits from syncing the host disk (for an emulated phone's journal in a temporary folder).
     /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` when the journal was created with
     ///   another key; ``AccountStoreError/database(_:)`` when SQLite fails.
     public init(
         path: String, keys: KeyProvider,
-        randomness: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+        randomness: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+        durability: HostDurability = .durable
     ) throws(AccountStoreError) {
         self.path = path
         codec = JournalCodec(cipher: FieldCipher(key: keys.journalEncryptionKey), nonces: NonceSource(randomness))
         var config = Configuration()
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: durability.sqlitePragma ?? "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {

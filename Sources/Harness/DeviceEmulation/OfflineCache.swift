@@ -47,7 +47,9 @@ public enum CacheLookup: Sendable, Equatable {
 ///
 /// Storage: one table `cache_entry(key TEXT PRIMARY KEY, payload BLOB, fetched_at REAL, ttl_seconds REAL)`
 /// created by a versioned migration; every statement is parameterised. Closing the cache and opening the
-/// same file again gives back the same entries (SKY-R1). Statistics live in memory for the run; pass them to
+/// same file again gives back the same entries (SKY-R1). The database never syncs the host disk
+/// (``HostDurability/emulated``, `synchronous = OFF`): the file lives in a run's temporary folder, and a
+/// committed entry still survives the emulated restart and the process dying. Statistics live in memory for the run; pass them to
 /// `init(path:statistics:)` to carry them across a restart.
 ///
 /// Rules: an entry is fresh while `fetchedAt ≤ t < fetchedAt + ttl` (a hit); from `fetchedAt + ttl` on it is
@@ -60,7 +62,7 @@ public final class OfflineCache {
     public let path: String
     /// Statistics of the lookups made through this instance.
     public private(set) var statistics: CacheStatistics
-    private var queue: DatabaseQueue?
+    private(set) var queue: DatabaseQueue?
 
     /// Opens (creating if needed) the cache database at `path`; throws `.cacheStorage` when it cannot.
     public init(path: String, statistics: CacheStatistics = CacheStatistics()) throws(DeviceEmulationError) {
@@ -68,7 +70,11 @@ public final class OfflineCache {
         self.statistics = statistics
         do {
             try PrivateFiles.prepareFile(atPath: path)
-            let queue = try DatabaseQueue(path: path)
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                if let pragma = HostDurability.emulated.sqlitePragma { try db.execute(sql: pragma) }
+            }
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-cache-entry") { db in
                 try db.execute(
