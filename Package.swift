@@ -165,7 +165,8 @@ let package = Package(
         .target(
             name: "SystemEvaluation",
             dependencies: [
-                "SystemsUnderTest", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
+                "SystemsUnderTest", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting", "Positioning",
+                "TweetSentiment",
             ],
             path: "Sources/Harness/SystemEvaluation"
         ),

@@ -87,7 +87,7 @@ struct VerdictsCLITests {
         #expect(r.stdout.contains("not measured"))
         let metrics = try String(contentsOf: out.appendingPathComponent("nome-evening/metrics.csv"), encoding: .utf8)
         let rows = metrics.split(separator: "\n").map(String.init)
-        #expect(rows[0].hasSuffix(",status,samples,note"))
+        #expect(rows[0].hasSuffix(",status,samples,note,ci_low,ci_high,margin"))
         let unmeasured = rows.filter { $0.contains(",not_measured,") }
         #expect(unmeasured.contains { $0.contains("SKY-R1") && $0.contains("devices[].restarts") })
         #expect(unmeasured.contains { $0.contains("SKY-A1") })

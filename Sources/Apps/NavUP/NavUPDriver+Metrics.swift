@@ -92,15 +92,17 @@ extension NavUPDriver {
         if let ev = FingerprintEvaluation(estimates: indoorEstimates, truth: indoorTruth) {
             m.expect("NAV-L1", "indoor_building_hit_rate", ev.buildingHitRate, samples: ev.count)
             m.expect("NAV-L1", "indoor_floor_hit_rate", ev.floorHitRate, samples: ev.count)
-            m.expect("NAV-L1", "indoor_error_mean", ev.errors.meanMetres, samples: ev.count)
-            m.expect("NAV-L1", "indoor_error_p50", ev.errors.medianMetres, samples: ev.count)
-            m.expect("NAV-L1", "indoor_error_p95", ev.errors.p95Metres, samples: ev.count)
+            let errors = ev.errors.sortedMetres
+            m.expect("NAV-L1", "indoor_error_mean", ev.errors.meanMetres, of: .mean, over: errors)
+            m.expect("NAV-L1", "indoor_error_p50", ev.errors.medianMetres, of: .quantile(0.5), over: errors)
+            m.expect("NAV-L1", "indoor_error_p95", ev.errors.p95Metres, of: .quantile(0.95), over: errors)
         }
         if let ev = FingerprintEvaluation(estimates: newPhoneEstimates, truth: newPhoneTruth) {
             m.expect("NAV-L1", "indoor_new_phone_building_hit_rate", ev.buildingHitRate, samples: ev.count)
             m.expect("NAV-L1", "indoor_new_phone_floor_hit_rate", ev.floorHitRate, samples: ev.count)
-            m.expect("NAV-L1", "indoor_new_phone_error_mean", ev.errors.meanMetres, samples: ev.count)
-            m.expect("NAV-L1", "indoor_new_phone_error_p95", ev.errors.p95Metres, samples: ev.count)
+            let errors = ev.errors.sortedMetres
+            m.expect("NAV-L1", "indoor_new_phone_error_mean", ev.errors.meanMetres, of: .mean, over: errors)
+            m.expect("NAV-L1", "indoor_new_phone_error_p95", ev.errors.p95Metres, of: .quantile(0.95), over: errors)
         }
         if let fused = HorizontalErrorSummary(errorsMetres: outdoorFused),
             let gps = HorizontalErrorSummary(errorsMetres: outdoorGPS)

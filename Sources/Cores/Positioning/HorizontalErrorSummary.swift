@@ -18,6 +18,8 @@ public struct HorizontalErrorSummary: Sendable, Equatable {
     public var p95Metres: Double
     /// Largest error in metres.
     public var maxMetres: Double
+    /// The errors summarised, in metres, ascending (for an interval of any of the figures above).
+    public var sortedMetres: [Double]
 
     /// Summarises `errorsMetres`; nil when empty.
     public init?(errorsMetres: [Double]) {
@@ -29,5 +31,6 @@ public struct HorizontalErrorSummary: Sendable, Equatable {
         p75Metres = Quantiles.quantile(sorted: sorted, probability: 0.75) ?? 0
         p95Metres = Quantiles.quantile(sorted: sorted, probability: 0.95) ?? 0
         maxMetres = sorted.last ?? 0
+        sortedMetres = sorted
     }
 }

@@ -65,26 +65,14 @@ public struct ItemOutcomeTable: Sendable {
     public static func read(_ url: URL, wanted: Set<String>) throws -> ItemOutcomeTable {
         var table = ItemOutcomeTable()
         var repeats: [String: Int] = [:]
-        try CSVChunkReader(fileName: url.path).forEachTable(path: url.path) { t in
-            try t.require(["case", "requirement", "metric", "item", "correct", "error"])
-            _ = try t.load(policy: .strict) { row throws(DataError) -> Int? in
-                let key = "\(try row.string("case"))|\(try row.string("requirement"))|\(try row.string("metric"))"
-                guard wanted.contains(key) else { return nil }
-                let id = try row.string("item")
-                let n = repeats[key + "|" + id, default: 0]
-                repeats[key + "|" + id] = n + 1
-                let correctText = try row.string("correct")
-                let correct: Bool? = correctText == "true" ? true : correctText == "false" ? false : nil
-                if correct == nil && !correctText.isEmpty {
-                    throw DataError.invalidField(
-                        file: url.path, line: row.line, field: "correct", value: correctText,
-                        reason: "not true, false or empty")
-                }
-                let errorText = try row.string("error")
-                let error = errorText.isEmpty ? nil : try row.double("error")
-                table.items[key, default: [:]][n == 0 ? id : "\(id)#\(n)"] = ItemPoint(correct: correct, error: error)
-                return nil
-            }
+        try ItemsCSV.forEachRow(url) { row in
+            let key = "\(row.caseLabel)|\(row.record.requirement)|\(row.record.metric)"
+            guard wanted.contains(key) else { return }
+            let id = row.record.outcome.item
+            let n = repeats[key + "|" + id, default: 0]
+            repeats[key + "|" + id] = n + 1
+            table.items[key, default: [:]][n == 0 ? id : "\(id)#\(n)"] = ItemPoint(
+                correct: row.record.outcome.correct, error: row.record.outcome.error)
         }
         return table
     }

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestGSL
 import Foundation
 import SystemsUnderTest
 
@@ -344,7 +345,8 @@ extension SystemEvaluation {
     }
 }
 
-/// Mean, nearest-rank percentiles and maximum of absolute errors.
+/// Mean, percentiles and maximum of absolute errors; percentiles are Hyndman–Fan type 7, the one
+/// quantile definition of every Fieldtest figure (`Quantiles`).
 struct ErrorSummary {
     /// The errors, sorted ascending.
     let sorted: [Double]
@@ -354,11 +356,8 @@ struct ErrorSummary {
     var mean: Double? { sorted.isEmpty ? nil : sorted.reduce(0, +) / Double(sorted.count) }
     var max: Double? { sorted.last }
 
-    /// The nearest-rank `p`-th percentile (0 < p ≤ 100): the smallest error at or above which
-    /// p % of the errors lie.
+    /// The `p`-th percentile (0 < p ≤ 100), linear between order statistics (type 7).
     func percentile(_ p: Double) -> Double? {
-        guard !sorted.isEmpty else { return nil }
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]
+        Quantiles.quantile(sorted: sorted, probability: p / 100)
     }
 }

@@ -15,6 +15,9 @@ public final class MetricCollector {
         var comparator: ThresholdComparator
         var samples: Int
         var status: MetricStatus?
+        /// The values a core summarised into `value` and how (`expect(_:_:_:of:over:)`), for the
+        /// row's bootstrap interval.
+        var summarised: (statistic: Bootstrap.Statistic, values: [Double])? = nil
     }
 
     struct LatencySeries {
@@ -130,12 +133,19 @@ public final class MetricCollector {
 
     private var entries: [Entry] = []
 
-    /// The 95 % Wilson interval of a recorded value that is a share: unit `ratio`, value 0…1, over at
-    /// least one sample, and a definition (if any) that does not leave intervals out.
-    func interval(of e: Entry) -> ConfidenceInterval? {
-        guard e.unit == "ratio", e.samples > 0, e.value >= 0, e.value <= 1,
-            definition(e.requirement, e.metric)?.hasInterval ?? true
-        else { return nil }
+    /// The 95 % interval of a recorded value: the percentile bootstrap of its statistic over the
+    /// values a core summarised (stream `bootstrap/<requirement>/<metric>` of `seed`), else Wilson's
+    /// for a share (unit `ratio`, value 0…1, over at least one sample); none where the definition
+    /// leaves intervals out.
+    func interval(of e: Entry, seed: UInt64) -> ConfidenceInterval? {
+        guard definition(e.requirement, e.metric)?.hasInterval ?? true else { return nil }
+        if let summarised = e.summarised {
+            guard summarised.values.allSatisfy(\.isFinite) else { return nil }
+            return Bootstrap.interval(
+                summarised.statistic, of: summarised.values,
+                stream: RandomStream(seed: seed).substream(named: "bootstrap/\(e.requirement)/\(e.metric)"))
+        }
+        guard e.unit == "ratio", e.samples > 0, e.value >= 0, e.value <= 1 else { return nil }
         return Intervals.wilson(proportion: e.value, trials: e.samples)
     }
     private var latencies: [LatencySeries] = []
@@ -314,6 +324,17 @@ public final class MetricCollector {
                 threshold: threshold ?? d.threshold, comparator: d.comparator, samples: samples, status: status))
     }
 
+    /// Records a value a core computed as `statistic` of `values` (e.g. a positioning evaluation's
+    /// mean or 95th-percentile error): as `expect` over `values.count` samples, and the row gets the
+    /// bootstrap interval of that statistic over the values.
+    public func expect(
+        _ requirement: String, _ metric: String, _ value: Double, of statistic: Bootstrap.Statistic,
+        over values: [Double]
+    ) {
+        expect(requirement, metric, value, samples: values.count)
+        entries[entries.count - 1].summarised = (statistic, values)
+    }
+
     /// Records one latency sample, seconds, for `requirement`'s `metric`
     /// (reported as `<metric>_p50/_p95/_p99/_max`; the threshold applies to p95).
     /// Without `threshold`, the series has the metric definition's default, if any.
@@ -479,7 +500,7 @@ public final class MetricCollector {
                     scenario: t.scenario, runID: t.runID, seed: t.seed, requirement: requirement,
                     metric: e.metric, kind: e.kind, value: e.value, unit: e.unit, threshold: e.threshold,
                     comparator: e.comparator, status: e.status, samples: e.samples,
-                    ci: intervals ? interval(of: e) : nil))
+                    ci: intervals ? interval(of: e, seed: t.seed) : nil))
         }
         for s in latencies where s.requirement == requirement {
             rows += s.recorder.rows(base: t, metric: s.metric, threshold: s.threshold, intervals: intervals)
