@@ -13,27 +13,7 @@ struct CLIConsistencyTests {
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
         in directory: URL = repo, executable: URL = FieldtestCLITests.executable
     ) throws -> FieldtestCLITests.Result {
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = arguments
-        p.currentDirectoryURL = directory
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let (out, err) = (Pipe(), Pipe())
-        (p.standardOutput, p.standardError) = (out, err)
-        if let input {
-            let file = try cli.temporaryFolder().appendingPathComponent("stdin")
-            try input.write(to: file, atomically: true, encoding: .utf8)
-            p.standardInput = try FileHandle(forReadingFrom: file)
-        } else {
-            p.standardInput = FileHandle.nullDevice
-        }
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return .init(
-            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: e, as: UTF8.self))
+        try cli.run(arguments, environment: environment, input: input, in: directory, executable: executable)
     }
 
     /// A copy of a bundled baseline as a run's metrics.csv (no run.json beside it: the rows name the scenario).

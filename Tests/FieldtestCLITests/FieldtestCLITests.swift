@@ -25,15 +25,30 @@ struct FieldtestCLITests {
         var stderr: String
     }
 
-    func run(_ arguments: [String], in directory: URL = repo) throws -> Result {
+    /// Runs the tool in `directory` with `environment` added to this process's and `input` (or
+    /// nothing) as its standard input.
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+        in directory: URL = repo, executable: URL = Self.executable
+    ) throws -> Result {
         let p = Process()
-        p.executableURL = Self.executable
+        p.executableURL = executable
         p.arguments = arguments
         p.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe()
         let err = Pipe()
         p.standardOutput = out
         p.standardError = err
+        if let input {
+            let file = try temporaryFolder().appendingPathComponent("stdin")
+            try input.write(to: file, atomically: true, encoding: .utf8)
+            p.standardInput = try FileHandle(forReadingFrom: file)
+        } else {
+            p.standardInput = FileHandle.nullDevice
+        }
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()

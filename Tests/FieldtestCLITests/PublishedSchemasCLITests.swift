@@ -16,21 +16,9 @@ struct PublishedSchemasCLITests {
         try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
 
-    /// Runs the tool with `input` as its standard input.
+    /// Runs the tool with the file `input` as its standard input.
     func serve(_ arguments: [String], input: URL) throws -> FieldtestCLITests.Result {
-        let p = Process()
-        p.executableURL = FieldtestCLITests.executable
-        p.arguments = arguments
-        p.currentDirectoryURL = FieldtestCLITests.repo
-        let (out, err) = (Pipe(), Pipe())
-        (p.standardInput, p.standardOutput, p.standardError) = (try FileHandle(forReadingFrom: input), out, err)
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return .init(
-            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: e, as: UTF8.self))
+        try cli.run(arguments, input: try String(contentsOf: input, encoding: .utf8))
     }
 
     @Test func theValidatorTellsTypesAndCountsOneOfMatches() throws {
