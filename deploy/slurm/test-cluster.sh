@@ -213,9 +213,10 @@ def rows(path):
         return list(csv.DictReader(f))
 merged, local = rows(merged_path), rows(local_path)
 # run_id differs by construction; latency rows are measured on the clock, so only their
-# identity (case, requirement, metric, unit, threshold) must match, not value or status.
+# identity (case, requirement, metric, unit, threshold) must match, not the value, its interval,
+# margin or status.
 measured = {"run_id"}
-latency_measured = measured | {"value", "status"}
+latency_measured = measured | {"value", "status", "ci_low", "ci_high", "margin"}
 problems = []
 if len(merged) != len(local):
     problems.append(f"{len(merged)} merged rows, {len(local)} single-machine rows")
