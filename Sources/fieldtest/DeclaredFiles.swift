@@ -16,7 +16,7 @@ protocol DeclaresFiles {
 }
 
 extension CommandFiles {
-    /// Adds the system command `text` (`--system` value, `NAME=COMMAND` or `CAPABILITY=COMMAND`
+    /// Adds the system command `text` (`--system` or `--candidate` value, `CAPABILITY=` or `NAME=COMMAND`
     /// with `splitAtEquals`) as `systemCommand` reads it; `builtin` and an unparsable value add
     /// nothing (the command reports those itself).
     mutating func system(_ text: String, option: String = "--system", splitAtEquals: Bool = false) {
@@ -59,7 +59,7 @@ extension CompareCommand: DeclaresFiles {
         let manifest = try DatasetsLocation.manifest(options: folders.datasets)
         f.input(file)
         f.datasets(manifest)
-        for entry in system { f.system(entry, splitAtEquals: true) }
+        for entry in candidate { f.system(entry, option: "--candidate", splitAtEquals: true) }
         // The scenario's own systems block (and its sweep's) name files too.
         if let scenario = try? ScenarioLoader(manifest: manifest, registry: .bundled).load(
             URL(fileURLWithPath: file), displayName: file)

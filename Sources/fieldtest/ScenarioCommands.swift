@@ -285,20 +285,26 @@ struct CompareCommand: ParsableCommand {
         abstract:
             "Run a scenario once per system; one row per metric and system with its 95 % interval and its difference from the first system, paired by item (CSV).",
         discussion: """
-            The first --system is the reference. Columns: scenario, requirement, metric, system, unit, value,
+            The first --candidate is the reference. Columns: scenario, requirement, metric, system, unit, value,
             samples, status, ci_low, ci_high, delta, delta_ci_low, delta_ci_high, p_value, method, verdict
             (better, worse, no_significant_difference, different, untested; reference for the first system) at
             alpha 0.05. Right/wrong items are tested with McNemar's exact test, numeric errors with Wilcoxon's
             signed-rank test, both with a paired bootstrap interval (docs/outputs.md, "Comparing systems").
             Example: fieldtest compare Scenarios/micity-city-day.yaml --capability sentiment \
-              --system builtin=builtin --system vader='python3 Examples/systems/vader_sentiment.py' --out cmp
+              --candidate builtin=builtin --candidate vader='python3 Examples/systems/vader_sentiment.py' --out cmp
             """)
 
     @Argument(help: "Scenario file.") var file: String
     @Option(help: "sun, route, locate or sentiment.") var capability: String
     @Option(
         help:
-            "NAME=COMMAND (or NAME=builtin); repeat, once per system, each NAME different; the first is the reference.")
+            "NAME=COMMAND (or NAME=builtin): a system under test for --capability; repeat, once per system, each NAME different; the first is the reference."
+    )
+    var candidate: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "compare names its systems with --candidate NAME=COMMAND (run's --system is CAPABILITY=COMMAND).",
+            visibility: .hidden))
     var system: [String] = []
     @Option(
         help:
@@ -314,7 +320,12 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         do {
             let capability = try SystemCapability.named(capability).rawValue
-            let entries = try SystemComparison.Entry.parse(options: system, capability: capability)
+            guard system.isEmpty else {
+                throw ValidationError(
+                    "compare takes --candidate NAME=COMMAND, once per system; --system (CAPABILITY=COMMAND) is run's option"
+                )
+            }
+            let entries = try SystemComparison.Entry.parse(options: candidate, capability: capability)
             if out != nil { try SystemComparison.checkFolderNames(entries) }
         } catch let error as SystemError {
             // One `error:` prefix: ArgumentParser adds its own.
@@ -327,7 +338,7 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let capability = try SystemCapability.named(capability).rawValue
-        let entries = try SystemComparison.Entry.parse(options: system, capability: capability)
+        let entries = try SystemComparison.Entry.parse(options: candidate, capability: capability)
         var base = RunRequest(files: [file], toolVersion: FieldtestVersion.current)
         (base.commandLine, base.toolCommit) = (CommandLine.arguments, GitRevision.current())
         // The run folders are read for the report before they are removed (without --out).

@@ -81,8 +81,8 @@ struct CompareCLITests {
         try Self.scenario.write(to: dir.appendingPathComponent("mic.yaml"), atomically: true, encoding: .utf8)
         let r = try cli.run(
             [
-                "compare", "mic.yaml", "--capability", "sentiment", "--system", "builtin=builtin",
-                "--system", "other=python3 \(Self.toy)", "--output", "c.csv", "--out", "cmp", "--report", "c.html",
+                "compare", "mic.yaml", "--capability", "sentiment", "--candidate", "builtin=builtin",
+                "--candidate", "other=python3 \(Self.toy)", "--output", "c.csv", "--out", "cmp", "--report", "c.html",
             ], in: dir)
         // Exit 1 only when a system fails a checked row (posneg_accuracy's threshold), as run does.
         #expect([0, 1].contains(r.status) && !r.stderr.contains("error"), "\(r.stderr)")
@@ -140,12 +140,12 @@ struct CompareCLITests {
         try Self.tweets().write(to: dir.appendingPathComponent("tweets.csv"), atomically: true, encoding: .utf8)
         try Self.scenario.write(to: dir.appendingPathComponent("mic.yaml"), atomically: true, encoding: .utf8)
         let base = ["compare", "mic.yaml", "--capability", "sentiment", "--out", "cmp"]
-        var r = try cli.run(base + ["--system", "a/b=builtin"], in: dir)
+        var r = try cli.run(base + ["--candidate", "a/b=builtin"], in: dir)
         #expect(r.status == 2 && r.stderr.contains("cannot name a folder under --out"), "\(r.stderr)")
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("cmp/a"), withIntermediateDirectories: true)
         try "keep".write(to: dir.appendingPathComponent("cmp/a/notes.txt"), atomically: true, encoding: .utf8)
-        r = try cli.run(base + ["--system", "a=builtin"], in: dir)
+        r = try cli.run(base + ["--candidate", "a=builtin"], in: dir)
         #expect(r.status == 2, "\(r.stderr)")
         #expect(r.stderr.contains("notes.txt"), "\(r.stderr)")
         #expect(try String(contentsOf: dir.appendingPathComponent("cmp/a/notes.txt"), encoding: .utf8) == "keep")

@@ -48,11 +48,15 @@ struct HostileSystemsCLITests {
     @Test func n26CompareRefusesOddNamesNoSystemsAndAnUnusedCapability() throws {
         let base = ["compare", "Scenarios/micity-rate-limit.yaml", "--capability"]
         let cases: [([String], String)] = [
-            (base + ["sentiment"], "--system NAME=COMMAND"),
-            (base + ["sentiment", "--system", "a=builtin", "--system", "a=builtin"], "given twice"),
-            (base + ["sentiment", "--system", "=builtin"], "NAME is empty"),
-            (base + ["sentiment", "--system", "\u{1b}[31mred=builtin"], "U+001B"),
-            (base + ["sun", "--system", "a=builtin", "--system", "b=builtin"], "the capabilities it uses: sentiment"),
+            (base + ["sentiment"], "--candidate NAME=COMMAND"),
+            (base + ["sentiment", "--system", "a=builtin"], "--system (CAPABILITY=COMMAND) is run's option"),
+            (base + ["sentiment", "--candidate", "a=builtin", "--candidate", "a=builtin"], "given twice"),
+            (base + ["sentiment", "--candidate", "=builtin"], "NAME is empty"),
+            (base + ["sentiment", "--candidate", "\u{1b}[31mred=builtin"], "U+001B"),
+            (
+                base + ["sun", "--candidate", "a=builtin", "--candidate", "b=builtin"],
+                "the capabilities it uses: sentiment"
+            ),
         ]
         for (arguments, fragment) in cases {
             let r = try cli.run(arguments)
@@ -77,7 +81,8 @@ struct HostileSystemsCLITests {
         let validate = try cli.run(["validate", "mic.yaml"], in: dir)
         #expect(validate.status == 0, "\(validate.stderr)")
         let r = try cli.run(
-            ["compare", "mic.yaml", "--capability", "sentiment", "--system", "a=builtin", "--output", "c.csv"], in: dir)
+            ["compare", "mic.yaml", "--capability", "sentiment", "--candidate", "a=builtin", "--output", "c.csv"],
+            in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stderr.contains("no dataset named"))
     }

@@ -123,7 +123,8 @@ struct OutputGuardCLITests {
         let before = try Data(contentsOf: scenario)
         let r = try run(
             [
-                "compare", "mic.yaml", "--capability", "sentiment", "--system", "a=builtin", "--system", "b=builtin",
+                "compare", "mic.yaml", "--capability", "sentiment", "--candidate", "a=builtin", "--candidate",
+                "b=builtin",
                 "--output", "mic.yaml",
             ], in: dir)
         #expect(r.status == 2, "\(r.stderr)")
@@ -144,7 +145,7 @@ struct OutputGuardCLITests {
             ["run", scenario, "--out", "o", "--system", "sentiment=python3 ok.py", "--junit", "./ok.py"],
             ["evaluate", "sentiment", "--input", "l.csv", "--system", "python3 ok.py", "--output", "ok.py"],
             [
-                "compare", scenario, "--capability", "sentiment", "--system", "a=python3 ok.py", "--output", "ok.py",
+                "compare", scenario, "--capability", "sentiment", "--candidate", "a=python3 ok.py", "--output", "ok.py",
             ],
         ] {
             let r = try run(arguments, in: dir)

@@ -49,8 +49,8 @@ struct SystemsCLITests {
     @Test func compareWritesOneRowPerMetricAndSystem() throws {
         let out = try cli.temporaryFolder().appendingPathComponent("compare.csv")
         let r = try cli.run([
-            "compare", "Scenarios/micity-rate-limit.yaml", "--capability", "sentiment", "--system", "ours=builtin",
-            "--system", "toy=python3 \(Self.toy)", "--output", out.path,
+            "compare", "Scenarios/micity-rate-limit.yaml", "--capability", "sentiment", "--candidate", "ours=builtin",
+            "--candidate", "toy=python3 \(Self.toy)", "--output", out.path,
         ])
         let csv = try String(contentsOf: out, encoding: .utf8)
         let header =

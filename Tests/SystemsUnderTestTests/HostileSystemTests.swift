@@ -159,7 +159,7 @@ struct HostileSystemTests {
         refused(["a\u{202e}b=builtin"], "U+202E")
         refused(["a=builtin", "a=python3 x.py"], "given twice")
         refused(["=builtin"], "NAME is empty")
-        refused([], "--system NAME=COMMAND")
+        refused([], "--candidate NAME=COMMAND")
         #expect(try SystemComparison.Entry.parse(options: ["a=builtin", "b=builtin"], capability: "sun").count == 2)
     }
 

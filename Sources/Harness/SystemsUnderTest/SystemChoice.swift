@@ -119,40 +119,40 @@ extension SystemComparison.Entry {
         self.init(name: name, capability: capability, setting: setting)
     }
 
-    /// The entries of `compare`'s `--system NAME=COMMAND` options, checked: at least one, each NAME
+    /// The entries of `compare`'s `--candidate NAME=COMMAND` options, checked: at least one, each NAME
     /// non-empty, printable (no control or bidirectional characters: it becomes a column name on a
     /// terminal and in the CSV) and different from the others.
     /// - Throws: `SystemError.usage` saying which option is wrong.
     public static func parse(options: [String], capability: String) throws(SystemError) -> [Self] {
         guard !options.isEmpty else {
             throw .usage(
-                "compare needs the systems to compare: --system NAME=COMMAND, once per system (NAME=builtin for the built-in core)"
+                "compare needs the systems to compare: --candidate NAME=COMMAND, once per system (NAME=builtin for the built-in core)"
             )
         }
         var entries: [Self] = []
         for option in options {
             let entry = try Self(option: option, capability: capability)
             if entry.name.trimmingCharacters(in: .whitespaces).isEmpty {
-                throw .usage("--system '\(TerminalSafety.escaped(option))': NAME is empty; give NAME=COMMAND")
+                throw .usage("--candidate '\(TerminalSafety.escaped(option))': NAME is empty; give NAME=COMMAND")
             }
             if let bad = TerminalSafety.unsafeScalar(in: entry.name) {
                 throw .usage(
-                    "--system '\(TerminalSafety.escaped(option))': NAME holds the control character "
+                    "--candidate '\(TerminalSafety.escaped(option))': NAME holds the control character "
                         + "\(TerminalSafety.describe(bad)); use printable text")
             }
             if entries.contains(where: { $0.name == entry.name }) {
-                throw .usage("--system NAME '\(entry.name)' is given twice; give each system a different NAME")
+                throw .usage("--candidate NAME '\(entry.name)' is given twice; give each system a different NAME")
             }
             entries.append(entry)
         }
         return entries
     }
 
-    /// The entry of one `compare --system NAME=COMMAND` option as given.
+    /// The entry of one `compare --candidate NAME=COMMAND` option as given.
     /// - Throws: `SystemError.usage` for an option without `=`, an empty command or unbalanced quotes.
     public init(option: String, capability: String) throws(SystemError) {
         guard let eq = option.firstIndex(of: "=") else {
-            throw .usage("--system takes NAME=COMMAND, not '\(TerminalSafety.escaped(option))'")
+            throw .usage("--candidate takes NAME=COMMAND, not '\(TerminalSafety.escaped(option))'")
         }
         try self.init(
             name: String(option[..<eq]), capability: capability, command: String(option[option.index(after: eq)...]))

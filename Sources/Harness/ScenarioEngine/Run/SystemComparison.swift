@@ -140,7 +140,7 @@ public struct SystemComparison: Sendable {
     public static func checkFolderNames(_ entries: [Entry]) throws(UsageError) {
         for e in entries where e.name.contains("/") || e.name == "." || e.name == ".." || e.name.hasPrefix(".") {
             throw UsageError(
-                message: "--system NAME '\(e.name)' cannot name a folder under --out (no '/', no leading '.'); "
+                message: "--candidate NAME '\(e.name)' cannot name a folder under --out (no '/', no leading '.'); "
                     + "choose another NAME")
         }
     }
