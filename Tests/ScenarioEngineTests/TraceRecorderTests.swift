@@ -84,6 +84,37 @@ struct TraceRecorderTests {
         #expect(ring?.first?.first == ring?.first?.last)
     }
 
+    @Test func geoJSONStylesKindsAndWritesALineOfOnePositionAsAPoint() throws {
+        var t = CaseTrace(app: "demo")
+        let p = GeoPoint(latitude: 39.1, longitude: -77.2)
+        let q = p.offset(eastMetres: 30, northMetres: 0)
+        t.features = [
+            TraceFeature(
+                kind: "route", time: 0, geometry: .lineString([p, p]),
+                properties: [TraceProperty("online", .bool(false))]),
+            TraceFeature(
+                kind: "route", time: 0, geometry: .lineString([p, q]),
+                properties: [TraceProperty("online", .bool(true))]),
+            TraceFeature(kind: "campus", time: nil, geometry: .multiLineString([[p, q], [q, q]])),
+            TraceFeature(
+                kind: "heatmap_cell", time: 0, geometry: .polygon([p, q, q.offset(eastMetres: 0, northMetres: 30)]),
+                properties: [TraceProperty("devices", .integer(4))]),
+        ]
+        let text = TraceFiles.geoJSON([TraceFiles.Case(label: "c", start: 0, trace: t)], level: .summary)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let features = try #require(object["features"] as? [[String: Any]])
+        let geometries = features.map { $0["geometry"] as? [String: Any] ?? [:] }
+        let properties = features.map { $0["properties"] as? [String: Any] ?? [:] }
+        #expect(geometries[0]["type"] as? String == "Point")
+        #expect(geometries[1]["type"] as? String == "LineString")
+        #expect((geometries[2]["coordinates"] as? [[[Double]]])?.count == 1)
+        #expect(properties[0]["stroke"] as? String == "#E69F00")
+        #expect(properties[1]["stroke"] as? String == "#0072B2")
+        #expect(properties[1]["title"] as? String == "route (c)")
+        #expect(properties[3]["fill"] as? String == "#D55E00")
+        #expect(properties[3]["fill-opacity"] as? Double == 0.3)
+    }
+
     @Test(arguments: [
         (0.0, "1970-01-01T00:00:00.000Z"), (1_674_540_000.25, "2023-01-24T06:00:00.250Z"),
         (-0.5, "1969-12-31T23:59:59.500Z"),

@@ -105,7 +105,9 @@ public enum TraceFiles {
 
     /// `traces.geojson`: one RFC 7946 FeatureCollection of every case's features (`[longitude,
     /// latitude]`, 7 decimals: about a centimetre). Each feature's properties start with `case`,
-    /// `kind`, `time` (ISO 8601, when it has one) and `device`. A campus drawn identically by
+    /// `kind`, `time` (ISO 8601, when it has one) and `device`, then the feature's own, then simplestyle
+    /// ones (`title`, `stroke`, `fill`, …; see `simplestyle`). A line of one repeated position is written
+    /// as that Point. A campus drawn identically by
     /// several cases of a sweep is written once. The foreign member `fieldtest` gives the level,
     /// the caps and what each case dropped past them.
     public static func geoJSON(_ cases: [Case], level: TraceLevel) -> String {
@@ -161,7 +163,41 @@ public enum TraceFiles {
             case .bool(let b): props += b ? "true" : "false"
             }
         }
+        for (name, value) in simplestyle(f, label: label) where !f.properties.contains(where: { $0.name == name }) {
+            props += ",\(json(name)):\(value)"
+        }
         return "{\"type\":\"Feature\",\"geometry\":\(geometry(f.geometry)),\"properties\":{\(props)}}"
+    }
+
+    /// Mapbox simplestyle 1.1 properties (JSON values) for `f`, so a GeoJSON viewer (geojson.io, GitHub)
+    /// draws the kinds apart: a `title`, stroke colours from the Okabe–Ito palette (routes computed offline
+    /// in orange, online in blue) and, for heat-map cells, a fill whose opacity grows with the devices seen.
+    static func simplestyle(_ f: TraceFeature, label: String) -> [(String, String)] {
+        var style = [("title", json("\(f.kind) (\(label))"))]
+        func stroke(_ colour: String, _ width: Int) {
+            style += [("stroke", json(colour)), ("stroke-width", String(width)), ("stroke-opacity", "0.9")]
+        }
+        switch f.kind {
+        case "campus": stroke("#999999", 1)
+        case "route":
+            let online = f.properties.first { $0.name == "online" }.map { $0.value == .bool(true) } ?? true
+            stroke(online ? "#0072B2" : "#E69F00", 3)
+        case "evacuation": stroke("#D55E00", 3)
+        case "true_track": stroke("#009E73", 2)
+        case "gps_track": stroke("#56B4E9", 2)
+        case "fused_track": stroke("#CC79A7", 2)
+        case "exits": style += [("marker-color", json("#D55E00")), ("marker-size", json("small"))]
+        case "heatmap_cell":
+            var devices = 0
+            if case .integer(let n)? = f.properties.first(where: { $0.name == "devices" })?.value { devices = n }
+            let opacity = min(0.8, 0.1 + 0.05 * Double(max(devices, 0)))
+            style += [
+                ("fill", json("#D55E00")), ("fill-opacity", CSVWriter.fixed(opacity, decimals: 2)),
+                ("stroke-width", "0"),
+            ]
+        default: break
+        }
+        return style
     }
 
     /// A geometry as GeoJSON text.
@@ -170,6 +206,18 @@ public enum TraceFiles {
             "[\(CSVWriter.fixed(p.longitude, decimals: 7)),\(CSVWriter.fixed(p.latitude, decimals: 7))]"
         }
         func line(_ points: [GeoPoint]) -> String { "[" + points.map(position).joined(separator: ",") + "]" }
+        // A line whose written positions are all one (a route from a place to itself) is that point:
+        // RFC 7946 asks two or more positions of a LineString, and a viewer draws nothing for it.
+        func degenerate(_ points: [GeoPoint]) -> Bool { Set(points.map(position)).count < 2 }
+        switch g {
+        case .lineString(let p) where !p.isEmpty && degenerate(p):
+            return "{\"type\":\"Point\",\"coordinates\":\(position(p[0]))}"
+        case .multiLineString(let lines) where lines.contains(where: degenerate):
+            let kept = lines.filter { !degenerate($0) }
+            if kept.isEmpty { return geometry(.multiPoint(lines.compactMap(\.first))) }
+            return geometry(.multiLineString(kept))
+        default: break
+        }
         switch g {
         case .point(let p): return "{\"type\":\"Point\",\"coordinates\":\(position(p))}"
         case .multiPoint(let p): return "{\"type\":\"MultiPoint\",\"coordinates\":\(line(p))}"
