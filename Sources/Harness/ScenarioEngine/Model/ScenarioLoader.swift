@@ -445,7 +445,61 @@ struct ScenarioBuilder {
                 "'time.timezone': '\(id)' is not an IANA time zone; use an IANA name such as 'Asia/Singapore', 'America/New_York' or 'UTC' (not abbreviations or offsets such as EST or GMT+5)"
             )
         }
-        let datasetValues = v["datasets"]?.array ?? []
+        let (datasets, datasetFiles) = buildDatasets(v["datasets"]?.array ?? [])
+        let devices = buildDevices(v["devices"]?.array ?? [])
+        let duration = checkedDuration(time?["duration"])
+        var tally = OccurrenceTally()
+        let actors = buildActors(
+            v["actors"]?.array ?? [], devices: devices, datasets: datasets, duration: duration, tally: &tally)
+        for reference in datasetReferences { checkReference(reference, listed: datasets) }
+        let feeds = buildFeeds(v["feeds"]?.array ?? [], duration: duration, tally: &tally)
+        let durationIsValid = duration > 0 && duration <= ScenarioSchema.maximumDuration
+        if durationIsValid, tally.total > Double(ScenarioSchema.maximumOccurrences), let busiest = tally.busiest {
+            let total = tally.total < 1e15 ? String(Int(tally.total)) : String(tally.total)
+            let most = busiest.count < 1e15 ? String(Int(busiest.count)) : String(busiest.count)
+            error(
+                busiest.at,
+                "the scenario schedules \(total) action occurrences and feed deliveries (\(most) by \(busiest.what)); the most is \(ScenarioSchema.maximumOccurrences); use a longer 'every', a 'count' or 'until', or a shorter 'time.duration'"
+            )
+        }
+        let input = ScenarioCheckInput(
+            feeds: feeds, parameters: v["parameters"], sweepValues: sweepValues.mapValues(\.values),
+            duration: duration, actors: actors)
+        for check in app.checks {
+            for problem in check(input) { error(problem.at, problem.message) }
+        }
+        let requirements = buildRequirements(v["requirements"]?.array ?? [])
+        var parameters: [String: LocatedValue] = [:]
+        for (k, pv) in v["parameters"]?.object ?? [] { parameters[k] = pv }
+        let sweep = v["sweep"].map { buildSweep($0, devices: devices) }
+        var scenario = Scenario(
+            version: version, name: v["name"]?.string ?? "", description: v["description"]?.string ?? "",
+            app: app.name, seed: v["seed"]?.unsigned ?? 0, start: time?["start"]?.double ?? 0,
+            duration: duration, timeZone: tz?.string ?? "UTC", datasets: datasets, parameters: parameters,
+            devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file,
+            datasetFiles: datasetFiles)
+        scenario.systems = buildSystems(v["systems"]?.object ?? [])
+        return scenario
+    }
+
+    /// Occurrences scheduled (actions and feed deliveries), with the value that drives the most.
+    struct OccurrenceTally {
+        var total = 0.0
+        var busiest: (count: Double, at: LocatedValue?, what: String)?
+
+        mutating func add(_ count: Double, at: LocatedValue?, _ what: String) {
+            total += count
+            if count > (busiest?.count ?? 0) { busiest = (count, at, what) }
+        }
+
+        /// An occurrence that asks for more work (routes, entries) counts as more than one.
+        static func weighed(_ weight: Double) -> String {
+            weight > 1 ? ", each counted \(Int(weight)) times for its work" : ""
+        }
+    }
+
+    /// The dataset names listed under `datasets:` and the files declared there by path.
+    mutating func buildDatasets(_ datasetValues: [LocatedValue]) -> ([String], [ScenarioDataset]) {
         var datasetFiles: [ScenarioDataset] = []
         for (i, d) in datasetValues.enumerated() where d.object != nil {
             if let name = d["name"]?.string { localNames.insert(name) }
@@ -461,9 +515,12 @@ struct ScenarioBuilder {
         for name in names.compactMap({ $0 }) where !seenDatasets.insert(name.string ?? "").inserted {
             error(name, "dataset '\(name.string ?? "")' is listed twice")
         }
+        return (datasets, datasetFiles)
+    }
 
+    mutating func buildDevices(_ values: [LocatedValue]) -> [DeviceSpec] {
         var devices: [DeviceSpec] = []
-        for d in v["devices"]?.array ?? [] {
+        for d in values {
             let name = d["name"]?.string ?? ""
             if devices.contains(where: { $0.name == name }) { error(d["name"], "device name '\(name)' is used twice") }
             let pos = d["position"].flatMap { p -> (Double, Double)? in
@@ -486,30 +543,28 @@ struct ScenarioBuilder {
                     connectivity: changes, permissions: perms, consent: d["permissions"]?["consent"]?.bool ?? false,
                     restarts: (d["restarts"]?.array ?? []).compactMap(\.double)))
         }
+        return devices
+    }
 
-        let duration = time?["duration"]?.double ?? 0
-        if duration <= 0 { error(time?["duration"], "'time.duration' must be longer than zero") }
+    /// `time.duration` in seconds, with an error when it is not above zero or past the maximum.
+    mutating func checkedDuration(_ value: LocatedValue?) -> Double {
+        let duration = value?.double ?? 0
+        if duration <= 0 { error(value, "'time.duration' must be longer than zero") }
         if duration > ScenarioSchema.maximumDuration {
             error(
-                time?["duration"],
+                value,
                 "'time.duration' is \(duration) s, longer than the maximum 366d (\(Int(ScenarioSchema.maximumDuration)) s); shorten it or split the run into several scenarios"
             )
         }
+        return duration
+    }
 
-        // Occurrences scheduled (actions and feed deliveries), with the value that drives the most.
-        var occurrences = 0.0
-        var busiest: (count: Double, at: LocatedValue?, what: String)?
-        // An occurrence that asks for more work (routes, entries) counts as more than one.
-        func weighed(_ weight: Double) -> String {
-            weight > 1 ? ", each counted \(Int(weight)) times for its work" : ""
-        }
-        func schedule(_ count: Double, at: LocatedValue?, _ what: String) {
-            occurrences += count
-            if count > (busiest?.count ?? 0) { busiest = (count, at, what) }
-        }
-
+    mutating func buildActors(
+        _ values: [LocatedValue], devices: [DeviceSpec], datasets: [String], duration: Double,
+        tally: inout OccurrenceTally
+    ) -> [ActorSpec] {
         var actors: [ActorSpec] = []
-        for (actorIndex, a) in (v["actors"]?.array ?? []).enumerated() {
+        for (actorIndex, a) in values.enumerated() {
             let dev = a["device"]
             if let name = dev?.string, !devices.contains(where: { $0.name == name }) {
                 error(
@@ -519,27 +574,7 @@ struct ScenarioBuilder {
             var actions: [ActionSpec] = []
             for (actionIndex, act) in (a["actions"]?.array ?? []).enumerated() {
                 let path = "actors[\(actorIndex)].actions[\(actionIndex)]"
-                if act["at"] == nil && act["every"] == nil { error(act, "action needs 'at' or 'every'") }
-                if let at = act["at"]?.double, at > duration {
-                    error(act["at"], "'at' is after the end of the scenario (\(Int(duration)) s)")
-                }
-                for key in ["dataset"] { checkDataset(act[key], listed: datasets) }
-                let action = ActionSpec(
-                    kind: act["do"]?.string ?? "", at: act["at"]?.double ?? 0, every: act["every"]?.double,
-                    until: act["until"]?.double, count: act["count"]?.int, parameters: act, line: act.line)
-                let count = action.occurrenceCount(duration: duration)
-                let weight = app.actions.first { $0.0 == action.kind }?.1.workWeight(of: act) ?? 1
-                schedule(count * weight, at: act["every"] ?? act, "'\(path)' (do: \(action.kind)\(weighed(weight)))")
-                if let length = act["duration"], let seconds = length.double, count >= 1 {
-                    let lastStart = action.at + (count - 1) * (action.every ?? 0)
-                    if lastStart + seconds > duration {
-                        error(
-                            length,
-                            "'\(path).duration': the \(action.kind) \(count > 1 ? "starting last " : "")at \(DurationText.describe(lastStart)) lasts \(DurationText.describe(seconds)) and would end after the scenario (\(DurationText.describe(duration))); shorten it, start it earlier or lengthen 'time.duration'"
-                        )
-                    }
-                }
-                actions.append(action)
+                actions.append(buildAction(act, path: path, datasets: datasets, duration: duration, tally: &tally))
             }
             // Reports and checks name actors, so two actors of one name could not be told apart.
             if let name = a["name"]?.string, actors.contains(where: { $0.name == name }) {
@@ -547,38 +582,56 @@ struct ScenarioBuilder {
             }
             actors.append(ActorSpec(name: a["name"]?.string ?? "", device: dev?.string ?? "", actions: actions))
         }
+        return actors
+    }
 
+    mutating func buildAction(
+        _ act: LocatedValue, path: String, datasets: [String], duration: Double, tally: inout OccurrenceTally
+    ) -> ActionSpec {
+        if act["at"] == nil && act["every"] == nil { error(act, "action needs 'at' or 'every'") }
+        if let at = act["at"]?.double, at > duration {
+            error(act["at"], "'at' is after the end of the scenario (\(Int(duration)) s)")
+        }
+        for key in ["dataset"] { checkDataset(act[key], listed: datasets) }
+        let action = ActionSpec(
+            kind: act["do"]?.string ?? "", at: act["at"]?.double ?? 0, every: act["every"]?.double,
+            until: act["until"]?.double, count: act["count"]?.int, parameters: act, line: act.line)
+        let count = action.occurrenceCount(duration: duration)
+        let weight = app.actions.first { $0.0 == action.kind }?.1.workWeight(of: act) ?? 1
+        tally.add(
+            count * weight, at: act["every"] ?? act,
+            "'\(path)' (do: \(action.kind)\(OccurrenceTally.weighed(weight)))")
+        if let length = act["duration"], let seconds = length.double, count >= 1 {
+            let lastStart = action.at + (count - 1) * (action.every ?? 0)
+            if lastStart + seconds > duration {
+                error(
+                    length,
+                    "'\(path).duration': the \(action.kind) \(count > 1 ? "starting last " : "")at \(DurationText.describe(lastStart)) lasts \(DurationText.describe(seconds)) and would end after the scenario (\(DurationText.describe(duration))); shorten it, start it earlier or lengthen 'time.duration'"
+                )
+            }
+        }
+        return action
+    }
+
+    mutating func buildFeeds(_ values: [LocatedValue], duration: Double, tally: inout OccurrenceTally) -> [FeedSpec] {
         var feeds: [FeedSpec] = []
-        for reference in datasetReferences { checkReference(reference, listed: datasets) }
-        for f in v["feeds"]?.array ?? [] {
+        for f in values {
             if let every = f["every"]?.double, every <= 0 { error(f["every"], "'every' must be longer than zero") }
             let feed = FeedSpec(
                 kind: f["kind"]?.string ?? "", at: f["at"]?.double ?? 0, every: f["every"]?.double ?? 1,
                 parameters: f, line: f.line)
             let weight = app.feeds.first { $0.0 == feed.kind }?.1.workWeight(of: f) ?? 1
-            schedule(
+            tally.add(
                 feed.deliveryCount(duration: duration) * weight, at: f["every"] ?? f,
-                "'feeds[\(feeds.count)]' (kind: \(feed.kind)\(weighed(weight)))")
+                "'feeds[\(feeds.count)]' (kind: \(feed.kind)\(OccurrenceTally.weighed(weight)))")
             feeds.append(feed)
         }
-        let durationIsValid = duration > 0 && duration <= ScenarioSchema.maximumDuration
-        if durationIsValid, occurrences > Double(ScenarioSchema.maximumOccurrences), let busiest {
-            let total = occurrences < 1e15 ? String(Int(occurrences)) : String(occurrences)
-            let most = busiest.count < 1e15 ? String(Int(busiest.count)) : String(busiest.count)
-            error(
-                busiest.at,
-                "the scenario schedules \(total) action occurrences and feed deliveries (\(most) by \(busiest.what)); the most is \(ScenarioSchema.maximumOccurrences); use a longer 'every', a 'count' or 'until', or a shorter 'time.duration'"
-            )
-        }
-        let input = ScenarioCheckInput(
-            feeds: feeds, parameters: v["parameters"], sweepValues: sweepValues.mapValues(\.values),
-            duration: duration, actors: actors)
-        for check in app.checks {
-            for problem in check(input) { error(problem.at, problem.message) }
-        }
+        return feeds
+    }
 
+    mutating func buildRequirements(_ values: [LocatedValue]) -> [RequirementSpec] {
         var requirements: [RequirementSpec] = []
-        for r in v["requirements"]?.array ?? [] {
+        for r in values {
             let idValue = r.string != nil ? r : r["id"]
             let id = idValue?.string ?? ""
             if registry.requirement(id) == nil {
@@ -610,75 +663,78 @@ struct ScenarioBuilder {
                     line: idValue?.line ?? r.line,
                     column: idValue?.column ?? r.column))
         }
+        return requirements
+    }
 
-        var parameters: [String: LocatedValue] = [:]
-        for (k, pv) in v["parameters"]?.object ?? [] { parameters[k] = pv }
-
-        var sweep: SweepSpec?
-        if let s = v["sweep"] {
-            var params: [SweepParameter] = []
-            for (k, vals) in s["parameters"]?.object ?? [] {
-                let known = app.parameters.map(\.name)
-                let isDevice = k.hasPrefix("devices.")
-                if k.hasPrefix("systems.") {
-                    let capability = String(k.dropFirst("systems.".count))
-                    if !SystemSetting.capabilities.contains(capability) {
-                        error(
-                            vals,
-                            "sweep parameter '\(k)' must be systems.<\(SystemSetting.capabilities.joined(separator: "|"))>"
-                        )
-                    }
-                    for (i, value) in (vals.array ?? []).enumerated() {
-                        guard let text = value.scalarText, text != "builtin" else { continue }
-                        do { _ = try SystemSetting.words(of: text) } catch {
-                            self.error(value, "'sweep.parameters.\(k)[\(i)]': \(error.message); or give 'builtin'")
-                        }
-                    }
-                } else if isDevice {
-                    let parts = k.split(separator: ".").map(String.init)
-                    if parts.count != 3 || !devices.contains(where: { $0.name == parts[1] })
-                        || !["gps", "network", "placement"].contains(parts[2])
-                    {
-                        error(vals, "sweep parameter '\(k)' must be devices.<device name>.<gps|network|placement>")
-                    }
-                } else if !known.contains(k) {
+    mutating func buildSweep(_ s: LocatedValue, devices: [DeviceSpec]) -> SweepSpec {
+        var params: [SweepParameter] = []
+        for (k, vals) in s["parameters"]?.object ?? [] {
+            checkSweepParameterName(k, vals, devices: devices)
+            let raw = vals.array ?? []
+            let typed = sweepValues[k] ?? (raw, raw.map { $0.scalarText ?? "?" })
+            var seen: [String: Int] = [:]
+            for (i, value) in typed.values.enumerated() {
+                let identity = value.scalarText ?? typed.texts[i]
+                if let first = seen[identity] {
                     error(
-                        vals,
-                        "unknown sweep parameter '\(k)'\(Suggest.hint(k, known)); app '\(app.name)' has \(known.joined(separator: ", "))"
+                        value,
+                        "'sweep.parameters.\(k)[\(i)]': '\(typed.texts[i])' repeats item \(first) ('\(typed.texts[first])'); each value of a sweep parameter must be different"
                     )
+                } else {
+                    seen[identity] = i
                 }
-                let raw = vals.array ?? []
-                let typed = sweepValues[k] ?? (raw, raw.map { $0.scalarText ?? "?" })
-                var seen: [String: Int] = [:]
-                for (i, value) in typed.values.enumerated() {
-                    let identity = value.scalarText ?? typed.texts[i]
-                    if let first = seen[identity] {
-                        error(
-                            value,
-                            "'sweep.parameters.\(k)[\(i)]': '\(typed.texts[i])' repeats item \(first) ('\(typed.texts[first])'); each value of a sweep parameter must be different"
-                        )
-                    } else {
-                        seen[identity] = i
-                    }
-                }
-                params.append(SweepParameter(name: k, values: typed.values, texts: typed.texts))
             }
-            let spec = SweepSpec(parameters: params, seeds: seeds(s["seeds"]))
-            if spec.caseCount > ScenarioSchema.maximumCases {
-                let factors =
-                    params.map { "\($0.values.count) \($0.name)" }
-                    + (spec.seeds.isEmpty ? [] : ["\(spec.seeds.count) seeds"])
-                let total = spec.caseCount == Int.max ? "more than \(Int.max)" : String(spec.caseCount)
+            params.append(SweepParameter(name: k, values: typed.values, texts: typed.texts))
+        }
+        let spec = SweepSpec(parameters: params, seeds: seeds(s["seeds"]))
+        if spec.caseCount > ScenarioSchema.maximumCases {
+            let factors =
+                params.map { "\($0.values.count) \($0.name)" }
+                + (spec.seeds.isEmpty ? [] : ["\(spec.seeds.count) seeds"])
+            let total = spec.caseCount == Int.max ? "more than \(Int.max)" : String(spec.caseCount)
+            error(
+                s,
+                "'sweep' expands to \(total) cases (\(factors.joined(separator: " × "))); the most is \(ScenarioSchema.maximumCases); remove values or split the sweep into several scenario files"
+            )
+        }
+        return spec
+    }
+
+    /// Checks that sweep parameter `k` names a system, a device setting or a parameter of the app.
+    mutating func checkSweepParameterName(_ k: String, _ vals: LocatedValue, devices: [DeviceSpec]) {
+        let known = app.parameters.map(\.name)
+        if k.hasPrefix("systems.") {
+            let capability = String(k.dropFirst("systems.".count))
+            if !SystemSetting.capabilities.contains(capability) {
                 error(
-                    s,
-                    "'sweep' expands to \(total) cases (\(factors.joined(separator: " × "))); the most is \(ScenarioSchema.maximumCases); remove values or split the sweep into several scenario files"
+                    vals,
+                    "sweep parameter '\(k)' must be systems.<\(SystemSetting.capabilities.joined(separator: "|"))>"
                 )
             }
-            sweep = spec
+            for (i, value) in (vals.array ?? []).enumerated() {
+                guard let text = value.scalarText, text != "builtin" else { continue }
+                do { _ = try SystemSetting.words(of: text) } catch {
+                    self.error(value, "'sweep.parameters.\(k)[\(i)]': \(error.message); or give 'builtin'")
+                }
+            }
+        } else if k.hasPrefix("devices.") {
+            let parts = k.split(separator: ".").map(String.init)
+            if parts.count != 3 || !devices.contains(where: { $0.name == parts[1] })
+                || !["gps", "network", "placement"].contains(parts[2])
+            {
+                error(vals, "sweep parameter '\(k)' must be devices.<device name>.<gps|network|placement>")
+            }
+        } else if !known.contains(k) {
+            error(
+                vals,
+                "unknown sweep parameter '\(k)'\(Suggest.hint(k, known)); app '\(app.name)' has \(known.joined(separator: ", "))"
+            )
         }
+    }
 
+    mutating func buildSystems(_ values: [(key: String, value: LocatedValue)]) -> [String: SystemSetting] {
         var systems: [String: SystemSetting] = [:]
-        for (capability, s) in v["systems"]?.object ?? [] {
+        for (capability, s) in values {
             let command = (s["command"]?.array ?? []).compactMap(\.string)
             if let program = s["command"]?.array?.first, program.string?.isEmpty == true {
                 error(program, "'systems.\(capability).command[0]' is empty; give the program to start")
@@ -687,14 +743,6 @@ struct ScenarioBuilder {
             systems[capability] = SystemSetting(
                 command: command, timeoutSeconds: timeout, maxLineBytes: s["max_line_bytes"]?.int)
         }
-
-        var scenario = Scenario(
-            version: version, name: v["name"]?.string ?? "", description: v["description"]?.string ?? "",
-            app: app.name, seed: v["seed"]?.unsigned ?? 0, start: time?["start"]?.double ?? 0,
-            duration: duration, timeZone: tz?.string ?? "UTC", datasets: datasets, parameters: parameters,
-            devices: devices, actors: actors, feeds: feeds, requirements: requirements, sweep: sweep, file: file,
-            datasetFiles: datasetFiles)
-        scenario.systems = systems
-        return scenario
+        return systems
     }
 }
