@@ -92,11 +92,9 @@ let package = Package(
         /// Wi-Fi fingerprinting, GPS/PDR fusion, step counting.
         .target(
             name: "Positioning", dependencies: ["FieldtestData", "FieldtestGSL"], path: "Sources/Cores/Positioning"),
-        /// Cache-line prefetch for Swift (`__builtin_prefetch`), used by the sentiment scorer.
-        .target(name: "CPrefetch", path: "Sources/Cores/CPrefetch"),
         /// Tweet tokenizer, sentiment models, city mood and word cloud.
         .target(
-            name: "TweetSentiment", dependencies: ["FieldtestData", "CPrefetch"], path: "Sources/Cores/TweetSentiment"),
+            name: "TweetSentiment", dependencies: ["FieldtestData"], path: "Sources/Cores/TweetSentiment"),
         /// Accounts, credential policies, encrypted storage, journal and sync.
         .target(
             name: "AccountStore",

@@ -25,7 +25,7 @@ struct EncryptionAtRestTests {
         return false
     }
 
-    @Test("The SQLite file holds no plaintext email, password, location or key")
+    @Test("The SQLite file holds no plaintext email, password or key")
     func noPlaintextInFile() throws {
         var rng = SeededGenerator(seed: 31)
         let dir = try Fixture.temporaryDirectory()
@@ -42,11 +42,6 @@ struct EncryptionAtRestTests {
             return
         }
         let user = try registry.verifyEmail(pendingID: d.pendingID, code: d.code, now: t0)
-        try registry.grantLocationConsent(userID: user.id, policyVersion: "v1", now: t0)
-        try registry.recordLocation(
-            LocationSample(
-                recordedAt: t0, latitudeDegrees: 1.2903, longitudeDegrees: 103.8519,
-                horizontalAccuracyMetres: 3), userID: user.id, using: &rng)
         _ = try registry.login(identifier: email, password: password, now: t0, using: &rng)
         #expect(throws: AccountStoreError.incorrectCredentials) {
             try registry.login(identifier: "alice", password: "Wrong#Guess1", now: t0, using: &rng)
@@ -61,11 +56,10 @@ struct EncryptionAtRestTests {
         ] {
             #expect(!Self.contains(bytes, secret), "plaintext '\(secret)' found in the database file")
         }
-        // Neither the raw key, the location's coordinates as doubles, nor the derived subkeys appear.
+        // Neither the raw key nor the derived subkeys appear.
         let keyBytes = (0..<32).map { UInt8($0 * 7 + 3) }
-        let lat = withUnsafeBytes(of: (1.2903).bitPattern.littleEndian) { Array($0) }
         for needle in [
-            keyBytes, lat, keys.fieldEncryptionKey.withUnsafeBytes { Array($0) },
+            keyBytes, keys.fieldEncryptionKey.withUnsafeBytes { Array($0) },
             keys.indexKey.withUnsafeBytes { Array($0) },
         ] {
             let found = bytes.indices.dropLast(needle.count).contains {
@@ -75,7 +69,6 @@ struct EncryptionAtRestTests {
         }
         // The application still reads everything back with the key.
         #expect(try registry.account(id: user.id).email == email)
-        #expect(try registry.locationHistory(userID: user.id).count == 1)
     }
 
     @Test("Opening the database with another key fails clearly; tampered ciphertext is detected")
@@ -107,25 +100,8 @@ struct EncryptionAtRestTests {
         #expect(try registry.account(id: b.id).email == "b@example.org")
     }
 
-    @Test("Keys come from a key file or the environment, never from the database")
+    @Test("Keys are parsed from 64 hex digits; malformed key text is refused clearly")
     func keyProvider() throws {
-        var rng = SeededGenerator(seed: 33)
-        let dir = try Fixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("account.key")
-        let made = try KeyProvider.makeKeyFile(at: url, using: &rng)
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        let loaded = try KeyProvider.fromKeyFile(url)
-        #expect(loaded.keyCheckValue == made.keyCheckValue)
-        #expect(throws: AccountStoreError.self) { try KeyProvider.makeKeyFile(at: url, using: &rng) }
-
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let fromEnv = try KeyProvider.fromEnvironment(environment: [KeyProvider.environmentVariable: text])
-        #expect(fromEnv.keyCheckValue == made.keyCheckValue)
-        #expect(throws: AccountStoreError.keyUnavailable("environment variable FIELDTEST_ACCOUNT_KEY is not set")) {
-            try KeyProvider.fromEnvironment(environment: [:])
-        }
         #expect(throws: AccountStoreError.keyUnavailable("test holds 6 characters, expected 64 hex digits")) {
             try KeyProvider.parse("abcdef", source: "test")
         }
@@ -141,16 +117,6 @@ struct EncryptionAtRestTests {
         #expect(
             try KeyProvider.parse(String(repeating: "aB", count: 32), source: "test").keyCheckValue
                 == KeyProvider(keyBytes: [UInt8](repeating: 0xAB, count: 32)).keyCheckValue)
-        do {
-            _ = try KeyProvider.fromKeyFile(URL(fileURLWithPath: "/nonexistent/key"))
-            Issue.record("a missing key file must be reported")
-        } catch {
-            // Foundation's wording of the cause differs between platforms; check our part.
-            #expect(
-                error.description.hasPrefix(
-                    "The account encryption key is unavailable: cannot read key file /nonexistent/key: "))
-            #expect(!error.description.contains(".."))
-        }
     }
 
     @Test("BTD journal: the file holds no entry title, body, prompt or photo reference; the app reads them back")

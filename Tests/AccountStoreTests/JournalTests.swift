@@ -147,35 +147,6 @@ struct JournalTests {
             try store.save(e)
         }
     }
-
-    @Test(
-        "Invalid UTF-8 from a file is rejected with its byte offset",
-        arguments: [
-            ([0x48, 0x69, 0xFF], 2),  // stray 0xFF
-            ([0x61, 0xC0, 0xAF], 1),  // overlong "/"
-            ([0xED, 0xA0, 0x80], 1),  // UTF-16 surrogate
-            ([0x61, 0x62, 0xE2, 0x82], 2),  // truncated 3-byte sequence
-            ([0xF4, 0x90, 0x80, 0x80], 1),  // above U+10FFFF
-            ([0xE2, 0x82, 0x41], 2),  // bad continuation
-        ])
-    func invalidUTF8(bytes: [UInt8], offset: Int) throws {
-        let dir = try Fixture.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("body.txt")
-        try Data(bytes).write(to: url)
-        #expect(throws: AccountStoreError.invalidUTF8(source: url.path, byteOffset: offset)) {
-            try JournalText.read(url)
-        }
-        #expect(
-            AccountStoreError.invalidUTF8(source: "x.txt", byteOffset: offset).description
-                == "x.txt: error: invalid UTF-8 at byte \(offset); re-encode the text as UTF-8.")
-    }
-
-    @Test("Valid UTF-8 from a file decodes exactly")
-    func validUTF8() throws {
-        let text = "Ünïcödé \u{1F305} 中文 \u{0} end"
-        #expect(try JournalText.decode(Array(text.utf8), source: "t") == text)
-    }
 }
 
 @Suite("Journal synchronisation (BTD-S1)")

@@ -19,10 +19,8 @@ struct ArchitectureTests {
     static let rules: [(line: String, allows: @Sendable (Target, Target) -> Bool)] = [
         ("- Foundations → Foundations", { from, to in from.layer != .foundations || to.layer == .foundations }),
         (
-            "- Cores → Foundations, and the core's own C helper target (no core uses another core)",
-            { from, to in
-                from.layer != .cores || to.layer == .foundations || (to.layer == .cores && to.isCHelper)
-            }
+            "- Cores → Foundations (no core uses another core)",
+            { from, to in from.layer != .cores || to.layer == .foundations }
         ),
         (
             "- Harness → Foundations, Harness; SystemsUnderTest and SystemEvaluation also → Cores",

@@ -405,7 +405,7 @@ struct SentimentCSVTests {
         var input = CSVWriter()
         input.row(["text", "id", "note"])
         let texts =
-            ASCIIFastPathTests.tricky + [
+            ScorerExactnessTests.tricky + [
                 "caf\u{E9} au lait :)", "\"quoted\" text, with comma", "two\r\nlines", "", "&lt;3 &amp; more",
             ]
         for (k, text) in texts.enumerated() { input.row([text, k % 4 == 0 ? "id \"\(k)\", quoted" : "r\(k)", "n"]) }

@@ -141,44 +141,6 @@ extension AccountRegistry {
         return try outcome.get()
     }
 
-    /// Issues a new code for a pending registration, replacing the old one and restoring the attempts.
-    /// - Throws: ``AccountStoreError/verificationCodeLimit(retryAfterSeconds:)`` once the address was
-    ///   sent ``VerificationCodePolicy/maxCodesPerEmail`` codes within the policy's window.
-    public func resendVerificationCode(
-        pendingID: String, now: Date, using rng: inout some RandomNumberGenerator
-    ) throws(AccountStoreError) -> VerificationDelivery {
-        let code = configuration.verification.makeCode(using: &rng)
-        let expiresAt = now.addingTimeInterval(configuration.verification.lifetimeSeconds)
-        let digest = codeDigest(code, pendingID: pendingID)
-        let attempts = configuration.verification.maxAttempts
-        let verification = configuration.verification
-        let email: String = try write { db in
-            try purgeStalePendingRegistrations(db, now: now)
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT user_id, email_cipher, codes_issued, budget_start FROM pending_registrations WHERE id = ?
-                        """, arguments: [pendingID])
-            else {
-                throw AccountStoreError.unknownPendingRegistration(pendingID)
-            }
-            let issued: Int = row["codes_issued"]
-            guard issued < verification.maxCodesPerEmail else {
-                throw AccountStoreError.verificationCodeLimit(
-                    retryAfterSeconds: (row["budget_start"] as Double) + verification.codeBudgetSeconds
-                        - now.timeIntervalSince1970)
-            }
-            let bytes = try cipher.open(row["email_cipher"], context: emailContext(userID: row["user_id"]))
-            try db.execute(
-                sql: """
-                    UPDATE pending_registrations SET code_digest = ?, code_expires_at = ?, attempts_left = ?, codes_issued = ? WHERE id = ?
-                    """, arguments: [digest, expiresAt.timeIntervalSince1970, attempts, issued + 1, pendingID])
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        return VerificationDelivery(pendingID: pendingID, email: email, code: code, expiresAt: expiresAt)
-    }
-
     /// Deletes pending registrations whose budget window is over (they hold a password hash and
     /// an encrypted email, and are of no use once no code can be sent for them).
     func purgeStalePendingRegistrations(_ db: Database, now: Date) throws {

@@ -36,7 +36,7 @@ public struct AccountRegistryConfiguration: Sendable, Equatable {
 /// find each other by it) with its lower-cased form for case-insensitive uniqueness, the
 /// email as AES-256-GCM ciphertext plus a keyed HMAC blind index of its normalised form (for
 /// uniqueness and login without plaintext), the PBKDF2 password hash string, the role and
-/// the creation and last sign-in times. Location history is encrypted too. The key comes
+/// the creation and last sign-in times. The key comes
 /// from a ``KeyProvider`` and is never stored. All SQL is parameterised. `secure_delete` is
 /// on, so deleted rows are overwritten with zeros in the file.
 ///
@@ -118,30 +118,11 @@ public struct AccountRegistry: Sendable {
                         window_start REAL NOT NULL,
                         locked_until REAL
                     );
-                    CREATE TABLE location_consent (
-                        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        granted_at REAL,
-                        withdrawn_at REAL,
-                        policy_version TEXT NOT NULL
-                    );
-                    CREATE TABLE consent_events (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        event TEXT NOT NULL,
-                        at REAL NOT NULL,
-                        policy_version TEXT NOT NULL
-                    );
-                    CREATE TABLE location_history (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        sample_cipher BLOB NOT NULL
-                    );
-                    CREATE INDEX location_history_user ON location_history(user_id);
                     """)
         }
         migrator.registerMigration("v2-verification-budget") { db in
             // How many codes the chain of registrations for one email address has been sent, and
-            // since when (SkyScape REG1 1.4; bounded so that codes cannot be guessed by resending).
+            // since when (SkyScape REG1 1.4; bounded so that codes cannot be guessed by registering again).
             try db.execute(
                 sql: """
                     ALTER TABLE pending_registrations ADD COLUMN codes_issued INTEGER NOT NULL DEFAULT 1;

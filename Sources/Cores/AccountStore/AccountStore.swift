@@ -1,6 +1,6 @@
 /// Namespace of the AccountStore module: accounts with per-specification credential
-/// policies, salted slow password hashes, AES-GCM field encryption at rest, roles and
-/// location consent, and the offline-first journal with its idempotent synchronisation.
+/// policies, salted slow password hashes, AES-GCM field encryption at rest, and roles,
+/// and the offline-first journal with its idempotent synchronisation.
 ///
 /// Every operation that needs the current time takes it as a `Date` parameter (UTC), and
 /// every operation that needs randomness takes an `inout RandomNumberGenerator`, so the

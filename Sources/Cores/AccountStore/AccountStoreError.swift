@@ -28,10 +28,6 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
     case storageCorrupted(String)
     /// The role may not perform the action on the resource (NAV-F26).
     case accessDenied(role: Role, action: AccessAction, resource: ProtectedResource)
-    /// Location data was offered while the user had no active consent (NAV-PR1).
-    case noLocationConsent(userID: String)
-    /// Input bytes are not valid UTF-8.
-    case invalidUTF8(source: String, byteOffset: Int)
     /// A text field exceeds its documented size limit.
     case textTooLong(field: String, byteCount: Int, limitBytes: Int)
     /// A text field holds a character the field does not allow.
@@ -81,18 +77,13 @@ public enum AccountStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case .keyUnavailable(let reason):
             let cause = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
             return
-                "The account encryption key is unavailable: \(cause). Provide a 32-byte key as 64 hex digits in the key file or environment variable."
+                "The account encryption key is unavailable: \(cause). Provide a 32-byte key (64 hex digits)."
         case .storageCorrupted(let reason):
             return
                 "Stored account data cannot be read: \(reason). Check that the same encryption key is used and that the database was not modified."
         case .accessDenied(let role, let action, let resource):
             return
                 "Access denied: a \(role.displayName) may not \(action.rawValue) \(resource.displayName). Ask an administrator for the needed role."
-        case .noLocationConsent(let user):
-            return
-                "User '\(user)' has not consented to location collection; ask for consent before recording locations."
-        case .invalidUTF8(let source, let offset):
-            return "\(source): error: invalid UTF-8 at byte \(offset); re-encode the text as UTF-8."
         case .textTooLong(let field, let count, let limit):
             return "The \(field) is \(count) bytes of UTF-8; the limit is \(limit) bytes. Shorten it."
         case .invalidText(let field, let reason):

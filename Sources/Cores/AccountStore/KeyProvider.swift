@@ -4,18 +4,13 @@ import GRDB
 
 /// The account store's master key, loaded from OUTSIDE the database (SKY-SEC).
 ///
-/// The key is 32 random bytes written as 64 hexadecimal digits, either in a key file
-/// (``fromKeyFile(_:)``, created by ``makeKeyFile(at:using:)`` with owner-only permissions)
-/// or in the environment variable ``environmentVariable`` (``fromEnvironment(_:environment:)``).
-/// It is never written to the database; the database holds only a key check value (an HMAC
-/// of a constant), so opening it with the wrong key fails with a clear error instead of
+/// The key is 32 random bytes, given by the caller as bytes or as 64 hexadecimal digits
+/// (``parse(_:source:)``). It is never written to the database; the database holds only a
+/// key check value (an HMAC of a constant), so opening it with the wrong key fails with a clear error instead of
 /// garbage. Three subkeys are derived with HKDF-SHA256 (RFC 5869): one for AES-GCM field
 /// encryption of accounts, one for the HMAC blind indexes and one for AES-GCM encryption of
 /// journal entries, so no use weakens another.
 public struct KeyProvider: Sendable {
-    /// The environment variable read by ``fromEnvironment(_:environment:)``.
-    public static let environmentVariable = "FIELDTEST_ACCOUNT_KEY"
-
     /// AES-256-GCM key for encrypted columns.
     let fieldEncryptionKey: SymmetricKey
     /// HMAC-SHA256 key for blind indexes and verification-code digests.
@@ -65,55 +60,6 @@ public struct KeyProvider: Sendable {
                 throw .keyUnavailable("\(source) holds a non-hexadecimal character")
             }
             bytes.append(high << 4 | low)
-        }
-        return try KeyProvider(keyBytes: bytes)
-    }
-
-    /// Loads the key from the environment variable `name`.
-    public static func fromEnvironment(
-        _ name: String = environmentVariable,
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(AccountStoreError) -> KeyProvider {
-        guard let value = environment[name] else {
-            throw .keyUnavailable("environment variable \(name) is not set")
-        }
-        return try parse(value, source: "environment variable \(name)")
-    }
-
-    /// Loads the key from the key file at `url`.
-    public static func fromKeyFile(_ url: URL) throws(AccountStoreError) -> KeyProvider {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw .keyUnavailable("cannot read key file \(url.path): \(error.localizedDescription)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw .keyUnavailable("key file \(url.path) is not text")
-        }
-        return try parse(text, source: "key file \(url.path)")
-    }
-
-    /// Creates a new key file at `url` with permissions 0600 holding a fresh key from `rng`
-    /// (pass `SystemRandomNumberGenerator` for real keys), and returns its provider.
-    /// Refuses to overwrite an existing file.
-    public static func makeKeyFile(at url: URL, using rng: inout some RandomNumberGenerator) throws(AccountStoreError)
-        -> KeyProvider
-    {
-        let bytes = AccountRandomness.bytes(32, using: &rng)
-        let text = bytes.map { String(format: "%02x", $0) }.joined() + "\n"
-        // O_EXCL: the file is created here or not at all, so an existing key is never replaced.
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            if errno == EEXIST {
-                throw .keyUnavailable("key file \(url.path) already exists; remove it or load it instead")
-            }
-            throw .keyUnavailable("cannot create key file \(url.path): \(String(cString: strerror(errno)))")
-        }
-        let data = Array(text.utf8)
-        let written = data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-        let closed = close(fd)
-        guard written == data.count, closed == 0 else {
-            unlink(url.path)
-            throw .keyUnavailable("cannot write key file \(url.path)")
         }
         return try KeyProvider(keyBytes: bytes)
     }

@@ -39,64 +39,6 @@ public enum RegistrationOutcome: Sendable, Equatable {
     case pendingVerification(VerificationDelivery)
 }
 
-/// A location fix kept in the encrypted location history (NAV-PR1).
-public struct LocationSample: Sendable, Equatable {
-    /// When the fix was taken (UTC).
-    public let recordedAt: Date
-    /// WGS84 latitude, degrees.
-    public let latitudeDegrees: Double
-    /// WGS84 longitude, degrees.
-    public let longitudeDegrees: Double
-    /// Horizontal accuracy radius, metres.
-    public let horizontalAccuracyMetres: Double
-
-    /// Creates a sample.
-    public init(recordedAt: Date, latitudeDegrees: Double, longitudeDegrees: Double, horizontalAccuracyMetres: Double) {
-        self.recordedAt = recordedAt
-        self.latitudeDegrees = latitudeDegrees
-        self.longitudeDegrees = longitudeDegrees
-        self.horizontalAccuracyMetres = horizontalAccuracyMetres
-    }
-
-    /// 32 bytes: four little-endian IEEE-754 doubles.
-    var bytes: [UInt8] {
-        [recordedAt.timeIntervalSince1970, latitudeDegrees, longitudeDegrees, horizontalAccuracyMetres]
-            .flatMap { value -> [UInt8] in
-                withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
-            }
-    }
-
-    init?(bytes: [UInt8]) {
-        guard bytes.count == 32 else { return nil }
-        var values = [Double]()
-        for i in 0..<4 {
-            var bits: UInt64 = 0
-            for j in 0..<8 { bits |= UInt64(bytes[i * 8 + j]) << (8 * UInt64(j)) }
-            values.append(Double(bitPattern: bits))
-        }
-        self.init(
-            recordedAt: Date(timeIntervalSince1970: values[0]), latitudeDegrees: values[1],
-            longitudeDegrees: values[2], horizontalAccuracyMetres: values[3])
-    }
-}
-
-/// A user's location-collection consent (NAV-PR1, POPI Act 2013).
-public struct LocationConsent: Sendable, Equatable {
-    /// When consent was last given (UTC).
-    public let grantedAt: Date?
-    /// When consent was last withdrawn (UTC), if after the grant.
-    public let withdrawnAt: Date?
-    /// The version of the privacy notice the user agreed to.
-    public let policyVersion: String
-
-    /// Whether locations may be collected now.
-    public var isActive: Bool {
-        guard let granted = grantedAt else { return false }
-        guard let withdrawn = withdrawnAt else { return true }
-        return granted > withdrawn
-    }
-}
-
 /// Random identifiers.
 extension AccountRandomness {
     /// A random (version 4) UUID from `rng`. O(1).

@@ -12,8 +12,8 @@ public struct VerificationCodePolicy: Sendable, Equatable {
     public let lifetimeSeconds: Double
     /// How many wrong codes may be entered before the code is void.
     public let maxAttempts: Int
-    /// How many codes one email address may be sent (first code, resends and new registrations
-    /// of the same address together) within `codeBudgetSeconds`; with `maxAttempts` this bounds
+    /// How many codes one email address may be sent (the first code and new registrations of
+    /// the same address together) within `codeBudgetSeconds`; with `maxAttempts` this bounds
     /// the guesses at a code (5 × 4 = 20 a day against 10⁶ codes by default).
     public let maxCodesPerEmail: Int
     /// The window of `maxCodesPerEmail`, seconds from the first code; pending registrations

@@ -1,5 +1,3 @@
-import CPrefetch
-
 /// Classifies tweet after tweet with one model, reusing its buffers and
 /// remembering what it worked out for each distinct token.
 ///
@@ -14,10 +12,9 @@ import CPrefetch
 /// summed in token order), so predictions do not depend on what was classified
 /// before. A scorer is a value owned by one task; give each task its own.
 ///
-/// Fast paths (same results bit for bit, checked by `ASCIIFastPathTests`): text that is
-/// ASCII once HTML references are decoded is tokenized by `ASCIITweetScanner` instead of
-/// `TweetTokenizer`; `predictAll` pipelines a batch, tokenizing and hashing the next tweet
-/// and prefetching the memo slots and weights it will read while the current one is scored.
+/// `predictAll` stages a batch: each tweet is tokenized by `TweetTokenizer` into a padded
+/// buffer, so its tokens are hashed and compared eight bytes at a time (same results bit for
+/// bit, checked by `ScorerExactnessTests`).
 /// Complexity per tweet: O(bytes) to tokenize and hash, O(bytes × max gram length)
 /// for each token not yet in the memo.
 public struct SentimentScorer {
@@ -29,10 +26,6 @@ public struct SentimentScorer {
     /// The logistic-regression model, held by reference so the hot path borrows it
     /// instead of copying the enum payload (and retaining its arrays) per tweet.
     let logistic: LogisticModelBox?
-    /// The ASCII scanner and its output buffers (see `predictASCII`).
-    let scanner = ASCIITweetScanner()
-    var asciiBytes: [UInt8] = []
-    var asciiEnds: [Int32] = []
 
     /// Default bound on remembered tokens: 98,304 (the bundled 120,000 tweets hold about 70,000 distinct tokens); the memo then takes 8 MiB, 2^17 slots of 64 bytes filled to at most 3/4.
     public static let defaultMemoCapacity = 3 << 15
@@ -45,41 +38,16 @@ public struct SentimentScorer {
         if case .logisticRegression(let m) = model { logistic = LogisticModelBox(m) } else { logistic = nil }
     }
 
-    /// Classifies `text` (same result as `model.predict(text)`). Logistic-regression
-    /// models take the ASCII fast path when the text (HTML references decoded) is ASCII.
+    /// Classifies `text` (same result as `model.predict(text)`).
     public mutating func predict(_ text: String) -> SentimentPrediction {
-        if let box = logistic {
-            var text = text
-            let fast: SentimentPrediction? = text.withUTF8 { raw in
-                let (ascii, ampersand) = Self.byteFacts(raw)
-                guard ampersand else {
-                    return ascii
-                        ? Self.predictASCII(
-                            raw, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo,
-                            scratch: &scratch) : nil
-                }
-                var decoded = tokens.scratch
-                tokens.scratch = []
-                defer { tokens.scratch = decoded }
-                HTMLEntities.decode(raw, into: &decoded)
-                return decoded.withUnsafeBufferPointer {
-                    Self.isASCII($0)
-                        ? Self.predictASCII(
-                            $0, model: box, scanner: scanner, out: &asciiBytes, ends: &asciiEnds, memo: &memo,
-                            scratch: &scratch) : nil
-                }
-            }
-            if let fast { return fast }
-        }
         model.featurizer.tokenizer.tokenize(text, into: &tokens)
         return predict(tokens: tokens)
     }
 
     /// Classifies `texts` in order, calling `body` with each index and prediction (the same
-    /// predictions as `predict(_:)` text by text). Logistic-regression models run as a
-    /// two-stage pipeline: text i + 1 is tokenized and hashed, and the memo slots and
-    /// weights it will read are prefetched, before text i is scored, so the cache misses
-    /// of one overlap the work on the other (results never depend on what is cached).
+    /// predictions as `predict(_:)` text by text). Logistic-regression models stage each
+    /// text (tokenized into a padded buffer and hashed) before it is scored; results never
+    /// depend on what the memo holds.
     public mutating func predictAll(_ texts: [String], _ body: (Int, SentimentPrediction) -> Void) {
         guard let box = logistic, box.model.hasScoringShape, !texts.isEmpty else {
             for (i, t) in texts.enumerated() { body(i, predict(t)) }
@@ -97,8 +65,7 @@ public struct SentimentScorer {
 
     /// Classifies `count` texts given as valid UTF-8 bytes (`utf8(i)` for text `i`, valid while
     /// it is used) in order, calling `body` with each index and prediction: the same predictions
-    /// and pipelining as `predictAll(_:_:)`, without a `String` per text where the ASCII fast
-    /// path applies.
+    /// and staging as `predictAll(_:_:)`.
     public mutating func predictAll(
         count: Int, utf8: (Int) -> UnsafeBufferPointer<UInt8>, _ body: (Int, SentimentPrediction) -> Void
     ) {
@@ -138,33 +105,19 @@ public struct SentimentScorer {
         }
     }
 
-    /// Tokenizes `text` into `t` (the ASCII fast path when it applies, else `TweetTokenizer`),
-    /// then runs pass 1 (`hashTokens`, which prefetches what pass 2 will read) on it.
+    /// Tokenizes `text` into `t` with `TweetTokenizer`, then runs pass 1 (`hashTokens`) on it.
     mutating func stage(_ text: String, into t: inout StagedTweet, model box: LogisticModelBox) {
-        // Native strings lend their UTF-8 bytes without a copy; others are made native first.
-        let scanned =
-            text.utf8.withContiguousStorageIfAvailable { stageBytes($0, into: &t) }
-            ?? {
-                var copy = text
-                return copy.withUTF8 { stageBytes($0, into: &t) }
-            }()
-        if !scanned {
-            box.model.featurizer.tokenizer.tokenize(text, into: &tokens)
-            t.load(tokens)
-        }
+        box.model.featurizer.tokenizer.tokenize(text, into: &tokens)
+        t.load(tokens)
         hash(&t, model: box)
     }
 
     /// `stage` for a text given as valid UTF-8 bytes.
     mutating func stage(utf8 raw: UnsafeBufferPointer<UInt8>, into t: inout StagedTweet, model box: LogisticModelBox) {
-        if !stageBytes(raw, into: &t) {
-            box.model.featurizer.tokenizer.tokenize(String(decoding: raw, as: UTF8.self), into: &tokens)
-            t.load(tokens)
-        }
-        hash(&t, model: box)
+        stage(String(decoding: raw, as: UTF8.self), into: &t, model: box)
     }
 
-    /// Pass 1 on a tokenized tweet: `hashTokens`, and the memo slots its hashes lead to prefetched.
+    /// Pass 1 on a tokenized tweet: `hashTokens`.
     mutating func hash(_ t: inout StagedTweet, model box: LogisticModelBox) {
         if t.hashes.count < t.tokenCount { t.hashes = [UInt64](repeating: 0, count: max(t.tokenCount, 64)) }
         if t.buckets.count < 2 * t.tokenCount { t.buckets = [Int32](repeating: 0, count: max(2 * t.tokenCount, 128)) }
@@ -181,35 +134,6 @@ public struct SentimentScorer {
                 }
             }
         }
-        t.hashes.withUnsafeBufferPointer { memo.prefetch(UnsafeBufferPointer(rebasing: $0[..<count])) }
-    }
-
-    /// The ASCII fast path of `stage` on the text's UTF-8 bytes: true when it tokenized them into `t`.
-    mutating func stageBytes(_ raw: UnsafeBufferPointer<UInt8>, into t: inout StagedTweet) -> Bool {
-        let (ascii, ampersand) = Self.byteFacts(raw)
-        guard ampersand else { return ascii && Self.scanASCII(raw, scanner: scanner, into: &t) }
-        var decoded = tokens.scratch
-        tokens.scratch = []
-        defer { tokens.scratch = decoded }
-        HTMLEntities.decode(raw, into: &decoded)
-        return decoded.withUnsafeBufferPointer { Self.isASCII($0) && Self.scanASCII($0, scanner: scanner, into: &t) }
-    }
-
-    /// Tokenizes the ASCII text `s` into `t` with `scanner`; returns true (to chain with the ASCII test).
-    static func scanASCII(_ s: UnsafeBufferPointer<UInt8>, scanner: ASCIITweetScanner, into t: inout StagedTweet)
-        -> Bool
-    {
-        let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
-        if t.bytes.count < byteCapacity { t.bytes = [UInt8](repeating: 0, count: byteCapacity) }
-        if t.ends.count < s.count + 1 { t.ends = [Int32](repeating: 0, count: s.count + 1) }
-        let count = t.bytes.withUnsafeMutableBufferPointer { out in
-            t.ends.withUnsafeMutableBufferPointer { ends in
-                scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!)
-            }
-        }
-        t.tokenCount = count
-        t.byteCount = count == 0 ? 0 : Int(t.ends[count - 1])
-        return true
     }
 
     /// Passes 2 and 3 (`score`) on a staged tweet.
@@ -226,95 +150,6 @@ public struct SentimentScorer {
                     }
                 }
             }
-        }
-    }
-
-    /// Whether every byte is below 0x80, and whether some byte is `&`, in one pass of
-    /// 16-byte vectors (the tail byte by byte).
-    @inline(__always)
-    static func byteFacts(_ s: UnsafeBufferPointer<UInt8>) -> (ascii: Bool, ampersand: Bool) {
-        guard let base = s.baseAddress else { return (true, false) }
-        let raw = UnsafeRawPointer(base)
-        let n = s.count
-        let amp = SIMD16<UInt8>(repeating: 0x26)
-        var any = SIMD16<UInt8>(repeating: 0)
-        var found = SIMD16<UInt8>(repeating: 0)
-        var i = 0
-        while i + 16 <= n {
-            let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            any |= v
-            found |= SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: v .== amp)
-            i += 16
-        }
-        var anyByte = any.max()
-        var foundByte = found.max()
-        while i < n {
-            let b = base[i]
-            anyByte |= b
-            foundByte |= b == 0x26 ? 1 : 0
-            i += 1
-        }
-        return (anyByte < 0x80, foundByte != 0)
-    }
-
-    /// Whether every byte is below 0x80 (16-byte vectors, the tail byte by byte).
-    @inline(__always)
-    static func isASCII(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = s.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        let n = s.count
-        var any = SIMD16<UInt8>(repeating: 0)
-        var i = 0
-        while i + 16 <= n {
-            any |= raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            i += 16
-        }
-        var anyByte = any.max()
-        while i < n {
-            anyByte |= base[i]
-            i += 1
-        }
-        return anyByte < 0x80
-    }
-
-    /// Classifies the ASCII text `s` (HTML references decoded): `scanner` tokenizes
-    /// it into `out` and `ends` (grown as needed), then `m` scores those tokens.
-    static func predictASCII(
-        _ s: UnsafeBufferPointer<UInt8>, model box: LogisticModelBox, scanner: ASCIITweetScanner,
-        out: inout [UInt8], ends: inout [Int32], memo: inout WordMemo, scratch: inout ScoringScratch
-    ) -> SentimentPrediction {
-        let byteCapacity = ASCIITweetScanner.outputCapacity(s.count)
-        if out.count < byteCapacity { out = [UInt8](repeating: 0, count: byteCapacity) }
-        if ends.count < s.count + 1 { ends = [Int32](repeating: 0, count: s.count + 1) }
-        return out.withUnsafeMutableBufferPointer { out in
-            ends.withUnsafeMutableBufferPointer { ends in
-                let count = scanner.tokenize(s, out: out.baseAddress!, ends: ends.baseAddress!)
-                let used = count == 0 ? 0 : Int(ends[count - 1])
-                return box.model.predict(
-                    bytes: UnsafeBufferPointer(rebasing: out[..<used]),
-                    ends: UnsafeBufferPointer(rebasing: ends[..<count]),
-                    paddedBy: out.count - used, memo: &memo, scratch: &scratch)
-            }
-        }
-    }
-
-    /// The tokens the ASCII fast path makes of `text`, or nil when `text` does not take it (for tests).
-    mutating func asciiTokens(_ text: String) -> [String]? {
-        var text = text
-        var decoded: [UInt8] = []
-        text.withUTF8 { HTMLEntities.decode($0, into: &decoded) }
-        guard decoded.withUnsafeBufferPointer(Self.isASCII) else { return nil }
-        var out = [UInt8](repeating: 0, count: ASCIITweetScanner.outputCapacity(decoded.count))
-        var ends = [Int32](repeating: 0, count: decoded.count + 1)
-        let count = decoded.withUnsafeBufferPointer { s in
-            out.withUnsafeMutableBufferPointer { o in
-                ends.withUnsafeMutableBufferPointer { e in
-                    scanner.tokenize(s, out: o.baseAddress!, ends: e.baseAddress!)
-                }
-            }
-        }
-        return (0..<count).map { k in
-            String(decoding: out[(k == 0 ? 0 : Int(ends[k - 1]))..<Int(ends[k])], as: UTF8.self)
         }
     }
 
@@ -549,12 +384,6 @@ struct WordMemo {
         filled += 1
     }
 
-    /// Prefetches the home slot of each hash (so the cache lines are on their way before `find` needs them).
-    func prefetch(_ hashes: UnsafeBufferPointer<UInt64>) {
-        guard let storage else { return }
-        for hash in hashes { fieldtest_prefetch(storage.slots + home(hash)) }
-    }
-
     private func equalLongKey(_ e: WordMemoSlot, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
         arena.withUnsafeBufferPointer { a in
             let start = Int(e.keyStart)
@@ -594,15 +423,13 @@ extension LogisticRegressionClassifier {
 
     /// Classifies the tweet whose tokens are `bytes[ends[k-1] ..< ends[k]]` (the first from 0),
     /// the layout of `TweetTokens`, with the per-token memo, in three passes over the tokens:
-    /// 1. hash every token and its bigram with the previous one, and prefetch the memo slots and
-    ///    word n-gram weights they lead to (`hashTokens`);
+    /// 1. hash every token and its bigram with the previous one (`hashTokens`);
     /// 2. look each token up in the memo (character n-gram sums, lexicon evidence), in token order;
     /// 3. sum the weights of the distinct word n-grams.
     /// Every sum is taken in the same order as `SentimentFeaturizer.analyze` + `probabilities` would
     /// group it, so memo hits and misses give the same bits.
-    /// `padding`: how many readable bytes follow `bytes` (with 16 or more, memo keys are read as two 8-byte words).
     func predict(
-        bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, paddedBy padding: Int = 0,
+        bytes all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>,
         memo: inout WordMemo, scratch: inout ScoringScratch
     ) -> SentimentPrediction {
         guard hasScoringShape else {
@@ -627,12 +454,11 @@ extension LogisticRegressionClassifier {
         return hashArray.withUnsafeMutableBufferPointer { hashes in
             bucketArray.withUnsafeMutableBufferPointer { buckets in
                 let bucketCount = hashTokens(
-                    all, ends: ends, padded: padding >= 8, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
-                memo.prefetch(UnsafeBufferPointer(rebasing: hashes[..<tokenCount]))
+                    all, ends: ends, padded: false, hashes: hashes.baseAddress!, buckets: buckets.baseAddress!)
                 return score(
                     all, ends: ends, hashes: UnsafeBufferPointer(hashes),
                     buckets: UnsafeBufferPointer(rebasing: buckets[..<bucketCount]),
-                    padded: padding >= 16, memo: &memo, scratch: &scratch)
+                    padded: false, memo: &memo, scratch: &scratch)
             }
         }
     }
@@ -643,8 +469,7 @@ extension LogisticRegressionClassifier {
     /// Pass 1 of `predict(bytes:ends:…)`: the hash of every token (`FeatureHashing.token`; `padded`:
     /// at least 8 readable bytes follow `all`) into `hashes` (one per token) and
     /// its word n-gram buckets into `buckets` (at most two per token), unigram then bigram with the
-    /// previous token; then prefetches the weights they lead to (the caller prefetches the memo
-    /// slots of `hashes`). Returns the number of buckets.
+    /// previous token. Returns the number of buckets.
     func hashTokens(
         _ all: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, padded: Bool,
         hashes: UnsafeMutablePointer<UInt64>,
@@ -667,11 +492,6 @@ extension LogisticRegressionClassifier {
                 bucketCount += 1
             }
             previous = h
-        }
-        weights.withUnsafeBufferPointer { W in
-            for j in UnsafeBufferPointer(start: buckets, count: bucketCount) {
-                fieldtest_prefetch(W.baseAddress! + 3 * Int(j))
-            }
         }
         return bucketCount
     }
