@@ -34,6 +34,17 @@ enum ReportStyle {
         .badge.pass { background: var(--pass); }
         .badge.fail { background: var(--fail); }
         .badge.not_measured { background: #8a5a00; }
+        .badge.regression { background: #8e1b5a; }
+        tr.regression td, td.regression { background: #fbeff5; }
+        .note.regressed { color: #8e1b5a; font-weight: 600; }
+        .all-clear { color: var(--pass); font-weight: 600; }
+        #failures td.metric { min-width: 6em; }
+        details.fold > summary { cursor: pointer; margin: 1.6em 0 0.3em; padding-top: 0.6em;
+          border-top: 2px solid var(--line); }
+        details.fold > summary h2 { display: inline; margin: 0; padding: 0; border: 0; }
+        .fold-counts { display: block; color: var(--info); font-size: 0.92em; margin-left: 1.1em; }
+        .provenance dd code { overflow-wrap: anywhere; word-break: break-all; font-size: 0.92em; }
+        .provenance h4 { margin: 0.6em 0 0.2em; font-size: 0.95em; overflow-wrap: anywhere; }
         tr.not_measured td { background: #fff8e6; }
         .note { color: var(--info); font-size: 0.9em; }
         .delta { font-weight: 600; white-space: nowrap; }
