@@ -155,6 +155,8 @@ public struct ReportRun: Sendable {
     public var check: [BaselineCheckCSV.Row]
     /// Where the run came from, as `run.json` records it.
     public var provenance: RunProvenance
+    /// What the accuracy figures need of `items.csv` (empty when absent).
+    public var items: ItemDigest
 
     /// Reads the run whose `metrics.csv` is `metricsFile`, and whatever lies beside it.
     public init(metricsFile: URL) throws {
@@ -183,6 +185,7 @@ public struct ReportRun: Sendable {
         features = FileManager.default.fileExists(atPath: geo.path) ? try TraceGeoJSON.read(geo) : []
         let checkFile = folder.appendingPathComponent(BaselineCheckCSV.fileName)
         check = FileManager.default.fileExists(atPath: checkFile.path) ? try BaselineCheckCSV.read(checkFile) : []
+        items = try ItemDigest.read(folder.appendingPathComponent(ItemsCSV.fileName))
     }
 
     /// The `metrics.csv` files `paths` name: a file as it is; a folder's own `metrics.csv`, or else every

@@ -224,6 +224,7 @@ public struct HTMLReport {
         if cases > 1 { nodes.append(baselineChanges(rs)) }
         if cases > 1 { nodes.append(sweepPlots(rs)) }
         nodes.append(latencyFigures(rs))
+        nodes.append(accuracyFigures(rs))
         nodes.append(mapFigure(rs))
         nodes.append(eventsDigest(rs))
         let counts = [

@@ -38,6 +38,10 @@ enum ReportStyle {
         tr.regression td, td.regression { background: #fbeff5; }
         .note.regressed { color: #8e1b5a; font-weight: 600; }
         .all-clear { color: var(--pass); font-weight: 600; }
+        table.confusion { width: auto; }
+        table.confusion th { white-space: normal; }
+        table.confusion td.right { background: #e6f4ea; color: #0f5323; font-weight: 600; }
+        table.confusion td.wrong { background: #fdecea; color: #8a1c1c; font-weight: 600; }
         #failures td.metric { min-width: 6em; }
         details.fold > summary { cursor: pointer; margin: 1.6em 0 0.3em; padding-top: 0.6em;
           border-top: 2px solid var(--line); }
