@@ -19,7 +19,7 @@ struct AccuracyFiguresTests {
         var items = ""
         for (i, (expected, answer)) in [
             ("positive", "positive"), ("positive", "negative"), ("negative", "negative"), ("neutral", ""),
-            ("negative", "negative"),
+            ("negative", "negative"), ("positive", "positive"),
         ].enumerated() {
             items += "demo,MIC-14,sentiment_accuracy,\(i),\(expected),\(answer),\(expected == answer),\n"
         }
@@ -29,9 +29,9 @@ struct AccuracyFiguresTests {
         let c = try #require(digest.confusions.first)
         #expect(c.labels == ["positive", "negative", "neutral"])
         #expect(c.counts["negative"]?["negative"] == 2 && c.counts["positive"]?["negative"] == 1)
-        #expect(c.counts["neutral"]?[""] == 1 && c.total == 5)
+        #expect(c.counts["neutral"]?[""] == 1 && c.total == 6)
         let html = try HTMLReport.render(inputs: [dir.path], requirements: [])
-        #expect(html.contains("aria-label=\"confusion matrix of MIC-14 sentiment_accuracy: 3 of 5 items answered as expected\""))
+        #expect(html.contains("aria-label=\"confusion matrix of MIC-14 sentiment_accuracy: 4 of 6 items answered as expected\""))
         #expect(html.contains(">none</th>"))
     }
 
@@ -39,6 +39,8 @@ struct AccuracyFiguresTests {
         let items = """
             demo,SKY-P2,sun_event,Lincoln sunrise,2023-01-24T13:31:00Z,2023-01-24T13:32:00Z,false,
             demo,SKY-P2,sun_event,Lincoln sunset,none,none,true,
+            demo,SKY-P2,polar_mismatch,Lincoln sunrise,2023-01-24T13:31:00Z,2023-01-24T13:31:00Z,true,
+            demo,SKY-P2,polar_mismatch,Lincoln sunset,2023-01-24T23:34:00Z,2023-01-24T23:34:00Z,true,
 
             """
         let dir = try Self.folder(items: items)

@@ -84,7 +84,8 @@ public struct ItemDigest: Sendable, Equatable {
         // Answers from outside the expected labels (times, names) make it no classifier.
         digest.confusions = order.compactMap { labelled[$0] }.filter { c in
             let expected = Set(c.counts.keys)
-            return c.labels.count >= 2 && c.counts.values.allSatisfy { $0.keys.allSatisfy { $0.isEmpty || expected.contains($0) } }
+            // Each expected label seen twice on average, else the "labels" are item names (times, places).
+            return c.labels.count >= 2 && c.total >= 2 * expected.count && c.counts.values.allSatisfy { $0.keys.allSatisfy { $0.isEmpty || expected.contains($0) } }
         }
         digest.errors = errorOrder.compactMap { errors[$0] }.map {
             var e = $0

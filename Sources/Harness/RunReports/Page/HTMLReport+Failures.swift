@@ -110,13 +110,22 @@ extension HTMLReport {
                 e.anchor.map { .a(.href("#" + $0), .text(row.metric)) } ?? metricName(row.metric)
             return .tr(
                 .class(e.regression != nil && row.status != .fail ? "regression" : row.status.rawValue),
-                .td(.class("metric"), .text(e.scenario)),
-                .td(.class("metric"), .text(row.scenario + (several ? " (\(e.run.label))" : ""))),
-                .td(requirementLink(row.requirement)), .td(.class("metric"), metric),
-                .td(.class("num"), .text(row.status == .notMeasured ? "—" : ReportFormat.value(row.value, unit: row.unit))),
-                .td(.class("num"), .text(ReportFormat.threshold(row.comparator.rawValue, row.threshold, unit: row.unit))),
-                .td(.class("num"), .text(e.regression?.baseline.map { ReportFormat.value($0, unit: row.unit) } ?? "")),
-                .td(statusBadges(row, e.regression)))
+                .td(.class("where"), .text(place(e, several: several))),
+                .td(.class("req"), requirementLink(row.requirement)), .td(.class("metric"), metric),
+                .td(
+                    .class("num value"),
+                    .text(row.status == .notMeasured ? "—" : ReportFormat.value(row.value, unit: row.unit))),
+                .td(
+                    .class("num thr"),
+                    .text(ReportFormat.threshold(row.comparator.rawValue, row.threshold, unit: row.unit))),
+                .td(
+                    .class("num base"),
+                    .if(
+                        e.regression?.baseline != nil,
+                        .group(
+                            .span(.class("narrow-only"), .text("baseline ")),
+                            .text(e.regression?.baseline.map { ReportFormat.value($0, unit: row.unit) } ?? "")))),
+                .td(.class("status"), statusBadges(row, e.regression)))
         }
         let count = entries.count
         return .section(
@@ -130,7 +139,7 @@ extension HTMLReport {
                     .class("failures"),
                     .thead(
                         .tr(
-                            .th("Scenario"), .th("Case"), .th("Requirement"), .th("Metric"),
+                            .th("Scenario · case"), .th("Requirement"), .th("Metric"),
                             .th(.class("num"), .text("Value")), .th(.class("num"), .text("Threshold")),
                             .th(.class("num"), .text("Baseline")), .th("Status"))),
                     .tbody(.group(body)))),
@@ -139,6 +148,13 @@ extension HTMLReport {
                 .p(
                     .class("muted"),
                     .text("\(count - shown.count) more not shown (the list shows at most \(Self.maximumFailureEntries))."))))
+    }
+
+    /// The scenario of an entry, and its case when that is not the scenario itself (a sweep's), and
+    /// its run's label when several runs of the scenario are shown.
+    func place(_ e: FailureEntry, several: Bool) -> String {
+        (e.row.scenario == e.scenario ? e.scenario : e.scenario + " · " + e.row.scenario)
+            + (several ? " (\(e.run.label))" : "")
     }
 
     /// A row's status badge, REGRESSION in place of PASS when it regressed (beside FAIL when it also fails).

@@ -42,7 +42,8 @@ enum ReportStyle {
         table.confusion th { white-space: normal; }
         table.confusion td.right { background: #e6f4ea; color: #0f5323; font-weight: 600; }
         table.confusion td.wrong { background: #fdecea; color: #8a1c1c; font-weight: 600; }
-        #failures td.metric { min-width: 6em; }
+        #failures td.metric, #failures td.where { min-width: 6em; overflow-wrap: anywhere; }
+        .narrow-only { display: none; }
         details.fold > summary { cursor: pointer; margin: 1.6em 0 0.3em; padding-top: 0.6em;
           border-top: 2px solid var(--line); }
         details.fold > summary h2 { display: inline; margin: 0; padding: 0; border: 0; }
@@ -139,6 +140,20 @@ enum ReportStyle {
           table.cards td.thr { grid-column: 3; grid-row: 2; text-align: right; }
           table.cards td.extra { grid-column: 1 / -1; grid-row: 3; text-align: left; }
           table.cards td:empty, table.cards .delta.same { display: none; }
+          table.failures thead { display: none; }
+          table.failures, table.failures tbody { display: block; }
+          table.failures tr { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 0 8px;
+            padding: 5px 2px; border-bottom: 1px solid var(--line); }
+          table.failures td { display: block; border: 0; padding: 0; min-width: 0; background: none; }
+          table.failures td.where { grid-column: 1 / -1; grid-row: 1; color: var(--info); }
+          table.failures td.req { grid-column: 1; grid-row: 2; }
+          table.failures td.metric { grid-column: 2; grid-row: 2; font-weight: 600; min-width: 0; }
+          table.failures td.status { grid-column: 3; grid-row: 2; text-align: right; }
+          table.failures td.value { grid-column: 1 / 3; grid-row: 3; text-align: left; }
+          table.failures td.thr { grid-column: 3; grid-row: 3; }
+          table.failures td.base { grid-column: 1 / -1; grid-row: 4; text-align: left; }
+          table.failures td:empty { display: none; }
+          .narrow-only { display: inline; }
           svg.errorbar { display: block; width: 100%; max-width: 80px; margin: 2px 0 0; }
           .ci-text { white-space: normal; }
           svg .tick { font-size: 13px; }
