@@ -31,7 +31,9 @@ struct AccuracyFiguresTests {
         #expect(c.counts["negative"]?["negative"] == 2 && c.counts["positive"]?["negative"] == 1)
         #expect(c.counts["neutral"]?[""] == 1 && c.total == 6)
         let html = try HTMLReport.render(inputs: [dir.path], requirements: [])
-        #expect(html.contains("aria-label=\"confusion matrix of MIC-14 sentiment_accuracy: 4 of 6 items answered as expected\""))
+        #expect(
+            html.contains(
+                "aria-label=\"confusion matrix of MIC-14 sentiment_accuracy: 4 of 6 items answered as expected\""))
         #expect(html.contains(">none</th>"))
     }
 
@@ -56,7 +58,9 @@ struct AccuracyFiguresTests {
         let e = try #require(try ItemDigest.read(dir.appendingPathComponent(ItemsCSV.fileName)).errors.first)
         #expect(e.values == (0..<40).map(Double.init) && e.total == 40)
         let html = try HTMLReport.render(inputs: [dir.path], requirements: [])
-        #expect(html.contains("aria-label=\"error distribution of SKY-P1 dropped_ratio: 40 items, median 19.5, 95th percentile 37"))
+        #expect(
+            html.contains(
+                "aria-label=\"error distribution of SKY-P1 dropped_ratio: 40 items, median 19.5, 95th percentile 37"))
         #expect(html.contains("class=\"series s0\""))
     }
 

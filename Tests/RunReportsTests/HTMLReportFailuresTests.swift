@@ -60,7 +60,9 @@ struct HTMLReportFailuresTests {
         let scenarioAt = try #require(html.range(of: "id=\"s-demo\""))
         #expect(summary.lowerBound < failuresAt.lowerBound && failuresAt.lowerBound < scenarioAt.lowerBound)
         let list = try Self.section("failures", of: html)
-        for metric in ["failing_ratio", "unmeasured_ratio", "dropped_ratio"] { #expect(list.contains(metric), "\(metric)") }
+        for metric in ["failing_ratio", "unmeasured_ratio", "dropped_ratio"] {
+            #expect(list.contains(metric), "\(metric)")
+        }
         #expect(!list.contains("steady_ratio"))
         #expect(list.contains("0.99"), "the regression's baseline value")
         let targets = Self.links(list)

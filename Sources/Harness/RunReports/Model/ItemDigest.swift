@@ -65,7 +65,8 @@ public struct ItemDigest: Sendable, Equatable {
             }
             if labelled[key] == nil {
                 order.append(key)
-                labelled[key] = Confusion(requirement: r.requirement, metric: r.metric, labels: [], counts: [:], total: 0)
+                labelled[key] = Confusion(
+                    requirement: r.requirement, metric: r.metric, labels: [], counts: [:], total: 0)
             }
             var c = labelled[key]!
             for label in [o.expected, o.answer] where !label.isEmpty && !c.labels.contains(label) {
@@ -85,7 +86,8 @@ public struct ItemDigest: Sendable, Equatable {
         digest.confusions = order.compactMap { labelled[$0] }.filter { c in
             let expected = Set(c.counts.keys)
             // Each expected label seen twice on average, else the "labels" are item names (times, places).
-            return c.labels.count >= 2 && c.total >= 2 * expected.count && c.counts.values.allSatisfy { $0.keys.allSatisfy { $0.isEmpty || expected.contains($0) } }
+            return c.labels.count >= 2 && c.total >= 2 * expected.count
+                && c.counts.values.allSatisfy { $0.keys.allSatisfy { $0.isEmpty || expected.contains($0) } }
         }
         digest.errors = errorOrder.compactMap { errors[$0] }.map {
             var e = $0

@@ -81,7 +81,8 @@ extension HTMLReport {
             title: label, values: v, xLabel: "absolute error" + (unit.isEmpty || unit == "ratio" ? "" : " (\(unit))"),
             markers: [(p50, "median " + format(p50, 3)), (p95, "p95 " + format(p95, 3))], format: format)
         var caption = "\(e.requirement) · \(e.metric)\(suffix): absolute error of "
-        caption += e.total > v.count ? "the first \(v.count) of \(e.total) items" : "\(v.count) item\(v.count == 1 ? "" : "s")"
+        caption +=
+            e.total > v.count ? "the first \(v.count) of \(e.total) items" : "\(v.count) item\(v.count == 1 ? "" : "s")"
         return figure(chart, caption: caption)
     }
 }

@@ -45,7 +45,9 @@ extension HTMLReport {
     /// The regressions of `r` by row identity (case, seed, requirement, metric).
     static func regressions(_ r: ReportRun) -> [String: BaselineCheckCSV.Row] {
         Dictionary(
-            r.check.filter { $0.verdict == .regression }.map { ("\($0.scenario)|\($0.seed)|\($0.requirement)|\($0.metric)", $0) },
+            r.check.filter { $0.verdict == .regression }.map {
+                ("\($0.scenario)|\($0.seed)|\($0.requirement)|\($0.metric)", $0)
+            },
             uniquingKeysWith: { a, _ in a })
     }
 
@@ -100,7 +102,8 @@ extension HTMLReport {
         let entries = failureEntries
         guard !entries.isEmpty else {
             return .section(
-                .id("failures"), .h2("What failed"), .p(.class("all-clear"), .text("No failing, regressed or not-measured rows.")))
+                .id("failures"), .h2("What failed"),
+                .p(.class("all-clear"), .text("No failing, regressed or not-measured rows.")))
         }
         let several = runs.count > scenarios.count
         let shown = entries.prefix(Self.maximumFailureEntries)
@@ -132,7 +135,8 @@ extension HTMLReport {
             .id("failures"), .h2("What failed"),
             .p(
                 .text(
-                    "\(count) row\(count == 1 ? "" : "s") failed, regressed or went unmeasured; each links to its row below.")),
+                    "\(count) row\(count == 1 ? "" : "s") failed, regressed or went unmeasured; each links to its row below."
+                )),
             .div(
                 .class("scroll"),
                 .table(
@@ -147,7 +151,9 @@ extension HTMLReport {
                 count > shown.count,
                 .p(
                     .class("muted"),
-                    .text("\(count - shown.count) more not shown (the list shows at most \(Self.maximumFailureEntries))."))))
+                    .text(
+                        "\(count - shown.count) more not shown (the list shows at most \(Self.maximumFailureEntries)).")
+                )))
     }
 
     /// The scenario of an entry, and its case when that is not the scenario itself (a sweep's), and

@@ -35,7 +35,9 @@ extension HTMLReport {
         if let file = p.scenarioFile {
             items += [
                 .dt("Scenario file"),
-                .dd(.text(file), .if(p.scenarioSHA256 != nil, .group(.text(", SHA-256 "), .code(.text(p.scenarioSHA256 ?? ""))))),
+                .dd(
+                    .text(file),
+                    .if(p.scenarioSHA256 != nil, .group(.text(", SHA-256 "), .code(.text(p.scenarioSHA256 ?? ""))))),
             ]
         }
         items += [
@@ -62,11 +64,17 @@ extension HTMLReport {
                     systems.map { s in
                         .li(
                             .text(
-                                [s.capability.isEmpty ? nil : s.capability + ":", s.name.isEmpty ? nil : s.name,
-                                 s.version.isEmpty ? "version \(Self.notRecorded)" : "version " + s.version]
-                                    .compactMap { $0 }.joined(separator: " ")),
-                            .if(!s.command.isEmpty, .group(.text(", command "), .code(.text(Self.shellLine(s.command))))),
-                            .group(.text(", SHA-256 "), s.sha256.isEmpty ? .text(Self.notRecorded) : .code(.text(s.sha256))))
+                                [
+                                    s.capability.isEmpty ? nil : s.capability + ":", s.name.isEmpty ? nil : s.name,
+                                    s.version.isEmpty ? "version \(Self.notRecorded)" : "version " + s.version,
+                                ]
+                                .compactMap { $0 }.joined(separator: " ")),
+                            .if(
+                                !s.command.isEmpty, .group(.text(", command "), .code(.text(Self.shellLine(s.command))))
+                            ),
+                            .group(
+                                .text(", SHA-256 "), s.sha256.isEmpty ? .text(Self.notRecorded) : .code(.text(s.sha256))
+                            ))
                     })))
     }
 

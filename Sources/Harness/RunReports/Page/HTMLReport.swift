@@ -70,7 +70,9 @@ public struct HTMLReport {
                 .header(.h1(.text(title)), .p(.class("lead"), .text(headline))),
                 .element(
                     named: "main",
-                    nodes: [summary(), failures()] + scenarios.map { scenarioSection($0.name, $0.runs) } + [requirementSection()]),
+                    nodes: [summary(), failures()] + scenarios.map { scenarioSection($0.name, $0.runs) } + [
+                        requirementSection()
+                    ]),
                 .footer(
                     .p(
                         .text(
@@ -196,7 +198,8 @@ public struct HTMLReport {
         let regressed = rs.flatMap(\.check).filter { $0.verdict == .regression }.count
         let verdict =
             rows.contains { $0.status == .fail }
-            ? "fail" : regressed > 0 ? "regression" : rows.contains { $0.status == .notMeasured } ? "not_measured" : "pass"
+            ? "fail"
+            : regressed > 0 ? "regression" : rows.contains { $0.status == .notMeasured } ? "not_measured" : "pass"
         let first = rs[0]
         let cases = Set(first.rows.map(\.scenario)).count
         var facts = ["\(cases) case\(cases == 1 ? "" : "s")"]
@@ -428,7 +431,9 @@ public struct HTMLReport {
                         guard let row = byRun[i] else { return .td(.class("num muted"), .text("—")) }
                         let regression = Self.regression(of: row, in: regressions[i])
                         return .td(
-                            .class("num " + (regression != nil && row.status != .fail ? "regression" : row.status.rawValue)),
+                            .class(
+                                "num " + (regression != nil && row.status != .fail ? "regression" : row.status.rawValue)
+                            ),
                             .text(ReportFormat.value(row.value, unit: row.unit) + " "), statusBadges(row, regression),
                             regressionNote(regression))
                     }))
