@@ -72,6 +72,20 @@ struct HTMLReportFailuresTests {
         }
     }
 
+    @Test func theListShowsAtMostItsLimitAndCountsTheRest() throws {
+        let folder = try Self.caseFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rows = (0..<(HTMLReport.maximumFailureEntries + 100)).map { i in
+            MetricRow(
+                scenario: "demo", runID: "r", seed: 1, requirement: "SKY-P1", metric: "m\(i)", kind: .accuracy,
+                value: 0.5, unit: "ratio", threshold: 0.9, comparator: .greaterOrEqual, samples: 10)
+        }
+        try AtomicFile.write(MetricsCSV.render(rows), to: folder.appendingPathComponent("metrics.csv"))
+        let list = try Self.section("failures", of: try HTMLReport.render(inputs: [folder.path], requirements: []))
+        #expect(Self.links(list).count == HTMLReport.maximumFailureEntries)
+        #expect(list.contains("\(rows.count) rows failed") && list.contains("100 more not shown"))
+    }
+
     @Test func whenNothingFailedTheListSaysSo() throws {
         let folder = try Self.caseFolder(allPass: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -76,8 +76,11 @@ extension HTMLReport {
     }
 
     /// Every failing, regressed and not-measured row, scenario by scenario in page order.
-    var failureEntries: [FailureEntry] {
+    /// Only the first `maximumFailureEntries` are kept (a million failing rows would otherwise cost
+    /// hundreds of MB); `total` counts them all.
+    var failureEntries: (entries: [FailureEntry], total: Int) {
         var entries: [FailureEntry] = []
+        var total = 0
         for (name, rs) in scenarios {
             let shown = Self.shownKeys(rs)
             let cases = Self.caseCount(rs)
@@ -86,6 +89,8 @@ extension HTMLReport {
                 for row in r.rows {
                     let regression = Self.regression(of: row, in: regressions)
                     guard row.status == .fail || row.status == .notMeasured || regression != nil else { continue }
+                    total += 1
+                    guard entries.count < Self.maximumFailureEntries else { continue }
                     let key = Self.tableKey(row, runs: rs.count, cases: cases)
                     entries.append(
                         FailureEntry(
@@ -94,19 +99,19 @@ extension HTMLReport {
                 }
             }
         }
-        return entries
+        return (entries, total)
     }
 
     /// The failures list, right after the summary.
     func failures() -> Body {
-        let entries = failureEntries
+        let (entries, count) = failureEntries
         guard !entries.isEmpty else {
             return .section(
                 .id("failures"), .h2("What failed"),
                 .p(.class("all-clear"), .text("No failing, regressed or not-measured rows.")))
         }
         let several = runs.count > scenarios.count
-        let shown = entries.prefix(Self.maximumFailureEntries)
+        let shown = entries
         let body: [Node<HTML.TableContext>] = shown.map { e in
             let row = e.row
             let metric: Body =
@@ -130,7 +135,6 @@ extension HTMLReport {
                             .text(e.regression?.baseline.map { ReportFormat.value($0, unit: row.unit) } ?? "")))),
                 .td(.class("status"), statusBadges(row, e.regression)))
         }
-        let count = entries.count
         return .section(
             .id("failures"), .h2("What failed"),
             .p(
