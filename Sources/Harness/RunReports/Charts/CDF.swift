@@ -11,7 +11,8 @@ extension Charts {
     ) -> SVG.Node {
         let n = values.count
         let f = ChartFrame(xDomain: min(0, values.first ?? 0)...(values.last ?? 1), yDomain: 0...1)
-        let xScale = f.x.nice(count: 6)
+        // Room on the right for half the last tick's label, which sits on the plot's edge.
+        let xScale = LinearScale(domain: f.x.nice(count: 6).domain, range: (f.plotLeft, f.plotRight - 18))
         var frame = f
         frame.x = xScale
         let xTicks = xScale.ticks(count: 6)

@@ -140,6 +140,8 @@ enum ReportStyle {
           table.cards td.thr { grid-column: 3; grid-row: 2; text-align: right; }
           table.cards td.extra { grid-column: 1 / -1; grid-row: 3; text-align: left; }
           table.cards td:empty, table.cards .delta.same { display: none; }
+          table.cards td.status { max-width: 12em; }
+          table.cards td.status .regressed { display: block; white-space: normal; }
           table.failures thead { display: none; }
           table.failures, table.failures tbody { display: block; }
           table.failures tr { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 0 8px;
