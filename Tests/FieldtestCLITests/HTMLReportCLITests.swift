@@ -21,6 +21,10 @@ struct HTMLReportCLITests {
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.contains("navup-wheelchair") && html.contains("<svg"))
+        // It leads with what failed, right after the summary, and says where the run came from.
+        let failures = try #require(html.range(of: "<section id=\"failures\">"))
+        #expect(try #require(html.range(of: "<section id=\"summary\">")).lowerBound < failures.lowerBound)
+        #expect(html.contains("Provenance") && html.contains("Command line") && html.contains("Datasets"))
         r = try cli.run(["report", folder.path, "--output", "-"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("id=\"s-navup-wheelchair\""))

@@ -26,6 +26,65 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Where a run came from, as its `run.json` records it (docs/schemas/run.json); nil or empty where
+/// the file does not say.
+public struct RunProvenance: Sendable, Equatable {
+    /// One system under test: capability, name, version and the SHA-256 of its file, when recorded.
+    public struct System: Sendable, Equatable, Hashable {
+        public var capability: String, name: String, version: String, sha256: String, command: [String]
+    }
+    /// One dataset read: name, path (when recorded) and the SHA-256 of the file.
+    public struct Dataset: Sendable, Equatable {
+        public var name: String, path: String, sha256: String
+    }
+    /// Whether the run has a readable `run.json` at all.
+    public var recorded: Bool
+    /// `tool_version` and `tool_commit`.
+    public var toolVersion: String?, toolCommit: String?
+    /// `command_line`, the arguments as the process received them.
+    public var commandLine: [String]?
+    /// `run_id`, `scenario_file` and `scenario_sha256`.
+    public var runID: String?, scenarioFile: String?, scenarioSHA256: String?
+    /// `machine`, each value as text.
+    public var machine: [String: String]
+    /// The distinct systems under test (one per capability, name, version and hash).
+    public var systems: [System]
+    /// The datasets, by name (`dataset_files`, else `datasets`).
+    public var datasets: [Dataset]
+
+    /// The provenance `json` (a parsed `run.json`) records.
+    init(json: [String: Any], recorded: Bool) {
+        self.recorded = recorded
+        toolVersion = json["tool_version"] as? String
+        toolCommit = json["tool_commit"] as? String
+        commandLine = (json["command_line"] as? [Any])?.map { "\($0)" }
+        runID = json["run_id"] as? String
+        scenarioFile = json["scenario_file"] as? String
+        scenarioSHA256 = json["scenario_sha256"] as? String
+        machine = (json["machine"] as? [String: Any] ?? [:]).compactMapValues { "\($0)" }
+        var systems: [System] = []
+        for case let s as [String: Any] in json["systems"] as? [Any] ?? [] {
+            let system = System(
+                capability: s["capability"] as? String ?? "", name: s["name"] as? String ?? "",
+                version: s["version"] as? String ?? "", sha256: s["sha256"] as? String ?? "",
+                command: (s["command"] as? [Any])?.map { "\($0)" } ?? [])
+            if !systems.contains(system) { systems.append(system) }
+        }
+        self.systems = systems
+        var datasets: [Dataset] = []
+        for case let d as [String: Any] in json["dataset_files"] as? [Any] ?? [] {
+            guard let name = d["name"] as? String else { continue }
+            datasets.append(
+                Dataset(name: name, path: d["path"] as? String ?? "", sha256: d["sha256"] as? String ?? ""))
+        }
+        for (name, hash) in (json["datasets"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key })
+        where !datasets.contains(where: { $0.name == name }) {
+            datasets.append(Dataset(name: name, path: "", sha256: "\(hash)"))
+        }
+        self.datasets = datasets
+    }
+}
+
 /// One latency sample of `latency.csv`.
 public struct LatencySample: Sendable, Equatable {
     /// The case label.
@@ -94,6 +153,10 @@ public struct ReportRun: Sendable {
     public var features: [MapFeature]
     /// `baseline-check.csv`, when the run was compared with a baseline.
     public var check: [BaselineCheckCSV.Row]
+    /// Where the run came from, as `run.json` records it.
+    public var provenance: RunProvenance
+    /// What the accuracy figures need of `items.csv` (empty when absent).
+    public var items: ItemDigest
 
     /// Reads the run whose `metrics.csv` is `metricsFile`, and whatever lies beside it.
     public init(metricsFile: URL) throws {
@@ -110,6 +173,7 @@ public struct ReportRun: Sendable {
         durationSeconds = Self.duration(json)
         machine = (json["machine"] as? [String: Any] ?? [:]).compactMapValues { "\($0)" }
         toolVersion = json["tool_version"] as? String
+        provenance = RunProvenance(json: json, recorded: !json.isEmpty)
         sweep = (json["sweep"]).flatMap { try? JSONSerialization.data(withJSONObject: $0) }
             .flatMap { try? JSONDecoder().decode(SweepRecord.self, from: $0) }
         label =
@@ -121,6 +185,7 @@ public struct ReportRun: Sendable {
         features = FileManager.default.fileExists(atPath: geo.path) ? try TraceGeoJSON.read(geo) : []
         let checkFile = folder.appendingPathComponent(BaselineCheckCSV.fileName)
         check = FileManager.default.fileExists(atPath: checkFile.path) ? try BaselineCheckCSV.read(checkFile) : []
+        items = try ItemDigest.read(folder.appendingPathComponent(ItemsCSV.fileName))
     }
 
     /// The `metrics.csv` files `paths` name: a file as it is; a folder's own `metrics.csv`, or else every

@@ -70,7 +70,9 @@ public struct HTMLReport {
                 .header(.h1(.text(title)), .p(.class("lead"), .text(headline))),
                 .element(
                     named: "main",
-                    nodes: [summary()] + scenarios.map { scenarioSection($0.name, $0.runs) } + [requirementSection()]),
+                    nodes: [summary(), failures()] + scenarios.map { scenarioSection($0.name, $0.runs) } + [
+                        requirementSection()
+                    ]),
                 .footer(
                     .p(
                         .text(
@@ -140,7 +142,10 @@ public struct HTMLReport {
                 .td(.class("num wide"), .text(String(unmeasured))),
                 .td(.class("num wide"), .text(String(rows.filter { $0.status == .info }.count))),
                 .td(.class("num"), .text(String(regressions))),
-                .td(badge(failed == 0 && regressions == 0 ? (unmeasured == 0 ? "pass" : "not_measured") : "fail")))
+                .td(
+                    badge(
+                        failed > 0
+                            ? "fail" : regressions > 0 ? "regression" : unmeasured > 0 ? "not_measured" : "pass")))
         }
         return .section(
             .id("summary"), .h2("Summary"),
@@ -190,9 +195,11 @@ public struct HTMLReport {
 
     func scenarioSection(_ name: String, _ rs: [ReportRun]) -> Body {
         let rows = rs.flatMap(\.rows)
-        let failed =
-            rows.contains { $0.status == .fail } || rs.flatMap(\.check).contains { $0.verdict == .regression }
-        let verdict = failed ? "fail" : rows.contains { $0.status == .notMeasured } ? "not_measured" : "pass"
+        let regressed = rs.flatMap(\.check).filter { $0.verdict == .regression }.count
+        let verdict =
+            rows.contains { $0.status == .fail }
+            ? "fail"
+            : regressed > 0 ? "regression" : rows.contains { $0.status == .notMeasured } ? "not_measured" : "pass"
         let first = rs[0]
         let cases = Set(first.rows.map(\.scenario)).count
         var facts = ["\(cases) case\(cases == 1 ? "" : "s")"]
@@ -205,8 +212,8 @@ public struct HTMLReport {
         if let started = first.startedAt { facts.append("started \(started)") }
         if let d = first.durationSeconds { facts.append("took \(ReportFormat.duration(d))") }
         var nodes: [Body] = [
-            .h2(.text(name + " "), badge(verdict)),
             .p(.class("muted"), .text(facts.joined(separator: " · "))),
+            provenance(rs),
         ]
         if rs.count > 1 {
             nodes.append(sideBySide(rs))
@@ -220,9 +227,28 @@ public struct HTMLReport {
         if cases > 1 { nodes.append(baselineChanges(rs)) }
         if cases > 1 { nodes.append(sweepPlots(rs)) }
         nodes.append(latencyFigures(rs))
+        nodes.append(accuracyFigures(rs))
         nodes.append(mapFigure(rs))
         nodes.append(eventsDigest(rs))
-        return .section(.id("s-" + ReportFormat.anchor(name)), .class("scenario"), .group(nodes))
+        let counts = [
+            "\(cases) case\(cases == 1 ? "" : "s")", "\(rows.filter { $0.status == .pass }.count) passed",
+            "\(rows.filter { $0.status == .fail }.count) failed",
+            "\(rows.filter { $0.status == .notMeasured }.count) not measured", "\(regressed) regressed",
+            "\(rows.filter { $0.status == .info }.count) info",
+        ]
+        // A scenario with anything to look at opens; one that passes folds to its summary line.
+        let fold: Body = .element(
+            named: "details",
+            nodes: [
+                .class("fold"), .if(verdict != "pass", .attribute(named: "open")),
+                .element(
+                    named: "summary",
+                    nodes: [
+                        .h2(.text(name + " "), badge(verdict)),
+                        .span(.class("fold-counts"), .text(counts.joined(separator: " · "))),
+                    ]),
+            ] + nodes)
+        return .section(.id("s-" + ReportFormat.anchor(name)), .class("scenario"), fold)
     }
 
     /// The delta of a row against the baseline, coloured by direction (better, worse, unchanged).
@@ -268,9 +294,15 @@ public struct HTMLReport {
     func requirementTable(_ r: ReportRun) -> Body {
         let checks = Dictionary(r.check.map { ("\($0.requirement)|\($0.metric)", $0) }, uniquingKeysWith: { a, _ in a })
         let hasCheck = !r.check.isEmpty
+        let regressions = Self.regressions(r)
+        var ids = Set<String>()
         let body: [Node<HTML.TableContext>] = r.rows.prefix(Self.maximumTableRows).map { row in
-            .tr(
-                .class(row.status.rawValue), .td(.class("req"), requirementLink(row.requirement)),
+            let regression = Self.regression(of: row, in: regressions)
+            let id = Self.rowID(scenario: r.scenario, key: Self.tableKey(row, runs: 1, cases: 1))
+            return .tr(
+                .if(ids.insert(id).inserted, .id(id)),
+                .class(regression != nil && row.status != .fail ? "regression" : row.status.rawValue),
+                .td(.class("req"), requirementLink(row.requirement)),
                 .td(.class("metric"), metricName(row.metric)),
                 .td(
                     .class("num value"),
@@ -281,7 +313,7 @@ public struct HTMLReport {
                     .text(ReportFormat.threshold(row.comparator.rawValue, row.threshold, unit: row.unit))),
                 .td(.class("num samples"), .text(String(row.samples))),
                 .td(
-                    .class("status"), badge(row.status.rawValue),
+                    .class("status"), statusBadges(row, regression), regressionNote(regression),
                     .if(!row.note.isEmpty, .span(.class("note"), .text(" " + row.note))),
                     .if(
                         row.margin == .withinInterval,
@@ -304,6 +336,7 @@ public struct HTMLReport {
 
     /// Requirement table of a sweep: per metric, how many cases pass and the range of values.
     func sweepTable(_ r: ReportRun) -> Body {
+        let regressions = Self.regressions(r)
         var order: [String] = []
         var groups: [String: [MetricRow]] = [:]
         for row in r.rows {
@@ -322,15 +355,22 @@ public struct HTMLReport {
             let hi = finite.max().map { ReportFormat.value($0, unit: head.unit) } ?? "n/a"
             let status =
                 fails > 0 ? "fail" : unmeasured > 0 ? "not_measured" : (passes > 0 ? "pass" : "info")
+            let regressed = g.compactMap { Self.regression(of: $0, in: regressions) }
             return .tr(
-                .class(status), .td(.class("req"), requirementLink(head.requirement)),
+                .id(Self.rowID(scenario: r.scenario, key: k)),
+                .class(!regressed.isEmpty && status != "fail" ? "regression" : status),
+                .td(.class("req"), requirementLink(head.requirement)),
                 .td(.class("metric"), metricName(head.metric)),
                 .td(.class("num value"), .text(lo == hi ? lo : "\(lo) – \(hi)")),
                 .td(
                     .class("num thr"),
                     .text(ReportFormat.threshold(head.comparator.rawValue, head.threshold, unit: head.unit))),
                 .td(.class("num extra"), .text(status == "info" ? "" : "\(passes)/\(g.count) cases pass")),
-                .td(.class("status"), badge(status)))
+                .td(
+                    .class("status"),
+                    regressed.isEmpty || status == "fail" ? badge(status) : .empty,
+                    .if(!regressed.isEmpty, .group(.text(status == "fail" ? " " : ""), badge("regression"))),
+                    sweepRegressionNote(regressed, cases: g.count)))
         }
         return .group(
             .div(
@@ -346,6 +386,22 @@ public struct HTMLReport {
             moreRowsNote(shown: body.count, total: order.count))
     }
 
+    /// "k of n cases regressed: baseline a – b → now c – d" of a sweep's metric.
+    func sweepRegressionNote(_ regressed: [BaselineCheckCSV.Row], cases: Int) -> Body {
+        guard let first = regressed.first else { return .empty }
+        func range(_ values: [Double]) -> String {
+            guard let lo = values.min(), let hi = values.max() else { return "—" }
+            let a = ReportFormat.value(lo, unit: first.unit)
+            let b = ReportFormat.value(hi, unit: first.unit)
+            return a == b ? a : "\(a) – \(b)"
+        }
+        return .span(
+            .class("note regressed"),
+            .text(
+                " \(regressed.count) of \(cases) cases regressed: baseline \(range(regressed.compactMap(\.baseline))) → now "
+                    + range(regressed.compactMap(\.current))))
+    }
+
     /// Several runs of one scenario (e.g. one per system under test): one value column each.
     func sideBySide(_ rs: [ReportRun]) -> Body {
         var order: [String] = []
@@ -358,10 +414,13 @@ public struct HTMLReport {
             }
         }
         let several = Set(rs.flatMap { $0.rows.map(\.scenario) }).count > 1
+        let regressions = rs.map { Self.regressions($0) }
+        let scenario = rs[0].scenario
         let body: [Node<HTML.TableContext>] = order.prefix(Self.maximumTableRows).map { k in
             let byRun = cells[k]!
             let head = byRun.values.first!
             return .tr(
+                .id(Self.rowID(scenario: scenario, key: k)),
                 .td(requirementLink(head.requirement)), .td(.class("metric"), .text(head.metric)),
                 .if(several, .td(.class("metric"), .text(head.scenario))),
                 .td(
@@ -370,9 +429,13 @@ public struct HTMLReport {
                 .group(
                     rs.indices.map { i in
                         guard let row = byRun[i] else { return .td(.class("num muted"), .text("—")) }
+                        let regression = Self.regression(of: row, in: regressions[i])
                         return .td(
-                            .class("num " + row.status.rawValue),
-                            .text(ReportFormat.value(row.value, unit: row.unit) + " "), badge(row.status.rawValue))
+                            .class(
+                                "num " + (regression != nil && row.status != .fail ? "regression" : row.status.rawValue)
+                            ),
+                            .text(ReportFormat.value(row.value, unit: row.unit) + " "), statusBadges(row, regression),
+                            regressionNote(regression))
                     }))
         }
         return .group(

@@ -34,6 +34,22 @@ enum ReportStyle {
         .badge.pass { background: var(--pass); }
         .badge.fail { background: var(--fail); }
         .badge.not_measured { background: #8a5a00; }
+        .badge.regression { background: #8e1b5a; }
+        tr.regression td, td.regression { background: #fbeff5; }
+        .note.regressed { color: #8e1b5a; font-weight: 600; }
+        .all-clear { color: var(--pass); font-weight: 600; }
+        table.confusion { width: auto; }
+        table.confusion th { white-space: normal; }
+        table.confusion td.right { background: #e6f4ea; color: #0f5323; font-weight: 600; }
+        table.confusion td.wrong { background: #fdecea; color: #8a1c1c; font-weight: 600; }
+        #failures td.metric, #failures td.where { min-width: 6em; overflow-wrap: anywhere; }
+        .narrow-only { display: none; }
+        details.fold > summary { cursor: pointer; margin: 1.6em 0 0.3em; padding-top: 0.6em;
+          border-top: 2px solid var(--line); }
+        details.fold > summary h2 { display: inline; margin: 0; padding: 0; border: 0; }
+        .fold-counts { display: block; color: var(--info); font-size: 0.92em; margin-left: 1.1em; }
+        .provenance dd code { overflow-wrap: anywhere; word-break: break-all; font-size: 0.92em; }
+        .provenance h4 { margin: 0.6em 0 0.2em; font-size: 0.95em; overflow-wrap: anywhere; }
         tr.not_measured td { background: #fff8e6; }
         .note { color: var(--info); font-size: 0.9em; }
         .delta { font-weight: 600; white-space: nowrap; }
@@ -124,6 +140,22 @@ enum ReportStyle {
           table.cards td.thr { grid-column: 3; grid-row: 2; text-align: right; }
           table.cards td.extra { grid-column: 1 / -1; grid-row: 3; text-align: left; }
           table.cards td:empty, table.cards .delta.same { display: none; }
+          table.cards td.status { max-width: 12em; }
+          table.cards td.status .regressed { display: block; white-space: normal; }
+          table.failures thead { display: none; }
+          table.failures, table.failures tbody { display: block; }
+          table.failures tr { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 0 8px;
+            padding: 5px 2px; border-bottom: 1px solid var(--line); }
+          table.failures td { display: block; border: 0; padding: 0; min-width: 0; background: none; }
+          table.failures td.where { grid-column: 1 / -1; grid-row: 1; color: var(--info); }
+          table.failures td.req { grid-column: 1; grid-row: 2; }
+          table.failures td.metric { grid-column: 2; grid-row: 2; font-weight: 600; min-width: 0; }
+          table.failures td.status { grid-column: 3; grid-row: 2; text-align: right; }
+          table.failures td.value { grid-column: 1 / 3; grid-row: 3; text-align: left; }
+          table.failures td.thr { grid-column: 3; grid-row: 3; }
+          table.failures td.base { grid-column: 1 / -1; grid-row: 4; text-align: left; }
+          table.failures td:empty { display: none; }
+          .narrow-only { display: inline; }
           svg.errorbar { display: block; width: 100%; max-width: 80px; margin: 2px 0 0; }
           .ci-text { white-space: normal; }
           svg .tick { font-size: 13px; }
