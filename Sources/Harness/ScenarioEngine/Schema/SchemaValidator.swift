@@ -65,6 +65,17 @@ struct SchemaValidator {
             return nil
         }
         switch type {
+        case .scalar, .string, .integer, .unsignedInteger, .number, .boolean:
+            return validateScalar(node, as: type, path: path)
+        case .path, .fileName, .dataset: return validateName(node, as: type, path: path)
+        case .duration, .period, .place, .timestamp: return validateTimeOrPlace(node, as: type, path: path)
+        case .array, .map, .object, .tagged, .oneOf: return validateContainer(node, as: type, path: path)
+        }
+    }
+
+    /// `validate` for a scalar: text, a whole or real number, a boolean.
+    mutating func validateScalar(_ node: Node, as type: SchemaType, path: String) -> LocatedValue? {
+        switch type {
         case .scalar:
             guard case .scalar(let s) = node else { return mismatch(node, type, path) }
             if s.style == .plain, let i = node.int { return located(node, .int(i)) }
@@ -135,6 +146,13 @@ struct SchemaValidator {
                 return mismatch(node, type, path)
             }
             return located(node, .bool(b))
+        default: return mismatch(node, type, path)
+        }
+    }
+
+    /// `validate` for a path under Datasets/, a folder name, a dataset reference.
+    mutating func validateName(_ node: Node, as type: SchemaType, path: String) -> LocatedValue? {
+        switch type {
         case .path:
             guard case .scalar(let s) = node, !s.string.isEmpty else { return mismatch(node, type, path) }
             let parts = s.string.split(separator: "/")
@@ -174,6 +192,13 @@ struct SchemaValidator {
             let value = located(node, .string(s.string))
             datasetReferences.append(DatasetReference(path: path, value: value, formats: formats))
             return value
+        default: return mismatch(node, type, path)
+        }
+    }
+
+    /// `validate` for a duration, a period, a place, a timestamp.
+    mutating func validateTimeOrPlace(_ node: Node, as type: SchemaType, path: String) -> LocatedValue? {
+        switch type {
         case .duration:
             if case .scalar(let s) = node, let d = Double(s.string.trimmingCharacters(in: .whitespaces)) ?? node.float,
                 !d.isFinite
@@ -218,6 +243,13 @@ struct SchemaValidator {
                 return mismatch(node, type, path)
             }
             return located(node, .double(secs))
+        default: return mismatch(node, type, path)
+        }
+    }
+
+    /// `validate` for a sequence, a mapping, an object, a tagged object, one of several types.
+    mutating func validateContainer(_ node: Node, as type: SchemaType, path: String) -> LocatedValue? {
+        switch type {
         case .array(let item, let minItems):
             guard case .sequence(let seq) = node else { return mismatch(node, type, path) }
             if seq.count < minItems {
@@ -269,6 +301,7 @@ struct SchemaValidator {
                 return validate(node, as: alt, path: path)
             }
             return mismatch(node, type, path)
+        default: return mismatch(node, type, path)
         }
     }
 
