@@ -119,22 +119,8 @@ public struct RunPipeline {
         let scenarios = try loadScenarios()
         let store = DatasetStore(manifest: manifest)
         store.strict = request.strict
-        // What the data can tell (venues, files that do not load, recordings' spans) is checked before anything runs.
-        for s in scenarios {
-            let found = ScenarioPreflight.check(s, registry: apps, datasets: store)
-            let errors = found.filter { $0.severity == .error }
-            if !errors.isEmpty { throw ScenarioErrors(errors) }
-            for warning in found { observe(.note(warning.description)) }
-        }
-        let caseLists = scenarios.map { s in
-            // `--system` replaces the scenario's and the sweep's choice in every case.
-            let cases = ScenarioRunner.cases(of: s).map { c in
-                var c = c
-                for (capability, setting) in request.systems { c.scenario.systems[capability] = setting }
-                return c
-            }
-            return request.shard.map { ScenarioRunner.shard(cases, index: $0.index, count: $0.count) } ?? cases
-        }
+        try preflight(scenarios, datasets: store, observe: observe)
+        let caseLists = scenarios.map(casesToRun)
         let baselines = try zip(scenarios, caseLists).map { s, cases in
             try request.baseline.map {
                 try BaselineSelection.rows(for: s, running: cases, baseline: $0, shard: request.shard)
@@ -153,16 +139,7 @@ public struct RunPipeline {
         let lock = try RunLocks(request: request, scenarios: scenarios, runIDs: runIDs, createdFolders: createdFolders)
         defer { lock.release() }
         if let baseline = request.baseline {
-            let here = MachineIdentity.current()
-            let recorded = MachineIdentity.recorded(in: BaselineSelection.folder(of: baseline))
-            tolerances.comparesLatency = request.compareLatency.compares(baseline: recorded, current: here)
-            if !tolerances.comparesLatency && request.compareLatency == .sameMachine {
-                observe(
-                    .note(
-                        "note: the baseline was recorded on \(recorded.map { "another machine or build (\(here.differences(from: $0).joined(separator: ", ")))" } ?? "an unrecorded machine"), not on \(here); "
-                            + "latency rows are checked against their thresholds only (--compare-latency always compares them anyway)"
-                    ))
-            }
+            tolerances.comparesLatency = comparesLatency(with: baseline, observe: observe)
         }
         // Interrupted runs are checked (and what a resumed run reuses found) before anything runs.
         let plans = try scenarios.indices.map {
@@ -239,14 +216,7 @@ public struct RunPipeline {
                 ? try MetricsCSV.read(metricsFile, displayName: folder.appendingPathComponent("metrics.csv").path) : []
             try writeSeedSummary(s, rows: rows, metricsFile: metricsFile, into: plan.staging.folder)
             if let recordBaseline = request.recordBaseline {
-                let target = URL(fileURLWithPath: recordBaseline)
-                try AtomicFile.write(
-                    try Data(contentsOf: metricsFile), to: target.appendingPathComponent("\(s.name).csv"))
-                // The items too, so a later check can judge a regression on paired items.
-                try AtomicFile.write(
-                    try Data(contentsOf: plan.staging.folder.appendingPathComponent(ItemsCSV.fileName)),
-                    to: target.appendingPathComponent("\(s.name).items.csv"))
-                try MachineIdentity.current().write(into: target)
+                try writeBaseline(into: recordBaseline, scenario: s.name, from: plan.staging.folder)
             }
             let check = try baselines[index].map {
                 try BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances).judgingPairedItems(
@@ -287,6 +257,60 @@ public struct RunPipeline {
         let elapsed = (ContinuousClock.now - runStarted).components
         outcome.totals.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
         return outcome
+    }
+
+    /// Checks what the data can tell (venues, files that do not load, recordings' spans) before anything
+    /// runs: throws the errors, reports the warnings.
+    func preflight(_ scenarios: [Scenario], datasets store: DatasetStore, observe: (RunEvent) -> Void) throws {
+        for s in scenarios {
+            let found = ScenarioPreflight.check(s, registry: apps, datasets: store)
+            let errors = found.filter { $0.severity == .error }
+            if !errors.isEmpty { throw ScenarioErrors(errors) }
+            for warning in found { observe(.note(warning.description)) }
+        }
+    }
+
+    /// The cases of `s` this run runs: `--system` replaces the scenario's and the sweep's choice in every
+    /// case, and `--shard` keeps its slice.
+    func casesToRun(_ s: Scenario) -> [ScenarioCase] {
+        let cases = ScenarioRunner.cases(of: s).map { c in
+            var c = c
+            for (capability, setting) in request.systems { c.scenario.systems[capability] = setting }
+            return c
+        }
+        return request.shard.map { ScenarioRunner.shard(cases, index: $0.index, count: $0.count) } ?? cases
+    }
+
+    /// Whether latency rows are compared with `baseline`'s (`--compare-latency`), with a note when the
+    /// baseline comes from another machine or build.
+    func comparesLatency(with baseline: String, observe: (RunEvent) -> Void) -> Bool {
+        let here = MachineIdentity.current()
+        let recorded = MachineIdentity.recorded(in: BaselineSelection.folder(of: baseline))
+        let compares = request.compareLatency.compares(baseline: recorded, current: here)
+        if !compares && request.compareLatency == .sameMachine {
+            let origin =
+                recorded.map { "another machine or build (\(here.differences(from: $0).joined(separator: ", ")))" }
+                ?? "an unrecorded machine"
+            observe(
+                .note(
+                    "note: the baseline was recorded on \(origin), not on \(here); "
+                        + "latency rows are checked against their thresholds only (--compare-latency always compares them anyway)"
+                ))
+        }
+        return compares
+    }
+
+    /// `--record-baseline DIR`: the scenario's metrics.csv as `DIR/<scenario>.csv`, its items (so a later
+    /// check can judge a regression on paired items) and this machine's identity.
+    func writeBaseline(into baseline: String, scenario name: String, from folder: URL) throws {
+        let target = URL(fileURLWithPath: baseline)
+        try AtomicFile.write(
+            try Data(contentsOf: folder.appendingPathComponent("metrics.csv")),
+            to: target.appendingPathComponent("\(name).csv"))
+        try AtomicFile.write(
+            try Data(contentsOf: folder.appendingPathComponent(ItemsCSV.fileName)),
+            to: target.appendingPathComponent("\(name).items.csv"))
+        try MachineIdentity.current().write(into: target)
     }
 
     /// Writes `seeds.csv` (`SeedSummary`) into `folder` when the scenario sweeps several seeds and the
