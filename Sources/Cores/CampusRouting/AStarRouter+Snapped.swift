@@ -162,6 +162,28 @@ extension AStarRouter {
         }
     }
 
+    /// Sizes the per-vertex buffers for a graph of `n` vertices (reallocated only when the graph changes)
+    /// and starts a new mark generation, so no buffer is cleared between queries.
+    mutating func prepareSearchBuffers(vertices n: Int) {
+        if cost.count != n {
+            cost = [Double](repeating: 0, count: n)
+            parentArc = [Int32](repeating: -1, count: n)
+            stamp = [UInt32](repeating: 0, count: n)
+            closed = [UInt32](repeating: 0, count: n)
+            generation = 0
+        }
+        if mark.count != n || targetBound.count != n {
+            mark = [UInt32](repeating: 0, count: n)
+            targetBound = [Double](repeating: 0, count: n)
+            markGeneration = 0
+        }
+        markGeneration &+= 1
+        if markGeneration > 0x7FFF_FFFF {
+            for i in 0..<n { mark[i] = 0 }
+            markGeneration = 1
+        }
+    }
+
     /// A* (Dijkstra when `goal` is nil) from `seeds` to the cheapest of the targets described by
     /// `entries` and `directs`; `goal` is the unit vector of the single target's point and `targetRow`
     /// its landmark row (empty: chord bound only). Returns the cost and the entry used (an index into
@@ -181,23 +203,7 @@ extension AStarRouter {
             return nil
         }
         if let slowdown, slowdown.count < g.edges.count { return nil }
-        if cost.count != n {
-            cost = [Double](repeating: 0, count: n)
-            parentArc = [Int32](repeating: -1, count: n)
-            stamp = [UInt32](repeating: 0, count: n)
-            closed = [UInt32](repeating: 0, count: n)
-            generation = 0
-        }
-        if mark.count != n || targetBound.count != n {
-            mark = [UInt32](repeating: 0, count: n)
-            targetBound = [Double](repeating: 0, count: n)
-            markGeneration = 0
-        }
-        markGeneration &+= 1
-        if markGeneration > 0x7FFF_FFFF {
-            for i in 0..<n { mark[i] = 0 }
-            markGeneration = 1
-        }
+        prepareSearchBuffers(vertices: n)
         let open = markGeneration << 1
         let shut = open | 1
         let adjacency = g.adjacency(p)
