@@ -1,4 +1,5 @@
 import AccountStore
+import FieldtestGSL
 import Foundation
 import ScenarioEngine
 
@@ -15,67 +16,9 @@ extension JournalDriver {
         guard let registry, var rng = accountRNG, var phone = phones[name] else { return }
         switch action.kind {
         case "sign-up":
-            let username = q["username"]?.string ?? ""
-            let password = q["password"]?.string ?? ""
-            let email = q["email"]?.string
-            let form = RegistrationForm(
-                username: username, email: email, password: password,
-                passwordConfirmation: q["confirm"]?.string ?? password)
-            let expectAccept = q["expect"]?.string != "reject"
-            let outcome: RegistrationOutcome
-            switch Self.attempt({ () throws(AccountStoreError) in try registry.register(form, now: now, using: &rng) })
-            {
-            case .success(let o):
-                outcome = o
-            case .failure(let error):
-                if case .registrationRejected = error {
-                    metrics.check("BTD-A1", "account_record_mismatches", !expectAccept)
-                    return
-                }
-                throw error
-            }
-            do {
-                guard case .created(let account) = outcome else {
-                    metrics.check("BTD-A1", "account_record_mismatches", false)
-                    return
-                }
-                // A unique user ID, the email, the creation date, no sign-in yet; stored as returned.
-                let stored = try registry.account(id: account.id)
-                metrics.check(
-                    "BTD-A1", "account_record_mismatches",
-                    expectAccept && !userIDs.contains(account.id) && account.email == email
-                        && account.createdAt == now && account.lastSignInAt == nil && stored == account)
-                userIDs.insert(account.id)
-                users[username] = (account.id, email)
-            }
+            try signUp(q, registry: registry, now: now, rng: &rng)
         case "login":
-            let username = q["username"]?.string ?? ""
-            let password = q["password"]?.string ?? ""
-            let expectAccept = q["expect"]?.string != "reject"
-            let request = phone.device.request(bytes: 1_000, uploadBytes: 600, at: time)
-            guard request.delivered else { return }
-            let (result, seconds) = ComputeTimer.measure {
-                Self.attempt({ () throws(AccountStoreError) in
-                    try registry.login(identifier: username, password: password, now: now, using: &rng)
-                })
-            }
-            // Verification (the key derivation and the lookups) is checked against 0.5 s; the end-to-end
-            // time adds the emulated request, where a lost packet costs the 10 s timeout.
-            run.metrics.latency("BTD-A2", "login_verification", seconds: seconds)
-            run.metrics.latency("BTD-A2", "login_end_to_end", seconds: request.latencySeconds + seconds)
-            switch result {
-            case .success(let account):
-                metrics.check("BTD-A2", "login_outcome_mismatches", expectAccept)
-                // The last sign-in is recorded (BTD-A1).
-                let known =
-                    users[username]?.id ?? users.values.first { $0.email?.lowercased() == username.lowercased() }?.id
-                metrics.check("BTD-A1", "account_record_mismatches", account.id == known && account.lastSignInAt == now)
-                currentUser[name] = account.id
-            case .failure(let error):
-                metrics.check(
-                    "BTD-A2", "login_outcome_mismatches",
-                    !expectAccept && error == .incorrectCredentials && error.description == Self.loginFailureMessage)
-            }
+            logIn(q, registry: registry, phone: phone, device: name, run: run, at: time, rng: &rng)
         case "post-entries":
             guard let user = currentUser[name] else {
                 throw EmulatedDevices.BuildError(
@@ -120,6 +63,81 @@ extension JournalDriver {
             phones[name] = phone
         default:
             break
+        }
+    }
+
+    /// `sign-up`: registers the form of `q` and checks the account record (BTD-A1) or the refusal.
+    func signUp(
+        _ q: LocatedValue, registry: AccountRegistry, now: Date, rng: inout RandomStream
+    ) throws {
+        let username = q["username"]?.string ?? ""
+        let password = q["password"]?.string ?? ""
+        let email = q["email"]?.string
+        let form = RegistrationForm(
+            username: username, email: email, password: password,
+            passwordConfirmation: q["confirm"]?.string ?? password)
+        let expectAccept = q["expect"]?.string != "reject"
+        let outcome: RegistrationOutcome
+        switch Self.attempt({ () throws(AccountStoreError) in try registry.register(form, now: now, using: &rng) })
+        {
+        case .success(let o):
+            outcome = o
+        case .failure(let error):
+            if case .registrationRejected = error {
+                metrics.check("BTD-A1", "account_record_mismatches", !expectAccept)
+                return
+            }
+            throw error
+        }
+        do {
+            guard case .created(let account) = outcome else {
+                metrics.check("BTD-A1", "account_record_mismatches", false)
+                return
+            }
+            // A unique user ID, the email, the creation date, no sign-in yet; stored as returned.
+            let stored = try registry.account(id: account.id)
+            metrics.check(
+                "BTD-A1", "account_record_mismatches",
+                expectAccept && !userIDs.contains(account.id) && account.email == email
+                    && account.createdAt == now && account.lastSignInAt == nil && stored == account)
+            userIDs.insert(account.id)
+            users[username] = (account.id, email)
+        }
+    }
+
+    /// `login`: signs in over the emulated network, timing the verification and the whole request
+    /// (BTD-A2), and checks the outcome and the recorded sign-in (BTD-A1).
+    func logIn(
+        _ q: LocatedValue, registry: AccountRegistry, phone: Phone, device name: String, run: RunContext,
+        at time: Double, rng: inout RandomStream
+    ) {
+        let now = Date(timeIntervalSince1970: time)
+        let username = q["username"]?.string ?? ""
+        let password = q["password"]?.string ?? ""
+        let expectAccept = q["expect"]?.string != "reject"
+        let request = phone.device.request(bytes: 1_000, uploadBytes: 600, at: time)
+        guard request.delivered else { return }
+        let (result, seconds) = ComputeTimer.measure {
+            Self.attempt({ () throws(AccountStoreError) in
+                try registry.login(identifier: username, password: password, now: now, using: &rng)
+            })
+        }
+        // Verification (the key derivation and the lookups) is checked against 0.5 s; the end-to-end
+        // time adds the emulated request, where a lost packet costs the 10 s timeout.
+        run.metrics.latency("BTD-A2", "login_verification", seconds: seconds)
+        run.metrics.latency("BTD-A2", "login_end_to_end", seconds: request.latencySeconds + seconds)
+        switch result {
+        case .success(let account):
+            metrics.check("BTD-A2", "login_outcome_mismatches", expectAccept)
+            // The last sign-in is recorded (BTD-A1).
+            let known =
+                users[username]?.id ?? users.values.first { $0.email?.lowercased() == username.lowercased() }?.id
+            metrics.check("BTD-A1", "account_record_mismatches", account.id == known && account.lastSignInAt == now)
+            currentUser[name] = account.id
+        case .failure(let error):
+            metrics.check(
+                "BTD-A2", "login_outcome_mismatches",
+                !expectAccept && error == .incorrectCredentials && error.description == Self.loginFailureMessage)
         }
     }
 
