@@ -57,6 +57,8 @@ struct MapLegendTests {
         #expect(svg.contains("aria-label=\"heat-map colour scale: 1, 11, 21, 31, 41 devices per 50 m cell"))
         let heat = Charts.mapLegend(for: features).first { $0.cls == "heat" }
         #expect(heat?.text == "crowd heat map: 1 (light) to 41 (dark) devices per 50 m cell")
+        let one = Charts.mapLegend(for: [Self.cell(1)]).first { $0.cls == "heat" }
+        #expect(one?.text == "crowd heat map: 1 device per 50 m cell")
         #expect(!Self.html(Charts.map(title: "m", features: [Self.route(online: true)])).contains("colour scale"))
     }
 

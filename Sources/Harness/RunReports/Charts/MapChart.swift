@@ -61,8 +61,8 @@ extension Charts {
         let steps = heatSteps(features)
         return mapLegend.filter { drawn.contains($0.cls) }.map { entry in
             guard entry.cls == "heat", let low = steps.first, let high = steps.last else { return entry }
-            let range = low == high ? "\(low)" : "\(low) (light) to \(high) (dark)"
-            return (entry.cls, "crowd heat map: \(range) devices per 50 m cell")
+            let range = low == high ? "\(low) device\(low == 1 ? "" : "s")" : "\(low) (light) to \(high) (dark) devices"
+            return (entry.cls, "crowd heat map: \(range) per 50 m cell")
         }
     }
 
@@ -81,9 +81,10 @@ extension Charts {
     static func heatScale(_ steps: [Int], maxDevices: Double, width: Double) -> SVG.Node {
         let cell = 22.0
         let x0 = width - 12 - cell * Double(steps.count)
+        let boxWidth = max(cell * Double(steps.count), 80) + 8  // wide enough for its title
         var nodes: [SVG.Node] = [
-            SVG.rect(x: x0 - 4, y: 6, width: cell * Double(steps.count) + 8, height: 44, cls: "map-key"),
-            SVG.text("devices / cell", x: x0, y: 17, cls: "tick"),
+            SVG.rect(x: width - 8 - boxWidth, y: 6, width: boxWidth, height: 44, cls: "map-key"),
+            SVG.text("devices / cell", x: width - 12, y: 17, anchor: "end", cls: "tick"),
         ]
         for (i, n) in steps.enumerated() {
             let x = x0 + cell * Double(i)
@@ -95,7 +96,7 @@ extension Charts {
             nodes.append(SVG.text("\(n)", x: x + cell / 2, y: 45, anchor: "middle", cls: "tick"))
         }
         let label =
-            "heat-map colour scale: \(steps.map(String.init).joined(separator: ", ")) devices per 50 m cell, darker is more"
+            "heat-map colour scale: \(steps.map(String.init).joined(separator: ", ")) device\(steps == [1] ? "" : "s") per 50 m cell, darker is more"
         return SVG.element("g", [("role", "img"), ("aria-label", label)], nodes)
     }
 
