@@ -38,12 +38,67 @@ extension Charts {
         ("true_track", "true-track"), ("gps_track", "gps-track"), ("fused_track", "fused-track"), ("exits", "exit"),
     ]
 
-    /// The kinds a map draws and the legend text of each.
+    /// The kinds a map draws and the legend text of each (the heat map's gives its scale in words).
     public static let mapLegend: [(cls: String, text: String)] = [
-        ("campus", "campus paths"), ("route", "routes"), ("evacuation", "evacuation routes"),
+        ("campus", "campus paths"), ("route", "online route (solid blue)"),
+        ("route offline", "offline route (dashed purple)"), ("evacuation", "evacuation routes"),
         ("true-track", "true track"), ("gps-track", "GPS fixes"), ("fused-track", "fused GPS + steps"),
         ("heat", "crowd heat map (devices per 50 m cell)"), ("exit", "exits"),
     ]
+
+    /// The CSS class `f` is drawn with, nil for kinds a map does not draw: a route whose `online`
+    /// property is false (computed on the phone, from its offline graph) is `route offline`.
+    public static func mapClass(_ f: MapFeature) -> String? {
+        guard let cls = mapLayers.first(where: { $0.kind == f.kind })?.cls else { return nil }
+        return f.kind == "route" && f.numbers["online"] == 0 ? "route offline" : cls
+    }
+
+    /// The legend of a map of `features`: one entry per class drawn (exits only beside an evacuation),
+    /// the heat map's naming the range of devices its shades span.
+    public static func mapLegend(for features: [MapFeature]) -> [(cls: String, text: String)] {
+        let evacuations = features.contains { $0.kind == "evacuation" }
+        let drawn = Set(features.filter { $0.kind != "exits" || evacuations }.compactMap(mapClass))
+        let steps = heatSteps(features)
+        return mapLegend.filter { drawn.contains($0.cls) }.map { entry in
+            guard entry.cls == "heat", let low = steps.first, let high = steps.last else { return entry }
+            let range = low == high ? "\(low) device\(low == 1 ? "" : "s")" : "\(low) (light) to \(high) (dark) devices"
+            return (entry.cls, "crowd heat map: \(range) per 50 m cell")
+        }
+    }
+
+    /// The device counts the heat-map scale shows: every count from 1 to the largest when there are at
+    /// most 5, else 5 evenly spaced ones from 1 to the largest; empty without heat-map cells.
+    static func heatSteps(_ features: [MapFeature]) -> [Int] {
+        let counts = features.filter { $0.kind == "heatmap_cell" }.compactMap { $0.numbers["devices"] }
+        guard let top = counts.max() else { return [] }
+        let high = max(1, Int(top.rounded()))
+        if high <= 5 { return Array(1...high) }
+        return (0..<5).map { 1 + Int((Double($0) * Double(high - 1) / 4).rounded()) }
+    }
+
+    /// The heat map's colour scale in the map's top-right corner: a swatch per step of `steps`, shaded
+    /// as the cells are, with its count under it; aria-labelled, since a screen reader cannot see it.
+    static func heatScale(_ steps: [Int], maxDevices: Double, width: Double) -> SVG.Node {
+        let cell = 22.0
+        let x0 = width - 12 - cell * Double(steps.count)
+        let boxWidth = max(cell * Double(steps.count), 80) + 8  // wide enough for its title
+        var nodes: [SVG.Node] = [
+            SVG.rect(x: width - 8 - boxWidth, y: 6, width: boxWidth, height: 44, cls: "map-key"),
+            SVG.text("devices / cell", x: width - 12, y: 17, anchor: "end", cls: "tick"),
+        ]
+        for (i, n) in steps.enumerated() {
+            let x = x0 + cell * Double(i)
+            let corners = [(x, 21.0), (x + cell, 21.0), (x + cell, 33.0), (x, 33.0)]
+            nodes.append(
+                SVG.polygon(
+                    corners.map { (x: $0.0, y: $0.1) }, cls: "heat",
+                    opacity: 0.15 + 0.75 * Double(n) / max(1, maxDevices)))
+            nodes.append(SVG.text("\(n)", x: x + cell / 2, y: 45, anchor: "middle", cls: "tick"))
+        }
+        let label =
+            "heat-map colour scale: \(steps.map(String.init).joined(separator: ", ")) device\(steps == [1] ? "" : "s") per 50 m cell, darker is more"
+        return SVG.element("g", [("role", "img"), ("aria-label", label)], nodes)
+    }
 
     /// The height a map of the area `pts` spans takes at `width`, keeping its aspect (220 to 480 px).
     static func mapHeight(_ pts: [GeoPoint], width: Double) -> Double {
@@ -81,8 +136,9 @@ extension Charts {
         }
         var nodes: [SVG.Node] = [SVG.rect(x: 0, y: 0, width: width, height: height, cls: "map-bg")]
         let maxDevices = features.filter { $0.kind == "heatmap_cell" }.compactMap { $0.numbers["devices"] }.max() ?? 1
-        for (kind, cls) in mapLayers {
+        for (kind, _) in mapLayers {
             for f in features where f.kind == kind {
+                guard let cls = mapClass(f) else { continue }
                 let tip = Self.tip(f)
                 if f.isPolygon, let ring = f.lines.first {
                     let d = f.numbers["devices"] ?? 0
@@ -112,6 +168,8 @@ extension Charts {
                 }
             }
         }
+        let steps = heatSteps(features)
+        if !steps.isEmpty { nodes.append(heatScale(steps, maxDevices: maxDevices, width: width)) }
         // Scale bar: the round length nearest a quarter of the width.
         let metres = LinearScale.tickStep(0, width / 4 / proj.pixelsPerMetre, count: 1)
         let bar = proj.pixels(metres: metres)
@@ -123,10 +181,44 @@ extension Charts {
         return SVG.root(width: width, height: height, label: title, nodes)
     }
 
+    /// What a map of `features` draws, counted (online and offline routes, evacuations, tracks, heat-map
+    /// cells), with what the trace's feature cap left out (`dropped`): "12 of 40 routes drawn".
+    public static func mapCounts(_ features: [MapFeature], dropped: TraceGeoJSON.Dropped? = nil) -> String {
+        func count(_ n: Int, _ one: String) -> String { "\(n) \(one)" + (n == 1 ? "" : "s") }
+        let routes = features.filter { $0.kind == "route" }
+        let offline = routes.filter { $0.numbers["online"] == 0 }.count
+        let missing = dropped?.kinds["route"] ?? 0
+        var parts: [String] = []
+        if missing > 0 {
+            parts.append("\(routes.count) of \(routes.count + missing) routes drawn")
+        } else {
+            parts.append(count(routes.count, "route"))
+        }
+        if !routes.isEmpty { parts[0] += " (\(routes.count - offline) online, \(offline) offline)" }
+        let others = [
+            ("evacuation", "evacuation"), ("true_track", "true track"), ("gps_track", "GPS track"),
+            ("fused_track", "fused track"), ("heatmap_cell", "heat-map cell"),
+        ]
+        for (kind, name) in others {
+            let n = features.filter { $0.kind == kind }.count
+            let gone = dropped?.kinds[kind] ?? 0
+            if gone > 0 {
+                parts.append("\(n) of \(n + gone) \(name)s drawn")
+            } else if n > 0 || kind == "evacuation" {
+                parts.append(count(n, name))
+            }
+        }
+        if let dropped, dropped.kinds.isEmpty, dropped.features > 0 {
+            parts.append(
+                "\(dropped.features) more feature\(dropped.features == 1 ? "" : "s") left out by the trace cap")
+        }
+        return parts.joined(separator: ", ")
+    }
+
     /// A hover text for a route or evacuation: length, duration, profile.
     static func tip(_ f: MapFeature) -> String? {
         guard f.kind == "route" || f.kind == "evacuation" else { return nil }
-        var parts: [String] = [f.kind]
+        var parts: [String] = [f.kind == "route" && f.numbers["online"] == 0 ? "offline route" : f.kind]
         if let p = f.texts["profile"] { parts.append(p) }
         if let l = f.numbers["length_m"] { parts.append("\(Int(l.rounded())) m") }
         if let d = f.numbers["duration_s"] { parts.append("\(Int(d.rounded())) s") }

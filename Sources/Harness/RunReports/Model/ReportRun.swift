@@ -151,6 +151,8 @@ public struct ReportRun: Sendable {
     public var events: EventDigest
     /// `traces.geojson`'s features.
     public var features: [MapFeature]
+    /// Features `traces.geojson` says each case left out past the cap, by case label.
+    public var droppedFeatures: [String: TraceGeoJSON.Dropped] = [:]
     /// `baseline-check.csv`, when the run was compared with a baseline.
     public var check: [BaselineCheckCSV.Row]
     /// Where the run came from, as `run.json` records it.
@@ -182,7 +184,12 @@ public struct ReportRun: Sendable {
         latencyHistogram = try Self.readLatencyHistogram(folder.appendingPathComponent(TraceFiles.latencyHistogramFile))
         events = try Self.readEvents(folder.appendingPathComponent(TraceFiles.eventsFile))
         let geo = folder.appendingPathComponent(TraceFiles.geoJSONFile)
-        features = FileManager.default.fileExists(atPath: geo.path) ? try TraceGeoJSON.read(geo) : []
+        if FileManager.default.fileExists(atPath: geo.path) {
+            features = try TraceGeoJSON.read(geo)
+            droppedFeatures = (try? Data(contentsOf: geo)).map(TraceGeoJSON.dropped) ?? [:]
+        } else {
+            features = []
+        }
         let checkFile = folder.appendingPathComponent(BaselineCheckCSV.fileName)
         check = FileManager.default.fileExists(atPath: checkFile.path) ? try BaselineCheckCSV.read(checkFile) : []
         items = try ItemDigest.read(folder.appendingPathComponent(ItemsCSV.fileName))

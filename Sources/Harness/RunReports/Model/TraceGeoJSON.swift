@@ -14,6 +14,38 @@ public enum TraceGeoJSON {
         return try parse(data, file: url.path)
     }
 
+    /// What a case's trace left out past the feature cap, as the `fieldtest.dropped` member records it.
+    public struct Dropped: Sendable, Equatable {
+        /// Features not written, of any kind.
+        public var features: Int
+        /// Those by kind (`route` → 12); empty in files written before kinds were counted.
+        public var kinds: [String: Int]
+
+        /// A count; see the properties.
+        public init(features: Int, kinds: [String: Int] = [:]) {
+            self.features = features
+            self.kinds = kinds
+        }
+    }
+
+    /// The features each case left out (by case label), from the `fieldtest` member of GeoJSON text
+    /// `data`; empty when there is none or it cannot be read (it only annotates the map).
+    public static func dropped(_ data: Data) -> [String: Dropped] {
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let list = (root["fieldtest"] as? [String: Any])?["dropped"] as? [[String: Any]]
+        else { return [:] }
+        var out: [String: Dropped] = [:]
+        for entry in list {
+            guard let label = entry["case"] as? String, let n = (entry["features"] as? NSNumber)?.intValue, n > 0
+            else { continue }
+            let kinds = (entry["feature_kinds"] as? [String: Any] ?? [:]).compactMapValues {
+                ($0 as? NSNumber)?.intValue
+            }
+            out[label] = Dropped(features: n, kinds: kinds)
+        }
+        return out
+    }
+
     /// The features of GeoJSON text `data` (`file` names it in errors).
     public static func parse(_ data: Data, file: String) throws(ReportError) -> [MapFeature] {
         func bad(_ reason: String) -> ReportError { .badTrace(file: file, reason: reason) }

@@ -615,22 +615,13 @@ public struct HTMLReport {
         for r in rs where !r.features.isEmpty {
             let firstCase = r.features.first { $0.texts["case"] != nil }?.texts["case"]
             let shown = r.features.filter { $0.texts["case"] == firstCase || $0.kind == "campus" }
-            let kinds = Set(shown.map(\.kind))
-            let classes = Set(
-                Charts.mapLayers.filter {
-                    kinds.contains($0.kind) && ($0.kind != "exits" || kinds.contains("evacuation"))
-                }
-                .map(\.cls))
-            let routes = shown.filter { $0.kind == "route" }
-            let evacuations = shown.filter { $0.kind == "evacuation" }
-            var caption = "Traces of \(firstCase ?? r.scenario)"
-            caption +=
-                ": \(routes.count) route\(routes.count == 1 ? "" : "s"), \(evacuations.count) evacuation\(evacuations.count == 1 ? "" : "s")"
+            var caption = "Traces of \(firstCase ?? r.scenario): "
+            caption += Charts.mapCounts(shown, dropped: firstCase.flatMap { r.droppedFeatures[$0] })
             if rs.count > 1 { caption += " (\(r.label))" }
             figures.append(
                 figure(
                     Charts.map(title: "Map of \(r.scenario)", features: shown), caption: caption,
-                    legend: Charts.mapLegend.filter { classes.contains($0.cls) }))
+                    legend: Charts.mapLegend(for: shown)))
         }
         guard !figures.isEmpty else { return .empty }
         return .group(.h3("Map"), .div(.class("figures maps"), .group(figures)))

@@ -95,7 +95,9 @@ enum ReportStyle {
         svg .map-bg { fill: #fbfcfd; }
         svg .campus { fill: none; stroke: #b8c0c8; stroke-width: 1; }
         svg .route { fill: none; stroke: #0072b2; stroke-width: 2; stroke-opacity: 0.7; }
+        svg .route.offline { stroke: #cc79a7; stroke-dasharray: 6 4; stroke-opacity: 0.9; }
         svg .evacuation { fill: none; stroke: #d55e00; stroke-width: 2.5; }
+        svg .map-key { fill: #fff; fill-opacity: 0.9; stroke: #d0d7de; }
         svg .true-track { fill: none; stroke: #1f2328; stroke-width: 2; }
         svg .gps-track { fill: #e69f00; stroke: none; }
         svg .fused-track { fill: none; stroke: #009e73; stroke-width: 2; }
@@ -109,6 +111,7 @@ enum ReportStyle {
         .swatch { display: inline-block; width: 14px; height: 4px; flex: none; }
         .swatch.campus { background: #b8c0c8; }
         .swatch.route { background: #0072b2; }
+        .swatch.route.offline { background: repeating-linear-gradient(90deg, #cc79a7 0 5px, transparent 5px 8px); }
         .swatch.evacuation { background: #d55e00; }
         .swatch.true-track { background: #1f2328; }
         .swatch.gps-track { background: #e69f00; height: 6px; width: 6px; border-radius: 3px; }

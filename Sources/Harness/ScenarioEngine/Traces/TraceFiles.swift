@@ -146,7 +146,10 @@ public enum TraceFiles {
     static func droppedEntry(_ c: Case) -> String? {
         guard c.trace.droppedEvents + c.trace.droppedFeatures + c.trace.droppedLatency > 0 else { return nil }
         return "{\"case\":\(json(c.label)),\"events\":\(c.trace.droppedEvents),"
-            + "\"features\":\(c.trace.droppedFeatures),\"latency_samples\":\(c.trace.droppedLatency)}"
+            + "\"features\":\(c.trace.droppedFeatures),\"latency_samples\":\(c.trace.droppedLatency)"
+            + ",\"feature_kinds\":{"
+            + c.trace.droppedFeatureKinds.sorted { $0.key < $1.key }.map { "\(json($0.key)):\($0.value)" }
+            .joined(separator: ",") + "}}"
     }
 
     /// One feature as GeoJSON text.

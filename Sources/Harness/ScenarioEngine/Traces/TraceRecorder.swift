@@ -166,6 +166,8 @@ public struct CaseTrace: Sendable, Equatable {
     public var features: [TraceFeature] = []
     /// Events, samples and features past the caps.
     public var droppedEvents = 0, droppedLatency = 0, droppedFeatures = 0
+    /// Features past the cap by kind (`route` → 12), so a map can say how many of each it lacks.
+    public var droppedFeatureKinds: [String: Int] = [:]
 
     /// An empty trace of `app`.
     public init(app: String) { self.app = app }
@@ -243,6 +245,7 @@ public final class TraceRecorder {
         if let key, !onceKeys.insert(key).inserted { return }
         guard trace.features.count < caps.featuresPerCase else {
             trace.droppedFeatures += 1
+            trace.droppedFeatureKinds[feature.kind, default: 0] += 1
             return
         }
         var f = feature
