@@ -108,10 +108,10 @@ struct TraceRecorderTests {
         #expect(geometries[0]["type"] as? String == "Point")
         #expect(geometries[1]["type"] as? String == "LineString")
         #expect((geometries[2]["coordinates"] as? [[[Double]]])?.count == 1)
-        #expect(properties[0]["stroke"] as? String == "#E69F00")
+        #expect(properties[0]["stroke"] as? String == "#CC79A7")
         #expect(properties[1]["stroke"] as? String == "#0072B2")
         #expect(properties[1]["title"] as? String == "route (c)")
-        #expect(properties[3]["fill"] as? String == "#D55E00")
+        #expect(properties[3]["fill"] as? String == "#CC3311")
         #expect(properties[3]["fill-opacity"] as? Double == 0.3)
     }
 

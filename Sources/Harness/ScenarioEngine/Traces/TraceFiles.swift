@@ -173,29 +173,29 @@ public enum TraceFiles {
     }
 
     /// Mapbox simplestyle 1.1 properties (JSON values) for `f`, so a GeoJSON viewer (geojson.io, GitHub)
-    /// draws the kinds apart: a `title`, stroke colours from the Okabe–Ito palette (routes computed offline
-    /// in orange, online in blue) and, for heat-map cells, a fill whose opacity grows with the devices seen.
+    /// draws the kinds apart in the HTML report's colours: a `title`, strokes (routes computed offline in
+    /// purple, online in blue) and, for heat-map cells, a fill whose opacity grows with the devices seen.
     static func simplestyle(_ f: TraceFeature, label: String) -> [(String, String)] {
         var style = [("title", json("\(f.kind) (\(label))"))]
         func stroke(_ colour: String, _ width: Int) {
             style += [("stroke", json(colour)), ("stroke-width", String(width)), ("stroke-opacity", "0.9")]
         }
         switch f.kind {
-        case "campus": stroke("#999999", 1)
+        case "campus": stroke("#B8C0C8", 1)
         case "route":
             let online = f.properties.first { $0.name == "online" }.map { $0.value == .bool(true) } ?? true
-            stroke(online ? "#0072B2" : "#E69F00", 3)
+            stroke(online ? "#0072B2" : "#CC79A7", 3)
         case "evacuation": stroke("#D55E00", 3)
-        case "true_track": stroke("#009E73", 2)
-        case "gps_track": stroke("#56B4E9", 2)
-        case "fused_track": stroke("#CC79A7", 2)
-        case "exits": style += [("marker-color", json("#D55E00")), ("marker-size", json("small"))]
+        case "true_track": stroke("#1F2328", 2)
+        case "gps_track": stroke("#E69F00", 2)
+        case "fused_track": stroke("#009E73", 2)
+        case "exits": style += [("marker-color", json("#009E73")), ("marker-size", json("small"))]
         case "heatmap_cell":
             var devices = 0
             if case .integer(let n)? = f.properties.first(where: { $0.name == "devices" })?.value { devices = n }
             let opacity = min(0.8, 0.1 + 0.05 * Double(max(devices, 0)))
             style += [
-                ("fill", json("#D55E00")), ("fill-opacity", CSVWriter.fixed(opacity, decimals: 2)),
+                ("fill", json("#CC3311")), ("fill-opacity", CSVWriter.fixed(opacity, decimals: 2)),
                 ("stroke-width", "0"),
             ]
         default: break
