@@ -93,38 +93,8 @@ final class NavUPCrowd {
                 guard moves, dest != at[p] else { continue }
                 let key = at[p] * n + dest
                 if pairIndex[key] == nil {
-                    let r = router.route(
-                        in: campus.graph, from: campus.venues[at[p]].location, to: campus.venues[dest].location,
-                        profile: campus.walk)
-                    // Walkers are on the partial edges at both ends too, from the projected start.
-                    var pieces: [(step: RouteStep, start: Double, metres: Double)] = []
-                    if let h = r.head, let s = r.fromSnap {
-                        pieces.append((RouteStep(edge: h.edge, forward: h.forward), s.metresFromStart, h.lengthMetres))
-                    }
-                    for s in r.steps {
-                        let length = campus.graph.edges[Int(s.edge)].lengthMetres
-                        pieces.append((s, s.forward ? 0 : length, length))
-                    }
-                    if let t = r.tail {
-                        pieces.append(
-                            (
-                                RouteStep(edge: t.edge, forward: t.forward),
-                                t.forward ? 0 : campus.graph.edges[Int(t.edge)].lengthMetres,
-                                t.lengthMetres
-                            ))
-                    }
-                    var cum: [Double] = []
-                    var total = 0.0
-                    for piece in pieces {
-                        total += piece.metres
-                        cum.append(total)
-                    }
                     pairIndex[key] = legs.count
-                    let ok = r.status == .ok
-                    legs.append(
-                        Leg(
-                            steps: ok ? pieces.map(\.step) : [], starts: ok ? pieces.map(\.start) : [], cumulative: cum,
-                            length: ok ? total : 0))
+                    legs.append(Self.leg(from: at[p], to: dest, campus: campus, router: &router))
                 }
                 guard let leg = pairIndex[key], legs[leg].length > 0 else { continue }
                 trips.append(Trip(person: p, depart: leave, speed: speeds[p], pair: leg))
@@ -133,6 +103,36 @@ final class NavUPCrowd {
             change += period
         }
         trips.sort { ($0.depart, $0.person) < ($1.depart, $1.person) }
+    }
+
+    /// The walk between venues `from` and `to` as the crowd walks it (no steps when there is no route),
+    /// with the partial edges at both ends from the projected points.
+    static func leg(from: Int, to dest: Int, campus: NavUPCampus, router: inout AStarRouter) -> Leg {
+        let r = router.route(
+            in: campus.graph, from: campus.venues[from].location, to: campus.venues[dest].location,
+            profile: campus.walk)
+        var pieces: [(step: RouteStep, start: Double, metres: Double)] = []
+        if let h = r.head, let s = r.fromSnap {
+            pieces.append((RouteStep(edge: h.edge, forward: h.forward), s.metresFromStart, h.lengthMetres))
+        }
+        for s in r.steps {
+            let length = campus.graph.edges[Int(s.edge)].lengthMetres
+            pieces.append((s, s.forward ? 0 : length, length))
+        }
+        if let t = r.tail {
+            let length = campus.graph.edges[Int(t.edge)].lengthMetres
+            pieces.append((RouteStep(edge: t.edge, forward: t.forward), t.forward ? 0 : length, t.lengthMetres))
+        }
+        var cum: [Double] = []
+        var total = 0.0
+        for piece in pieces {
+            total += piece.metres
+            cum.append(total)
+        }
+        let ok = r.status == .ok
+        return Leg(
+            steps: ok ? pieces.map(\.step) : [], starts: ok ? pieces.map(\.start) : [], cumulative: cum,
+            length: ok ? total : 0)
     }
 
     /// True positions of everyone walking at `time`: person, edge and point, in person order.

@@ -57,46 +57,58 @@ extension AccountRegistry {
             role: role, createdAt: now)
 
         if policy.requiresEmailVerification, let email, let emailCipher {
-            let pendingID = AccountRandomness.uuid(using: &rng).uuidString
-            let code = configuration.verification.makeCode(using: &rng)
-            let expiresAt = now.addingTimeInterval(configuration.verification.lifetimeSeconds)
-            let digest = codeDigest(code, pendingID: pendingID)
-            let verification = configuration.verification
-            try write { db in
-                try purgeStalePendingRegistrations(db, now: now)
-                // A new registration of the same address replaces the pending one (its code stops
-                // working) and spends the same budget of codes.
-                let budget = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT MAX(codes_issued) AS issued, MIN(budget_start) AS start FROM pending_registrations WHERE email_index = ?
-                        """, arguments: [record.emailIndex])
-                let issued: Int = budget?["issued"] ?? 0
-                let start: Double = budget?["start"] ?? now.timeIntervalSince1970
-                if issued >= verification.maxCodesPerEmail {
-                    throw AccountStoreError.verificationCodeLimit(
-                        retryAfterSeconds: start + verification.codeBudgetSeconds - now.timeIntervalSince1970)
-                }
-                try db.execute(
-                    sql: "DELETE FROM pending_registrations WHERE email_index = ?", arguments: [record.emailIndex])
-                try db.execute(
-                    sql: """
-                        INSERT INTO pending_registrations (id, user_id, username, username_key, email_cipher, email_index,
-                            password_hash, role, code_digest, code_expires_at, attempts_left, created_at, codes_issued, budget_start)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        pendingID, userID, record.username, record.usernameKey, emailCipher,
-                        record.emailIndex, passwordHash, role.rawValue, digest,
-                        expiresAt.timeIntervalSince1970, verification.maxAttempts,
-                        now.timeIntervalSince1970, issued + 1, issued == 0 ? now.timeIntervalSince1970 : start,
-                    ])
-            }
             return .pendingVerification(
-                VerificationDelivery(pendingID: pendingID, email: email, code: code, expiresAt: expiresAt))
+                try storePending(record, email: email, emailCipher: emailCipher, role: role, now: now, using: &rng))
         }
         let account = try write { db in try insertAccount(record, db: db) }
         return .created(account)
+    }
+
+    /// Keeps `record` pending until its e-mail `email` is confirmed: stores it with a fresh code's digest
+    /// (replacing a pending registration of the same address, within its budget of codes) and returns
+    /// the code to deliver.
+    private func storePending(
+        _ record: NewAccount, email: String, emailCipher: Data, role: Role, now: Date,
+        using rng: inout some RandomNumberGenerator
+    ) throws(AccountStoreError) -> VerificationDelivery {
+        let passwordHash = record.passwordHash
+        let userID = record.id
+        let pendingID = AccountRandomness.uuid(using: &rng).uuidString
+        let code = configuration.verification.makeCode(using: &rng)
+        let expiresAt = now.addingTimeInterval(configuration.verification.lifetimeSeconds)
+        let digest = codeDigest(code, pendingID: pendingID)
+        let verification = configuration.verification
+        try write { db in
+            try purgeStalePendingRegistrations(db, now: now)
+            // A new registration of the same address replaces the pending one (its code stops
+            // working) and spends the same budget of codes.
+            let budget = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT MAX(codes_issued) AS issued, MIN(budget_start) AS start FROM pending_registrations WHERE email_index = ?
+                    """, arguments: [record.emailIndex])
+            let issued: Int = budget?["issued"] ?? 0
+            let start: Double = budget?["start"] ?? now.timeIntervalSince1970
+            if issued >= verification.maxCodesPerEmail {
+                throw AccountStoreError.verificationCodeLimit(
+                    retryAfterSeconds: start + verification.codeBudgetSeconds - now.timeIntervalSince1970)
+            }
+            try db.execute(
+                sql: "DELETE FROM pending_registrations WHERE email_index = ?", arguments: [record.emailIndex])
+            try db.execute(
+                sql: """
+                    INSERT INTO pending_registrations (id, user_id, username, username_key, email_cipher, email_index,
+                        password_hash, role, code_digest, code_expires_at, attempts_left, created_at, codes_issued, budget_start)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    pendingID, userID, record.username, record.usernameKey, emailCipher,
+                    record.emailIndex, passwordHash, role.rawValue, digest,
+                    expiresAt.timeIntervalSince1970, verification.maxAttempts,
+                    now.timeIntervalSince1970, issued + 1, issued == 0 ? now.timeIntervalSince1970 : start,
+                ])
+        }
+        return VerificationDelivery(pendingID: pendingID, email: email, code: code, expiresAt: expiresAt)
     }
 
     /// Confirms a pending registration with the code the user received, creating the account

@@ -392,14 +392,26 @@ extension AStarRouter {
             length += tailMetres
             duration += tailMetres * factor(t.edge) / speed
         }
-        var points: [GeoPoint] = s.isOnNode ? [] : [s.point]
+        var (points, ids) = Self.shape(of: pieces, in: g, after: s.isOnNode ? nil : s.point)
+        if !t.isOnNode { points.append(t.point) }
+        return Route(
+            status: .ok, profile: g.profileNames[p], fromVertex: fromVertex, toVertex: toVertex, steps: steps,
+            nodeIDs: ids, points: points, lengthMetres: length, durationSeconds: duration,
+            fromSnap: s, toSnap: t, head: head, tail: tail)
+    }
+    /// The shape points (after `first`, when given) and node ids passed along `pieces` (edge, from and to
+    /// positions in shape-point units), ends included when they are nodes; every piece after the first
+    /// begins at the vertex the previous one ended on, which is not repeated.
+    static func shape(of pieces: [(edge: Int32, from: Double, to: Double)], in g: CampusGraph, after first: GeoPoint?)
+        -> (points: [GeoPoint], ids: [Int64])
+    {
+        var points: [GeoPoint] = first.map { [$0] } ?? []
         var ids: [Int64] = []
         for (k, piece) in pieces.enumerated() {
             let e = Int(piece.edge)
             let base = g.shapeOffsets[e]
             let idBase = g.nodeIDOffsets[e]
             let hasIDs = g.nodeIDOffsets[e + 1] - idBase == g.shapeOffsets[e + 1] - base
-            // Nodes passed between the two positions, ends included when they are nodes.
             var indices: StrideThrough<Int>
             if piece.to >= piece.from {
                 indices = stride(from: Int(piece.from.rounded(.up)), through: Int(piece.to.rounded(.down)), by: 1)
@@ -407,16 +419,11 @@ extension AStarRouter {
                 indices = stride(from: Int(piece.from.rounded(.down)), through: Int(piece.to.rounded(.up)), by: -1)
             }
             for (j, i) in indices.enumerated() {
-                // Every piece after the first begins at the vertex the previous one ended on.
                 if k > 0 && j == 0 { continue }
                 points.append(g.shapePoints[base + i])
                 if hasIDs { ids.append(g.shapeNodeIDs[idBase + i]) }
             }
         }
-        if !t.isOnNode { points.append(t.point) }
-        return Route(
-            status: .ok, profile: g.profileNames[p], fromVertex: fromVertex, toVertex: toVertex, steps: steps,
-            nodeIDs: ids, points: points, lengthMetres: length, durationSeconds: duration,
-            fromSnap: s, toSnap: t, head: head, tail: tail)
+        return (points, ids)
     }
 }

@@ -159,61 +159,12 @@ public struct AStarRouter: Sendable {
                                             }
                                             count = k
                                         }
-                                        pts = [GeoPoint](unsafeUninitializedCapacity: pointCount) { out, count in
-                                            out[0] = start.location
-                                            var o = 1
-                                            for j in 0..<k {
-                                                let a = Int(path[k - 1 - j])
-                                                let e = Int(arcEdge[a])
-                                                let lo = shapeOffsets[e]
-                                                let hi = shapeOffsets[e + 1]
-                                                if arcForward[a] {
-                                                    var i = lo + 1
-                                                    while i < hi {
-                                                        out[o] = shapePoints[i]
-                                                        o += 1
-                                                        i += 1
-                                                    }
-                                                } else {
-                                                    var i = hi - 2
-                                                    while i >= lo {
-                                                        out[o] = shapePoints[i]
-                                                        o += 1
-                                                        i -= 1
-                                                    }
-                                                }
-                                            }
-                                            count = o
-                                        }
-                                        ids = [Int64](unsafeUninitializedCapacity: idCount) { out, count in
-                                            var o = 0
-                                            if let id = start.osmID {
-                                                out[0] = id
-                                                o = 1
-                                            }
-                                            for j in 0..<k {
-                                                let a = Int(path[k - 1 - j])
-                                                let e = Int(arcEdge[a])
-                                                let lo = idOffsets[e]
-                                                let hi = idOffsets[e + 1]
-                                                if arcForward[a] {
-                                                    var i = lo + 1
-                                                    while i < hi {
-                                                        out[o] = nodeIDs[i]
-                                                        o += 1
-                                                        i += 1
-                                                    }
-                                                } else {
-                                                    var i = hi - 2
-                                                    while i >= lo {
-                                                        out[o] = nodeIDs[i]
-                                                        o += 1
-                                                        i -= 1
-                                                    }
-                                                }
-                                            }
-                                            count = o
-                                        }
+                                        pts = Self.gatherAlongPath(
+                                            path, arcEdge: arcEdge, arcForward: arcForward, offsets: shapeOffsets,
+                                            values: shapePoints, first: start.location, capacity: pointCount)
+                                        ids = Self.gatherAlongPath(
+                                            path, arcEdge: arcEdge, arcForward: arcForward, offsets: idOffsets,
+                                            values: nodeIDs, first: start.osmID, capacity: idCount)
                                         if let slowdown {
                                             for j in 0..<k {
                                                 let e = Int(arcEdge[Int(path[k - 1 - j])])
@@ -238,6 +189,46 @@ public struct AStarRouter: Sendable {
         return Route(
             status: .ok, profile: g.profileNames[p], fromVertex: s, toVertex: t, steps: steps, nodeIDs: ids,
             points: pts, lengthMetres: length, durationSeconds: duration)
+    }
+
+    /// The values of the edges of `path` (arc indices, last arc first) in walking order after `first`:
+    /// edge e's values are `values[offsets[e]..<offsets[e + 1]]`, reversed on a backward arc, each edge's
+    /// first one left out (it is the previous edge's last). `capacity` is the exact count. O(count).
+    @inline(__always)
+    static func gatherAlongPath<T>(
+        _ path: UnsafeBufferPointer<Int32>, arcEdge: UnsafeBufferPointer<Int32>, arcForward: UnsafeBufferPointer<Bool>,
+        offsets: UnsafeBufferPointer<Int>, values: UnsafeBufferPointer<T>, first: T?, capacity: Int
+    ) -> [T] {
+        let k = path.count
+        return [T](unsafeUninitializedCapacity: capacity) { out, count in
+            var o = 0
+            if let first {
+                out[0] = first
+                o = 1
+            }
+            for j in 0..<k {
+                let a = Int(path[k - 1 - j])
+                let e = Int(arcEdge[a])
+                let lo = offsets[e]
+                let hi = offsets[e + 1]
+                if arcForward[a] {
+                    var i = lo + 1
+                    while i < hi {
+                        out[o] = values[i]
+                        o += 1
+                        i += 1
+                    }
+                } else {
+                    var i = hi - 2
+                    while i >= lo {
+                        out[o] = values[i]
+                        o += 1
+                        i -= 1
+                    }
+                }
+            }
+            count = o
+        }
     }
 
 }

@@ -132,24 +132,7 @@ extension CampusGraph {
                 }
                 offsets[v + 1] = Int32(targets.count)
             }
-            // Union–find with path halving (Tarjan 1975); the root is the component's smallest vertex.
-            var parent = (0..<vertexCount).map { Int32($0) }
-            func find(_ x: Int) -> Int {
-                var x = x
-                while Int(parent[x]) != x {
-                    parent[x] = parent[Int(parent[x])]
-                    x = Int(parent[x])
-                }
-                return x
-            }
-            for v in 0..<vertexCount {
-                for a in Int(offsets[v])..<Int(offsets[v + 1]) {
-                    let ra = find(v)
-                    let rb = find(Int(targets[a]))
-                    if ra != rb { parent[max(ra, rb)] = Int32(min(ra, rb)) }
-                }
-            }
-            let component = (0..<vertexCount).map { Int32(find($0)) }
+            let component = Self.components(vertexCount: vertexCount, offsets: offsets, targets: targets)
             self.component = component
             var sizes = [Int32](repeating: 0, count: vertexCount)
             for c in component { sizes[Int(c)] += 1 }
@@ -193,6 +176,28 @@ extension CampusGraph {
                 forward: .init(offsets: offsets, targets: targets, lengths: lengths),
                 backward: .init(offsets: rOffsets, targets: rTargets, lengths: rLengths),
                 component: component)
+        }
+
+        /// Each vertex's connected component (arcs taken as undirected), named by its smallest vertex.
+        static func components(vertexCount: Int, offsets: [Int32], targets: [Int32]) -> [Int32] {
+            // Union–find with path halving (Tarjan 1975); the root is the component's smallest vertex.
+            var parent = (0..<vertexCount).map { Int32($0) }
+            func find(_ x: Int) -> Int {
+                var x = x
+                while Int(parent[x]) != x {
+                    parent[x] = parent[Int(parent[x])]
+                    x = Int(parent[x])
+                }
+                return x
+            }
+            for v in 0..<vertexCount {
+                for a in Int(offsets[v])..<Int(offsets[v + 1]) {
+                    let ra = find(v)
+                    let rb = find(Int(targets[a]))
+                    if ra != rb { parent[max(ra, rb)] = Int32(min(ra, rb)) }
+                }
+            }
+            return (0..<vertexCount).map { Int32(find($0)) }
         }
 
         /// An adjacency from its stored arrays (a cache file); `records` is rebuilt from them.

@@ -252,45 +252,9 @@ public struct CampusGraph: Sendable {
         self.edges = edges
         self.access = access
         self.missingNodeRefs = missingNodeRefs
-        var degree = [Int32](repeating: 0, count: vertices.count + 1)
-        for e in edges {
-            degree[Int(e.from)] += 1
-            degree[Int(e.to)] += 1
-        }
-        var offsets = [Int32](repeating: 0, count: vertices.count + 1)
-        for v in 0..<vertices.count { offsets[v + 1] = offsets[v] + degree[v] }
-        var fill = offsets
-        var arcEdge = [Int32](repeating: 0, count: edges.count * 2)
-        var arcTarget = [Int32](repeating: 0, count: edges.count * 2)
-        var arcForward = [Bool](repeating: true, count: edges.count * 2)
-        var arcTail = [Int32](repeating: 0, count: edges.count * 2)
-        for (i, e) in edges.enumerated() {
-            let a = Int(fill[Int(e.from)])
-            fill[Int(e.from)] += 1
-            arcEdge[a] = Int32(i)
-            arcTarget[a] = e.to
-            arcForward[a] = true
-            arcTail[a] = e.from
-            let b = Int(fill[Int(e.to)])
-            fill[Int(e.to)] += 1
-            arcEdge[b] = Int32(i)
-            arcTarget[b] = e.from
-            arcForward[b] = false
-            arcTail[b] = e.to
-        }
+        let (offsets, arcEdge, arcTarget, arcForward, arcTail) = Self.arcs(vertexCount: vertices.count, edges: edges)
         self.arcTail = arcTail
-        var shapeOffsets = [0]
-        var nodeIDOffsets = [0]
-        shapeOffsets.reserveCapacity(edges.count + 1)
-        nodeIDOffsets.reserveCapacity(edges.count + 1)
-        var shapePoints: [GeoPoint] = []
-        var shapeNodeIDs: [Int64] = []
-        for e in edges {
-            shapePoints.append(contentsOf: e.shape)
-            shapeNodeIDs.append(contentsOf: e.nodeIDs)
-            shapeOffsets.append(shapePoints.count)
-            nodeIDOffsets.append(shapeNodeIDs.count)
-        }
+        let (shapePoints, shapeOffsets, shapeNodeIDs, nodeIDOffsets) = Self.flattenedShapes(edges)
         self.shapeOffsets = shapeOffsets
         self.shapePoints = shapePoints
         self.nodeIDOffsets = nodeIDOffsets
@@ -301,14 +265,8 @@ public struct CampusGraph: Sendable {
         self.arcEdge = arcEdge
         self.arcTarget = arcTarget
         self.arcForward = arcForward
-        var usable = [[Bool]](repeating: [Bool](repeating: false, count: vertices.count), count: profiles.count)
-        for p in 0..<profiles.count {
-            for (i, e) in edges.enumerated() where i < access[p].count && access[p][i] != 0 {
-                usable[p][Int(e.from)] = true
-                usable[p][Int(e.to)] = true
-            }
-        }
-        self.usable = usable
+        self.usable = Self.usableVertices(
+            profileCount: profiles.count, vertexCount: vertices.count, edges: edges, access: access)
         let lengths = edges.map(\.lengthMetres)
         self.edgeLengths = lengths
         let vertexCount = vertices.count
@@ -340,6 +298,71 @@ public struct CampusGraph: Sendable {
         self.vertexGrid = indexes.vertexGrid
         self.edgeGrid = indexes.edgeGrid
         self.edgeBoxes = indexes.edgeBoxes
+    }
+
+    /// The compressed sparse row adjacency of `edges`: each vertex's arcs (one per edge end) from
+    /// `offsets[v]` to `offsets[v + 1]`, each with its edge, head, direction and tail. O(V + E).
+    static func arcs(vertexCount: Int, edges: [Edge]) -> (
+        offsets: [Int32], edge: [Int32], target: [Int32], forward: [Bool], tail: [Int32]
+    ) {
+        var degree = [Int32](repeating: 0, count: vertexCount + 1)
+        for e in edges {
+            degree[Int(e.from)] += 1
+            degree[Int(e.to)] += 1
+        }
+        var offsets = [Int32](repeating: 0, count: vertexCount + 1)
+        for v in 0..<vertexCount { offsets[v + 1] = offsets[v] + degree[v] }
+        var fill = offsets
+        var arcEdge = [Int32](repeating: 0, count: edges.count * 2)
+        var arcTarget = [Int32](repeating: 0, count: edges.count * 2)
+        var arcForward = [Bool](repeating: true, count: edges.count * 2)
+        var arcTail = [Int32](repeating: 0, count: edges.count * 2)
+        for (i, e) in edges.enumerated() {
+            let a = Int(fill[Int(e.from)])
+            fill[Int(e.from)] += 1
+            arcEdge[a] = Int32(i)
+            arcTarget[a] = e.to
+            arcForward[a] = true
+            arcTail[a] = e.from
+            let b = Int(fill[Int(e.to)])
+            fill[Int(e.to)] += 1
+            arcEdge[b] = Int32(i)
+            arcTarget[b] = e.from
+            arcForward[b] = false
+            arcTail[b] = e.to
+        }
+        return (offsets, arcEdge, arcTarget, arcForward, arcTail)
+    }
+
+    /// Every edge's shape points and node IDs in one array each, edge i's from `offsets[i]` to `offsets[i + 1]`.
+    static func flattenedShapes(_ edges: [Edge]) -> (
+        points: [GeoPoint], pointOffsets: [Int], nodeIDs: [Int64], nodeIDOffsets: [Int]
+    ) {
+        var shapeOffsets = [0]
+        var nodeIDOffsets = [0]
+        shapeOffsets.reserveCapacity(edges.count + 1)
+        nodeIDOffsets.reserveCapacity(edges.count + 1)
+        var shapePoints: [GeoPoint] = []
+        var shapeNodeIDs: [Int64] = []
+        for e in edges {
+            shapePoints.append(contentsOf: e.shape)
+            shapeNodeIDs.append(contentsOf: e.nodeIDs)
+            shapeOffsets.append(shapePoints.count)
+            nodeIDOffsets.append(shapeNodeIDs.count)
+        }
+        return (shapePoints, shapeOffsets, shapeNodeIDs, nodeIDOffsets)
+    }
+
+    /// For each profile, whether each vertex ends an edge the profile may use.
+    static func usableVertices(profileCount: Int, vertexCount: Int, edges: [Edge], access: [[UInt8]]) -> [[Bool]] {
+        var usable = [[Bool]](repeating: [Bool](repeating: false, count: vertexCount), count: profileCount)
+        for p in 0..<profileCount {
+            for (i, e) in edges.enumerated() where i < access[p].count && access[p][i] != 0 {
+                usable[p][Int(e.from)] = true
+                usable[p][Int(e.to)] = true
+            }
+        }
+        return usable
     }
 
     /// The vertex and edge indexes of a graph, built together.

@@ -24,18 +24,7 @@ extension MapSource {
         guard let root = object as? [String: Any] else {
             throw .invalidGeoJSON(file: file, reason: "the top level is not an object")
         }
-        let features: [[String: Any]]
-        switch root["type"] as? String {
-        case "FeatureCollection":
-            guard let f = root["features"] as? [[String: Any]] else {
-                throw .invalidGeoJSON(file: file, reason: "'features' is missing or not a list of objects")
-            }
-            features = f
-        case "Feature":
-            features = [root]
-        default:
-            throw .invalidGeoJSON(file: file, reason: "'type' is '\(root["type"] as? String ?? "missing")'")
-        }
+        let features = try Self.geoJSONFeatures(root, file: file)
         var points: [Point] = []
         var index: [Int64: [Int]] = [:]
         var ways: [Way] = []
@@ -61,17 +50,7 @@ extension MapSource {
         }
         for (n, feature) in features.enumerated() {
             guard let geometry = feature["geometry"] as? [String: Any] else { continue }
-            var tags: [String: String] = [:]
-            if let props = feature["properties"] as? [String: Any] {
-                for (k, v) in props {
-                    switch v {
-                    case let s as String: tags[k] = s
-                    case let num as NSNumber: tags[k] = num.stringValue
-                    default: break
-                    }
-                }
-            }
-            if tags["highway"] == nil { tags["highway"] = "footway" }
+            let tags = Self.geoJSONTags(feature)
             let id = (feature["id"] as? NSNumber)?.int64Value
             let lines: [Any]
             switch geometry["type"] as? String {
@@ -99,5 +78,36 @@ extension MapSource {
             ways += featureWays
         }
         self.init(file: file, points: points, ways: ways)
+    }
+
+    /// The features of a GeoJSON object: a FeatureCollection's, or a lone Feature.
+    static func geoJSONFeatures(_ root: [String: Any], file: String) throws(RoutingError) -> [[String: Any]] {
+        switch root["type"] as? String {
+        case "FeatureCollection":
+            guard let f = root["features"] as? [[String: Any]] else {
+                throw .invalidGeoJSON(file: file, reason: "'features' is missing or not a list of objects")
+            }
+            return f
+        case "Feature":
+            return [root]
+        default:
+            throw .invalidGeoJSON(file: file, reason: "'type' is '\(root["type"] as? String ?? "missing")'")
+        }
+    }
+
+    /// A feature's string and number properties as tags; a feature without `highway` is a footway.
+    static func geoJSONTags(_ feature: [String: Any]) -> [String: String] {
+        var tags: [String: String] = [:]
+        if let props = feature["properties"] as? [String: Any] {
+            for (k, v) in props {
+                switch v {
+                case let s as String: tags[k] = s
+                case let num as NSNumber: tags[k] = num.stringValue
+                default: break
+                }
+            }
+        }
+        if tags["highway"] == nil { tags["highway"] = "footway" }
+        return tags
     }
 }

@@ -96,7 +96,7 @@ public struct RoutingProfiles: Sendable, Equatable {
             max_incline_percent: 14
         """
 
-    private static let knownKeys: Set<String> = [
+    fileprivate static let knownKeys: Set<String> = [
         "inherits", "description", "speed_mps", "highways", "mode_key", "mode_denied", "access_denied",
         "mode_overrides_access", "oneway_key", "exclude_ways", "exclude_nodes", "max_incline_percent",
         "accessibility_key", "unknown_accessibility",
@@ -124,10 +124,43 @@ public struct RoutingProfiles: Sendable, Equatable {
         } catch {
             throw .invalidProfile(file: file, line: nil, reason: "not valid YAML: \(error)")
         }
-        func line(_ n: Node) -> Int? { n.mark.map { $0.line } }
-        func fail(_ n: Node, _ reason: String) -> RoutingError {
-            .invalidProfile(file: file, line: line(n), reason: reason)
-        }
+        var reader = ProfileDocumentReader(file: file)
+        let (profilesNode, raw) = try reader.profileNodes(root)
+        reader.raw = raw
+        var order: [RoutingProfile] = []
+        for (name, node) in raw { order.append(try reader.resolve(name, node, depth: 0)) }
+        guard !order.isEmpty else { throw reader.fail(profilesNode, "no profiles defined") }
+        self.profiles = order
+    }
+
+    /// Optimal-string-alignment edit distance, for "did you mean" hints. O(|a|·|b|).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        DamerauLevenshtein.distance(a, b)
+    }
+}
+
+extension Node.Mapping {
+    /// The value of the key `key`, compared as text (`subscript` would compare resolved tags too).
+    fileprivate func value(of key: String) -> Node? { first { $0.key.string == key }?.value }
+}
+
+/// Reads the profiles of one document: each profile's keys, resolved through `inherits`, with errors
+/// naming the file and the line of the offending node.
+private struct ProfileDocumentReader {
+    let file: String
+    /// The document's profiles by name, in document order, not yet resolved.
+    var raw: [(String, Node)] = []
+    /// Profiles resolved so far, by name.
+    var built: [String: RoutingProfile] = [:]
+
+    init(file: String) { self.file = file }
+
+    func fail(_ n: Node, _ reason: String) -> RoutingError {
+        .invalidProfile(file: file, line: n.mark.map { $0.line }, reason: reason)
+    }
+
+    /// The `profiles` mapping and its entries, after checking the top level.
+    func profileNodes(_ root: Node) throws(RoutingError) -> (Node, [(String, Node)]) {
         guard let top = root.mapping else { throw fail(root, "expected a mapping with 'version' and 'profiles'") }
         guard let v = top.value(of: "version") else {
             throw fail(root, "missing 'version'; this reader supports version 1")
@@ -141,119 +174,118 @@ public struct RoutingProfiles: Sendable, Equatable {
         }
         var raw: [(String, Node)] = []
         for (k, value) in entries {
-            guard raw.count < Self.maximumProfiles else {
-                throw fail(k, "more than \(Self.maximumProfiles) profiles; each one costs a copy of the graph's tables")
+            guard raw.count < RoutingProfiles.maximumProfiles else {
+                throw fail(
+                    k,
+                    "more than \(RoutingProfiles.maximumProfiles) profiles; each one costs a copy of the graph's tables"
+                )
             }
             guard let name = k.string, !name.isEmpty else { throw fail(k, "a profile name must be a string") }
             guard value.mapping != nil else { throw fail(value, "profile '\(name)' must be a mapping") }
             raw.append((name, value))
         }
-        var built: [String: RoutingProfile] = [:]
-        var order: [RoutingProfile] = []
-
-        func strings(_ n: Node, _ key: String) throws(RoutingError) -> Set<String> {
-            guard let seq = n.sequence else { throw fail(n, "'\(key)' must be a list") }
-            var out: Set<String> = []
-            for item in seq {
-                guard let s = item.string else { throw fail(item, "'\(key)' entries must be strings") }
-                out.insert(s)
-            }
-            return out
-        }
-        func tagMap(_ n: Node, _ key: String) throws(RoutingError) -> [String: Set<String>] {
-            guard let m = n.mapping else { throw fail(n, "'\(key)' must map tags to lists of values") }
-            var out: [String: Set<String>] = [:]
-            for (k, vals) in m {
-                guard let tag = k.string else { throw fail(k, "'\(key)' keys must be tag names") }
-                out[tag] = try strings(vals, "\(key).\(tag)")
-            }
-            return out
-        }
-        func number(_ n: Node, _ key: String) throws(RoutingError) -> Double {
-            guard let d = n.float ?? n.int.map(Double.init), d.isFinite else {
-                throw fail(n, "'\(key)' must be a number")
-            }
-            return d
-        }
-
-        func resolve(_ name: String, _ node: Node, depth: Int) throws(RoutingError) -> RoutingProfile {
-            if let done = built[name] { return done }
-            guard depth < 16 else { throw fail(node, "profile '\(name)' inherits in a cycle") }
-            guard let m = node.mapping else { throw fail(node, "profile '\(name)' must be a mapping") }
-            for (k, _) in m {
-                let key = k.string ?? ""
-                if !Self.knownKeys.contains(key) {
-                    let hint = Self.knownKeys.min { Self.editDistance($0, key) < Self.editDistance($1, key) } ?? ""
-                    throw fail(k, "unknown key '\(key)' in profile '\(name)'; did you mean '\(hint)'?")
-                }
-            }
-            var p: RoutingProfile
-            if let parentNode = m.value(of: "inherits") {
-                guard let parent = parentNode.string, let entry = raw.first(where: { $0.0 == parent }) else {
-                    throw fail(parentNode, "profile '\(name)' inherits unknown profile '\(parentNode.string ?? "?")'")
-                }
-                p = try resolve(parent, entry.1, depth: depth + 1)
-                p.name = name
-            } else {
-                p = RoutingProfile(name: name, speedMetresPerSecond: 0, highways: [])
-            }
-            if let n = m.value(of: "description") { p.summary = n.string ?? "" }
-            if let n = m.value(of: "speed_mps") {
-                let s = try number(n, "speed_mps")
-                guard RoutingProfile.speedRange.contains(s) else {
-                    throw fail(n, "'speed_mps' is \(s); it must be in 0.05…20 metres per second (walking is about 1.4)")
-                }
-                p.speedMetresPerSecond = s
-            }
-            if let n = m.value(of: "highways") { p.highways = try strings(n, "highways") }
-            if let n = m.value(of: "mode_key") { p.modeKey = n.string ?? p.modeKey }
-            if let n = m.value(of: "mode_denied") { p.modeDenied = try strings(n, "mode_denied") }
-            if let n = m.value(of: "access_denied") { p.accessDenied = try strings(n, "access_denied") }
-            if let n = m.value(of: "mode_overrides_access") {
-                p.modeOverridesAccess = try strings(n, "mode_overrides_access")
-            }
-            if let n = m.value(of: "oneway_key") { p.onewayKey = (n.string ?? "").isEmpty ? nil : n.string }
-            if let n = m.value(of: "exclude_ways") { p.excludeWays = try tagMap(n, "exclude_ways") }
-            if let n = m.value(of: "exclude_nodes") { p.excludeNodes = try tagMap(n, "exclude_nodes") }
-            if let n = m.value(of: "max_incline_percent") {
-                let text = n.string ?? ""
-                if ["null", "~", ""].contains(text) {
-                    p.maxInclinePercent = nil
-                } else {
-                    let limit = try number(n, "max_incline_percent")
-                    guard RoutingProfile.maxInclineRange.contains(limit) else {
-                        throw fail(
-                            n,
-                            "'max_incline_percent' is \(limit); it must be in 0…100 percent (it limits the incline in both directions), or null for no limit"
-                        )
-                    }
-                    p.maxInclinePercent = limit
-                }
-            }
-            if let n = m.value(of: "accessibility_key") { p.accessibilityKey = n.string ?? p.accessibilityKey }
-            if let n = m.value(of: "unknown_accessibility") {
-                guard let s = n.string, let u = UnknownAccessibility(rawValue: s) else {
-                    throw fail(n, "'unknown_accessibility' must be allow or forbid")
-                }
-                p.unknownAccessibility = u
-            }
-            guard p.speedMetresPerSecond > 0 else { throw fail(node, "profile '\(name)' needs speed_mps") }
-            guard !p.highways.isEmpty else { throw fail(node, "profile '\(name)' needs a non-empty 'highways' list") }
-            built[name] = p
-            return p
-        }
-        for (name, node) in raw { order.append(try resolve(name, node, depth: 0)) }
-        guard !order.isEmpty else { throw fail(profilesNode, "no profiles defined") }
-        self.profiles = order
+        return (profilesNode, raw)
     }
 
-    /// Optimal-string-alignment edit distance, for "did you mean" hints. O(|a|·|b|).
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        DamerauLevenshtein.distance(a, b)
+    func strings(_ n: Node, _ key: String) throws(RoutingError) -> Set<String> {
+        guard let seq = n.sequence else { throw fail(n, "'\(key)' must be a list") }
+        var out: Set<String> = []
+        for item in seq {
+            guard let s = item.string else { throw fail(item, "'\(key)' entries must be strings") }
+            out.insert(s)
+        }
+        return out
     }
-}
 
-extension Node.Mapping {
-    /// The value of the key `key`, compared as text (`subscript` would compare resolved tags too).
-    fileprivate func value(of key: String) -> Node? { first { $0.key.string == key }?.value }
+    func tagMap(_ n: Node, _ key: String) throws(RoutingError) -> [String: Set<String>] {
+        guard let m = n.mapping else { throw fail(n, "'\(key)' must map tags to lists of values") }
+        var out: [String: Set<String>] = [:]
+        for (k, vals) in m {
+            guard let tag = k.string else { throw fail(k, "'\(key)' keys must be tag names") }
+            out[tag] = try strings(vals, "\(key).\(tag)")
+        }
+        return out
+    }
+
+    func number(_ n: Node, _ key: String) throws(RoutingError) -> Double {
+        guard let d = n.float ?? n.int.map(Double.init), d.isFinite else {
+            throw fail(n, "'\(key)' must be a number")
+        }
+        return d
+    }
+
+    /// The profile `name` (its `node`), its parent resolved first; `depth` bounds an `inherits` cycle.
+    mutating func resolve(_ name: String, _ node: Node, depth: Int) throws(RoutingError) -> RoutingProfile {
+        if let done = built[name] { return done }
+        guard depth < 16 else { throw fail(node, "profile '\(name)' inherits in a cycle") }
+        guard let m = node.mapping else { throw fail(node, "profile '\(name)' must be a mapping") }
+        for (k, _) in m {
+            let key = k.string ?? ""
+            if !RoutingProfiles.knownKeys.contains(key) {
+                let hint =
+                    RoutingProfiles.knownKeys.min {
+                        RoutingProfiles.editDistance($0, key) < RoutingProfiles.editDistance($1, key)
+                    } ?? ""
+                throw fail(k, "unknown key '\(key)' in profile '\(name)'; did you mean '\(hint)'?")
+            }
+        }
+        var p: RoutingProfile
+        if let parentNode = m.value(of: "inherits") {
+            guard let parent = parentNode.string, let entry = raw.first(where: { $0.0 == parent }) else {
+                throw fail(parentNode, "profile '\(name)' inherits unknown profile '\(parentNode.string ?? "?")'")
+            }
+            p = try resolve(parent, entry.1, depth: depth + 1)
+            p.name = name
+        } else {
+            p = RoutingProfile(name: name, speedMetresPerSecond: 0, highways: [])
+        }
+        try apply(m, to: &p)
+        guard p.speedMetresPerSecond > 0 else { throw fail(node, "profile '\(name)' needs speed_mps") }
+        guard !p.highways.isEmpty else { throw fail(node, "profile '\(name)' needs a non-empty 'highways' list") }
+        built[name] = p
+        return p
+    }
+
+    /// Sets the fields the mapping `m` gives on `p` (what it inherited stays where `m` is silent).
+    func apply(_ m: Node.Mapping, to p: inout RoutingProfile) throws(RoutingError) {
+        if let n = m.value(of: "description") { p.summary = n.string ?? "" }
+        if let n = m.value(of: "speed_mps") {
+            let s = try number(n, "speed_mps")
+            guard RoutingProfile.speedRange.contains(s) else {
+                throw fail(n, "'speed_mps' is \(s); it must be in 0.05…20 metres per second (walking is about 1.4)")
+            }
+            p.speedMetresPerSecond = s
+        }
+        if let n = m.value(of: "highways") { p.highways = try strings(n, "highways") }
+        if let n = m.value(of: "mode_key") { p.modeKey = n.string ?? p.modeKey }
+        if let n = m.value(of: "mode_denied") { p.modeDenied = try strings(n, "mode_denied") }
+        if let n = m.value(of: "access_denied") { p.accessDenied = try strings(n, "access_denied") }
+        if let n = m.value(of: "mode_overrides_access") {
+            p.modeOverridesAccess = try strings(n, "mode_overrides_access")
+        }
+        if let n = m.value(of: "oneway_key") { p.onewayKey = (n.string ?? "").isEmpty ? nil : n.string }
+        if let n = m.value(of: "exclude_ways") { p.excludeWays = try tagMap(n, "exclude_ways") }
+        if let n = m.value(of: "exclude_nodes") { p.excludeNodes = try tagMap(n, "exclude_nodes") }
+        if let n = m.value(of: "max_incline_percent") { p.maxInclinePercent = try inclineLimit(n) }
+        if let n = m.value(of: "accessibility_key") { p.accessibilityKey = n.string ?? p.accessibilityKey }
+        if let n = m.value(of: "unknown_accessibility") {
+            guard let s = n.string, let u = UnknownAccessibility(rawValue: s) else {
+                throw fail(n, "'unknown_accessibility' must be allow or forbid")
+            }
+            p.unknownAccessibility = u
+        }
+    }
+
+    /// `max_incline_percent`: a percentage in 0…100, or null for no limit.
+    func inclineLimit(_ n: Node) throws(RoutingError) -> Double? {
+        if ["null", "~", ""].contains(n.string ?? "") { return nil }
+        let limit = try number(n, "max_incline_percent")
+        guard RoutingProfile.maxInclineRange.contains(limit) else {
+            throw fail(
+                n,
+                "'max_incline_percent' is \(limit); it must be in 0…100 percent (it limits the incline in both directions), or null for no limit"
+            )
+        }
+        return limit
+    }
 }

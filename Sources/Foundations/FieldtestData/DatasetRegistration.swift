@@ -148,6 +148,38 @@ public enum DatasetRegistration {
         }
     }
 
+    /// The format `given`, else the one `input`'s contents show, with the evidence for it.
+    static func chooseFormat(_ given: DatasetFormat?, of input: URL, shown: String) throws -> (
+        DatasetFormat, evidence: String?
+    ) {
+        if let given { return (given, nil) }
+        switch DatasetFormatDetection.detect(url: input) {
+        case .detected(let found, let because):
+            return (found, because)
+        case .unknown(let why):
+            throw Failure(
+                description:
+                    "\(shown): error: cannot tell the file's format (\(why)); give --format, one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+    }
+
+    /// The files a `format` file is read with, each checked to be there and regular.
+    static func presentCompanions(of input: URL, format: DatasetFormat, shown: String) throws -> [URL] {
+        let companions = companions(of: input, format: format)
+        for companion in companions {
+            guard FileManager.default.fileExists(atPath: companion.path) else {
+                throw Failure(
+                    description:
+                        "\(shown): error: a \(format.rawValue) file is read with \(DatasetManifest.display(companion)) beside it, which is missing; put it there and add the file again"
+                )
+            }
+            try SpecialFile.requireRegular(
+                companion, displayName: DatasetManifest.display(companion), role: "a dataset")
+        }
+        return companions
+    }
+
     /// `add` once the manifest is locked.
     static func addLocked(
         _ input: URL, name: String, format: DatasetFormat?, folder: URL, existing: DatasetManifest?,
@@ -165,33 +197,8 @@ public enum DatasetRegistration {
                 )
             }
         }
-        var evidence: String?
-        let chosen: DatasetFormat
-        if let format {
-            chosen = format
-        } else {
-            switch DatasetFormatDetection.detect(url: input) {
-            case .detected(let found, let because):
-                chosen = found
-                evidence = because
-            case .unknown(let why):
-                throw Failure(
-                    description:
-                        "\(shown): error: cannot tell the file's format (\(why)); give --format, one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-            }
-        }
-        let companions = companions(of: input, format: chosen)
-        for companion in companions {
-            guard FileManager.default.fileExists(atPath: companion.path) else {
-                throw Failure(
-                    description:
-                        "\(shown): error: a \(chosen.rawValue) file is read with \(DatasetManifest.display(companion)) beside it, which is missing; put it there and add the file again"
-                )
-            }
-            try SpecialFile.requireRegular(
-                companion, displayName: DatasetManifest.display(companion), role: "a dataset")
-        }
+        let (chosen, evidence) = try chooseFormat(format, of: input, shown: shown)
+        let companions = try presentCompanions(of: input, format: chosen, shown: shown)
         let rows = try DatasetLoaders.countRecords(format: chosen, url: input, displayName: shown)
         let sha = try DatasetManifest.sha256(of: input)
 

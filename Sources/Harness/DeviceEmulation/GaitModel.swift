@@ -102,15 +102,9 @@ public struct GaitModel: Sendable, Equatable {
         )
     }
 
-    /// Generates the inertial trace of `segments` walked one after another from `startTime` (seconds).
-    ///
-    /// Samples are taken at `startTime + k / sampleRateHz` for every k with the time before the end.
-    /// Throws `.invalidParameter` for a non-positive rate or duration, or a negative variation.
-    public func generate(
-        startTime: Double,
-        segments: [WalkingSegment],
-        using rng: inout some RandomNumberGenerator
-    ) throws(DeviceEmulationError) -> GaitTrace {
+    /// Throws `.invalidParameter` for a non-positive rate or duration, a negative variation, or a time
+    /// or turn rate that is not finite.
+    func validate(startTime: Double, segments: [WalkingSegment]) throws(DeviceEmulationError) {
         try DeviceEmulationError.requirePositive(sampleRateHz, "sampleRateHz")
         try DeviceEmulationError.requireNonNegative(stepIntervalVariation, "stepIntervalVariation")
         try DeviceEmulationError.requireNonNegative(stepAmplitudeVariation, "stepAmplitudeVariation")
@@ -125,6 +119,18 @@ public struct GaitModel: Sendable, Equatable {
                     expected: "a finite rate in rad/s")
             }
         }
+    }
+
+    /// Generates the inertial trace of `segments` walked one after another from `startTime` (seconds).
+    ///
+    /// Samples are taken at `startTime + k / sampleRateHz` for every k with the time before the end.
+    /// Throws `.invalidParameter` for a non-positive rate or duration, or a negative variation.
+    public func generate(
+        startTime: Double,
+        segments: [WalkingSegment],
+        using rng: inout some RandomNumberGenerator
+    ) throws(DeviceEmulationError) -> GaitTrace {
+        try validate(startTime: startTime, segments: segments)
         let timeline = SegmentTimeline(startTime: startTime, segments: segments, initialHeading: initialHeadingRadians)
         let spans = makeSpans(timeline: timeline, using: &rng)
 

@@ -312,7 +312,17 @@ public enum BaselineCheck {
         if b.kind == .latency && !tolerances.comparesLatency {
             return result(.unchanged, "latency checked against its threshold only (baseline from another machine)")
         }
-        let slack = tolerances.slack(for: b)
+        return judgeValue(current: c, baseline: b, slack: tolerances.slack(for: b), values: values)
+    }
+
+    /// The verdict on a change of the value of two comparable rows, given the tolerance `slack`
+    /// (in the rows' unit) and `values`, the two values in words.
+    static func judgeValue(current c: MetricRow, baseline b: MetricRow, slack: Double, values: String)
+        -> MetricComparison
+    {
+        func result(_ v: ComparisonVerdict, _ why: String) -> MetricComparison {
+            MetricComparison(key: c.key, baseline: b, current: c, verdict: v, reason: why)
+        }
         let delta = c.value - b.value
         let allowed = "\(values), allowed ±\(FieldtestNumber.format(slack)) \(c.unit)"
         switch b.direction {

@@ -294,33 +294,37 @@ private struct PBFReader {
                 ways.append(OSMWay(id: w.id, nodeRefs: refs, tags: t, line: 0))
                 report.rowsLoaded += 1
             }
-            for r in group.relations {
-                if r.hasInfo, r.info.hasVisible, !r.info.visible { continue }
-                guard let t = tags(r.keys, r.vals), r.rolesSid.count == r.memids.count, r.types.count == r.memids.count,
-                    r.rolesSid.allSatisfy({ $0 >= 0 && Int($0) < strings.count })
-                else {
-                    try reject(
-                        elementError(
-                            "relation.members", "\(r.id)", "members or tags do not pair up with the string table"))
-                    continue
-                }
-                var ref: Int64 = 0
-                var members: [OSMMember] = []
-                members.reserveCapacity(r.memids.count)
-                for i in r.memids.indices {
-                    ref &+= r.memids[i]
-                    let kind: OSMElementKind
-                    switch r.types[i] {
-                    case .node: kind = .node
-                    case .way: kind = .way
-                    case .relation: kind = .relation
-                    }
-                    members.append(OSMMember(kind: kind, ref: ref, role: strings[Int(r.rolesSid[i])]))
-                }
-                relations.append(OSMRelation(id: r.id, members: members, tags: t, line: 0))
-                report.rowsLoaded += 1
-            }
+            for r in group.relations { try readRelation(r, strings: strings, tags: tags) }
         }
+    }
+
+    /// One relation of a block: its members with their roles, unless they do not pair up.
+    private mutating func readRelation(
+        _ r: OSMPBF_Relation, strings: [String], tags: ([UInt32], [UInt32]) -> [String: String]?
+    ) throws(DataError) {
+        if r.hasInfo, r.info.hasVisible, !r.info.visible { return }
+        guard let t = tags(r.keys, r.vals), r.rolesSid.count == r.memids.count, r.types.count == r.memids.count,
+            r.rolesSid.allSatisfy({ $0 >= 0 && Int($0) < strings.count })
+        else {
+            try reject(
+                elementError("relation.members", "\(r.id)", "members or tags do not pair up with the string table"))
+            return
+        }
+        var ref: Int64 = 0
+        var members: [OSMMember] = []
+        members.reserveCapacity(r.memids.count)
+        for i in r.memids.indices {
+            ref &+= r.memids[i]
+            let kind: OSMElementKind
+            switch r.types[i] {
+            case .node: kind = .node
+            case .way: kind = .way
+            case .relation: kind = .relation
+            }
+            members.append(OSMMember(kind: kind, ref: ref, role: strings[Int(r.rolesSid[i])]))
+        }
+        relations.append(OSMRelation(id: r.id, members: members, tags: t, line: 0))
+        report.rowsLoaded += 1
     }
 
     private mutating func readDense(

@@ -285,70 +285,85 @@ public enum NOAALCDLoader {
                 summaries += 1
                 return nil
             }
-            var suspect = false
-            func value(_ column: String, _ range: ClosedRange<Double>) throws(DataError) -> Double? {
-                guard var raw = row.optionalString(column) else { return nil }
-                if raw.hasSuffix("s") {
-                    raw.removeLast()
-                    suspect = true
-                }
-                // V: variable (visibility, wind); A: accumulated since the last report.
-                if raw.hasSuffix("V") || raw.hasSuffix("A") { raw.removeLast() }
-                // M: missing; *: amount included in a later report.
-                if raw.isEmpty || raw == "*" || raw == "M" { return nil }
-                return try FieldParser.double(raw, field: column, in: range, file: row.file, line: row.line)
-            }
-            let imperial = units == .imperial
-            var temp = try value("HourlyDryBulbTemperature", imperial ? -80...140 : -62...60)
-            var dew = try value("HourlyDewPointTemperature", imperial ? -100...100 : -73...38)
-            if imperial {
-                temp = temp.map { ($0 - 32) * 5 / 9 }
-                dew = dew.map { ($0 - 32) * 5 / 9 }
-            }
-            let rh = try value("HourlyRelativeHumidity", 0...100)
-            var vis = try value("HourlyVisibility", 0...(imperial ? 100 : 160))
-            if imperial { vis = vis.map { $0 * 1.609344 } }
-            var trace = false
-            var precip: Double?
-            if let p = row.optionalString("HourlyPrecipitation"), p.hasPrefix("T") {
-                trace = true
-                precip = 0
-            } else {
-                precip = try value("HourlyPrecipitation", 0...(imperial ? 20 : 500))
-                if imperial { precip = precip.map { $0 * 25.4 } }
-            }
-            var wind = try value("HourlyWindSpeed", 0...(imperial ? 250 : 110))
-            if imperial { wind = wind.map { $0 * 0.44704 } }
-            var dir: Double?
-            if let d = row.optionalString("HourlyWindDirection"), d != "VRB", d != "999" {  // 999: missing (SYNOP rows)
-                dir = try value("HourlyWindDirection", 0...360)
-            }
-            let skyText = row.optionalString("HourlySkyConditions") ?? ""
-            let sky: SkyCondition?
-            do throws(SkyParseError) {
-                sky = try SkyCondition.parse(skyText, unit: imperial ? .hundredsOfFeet : .hundredsOfMetres)
-            } catch {
-                throw row.invalid("HourlySkyConditions", error.reason)
-            }
-            if sky?.layers.contains(where: \.suspect) == true { suspect = true }
-            let remark = sky == nil ? (row.optionalString("REM") ?? "") : ""
-            let cavok = remark.contains(" CAVOK")
-            // NSC: "no significant cloud" (nothing below 5,000 ft or the minimum sector altitude).
-            let noSignificantCloud = cavok || remark.contains(" NSC")
-            var observation = LCDObservation(
-                station: st, timeUTC: local - utcOffsetSeconds, reportType: type,
-                temperatureC: temp, dewPointC: dew, relativeHumidityPct: rh, visibilityKm: vis ?? (cavok ? 10 : nil),
-                precipitationMm: precip, precipitationTrace: trace, windSpeedMps: wind, windDirectionDeg: dir,
-                sky: noSignificantCloud ? SkyCondition(layers: []) : sky,
-                presentWeather: row.optionalString("HourlyPresentWeatherType"),
-                hasSuspectValue: suspect)
-            observation.cavok = cavok
-            return observation
+            return try observation(row, station: st, type: type, timeUTC: local - utcOffsetSeconds, units: units)
         }
         return LCDFile(
             layout: layout, units: units, utcOffsetSeconds: utcOffsetSeconds, timeZone: nil, station: station,
             coordinate: coordinate.map { (latitude: $0.0, longitude: $0.1) },
             observations: loaded.records, summaryRows: summaries, report: loaded.report,
             recordCount: table.records.count)
+    }
+    /// The observation of one hourly `row` (metric units whatever the file's `units`).
+    static func observation(
+        _ row: CSVRow, station: String, type: LCDReportType, timeUTC: Int, units: LCDUnits
+    ) throws(DataError) -> LCDObservation {
+        var values = LCDRowValues(row: row)
+        let imperial = units == .imperial
+        var temp = try values.value("HourlyDryBulbTemperature", imperial ? -80...140 : -62...60)
+        var dew = try values.value("HourlyDewPointTemperature", imperial ? -100...100 : -73...38)
+        if imperial {
+            temp = temp.map { ($0 - 32) * 5 / 9 }
+            dew = dew.map { ($0 - 32) * 5 / 9 }
+        }
+        let rh = try values.value("HourlyRelativeHumidity", 0...100)
+        var vis = try values.value("HourlyVisibility", 0...(imperial ? 100 : 160))
+        if imperial { vis = vis.map { $0 * 1.609344 } }
+        var trace = false
+        var precip: Double?
+        if let p = row.optionalString("HourlyPrecipitation"), p.hasPrefix("T") {
+            trace = true
+            precip = 0
+        } else {
+            precip = try values.value("HourlyPrecipitation", 0...(imperial ? 20 : 500))
+            if imperial { precip = precip.map { $0 * 25.4 } }
+        }
+        var wind = try values.value("HourlyWindSpeed", 0...(imperial ? 250 : 110))
+        if imperial { wind = wind.map { $0 * 0.44704 } }
+        var dir: Double?
+        if let d = row.optionalString("HourlyWindDirection"), d != "VRB", d != "999" {  // 999: missing (SYNOP rows)
+            dir = try values.value("HourlyWindDirection", 0...360)
+        }
+        let skyText = row.optionalString("HourlySkyConditions") ?? ""
+        let sky: SkyCondition?
+        do throws(SkyParseError) {
+            sky = try SkyCondition.parse(skyText, unit: imperial ? .hundredsOfFeet : .hundredsOfMetres)
+        } catch {
+            throw row.invalid("HourlySkyConditions", error.reason)
+        }
+        if sky?.layers.contains(where: \.suspect) == true { values.suspect = true }
+        let remark = sky == nil ? (row.optionalString("REM") ?? "") : ""
+        let cavok = remark.contains(" CAVOK")
+        // NSC: "no significant cloud" (nothing below 5,000 ft or the minimum sector altitude).
+        let noSignificantCloud = cavok || remark.contains(" NSC")
+        var observation = LCDObservation(
+            station: station, timeUTC: timeUTC, reportType: type,
+            temperatureC: temp, dewPointC: dew, relativeHumidityPct: rh, visibilityKm: vis ?? (cavok ? 10 : nil),
+            precipitationMm: precip, precipitationTrace: trace, windSpeedMps: wind, windDirectionDeg: dir,
+            sky: noSignificantCloud ? SkyCondition(layers: []) : sky,
+            presentWeather: row.optionalString("HourlyPresentWeatherType"),
+            hasSuspectValue: values.suspect)
+        observation.cavok = cavok
+        return observation
+    }
+}
+
+/// Reads one LCD row's numeric fields with their flags: `s` marks a suspect value, `V` variable,
+/// `A` accumulated; `M` and `*` are missing.
+private struct LCDRowValues {
+    let row: CSVRow
+    /// Whether any value read so far was flagged suspect.
+    var suspect = false
+
+    mutating func value(_ column: String, _ range: ClosedRange<Double>) throws(DataError) -> Double? {
+        guard var raw = row.optionalString(column) else { return nil }
+        if raw.hasSuffix("s") {
+            raw.removeLast()
+            suspect = true
+        }
+        // V: variable (visibility, wind); A: accumulated since the last report.
+        if raw.hasSuffix("V") || raw.hasSuffix("A") { raw.removeLast() }
+        // M: missing; *: amount included in a later report.
+        if raw.isEmpty || raw == "*" || raw == "M" { return nil }
+        return try FieldParser.double(raw, field: column, in: range, file: row.file, line: row.line)
     }
 }

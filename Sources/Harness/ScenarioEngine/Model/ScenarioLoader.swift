@@ -344,28 +344,8 @@ struct ScenarioBuilder {
                 pathValue, "'\(path).path': \(shown) is \(kind), not a regular file; a dataset must be a regular file")
             return nil
         }
-        let detected = DatasetFormatDetection.detect(url: url)
-        let format: DatasetFormat
-        if let given = d["format"]?.string.flatMap(DatasetFormat.init(rawValue:)) {
-            format = given
-            if case .detected(let shownFormat, let because) = detected, shownFormat != given {
-                error(
-                    d["format"],
-                    "'\(path).format': \(shown) is \(shownFormat.rawValue) data (\(because)), not \(given.rawValue); give 'format: \(shownFormat.rawValue)' or the path of a \(given.rawValue) file"
-                )
-                ok = false
-            }
-        } else {
-            guard case .detected(let shownFormat, _) = detected else {
-                let why = if case .unknown(let reason) = detected { reason } else { "" }
-                error(
-                    d,
-                    "'\(path)': cannot tell the format of \(shown) (\(why)); add 'format:', one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-                return nil
-            }
-            format = shownFormat
-        }
+        guard let declared = declaredFormat(d, url: url, shown: shown, path: path) else { return nil }
+        ok = ok && declared.agrees
         var offset: Int?
         if let hours = d["utc_offset"]?.double {
             if (-14...14).contains(hours) {
@@ -385,8 +365,35 @@ struct ScenarioBuilder {
         }
         return ok
             ? ScenarioDataset(
-                name: name, path: written, url: url, format: format, line: d.line, utcOffsetSeconds: offset,
+                name: name, path: written, url: url, format: declared.format, line: d.line, utcOffsetSeconds: offset,
                 timeZone: zone) : nil
+    }
+
+    /// The format of the dataset file at `url` (declared at `d`): the one given, reported when the
+    /// file shows another (`agrees` false), else the one the file shows; nil, reported, when neither.
+    mutating func declaredFormat(_ d: LocatedValue, url: URL, shown: String, path: String)
+        -> (format: DatasetFormat, agrees: Bool)?
+    {
+        let detected = DatasetFormatDetection.detect(url: url)
+        if let given = d["format"]?.string.flatMap(DatasetFormat.init(rawValue:)) {
+            if case .detected(let shownFormat, let because) = detected, shownFormat != given {
+                error(
+                    d["format"],
+                    "'\(path).format': \(shown) is \(shownFormat.rawValue) data (\(because)), not \(given.rawValue); give 'format: \(shownFormat.rawValue)' or the path of a \(given.rawValue) file"
+                )
+                return (given, false)
+            }
+            return (given, true)
+        }
+        guard case .detected(let shownFormat, _) = detected else {
+            let why = if case .unknown(let reason) = detected { reason } else { "" }
+            error(
+                d,
+                "'\(path)': cannot tell the format of \(shown) (\(why)); add 'format:', one of \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+            return nil
+        }
+        return (shownFormat, true)
     }
 
     /// Checks a dataset-valued field: the name is in the manifest, its format

@@ -98,31 +98,8 @@ extension RunStaging {
         var firstDropped = true
         var firstFeature = true
         for c in cases {
-            guard let result = record(of: c, digest: digest) else {
-                throw DataError.unreadable(
-                    file: caseFile(c.index).path, reason: "the result of case \(c.label) is missing")
-            }
-            let r: CaseRecord
-            switch result {
-            case .success(let record): r = record
-            case .failure(let problem):
-                throw DataError.unreadable(file: caseFile(c.index).path, reason: "cannot be used: \(problem)")
-            }
-            let rows = try MetricsCSV.parse(bytes: Array(r.metrics.utf8), file: caseFile(c.index).path)
-            for row in rows {
-                if row.margin == .withinInterval { out.withinInterval += 1 }
-                switch row.status {
-                case .pass: out.passed += 1
-                case .fail:
-                    out.failed += 1
-                    out.failingRows.append(row)
-                case .info: out.informational += 1
-                case .notMeasured:
-                    out.notMeasured += 1
-                    out.failingRows.append(row)
-                }
-            }
-            out.rows += rows.count
+            let r = try finishedRecord(of: c, digest: digest)
+            out.count(try MetricsCSV.parse(bytes: Array(r.metrics.utf8), file: caseFile(c.index).path))
             try items.write(r.items)
             out.itemsOmitted += r.itemsOmitted
             for note in r.notes where out.notes.count < 50 && !out.notes.contains(note) { out.notes.append(note) }
@@ -160,6 +137,40 @@ extension RunStaging {
             unlink(features.url.path)
         }
         return out
+    }
+}
+
+extension RunStaging {
+    /// The record of case `c`, which must be there and whole: the run is not complete otherwise.
+    func finishedRecord(of c: ScenarioCase, digest: String) throws -> CaseRecord {
+        switch record(of: c, digest: digest) {
+        case .success(let record): return record
+        case .failure(let problem):
+            throw DataError.unreadable(file: caseFile(c.index).path, reason: "cannot be used: \(problem)")
+        case nil:
+            throw DataError.unreadable(
+                file: caseFile(c.index).path, reason: "the result of case \(c.label) is missing")
+        }
+    }
+}
+
+extension AssembledRun {
+    /// Counts one case's `rows` by status; failing and not-measured rows are kept.
+    mutating func count(_ rows: [MetricRow]) {
+        for row in rows {
+            if row.margin == .withinInterval { withinInterval += 1 }
+            switch row.status {
+            case .pass: passed += 1
+            case .fail:
+                failed += 1
+                failingRows.append(row)
+            case .info: informational += 1
+            case .notMeasured:
+                notMeasured += 1
+                failingRows.append(row)
+            }
+        }
+        self.rows += rows.count
     }
 }
 

@@ -60,6 +60,18 @@ public struct RunOutcome: Sendable {
     public var writeSeconds = 0.0
 }
 
+extension RunOutcome {
+    /// Counts one scenario's `record` and baseline `check` in the verdicts and totals.
+    mutating func add(_ record: RunRecord, check: CheckReport?, failOn: FailOn) {
+        // A requested requirement that was not measured fails the run as a failed one does.
+        anyFailed = anyFailed || record.failed > 0 || (record.notMeasured ?? 0) > 0
+        anyRegression = anyRegression || check?.fails(on: failOn) == true
+        totals.add(
+            passed: record.passed, failed: record.failed, informational: record.informational,
+            notMeasured: record.notMeasured ?? 0, regressions: check?.regressions.count ?? 0)
+    }
+}
+
 /// How far a scenario's cases have got, reported as each case completes.
 public struct CaseProgress: Sendable {
     /// The scenario's name.
@@ -152,98 +164,27 @@ public struct RunPipeline {
         var junitSuites: [JUnitReport.Suite] = []
         for (index, s) in scenarios.enumerated() {
             let (cases, plan, folder) = (caseLists[index], plans[index], reportFolders[index])
-            let runID = plan.state.runID
             observe(.starting(s, caseCount: cases.count))
             let started = Date()
-            if plan.pending.count == cases.count || !request.resume { try plan.staging.begin(plan.state) }
-            // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
-            let session = store.session(adding: s.datasetEntries)
-            let sink = CaseSink(staging: plan.staging, digest: plan.digest, session: session, state: plan.state)
-            let counter = ProgressCounter()
-            counter.done = cases.count - plan.pending.count
-            let clock = ContinuousClock.now
-            // Each case's results go to disk as it ends; none is held until the end.
-            let total = cases.count
-            let name = s.name
-            // External systems write their standard error straight into the report folder in progress.
-            let logs = plan.staging.folder.appendingPathComponent("systems")
-            let pending = plan.pending.map { c in
-                var c = c
-                c.scenario.systemLogPrefix = logs.appendingPathComponent(SystemLogs.fileStem(caseLabel: c.label)).path
-                return c
-            }
-            try ScenarioRunner.run(
-                pending, jobs: request.jobs, runID: runID, datasets: session, apps: apps, trace: request.trace,
-                each: { result in
-                    let writing = ContinuousClock.now
-                    try sink.write(result)
-                    counter.writeSeconds += Self.seconds(since: writing)
-                    counter.caseSeconds += result.seconds
-                    guard let progress else { return }
-                    counter.done += 1
-                    counter.failedRows += result.rows.filter { $0.status == .fail }.count
-                    let elapsed = (ContinuousClock.now - clock).components
-                    progress(
-                        CaseProgress(
-                            scenario: name, done: counter.done, total: total, failedRows: counter.failedRows,
-                            elapsed: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18))
-                })
+            let (sink, counter) = try runCases(s, cases: cases, plan: plan, store: store, progress: progress)
             let assembling = ContinuousClock.now
             let assembled = try plan.staging.assemble(
                 cases, digest: plan.digest, level: request.trace, keepSeconds: request.junit != nil)
-            // Files read by the cases an earlier, interrupted run ran count as read.
-            var read = session.filesRead
-            for (name, file) in sink.state.datasets where read[name] == nil {
-                read[name] = URL(fileURLWithPath: file.path)
-            }
-            let used = try datasetHashing.hashes(
-                read: read, listed: s.datasets, scenarioManifest: session.manifest,
-                loadReport: session.loadReport(for:)
-            ) { observe(.note($0)) }
-            var record = try runRecord(
-                s, used: used, runID: runID, startedAt: plan.state.startedAt, cases: cases.count, assembled: assembled)
-            let finished = Date()
-            record.finishedAt = ISO8601DateFormatter().string(from: finished)
-            record.durationSeconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
-            record.commandLine = request.commandLine
-            record.toolCommit = request.toolCommit
-            record.systems = assembled.systems.isEmpty ? nil : assembled.systems
-            try RunReport.writeRecord(record, to: plan.staging.folder)
-            let metricsFile = plan.staging.folder.appendingPathComponent("metrics.csv")
-            // The comparison and JUnit need every row; only then are they read back.
-            let rows =
-                request.baseline != nil || request.junit != nil
-                ? try MetricsCSV.read(metricsFile, displayName: folder.appendingPathComponent("metrics.csv").path) : []
-            try writeSeedSummary(s, rows: rows, metricsFile: metricsFile, into: plan.staging.folder)
-            if let recordBaseline = request.recordBaseline {
-                try writeBaseline(into: recordBaseline, scenario: s.name, from: plan.staging.folder)
-            }
-            let check = try baselines[index].map {
-                try BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances).judgingPairedItems(
-                    baselineItems: request.baseline.map {
-                        BaselineSelection.itemsFile(ofBaselineFile: BaselineSelection.file(for: s.name, baseline: $0))
-                    },
-                    currentItems: plan.staging.folder.appendingPathComponent(ItemsCSV.fileName))
-            }
-            if let check {
-                try AtomicFile.write(
-                    BaselineCheckCSV.render(check),
-                    to: plan.staging.folder.appendingPathComponent(BaselineCheckCSV.fileName))
-            }
+            let record = try writeRecord(
+                s, cases: cases, plan: plan, sink: sink, assembled: assembled, started: started,
+                hashing: &datasetHashing, observe: observe)
+            let (rows, check) = try writeComparisons(
+                s, plan: plan, folder: folder, baseline: baselines[index], tolerances: tolerances)
             try plan.staging.publish()
             outcome.writeSeconds += counter.writeSeconds + Self.seconds(since: assembling)
             outcome.caseSeconds += counter.caseSeconds
-            // A requested requirement that was not measured fails the run as a failed one does.
-            outcome.anyFailed = outcome.anyFailed || record.failed > 0 || (record.notMeasured ?? 0) > 0
-            outcome.anyRegression = outcome.anyRegression || check?.fails(on: request.failOn) == true
-            outcome.totals.add(
-                passed: record.passed, failed: record.failed, informational: record.informational,
-                notMeasured: record.notMeasured ?? 0, regressions: check?.regressions.count ?? 0)
+            outcome.add(record, check: check, failOn: request.failOn)
             if request.junit != nil {
                 junitSuites += JUnitReport.suites(
                     rows: rows, check: check, seconds: assembled.caseSeconds, timestamp: plan.state.startedAt,
                     properties: [
-                        ("scenario", s.name), ("scenario_file", s.file), ("run_id", runID), ("app", s.app),
+                        ("scenario", s.name), ("scenario_file", s.file), ("run_id", plan.state.runID),
+                        ("app", s.app),
                     ])
             }
             observe(
@@ -257,6 +198,103 @@ public struct RunPipeline {
         let elapsed = (ContinuousClock.now - runStarted).components
         outcome.totals.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
         return outcome
+    }
+
+    /// Runs `s`'s pending cases into its staging folder; each case's results go to disk as it ends, none
+    /// is held until the end. Returns the sink (what the cases recorded) and the time counters.
+    private func runCases(
+        _ s: Scenario, cases: [ScenarioCase], plan: ScenarioPlan, store: DatasetStore,
+        progress: (@Sendable (CaseProgress) -> Void)?
+    ) throws -> (CaseSink, ProgressCounter) {
+        if plan.pending.count == cases.count || !request.resume { try plan.staging.begin(plan.state) }
+        // Each scenario records the dataset files it reads (the cache of parsed datasets is shared).
+        let session = store.session(adding: s.datasetEntries)
+        let sink = CaseSink(staging: plan.staging, digest: plan.digest, session: session, state: plan.state)
+        let counter = ProgressCounter()
+        counter.done = cases.count - plan.pending.count
+        let clock = ContinuousClock.now
+        let (total, name) = (cases.count, s.name)
+        // External systems write their standard error straight into the report folder in progress.
+        let logs = plan.staging.folder.appendingPathComponent("systems")
+        let pending = plan.pending.map { c in
+            var c = c
+            c.scenario.systemLogPrefix = logs.appendingPathComponent(SystemLogs.fileStem(caseLabel: c.label)).path
+            return c
+        }
+        try ScenarioRunner.run(
+            pending, jobs: request.jobs, runID: plan.state.runID, datasets: session, apps: apps, trace: request.trace,
+            each: { result in
+                let writing = ContinuousClock.now
+                try sink.write(result)
+                counter.writeSeconds += Self.seconds(since: writing)
+                counter.caseSeconds += result.seconds
+                guard let progress else { return }
+                counter.done += 1
+                counter.failedRows += result.rows.filter { $0.status == .fail }.count
+                let elapsed = (ContinuousClock.now - clock).components
+                progress(
+                    CaseProgress(
+                        scenario: name, done: counter.done, total: total, failedRows: counter.failedRows,
+                        elapsed: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18))
+            })
+        return (sink, counter)
+    }
+
+    /// Writes `run.json` of `s` into its staging folder: the datasets read (by this run and by the
+    /// interrupted run it resumes), their hashes, the totals and the provenance.
+    private func writeRecord(
+        _ s: Scenario, cases: [ScenarioCase], plan: ScenarioPlan, sink: CaseSink, assembled: AssembledRun,
+        started: Date, hashing: inout DatasetHashing, observe: (RunEvent) -> Void
+    ) throws -> RunRecord {
+        // Files read by the cases an earlier, interrupted run ran count as read.
+        var read = sink.session.filesRead
+        for (name, file) in sink.state.datasets where read[name] == nil {
+            read[name] = URL(fileURLWithPath: file.path)
+        }
+        let used = try hashing.hashes(
+            read: read, listed: s.datasets, scenarioManifest: sink.session.manifest,
+            loadReport: sink.session.loadReport(for:)
+        ) { observe(.note($0)) }
+        var record = try runRecord(
+            s, used: used, runID: plan.state.runID, startedAt: plan.state.startedAt, cases: cases.count,
+            assembled: assembled)
+        let finished = Date()
+        record.finishedAt = ISO8601DateFormatter().string(from: finished)
+        record.durationSeconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
+        record.commandLine = request.commandLine
+        record.toolCommit = request.toolCommit
+        record.systems = assembled.systems.isEmpty ? nil : assembled.systems
+        try RunReport.writeRecord(record, to: plan.staging.folder)
+        return record
+    }
+
+    /// Writes the seed summary, the recorded baseline and the comparison with `baseline` into `s`'s
+    /// staging folder; returns the rows (read back only when a comparison or JUnit needs them) and
+    /// the comparison.
+    private func writeComparisons(
+        _ s: Scenario, plan: ScenarioPlan, folder: URL, baseline: [MetricRow]?, tolerances: Tolerances
+    ) throws -> ([MetricRow], CheckReport?) {
+        let metricsFile = plan.staging.folder.appendingPathComponent("metrics.csv")
+        let rows =
+            request.baseline != nil || request.junit != nil
+            ? try MetricsCSV.read(metricsFile, displayName: folder.appendingPathComponent("metrics.csv").path) : []
+        try writeSeedSummary(s, rows: rows, metricsFile: metricsFile, into: plan.staging.folder)
+        if let recordBaseline = request.recordBaseline {
+            try writeBaseline(into: recordBaseline, scenario: s.name, from: plan.staging.folder)
+        }
+        let check = try baseline.map {
+            try BaselineCheck.compare(current: rows, baseline: $0, tolerances: tolerances).judgingPairedItems(
+                baselineItems: request.baseline.map {
+                    BaselineSelection.itemsFile(ofBaselineFile: BaselineSelection.file(for: s.name, baseline: $0))
+                },
+                currentItems: plan.staging.folder.appendingPathComponent(ItemsCSV.fileName))
+        }
+        if let check {
+            try AtomicFile.write(
+                BaselineCheckCSV.render(check),
+                to: plan.staging.folder.appendingPathComponent(BaselineCheckCSV.fileName))
+        }
+        return (rows, check)
     }
 
     /// Checks what the data can tell (venues, files that do not load, recordings' spans) before anything
