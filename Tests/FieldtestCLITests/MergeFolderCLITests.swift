@@ -90,6 +90,9 @@ struct MergeFolderCLITests {
         let merge = try #require(json["merge"] as? [String: Any])
         #expect(json["cases"] as? Int == 4 && (merge["cases"] as? [Any])?.count == 4 && json["shard"] == nil)
         #expect((merge["shards"] as? [Any])?.count == 2 && merge["complete"] as? Bool == true)
+        // The merged run.json keeps to the published contract.
+        let schema = try JSONSchemaSubset(file: FieldtestCLITests.repo.appendingPathComponent("docs/schemas/run.json"))
+        #expect(try schema.errors(json) == [])
 
         r = try cli.run(["report", "merged", "--output", "merged.html"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
