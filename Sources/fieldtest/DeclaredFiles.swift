@@ -118,8 +118,10 @@ extension RequirementsCommand: DeclaresFiles {
 extension MergeCommand: DeclaresFiles {
     func declaredFiles() throws -> CommandFiles {
         var f = CommandFiles()
-        f.runFiles(inputs, beside: ["run.json"])
+        f.runFiles(inputs, beside: out == nil ? ["run.json"] : RunReport.fileNames)
         f.output(output, option: "--output")
+        // The folder as a whole; merge refuses one that is or holds an input folder.
+        f.output(out, option: "--out")
         return f
     }
 }

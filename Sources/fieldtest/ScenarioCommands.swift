@@ -191,27 +191,60 @@ struct CheckCommand: ParsableCommand {
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Combine the metrics.csv files of a sweep's shards into one, in a deterministic order.",
+        abstract: "Merge the shards of a sweep into one run folder (--out DIR) or one metrics.csv, in sweep order.",
         discussion: """
-            The run.json beside each metrics.csv records the whole sweep, so merge names the cases no
-            input holds (and the shard that runs each) and the cases held by several inputs.
-            Exit codes: 0 merged, 1 a case is missing or duplicated (nothing written unless
-            --allow-partial) or a merged row failed its requirement, 2 invalid input.
+            Give the shards' run folders (DIR/<scenario> of 'run --out DIR'), folders holding them \
+            (results/shard-*), or their metrics.csv files. The run.json beside each metrics.csv records \
+            the whole sweep, so merge names the cases no input holds (and the shard that runs each) and \
+            the cases held by several inputs.
+
+            --out DIR writes DIR/<scenario>/ for each scenario, laid out as 'run --out DIR' lays out a \
+            one-machine run: metrics.csv, items.csv, events.csv, latency.csv, latency-histogram.csv (each \
+            case's HDR histogram, so the report's latency over cases merges every sample), traces.geojson, \
+            the systems' logs, seeds.csv and run.json (totals of the merged rows, the shards merged and \
+            every case). 'fieldtest report DIR' and 'fieldtest check DIR/<scenario>/metrics.csv' read it as \
+            a one-machine run. The folder is built beside DIR and put in place in one step; an existing DIR \
+            is replaced only when it holds nothing but what merge writes, and never when it is or holds \
+            an input folder. Without --out, the merged metrics.csv goes to --output (or standard output).
+
+            Exit codes: 0 merged, 1 a case is missing or duplicated (nothing written unless \
+            --allow-partial) or a merged row failed its requirement (written), 2 invalid input.
             """)
 
-    @Argument(help: "Shard metrics.csv files.", completion: .file()) var inputs: [String]
-    @Option(help: "Output file (default: standard output).", completion: .file()) var output: String?
+    @Argument(help: "Shard run folders, folders holding them, or their metrics.csv files.", completion: .file())
+    var inputs: [String]
+    @Option(help: "Write the merged metrics.csv to this file (default: standard output).", completion: .file())
+    var output: String?
+    @Option(
+        help: "Write complete run folders DIR/<scenario>/ instead of a metrics.csv (see above).",
+        completion: .directory)
+    var out: String?
     @Flag(
         help:
             "Write the rows that are there even when cases are missing or duplicated (a duplicated case keeps its first input's rows)."
     )
     var allowPartial = false
 
+    func validate() throws {
+        if out != nil && output != nil {
+            throw ValidationError("give --out DIR (run folders) or --output FILE (a metrics.csv), not both")
+        }
+    }
+
     func run() throws {
-        let report = try ShardMerge.merge(files: inputs, output: output)
+        let files = try RunFolderMerge.locate(inputs)
+        if let out { try RunFolderMerge.checkOutput(out, metricsFiles: files) }
+        let read = try ShardMerge.read(files: files, output: output)
+        let report = try ShardMerge.merge(read)
         report.diagnostics(allowPartial: allowPartial).forEach(CommandSupport.printError)
         if !report.isComplete && !allowPartial { throw CommandSupport.failed }
-        try OutputText.write(MetricsCSV.render(report.rows), to: output)
+        if let out {
+            let written = try RunFolderMerge.write(report, inputs: read, to: out, commandLine: CommandLine.arguments)
+            written.notes.forEach(CommandSupport.printError)
+            for folder in written.folders { CommandSupport.printError("merge: wrote \(folder)") }
+        } else {
+            try OutputText.write(MetricsCSV.render(report.rows), to: output)
+        }
         if let message = report.failingRowsMessage() {
             CommandSupport.printError(message)
             throw CommandSupport.failed

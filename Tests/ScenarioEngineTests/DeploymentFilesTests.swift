@@ -115,7 +115,7 @@ struct DeploymentFilesTests {
 
     /// The array job takes its shard count from the array (one place), resumes a requeued task, and
     /// succeeds when the run completed (exit 1 is a requirement failure: a result); the merge job
-    /// merges that scenario's shards and is queued after the array however it ended.
+    /// merges that scenario's shards into a run folder and is queued after the array however it ended.
     @Test func theSlurmArrayJobShardsTheSweepItRuns() throws {
         let text = try String(contentsOf: Self.sbatchFile, encoding: .utf8)
         let array = try #require(text.firstMatch(of: /#SBATCH --array=0-(\d+)\n/))
@@ -131,7 +131,7 @@ struct DeploymentFilesTests {
             contentsOf: Self.repo.appendingPathComponent("deploy/slurm/merge.sbatch"), encoding: .utf8)
         let scenario = try ScenarioLoader(manifest: try DatasetManifest(root: RunnerTests.manifestRoot))
             .load(Self.repo.appendingPathComponent(String(run.1)), displayName: String(run.1))
-        #expect(merge.contains("fieldtest merge results/shard-*/\(scenario.name)/metrics.csv"))
+        #expect(merge.contains("fieldtest merge results/shard-*/\(scenario.name) --out results/merged"))
         let submit = try String(contentsOf: Self.repo.appendingPathComponent("deploy/slurm/submit.sh"), encoding: .utf8)
         #expect(submit.contains("--dependency=\"afterany:$array\""))
     }

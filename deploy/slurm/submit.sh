@@ -9,4 +9,4 @@ array=$(sbatch --parsable "$@" "$here/sweep.sbatch")
 array=${array%%;*}
 merge=$(sbatch --parsable --dependency="afterany:$array" "$@" "$here/merge.sbatch")
 merge=${merge%%;*}
-echo "array job $array, merge job $merge (results/merged.csv; its exit code is the sweep's verdict)"
+echo "array job $array, merge job $merge (results/merged/: the merged run folder; its exit code is the sweep's verdict)"

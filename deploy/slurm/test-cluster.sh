@@ -9,9 +9,13 @@
 #   3. submits both jobs with submit.sh unchanged, from a folder laid out like the checkout (only
 #      PATH is given), and waits for every array task and the merge job, at most SLURM_TEST_TIMEOUT
 #      seconds; every task and the merge job must complete with exit code 0;
-#   4. checks that merge names the cases of a shard left out, runs the same sweep on this machine
-#      with --jobs 2 and compares the merge job's merged.csv with it row for row (run_id and latency
-#      measurements aside);
+#   4. checks that merge names the cases of a shard left out (and writes nothing), runs the same
+#      sweep on this machine with --jobs 2 and compares the merge job's run folder results/merged/
+#      with it: metrics.csv row for row (run_id and latency measurements aside), the same cases in
+#      run.json, the same metric and latency keys, items.csv, events.csv and traces.geojson byte for
+#      byte (the accuracy figures' inputs), the same calls in every latency histogram; then checks
+#      that 'fieldtest report' of the merged folder succeeds and draws the figures the one-machine
+#      run's report draws;
 #   5. on exit, whatever happened: cancels the job if it still runs, stops the daemons it started
 #      by their PIDs (SIGTERM, then SIGKILL after 10 s) and removes the temporary folder.
 #
@@ -194,42 +198,95 @@ job=
 
 # 4. Merge (the README's command), check merge's completeness report, compare with one machine.
 cd "$work"
-[ -s results/merged.csv ] || die "the merge job wrote no results/merged.csv"
+merged=results/merged/$name
+[ -s "$merged/metrics.csv" ] && [ -s "$merged/run.json" ] || die "the merge job wrote no run folder $merged"
 set +e
-partial=$(fieldtest merge results/shard-[0-6]/$name/metrics.csv --output partial.csv 2>&1)
+partial=$(fieldtest merge results/shard-[0-6]/$name --out partial 2>&1)
 partial_status=$?
 set -e
-[ "$partial_status" = 1 ] && [ ! -e partial.csv ] && grep -q "(shard 7/8)" <<<"$partial" \
+[ "$partial_status" = 1 ] && [ ! -e partial ] && grep -q "(shard 7/8)" <<<"$partial" \
   || die "merge without shard 7 should exit 1, write nothing and name shard 7's cases; it exited $partial_status: $partial"
 say "merge without shard 7 exits 1 and says: $(grep -o '[0-9]* of [0-9]* cases missing: .*' <<<"$partial")"
 local_started=$SECONDS
-fieldtest run "$scenario" --jobs 2 --out local --quiet >/dev/null
+fieldtest run "$scenario" --jobs 2 --out local --quiet >/dev/null || [ $? = 1 ]
 say "single-machine run (--jobs 2) took $((SECONDS - local_started))s"
-python3 - results/merged.csv "local/$name/metrics.csv" <<'PY'
-import csv, sys
-merged_path, local_path = sys.argv[1], sys.argv[2]
-def rows(path):
-    with open(path, newline="") as f:
+python3 - "$merged" "local/$name" <<'PY'
+import csv, json, os, sys
+from collections import Counter
+merged_dir, local_dir = sys.argv[1], sys.argv[2]
+def rows(folder, name):
+    with open(os.path.join(folder, name), newline="") as f:
         return list(csv.DictReader(f))
-merged, local = rows(merged_path), rows(local_path)
-# run_id differs by construction; latency rows are measured on the clock, so only their
-# identity (case, requirement, metric, unit, threshold) must match, not the value, its interval,
-# margin or status.
+def raw(folder, name):
+    with open(os.path.join(folder, name), "rb") as f:
+        return f.read()
+problems = []
+# metrics.csv: run_id differs by construction; latency rows are measured on the clock, so only
+# their identity (case, requirement, metric, unit, threshold) must match, not the value, its
+# interval, margin or status.
+merged, local = rows(merged_dir, "metrics.csv"), rows(local_dir, "metrics.csv")
 measured = {"run_id"}
 latency_measured = measured | {"value", "status", "ci_low", "ci_high", "margin"}
-problems = []
 if len(merged) != len(local):
-    problems.append(f"{len(merged)} merged rows, {len(local)} single-machine rows")
+    problems.append(f"metrics.csv: {len(merged)} merged rows, {len(local)} single-machine rows")
 for line, (m, l) in enumerate(zip(merged, local), start=2):
     skip = latency_measured if l["kind"] == "latency" else measured
     diff = [k for k in l if k not in skip and m.get(k) != l[k]]
     if diff:
-        problems.append(f"line {line}: " + ", ".join(f"{k} {m.get(k)!r} != {l[k]!r}" for k in diff))
+        problems.append(f"metrics.csv line {line}: " + ", ".join(f"{k} {m.get(k)!r} != {l[k]!r}" for k in diff))
+if len({r["run_id"] for r in merged}) != 1:
+    problems.append("metrics.csv: the merged rows carry more than one run_id")
+# The cases, in order, in metrics.csv and in run.json.
+def cases(rs):
+    return list(dict.fromkeys((r["scenario"], r["seed"]) for r in rs))
+record, local_record = (json.loads(raw(d, "run.json")) for d in (merged_dir, local_dir))
+listed = [(c["label"], str(c["seed"])) for c in record.get("merge", {}).get("cases", [])]
+if not (cases(merged) == cases(local) == listed) or record["cases"] != local_record["cases"]:
+    problems.append(f"cases differ: merged {cases(merged)}, listed {listed}, single-machine {cases(local)}")
+if not record["merge"]["complete"] or len(record["merge"]["shards"]) != 8:
+    problems.append(f"run.json merge record: complete {record['merge']['complete']}, {len(record['merge']['shards'])} shards")
+for key in ["events", "informational"]:
+    if record[key] != local_record[key]:
+        problems.append(f"run.json {key}: merged {record[key]}, single-machine {local_record[key]}")
+# Metric keys, latency keys and the calls each latency histogram holds.
+keys = lambda rs: [(r["scenario"], r["requirement"], r["metric"]) for r in rs]
+if keys(merged) != keys(local):
+    problems.append("metric keys differ")
+def calls(folder):
+    c = Counter()
+    for r in rows(folder, "latency-histogram.csv"):
+        c[(r["case"], r["requirement"], r["metric"])] += int(r["count"])
+    return c
+if calls(merged_dir) != calls(local_dir):
+    problems.append("latency-histogram.csv: the latency series or their call counts differ")
+series = lambda folder: {(r["case"], r["requirement"], r["metric"]) for r in rows(folder, "latency.csv")}
+if series(merged_dir) != series(local_dir):
+    problems.append("latency.csv: the latency series differ")
+# What the accuracy figures, events and maps are drawn from: deterministic, so byte for byte.
+for name in ["items.csv", "events.csv", "traces.geojson"]:
+    if raw(merged_dir, name) != raw(local_dir, name):
+        problems.append(f"{name} differs from the single-machine run's")
 if problems:
-    print("merged.csv differs from the single-machine run:", *problems[:20], sep="\n  ", file=sys.stderr)
+    print("the merged run folder differs from the single-machine run:", *problems[:20], sep="\n  ", file=sys.stderr)
     sys.exit(1)
-cases = len({(r["scenario"], r["seed"]) for r in local})
 latency = sum(r["kind"] == "latency" for r in local)
-print(f"merged.csv equals the single-machine run: {len(local)} rows of {cases} cases ({latency} latency rows compared by identity)")
+print(f"the merged folder equals the single-machine run: {len(local)} rows of {len(cases(local))} cases "
+      f"({latency} latency rows compared by identity), items, events, traces and latency series")
+PY
+fieldtest report results/merged --output merged.html || die "fieldtest report of the merged folder failed"
+fieldtest report local --output local.html || die "fieldtest report of the single-machine run failed"
+python3 - merged.html local.html <<'PY'
+import re, sys
+def figures(path):
+    text = open(path, encoding="utf-8").read()
+    # Each figure's accessible name, numbers aside (latency values are measured on the clock).
+    return [re.sub(r"[0-9][0-9.,]*", "#", a) for a in re.findall(r'aria-label="([^"]*)"', text)]
+merged, local = figures(sys.argv[1]), figures(sys.argv[2])
+if merged != local:
+    print("the merged report draws other figures than the single-machine run's:",
+          *[f"{m!r} != {l!r}" for m, l in zip(merged, local) if m != l][:10], f"{len(merged)} vs {len(local)}",
+          sep="\n  ", file=sys.stderr)
+    sys.exit(1)
+print(f"report of the merged folder: the same {len(merged)} labelled figures and elements as the single-machine run's")
 PY
 say "passed in $((SECONDS - started))s"

@@ -61,6 +61,9 @@ public struct RunRecord: Codable, Sendable {
     public var toolCommit: String?
     // MARK: -
 
+    /// The shards and cases a folder written by `merge --out` was merged from (absent in a run's own folder).
+    public var merge: MergeRecord?
+
     /// The keys of `run.json` (snake case), read back by `RunReport.readRecord`.
     enum CodingKeys: String, CodingKey {
         case formatVersion = "format_version"
@@ -74,6 +77,7 @@ public struct RunRecord: Codable, Sendable {
         // Provenance of the run.
         case finishedAt = "finished_at", durationSeconds = "duration_s", commandLine = "command_line",
             toolCommit = "tool_commit"
+        case merge
     }
 
     public init(

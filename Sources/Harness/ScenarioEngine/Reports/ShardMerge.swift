@@ -160,8 +160,22 @@ public struct MergeReport: Sendable {
         public var files: [String]
     }
 
+    /// A merged case and the input its rows were taken from.
+    public struct MergedCase: Sendable, Equatable {
+        /// Case label (the rows' `scenario` column).
+        public var label: String
+        /// Case seed.
+        public var seed: UInt64
+        /// Index of the input (in argument order) that holds its kept rows.
+        public var input: Int
+        /// Its index in the recorded sweep, when the input recorded one.
+        public var index: Int?
+    }
+
     /// The rows, each case once, ordered as a single run writes them (see `ShardMerge.merge`).
     public var rows: [MetricRow]
+    /// The merged cases in the order of `rows`, each with the input it was taken from.
+    public var cases: [MergedCase] = []
     /// Cases of the recorded sweeps that no input holds, in sweep order.
     public var missing: [MissingCase]
     /// Cases held by more than one input.
@@ -273,6 +287,11 @@ public enum ShardMerge {
     /// - Throws: `OutputPathCheck.OverwritesInput`, `DataError` for a file that cannot be read,
     ///   `MergeError` for inputs that cannot merge.
     public static func merge(files: [String], output: String? = nil) throws -> MergeReport {
+        try merge(try read(files: files, output: output))
+    }
+
+    /// Reads each of `files` as `merge(files:output:)` does, without merging them.
+    public static func read(files: [String], output: String? = nil) throws -> [Input] {
         let files = try OutputText.inputPaths(files)
         // The run.json read beside each metrics file is an input too.
         try OutputPathCheck.refuseOverwritingInputs(
@@ -283,13 +302,12 @@ public enum ShardMerge {
                     .init(option: "", url: url.deletingLastPathComponent().appendingPathComponent("run.json")),
                 ]
             }, output: output)
-        return try merge(
-            try files.map { name in
-                let url = URL(fileURLWithPath: name)
-                return Input(
-                    name: name, rows: try MetricsCSV.readLocated(url, displayName: name),
-                    run: try ShardRunInfo.read(besides: url, displayName: name))
-            })
+        return try files.map { name in
+            let url = URL(fileURLWithPath: name)
+            return Input(
+                name: name, rows: try MetricsCSV.readLocated(url, displayName: name),
+                run: try ShardRunInfo.read(besides: url, displayName: name))
+        }
     }
 
     /// Merges `inputs`. A case whose rows are in several inputs is kept from the first
@@ -405,6 +423,13 @@ public enum ShardMerge {
         var report = MergeReport(
             rows: kept.map(\.row), missing: missing, duplicated: duplicated,
             expectedCases: expectedCases, unchecked: unchecked)
+        var listed = Set<Key>()
+        for k in kept {
+            let key = Key(label: k.row.scenario, seed: k.row.seed)
+            guard listed.insert(key).inserted else { continue }
+            report.cases.append(
+                .init(label: key.label, seed: key.seed, input: owner[key]!, index: expected[key]?.index))
+        }
         // A shard the sweep gives no case is empty by design, not a shard that failed to run.
         report.empty = inputs.filter { $0.rows.isEmpty && $0.run?.hasNoCases != true }.map(\.name)
         return report
