@@ -119,6 +119,20 @@ struct HTMLReportHistoryTests {
         #expect(two.contains("<details class=\"fold\" open"), "the history is shown")
     }
 
+    @Test func atMostTheLatestSixtyCommitsAreShown() throws {
+        let count = HTMLReport.maximumHistoryCommits + 2
+        let folders = try (0..<count).map { i in
+            try Self.runFolder(
+                commit: String(format: "%07d", i) + String(repeating: "f", count: 33),
+                finished: String(format: "2026-%02d-%02dT10:00:00Z", 1 + i / 28, 1 + i % 28), error: 0.5)
+        }
+        defer { folders.forEach { try? FileManager.default.removeItem(at: $0) } }
+        let html = try HTMLReport.render(inputs: folders.map(\.path), requirements: [])
+        #expect(html.contains("The 2 oldest commits are not shown."))
+        #expect(html.contains("over \(count - 2) commits"))
+        #expect(!html.contains(">0000001</th>") && html.contains(">0000002</th>") && html.contains(">0000061</th>"))
+    }
+
     @Test func theChartNamesAtMostSixCommitsAlwaysTheLatest() {
         let commits = (0..<20).map { String(format: "c%06d", $0) }
         let points = (0..<20).map {
