@@ -124,7 +124,8 @@ struct PublishedTableSchemasCLITests {
         #expect(r.status == 1, "the requirement made to fail fails: \(r.stderr)")
         let scenario = FieldtestCLITests.repo.appendingPathComponent("Scenarios/skyscape-miami.yaml").path
         let baseline = FieldtestCLITests.repo.appendingPathComponent("Results/baselines").path
-        r = try cli.run(["run", scenario, "--out", "out", "--baseline", baseline, "--quiet"], in: dir)
+        r = try cli.run(
+            ["run", scenario, "--out", "out", "--baseline", baseline, "--record-baseline", "rec", "--quiet"], in: dir)
         #expect([0, 1].contains(r.status), "\(r.stderr)")
         let out = dir.appendingPathComponent("out")
         let swept = out.appendingPathComponent("mic")
@@ -139,6 +140,9 @@ struct PublishedTableSchemasCLITests {
         for name in ["metrics", "items", "events", "latency", "latency-histogram", "baseline-check"] {
             try expectValid(miami.appendingPathComponent(name + ".csv"), name)
         }
+        // The baseline it recorded: metrics and items under the scenario's name.
+        try expectValid(dir.appendingPathComponent("rec/skyscape-miami.csv"), "metrics")
+        try expectValid(dir.appendingPathComponent("rec/skyscape-miami.items.csv"), "items")
     }
 
     /// `compare`'s table and its systems' run folders; `evaluate`'s figures and items of every capability.
