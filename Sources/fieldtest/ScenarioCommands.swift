@@ -297,7 +297,9 @@ struct ReportCommand: ParsableCommand {
         abstract: "Write one self-contained HTML report (no script, no network) of run folders or metrics.csv files.",
         discussion: """
             Give run folders (Results/runs/<scenario>/<run_id>, an --out DIR/<scenario>), folders holding them, \
-            or metrics.csv files. Several runs of one scenario are shown side by side. See docs/reports.md.
+            or metrics.csv files. Several runs of one scenario are shown side by side; runs of two or more tool \
+            commits (run.json's tool_commit) add a History section drawing each metric over the commits, oldest \
+            first, with its 95 % intervals. See docs/reports.md.
             """)
 
     @Argument(help: "Run folders, folders of run folders, or metrics.csv files.", completion: .file()) var inputs:

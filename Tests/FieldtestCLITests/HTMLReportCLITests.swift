@@ -41,4 +41,31 @@ struct HTMLReportCLITests {
         #expect(r.stderr.contains("holds no metrics.csv"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("r.html").path))
     }
+
+    /// Two runs of one scenario by two tool commits (`FIELDTEST_COMMIT`): `report` of both draws each
+    /// metric over the commits, oldest first, with a table of every metric at every commit.
+    @Test func reportOfRunsOfTwoCommitsDrawsTheirHistory() throws {
+        let dir = try cli.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CompareCLITests.tweets().write(
+            to: dir.appendingPathComponent("tweets.csv"), atomically: true, encoding: .utf8)
+        try CompareCLITests.scenario.write(
+            to: dir.appendingPathComponent("mic.yaml"), atomically: true, encoding: .utf8)
+        for (out, commit) in [("old", "1111111aaaa"), ("new", "2222222bbbb")] {
+            let r = try cli.run(
+                ["run", "mic.yaml", "--out", out, "--quiet"], environment: ["FIELDTEST_COMMIT": commit], in: dir)
+            #expect([0, 1].contains(r.status), "\(r.stderr)")
+        }
+        // Given newest first: the page still draws the older commit first.
+        let r = try cli.run(["report", "new/mic", "old/mic", "--output", "r.html"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: dir.appendingPathComponent("r.html"), encoding: .utf8)
+        let section = try #require(html.range(of: "<section id=\"h-mic\" class=\"history\">"))
+        #expect(
+            html[section.upperBound...].contains("aria-label=\"history of MIC-14 accuracy over 2 commits: 1111111 "))
+        #expect(html.contains("Every metric at every commit (table)"))
+        let old = try #require(html.range(of: ">1111111</th>"))
+        let new = try #require(html.range(of: ">2222222</th>"))
+        #expect(old.lowerBound < new.lowerBound)
+    }
 }

@@ -135,6 +135,8 @@ public struct ReportRun: Sendable {
     public var systems: [String]
     /// When it started (ISO 8601, as `run.json` gives it).
     public var startedAt: String?
+    /// When it ended (ISO 8601, `run.json`'s `finished_at`).
+    public var finishedAt: String?
     /// How long it took, seconds, when `run.json` says.
     public var durationSeconds: Double?
     /// The machine `run.json` describes (`cpu`, `cores`, `os`, `host`, …).
@@ -172,6 +174,7 @@ public struct ReportRun: Sendable {
         scenario = json["scenario"] as? String ?? fromRows ?? metricsFile.deletingPathExtension().lastPathComponent
         systems = Self.systemNames(json["systems"])
         startedAt = json["started_at"] as? String
+        finishedAt = json["finished_at"] as? String
         durationSeconds = Self.duration(json)
         machine = (json["machine"] as? [String: Any] ?? [:]).compactMapValues { "\($0)" }
         toolVersion = json["tool_version"] as? String

@@ -215,7 +215,10 @@ public struct HTMLReport {
             .p(.class("muted"), .text(facts.joined(separator: " · "))),
             provenance(rs),
         ]
+        // Runs of several commits: the history leads, and the scenario opens to show it.
+        let history = rs.count > 1 ? RunHistory.of(rs) : nil
         if rs.count > 1 {
+            nodes.append(historySection(name, history))
             nodes.append(sideBySide(rs))
             nodes.append(forestPlots(rs))
         } else if cases > 1 {
@@ -240,7 +243,7 @@ public struct HTMLReport {
         let fold: Body = .element(
             named: "details",
             nodes: [
-                .class("fold"), .if(verdict != "pass", .attribute(named: "open")),
+                .class("fold"), .if(verdict != "pass" || history != nil, .attribute(named: "open")),
                 .element(
                     named: "summary",
                     nodes: [
