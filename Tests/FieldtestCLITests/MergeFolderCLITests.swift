@@ -90,9 +90,13 @@ struct MergeFolderCLITests {
         let merge = try #require(json["merge"] as? [String: Any])
         #expect(json["cases"] as? Int == 4 && (merge["cases"] as? [Any])?.count == 4 && json["shard"] == nil)
         #expect((merge["shards"] as? [Any])?.count == 2 && merge["complete"] as? Bool == true)
-        // The merged run.json keeps to the published contract.
+        // The merged run.json and CSV files keep to the published contracts.
         let schema = try JSONSchemaSubset(file: FieldtestCLITests.repo.appendingPathComponent("docs/schemas/run.json"))
         #expect(try schema.errors(json) == [])
+        let tables = PublishedTableSchemasCLITests()
+        for name in ["metrics", "items", "events", "latency", "latency-histogram"] {
+            try tables.expectValid(merged.appendingPathComponent(name + ".csv"), name)
+        }
 
         r = try cli.run(["report", "merged", "--output", "merged.html"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
