@@ -154,6 +154,29 @@ struct BenchEndToEnd: ParsableCommand, ChecksGoals {
         return (BenchRoute.seconds(d), cpu)
     }
 
+    /// The best of `repeats` runs of `fieldtest route` (`arguments`): cold (no graph cache) wall and CPU
+    /// seconds, and warm wall seconds (reading a cache in `cache` that an untimed run filled); nil when
+    /// the tool did not run.
+    func timeRoute(_ tool: URL, _ arguments: [String], cache: URL) -> (cold: Double, coldCPU: Double, warm: Double)? {
+        var cold = Double.infinity
+        var warm = Double.infinity
+        var coldCPU = Double.infinity
+        for _ in 0..<repeats {
+            guard let c = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": "off"]) else {
+                return nil
+            }
+            cold = min(cold, c.wall)
+            coldCPU = min(coldCPU, c.cpu)
+            // The first warm run fills the cache; the timed one reads it.
+            _ = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": cache.path])
+            guard let w = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": cache.path]) else {
+                return nil
+            }
+            warm = min(warm, w.wall)
+        }
+        return (cold, coldCPU, warm)
+    }
+
     func route(name: String, map: URL, tool: URL, tmp: URL, rng: inout SeededGenerator) throws {
         let graph = try BenchSupport.guarded { try CampusGraph(source: try MapFile.load(url: map).source) }
         let p = try BenchSupport.guarded { try graph.profileIndex(named: "walk") }
@@ -173,39 +196,19 @@ struct BenchEndToEnd: ParsableCommand, ChecksGoals {
             let b = graph.vertices[t].location
             csv += "\(i),\(a.latitude),\(a.longitude),\(b.latitude),\(b.longitude),walk\n"
         }
-        var edgeText = ""
-        for (i, e) in graph.edges.enumerated() {
-            let bits = graph.access[p][i]
-            if bits & CampusGraph.forwardBit != 0 { edgeText += "\(e.from) \(e.to) \(e.lengthMetres)\n" }
-            if bits & CampusGraph.backwardBit != 0 { edgeText += "\(e.to) \(e.from) \(e.lengthMetres)\n" }
-        }
+        let edgeText = BenchRoute.networkxEdges(graph, profile: p)
         let queriesURL = tmp.appendingPathComponent("\(name)-queries.csv")
         let outURL = tmp.appendingPathComponent("\(name)-routes.csv")
         let edgesURL = tmp.appendingPathComponent("\(name)-edges.txt")
         let pairsURL = tmp.appendingPathComponent("\(name)-pairs.txt")
-        let cache = tmp.appendingPathComponent("graph-cache")
         try BenchSupport.guarded {
             try AtomicFile.write(csv, to: queriesURL)
             try AtomicFile.write(edgeText, to: edgesURL)
             try AtomicFile.write(pairs.map { "\($0.0) \($0.1)\n" }.joined(), to: pairsURL)
         }
         let arguments = ["route", "--graph", map.path, "--queries", queriesURL.path, "--output", outURL.path]
-        var cold = Double.infinity
-        var warm = Double.infinity
-        var coldCPU = Double.infinity
-        for _ in 0..<repeats {
-            guard let c = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": "off"]) else {
-                return
-            }
-            cold = min(cold, c.wall)
-            coldCPU = min(coldCPU, c.cpu)
-            // The first warm run fills the cache; the timed one reads it.
-            _ = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": cache.path])
-            guard let w = Self.timeProcess(tool, arguments, environment: ["FIELDTEST_GRAPH_CACHE": cache.path]) else {
-                return
-            }
-            warm = min(warm, w.wall)
-        }
+        guard let timed = timeRoute(tool, arguments, cache: tmp.appendingPathComponent("graph-cache")) else { return }
+        let (cold, coldCPU, warm) = timed
         let size = Double(BenchSupport.fileBytes(map)) / 1e6
         let ours = String(
             format: "%@: fieldtest route process, %d queries, %.1f MB map: cold %.3f s (CPU %.3f s), cache warm %.3f s",

@@ -58,20 +58,7 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
         }
         let split = FingerprintBenchmarkSplit(samples, queryCount: queries)
         let trainStart = clock.now
-        var configuration = FingerprintLocator.Configuration.tuned
-        if distance == .euclidean {
-            configuration.representation = .positive()
-            configuration.distance = .euclidean
-            configuration.positionRepresentation = nil
-        }
-        guard configuration.distance == distance,
-            configuration.representation == (distance == .sorensen ? .powed() : .positive())
-        else {
-            BenchSupport.printError(
-                "error: the baseline script mirrors powed RSSI + Sørensen or positive RSSI + Euclidean; update it with the tuned configuration"
-            )
-            throw BenchSupport.failed
-        }
+        let configuration = try configuration()
         let model = try BenchSupport.guarded {
             try FingerprintLocator(training: split.training, configuration: configuration)
         }
@@ -109,9 +96,42 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
                 distance == .sorensen ? "braycurtis" : "euclidean",
             ],
             needs: ["numpy", "sklearn"])
+        let baselineRate = baselineRate(baseline, queries: rssi.count, regression: regression)
+        PythonBaseline.report(
+            name: "locate k-NN regression (like for like)", unit: "queries",
+            fieldtest: Double(rssi.count) / bestRegression,
+            baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
+        PythonBaseline.report(
+            name: "locate cascade (building→floor→coordinates)", unit: "queries",
+            fieldtest: Double(rssi.count) / bestCascade,
+            baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
+    }
+
+    /// The tuned configuration with `--distance`, checked to be what the baseline script mirrors.
+    func configuration() throws -> FingerprintLocator.Configuration {
+        var configuration = FingerprintLocator.Configuration.tuned
+        if distance == .euclidean {
+            configuration.representation = .positive()
+            configuration.distance = .euclidean
+            configuration.positionRepresentation = nil
+        }
+        guard configuration.distance == distance,
+            configuration.representation == (distance == .sorensen ? .powed() : .positive())
+        else {
+            BenchSupport.printError(
+                "error: the baseline script mirrors powed RSSI + Sørensen or positive RSSI + Euclidean; update it with the tuned configuration"
+            )
+            throw BenchSupport.failed
+        }
+        return configuration
+    }
+
+    /// scikit-learn's rate (queries per second) from the baseline script's output (its time, then one
+    /// prediction per line), after printing how many of its predictions equal `regression`'s.
+    func baselineRate(_ baseline: String?, queries: Int, regression: [(xMetres: Double, yMetres: Double)]) -> Double? {
         var baselineRate: Double? = nil
         if let out = baseline?.split(separator: "\n"), let first = out.first, let t = Double(first), t > 0 {
-            baselineRate = Double(rssi.count) / t
+            baselineRate = Double(queries) / t
             let predictions = out.dropFirst().compactMap { line -> (Double, Double)? in
                 let parts = line.split(separator: ",")
                 guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) else { return nil }
@@ -126,14 +146,7 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
                 )
             }
         }
-        PythonBaseline.report(
-            name: "locate k-NN regression (like for like)", unit: "queries",
-            fieldtest: Double(rssi.count) / bestRegression,
-            baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
-        PythonBaseline.report(
-            name: "locate cascade (building→floor→coordinates)", unit: "queries",
-            fieldtest: Double(rssi.count) / bestCascade,
-            baseline: baselineRate, baselineName: "scikit-learn KNeighborsRegressor", goal: 5)
+        return baselineRate
     }
 
     static func seconds(_ d: Duration) -> Double {

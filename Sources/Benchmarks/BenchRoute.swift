@@ -179,25 +179,7 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
         print(
             "\(name): \(graph.vertices.count) vertices, \(graph.edges.count) edges, \(graph.usableArcCount(profile: p)) walk arcs, \(pairs.count) queries"
         )
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "fieldtest-bench-route-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        var edgeText = ""
-        edgeText.reserveCapacity(graph.edges.count * 40)
-        for (i, e) in graph.edges.enumerated() {
-            let bits = graph.access[p][i]
-            if bits & CampusGraph.forwardBit != 0 { edgeText += "\(e.from) \(e.to) \(e.lengthMetres)\n" }
-            if bits & CampusGraph.backwardBit != 0 { edgeText += "\(e.to) \(e.from) \(e.lengthMetres)\n" }
-        }
-        let edgesURL = tmp.appendingPathComponent("edges.txt")
-        let pairsURL = tmp.appendingPathComponent("pairs.txt")
-        try BenchSupport.guarded {
-            try AtomicFile.write(edgeText, to: edgesURL)
-            try AtomicFile.write(pairs.map { "\($0.0) \($0.1)\n" }.joined(), to: pairsURL)
-        }
-        let out = PythonBaseline.run(
-            "route_networkx", arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))], needs: ["networkx"])
+        let out = try networkx(graph: graph, profile: p, pairs: pairs)
         let lines = out?.split(separator: "\n").map(String.init) ?? []
         let pySeconds = lines.first.flatMap(Double.init)
         let pyTotal = lines.count > 1 ? Double(lines[1]) : nil
@@ -224,5 +206,36 @@ struct BenchRoute: ParsableCommand, ChecksGoals {
                         "ratio", "\(name) vs networkx", ours / theirs, "×", goal: ">= 50", met: ours / theirs >= 50),
                 ])
         }
+    }
+
+    /// networkx's output for the same queries on the same arcs of `graph`'s profile `p` (its time,
+    /// then its length sum), nil when Python or networkx is missing.
+    func networkx(graph: CampusGraph, profile p: Int, pairs: [(Int32, Int32)]) throws -> String? {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fieldtest-bench-route-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let edgeText = Self.networkxEdges(graph, profile: p)
+        let edgesURL = tmp.appendingPathComponent("edges.txt")
+        let pairsURL = tmp.appendingPathComponent("pairs.txt")
+        try BenchSupport.guarded {
+            try AtomicFile.write(edgeText, to: edgesURL)
+            try AtomicFile.write(pairs.map { "\($0.0) \($0.1)\n" }.joined(), to: pairsURL)
+        }
+        return PythonBaseline.run(
+            "route_networkx", arguments: [edgesURL.path, pairsURL.path, String(max(1, repeats))], needs: ["networkx"])
+    }
+
+    /// The arcs of `graph` that profile `p` may use, one `from to metres` line each: the graph networkx
+    /// routes on.
+    static func networkxEdges(_ graph: CampusGraph, profile p: Int) -> String {
+        var edgeText = ""
+        edgeText.reserveCapacity(graph.edges.count * 40)
+        for (i, e) in graph.edges.enumerated() {
+            let bits = graph.access[p][i]
+            if bits & CampusGraph.forwardBit != 0 { edgeText += "\(e.from) \(e.to) \(e.lengthMetres)\n" }
+            if bits & CampusGraph.backwardBit != 0 { edgeText += "\(e.to) \(e.from) \(e.lengthMetres)\n" }
+        }
+        return edgeText
     }
 }

@@ -317,11 +317,93 @@ public enum ShardMerge {
     /// follow by case label and seed, each input's row order kept within a case.
     public static func merge(_ inputs: [Input]) throws(MergeError) -> MergeReport {
         // Expected cases: the recorded sweep of each scenario, identical across its inputs.
-        var sweeps: [String: (sweep: SweepRecord, file: String)] = [:]
+        let recorded = try RecordedSweeps(inputs)
+        let (sweeps, unchecked, scenarioOrder) = (recorded.sweeps, recorded.unchecked, recorded.scenarioOrder)
+        var expected: [MergeCaseKey: (scenario: String, index: Int)] = [:]
+        var expectedCases: [String: Int] = [:]
+        var sweepCases: [String: [SweepRecord.Case]] = [:]
+        for scenario in scenarioOrder {
+            let cases = sweeps[scenario]!.sweep.cases(scenario: scenario)
+            sweepCases[scenario] = cases
+            expectedCases[scenario] = cases.count
+            for c in cases { expected[MergeCaseKey(label: c.label, seed: c.seed)] = (scenario, c.index) }
+        }
+
+        // Each case is taken from the first input that holds it.
+        var owner: [MergeCaseKey: Int] = [:]
+        var duplicateFiles: [MergeCaseKey: [Int]] = [:]
+        var duplicateOrder: [MergeCaseKey] = []
+        var kept: [(order: (group: String, index: Int, label: String, seed: UInt64, position: Int), row: MetricRow)] =
+            []
+        for (fileIndex, input) in inputs.enumerated() {
+            var lineOfRow: [String: Int] = [:]
+            for located in input.rows {
+                let r = located.row
+                if let other = lineOfRow[r.key] {
+                    throw .duplicateRow(
+                        .badLayout(
+                            file: input.name, line: located.line,
+                            reason:
+                                "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also on line \(other); "
+                                + "a metrics file holds each row once (was it concatenated?); merge the shards' own files"
+                        ))
+                }
+                lineOfRow[r.key] = located.line
+                let key = MergeCaseKey(label: r.scenario, seed: r.seed)
+                if let first = owner[key] {
+                    if first != fileIndex {
+                        if duplicateFiles[key] == nil {
+                            duplicateOrder.append(key)
+                            duplicateFiles[key] = [first]
+                        }
+                        if duplicateFiles[key]!.last != fileIndex { duplicateFiles[key]!.append(fileIndex) }
+                        continue
+                    }
+                } else {
+                    owner[key] = fileIndex
+                }
+                let place = expected[key]
+                kept.append(
+                    ((place?.scenario ?? r.scenario, place?.index ?? Int.max, r.scenario, r.seed, kept.count), r))
+            }
+        }
+        kept.sort { $0.order < $1.order }
+
+        let missing = recorded.missing(from: sweepCases, owner: owner)
+        let duplicated = duplicateOrder.map { key in
+            MergeReport.DuplicatedCase(
+                label: key.label, seed: key.seed, files: duplicateFiles[key]!.map { inputs[$0].name })
+        }
+        var report = MergeReport(
+            rows: kept.map(\.row), missing: missing, duplicated: duplicated,
+            expectedCases: expectedCases, unchecked: unchecked)
+        var listed = Set<MergeCaseKey>()
+        for k in kept {
+            let key = MergeCaseKey(label: k.row.scenario, seed: k.row.seed)
+            guard listed.insert(key).inserted else { continue }
+            report.cases.append(
+                .init(label: key.label, seed: key.seed, input: owner[key]!, index: expected[key]?.index))
+        }
+        // A shard the sweep gives no case is empty by design, not a shard that failed to run.
+        report.empty = inputs.filter { $0.rows.isEmpty && $0.run?.hasNoCases != true }.map(\.name)
+        return report
+    }
+}
+
+/// The sweeps the inputs' `run.json` files record, checked to agree: one scenario file (by SHA-256) and
+/// one sweep per scenario, each metrics file from the run its `run.json` describes.
+struct RecordedSweeps {
+    /// Each scenario's sweep and the first input that recorded it.
+    var sweeps: [String: (sweep: SweepRecord, file: String)] = [:]
+    /// The shard counts (`N` of `I/N`, nil: not a shard) each scenario's inputs ran with.
+    var shardCounts: [String: Set<Int?>] = [:]
+    /// Inputs with no recorded sweep, whose completeness cannot be checked.
+    var unchecked: [String] = []
+    /// Scenarios in the order their first input came.
+    var scenarioOrder: [String] = []
+
+    init(_ inputs: [ShardMerge.Input]) throws(MergeError) {
         var scenarioFiles: [String: (sha256: String, file: String)] = [:]
-        var shardCounts: [String: Set<Int?>] = [:]
-        var unchecked: [String] = []
-        var scenarioOrder: [String] = []
         for input in inputs {
             try input.run?.checkPair(rows: input.rows, file: input.name)
             if let run = input.run, let sha = run.scenarioSHA256 {
@@ -354,84 +436,26 @@ public enum ShardMerge {
             }
             shardCounts[run.scenario, default: []].insert(run.shardCount)
         }
-        struct Key: Hashable {
-            var label: String
-            var seed: UInt64
-        }
-        var expected: [Key: (scenario: String, index: Int)] = [:]
-        var expectedCases: [String: Int] = [:]
-        var sweepCases: [String: [SweepRecord.Case]] = [:]
-        for scenario in scenarioOrder {
-            let cases = sweeps[scenario]!.sweep.cases(scenario: scenario)
-            sweepCases[scenario] = cases
-            expectedCases[scenario] = cases.count
-            for c in cases { expected[Key(label: c.label, seed: c.seed)] = (scenario, c.index) }
-        }
+    }
 
-        // Each case is taken from the first input that holds it.
-        var owner: [Key: Int] = [:]
-        var duplicateFiles: [Key: [Int]] = [:]
-        var duplicateOrder: [Key] = []
-        var kept: [(order: (group: String, index: Int, label: String, seed: UInt64, position: Int), row: MetricRow)] =
-            []
-        for (fileIndex, input) in inputs.enumerated() {
-            var lineOfRow: [String: Int] = [:]
-            for located in input.rows {
-                let r = located.row
-                if let other = lineOfRow[r.key] {
-                    throw .duplicateRow(
-                        .badLayout(
-                            file: input.name, line: located.line,
-                            reason:
-                                "row \(r.requirement) \(r.metric) of case \(r.scenario) seed \(r.seed) is also on line \(other); "
-                                + "a metrics file holds each row once (was it concatenated?); merge the shards' own files"
-                        ))
-                }
-                lineOfRow[r.key] = located.line
-                let key = Key(label: r.scenario, seed: r.seed)
-                if let first = owner[key] {
-                    if first != fileIndex {
-                        if duplicateFiles[key] == nil {
-                            duplicateOrder.append(key)
-                            duplicateFiles[key] = [first]
-                        }
-                        if duplicateFiles[key]!.last != fileIndex { duplicateFiles[key]!.append(fileIndex) }
-                        continue
-                    }
-                } else {
-                    owner[key] = fileIndex
-                }
-                let place = expected[key]
-                kept.append(
-                    ((place?.scenario ?? r.scenario, place?.index ?? Int.max, r.scenario, r.seed, kept.count), r))
-            }
-        }
-        kept.sort { $0.order < $1.order }
-
+    /// The cases of the recorded sweeps (`sweepCases`) no input holds (`owner`), with the shard that runs
+    /// each when the scenario's inputs agree on the shard count.
+    func missing(from sweepCases: [String: [SweepRecord.Case]], owner: [MergeCaseKey: Int]) -> [MergeReport.MissingCase]
+    {
         var missing: [MergeReport.MissingCase] = []
         for scenario in scenarioOrder {
             let counts = shardCounts[scenario] ?? []
             let n = counts.count == 1 ? counts.first! : nil
-            for c in sweepCases[scenario]! where owner[Key(label: c.label, seed: c.seed)] == nil {
+            for c in sweepCases[scenario]! where owner[MergeCaseKey(label: c.label, seed: c.seed)] == nil {
                 missing.append(.init(scenario: scenario, sweepCase: c, shard: n.map { "\(c.index % $0)/\($0)" }))
             }
         }
-        let duplicated = duplicateOrder.map { key in
-            MergeReport.DuplicatedCase(
-                label: key.label, seed: key.seed, files: duplicateFiles[key]!.map { inputs[$0].name })
-        }
-        var report = MergeReport(
-            rows: kept.map(\.row), missing: missing, duplicated: duplicated,
-            expectedCases: expectedCases, unchecked: unchecked)
-        var listed = Set<Key>()
-        for k in kept {
-            let key = Key(label: k.row.scenario, seed: k.row.seed)
-            guard listed.insert(key).inserted else { continue }
-            report.cases.append(
-                .init(label: key.label, seed: key.seed, input: owner[key]!, index: expected[key]?.index))
-        }
-        // A shard the sweep gives no case is empty by design, not a shard that failed to run.
-        report.empty = inputs.filter { $0.rows.isEmpty && $0.run?.hasNoCases != true }.map(\.name)
-        return report
+        return missing
     }
+}
+
+/// A case of a merge: its label and seed.
+struct MergeCaseKey: Hashable {
+    var label: String
+    var seed: UInt64
 }
