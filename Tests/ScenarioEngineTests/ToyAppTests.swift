@@ -18,22 +18,26 @@ final class ToyPingDriver: AppDriver {
         let seconds = Double(action.parameters["size"]?.int ?? 0) / 1000
         pings.append(time)
         slowest = max(slowest, seconds)
-        run.metrics.latency("TOY-1", "ping_latency", seconds: seconds)
+        run.metrics.latency(Metric.pingLatency, seconds: seconds)
     }
 
     func finish(_ run: RunContext) throws {
-        run.metrics.expect("TOY-1", "pings_answered", Double(pings.count), samples: pings.count)
-        run.metrics.expect("TOY-1", "slowest_ping", slowest, samples: pings.count)
+        run.metrics.expect(Metric.pingsAnswered, Double(pings.count), samples: pings.count)
+        run.metrics.expect(Metric.slowestPing, slowest, samples: pings.count)
+    }
+
+    /// The app's metrics, each declared once: the requirement lists them and the driver records
+    /// through them (`run.metrics.expect(Metric.slowestPing, …)`), so a misspelt name does not compile.
+    enum Metric {
+        static let pingsAnswered = MetricKey("TOY-1", .atLeast("pings_answered", 3, kind: .count, unit: "count"))
+        static let slowestPing = MetricKey("TOY-1", .atMost("slowest_ping", 2, kind: .latency, unit: "s"))
+        static let pingLatency = MetricKey("TOY-1", .latency("ping_latency", p95AtMost: 2))
     }
 
     static let requirement = RequirementDefinition(
         id: "TOY-1", source: "toy spec §1", summary: "Pings are answered within 2 s",
         measuredAs: "pings answered; slowest ping", threshold: "≥ 3 answered, each ≤ 2 s",
-        metrics: [
-            .atLeast("pings_answered", 3, kind: .count, unit: "count"),
-            .atMost("slowest_ping", 2, kind: .latency, unit: "s"),
-            .latency("ping_latency", p95AtMost: 2),
-        ])
+        metrics: [Metric.pingsAnswered, Metric.slowestPing, Metric.pingLatency])
 
     static let app = AppDefinition(
         name: "toy-ping", doc: "A one-action app registered only by this test",

@@ -50,56 +50,86 @@ enum JournalDefinition: AppVocabularyBuilding {
             id: "BTD-A1", source: "5.3.1.1–2, 5.2.3.3",
             summary: "Sign-up creates a unique user ID with email, creation date, last sign-in; one account per email",
             measuredAs: "records", threshold: "exact", exercisedBy: .action("sign-up"),
-            metrics: [.mismatches("account_record_mismatches")]),
+            metrics: [Metric.accountRecordMismatches]),
         RequirementDefinition(
             id: "BTD-A2", source: "5.3.1.3, 5.2.1.4", summary: "Credentials verified promptly; clear error on failure",
             measuredAs: "login latency", threshold: "p95 ≤ 500 ms *default* (with a slow KDF)",
             exercisedBy: .action("login"),
-            metrics: [
-                .mismatches("login_outcome_mismatches").unmeasured("no login request reached the server"),
-                .latency("login_verification", p95AtMost: 0.5).unmeasured("no login request reached the server"),
-                .latency("login_end_to_end"),
-            ]),
+            metrics: [Metric.loginOutcomeMismatches, Metric.loginVerification, Metric.loginEndToEnd]),
         RequirementDefinition(
             id: "BTD-J1", source: "5.3.2.1–2, 5.2.3.4",
             summary: "Journal entry with title, body, saved timestamp, category, prompt",
             measuredAs: "records", threshold: "exact",
             exercisedBy: .all([.action("login"), .action("post-entries")]),
-            metrics: [.mismatches("entry_record_mismatches")]),
+            metrics: [Metric.entryRecordMismatches]),
         RequirementDefinition(
             id: "BTD-J2", source: "5.3.2.3", summary: "Posting an entry has minimal latency",
             measuredAs: "local commit latency; sync latency when online", threshold: "p95 ≤ 50 ms local *default*",
             exercisedBy: .all([.action("login"), .action("post-entries")]),
-            metrics: [
-                .latency("local_commit", p95AtMost: 0.05),
-                .latency("sync_latency"),
-            ]),
+            metrics: [Metric.localCommit, Metric.syncLatency]),
         RequirementDefinition(
             id: "BTD-J3", source: "5.2.1.2, 5.2.3.2",
             summary: "Filter entries (type: picture diary / journal; category; date)",
             measuredAs: "results", threshold: "exact",
             exercisedBy: .all([.action("login"), .action("filter-entries")]),
-            metrics: [
-                .mismatches("filter_result_mismatches").unmeasured("no filter came after a successful login"),
-                .latency("filter_latency"),
-            ]),
+            metrics: [Metric.filterResultMismatches, Metric.filterLatency]),
         RequirementDefinition(
             id: "BTD-P1", source: "5.2.3.5–6", summary: "Recommended prompts grouped by category",
             measuredAs: "groups and recommendations against the prompt collection", threshold: "exact",
             exercisedBy: .action("browse-prompts"),
-            metrics: [.mismatches("prompt_group_mismatches")]),
+            metrics: [Metric.promptGroupMismatches]),
         RequirementDefinition(
             id: "BTD-S1", source: "5.1", summary: "Synchronises when connected",
             measuredAs: "entries written offline reach the server once online; none lost or duplicated",
             threshold: "0 lost, 0 duplicated", exercisedBy: .all([.action("login"), .action("post-entries")]),
             metrics: [
-                .atMost("outbox_left", 0, kind: .count, unit: "count"),
-                .info("resent_deliveries", kind: .count, unit: "count"),
-                .info("crashes_between_send_and_ack", kind: .count, unit: "count"),
-                .info("pushes_offline", kind: .count, unit: "count"),
-                .info("pushes_requestLost", kind: .count, unit: "count"),
-                .info("pushes_responseLost", kind: .count, unit: "count"),
-                .info("pushes_delivered", kind: .count, unit: "count"),
+                Metric.outboxLeft, Metric.resentDeliveries, Metric.crashesBetweenSendAndAck, Metric.pushesOffline,
+                Metric.pushesRequestLost, Metric.pushesResponseLost, Metric.pushesDelivered,
             ]),
     ]
+}
+
+extension JournalDefinition {
+    /// The metrics of the app's requirements, each declared once: the requirement list above and
+    /// the driver use these keys, so a misspelt metric does not compile.
+    enum Metric {
+        // BTD-A1
+        static let accountRecordMismatches = MetricKey("BTD-A1", .mismatches("account_record_mismatches"))
+
+        // BTD-A2
+        static let loginOutcomeMismatches = MetricKey(
+            "BTD-A2", .mismatches("login_outcome_mismatches").unmeasured("no login request reached the server"))
+        static let loginVerification = MetricKey(
+            "BTD-A2", .latency("login_verification", p95AtMost: 0.5).unmeasured("no login request reached the server"))
+        static let loginEndToEnd = MetricKey("BTD-A2", .latency("login_end_to_end"))
+
+        // BTD-J1
+        static let entryRecordMismatches = MetricKey("BTD-J1", .mismatches("entry_record_mismatches"))
+
+        // BTD-J2
+        static let localCommit = MetricKey("BTD-J2", .latency("local_commit", p95AtMost: 0.05))
+        static let syncLatency = MetricKey("BTD-J2", .latency("sync_latency"))
+
+        // BTD-J3
+        static let filterResultMismatches = MetricKey(
+            "BTD-J3", .mismatches("filter_result_mismatches").unmeasured("no filter came after a successful login"))
+        static let filterLatency = MetricKey("BTD-J3", .latency("filter_latency"))
+
+        // BTD-P1
+        static let promptGroupMismatches = MetricKey("BTD-P1", .mismatches("prompt_group_mismatches"))
+
+        // BTD-S1
+        static let outboxLeft = MetricKey("BTD-S1", .atMost("outbox_left", 0, kind: .count, unit: "count"))
+        static let resentDeliveries = MetricKey("BTD-S1", .info("resent_deliveries", kind: .count, unit: "count"))
+        static let crashesBetweenSendAndAck = MetricKey(
+            "BTD-S1", .info("crashes_between_send_and_ack", kind: .count, unit: "count"))
+        static let pushesOffline = MetricKey("BTD-S1", .info("pushes_offline", kind: .count, unit: "count"))
+        static let pushesRequestLost = MetricKey("BTD-S1", .info("pushes_requestLost", kind: .count, unit: "count"))
+        static let pushesResponseLost = MetricKey("BTD-S1", .info("pushes_responseLost", kind: .count, unit: "count"))
+        static let pushesDelivered = MetricKey("BTD-S1", .info("pushes_delivered", kind: .count, unit: "count"))
+
+        // Counted at the end of the run (`MetricCollector.exact`); not listed in the catalogue.
+        static let entriesLost = MetricKey("BTD-S1", .mismatches("entries_lost"))
+        static let entriesDuplicated = MetricKey("BTD-S1", .mismatches("entries_duplicated"))
+    }
 }

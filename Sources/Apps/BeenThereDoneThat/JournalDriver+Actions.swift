@@ -39,23 +39,23 @@ extension JournalDriver {
             let filter = JournalFilter(type: type, category: category, savedFrom: from)
             let store = phone.store
             let (found, seconds) = try ComputeTimer.measure { try store.entries(userID: user, filter: filter) }
-            run.metrics.latency("BTD-J3", "filter_latency", seconds: seconds)
+            run.metrics.latency(Metric.filterLatency, seconds: seconds)
             let expected = savedOrder.compactMap { saved[$0] }.filter {
                 $0.userID == user && (type == nil || $0.type == type) && (category == nil || $0.category == category)
                     && (from == nil || $0.savedAt >= from ?? now)
             }.sorted { $0.savedAt != $1.savedAt ? $0.savedAt > $1.savedAt : $0.id.uuidString < $1.id.uuidString }
             metrics.check(
-                "BTD-J3", "filter_result_mismatches", found.map(\.id) == expected.map(\.id) && found == expected)
+                Metric.filterResultMismatches, found.map(\.id) == expected.map(\.id) && found == expected)
         case "browse-prompts":
             // What the app shows is checked against the collection it reads, not against itself.
             let collection = PromptCatalogue.collection
-            metrics.check("BTD-P1", "prompt_group_mismatches", Self.groupsFollowCollection(prompts, collection))
+            metrics.check(Metric.promptGroupMismatches, Self.groupsFollowCollection(prompts, collection))
             var categories: [String] = []
             for d in collection where !categories.contains(d.category) { categories.append(d.category) }
             for category in categories {
                 let recommended = prompts.recommended(in: category, count: 3, using: &rng)
                 metrics.check(
-                    "BTD-P1", "prompt_group_mismatches",
+                    Metric.promptGroupMismatches,
                     Self.recommendedFollowsCollection(recommended, category: category, collection))
             }
         case "crash":
@@ -84,20 +84,20 @@ extension JournalDriver {
             outcome = o
         case .failure(let error):
             if case .registrationRejected = error {
-                metrics.check("BTD-A1", "account_record_mismatches", !expectAccept)
+                metrics.check(Metric.accountRecordMismatches, !expectAccept)
                 return
             }
             throw error
         }
         do {
             guard case .created(let account) = outcome else {
-                metrics.check("BTD-A1", "account_record_mismatches", false)
+                metrics.check(Metric.accountRecordMismatches, false)
                 return
             }
             // A unique user ID, the email, the creation date, no sign-in yet; stored as returned.
             let stored = try registry.account(id: account.id)
             metrics.check(
-                "BTD-A1", "account_record_mismatches",
+                Metric.accountRecordMismatches,
                 expectAccept && !userIDs.contains(account.id) && account.email == email
                     && account.createdAt == now && account.lastSignInAt == nil && stored == account)
             userIDs.insert(account.id)
@@ -124,19 +124,19 @@ extension JournalDriver {
         }
         // Verification (the key derivation and the lookups) is checked against 0.5 s; the end-to-end
         // time adds the emulated request, where a lost packet costs the 10 s timeout.
-        run.metrics.latency("BTD-A2", "login_verification", seconds: seconds)
-        run.metrics.latency("BTD-A2", "login_end_to_end", seconds: request.latencySeconds + seconds)
+        run.metrics.latency(Metric.loginVerification, seconds: seconds)
+        run.metrics.latency(Metric.loginEndToEnd, seconds: request.latencySeconds + seconds)
         switch result {
         case .success(let account):
-            metrics.check("BTD-A2", "login_outcome_mismatches", expectAccept)
+            metrics.check(Metric.loginOutcomeMismatches, expectAccept)
             // The last sign-in is recorded (BTD-A1).
             let known =
                 users[username]?.id ?? users.values.first { $0.email?.lowercased() == username.lowercased() }?.id
-            metrics.check("BTD-A1", "account_record_mismatches", account.id == known && account.lastSignInAt == now)
+            metrics.check(Metric.accountRecordMismatches, account.id == known && account.lastSignInAt == now)
             currentUser[name] = account.id
         case .failure(let error):
             metrics.check(
-                "BTD-A2", "login_outcome_mismatches",
+                Metric.loginOutcomeMismatches,
                 !expectAccept && error == .incorrectCredentials && error.description == Self.loginFailureMessage)
         }
     }
@@ -163,11 +163,11 @@ extension JournalDriver {
                 photoReference: kind == .pictureDiary ? "photos/\(n).jpg" : nil)
             let store = phone.store
             let (stored, seconds) = try ComputeTimer.measure { try store.save(entry) }
-            run.metrics.latency("BTD-J2", "local_commit", seconds: seconds)
+            run.metrics.latency(Metric.localCommit, seconds: seconds)
             let readBack = try store.entry(id: entry.id)
             var expected = entry
             expected.revision = 1
-            metrics.check("BTD-J1", "entry_record_mismatches", stored == expected && readBack == expected)
+            metrics.check(Metric.entryRecordMismatches, stored == expected && readBack == expected)
             saved[entry.id] = stored
             savedOrder.append(entry.id)
             phone.client.noteLocalChange(now: savedAt)

@@ -23,8 +23,8 @@ extension JournalDriver {
         let duplicated =
             (stats.rows - stats.distinctIDs) + seen.values.reduce(0) { $0 + max(0, $1 - 1) }
             + max(0, onServer.count - savedOrder.count)
-        m.exact("BTD-S1", "entries_lost", failures: lost, checks: savedOrder.count)
-        m.exact("BTD-S1", "entries_duplicated", failures: duplicated, checks: savedOrder.count)
+        m.exact(Metric.entriesLost, failures: lost, checks: savedOrder.count)
+        m.exact(Metric.entriesDuplicated, failures: duplicated, checks: savedOrder.count)
         var outbox = 0
         var crashes = 0
         var counts: [String: Int] = [:]
@@ -34,16 +34,19 @@ extension JournalDriver {
             crashes += p.crashes
             for (k, v) in p.transport.counts { counts[k, default: 0] += v }
         }
-        m.expect("BTD-S1", "outbox_left", Double(outbox), samples: savedOrder.count)
-        m.expect("BTD-S1", "resent_deliveries", Double(stats.deliveries - stats.distinctIDs), samples: stats.deliveries)
-        m.expect("BTD-S1", "crashes_between_send_and_ack", Double(crashes), samples: stats.deliveries)
-        for key in ["offline", "requestLost", "responseLost", "delivered"] {
-            m.expect("BTD-S1", "pushes_\(key)", Double(counts[key, default: 0]), samples: counts.values.reduce(0, +))
+        m.expect(Metric.outboxLeft, Double(outbox), samples: savedOrder.count)
+        m.expect(Metric.resentDeliveries, Double(stats.deliveries - stats.distinctIDs), samples: stats.deliveries)
+        m.expect(Metric.crashesBetweenSendAndAck, Double(crashes), samples: stats.deliveries)
+        for (key, metric) in [
+            ("offline", Metric.pushesOffline), ("requestLost", Metric.pushesRequestLost),
+            ("responseLost", Metric.pushesResponseLost), ("delivered", Metric.pushesDelivered),
+        ] {
+            m.expect(metric, Double(counts[key, default: 0]), samples: counts.values.reduce(0, +))
         }
         // Sync latency: from the local save to the server's first receipt (virtual time).
         for id in savedOrder {
             guard let e = saved[id], let first = stats.firstReceived[id] else { continue }
-            m.latency("BTD-J2", "sync_latency", seconds: max(0, first.timeIntervalSince(e.savedAt)))
+            m.latency(Metric.syncLatency, seconds: max(0, first.timeIntervalSince(e.savedAt)))
         }
     }
 }

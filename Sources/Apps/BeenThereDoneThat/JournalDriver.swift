@@ -18,6 +18,9 @@ import ScenarioEngine
 /// bundled prompt catalogue. Reports BTD-A1, BTD-A2, BTD-J1, BTD-J2, BTD-J3,
 /// BTD-P1 and BTD-S1.
 public final class JournalDriver: AppDriver, EventErrorKeeping {
+    /// The app's metric keys (`JournalDefinition.Metric`), as the driver records them.
+    typealias Metric = JournalDefinition.Metric
+
     /// Login failure message of the specifications (SkyScape LOG1, BTD 5.2.2.5).
     static let loginFailureMessage = "Incorrect username or password. Please try again."
     /// Entries per sync push.

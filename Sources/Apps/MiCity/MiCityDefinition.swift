@@ -100,65 +100,43 @@ enum MiCityDefinition: AppVocabularyBuilding {
             measuredAs: "batch size, period, classification latency", threshold: "100 per 80 s",
             exercisedBy: .feed("tweet-batch"),
             metrics: [
-                // P95 threshold: the tweet-batch period, from the run.
-                .latency("batch_latency").unmeasured("no fetched batch arrived"),
-                .latency("classify_100_compute"),
-                // Threshold: the feed period.
-                MetricDefinition("fetch_period_p50", kind: .count, unit: "s", comparator: .lessOrEqual)
-                    .unmeasured("fewer than two fetches were answered"),
-                .info("fetch_period_max", kind: .count, unit: "s"),
-                .info("tweets_classified", kind: .count, unit: "count"),
-                .info("recording_used_up_at", kind: .count, unit: "s"),
+                Metric.batchLatency, Metric.classify100Compute, Metric.fetchPeriodP50, Metric.fetchPeriodMax,
+                Metric.tweetsClassified, Metric.recordingUsedUpAt,
             ]),
         RequirementDefinition(
             id: "MIC-14", source: "Func_14", summary: "Classifier trained on a large corpus of preclassified tweets",
             measuredAs: "accuracy, macro-F1 on held-out labelled tweets",
             threshold: "accuracy ≥ Go et al. 2009 baselines", exercisedBy: .feed("tweet-batch"),
             metrics: [
-                .atLeast("posneg_accuracy", 0.83, kind: .accuracy, unit: "ratio")
-                    .unmeasured("no held-out positive or negative tweet was classified"),
-                .info("accuracy", kind: .accuracy, unit: "ratio"),
-                // Means over classes, not shares of the tweets: no Wilson interval.
-                .info("macro_f1", kind: .accuracy, unit: "ratio").withoutInterval(),
-                .info("macro_recall", kind: .accuracy, unit: "ratio").withoutInterval(),
-                // Labelled tweets the shipped model trained on (by text hash), left out of the figures.
-                .info("tweets_left_out_trained_on", kind: .count, unit: "count").over(.sum),
+                Metric.posnegAccuracy, Metric.accuracy, Metric.macroF1, Metric.macroRecall,
+                Metric.tweetsLeftOutTrainedOn,
             ]),
         RequirementDefinition(
             id: "MIC-15", source: "Func_15, Func_20", summary: "City-wide emotion updated with each classified batch",
             measuredAs: "correctness of the aggregate", threshold: "exact", exercisedBy: .feed("tweet-batch"),
-            metrics: [.mismatches("mood_mismatches").unmeasured("no fetched batch arrived")]),
+            metrics: [Metric.moodMismatches]),
         RequirementDefinition(
             id: "MIC-16", source: "Func_16–18, Func_21", summary: "Word cloud of emotion terms, sized by occurrence",
             measuredAs: "term counts", threshold: "exact", exercisedBy: .action("word-cloud"),
-            metrics: [
-                .mismatches("word_cloud_mismatches"),
-                // Each check samples the distinct terms it recounted.
-                .info("distinct_terms_checked", kind: .count, unit: "count").over(.sum),
-            ]),
+            metrics: [Metric.wordCloudMismatches, Metric.distinctTermsChecked]),
         RequirementDefinition(
             id: "MIC-25", source: "Func_25–28", summary: "List tweets by class or containing a word",
             measuredAs: "correctness", threshold: "exact", exercisedBy: .action("list-tweets"),
-            metrics: [.mismatches("listing_mismatches")]),
+            metrics: [Metric.listingMismatches]),
         weatherAtPoint,
         RequirementDefinition(
             id: "MIC-34", source: "Func_34–45",
             summary: "Nearby places; add to favourites with editable details; saved to SQLite; delete",
             measuredAs: "correctness, latency", threshold: "exact",
             exercisedBy: .any([.action("add-place"), .action("edit-place"), .action("remove-place")]),
-            metrics: [
-                .mismatches("favourites_mismatches"),
-                .latency("save_latency"),
-                .latency("edit_latency"),
-                .latency("delete_latency"),
-            ]),
+            metrics: [Metric.favouritesMismatches, Metric.saveLatency, Metric.editLatency, Metric.deleteLatency]),
         RequirementDefinition(
             id: "MIC-55", source: "Func_55", summary: "Game difficulty follows the city's emotion (desirable)",
             measuredAs: "monotone mapping", threshold: "documented",
             // `difficulty_not_monotone` is checked over the whole mood range on every run; a `play-game`
             // adds the `difficulty_mismatches` checks.
             exercisedBy: .always,
-            metrics: [.mismatches("difficulty_mismatches"), .mismatches("difficulty_not_monotone")]),
+            metrics: [Metric.difficultyMismatches, Metric.difficultyNotMonotone]),
         RequirementDefinition(
             id: "MIC-NF1", source: "NonFunc_01–02", summary: "Fetching tweets and weather never blocks user actions",
             measuredAs: "user-action latency during ingest", threshold: "p95 unchanged within 10% *default*",
@@ -168,12 +146,8 @@ enum MiCityDefinition: AppVocabularyBuilding {
                     "remove-place", "weather", "play-game",
                 ].map(Exercise.action)),
             metrics: [
-                .latency("action_latency_with_ingest"),
-                .latency("action_latency_without_ingest"),
-                // One sample per user action: 1 when it happened during an ingest, or waited.
-                .info("actions_during_ingest", kind: .count, unit: "count").over(.sum),
-                .info("actions_waiting_for_main_thread", kind: .count, unit: "count").over(.sum),
-                .atMost("p95_ratio_with_vs_without", 1.10, kind: .latency, unit: "ratio").withoutInterval(),
+                Metric.actionLatencyWithIngest, Metric.actionLatencyWithoutIngest, Metric.actionsDuringIngest,
+                Metric.actionsWaitingForMainThread, Metric.p95RatioWithVsWithout,
             ]),
         RequirementDefinition(
             id: "MIC-NF4", source: "NonFunc_04", summary: "Database queries are fast",
@@ -181,22 +155,13 @@ enum MiCityDefinition: AppVocabularyBuilding {
             exercisedBy: .any([
                 .action("list-tweets"), .action("add-place"), .action("edit-place"), .action("remove-place"),
             ]),
-            metrics: [
-                .latency("query", p95AtMost: 0.010)
-            ]),
+            metrics: [Metric.query]),
         RequirementDefinition(
             id: "MIC-NF6", source: "NonFunc_06", summary: "Never exceed the tweet API's request limit",
             measuredAs: "requests per rate window", threshold: "≤ limit, always", exercisedBy: .feed("tweet-batch"),
             metrics: [
-                // Threshold: the API limit.
-                MetricDefinition("max_requests_per_window", kind: .count, unit: "count", comparator: .lessOrEqual)
-                    .unmeasured("no request reached the tweet API"),
-                .atMost("answers_429", 0, kind: .count, unit: "count").unmeasured("no request reached the tweet API"),
-                .info("fetches_deferred", kind: .count, unit: "count"),
-                .info("fetches_paced", kind: .count, unit: "count"),
-                .info("burst_requests_refused", kind: .count, unit: "count"),
-                .info("fetches_offline", kind: .count, unit: "count"),
-                .info("fetches_lost", kind: .count, unit: "count"),
+                Metric.maxRequestsPerWindow, Metric.answers429, Metric.fetchesDeferred, Metric.fetchesPaced,
+                Metric.burstRequestsRefused, Metric.fetchesOffline, Metric.fetchesLost,
             ]),
     ]
 
@@ -210,10 +175,106 @@ enum MiCityDefinition: AppVocabularyBuilding {
             // miCity shows the weather at each weather-refresh delivery (its `weather` action needs that feed);
             // weather-cities at each `view-city`. One rule serves both apps' scenarios.
             exercisedBy: .any([.feed("weather-refresh"), .action("view-city")]),
-            metrics: [
-                // Three checks per view: symbol, description, temperature.
-                .mismatches("weather_fields_missing").unmeasured("the weather was refused wherever it was viewed"),
-                // The shown temperature within the recorded values around its time; icon and description agree.
-                .mismatches("weather_values_wrong").unmeasured("no recorded weather was shown"),
-            ])
+            metrics: [Metric.weatherFieldsMissing, Metric.weatherValuesWrong])
+}
+
+extension MiCityDefinition {
+    /// The metrics of the app's requirements, each declared once: the requirement list above and
+    /// the driver use these keys, so a misspelt metric does not compile.
+    enum Metric {
+        // MIC-12
+        // P95 threshold: the tweet-batch period, from the run.
+        static let batchLatency = MetricKey("MIC-12", .latency("batch_latency").unmeasured("no fetched batch arrived"))
+        static let classify100Compute = MetricKey("MIC-12", .latency("classify_100_compute"))
+        // Threshold: the feed period.
+        static let fetchPeriodP50 = MetricKey(
+            "MIC-12",
+            MetricDefinition("fetch_period_p50", kind: .count, unit: "s", comparator: .lessOrEqual)
+                .unmeasured("fewer than two fetches were answered"))
+        static let fetchPeriodMax = MetricKey("MIC-12", .info("fetch_period_max", kind: .count, unit: "s"))
+        static let tweetsClassified = MetricKey("MIC-12", .info("tweets_classified", kind: .count, unit: "count"))
+        static let recordingUsedUpAt = MetricKey("MIC-12", .info("recording_used_up_at", kind: .count, unit: "s"))
+
+        // MIC-14
+        static let posnegAccuracy = MetricKey(
+            "MIC-14",
+            .atLeast("posneg_accuracy", 0.83, kind: .accuracy, unit: "ratio")
+                .unmeasured("no held-out positive or negative tweet was classified"))
+        static let accuracy = MetricKey("MIC-14", .info("accuracy", kind: .accuracy, unit: "ratio"))
+        // Means over classes, not shares of the tweets: no Wilson interval.
+        static let macroF1 = MetricKey("MIC-14", .info("macro_f1", kind: .accuracy, unit: "ratio").withoutInterval())
+        static let macroRecall = MetricKey(
+            "MIC-14", .info("macro_recall", kind: .accuracy, unit: "ratio").withoutInterval())
+        // Labelled tweets the shipped model trained on (by text hash), left out of the figures.
+        static let tweetsLeftOutTrainedOn = MetricKey(
+            "MIC-14", .info("tweets_left_out_trained_on", kind: .count, unit: "count").over(.sum))
+
+        // MIC-15
+        static let moodMismatches = MetricKey(
+            "MIC-15", .mismatches("mood_mismatches").unmeasured("no fetched batch arrived"))
+
+        // MIC-16
+        static let wordCloudMismatches = MetricKey("MIC-16", .mismatches("word_cloud_mismatches"))
+        // Each check samples the distinct terms it recounted.
+        static let distinctTermsChecked = MetricKey(
+            "MIC-16", .info("distinct_terms_checked", kind: .count, unit: "count").over(.sum))
+
+        // MIC-25
+        static let listingMismatches = MetricKey("MIC-25", .mismatches("listing_mismatches"))
+
+        // MIC-34
+        static let favouritesMismatches = MetricKey("MIC-34", .mismatches("favourites_mismatches"))
+        static let saveLatency = MetricKey("MIC-34", .latency("save_latency"))
+        static let editLatency = MetricKey("MIC-34", .latency("edit_latency"))
+        static let deleteLatency = MetricKey("MIC-34", .latency("delete_latency"))
+
+        // MIC-55
+        static let difficultyMismatches = MetricKey("MIC-55", .mismatches("difficulty_mismatches"))
+        static let difficultyNotMonotone = MetricKey("MIC-55", .mismatches("difficulty_not_monotone"))
+
+        // MIC-NF1
+        static let actionLatencyWithIngest = MetricKey("MIC-NF1", .latency("action_latency_with_ingest"))
+        static let actionLatencyWithoutIngest = MetricKey("MIC-NF1", .latency("action_latency_without_ingest"))
+        // One sample per user action: 1 when it happened during an ingest, or waited.
+        static let actionsDuringIngest = MetricKey(
+            "MIC-NF1", .info("actions_during_ingest", kind: .count, unit: "count").over(.sum))
+        static let actionsWaitingForMainThread = MetricKey(
+            "MIC-NF1", .info("actions_waiting_for_main_thread", kind: .count, unit: "count").over(.sum))
+        static let p95RatioWithVsWithout = MetricKey(
+            "MIC-NF1", .atMost("p95_ratio_with_vs_without", 1.10, kind: .latency, unit: "ratio").withoutInterval())
+
+        // MIC-NF4
+        static let query = MetricKey("MIC-NF4", .latency("query", p95AtMost: 0.010))
+
+        // MIC-NF6
+        // Threshold: the API limit.
+        static let maxRequestsPerWindow = MetricKey(
+            "MIC-NF6",
+            MetricDefinition("max_requests_per_window", kind: .count, unit: "count", comparator: .lessOrEqual)
+                .unmeasured("no request reached the tweet API"))
+        static let answers429 = MetricKey(
+            "MIC-NF6",
+            .atMost("answers_429", 0, kind: .count, unit: "count").unmeasured("no request reached the tweet API"))
+        static let fetchesDeferred = MetricKey("MIC-NF6", .info("fetches_deferred", kind: .count, unit: "count"))
+        static let fetchesPaced = MetricKey("MIC-NF6", .info("fetches_paced", kind: .count, unit: "count"))
+        static let burstRequestsRefused = MetricKey(
+            "MIC-NF6", .info("burst_requests_refused", kind: .count, unit: "count"))
+        static let fetchesOffline = MetricKey("MIC-NF6", .info("fetches_offline", kind: .count, unit: "count"))
+        static let fetchesLost = MetricKey("MIC-NF6", .info("fetches_lost", kind: .count, unit: "count"))
+
+        // MIC-30
+        // Three checks per view: symbol, description, temperature.
+        static let weatherFieldsMissing = MetricKey(
+            "MIC-30", .mismatches("weather_fields_missing").unmeasured("the weather was refused wherever it was viewed")
+        )
+        // The shown temperature within the recorded values around its time; icon and description agree.
+        static let weatherValuesWrong = MetricKey(
+            "MIC-30", .mismatches("weather_values_wrong").unmeasured("no recorded weather was shown"))
+
+        // Counted at the end of the run (`MetricCollector.exact`); not listed in the catalogue.
+        static let tweetsSkippedOrDuplicated = MetricKey("MIC-12", .mismatches("tweets_skipped_or_duplicated"))
+        /// Fetched batches that did not hold `size` tweets (or what the recording had left), named
+        /// after the batch size the run asked for.
+        static func batchesNot(_ size: Int) -> MetricKey { MetricKey("MIC-12", .mismatches("batches_not_\(size)")) }
+    }
 }

@@ -14,7 +14,7 @@ extension MiCityDriver {
     func perform(_ action: ActionSpec, run: RunContext, device: Device, spec: DeviceSpec?, at time: Double) throws {
         inFlight.removeAll { $0.end < time }
         run.metrics.sample(
-            "MIC-NF1", "actions_during_ingest", inFlight.contains(where: { $0.start <= time && time < $0.end }) ? 1 : 0)
+            Metric.actionsDuringIngest, inFlight.contains(where: { $0.start <= time && time < $0.end }) ? 1 : 0)
         var network = 0.0
         var compute = 0.0
         let q = action.parameters
@@ -39,17 +39,17 @@ extension MiCityDriver {
                 let (ids, s) = try ComputeTimer.measure { try store.tweets(label: label) }
                 compute = s
                 metrics.check(
-                    "MIC-25", "listing_mismatches",
+                    Metric.listingMismatches,
                     ids == TweetListing.tweets(classified, in: label).compactMap { Int($0.id) }.sorted())
             } else if let word = q["word"]?.string {
                 let key = TweetListing.searchKey(word) ?? word.lowercased()
                 let (ids, s) = try ComputeTimer.measure { try store.tweets(word: key) }
                 compute = s
                 metrics.check(
-                    "MIC-25", "listing_mismatches",
+                    Metric.listingMismatches,
                     ids == TweetListing.tweets(classified, containing: word).compactMap { Int($0.id) }.sorted())
             }
-            run.metrics.latency("MIC-NF4", "query", seconds: compute)
+            run.metrics.latency(Metric.query, seconds: compute)
         case "nearby-places":
             let radius = q["radius_m"]?.double ?? Self.defaultNearbyRadius
             let outcome = device.request(bytes: Self.nearbyBytes, at: time)
@@ -74,7 +74,7 @@ extension MiCityDriver {
                 let (_, s) = try ComputeTimer.measure { try store.save(place) }
                 compute = s
                 favourites[name] = place
-                run.metrics.latency("MIC-34", "save_latency", seconds: s)
+                run.metrics.latency(Metric.saveLatency, seconds: s)
             }
             try checkFavourites(run, store)
         case "edit-place":
@@ -83,18 +83,18 @@ extension MiCityDriver {
             let store = try requireStore()
             let (existed, s) = try ComputeTimer.measure { try store.updateNote(name: name, note: note) }
             compute = s
-            metrics.check("MIC-34", "favourites_mismatches", existed == (favourites[name] != nil))
+            metrics.check(Metric.favouritesMismatches, existed == (favourites[name] != nil))
             favourites[name]?.note = note
-            run.metrics.latency("MIC-34", "edit_latency", seconds: s)
+            run.metrics.latency(Metric.editLatency, seconds: s)
             try checkFavourites(run, store)
         case "remove-place":
             let name = q["name"]?.string ?? ""
             let store = try requireStore()
             let (existed, s) = try ComputeTimer.measure { try store.delete(name: name) }
             compute = s
-            metrics.check("MIC-34", "favourites_mismatches", existed == (favourites[name] != nil))
+            metrics.check(Metric.favouritesMismatches, existed == (favourites[name] != nil))
             favourites[name] = nil
-            run.metrics.latency("MIC-34", "delete_latency", seconds: s)
+            run.metrics.latency(Metric.deleteLatency, seconds: s)
             try checkFavourites(run, store)
         case "weather":
             let lat = q["latitude"]?.double ?? 0
@@ -114,7 +114,7 @@ extension MiCityDriver {
             let counts = try requireStore().classCounts(after: time - mood.windowSeconds)
             let recount = GameDifficulty.difficulty(for: MoodReading(counts: counts, scoreSum: 0))
             // Tolerance 1e-12: the same formula on the same integer counts.
-            metrics.check("MIC-55", "difficulty_mismatches", abs(difficulty - recount) < 1e-12)
+            metrics.check(Metric.difficultyMismatches, abs(difficulty - recount) < 1e-12)
         default:
             break
         }
@@ -137,9 +137,9 @@ extension MiCityDriver {
     /// MIC-34: the favourites read back from SQLite equal what the user saved.
     func checkFavourites(_ run: RunContext, _ store: MiCityStore) throws {
         let (saved, s) = try ComputeTimer.measure { try store.favourites() }
-        run.metrics.latency("MIC-NF4", "query", seconds: s)
+        run.metrics.latency(Metric.query, seconds: s)
         metrics.check(
-            "MIC-34", "favourites_mismatches", saved == favourites.keys.sorted().compactMap { favourites[$0] })
+            Metric.favouritesMismatches, saved == favourites.keys.sorted().compactMap { favourites[$0] })
     }
 
     /// MIC-16: the word cloud's counts (kept incrementally over the rolling window)
@@ -156,8 +156,8 @@ extension MiCityDriver {
                     score: 0, timeSeconds: time)
             },
             lexicon: model.featurizer.lexicon)
-        metrics.check("MIC-16", "word_cloud_mismatches", recount.counts == cloud.counts && top == recount.top(k))
-        metrics.sample("MIC-16", "distinct_terms_checked", Double(recount.distinctTerms()))
+        metrics.check(Metric.wordCloudMismatches, recount.counts == cloud.counts && top == recount.top(k))
+        metrics.sample(Metric.distinctTermsChecked, Double(recount.distinctTerms()))
     }
 
     /// The device's GPS position (the scenario's starting point when it has no fix).

@@ -142,21 +142,21 @@ extension MiCityDriver {
         let available = max(0, min(requestedSize, (api?.stream.count ?? 0) - first))
         batchSizes.append((tweets.count, available))
         run.metrics.latency(
-            "MIC-12", "batch_latency", seconds: network + classifySeconds + mergeSeconds,
+            Metric.batchLatency, seconds: network + classifySeconds + mergeSeconds,
             threshold: run.scenario.feeds.first { $0.kind == "tweet-batch" }?.every)
-        run.metrics.latency("MIC-12", "classify_100_compute", seconds: classifySeconds)
+        run.metrics.latency(Metric.classify100Compute, seconds: classifySeconds)
         // MIC-14 on every labelled tweet the system under test never trained on (`TweetScoring`).
         for (tweet, p) in results {
             guard let position = Int(tweet.id) else { continue }
             guard streamLabels.indices.contains(position) else { continue }
             guard scoring.scores(tweet.text) else {
-                metrics.add("MIC-14", "tweets_left_out_trained_on")
+                metrics.add(Metric.tweetsLeftOutTrainedOn)
                 continue
             }
             let actual = streamLabels[position]
             confusion.add(actual: actual, predicted: p.label)
             metrics.item(
-                "MIC-14", "accuracy",
+                Metric.accuracy,
                 ItemOutcome(
                     item: tweet.id, expected: actual.name, answer: p.label.name, correct: actual == p.label))
             if actual != .neutral {
@@ -172,7 +172,7 @@ extension MiCityDriver {
         let recount = MoodReading(counts: counts, scoreSum: 0)
         // Tolerance 1e-12: ratios of the same integers computed the same way.
         metrics.check(
-            "MIC-15", "mood_mismatches",
+            Metric.moodMismatches,
             reading.counts == recount.counts && reading.label == recount.label
                 && abs(reading.confidence - recount.confidence) < 1e-12
                 && abs(reading.netPolarity - recount.netPolarity) < 1e-12)
@@ -197,11 +197,11 @@ extension MiCityDriver {
             shownWeather = served
         }
         for present in RecordedWeatherChecks.requiredFields(shownWeather) {
-            metrics.check("MIC-30", "weather_fields_missing", present)
+            metrics.check(Metric.weatherFieldsMissing, present)
         }
         if let shown = shownWeather, let rows = weather?.provider.observations {
             metrics.check(
-                "MIC-30", "weather_values_wrong",
+                Metric.weatherValuesWrong,
                 RecordedWeatherChecks.reportFollowsRecording(shown, rows: rows, at: shown.time))
         }
     }

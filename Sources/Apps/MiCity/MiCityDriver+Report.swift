@@ -33,36 +33,36 @@ extension MiCityDriver {
         // MIC-12: batch size, period between fetches, no tweet lost or fetched twice. The one page
         // cut short by the end of the recorded stream is checked against what the recording held.
         m.exact(
-            "MIC-12", "batches_not_\(requestedSize)",
+            Metric.batchesNot(requestedSize),
             failures: batchSizes.filter { $0.delivered != $0.available }.count,
             checks: batchSizes.count)
         let indices = classified.compactMap { Int($0.id) }
         m.exact(
-            "MIC-12", "tweets_skipped_or_duplicated",
+            Metric.tweetsSkippedOrDuplicated,
             failures: Self.skippedOrDuplicated(
                 indices, outstandingPages: missingPages + pagesInFlight, pageSize: requestedSize),
             checks: indices.count)
         let periods = zip(fetchStarts.dropFirst(), fetchStarts).map { $0 - $1 }.sorted()
         if !periods.isEmpty {
             m.expect(
-                "MIC-12", "fetch_period_p50", periods[periods.count / 2], samples: periods.count, threshold: period)
-            m.expect("MIC-12", "fetch_period_max", periods[periods.count - 1], samples: periods.count)
+                Metric.fetchPeriodP50, periods[periods.count / 2], samples: periods.count, threshold: period)
+            m.expect(Metric.fetchPeriodMax, periods[periods.count - 1], samples: periods.count)
         }
-        m.expect("MIC-12", "tweets_classified", Double(classified.count), samples: batchSizes.count)
+        m.expect(Metric.tweetsClassified, Double(classified.count), samples: batchSizes.count)
         if let ended = recordingEndedAt {
             // The replay ran out of recorded tweets: later fetches were not sent (use a longer
             // dataset or a shorter scenario to measure the whole run).
-            m.expect("MIC-12", "recording_used_up_at", ended - run.scenario.start, samples: fetchesAfterRecordingEnd)
+            m.expect(Metric.recordingUsedUpAt, ended - run.scenario.start, samples: fetchesAfterRecordingEnd)
         }
 
         // MIC-14: the system under test on the replayed labelled tweets it never trained on (`TweetScoring`).
         if binaryTotal > 0 {
-            m.expect("MIC-14", "posneg_accuracy", Double(binaryRight) / Double(binaryTotal), samples: binaryTotal)
+            m.expect(Metric.posnegAccuracy, Double(binaryRight) / Double(binaryTotal), samples: binaryTotal)
         }
         if confusion.total > 0 {
-            m.expect("MIC-14", "accuracy", confusion.accuracy, samples: confusion.total)
-            m.expect("MIC-14", "macro_f1", confusion.macroF1, samples: confusion.total)
-            m.expect("MIC-14", "macro_recall", confusion.macroRecall, samples: confusion.total)
+            m.expect(Metric.accuracy, confusion.accuracy, samples: confusion.total)
+            m.expect(Metric.macroF1, confusion.macroF1, samples: confusion.total)
+            m.expect(Metric.macroRecall, confusion.macroRecall, samples: confusion.total)
         }
 
         // MIC-55: the documented mapping is monotone over the whole mood range: a happier
@@ -72,7 +72,7 @@ extension MiCityDriver {
         for i in 1...200 {
             let p = -1 + Double(i) / 100
             let current = (GameDifficulty.difficulty(netPolarity: p), GameDifficulty.pointsMultiplier(netPolarity: p))
-            m.check("MIC-55", "difficulty_not_monotone", current.0 < previous.0 && current.1 > previous.1)
+            m.check(Metric.difficultyNotMonotone, current.0 < previous.0 && current.1 > previous.1)
             previous = current
         }
 
@@ -82,18 +82,18 @@ extension MiCityDriver {
         var latencyWithout = LatencyRecorder()
         for a in actionTimes {
             let wait = Self.mainThreadWait(at: a.at, busy: mainThreadBusy)
-            m.sample("MIC-NF1", "actions_waiting_for_main_thread", wait > 0 ? 1 : 0)
-            m.latency("MIC-NF1", "action_latency_with_ingest", seconds: a.network + wait + a.compute)
-            m.latency("MIC-NF1", "action_latency_without_ingest", seconds: a.network + a.compute)
+            m.sample(Metric.actionsWaitingForMainThread, wait > 0 ? 1 : 0)
+            m.latency(Metric.actionLatencyWithIngest, seconds: a.network + wait + a.compute)
+            m.latency(Metric.actionLatencyWithoutIngest, seconds: a.network + a.compute)
             latencyWith.record(seconds: a.network + wait + a.compute)
             latencyWithout.record(seconds: a.network + a.compute)
         }
         let with = latencyWith.seconds(atPercentile: 95)
         let without = latencyWithout.seconds(atPercentile: 95)
         if without > 0 {
-            m.expect("MIC-NF1", "p95_ratio_with_vs_without", with / without, samples: actionTimes.count)
+            m.expect(Metric.p95RatioWithVsWithout, with / without, samples: actionTimes.count)
         }
-        m.declareLatency("MIC-NF4", "query")
+        m.declareLatency(Metric.query)
 
         // MIC-NF6: requests received by the API per window (answered or refused), against the limit.
         if let api {
@@ -101,14 +101,14 @@ extension MiCityDriver {
             let requests = api.requestsPerWindow.values.reduce(0, +)
             let refused = api.rejectionsPerWindow.values.reduce(0, +)
             m.expect(
-                "MIC-NF6", "max_requests_per_window", Double(api.maxRequestsInAnyWindow), samples: windows,
+                Metric.maxRequestsPerWindow, Double(api.maxRequestsInAnyWindow), samples: windows,
                 threshold: Double(api.requestLimit))
-            m.expect("MIC-NF6", "answers_429", Double(refused), samples: requests)
-            m.expect("MIC-NF6", "fetches_deferred", Double(fetchesDeferred), samples: fetchStarts.count)
-            m.expect("MIC-NF6", "fetches_paced", Double(fetchesPaced), samples: fetchStarts.count)
-            m.expect("MIC-NF6", "burst_requests_refused", Double(burstDenied), samples: fetchStarts.count)
-            m.expect("MIC-NF6", "fetches_offline", Double(fetchesOffline), samples: fetchStarts.count)
-            m.expect("MIC-NF6", "fetches_lost", Double(fetchesLost), samples: fetchStarts.count)
+            m.expect(Metric.answers429, Double(refused), samples: requests)
+            m.expect(Metric.fetchesDeferred, Double(fetchesDeferred), samples: fetchStarts.count)
+            m.expect(Metric.fetchesPaced, Double(fetchesPaced), samples: fetchStarts.count)
+            m.expect(Metric.burstRequestsRefused, Double(burstDenied), samples: fetchStarts.count)
+            m.expect(Metric.fetchesOffline, Double(fetchesOffline), samples: fetchStarts.count)
+            m.expect(Metric.fetchesLost, Double(fetchesLost), samples: fetchStarts.count)
         }
     }
 }

@@ -32,6 +32,9 @@ import TweetSentiment
 /// attempt that can reach the API has spent a token and the API never receives
 /// more than its limit in any window.
 public final class MiCityDriver: AppDriver, EventErrorKeeping {
+    /// The app's metric keys (`MiCityDefinition.Metric`), as the driver records them.
+    typealias Metric = MiCityDefinition.Metric
+
     /// Default tweets per request (Func_12).
     static let defaultBatchSize = 100
     /// Default API budget: Twitter API v1.1 search, 15 requests per 15-minute window.
@@ -124,8 +127,8 @@ public final class MiCityDriver: AppDriver, EventErrorKeeping {
     public func start(_ run: RunContext) throws {
         metrics = run.metrics
         // Reported for every run that lists them, whether or not a user acted.
-        metrics.declare("MIC-NF1", "actions_during_ingest")
-        metrics.declare("MIC-NF1", "actions_waiting_for_main_thread")
+        metrics.declare(Metric.actionsDuringIngest)
+        metrics.declare(Metric.actionsWaitingForMainThread)
         let s = run.scenario
         devices = try EmulatedDevices.make(for: run, cacheFolder: folder)
         store = try MiCityStore(path: folder.appendingPathComponent("micity.sqlite").path)

@@ -140,20 +140,13 @@ enum NavUPDefinition: AppVocabularyBuilding {
             exercisedBy: .all([
                 .offlinePeriod, .any([.action("route"), .action("random-routes"), .action("search-venue")]),
             ]),
-            metrics: [
-                .mismatches("offline_failures"),
-                .info("offline_routes", kind: .count, unit: "count").over(.sum),
-                .info("offline_searches", kind: .count, unit: "count").over(.sum),
-            ]),
+            metrics: [Metric.offlineFailures, Metric.offlineRoutes, Metric.offlineSearches]),
         RequirementDefinition(
             id: "NAV-F3", source: "F3",
             summary: "Search a venue with autocomplete from cache and remote; not found → prompt",
             measuredAs: "top-k hit rate, latency", threshold: "top-5 ≥ 95% *default*",
             exercisedBy: .action("search-venue"),
-            metrics: [
-                .atLeast("top5_hit_rate", 0.95, kind: .accuracy, unit: "ratio").over(.mean),
-                .latency("search_latency"),
-            ]),
+            metrics: [Metric.top5HitRate, Metric.searchLatency]),
         RequirementDefinition(
             id: "NAV-F4", source: "F4",
             summary:
@@ -162,26 +155,11 @@ enum NavUPDefinition: AppVocabularyBuilding {
             threshold: "regret p95 ≤ 10% online *default*; p95 ≤ 100 ms *default*",
             exercisedBy: .any([.action("route"), .action("random-routes")]),
             metrics: [
-                .latency("route_latency", p95AtMost: 0.1)
-                    .unmeasured("no route request had the campus map on the phone"),
-                .atMost("regret_online_p95", 0.10, kind: .accuracy, unit: "ratio").over(.quantile(0.95))
-                    .unmeasured("no route was found online with fresh congestion"),
-                .info("regret_online_mean", kind: .accuracy, unit: "ratio").over(.mean),
-                .info("regret_online_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
-                // Of the online requests whose congestion-free route the crowd slows, the mean share of
-                // that route's regret saved by routing on fresh congestion (0 when congestion is ignored;
-                // `check` compares it with the baseline).
-                .info("regret_saved_by_fresh_congestion_mean", kind: .accuracy, unit: "ratio").over(.mean),
-                .info("regret_offline_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
-                .info("regret_offline_mean", kind: .accuracy, unit: "ratio").over(.mean),
-                .info("regret_offline_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)),
-                .info("congestion_downloads_failed", kind: .count, unit: "count").over(.sum),
-                .info("online_routes_without_map", kind: .count, unit: "count").over(.sum),
-                .info("contested_requests_not_made", kind: .count, unit: "count").over(.sum),
-                .info("cached_congestion_age_max", kind: .accuracy, unit: "s").over(.max),
-                // Answers of the routing system under test (plain queries) that do not walk the campus paths.
-                .mismatches("routes_off_the_paths").unmeasured("no route was found without congestion"),
-                .latency("congestion_download"),
+                Metric.routeLatency, Metric.regretOnlineP95, Metric.regretOnlineMean,
+                Metric.regretOnlineWithoutCongestionP95, Metric.regretSavedByFreshCongestionMean,
+                Metric.regretOfflineP95, Metric.regretOfflineMean, Metric.regretOfflineWithoutCongestionP95,
+                Metric.congestionDownloadsFailed, Metric.onlineRoutesWithoutMap, Metric.contestedRequestsNotMade,
+                Metric.cachedCongestionAgeMax, Metric.routesOffThePaths, Metric.congestionDownload,
             ]),
         RequirementDefinition(
             id: "NAV-F5", source: "F5, F6, F23, F24",
@@ -189,30 +167,18 @@ enum NavUPDefinition: AppVocabularyBuilding {
             measuredAs: "correctness; no expired event shown", threshold: "exact",
             exercisedBy: .any([.action("route"), .action("random-routes")]),
             metrics: [
-                .mismatches("expired_events_shown").unmeasured("no route request found a route"),
-                .mismatches("event_listing_mismatches").unmeasured("no route request found a route"),
-                .mismatches("poi_listing_mismatches").unmeasured("no route request found a route"),
-                .info("events_listed", kind: .count, unit: "count").over(.sum),
-                .info("pois_listed", kind: .count, unit: "count").over(.sum),
+                Metric.expiredEventsShown, Metric.eventListingMismatches, Metric.poiListingMismatches,
+                Metric.eventsListed, Metric.poisListed,
             ]),
         RequirementDefinition(
             id: "NAV-F7", source: "F7, F25", summary: "Congestion / heatmap from crowd-sourced pedestrian pings",
             measuredAs: "agreement of estimated density with the replayed truth", threshold: "documented",
             exercisedBy: .feed("crowd-pings"),
-            metrics: [
-                .info("edge_density_correlation", kind: .accuracy, unit: "r").over(.correlation),
-                .info("edge_density_mae", kind: .accuracy, unit: "persons/m2").over(.mean),
-                .atLeast("heatmap_50m_correlation", 0.8, kind: .accuracy, unit: "r").over(.correlation)
-                    .unmeasured("nobody was walking at any delivery"),
-            ]),
+            metrics: [Metric.edgeDensityCorrelation, Metric.edgeDensityMae, Metric.heatmap50mCorrelation]),
         RequirementDefinition(
             id: "NAV-F9", source: "F9", summary: "Mass alerts; emergency route to an assembly point",
             measuredAs: "delivery; route validity", threshold: "exact", exercisedBy: .action("emergency"),
-            metrics: [
-                .mismatches("invalid_emergency_routes"),
-                .info("evacuations_starting_at_exit", kind: .count, unit: "count").over(.sum),
-                .mismatches("alerts_undelivered"),
-            ]),
+            metrics: [Metric.invalidEmergencyRoutes, Metric.evacuationsStartingAtExit, Metric.alertsUndelivered]),
         RequirementDefinition(
             id: "NAV-F15", source: "F15", summary: "Wheelchair-friendly fastest route (no steps or impassable edges)",
             measuredAs: "forbidden edges used", threshold: "0",
@@ -222,61 +188,41 @@ enum NavUPDefinition: AppVocabularyBuilding {
                 .actionWith("emergency", key: "profile", value: "wheelchair"),
             ]),
             metrics: [
-                .mismatches("forbidden_edges_used").unmeasured("no wheelchair route was found"),
-                .mismatches("wrong_no_route").unmeasured("no wheelchair query had no route"),
-                .info("wheelchair_routes", kind: .count, unit: "count").over(.sum),
-                .info("wheelchair_no_route", kind: .count, unit: "count").over(.sum),
+                Metric.forbiddenEdgesUsed, Metric.wrongNoRoute, Metric.wheelchairRoutes, Metric.wheelchairNoRoute,
             ]),
         RequirementDefinition(
             id: "NAV-F18", source: "F18",
             summary: "Emergency: nearest wheelchair-friendly route to an exit from the current position",
             measuredAs: "correctness", threshold: "exact",
             exercisedBy: .actionWith("emergency", key: "profile", value: "wheelchair"),
-            metrics: [
-                .mismatches("wrong_wheelchair_evacuations"),
-                .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count").over(.sum),
-            ]),
+            metrics: [Metric.wrongWheelchairEvacuations, Metric.wheelchairEvacuationsStartingAtExit]),
         RequirementDefinition(
             id: "NAV-F19", source: "F19, F20",
             summary: "Places and upcoming events by saved preferences, with reminders",
             measuredAs: "correctness", threshold: "exact", exercisedBy: .action("set-preferences"),
-            metrics: [
-                .mismatches("reminder_errors").unmeasured("no event of a preferred category was delivered"),
-                .info("reminders_fired", kind: .count, unit: "count").over(.sum),
-                .mismatches("preference_listing_errors"),
-            ]),
+            metrics: [Metric.reminderErrors, Metric.remindersFired, Metric.preferenceListingErrors]),
         RequirementDefinition(
             id: "NAV-F21", source: "F21", summary: "History of places visited",
             measuredAs: "correctness", threshold: "exact", exercisedBy: .action("walk"),
-            metrics: [.mismatches("history_mismatches")]),
+            metrics: [Metric.historyMismatches]),
         RequirementDefinition(
             id: "NAV-F22", source: "F22, F27, F31",
             summary: "Step count and distance walked, with statistics over time",
             measuredAs: "step-count error vs ground truth", threshold: "≤ 5% *default*", exercisedBy: .action("walk"),
             metrics: [
-                .atMost("step_count_error_max", 0.05, kind: .accuracy, unit: "ratio").over(.max),
-                .info("steps_detected_total", kind: .count, unit: "steps").over(.sum),
-                .info("steps_true_total", kind: .count, unit: "steps").over(.sum),
-                .info("distance_walked", kind: .accuracy, unit: "m").over(.sum),
-                .mismatches("statistics_period_errors").unmeasured("no walk detected a step"),
+                Metric.stepCountErrorMax, Metric.stepsDetectedTotal, Metric.stepsTrueTotal, Metric.distanceWalked,
+                Metric.statisticsPeriodErrors,
             ]),
         RequirementDefinition(
             id: "NAV-F26", source: "F26",
             summary: "Access rights: mobile users read congestion; agents and admins read/write",
             measuredAs: "denied writes", threshold: "all denied", exercisedBy: .action("write-congestion"),
-            metrics: [
-                .mismatches("write_rights_errors"),
-                // Threshold: every write a mobile user tried.
-                MetricDefinition("mobile_writes_denied", kind: .count, unit: "count", comparator: .equal).over(.sum),
-            ]),
+            metrics: [Metric.writeRightsErrors, Metric.mobileWritesDenied]),
         RequirementDefinition(
             id: "NAV-F29", source: "F29, F30, F34, F35",
             summary: "Step/distance goals, completion notices, admin-set goals and prizes, ranking by time or score",
             measuredAs: "correctness", threshold: "exact", exercisedBy: .any([.action("set-goal"), .action("walk")]),
-            metrics: [
-                .mismatches("goal_notice_errors"),
-                .mismatches("ranking_errors").unmeasured("no walk detected a step"),
-            ]),
+            metrics: [Metric.goalNoticeErrors, Metric.rankingErrors]),
         RequirementDefinition(
             id: "NAV-L1", source: "§3.1.4, F4",
             summary:
@@ -284,24 +230,10 @@ enum NavUPDefinition: AppVocabularyBuilding {
             measuredAs: "horizontal error (m), floor and building hit rate", threshold: "see performance goals",
             exercisedBy: .action("locate"),
             metrics: [
-                .atLeast("indoor_building_hit_rate", 1.0, kind: .accuracy, unit: "ratio")
-                    .unmeasured("the locator answered no scan"),
-                .atLeast("indoor_floor_hit_rate", 0.93, kind: .accuracy, unit: "ratio")
-                    .unmeasured("the locator answered no scan"),
-                .atMost("indoor_error_mean", 6.5, kind: .accuracy, unit: "m")
-                    .unmeasured("the locator answered no scan"),
-                .info("indoor_error_p50", kind: .accuracy, unit: "m"),
-                .info("indoor_error_p95", kind: .accuracy, unit: "m"),
-                .info("indoor_new_phone_building_hit_rate", kind: .accuracy, unit: "ratio"),
-                .info("indoor_new_phone_floor_hit_rate", kind: .accuracy, unit: "ratio"),
-                .info("indoor_new_phone_error_mean", kind: .accuracy, unit: "m"),
-                .info("indoor_new_phone_error_p95", kind: .accuracy, unit: "m"),
-                .info("outdoor_fused_error_p50", kind: .accuracy, unit: "m"),
-                // Threshold: the GPS-only p95 of the same walks.
-                MetricDefinition("outdoor_fused_error_p95", kind: .accuracy, unit: "m", comparator: .lessOrEqual)
-                    .unmeasured("no GPS fix in an outdoor locate"),
-                .info("outdoor_gps_error_p95", kind: .accuracy, unit: "m"),
-                .latency("indoor_locate_latency"),
+                Metric.indoorBuildingHitRate, Metric.indoorFloorHitRate, Metric.indoorErrorMean, Metric.indoorErrorP50,
+                Metric.indoorErrorP95, Metric.indoorNewPhoneBuildingHitRate, Metric.indoorNewPhoneFloorHitRate,
+                Metric.indoorNewPhoneErrorMean, Metric.indoorNewPhoneErrorP95, Metric.outdoorFusedErrorP50,
+                Metric.outdoorFusedErrorP95, Metric.outdoorGpsErrorP95, Metric.indoorLocateLatency,
             ]),
         RequirementDefinition(
             id: "NAV-PR1", source: "§2.5",
@@ -309,11 +241,8 @@ enum NavUPDefinition: AppVocabularyBuilding {
             measuredAs: "no data before consent; none left after deletion", threshold: "exact",
             exercisedBy: .any([.feed("crowd-pings"), .actionWith("consent", key: "granted", value: "false")]),
             metrics: [
-                .mismatches("pings_stored_without_consent"),
-                .mismatches("phone_records_without_consent"),
-                .mismatches("data_left_after_withdrawal"),
-                .mismatches("pings_past_retention"),
-                .info("collections_refused_without_consent", kind: .count, unit: "count").over(.sum),
+                Metric.pingsStoredWithoutConsent, Metric.phoneRecordsWithoutConsent, Metric.dataLeftAfterWithdrawal,
+                Metric.pingsPastRetention, Metric.collectionsRefusedWithoutConsent,
             ]),
     ]
 
@@ -349,5 +278,177 @@ enum NavUPDefinition: AppVocabularyBuilding {
             }
         }
         return problems
+    }
+}
+
+extension NavUPDefinition {
+    /// The metrics of the app's requirements, each declared once: the requirement list above and
+    /// the driver use these keys, so a misspelt metric does not compile.
+    enum Metric {
+        // NAV-F2
+        static let offlineFailures = MetricKey("NAV-F2", .mismatches("offline_failures"))
+        static let offlineRoutes = MetricKey("NAV-F2", .info("offline_routes", kind: .count, unit: "count").over(.sum))
+        static let offlineSearches = MetricKey(
+            "NAV-F2", .info("offline_searches", kind: .count, unit: "count").over(.sum))
+
+        // NAV-F3
+        static let top5HitRate = MetricKey(
+            "NAV-F3", .atLeast("top5_hit_rate", 0.95, kind: .accuracy, unit: "ratio").over(.mean))
+        static let searchLatency = MetricKey("NAV-F3", .latency("search_latency"))
+
+        // NAV-F4
+        static let routeLatency = MetricKey(
+            "NAV-F4",
+            .latency("route_latency", p95AtMost: 0.1)
+                .unmeasured("no route request had the campus map on the phone"))
+        static let regretOnlineP95 = MetricKey(
+            "NAV-F4",
+            .atMost("regret_online_p95", 0.10, kind: .accuracy, unit: "ratio").over(.quantile(0.95))
+                .unmeasured("no route was found online with fresh congestion"))
+        static let regretOnlineMean = MetricKey(
+            "NAV-F4", .info("regret_online_mean", kind: .accuracy, unit: "ratio").over(.mean))
+        static let regretOnlineWithoutCongestionP95 = MetricKey(
+            "NAV-F4",
+            .info("regret_online_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)))
+        // Of the online requests whose congestion-free route the crowd slows, the mean share of
+        // that route's regret saved by routing on fresh congestion (0 when congestion is ignored;
+        // `check` compares it with the baseline).
+        static let regretSavedByFreshCongestionMean = MetricKey(
+            "NAV-F4", .info("regret_saved_by_fresh_congestion_mean", kind: .accuracy, unit: "ratio").over(.mean))
+        static let regretOfflineP95 = MetricKey(
+            "NAV-F4", .info("regret_offline_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)))
+        static let regretOfflineMean = MetricKey(
+            "NAV-F4", .info("regret_offline_mean", kind: .accuracy, unit: "ratio").over(.mean))
+        static let regretOfflineWithoutCongestionP95 = MetricKey(
+            "NAV-F4",
+            .info("regret_offline_without_congestion_p95", kind: .accuracy, unit: "ratio").over(.quantile(0.95)))
+        static let congestionDownloadsFailed = MetricKey(
+            "NAV-F4", .info("congestion_downloads_failed", kind: .count, unit: "count").over(.sum))
+        static let onlineRoutesWithoutMap = MetricKey(
+            "NAV-F4", .info("online_routes_without_map", kind: .count, unit: "count").over(.sum))
+        static let contestedRequestsNotMade = MetricKey(
+            "NAV-F4", .info("contested_requests_not_made", kind: .count, unit: "count").over(.sum))
+        static let cachedCongestionAgeMax = MetricKey(
+            "NAV-F4", .info("cached_congestion_age_max", kind: .accuracy, unit: "s").over(.max))
+        // Answers of the routing system under test (plain queries) that do not walk the campus paths.
+        static let routesOffThePaths = MetricKey(
+            "NAV-F4", .mismatches("routes_off_the_paths").unmeasured("no route was found without congestion"))
+        static let congestionDownload = MetricKey("NAV-F4", .latency("congestion_download"))
+
+        // NAV-F5
+        static let expiredEventsShown = MetricKey(
+            "NAV-F5", .mismatches("expired_events_shown").unmeasured("no route request found a route"))
+        static let eventListingMismatches = MetricKey(
+            "NAV-F5", .mismatches("event_listing_mismatches").unmeasured("no route request found a route"))
+        static let poiListingMismatches = MetricKey(
+            "NAV-F5", .mismatches("poi_listing_mismatches").unmeasured("no route request found a route"))
+        static let eventsListed = MetricKey("NAV-F5", .info("events_listed", kind: .count, unit: "count").over(.sum))
+        static let poisListed = MetricKey("NAV-F5", .info("pois_listed", kind: .count, unit: "count").over(.sum))
+
+        // NAV-F7
+        static let edgeDensityCorrelation = MetricKey(
+            "NAV-F7", .info("edge_density_correlation", kind: .accuracy, unit: "r").over(.correlation))
+        static let edgeDensityMae = MetricKey(
+            "NAV-F7", .info("edge_density_mae", kind: .accuracy, unit: "persons/m2").over(.mean))
+        static let heatmap50mCorrelation = MetricKey(
+            "NAV-F7",
+            .atLeast("heatmap_50m_correlation", 0.8, kind: .accuracy, unit: "r").over(.correlation)
+                .unmeasured("nobody was walking at any delivery"))
+
+        // NAV-F9
+        static let invalidEmergencyRoutes = MetricKey("NAV-F9", .mismatches("invalid_emergency_routes"))
+        static let evacuationsStartingAtExit = MetricKey(
+            "NAV-F9", .info("evacuations_starting_at_exit", kind: .count, unit: "count").over(.sum))
+        static let alertsUndelivered = MetricKey("NAV-F9", .mismatches("alerts_undelivered"))
+
+        // NAV-F15
+        static let forbiddenEdgesUsed = MetricKey(
+            "NAV-F15", .mismatches("forbidden_edges_used").unmeasured("no wheelchair route was found"))
+        static let wrongNoRoute = MetricKey(
+            "NAV-F15", .mismatches("wrong_no_route").unmeasured("no wheelchair query had no route"))
+        static let wheelchairRoutes = MetricKey(
+            "NAV-F15", .info("wheelchair_routes", kind: .count, unit: "count").over(.sum))
+        static let wheelchairNoRoute = MetricKey(
+            "NAV-F15", .info("wheelchair_no_route", kind: .count, unit: "count").over(.sum))
+
+        // NAV-F18
+        static let wrongWheelchairEvacuations = MetricKey("NAV-F18", .mismatches("wrong_wheelchair_evacuations"))
+        static let wheelchairEvacuationsStartingAtExit = MetricKey(
+            "NAV-F18", .info("wheelchair_evacuations_starting_at_exit", kind: .count, unit: "count").over(.sum))
+
+        // NAV-F19
+        static let reminderErrors = MetricKey(
+            "NAV-F19", .mismatches("reminder_errors").unmeasured("no event of a preferred category was delivered"))
+        static let remindersFired = MetricKey(
+            "NAV-F19", .info("reminders_fired", kind: .count, unit: "count").over(.sum))
+        static let preferenceListingErrors = MetricKey("NAV-F19", .mismatches("preference_listing_errors"))
+
+        // NAV-F21
+        static let historyMismatches = MetricKey("NAV-F21", .mismatches("history_mismatches"))
+
+        // NAV-F22
+        static let stepCountErrorMax = MetricKey(
+            "NAV-F22", .atMost("step_count_error_max", 0.05, kind: .accuracy, unit: "ratio").over(.max))
+        static let stepsDetectedTotal = MetricKey(
+            "NAV-F22", .info("steps_detected_total", kind: .count, unit: "steps").over(.sum))
+        static let stepsTrueTotal = MetricKey(
+            "NAV-F22", .info("steps_true_total", kind: .count, unit: "steps").over(.sum))
+        static let distanceWalked = MetricKey(
+            "NAV-F22", .info("distance_walked", kind: .accuracy, unit: "m").over(.sum))
+        static let statisticsPeriodErrors = MetricKey(
+            "NAV-F22", .mismatches("statistics_period_errors").unmeasured("no walk detected a step"))
+
+        // NAV-F26
+        static let writeRightsErrors = MetricKey("NAV-F26", .mismatches("write_rights_errors"))
+        // Threshold: every write a mobile user tried.
+        static let mobileWritesDenied = MetricKey(
+            "NAV-F26",
+            MetricDefinition("mobile_writes_denied", kind: .count, unit: "count", comparator: .equal).over(.sum))
+
+        // NAV-F29
+        static let goalNoticeErrors = MetricKey("NAV-F29", .mismatches("goal_notice_errors"))
+        static let rankingErrors = MetricKey(
+            "NAV-F29", .mismatches("ranking_errors").unmeasured("no walk detected a step"))
+
+        // NAV-L1
+        static let indoorBuildingHitRate = MetricKey(
+            "NAV-L1",
+            .atLeast("indoor_building_hit_rate", 1.0, kind: .accuracy, unit: "ratio")
+                .unmeasured("the locator answered no scan"))
+        static let indoorFloorHitRate = MetricKey(
+            "NAV-L1",
+            .atLeast("indoor_floor_hit_rate", 0.93, kind: .accuracy, unit: "ratio")
+                .unmeasured("the locator answered no scan"))
+        static let indoorErrorMean = MetricKey(
+            "NAV-L1",
+            .atMost("indoor_error_mean", 6.5, kind: .accuracy, unit: "m")
+                .unmeasured("the locator answered no scan"))
+        static let indoorErrorP50 = MetricKey("NAV-L1", .info("indoor_error_p50", kind: .accuracy, unit: "m"))
+        static let indoorErrorP95 = MetricKey("NAV-L1", .info("indoor_error_p95", kind: .accuracy, unit: "m"))
+        static let indoorNewPhoneBuildingHitRate = MetricKey(
+            "NAV-L1", .info("indoor_new_phone_building_hit_rate", kind: .accuracy, unit: "ratio"))
+        static let indoorNewPhoneFloorHitRate = MetricKey(
+            "NAV-L1", .info("indoor_new_phone_floor_hit_rate", kind: .accuracy, unit: "ratio"))
+        static let indoorNewPhoneErrorMean = MetricKey(
+            "NAV-L1", .info("indoor_new_phone_error_mean", kind: .accuracy, unit: "m"))
+        static let indoorNewPhoneErrorP95 = MetricKey(
+            "NAV-L1", .info("indoor_new_phone_error_p95", kind: .accuracy, unit: "m"))
+        static let outdoorFusedErrorP50 = MetricKey(
+            "NAV-L1", .info("outdoor_fused_error_p50", kind: .accuracy, unit: "m"))
+        // Threshold: the GPS-only p95 of the same walks.
+        static let outdoorFusedErrorP95 = MetricKey(
+            "NAV-L1",
+            MetricDefinition("outdoor_fused_error_p95", kind: .accuracy, unit: "m", comparator: .lessOrEqual)
+                .unmeasured("no GPS fix in an outdoor locate"))
+        static let outdoorGpsErrorP95 = MetricKey("NAV-L1", .info("outdoor_gps_error_p95", kind: .accuracy, unit: "m"))
+        static let indoorLocateLatency = MetricKey("NAV-L1", .latency("indoor_locate_latency"))
+
+        // NAV-PR1
+        static let pingsStoredWithoutConsent = MetricKey("NAV-PR1", .mismatches("pings_stored_without_consent"))
+        static let phoneRecordsWithoutConsent = MetricKey("NAV-PR1", .mismatches("phone_records_without_consent"))
+        static let dataLeftAfterWithdrawal = MetricKey("NAV-PR1", .mismatches("data_left_after_withdrawal"))
+        static let pingsPastRetention = MetricKey("NAV-PR1", .mismatches("pings_past_retention"))
+        static let collectionsRefusedWithoutConsent = MetricKey(
+            "NAV-PR1", .info("collections_refused_without_consent", kind: .count, unit: "count").over(.sum))
     }
 }

@@ -33,8 +33,8 @@ extension NavUPDriver {
         let truth = crowd.trueDensities(at: time, estimator: estimator)
         guard truth.contains(where: { $0 > 0 }) else { return }
         for e in 0..<truth.count where truth[e] > 0 || snapshot.densities[e] > 0 {
-            run.metrics.sample("NAV-F7", "edge_density_correlation", pair: truth[e], snapshot.densities[e])
-            run.metrics.sample("NAV-F7", "edge_density_mae", abs(truth[e] - snapshot.densities[e]))
+            run.metrics.sample(Metric.edgeDensityCorrelation, pair: truth[e], snapshot.densities[e])
+            run.metrics.sample(Metric.edgeDensityMae, abs(truth[e] - snapshot.densities[e]))
         }
         // The heat map the app shows (`CrowdHeatmap` of the pings) against the walkers' true positions
         // counted per 50 m cell here, by the documented grid (rows north, columns east of the origin,
@@ -53,7 +53,7 @@ extension NavUPDriver {
         for c in estMap.cells { cells[[c.row, c.column], default: (0, 0)].1 = Double(c.devices) }
         if run.trace.isRecording { lastHeatmap = (time, estMap, cells.mapValues { Int($0.0) }) }
         for k in cells.keys.sorted(by: { ($0[0], $0[1]) < ($1[0], $1[1]) }) {
-            if let v = cells[k] { run.metrics.sample("NAV-F7", "heatmap_50m_correlation", pair: v.0, v.1) }
+            if let v = cells[k] { run.metrics.sample(Metric.heatmap50mCorrelation, pair: v.0, v.1) }
         }
     }
 
@@ -69,7 +69,7 @@ extension NavUPDriver {
         _ = devices[device]?.consent.withdrawAndDelete(at: time)
         consentSince[device] = nil
         let left = store.pings.filter { $0.device == device }.count + (devices[device]?.consent.records.count ?? 0)
-        run.metrics.check("NAV-PR1", "data_left_after_withdrawal", left == 0)
+        run.metrics.check(Metric.dataLeftAfterWithdrawal, left == 0)
     }
 
     /// NAV-PR1 at `time`, per phone: no ping stored on the server and no location record kept on the
@@ -82,21 +82,21 @@ extension NavUPDriver {
             let since = consentSince[name]
             let mine = store.pings.filter { $0.device == name }
             m.check(
-                "NAV-PR1", "pings_stored_without_consent",
+                Metric.pingsStoredWithoutConsent,
                 !mine.contains { since == nil || $0.time < since ?? 0 })
             let records = devices[name]?.consent.records ?? []
             m.check(
-                "NAV-PR1", "phone_records_without_consent",
+                Metric.phoneRecordsWithoutConsent,
                 !records.contains { since == nil || $0.time < since ?? 0 })
         }
         m.check(
-            "NAV-PR1", "pings_past_retention",
+            Metric.pingsPastRetention,
             !store.pings.contains { $0.time < time - store.retentionSeconds })
         let refusals =
             store.refusedWithoutConsent
             + devices.keys.sorted().reduce(0) { $0 + (devices[$1]?.consent.refusedCollections ?? 0) }
         m.add(
-            "NAV-PR1", "collections_refused_without_consent", Double(refusals - refusalsRecorded),
+            Metric.collectionsRefusedWithoutConsent, Double(refusals - refusalsRecorded),
             samples: devices.count)
         refusalsRecorded = refusals
     }
@@ -115,12 +115,12 @@ extension NavUPDriver {
             AccessPolicy.navUP.allows(accountRole, .read, .congestionData) && store.congestion(for: role) != nil
         let expected = role != .mobile
         run.metrics.check(
-            "NAV-F26", "write_rights_errors", accepted == expected && allowed == expected && canRead)
+            Metric.writeRightsErrors, accepted == expected && allowed == expected && canRead)
         if role == .mobile {
             // Every write a mobile user tried must be denied by the store.
             mobileWrites += 1
             run.metrics.add(
-                "NAV-F26", "mobile_writes_denied", Double(store.deniedWrites - deniedBefore),
+                Metric.mobileWritesDenied, Double(store.deniedWrites - deniedBefore),
                 threshold: Double(mobileWrites))
         }
     }

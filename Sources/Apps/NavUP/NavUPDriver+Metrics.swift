@@ -54,16 +54,16 @@ extension NavUPDriver {
             let key = "navup-history-\(a.name)"
             let stored = (try? devices[a.device]?.cache?.entry(forKey: key))??.payload
             let names = stored.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init) } ?? []
-            m.check("NAV-F21", "history_mismatches", names == a.history)
+            m.check(Metric.historyMismatches, names == a.history)
         }
         // NAV-F22: statistics over time, each user's hourly periods against a recount of their steps.
-        if actors.contains(where: \.walked) { m.add("NAV-F22", "distance_walked", 0, samples: 0) }
+        if actors.contains(where: \.walked) { m.add(Metric.distanceWalked, 0, samples: 0) }
         for a in actors where !a.steps.isEmpty {
             let stats = StepStatistics(events: a.steps, periodSeconds: 3600)
-            m.add("NAV-F22", "distance_walked", stats.totalDistanceMetres, samples: stats.periods.count)
+            m.add(Metric.distanceWalked, stats.totalDistanceMetres, samples: stats.periods.count)
             if !stats.periods.isEmpty {
                 m.add(
-                    "NAV-F22", "statistics_period_errors",
+                    Metric.statisticsPeriodErrors,
                     Double(Self.statisticsErrors(stats, events: a.steps, periodSeconds: 3600)),
                     samples: stats.periods.count)
             }
@@ -77,7 +77,7 @@ extension NavUPDriver {
                 let k = Int(g.target.rounded(.up))
                 let expected: Double? = k >= 1 && k <= times.count ? times[k - 1] : nil
                 let got = notices.filter { $0.goalID == g.id }.map(\.timeSeconds)
-                m.check("NAV-F29", "goal_notice_errors", got == (expected.map { [$0] } ?? []))
+                m.check(Metric.goalNoticeErrors, got == (expected.map { [$0] } ?? []))
             }
         }
         if actors.contains(where: { !$0.steps.isEmpty }) {
@@ -86,31 +86,31 @@ extension NavUPDriver {
             let ranked = StepGoals.rank(
                 scores.keys.sorted().map { StepGoals.Entry(user: $0, score: scores[$0] ?? 0) }, by: .score)
             m.add(
-                "NAV-F29", "ranking_errors", Double(Self.rankingErrors(ranked, scores: scores)), samples: scores.count)
+                Metric.rankingErrors, Double(Self.rankingErrors(ranked, scores: scores)), samples: scores.count)
         }
         // NAV-L1: the positioning core's own evaluation of the estimates and tracks the run collected.
         if let ev = FingerprintEvaluation(estimates: indoorEstimates, truth: indoorTruth) {
-            m.expect("NAV-L1", "indoor_building_hit_rate", ev.buildingHitRate, samples: ev.count)
-            m.expect("NAV-L1", "indoor_floor_hit_rate", ev.floorHitRate, samples: ev.count)
+            m.expect(Metric.indoorBuildingHitRate, ev.buildingHitRate, samples: ev.count)
+            m.expect(Metric.indoorFloorHitRate, ev.floorHitRate, samples: ev.count)
             let errors = ev.errors.sortedMetres
-            m.expect("NAV-L1", "indoor_error_mean", ev.errors.meanMetres, of: .mean, over: errors)
-            m.expect("NAV-L1", "indoor_error_p50", ev.errors.medianMetres, of: .quantile(0.5), over: errors)
-            m.expect("NAV-L1", "indoor_error_p95", ev.errors.p95Metres, of: .quantile(0.95), over: errors)
+            m.expect(Metric.indoorErrorMean, ev.errors.meanMetres, of: .mean, over: errors)
+            m.expect(Metric.indoorErrorP50, ev.errors.medianMetres, of: .quantile(0.5), over: errors)
+            m.expect(Metric.indoorErrorP95, ev.errors.p95Metres, of: .quantile(0.95), over: errors)
         }
         if let ev = FingerprintEvaluation(estimates: newPhoneEstimates, truth: newPhoneTruth) {
-            m.expect("NAV-L1", "indoor_new_phone_building_hit_rate", ev.buildingHitRate, samples: ev.count)
-            m.expect("NAV-L1", "indoor_new_phone_floor_hit_rate", ev.floorHitRate, samples: ev.count)
+            m.expect(Metric.indoorNewPhoneBuildingHitRate, ev.buildingHitRate, samples: ev.count)
+            m.expect(Metric.indoorNewPhoneFloorHitRate, ev.floorHitRate, samples: ev.count)
             let errors = ev.errors.sortedMetres
-            m.expect("NAV-L1", "indoor_new_phone_error_mean", ev.errors.meanMetres, of: .mean, over: errors)
-            m.expect("NAV-L1", "indoor_new_phone_error_p95", ev.errors.p95Metres, of: .quantile(0.95), over: errors)
+            m.expect(Metric.indoorNewPhoneErrorMean, ev.errors.meanMetres, of: .mean, over: errors)
+            m.expect(Metric.indoorNewPhoneErrorP95, ev.errors.p95Metres, of: .quantile(0.95), over: errors)
         }
         if let fused = HorizontalErrorSummary(errorsMetres: outdoorFused),
             let gps = HorizontalErrorSummary(errorsMetres: outdoorGPS)
         {
-            m.expect("NAV-L1", "outdoor_fused_error_p50", fused.medianMetres, samples: fused.count)
+            m.expect(Metric.outdoorFusedErrorP50, fused.medianMetres, samples: fused.count)
             m.expect(
-                "NAV-L1", "outdoor_fused_error_p95", fused.p95Metres, samples: fused.count, threshold: gps.p95Metres)
-            m.expect("NAV-L1", "outdoor_gps_error_p95", gps.p95Metres, samples: gps.count)
+                Metric.outdoorFusedErrorP95, fused.p95Metres, samples: fused.count, threshold: gps.p95Metres)
+            m.expect(Metric.outdoorGpsErrorP95, gps.p95Metres, samples: gps.count)
         }
     }
 }

@@ -106,7 +106,7 @@ extension NavUPDriver {
         // NAV-F2: the app routes on the map it keeps; without one (never downloaded, or lost) it cannot.
         guard let map = try phoneMap(device: deviceName, at: now), map.graph == graphIdentity else {
             if online {
-                run.metrics.add("NAV-F4", "online_routes_without_map")
+                run.metrics.add(Metric.onlineRoutesWithoutMap)
             } else {
                 offlineChecked(route: true, passed: false, run)
             }
@@ -121,9 +121,9 @@ extension NavUPDriver {
         var fresh = false
         if online, let device = devices[deviceName] {
             let fetch = device.request(bytes: 8 * edges, at: now)
-            run.metrics.latency("NAV-F4", "congestion_download", seconds: fetch.latencySeconds)
+            run.metrics.latency(Metric.congestionDownload, seconds: fetch.latencySeconds)
             fresh = fetch.delivered
-            if !fetch.delivered { run.metrics.add("NAV-F4", "congestion_downloads_failed") }
+            if !fetch.delivered { run.metrics.add(Metric.congestionDownloadsFailed) }
         }
         var cache = congestionCaches[deviceName] ?? CongestionCache()
         let choice = cache.congestion(now: now, online: fresh, fresh: published)
@@ -137,7 +137,7 @@ extension NavUPDriver {
                 ? systemRoute(from: from, to: to, profile: p)
                 : router.route(in: campus.graph, from: from, to: to, profile: p, slowdown: slowdown)
         }
-        run.metrics.latency("NAV-F4", "route_latency", seconds: seconds)
+        run.metrics.latency(Metric.routeLatency, seconds: seconds)
         traceRoute(
             route, device: deviceName, online: online,
             congestion: fresh ? "fresh" : (choice.snapshot != nil ? "cached" : "none"), run)
@@ -150,7 +150,7 @@ extension NavUPDriver {
             offlineChecked(route: true, passed: right, run)
         }
         if !fresh, choice.snapshot != nil {
-            run.metrics.sample("NAV-F4", "cached_congestion_age_max", choice.ageSeconds)
+            run.metrics.sample(Metric.cachedCongestionAgeMax, choice.ageSeconds)
         }
         // An `ok` answer of the routing system must walk the campus paths; one that does not has no duration
         // to judge, so it counts here rather than in the regret.
@@ -158,7 +158,7 @@ extension NavUPDriver {
         if plain, route.status == .ok {
             let walks = onPaths(route, profile: p, external: external)
             run.metrics.check(
-                "NAV-F4", "routes_off_the_paths", walks,
+                Metric.routesOffThePaths, walks,
                 item: ItemOutcome(
                     item: query, expected: "a walk on the \(name) profile's paths",
                     answer: walks ? "on the paths" : firstOffStep(route, profile: p)))
@@ -172,13 +172,12 @@ extension NavUPDriver {
             ?? [Double](repeating: 1, count: edges)
         let regret = RouteRegret.regret(of: route, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
         if let regret {
-            let kind = fresh ? "online" : "offline"
             run.metrics.sample(
-                "NAV-F4", "regret_\(kind)_p95", regret,
+                fresh ? Metric.regretOnlineP95 : Metric.regretOfflineP95, regret,
                 item: ItemOutcome(
                     item: query, expected: "the fastest route under the true congestion",
                     answer: "\(route.lengthMetres.rounded()) m route"))
-            run.metrics.sample("NAV-F4", "regret_\(kind)_mean", regret)
+            run.metrics.sample(fresh ? Metric.regretOnlineMean : Metric.regretOfflineMean, regret)
         }
         // What the same request would have cost routed without any congestion data (the contrast that
         // shows whether congestion decided anything; the harness's own, so the built-in router).
@@ -187,13 +186,14 @@ extension NavUPDriver {
             of: blind, in: campus.graph, profile: p, trueSlowdown: truth, router: &router)
         {
             run.metrics.sample(
-                "NAV-F4", "regret_\(fresh ? "online" : "offline")_without_congestion_p95", blindRegret)
+                fresh ? Metric.regretOnlineWithoutCongestionP95 : Metric.regretOfflineWithoutCongestionP95,
+                blindRegret)
             // "Online fresh": where the crowd slows the congestion-free route, the share of its regret
             // that routing on fresh congestion saves. An app that ignores congestion saves nothing here,
             // however small its regret is on the many requests the crowd does not touch.
             if fresh, let regret, blindRegret > Self.regretTolerance {
                 run.metrics.sample(
-                    "NAV-F4", "regret_saved_by_fresh_congestion_mean", (blindRegret - regret) / blindRegret)
+                    Metric.regretSavedByFreshCongestionMean, (blindRegret - regret) / blindRegret)
             }
         }
         listAlongRoute(route, run)
@@ -231,9 +231,9 @@ extension NavUPDriver {
 
     /// NAV-F2: one route or search answered while offline, right or not. The three rows go together.
     func offlineChecked(route: Bool, passed: Bool, _ run: RunContext) {
-        run.metrics.check("NAV-F2", "offline_failures", passed)
-        run.metrics.add("NAV-F2", "offline_routes", route ? 1 : 0, samples: route ? 1 : 0)
-        run.metrics.add("NAV-F2", "offline_searches", route ? 0 : 1, samples: route ? 0 : 1)
+        run.metrics.check(Metric.offlineFailures, passed)
+        run.metrics.add(Metric.offlineRoutes, route ? 1 : 0, samples: route ? 1 : 0)
+        run.metrics.add(Metric.offlineSearches, route ? 0 : 1, samples: route ? 0 : 1)
     }
 
     /// Whether `route` follows usable arcs of profile `p`: from its projected start along part of the
@@ -394,7 +394,7 @@ extension NavUPDriver {
                 title: String($0.id), location: campus.venues[$0.venue].location, start: $0.start, end: $0.end)
         }
         let listed = RouteSurroundings.events(along: route, events: all, now: now, within: Self.alongRouteMetres)
-        run.metrics.add("NAV-F5", "expired_events_shown", Double(listed.filter { $0.end <= now }.count))
+        run.metrics.add(Metric.expiredEventsShown, Double(listed.filter { $0.end <= now }.count))
         let ids = listed.map(\.title)
         var wrong = Set(ids).count != ids.count
         for e in events {
@@ -410,7 +410,7 @@ extension NavUPDriver {
             })
         let pois = RouteSurroundings.venues(
             along: route, in: directory, kinds: [.pointOfInterest], within: Self.alongRouteMetres)
-        run.metrics.check("NAV-F5", "event_listing_mismatches", !wrong)
+        run.metrics.check(Metric.eventListingMismatches, !wrong)
         let refs = pois.map(\.ref)
         var wrongPOI = Set(refs).count != refs.count
         for (k, v) in campus.pois.enumerated() {
@@ -418,9 +418,9 @@ extension NavUPDriver {
             guard abs(d - Self.alongRouteMetres) > 1 else { continue }
             if (d < Self.alongRouteMetres) != refs.contains("poi/\(k)") { wrongPOI = true }
         }
-        run.metrics.check("NAV-F5", "poi_listing_mismatches", !wrongPOI)
-        run.metrics.add("NAV-F5", "events_listed", Double(listed.count))
-        run.metrics.add("NAV-F5", "pois_listed", Double(pois.count))
+        run.metrics.check(Metric.poiListingMismatches, !wrongPOI)
+        run.metrics.add(Metric.eventsListed, Double(listed.count))
+        run.metrics.add(Metric.poisListed, Double(pois.count))
     }
 
     /// NAV-F15: edges of a wheelchair route that the tags forbid (steps, wheelchair=no, incline > 8 %,
@@ -443,18 +443,18 @@ extension NavUPDriver {
             let walked = route.walkedEdges.count
             let forbidden = forbiddenEdges(route)
             if walked > 0 || forbidden > 0 {
-                m.add("NAV-F15", "forbidden_edges_used", Double(forbidden), samples: walked)
+                m.add(Metric.forbiddenEdgesUsed, Double(forbidden), samples: walked)
             }
             if !onPaths(route, profile: campus.wheelchair, external: external) {
-                m.add("NAV-F15", "forbidden_edges_used")
+                m.add(Metric.forbiddenEdgesUsed)
             }
         }
         // Checked on `no_route`/`no_snap` answers only, but reported with every wheelchair route.
         m.add(
-            "NAV-F15", "wrong_no_route",
+            Metric.wrongNoRoute,
             ok || answerIsRight(route, from: from, to: to, profile: campus.wheelchair) ? 0 : 1, samples: ok ? 0 : 1)
-        m.add("NAV-F15", "wheelchair_routes")
-        m.add("NAV-F15", "wheelchair_no_route", ok ? 0 : 1)
+        m.add(Metric.wheelchairRoutes)
+        m.add(Metric.wheelchairNoRoute, ok ? 0 : 1)
     }
 
     /// Arcs usable by profile `p`, per vertex (built once per profile).
@@ -511,7 +511,7 @@ extension NavUPDriver {
         for d in devices.keys.sorted() {
             guard let device = devices[d], device.isOnline(at: run.now) else { continue }
             run.metrics.check(
-                "NAV-F9", "alerts_undelivered", device.request(bytes: 2048, at: run.now).delivered)
+                Metric.alertsUndelivered, device.request(bytes: 2048, at: run.now).delivered)
         }
         let targets = campus.exits.map { $0.snaps[p] }
         // The nearest of many exits is beyond the routing protocol (one destination per query): built-in.
@@ -533,12 +533,12 @@ extension NavUPDriver {
                 && abs(route.lengthMetres - nearest) <= 1e-6 * max(1, nearest)
             if p == campus.wheelchair && forbiddenEdges(route) > 0 { ok = false }
         }
-        run.metrics.check("NAV-F9", "invalid_emergency_routes", ok)
-        run.metrics.add("NAV-F9", "evacuations_starting_at_exit", atExit ? 1 : 0)
+        run.metrics.check(Metric.invalidEmergencyRoutes, ok)
+        run.metrics.add(Metric.evacuationsStartingAtExit, atExit ? 1 : 0)
         traceEvacuation(route, nearest: nearest, ok: ok, exit: chosen.map { campus.exits[$0].name }, run)
         if p == campus.wheelchair {
-            run.metrics.check("NAV-F18", "wrong_wheelchair_evacuations", ok)
-            run.metrics.add("NAV-F18", "wheelchair_evacuations_starting_at_exit", atExit ? 1 : 0)
+            run.metrics.check(Metric.wrongWheelchairEvacuations, ok)
+            run.metrics.add(Metric.wheelchairEvacuationsStartingAtExit, atExit ? 1 : 0)
             if route.status == .ok { auditWheelchair(route, from: from, to: route.points.last ?? from, run) }
         }
     }
@@ -609,18 +609,18 @@ extension NavUPDriver {
             guard let index else {
                 // No map on the phone: the search cannot be answered (a miss; offline, an F2 failure).
                 run.metrics.sample(
-                    "NAV-F3", "top5_hit_rate", 0,
+                    Metric.top5HitRate, 0,
                     item: ItemOutcome(
                         item: q.text, expected: q.targets.joined(separator: "|"), answer: "", correct: false))
                 if !online { offlineChecked(route: false, passed: false, run) }
                 continue
             }
             let (found, seconds) = ComputeTimer.measure { index.search(q.text, limit: 5) }
-            run.metrics.latency("NAV-F3", "search_latency", seconds: seconds)
+            run.metrics.latency(Metric.searchLatency, seconds: seconds)
             let names = found.map(\.venue.name)
             let hit = q.targets.isEmpty ? found.isEmpty : names.contains { q.targets.contains($0) }
             run.metrics.sample(
-                "NAV-F3", "top5_hit_rate", hit ? 1 : 0,
+                Metric.top5HitRate, hit ? 1 : 0,
                 item: ItemOutcome(
                     item: q.text, expected: q.targets.isEmpty ? "nothing found" : q.targets.joined(separator: "|"),
                     answer: names.joined(separator: "|"), correct: hit))

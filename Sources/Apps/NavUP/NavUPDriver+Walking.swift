@@ -22,9 +22,9 @@ extension NavUPDriver {
         let truth = trace.trueStepCount
         let m = run.metrics
         m.sample(
-            "NAV-F22", "step_count_error_max", truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0)
-        m.add("NAV-F22", "steps_detected_total", Double(steps.count))
-        m.add("NAV-F22", "steps_true_total", Double(truth))
+            Metric.stepCountErrorMax, truth > 0 ? abs(Double(steps.count - truth)) / Double(truth) : 0)
+        m.add(Metric.stepsDetectedTotal, Double(steps.count))
+        m.add(Metric.stepsTrueTotal, Double(truth))
         actors[i].walked = true
         actors[i].steps += steps.map { StepEvent(timeSeconds: $0, lengthMetres: pace.stepLengthMetres) }
         let rng = stream(run, "walk-destinations")
@@ -197,13 +197,13 @@ extension NavUPDriver {
             let (answer, seconds) = ComputeTimer.measure {
                 positioning.locate([LocateQuery(id: "q\(locateQueries)", rssi: q.rssi)])[0]
             }
-            run.metrics.latency("NAV-L1", "indoor_locate_latency", seconds: seconds)
+            run.metrics.latency(Metric.indoorLocateLatency, seconds: seconds)
             // A fingerprint the system gave no estimate for is left out (its fault is counted).
             if let answer {
                 indoorEstimates.append(Self.estimate(answer))
                 indoorTruth.append(q)
             }
-            run.metrics.item("NAV-L1", "indoor_error_mean", Self.item(q, answer, id: "q\(locateQueries)"))
+            run.metrics.item(Metric.indoorErrorMean, Self.item(q, answer, id: "q\(locateQueries)"))
             let u = unseen[rng.uniformInt(below: unseen.count)]
             locateQueries += 1
             if let answer = positioning.locate([LocateQuery(id: "q\(locateQueries)", rssi: u.rssi)])[0] {
@@ -253,7 +253,7 @@ extension NavUPDriver {
         let expected = Set(
             events.filter { categories.contains($0.category) && $0.end > now && $0.start < now + 86400 }
                 .map { String($0.id) })
-        run.metrics.check("NAV-F19", "preference_listing_errors", listed == expected)
+        run.metrics.check(Metric.preferenceListingErrors, listed == expected)
     }
 
     /// Schedules the reminders `EventReminders.reminders` asks for, once per event and actor.
@@ -285,11 +285,11 @@ extension NavUPDriver {
                 let fired = reminderLog.filter { $0.actor == i && $0.event == e.id }
                 checks += 1
                 run.metrics.check(
-                    "NAV-F19", "reminder_errors",
+                    Metric.reminderErrors,
                     shouldFire ? fired.count == 1 && abs((fired.first?.time ?? 0) - due) <= 1e-6 : fired.isEmpty
                 )
             }
         }
-        if checks > 0 { run.metrics.add("NAV-F19", "reminders_fired", Double(reminderLog.count), samples: checks) }
+        if checks > 0 { run.metrics.add(Metric.remindersFired, Double(reminderLog.count), samples: checks) }
     }
 }

@@ -27,6 +27,9 @@ public struct NavUPDriverError: Error, CustomStringConvertible {
 /// reported beside it. A requirement's rows are recorded only when the run checked something for it, so
 /// a listed requirement the scenario never exercises is reported `not_measured`.
 public final class NavUPDriver: AppDriver {
+    /// The app's metric keys (`NavUPDefinition.Metric`), as the driver records them.
+    typealias Metric = NavUPDefinition.Metric
+
     /// What one user has done, for the checks.
     struct ActorState {
         var name: String
@@ -240,7 +243,7 @@ public final class NavUPDriver: AppDriver {
             let contested = p["contested"]?.bool == true
             for _ in 0..<(p["routes"]?.int ?? 1) {
                 let pair = contested ? contestedPair(profile: profile, rng: rng, at: run.now) : randomPair(rng)
-                if contested { run.metrics.add("NAV-F4", "contested_requests_not_made", pair == nil ? 1 : 0) }
+                if contested { run.metrics.add(Metric.contestedRequestsNotMade, pair == nil ? 1 : 0) }
                 guard let (a, b) = pair else { continue }
                 try route(
                     actor: i, from: campus.venues[a].location, to: campus.venues[b].location, profile: profile, run)

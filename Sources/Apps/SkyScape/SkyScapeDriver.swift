@@ -20,6 +20,9 @@ import SystemsUnderTest
 /// for every place and date; spec messages checked exactly; at-rest secrets checked on
 /// the raw SQLite bytes; the weather shown against the recording's rows.
 final class SkyScapeDriver: AppDriver {
+    /// The app's metric keys (`SkyScapeDefinition.Metric`), as the driver records them.
+    typealias Metric = SkyScapeDefinition.Metric
+
     let scenario: Scenario
     var devices: [String: Device] = [:]
     var cacheFolder = EmulatedDevices.temporaryFolder()
@@ -59,12 +62,11 @@ final class SkyScapeDriver: AppDriver {
     func start(_ run: RunContext) throws {
         metrics = run.metrics
         // Reported for every run that lists them, so an unmeasured one fails as such.
-        for (id, metric) in [
-            ("SKY-P2", "polar_event_mismatches"), ("SKY-D2", "detail_fields_missing"),
-            ("SKY-Q1", "quality_out_of_range"), ("SKY-X1", "weather_unserved_refreshes"),
-            ("SKY-SEC", "plaintext_secrets_at_rest"),
+        for metric in [
+            Metric.polarEventMismatches, Metric.detailFieldsMissing, Metric.qualityOutOfRange,
+            Metric.weatherUnservedRefreshes, Metric.plaintextSecretsAtRest,
         ] {
-            metrics.declare(id, metric)
+            metrics.declare(metric)
         }
         zone = TimeZone(identifier: scenario.timeZone) ?? zone
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
@@ -190,8 +192,8 @@ final class SkyScapeDriver: AppDriver {
 
     /// Checks a quality shown to the user (SKY-Q1: percent in 0…100).
     func recordScore(_ q: Double) {
-        metrics.check("SKY-Q1", "quality_out_of_range", (0...100).contains(q))
-        metrics.sample("SKY-Q1", "quality_mean", q)
+        metrics.check(Metric.qualityOutOfRange, (0...100).contains(q))
+        metrics.sample(Metric.qualityMean, q)
     }
 
     /// The details screen (SKY-D2) of `loc` at `t`.
@@ -216,25 +218,29 @@ final class SkyScapeDriver: AppDriver {
                 let hits = search?.search(query, limit: 10) ?? []
                 let message = hits.isEmpty ? SkyMessage.noResults : nil
                 metrics.check(
-                    "SKY-F1", Self.searchFollowsRule(query: query, hits: hits, message: message, oracle: searchOracle))
+                    Metric.f1Behaviour,
+                    Self.searchFollowsRule(query: query, hits: hits, message: message, oracle: searchOracle))
             case "add-favourite":
                 guard let loc = place(p["place"]) else {
-                    metrics.check("SKY-F1", false)
+                    metrics.check(Metric.f1Behaviour, false)
                     return
                 }
                 let already = favourites.locations.contains(loc)
                 let message = favourites.add(loc)
-                metrics.check("SKY-F1", already ? message == "Location already added!" : message == nil)
+                metrics.check(
+                    Metric.f1Behaviour, already ? message == "Location already added!" : message == nil)
             case "remove-favourites":
                 let ids = Set((p["places"]?.array ?? []).compactMap { place($0)?.id })
                 let present = favourites.locations.filter { ids.contains($0.id) }.count
                 let removed = favourites.remove(ids: ids)
-                metrics.check("SKY-F1", removed == present && favourites.locations.allSatisfy { !ids.contains($0.id) })
+                metrics.check(
+                    Metric.f1Behaviour,
+                    removed == present && favourites.locations.allSatisfy { !ids.contains($0.id) })
             case "sort-favourites":
                 sortFavourites(by: p["by"]?.string ?? "quality", device: device, deviceName: name, at: t, run: run)
             case "view-details", "open-calendar", "set-reminder":
                 guard let loc = place(p["place"]) else {
-                    metrics.check("SKY-F1", false)
+                    metrics.check(Metric.f1Behaviour, false)
                     return
                 }
                 if action.kind == "view-details" {
@@ -254,7 +260,7 @@ final class SkyScapeDriver: AppDriver {
                 break
             }
         }
-        run.metrics.latency("SKY-P3", "user_action_latency", seconds: compute + network)
+        run.metrics.latency(Metric.userActionLatency, seconds: compute + network)
     }
 
     func viewDetails(_ loc: SavedLocation, device: Device, at t: Double, run: RunContext) -> Double {
@@ -270,23 +276,23 @@ final class SkyScapeDriver: AppDriver {
                 var age = outcome.ageSeconds ?? 0
                 detailsShownFault?(&shown, &age)
                 if device.isOnline(at: t), outcome.ageSeconds != nil {
-                    metrics.sample("SKY-D1", "weather_age_online_max", age)
+                    metrics.sample(Metric.weatherAgeOnlineMax, age)
                 }
                 if let rows = weather?.observations {
                     metrics.check(
-                        "SKY-D1", "shown_weather_mismatches",
+                        Metric.shownWeatherMismatches,
                         Self.detailsFollowRecording(shown, rows: rows, at: t - age))
                 }
             }
         } catch {
-            metrics.check("SKY-P1", "detail_requests_failed", false)
+            metrics.check(Metric.detailRequestsFailed, false)
         }
         let missing = Set(fields.missingFields)
         for name in SkyScapeDefinition.detailFields {
-            metrics.check("SKY-D2", "detail_fields_missing", !missing.contains(name))
-            metrics.sample("SKY-D2", "missing_\(name)", missing.contains(name) ? 1 : 0)
+            metrics.check(Metric.detailFieldsMissing, !missing.contains(name))
+            metrics.sample(Metric.missing(name), missing.contains(name) ? 1 : 0)
         }
-        run.metrics.latency("SKY-P1", "location_query_latency", seconds: compute + network)
+        run.metrics.latency(Metric.locationQueryLatency, seconds: compute + network)
         return network
     }
 
@@ -312,7 +318,7 @@ final class SkyScapeDriver: AppDriver {
             for loc in favourites.locations {
                 let fields = details(loc, at: t, run: run)
                 metrics.check(
-                    "SKY-X1", "weather_unserved_refreshes", fields.cloudLowPct != nil || fields.humidityPct != nil)
+                    Metric.weatherUnservedRefreshes, fields.cloudLowPct != nil || fields.humidityPct != nil)
                 _ = try? device.fetch(key: "details-\(loc.id)", bytes: 24_000, timeToLiveSeconds: 300, at: t) {
                     (try? JSONEncoder().encode(fields)) ?? Data()
                 }
@@ -323,7 +329,7 @@ final class SkyScapeDriver: AppDriver {
     func restart(_ name: String, at t: Double, _ run: RunContext) {
         guard let device = devices[name] else { return }
         do { try device.restart(at: t) } catch {
-            metrics.check("SKY-R1", "restart_requests_not_served", false)
+            metrics.check(Metric.restartRequestsNotServed, false)
             return
         }
         // The first request after the reboot: details of the first favourite, from the cache.
@@ -333,8 +339,8 @@ final class SkyScapeDriver: AppDriver {
             (try? JSONEncoder().encode(fields)) ?? Data()
         }
         let served = outcome?.payload != nil
-        metrics.check("SKY-R1", "restart_requests_not_served", served)
-        if served { metrics.sample("SKY-R1", "restart_to_served_max", compute + (outcome?.networkSeconds ?? 0)) }
+        metrics.check(Metric.restartRequestsNotServed, served)
+        if served { metrics.sample(Metric.restartToServedMax, compute + (outcome?.networkSeconds ?? 0)) }
     }
 
     func sortFavourites(by key: String, device: Device, deviceName: String, at t: Double, run: RunContext) {
@@ -345,7 +351,7 @@ final class SkyScapeDriver: AppDriver {
             // No position (no fix, or location permission refused): there is no distance to sort by, and
             // SORT1 says nothing of what the app shows then, so nothing is checked.
             guard let here else {
-                metrics.sample("SKY-S1", "distance_sorts_without_position", 1)
+                metrics.sample(Metric.distanceSortsWithoutPosition, 1)
                 return
             }
             order = .distance(latitude: here.latitude, longitude: here.longitude)
@@ -360,7 +366,7 @@ final class SkyScapeDriver: AppDriver {
             let expected =
                 favourites.locations.isEmpty
                 ? "No location to be sorted!" : "Please save at least 2 locations before sorting."
-            metrics.check("SKY-S1", m == expected)
+            metrics.check(Metric.s1Behaviour, m == expected)
         case .sorted(let list):
             // Independent check of the order: keys non-decreasing, ties alphabetical.
             func keyOf(_ l: SavedLocation) -> Double {
@@ -372,7 +378,7 @@ final class SkyScapeDriver: AppDriver {
             let ok = zip(list, list.dropFirst()).allSatisfy { a, b in
                 keyOf(a) < keyOf(b) || (keyOf(a) == keyOf(b) && a.name <= b.name)
             }
-            metrics.check("SKY-S1", ok && list.count == favourites.locations.count)
+            metrics.check(Metric.s1Behaviour, ok && list.count == favourites.locations.count)
         }
     }
 
@@ -392,7 +398,9 @@ final class SkyScapeDriver: AppDriver {
         if case .day(let cell) = shown {
             for q in [cell.sunriseQualityPct, cell.sunsetQualityPct].compactMap({ $0 }) { recordScore(q) }
         }
-        metrics.check("SKY-C1", Self.calendarFollowsRule(shown, dayOffset: day, weatherRecorded: !samples.isEmpty))
+        metrics.check(
+            Metric.c1Behaviour,
+            Self.calendarFollowsRule(shown, dayOffset: day, weatherRecorded: !samples.isEmpty))
     }
 
     /// Sets the app's reminder for the `sunrise` (or sunset) of the day `day` days from today: its warning is
@@ -404,7 +412,8 @@ final class SkyScapeDriver: AppDriver {
         guard
             case .day(let cell) = calendar.select(date, today: today, samples: samples, sun: { sunDay(loc, date: $0) })
         else {
-            metrics.check("SKY-M1", false)  // days 0…7 are inside the calendar's window: a reminder can be set
+            // Days 0…7 are inside the calendar's window: a reminder can be set.
+            metrics.check(Metric.m1Behaviour, false)
             return
         }
         // No reminder when the event does not happen (polar day or night); SKY-P2 checks that against SPA.
@@ -413,7 +422,7 @@ final class SkyScapeDriver: AppDriver {
         else { return }
         let shownQuality = sunrise ? cell.sunriseQualityPct : cell.sunsetQualityPct
         metrics.check(
-            "SKY-M1",
+            Metric.m1Behaviour,
             Self.reminderWarningFollowsRule(
                 reminder.warning, qualityPct: shownQuality,
                 thresholdPct: calendar.model.lowQualityThreshold))
@@ -424,7 +433,7 @@ final class SkyScapeDriver: AppDriver {
             from: Double(bounds.start), to: Double(bounds.end)
         ).first
         run.simulation.schedule(at: reminder.fireUTC) { [unowned self] sim in
-            if let ref { self.metrics.sample("SKY-M1", "reminder_abs_error_max", abs(sim.now - (ref - 1800))) }
+            if let ref { self.metrics.sample(Metric.reminderAbsErrorMax, abs(sim.now - (ref - 1800))) }
         }
     }
 
@@ -482,21 +491,22 @@ final class SkyScapeDriver: AppDriver {
                 if case .pendingVerification(let delivery) = outcome {
                     _ = try accounts.verifyEmail(pendingID: delivery.pendingID, code: delivery.code, now: now)
                 }
-                metrics.check("SKY-A1", expectAccept)
+                metrics.check(Metric.a1Behaviour, expectAccept)
             } catch {
                 if case .registrationRejected(let v) = error {
-                    metrics.check("SKY-A1", !expectAccept && !v.isEmpty)
+                    metrics.check(Metric.a1Behaviour, !expectAccept && !v.isEmpty)
                 } else {
-                    metrics.check("SKY-A1", false)
+                    metrics.check(Metric.a1Behaviour, false)
                 }
             }
         } else {
             do {
                 _ = try accounts.login(identifier: username, password: password, now: now, using: &rng)
-                metrics.check("SKY-A2", expectAccept)
+                metrics.check(Metric.a2Behaviour, expectAccept)
             } catch {
                 metrics.check(
-                    "SKY-A2", !expectAccept && error.description == "Incorrect username or password. Please try again.")
+                    Metric.a2Behaviour,
+                    !expectAccept && error.description == "Incorrect username or password. Please try again.")
             }
         }
     }
@@ -527,15 +537,15 @@ final class SkyScapeDriver: AppDriver {
                         expected: ref.first.map { CivilTime.isoUTC(Int($0.rounded())) } ?? "none",
                         answer: value.map { CivilTime.isoUTC(Int($0.rounded())) } ?? "none")
                     if let value, let r = ref.first {
-                        m.sample("SKY-P2", "sun_event_abs_error_max", abs(value - r), item: event)
-                        m.sample("SKY-P2", "sun_event_abs_error_mean", abs(value - r))
+                        m.sample(Metric.sunEventAbsErrorMax, abs(value - r), item: event)
+                        m.sample(Metric.sunEventAbsErrorMean, abs(value - r))
                     }
                     // An event shown where the reference has none, or missing where it has one.
-                    m.check("SKY-P2", "polar_event_mismatches", (value == nil) == ref.isEmpty, item: event)
+                    m.check(Metric.polarEventMismatches, (value == nil) == ref.isEmpty, item: event)
                 }
             }
         }
-        m.declareLatency("SKY-P1", "location_query_latency")
+        m.declareLatency(Metric.locationQueryLatency)
         // SKY-SEC: no plaintext email or password in the account database file.
         if run.reports("SKY-SEC") {
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: accountDB))) ?? Data()
@@ -545,7 +555,7 @@ final class SkyScapeDriver: AppDriver {
                 }) where !secret.isEmpty {
                     // An unreadable store proves nothing: each secret counts as leaked.
                     m.check(
-                        "SKY-SEC", "plaintext_secrets_at_rest",
+                        Metric.plaintextSecretsAtRest,
                         !bytes.isEmpty && bytes.range(of: Data(secret.utf8)) == nil)
                 }
             }

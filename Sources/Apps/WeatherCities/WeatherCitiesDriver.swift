@@ -11,6 +11,9 @@ import SkyScoring
 /// US city search, favourites, weather and map per favourite, the two-hour
 /// weather layer, per-location weather permission and network permissions.
 final class WeatherCitiesDriver: AppDriver {
+    /// The app's metric keys (`WeatherCitiesDefinition.Metric`), as the driver records them.
+    typealias Metric = WeatherCitiesDefinition.Metric
+
     let scenario: Scenario
     var devices: [String: Device] = [:]
     let cacheFolder = EmulatedDevices.temporaryFolder()
@@ -35,8 +38,8 @@ final class WeatherCitiesDriver: AppDriver {
     func start(_ run: RunContext) throws {
         metrics = run.metrics
         // Reported for every run that lists them, so an unmeasured one fails as such.
-        metrics.declare("WXC-W1", "weather_fields_missing")
-        metrics.declare("MIC-30", "weather_fields_missing")
+        metrics.declare(Metric.w1WeatherFieldsMissing)
+        metrics.declare(MiCityDefinition.Metric.weatherFieldsMissing)
         devices = try EmulatedDevices.make(for: run, cacheFolder: cacheFolder)
         let store = run.datasets
         // The US places table the scenario lists (the app searches US cities).
@@ -76,13 +79,13 @@ final class WeatherCitiesDriver: AppDriver {
         case "search-city":
             let query = p["query"]?.string ?? ""
             let (hits, seconds) = ComputeTimer.measure { search?.search(query, limit: 10) ?? [] }
-            run.metrics.latency("WXC-D1", "search_latency", seconds: seconds, threshold: threshold)
-            if let expected = p["expect"]?.string { metrics.check("WXC-D1", hits.first?.name == expected) }
+            run.metrics.latency(Metric.searchLatency, seconds: seconds, threshold: threshold)
+            if let expected = p["expect"]?.string { metrics.check(Metric.d1Behaviour, hits.first?.name == expected) }
         case "search-sample":
             searchSample(size: p["size"]?.int ?? 100, threshold: threshold, run: run)
         case "add-city":
             guard let c = city(p["city"]?.string ?? "") else {
-                metrics.check("WXC-D1", false)
+                metrics.check(Metric.d1Behaviour, false)
                 return
             }
             let before = favourites.locations.count
@@ -90,19 +93,19 @@ final class WeatherCitiesDriver: AppDriver {
             let message = favourites.add(SavedLocation(place: c))
             // Added once: one more entry when new, none and the duplicate message when already saved.
             metrics.check(
-                "WXC-D1",
+                Metric.d1Behaviour,
                 favourites.locations.filter { $0.id == c.geonameID }.count == 1
                     && favourites.locations.count == before + (wasSaved ? 0 : 1) && (message == nil) != wasSaved)
         case "remove-city":
             guard let c = city(p["city"]?.string ?? "") else {
-                metrics.check("WXC-D1", false)
+                metrics.check(Metric.d1Behaviour, false)
                 return
             }
             let before = favourites.locations.count
             let saved = favourites.locations.filter { $0.id == c.geonameID }.count
             let removed = favourites.remove(ids: [c.geonameID])
             metrics.check(
-                "WXC-D1",
+                Metric.d1Behaviour,
                 removed == saved && favourites.locations.count == before - saved
                     && !favourites.locations.contains { $0.id == c.geonameID })
         case "answer-weather-permission":
@@ -112,13 +115,14 @@ final class WeatherCitiesDriver: AppDriver {
             let arrival = device.weatherService.arrive(at: String(c.geonameID)) { allow }
             // WXC-P2: asked once per new location; its first answer decides whether weather is shown there.
             metrics.check(
-                "WXC-P2", arrival.prompted == (firstAnswer == nil) && arrival.enabled == (firstAnswer ?? allow))
+                Metric.p2Behaviour,
+                arrival.prompted == (firstAnswer == nil) && arrival.enabled == (firstAnswer ?? allow))
             if firstAnswer == nil { firstWeatherAnswers[c.geonameID] = allow }
         case "view-city":
             guard let c = city(p["city"]?.string ?? "") else {
                 // No such city: none of its weather fields can be shown.
                 for present in RecordedWeatherChecks.requiredFields(nil) {
-                    for id in ["WXC-W1", "MIC-30"] { metrics.check(id, "weather_fields_missing", present) }
+                    for key in Metric.weatherFieldsMissing { metrics.check(key, present) }
                 }
                 return
             }
@@ -135,7 +139,7 @@ final class WeatherCitiesDriver: AppDriver {
                 for time in times.dropFirst() where time - covered <= 5400 { covered = time }
             }
             run.metrics.sample(
-                "WXC-M1", "weather_layer_horizon_min",
+                Metric.weatherLayerHorizonMin,
                 times.first.map { $0 <= t } == true ? min(covered + 3600, t + 10_800) - t : 0)
             _ = c
         case "register":
@@ -155,11 +159,11 @@ final class WeatherCitiesDriver: AppDriver {
             let name = names[rng.uniformInt(below: names.count)]
             let expected = best[name]!
             let (hits, seconds) = ComputeTimer.measure { search.search(name, limit: 5) }
-            run.metrics.latency("WXC-D1", "search_latency", seconds: seconds, threshold: threshold)
+            run.metrics.latency(Metric.searchLatency, seconds: seconds, threshold: threshold)
             let exactHit =
                 hits.first?.geonameID == expected.geonameID
                 || (hits.first?.name == name && hits.first?.population == expected.population)
-            run.metrics.sample("WXC-D1", "exact_name_top1_hit_rate", exactHit ? 1 : 0)
+            run.metrics.sample(Metric.exactNameTop1HitRate, exactHit ? 1 : 0)
             // One seeded typing error (deletion, substitution or transposition) in names of 5+ letters.
             var chars = Array(name)
             guard chars.count >= 5 else { continue }
@@ -171,19 +175,19 @@ final class WeatherCitiesDriver: AppDriver {
             }
             let typo = String(chars)
             let (fuzzy, fuzzySeconds) = ComputeTimer.measure { search.search(typo, limit: 5) }
-            run.metrics.latency("WXC-D1", "search_latency", seconds: fuzzySeconds, threshold: threshold)
-            run.metrics.sample("WXC-D1", "misspelt_name_top1_hit_rate", fuzzy.first?.name == name ? 1 : 0)
+            run.metrics.latency(Metric.searchLatency, seconds: fuzzySeconds, threshold: threshold)
+            run.metrics.sample(Metric.misspeltNameTop1HitRate, fuzzy.first?.name == name ? 1 : 0)
             run.metrics.sample(
-                "WXC-D1", "misspelt_name_top5_hit_rate", fuzzy.contains(where: { $0.name == name }) ? 1 : 0)
+                Metric.misspeltNameTop5HitRate, fuzzy.contains(where: { $0.name == name }) ? 1 : 0)
         }
     }
 
     func viewCity(_ c: Place, device: Device, at t: Double, run: RunContext) {
         // WXC-P1: location refused → no device position; cellular refused → only Wi-Fi carries data.
         let position = device.position(at: t, truePosition: GeoPoint(latitude: c.latitude, longitude: c.longitude))
-        metrics.check("WXC-P1", device.permissions.mayReadDevicePosition || position == nil)
+        metrics.check(Metric.p1Behaviour, device.permissions.mayReadDevicePosition || position == nil)
         let bearer = device.network.bearer(at: t)
-        metrics.check("WXC-P1", device.permissions.mayUseCellularData || bearer != .cellular)
+        metrics.check(Metric.p1Behaviour, device.permissions.mayUseCellularData || bearer != .cellular)
         // WXC-P2: weather only where the user allowed it.
         let id = String(c.geonameID)
         let enabled = !device.weatherService.hasAnswered(for: id) || device.weatherService.isEnabled(at: id)
@@ -192,22 +196,22 @@ final class WeatherCitiesDriver: AppDriver {
         if let allowed = firstWeatherAnswers[c.geonameID] {
             let recorded = weather?.report(latitude: c.latitude, longitude: c.longitude, at: t) != nil
             metrics.check(
-                "WXC-P2",
+                Metric.p2Behaviour,
                 Self.weatherShownFollowsAnswer(shown: summary != nil, allowed: allowed, reportRecorded: recorded))
         }
         if enabled {
             // WXC-W1 and MIC-30: the symbol, description and temperature the specifications require
             // are shown, and each is what the recording says for now (checked on its rows).
             for present in RecordedWeatherChecks.requiredFields(summary) {
-                for id in ["WXC-W1", "MIC-30"] { metrics.check(id, "weather_fields_missing", present) }
+                for key in Metric.weatherFieldsMissing { metrics.check(key, present) }
             }
             if let summary, let rows = weather?.observations {
                 let ok = RecordedWeatherChecks.reportFollowsRecording(summary, rows: rows, at: t)
-                for id in ["WXC-W1", "MIC-30"] { metrics.check(id, "weather_values_wrong", ok) }
+                for key in Metric.weatherValuesWrong { metrics.check(key, ok) }
             }
         }
         let outcome = device.request(bytes: 8_000, at: t)
-        run.metrics.latency("WXC-W1", "city_view_latency", seconds: outcome.latencySeconds)
+        run.metrics.latency(Metric.cityViewLatency, seconds: outcome.latencySeconds)
     }
 
     /// Use case 5 rule: a city's weather is shown exactly when the user allowed the weather service there
@@ -227,18 +231,18 @@ final class WeatherCitiesDriver: AppDriver {
             try accounts.register(form, now: Date(timeIntervalSince1970: t), using: &rng)
         }
         switch result {
-        case .success: metrics.check("WXC-A1", expectAccept)
+        case .success: metrics.check(Metric.a1Behaviour, expectAccept)
         case .failure(let e):
             if case .registrationRejected = e {
-                metrics.check("WXC-A1", !expectAccept)
+                metrics.check(Metric.a1Behaviour, !expectAccept)
             } else {
-                metrics.check("WXC-A1", false)
+                metrics.check(Metric.a1Behaviour, false)
             }
         }
     }
 
     func finish(_ run: RunContext) throws {
         defer { try? FileManager.default.removeItem(at: cacheFolder) }
-        run.metrics.declareLatency("WXC-D1", "search_latency", threshold: searchLatencyThreshold(run))
+        run.metrics.declareLatency(Metric.searchLatency, threshold: searchLatencyThreshold(run))
     }
 }

@@ -147,9 +147,9 @@ public struct RequirementDefinition: Sendable, Equatable {
     /// What in a scenario yields samples for the requirement (`validate` warns when a scenario
     /// that requests it holds none of it).
     public var exercisedBy: Exercise
-    /// The metrics it reports whose unit, kind and threshold the app records through
-    /// `MetricCollector.expect`/`latency` (a requirement may also report rows recorded
-    /// with every field spelt out, `MetricCollector.value`).
+    /// The metrics it reports whose unit, kind and threshold the app records through its
+    /// `MetricKey`s (`MetricCollector.sample`/`check`/`expect`/`latency`); a requirement may also
+    /// report exact counts whose names are made at run time (`MetricCollector.exact`).
     public var metrics: [MetricDefinition]
 
     public init(
@@ -165,6 +165,50 @@ public struct RequirementDefinition: Sendable, Equatable {
         self.metrics = metrics
     }
 
+    /// A requirement reporting the metrics `keys` declare, in their order. Every key must name this
+    /// requirement (`id`): a key of another requirement here is a mistake in the app's definition.
+    public init(
+        id: String, source: String, summary: String, measuredAs: String, threshold: String,
+        exercisedBy: Exercise = .always, metrics keys: [MetricKey]
+    ) {
+        for key in keys {
+            precondition(
+                key.requirement == id,
+                "metric key '\(key.name)' of \(key.requirement) is listed under \(id); declare it with MetricKey(\"\(id)\", …)"
+            )
+        }
+        self.init(
+            id: id, source: source, summary: summary, measuredAs: measuredAs, threshold: threshold,
+            exercisedBy: exercisedBy, metrics: keys.map(\.definition))
+    }
+
     /// The metric called `name`, if declared.
     public func metric(_ name: String) -> MetricDefinition? { metrics.first { $0.name == name } }
+}
+
+/// One metric of one requirement, as a value: the requirement's ID with the metric's definition.
+/// An app definition declares each of its metrics once as a key (a static member) and lists the keys
+/// in its requirements; its driver records through the same keys (`MetricCollector.sample`, `check`,
+/// `expect`, `latency`, …), so a misspelt metric does not compile, and a key its requirement does
+/// not list is refused when recorded (`MetricCollector.declares`).
+public struct MetricKey: Sendable, Equatable {
+    /// The requirement the metric belongs to, e.g. `SKY-Q1`.
+    public let requirement: String
+    /// The metric: its name, unit, kind, comparator, default threshold and aggregate.
+    public let definition: MetricDefinition
+
+    /// The key of `definition` under `requirement`.
+    public init(_ requirement: String, _ definition: MetricDefinition) {
+        self.requirement = requirement
+        self.definition = definition
+    }
+
+    /// The name in the `metric` column (for a latency series, the stem of its rows).
+    public var name: String { definition.name }
+
+    /// The keys of the same metrics under `requirement`: for a requirement that two apps report
+    /// with the same metrics under different IDs.
+    public static func keys(_ definitions: [MetricDefinition], of requirement: String) -> [MetricKey] {
+        definitions.map { MetricKey(requirement, $0) }
+    }
 }

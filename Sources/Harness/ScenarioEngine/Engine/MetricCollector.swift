@@ -191,10 +191,14 @@ public final class MetricCollector {
         }
     }
 
+    // The recording API by requirement ID and metric name is internal: the engine and its tests use
+    // it; apps record through `MetricKey`s (the typed overloads below), so a misspelt metric does not
+    // compile.
+
     /// Records one sample of a metric the app declares with an aggregate
     /// (`MetricDefinition.aggregate`), at the moment it is measured; the row is made from the
     /// samples when the run ends.
-    public func sample(_ requirement: String, _ metric: String, _ value: Double) {
+    func sample(_ requirement: String, _ metric: String, _ value: Double) {
         let i = seriesPosition(requirement, metric)
         precondition(
             series[i].aggregate != .correlation, "\(requirement) \(metric) is a correlation: record pairs")
@@ -202,7 +206,7 @@ public final class MetricCollector {
     }
 
     /// Records one (x, y) pair of a metric declared `.over(.correlation)`.
-    public func sample(_ requirement: String, _ metric: String, pair x: Double, _ y: Double) {
+    func sample(_ requirement: String, _ metric: String, pair x: Double, _ y: Double) {
         let i = seriesPosition(requirement, metric)
         precondition(series[i].aggregate == .correlation, "\(requirement) \(metric) is not a correlation")
         series[i].add(x)
@@ -214,7 +218,7 @@ public final class MetricCollector {
     /// amount of 0 over 0 cases (a metric that belongs with others measured at the same moment).
     /// `threshold` replaces the definition's only where the threshold is derived from the run (the
     /// last one given applies).
-    public func add(
+    func add(
         _ requirement: String, _ metric: String, _ amount: Double = 1, samples: Int = 1, threshold: Double? = nil
     ) {
         let i = seriesPosition(requirement, metric)
@@ -228,13 +232,13 @@ public final class MetricCollector {
     /// Records one exact check of `requirement` as it is made: a case that behaved as specified
     /// (`ok`) or not. The row (a `MetricDefinition.mismatches` metric) counts the cases that did
     /// not, out of those checked.
-    public func check(_ requirement: String, _ metric: String, _ ok: Bool) {
+    func check(_ requirement: String, _ metric: String, _ ok: Bool) {
         sample(requirement, metric, ok ? 0 : 1)
         checked?(requirement, metric, ok)
     }
 
     /// Records one scored item behind `requirement`'s `metric` (a row of `items.csv`).
-    public func item(_ requirement: String, _ metric: String, _ outcome: ItemOutcome) {
+    func item(_ requirement: String, _ metric: String, _ outcome: ItemOutcome) {
         let key = requirement + "|" + metric
         let n = itemCounts[key, default: 0]
         guard n < Self.itemLimit else {
@@ -246,7 +250,7 @@ public final class MetricCollector {
     }
 
     /// Records one exact check of `requirement` with the item it checked (`items.csv`).
-    public func check(_ requirement: String, _ metric: String, _ ok: Bool, item outcome: ItemOutcome) {
+    func check(_ requirement: String, _ metric: String, _ ok: Bool, item outcome: ItemOutcome) {
         check(requirement, metric, ok)
         var o = outcome
         o.correct = ok
@@ -254,7 +258,7 @@ public final class MetricCollector {
     }
 
     /// Records one sample with the item it measured (`items.csv`; the sample is the item's error).
-    public func sample(_ requirement: String, _ metric: String, _ value: Double, item outcome: ItemOutcome) {
+    func sample(_ requirement: String, _ metric: String, _ value: Double, item outcome: ItemOutcome) {
         sample(requirement, metric, value)
         var o = outcome
         if o.error == nil { o.error = value }
@@ -279,7 +283,7 @@ public final class MetricCollector {
     }
 
     /// Records one exact check of `requirement`'s `behaviour_mismatches` as it is made.
-    public func check(_ requirement: String, _ ok: Bool) { check(requirement, "behaviour_mismatches", ok) }
+    func check(_ requirement: String, _ ok: Bool) { check(requirement, "behaviour_mismatches", ok) }
 
     /// The samples kept of a metric whose aggregate keeps them (a quantile or a correlation's x).
     func recordedSamples(_ requirement: String, _ metric: String) -> [Double] {
@@ -297,7 +301,7 @@ public final class MetricCollector {
 
     /// Makes a sampled metric give its row even if no sample is recorded (a checked row of no
     /// sample then fails as not measured).
-    public func declare(_ requirement: String, _ metric: String) {
+    func declare(_ requirement: String, _ metric: String) {
         series[seriesPosition(requirement, metric)].declared = true
     }
 
@@ -310,7 +314,7 @@ public final class MetricCollector {
     /// kind, unit, comparator and threshold come from the definition, so every row of the
     /// metric follows one rule. `threshold` replaces the default only where the threshold is
     /// derived from the run (e.g. a feed period); a scenario override still replaces either.
-    public func expect(
+    func expect(
         _ requirement: String, _ metric: String, _ value: Double, samples: Int,
         threshold: Double? = nil, status: MetricStatus? = nil
     ) {
@@ -327,7 +331,7 @@ public final class MetricCollector {
     /// Records a value a core computed as `statistic` of `values` (e.g. a positioning evaluation's
     /// mean or 95th-percentile error): as `expect` over `values.count` samples, and the row gets the
     /// bootstrap interval of that statistic over the values.
-    public func expect(
+    func expect(
         _ requirement: String, _ metric: String, _ value: Double, of statistic: Bootstrap.Statistic,
         over values: [Double]
     ) {
@@ -338,7 +342,7 @@ public final class MetricCollector {
     /// Records one latency sample, seconds, for `requirement`'s `metric`
     /// (reported as `<metric>_p50/_p95/_p99/_max`; the threshold applies to p95).
     /// Without `threshold`, the series has the metric definition's default, if any.
-    public func latency(_ requirement: String, _ metric: String, seconds: Double, threshold: Double? = nil) {
+    func latency(_ requirement: String, _ metric: String, seconds: Double, threshold: Double? = nil) {
         latencySampled?(requirement, metric, seconds)
         let key = requirement + "|" + metric
         if let i = latencyIndex[key] {
@@ -356,7 +360,7 @@ public final class MetricCollector {
 
     /// Declares a latency series even before any sample, with `threshold` or, without
     /// one, the metric definition's default.
-    public func declareLatency(_ requirement: String, _ metric: String, threshold: Double? = nil) {
+    func declareLatency(_ requirement: String, _ metric: String, threshold: Double? = nil) {
         let threshold = threshold ?? definition(requirement, metric)?.threshold
         let key = requirement + "|" + metric
         if let i = latencyIndex[key] {
@@ -368,7 +372,7 @@ public final class MetricCollector {
     }
 
     /// Records a single measured value.
-    public func value(
+    func value(
         _ requirement: String, _ metric: String, kind: MetricKind, _ value: Double, unit: String,
         threshold: Double? = nil, comparator: ThresholdComparator = .none, samples: Int, status: MetricStatus? = nil
     ) {
@@ -379,7 +383,7 @@ public final class MetricCollector {
     }
 
     /// Records an exact check: `failures` out of `checks` cases did not behave as specified (threshold 0).
-    public func exact(_ requirement: String, _ metric: String, failures: Int, checks: Int) {
+    func exact(_ requirement: String, _ metric: String, failures: Int, checks: Int) {
         value(
             requirement, metric, kind: .count, Double(failures), unit: "count", threshold: 0, comparator: .lessOrEqual,
             samples: checks)
