@@ -186,7 +186,7 @@ lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 DOC_TARGETS := FieldtestData FieldtestGSL SkyScoring CampusRouting Positioning TweetSentiment AccountStore \
-	DeviceEmulation MetricReports ScenarioEngine FieldtestApps
+	DeviceEmulation MetricReports ScenarioEngine Capabilities FieldtestApps
 
 docs: deps
 	@mkdir -p .build/docs

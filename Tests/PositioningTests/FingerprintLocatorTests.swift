@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import Positioning
 
 /// Paths to the bundled datasets, derived from this file's location.

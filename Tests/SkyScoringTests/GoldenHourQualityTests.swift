@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import SkyScoring
 
 @Suite("Golden-hour quality properties")

@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import SkyScoring
 
 /// `score` computes events only near its rows, so its cost follows the rows, not the time they span.
