@@ -208,15 +208,13 @@ let package = Package(
         .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
         // read through #filePath
         .testTarget(
-            name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData", "Capabilities"],
-            exclude: ["Fixtures"]),
+            name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"], exclude: ["Fixtures"]),
         .testTarget(
             // read through #filePath
             name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData", "Capabilities"],
             exclude: ["Fixtures"]),
         .testTarget(
-            name: "PositioningTests",
-            dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation", "Capabilities"]),
+            name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData", "Capabilities"]),
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
