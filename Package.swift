@@ -27,9 +27,9 @@ let package = Package(
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "TweetSentiment", targets: ["TweetSentiment"]),
         .library(name: "AccountStore", targets: ["AccountStore"]),
-        // The core protocols, their built-in conformances and external systems over JSON Lines.
-        .library(name: "SystemsUnderTest", targets: ["SystemsUnderTest"]),
-        .library(name: "SystemEvaluation", targets: ["SystemEvaluation"]),
+        // The capabilities (sun, route, locate, sentiment): their protocols, built-in conformances,
+        // batch jobs, references and evaluators, and external systems over JSON Lines.
+        .library(name: "Capabilities", targets: ["Capabilities"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -148,26 +148,21 @@ let package = Package(
         /// fork and exec of an external system, with what must happen between them (process group,
         /// death signal), which neither swift-subprocess nor posix_spawn allows.
         .target(name: "CSystemSpawn", path: "Sources/Harness/CSystemSpawn"),
-        /// The cores behind protocols (sun times, routing, positioning, sentiment), their built-in
-        /// conformances, and external systems under test spoken to over JSON Lines.
+        // MARK: Capabilities
+        /// One folder per capability a system under test offers (`Sun/`, `Route/`, `Locate/`,
+        /// `Sentiment/`: its request and answer types, built-in conformance, batch command job,
+        /// reference and evaluator) and `Protocol/` (the JSON Lines client, the system protocols,
+        /// the capability registry and `fieldtest evaluate`'s runner).
         .target(
-            name: "SystemsUnderTest",
+            name: "Capabilities",
             dependencies: [
-                "FieldtestData", "ScenarioEngine", "SkyScoring", "CampusRouting", "Positioning", "TweetSentiment",
-                "CSystemSpawn",
+                "FieldtestData", "FieldtestGSL", "ScenarioEngine", "SkyScoring", "CampusRouting", "Positioning",
+                "TweetSentiment", "CSystemSpawn", .product(name: "HeapModule", package: "swift-collections"),
             ],
-            path: "Sources/Harness/SystemsUnderTest"
+            path: "Sources/Capabilities"
         ),
-        /// `fieldtest evaluate`: any system under test scored on a labelled file against references it
-        /// never sees (SPA sun times, an exact shortest-path oracle, labelled positions and tweets).
-        .target(
-            name: "SystemEvaluation",
-            dependencies: [
-                "SystemsUnderTest", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting", "Positioning",
-                "TweetSentiment",
-            ],
-            path: "Sources/Harness/SystemEvaluation"
-        ),
+
+        // MARK: Apps
         /// The apps under test: drivers that replay a scenario's actions and
         /// feeds through the cores on emulated devices and measure them.
         .target(
@@ -175,9 +170,8 @@ let package = Package(
             dependencies: [
                 "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
-                "SystemsUnderTest",
+                "Capabilities",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "HeapModule", package: "swift-collections"),
             ],
             path: "Sources/Apps"
         ),
@@ -187,7 +181,7 @@ let package = Package(
             name: "fieldtest",
             dependencies: [
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting",
-                "Positioning", "TweetSentiment", "MetricReports", "RunReports", "SystemsUnderTest", "SystemEvaluation",
+                "Positioning", "TweetSentiment", "MetricReports", "RunReports", "Capabilities",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Exports none of its 36,000 symbols to the dynamic loader (the toolchain's static-stdlib
@@ -201,7 +195,7 @@ let package = Package(
             name: "FieldtestBench",
             dependencies: [
                 "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning",
-                "TweetSentiment", "MetricReports", "SystemsUnderTest", "AccountStore",
+                "TweetSentiment", "MetricReports", "Capabilities", "AccountStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
@@ -213,13 +207,15 @@ let package = Package(
         .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),
         .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
         // read through #filePath
-        .testTarget(name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"], exclude: ["Fixtures"]),
         .testTarget(
             // read through #filePath
-            name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"], exclude: ["Fixtures"]),
+            name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData", "Capabilities"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
-        .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
+        .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData", "Capabilities"]),
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         // read through #filePath
@@ -238,20 +234,12 @@ let package = Package(
             name: "FieldtestAppsTests",
             dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData"]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
-        .testTarget(
-            name: "SystemsUnderTestTests",
-            dependencies: [
-                "SystemsUnderTest", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps",
-                "MetricReports",
-                "SkyScoring", "CampusRouting", "Positioning",
-            ],
-            exclude: ["Fixtures"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
         .testTarget(
-            name: "SystemEvaluationTests",
+            name: "CapabilitiesTests",
             dependencies: [
-                "SystemEvaluation", "SystemsUnderTest", "FieldtestData", "CampusRouting", "SkyScoring",
-                "TweetSentiment",
+                "Capabilities", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps", "MetricReports",
+                "SkyScoring", "CampusRouting", "Positioning",
             ],
             exclude: ["Fixtures"]),
         /// Seeded mutation fuzzing of every parser; `make fuzz` runs it for longer.
@@ -259,7 +247,7 @@ let package = Package(
             name: "FuzzTests",
             dependencies: [
                 "FieldtestData", "CampusRouting", "TweetSentiment", "ScenarioEngine", "MetricReports", "FieldtestApps",
-                "SystemsUnderTest",
+                "Capabilities",
             ],
             path: "Tests/Fuzz",
             exclude: ["corpus", "findings", "README.md"]

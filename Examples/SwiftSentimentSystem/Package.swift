@@ -13,12 +13,12 @@ let package = Package(
     targets: [
         .target(
             name: "KeywordSentiment",
-            dependencies: [.product(name: "SystemsUnderTest", package: "Fieldtest")]),
+            dependencies: [.product(name: "Capabilities", package: "Fieldtest")]),
         .testTarget(
             name: "KeywordSentimentTests",
             dependencies: [
                 "KeywordSentiment",
-                .product(name: "SystemsUnderTest", package: "Fieldtest"),
+                .product(name: "Capabilities", package: "Fieldtest"),
                 .product(name: "ScenarioEngine", package: "Fieldtest"),
                 .product(name: "FieldtestApps", package: "Fieldtest"),
                 .product(name: "FieldtestData", package: "Fieldtest"),

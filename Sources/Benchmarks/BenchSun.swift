@@ -1,4 +1,5 @@
 import ArgumentParser
+import Capabilities
 import FieldtestData
 import Foundation
 import SkyScoring

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Capabilities
 import Foundation
-import SystemsUnderTest
 
 /// `fieldtest-bench system`: the JSON Lines protocol's own overhead, against a no-op sentiment
 /// system (this executable's hidden `noop-system`, which answers every row `neutral` without

@@ -1,11 +1,11 @@
 import ArgumentParser
 import CampusRouting
+import Capabilities
 import FieldtestApps
 import FieldtestData
 import Foundation
 import Positioning
 import SkyScoring
-import SystemsUnderTest
 import TweetSentiment
 
 // The core commands: sun, score, route, locate and serve, each over one core.

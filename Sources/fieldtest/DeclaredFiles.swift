@@ -1,10 +1,10 @@
+import Capabilities
 import FieldtestApps
 import FieldtestData
 import Foundation
 import MetricReports
 import RunReports
 import ScenarioEngine
-import SystemsUnderTest
 import TweetSentiment
 
 /// A command that declares every file it reads and writes (`CommandFiles`), in one place.

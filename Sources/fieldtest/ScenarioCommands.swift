@@ -1,11 +1,11 @@
 import ArgumentParser
+import Capabilities
 import FieldtestApps
 import FieldtestData
 import Foundation
 import MetricReports
 import RunReports
 import ScenarioEngine
-import SystemsUnderTest
 
 // The scenario commands: run, validate, check, merge, schema, report and compare (the harness).
 
@@ -354,7 +354,7 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         do {
-            let capability = try SystemCapability.named(capability).rawValue
+            let capability = try SystemCapability.named(capability).name
             guard system.isEmpty else {
                 throw ValidationError(
                     "compare takes --candidate NAME=COMMAND, once per system; --system (CAPABILITY=COMMAND) is run's option"
@@ -372,7 +372,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        let capability = try SystemCapability.named(capability).rawValue
+        let capability = try SystemCapability.named(capability).name
         let entries = try SystemComparison.Entry.parse(options: candidate, capability: capability)
         var base = RunRequest(files: [file], toolVersion: FieldtestVersion.current)
         (base.commandLine, base.toolCommit) = (CommandLine.arguments, GitRevision.current())

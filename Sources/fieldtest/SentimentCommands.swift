@@ -1,8 +1,7 @@
 import ArgumentParser
+import Capabilities
 import FieldtestData
 import Foundation
-import SystemEvaluation
-import SystemsUnderTest
 import TweetSentiment
 
 // The sentiment commands: train, evaluate and classify (TweetSentiment).
@@ -131,10 +130,11 @@ struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
         abstract: "Score a system (built-in or external) or a sentiment model on labelled data; CSV figures.",
-        subcommands: [
-            Sentiment.self, EvaluateSystem<SunCapability>.self, EvaluateSystem<RouteCapability>.self,
-            EvaluateSystem<LocateCapability>.self,
-        ]
+        discussion: "fieldtest evaluate <capability> --input LABELLED [--system COMMAND]; the capabilities:\n"
+            + CapabilityRegistry.bundled.capabilities.map { "  \($0.name)  \($0.evaluation.abstract)" }
+            .joined(separator: "\n"),
+        subcommands: [Sentiment.self, EvaluateSystem.self],
+        defaultSubcommand: EvaluateSystem.self
     )
 
     /// `fieldtest evaluate sentiment`.
@@ -205,14 +205,21 @@ struct EvaluateCommand: ParsableCommand {
     }
 }
 
-/// `fieldtest evaluate sun|route|locate`: a system scored on a labelled file (`SystemEvaluation`).
-struct EvaluateSystem<C: EvaluatedCapability>: ParsableCommand {
+/// `fieldtest evaluate <capability>`: a system scored on a labelled file by the evaluator of the
+/// capability the registry names (`CapabilityDefinition.evaluation`); `evaluate sentiment` is its own
+/// command, which scores model files too.
+struct EvaluateSystem: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: C.capability.rawValue, abstract: SystemEvaluation.abstract(C.capability),
-            discussion: SystemEvaluation.discussion(C.capability))
+        let own = [EvaluateCommand.Sentiment.configuration.commandName]
+        let listed = CapabilityRegistry.bundled.capabilities.filter { !own.contains($0.name) }
+        return CommandConfiguration(
+            commandName: "capability",
+            abstract: "Score a system of one capability on a labelled file.",
+            discussion: listed.map { "\($0.name): \($0.evaluation.abstract) \($0.evaluation.inputs)" }
+                .joined(separator: "\n") + "\n" + SystemEvaluation.systemHelp, shouldDisplay: false)
     }
 
+    @Argument(help: "The capability (fieldtest evaluate --help lists them).") var capability: String
     @Option(help: "The labelled file.", completion: .file()) var input: String
     @Option(help: "builtin (default) or the command of an external system, e.g. 'python3 my.py'.")
     var system = "builtin"
@@ -223,9 +230,19 @@ struct EvaluateSystem<C: EvaluatedCapability>: ParsableCommand {
     @OptionGroup var supervision: SystemSupervisionOptions
     @OptionGroup var out: OutputCSV
 
+    /// The capability named, from the registry.
+    func definition() throws -> CapabilityDefinition {
+        do { return try CapabilityRegistry.bundled.named(capability) } catch {
+            guard case .usage(let message) = error else { throw error }
+            throw ValidationError(message)
+        }
+    }
+
+    func validate() throws { _ = try definition() }
+
     func run() throws {
         var r = SystemEvaluation.Request(
-            capability: C.capability, inputs: [input], datasets: DatasetsLocation.current(option: nil),
+            capability: try definition(), inputs: [input], datasets: DatasetsLocation.current(option: nil),
             output: out.output)
         (r.system, r.graph, r.training, r.toleranceSeconds) = (system, graph, train, tolerance)
         supervision.apply(to: &r)
@@ -270,11 +287,6 @@ enum SystemEvaluationCommand {
         }
     }
 }
-
-protocol EvaluatedCapability { static var capability: SystemCapability { get } }
-enum SunCapability: EvaluatedCapability { static var capability: SystemCapability { .sun } }
-enum RouteCapability: EvaluatedCapability { static var capability: SystemCapability { .route } }
-enum LocateCapability: EvaluatedCapability { static var capability: SystemCapability { .locate } }
 
 /// `fieldtest classify`: labels tweets with a sentiment model.
 struct ClassifyCommand: ParsableCommand {

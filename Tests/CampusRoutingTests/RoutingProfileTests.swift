@@ -1,4 +1,5 @@
 import CampusRouting
+import Capabilities
 import Foundation
 import Testing
 

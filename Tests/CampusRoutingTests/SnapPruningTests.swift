@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CampusRouting
+@testable import Capabilities
 
 /// The snap search skips edges by a lower bound on their distance and visits grid cells nearest
 /// first; neither may change which edge and position a query end snaps to.

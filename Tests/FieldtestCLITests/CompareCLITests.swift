@@ -7,7 +7,7 @@ import Testing
 struct CompareCLITests {
     let cli = FieldtestCLITests()
     static let toy = FieldtestCLITests.repo.appendingPathComponent(
-        "Tests/SystemsUnderTestTests/Fixtures/toy_sentiment.py"
+        "Tests/CapabilitiesTests/Fixtures/toy_sentiment.py"
     ).path
 
     /// 300 labelled tweets from a fixed linear congruential sequence: cue words the toy system reads,

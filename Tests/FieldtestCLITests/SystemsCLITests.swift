@@ -6,7 +6,7 @@ import Testing
 struct SystemsCLITests {
     let cli = FieldtestCLITests()
     static let toy = FieldtestCLITests.repo.appendingPathComponent(
-        "Tests/SystemsUnderTestTests/Fixtures/toy_sentiment.py"
+        "Tests/CapabilitiesTests/Fixtures/toy_sentiment.py"
     ).path
 
     @Test func aSystemThatFailsTheHandshakeStopsTheRunWithExit2() throws {

@@ -6,8 +6,8 @@ import ScenarioEngine
 import Testing
 import TweetSentiment
 
+@testable import Capabilities
 @testable import FieldtestData
-@testable import SystemsUnderTest
 
 /// One parser under fuzzing: its seeds' folder in `corpus/`, the file extension its inputs are
 /// written with (the loaders tell some formats by name), and the call that parses a file.

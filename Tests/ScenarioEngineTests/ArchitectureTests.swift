@@ -10,7 +10,8 @@ struct ArchitectureTests {
 
     /// A layer: the first folder under `Sources/` (`fieldtest` is the tool).
     enum Layer: String, CaseIterable {
-        case foundations = "Foundations", cores = "Cores", harness = "Harness", apps = "Apps"
+        case foundations = "Foundations", cores = "Cores", harness = "Harness", capabilities = "Capabilities"
+        case apps = "Apps"
         case tool = "fieldtest", benchmarks = "Benchmarks"
     }
 
@@ -23,16 +24,20 @@ struct ArchitectureTests {
             { from, to in from.layer != .cores || to.layer == .foundations }
         ),
         (
-            "- Harness → Foundations, Harness; SystemsUnderTest and SystemEvaluation also → Cores",
+            "- Harness → Foundations, Harness",
+            { from, to in from.layer != .harness || [.foundations, .harness].contains(to.layer) }
+        ),
+        (
+            "- Capabilities → Foundations, Cores, Harness",
             { from, to in
-                guard from.layer == .harness else { return true }
-                if to.layer == .foundations || to.layer == .harness { return true }
-                return to.layer == .cores && ["SystemsUnderTest", "SystemEvaluation"].contains(from.name)
+                from.layer != .capabilities || [.foundations, .cores, .harness, .capabilities].contains(to.layer)
             }
         ),
         (
-            "- Apps → Foundations, Cores, Harness",
-            { from, to in from.layer != .apps || [.foundations, .cores, .harness, .apps].contains(to.layer) }
+            "- Apps → Foundations, Cores, Harness, Capabilities",
+            { from, to in
+                from.layer != .apps || [.foundations, .cores, .harness, .capabilities, .apps].contains(to.layer)
+            }
         ),
         ("- Tool and Benchmarks → everything", { _, _ in true }),
     ]
@@ -139,9 +144,18 @@ struct ArchitectureTests {
             name: "ScenarioEngine", path: "Sources/Harness/ScenarioEngine", dependencies: [], layer: .harness,
             isCHelper: false)
         let apps = Target(name: "FieldtestApps", path: "Sources/Apps", dependencies: [], layer: .apps, isCHelper: false)
+        let capabilities = Target(
+            name: "Capabilities", path: "Sources/Capabilities", dependencies: [], layer: .capabilities,
+            isCHelper: false)
         #expect(Self.rules.contains { !$0.allows(engine, apps) })
         #expect(Self.rules.contains { !$0.allows(core, engine) })
         #expect(Self.rules.contains { !$0.allows(engine, core) })
+        #expect(Self.rules.contains { !$0.allows(engine, capabilities) })
+        #expect(Self.rules.contains { !$0.allows(core, capabilities) })
+        #expect(Self.rules.contains { !$0.allows(capabilities, apps) })
         #expect(Self.rules.allSatisfy { $0.allows(apps, core) })
+        #expect(Self.rules.allSatisfy { $0.allows(apps, capabilities) })
+        #expect(Self.rules.allSatisfy { $0.allows(capabilities, core) })
+        #expect(Self.rules.allSatisfy { $0.allows(capabilities, engine) })
     }
 }

@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import TweetSentiment
 
 /// The scorer (the memoised scoring loop, one tweet at a time and staged in batches) against

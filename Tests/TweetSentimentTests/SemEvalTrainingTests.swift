@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import TweetSentiment
 
 /// A Snowflake status ID for a UTC instant (milliseconds since 1970) and a sequence number.

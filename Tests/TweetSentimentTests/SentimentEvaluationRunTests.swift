@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import TweetSentiment
 
 /// `SentimentEvaluation`, the entry point of `fieldtest evaluate sentiment`, and the option

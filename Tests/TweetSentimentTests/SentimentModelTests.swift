@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import TweetSentiment
 
 /// A small labelled corpus built in code.

@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import TweetSentiment
 
 /// Training refuses settings, data and results that would give a useless or broken model,

@@ -2,6 +2,7 @@ import FieldtestData
 import Foundation
 import Testing
 
+@testable import Capabilities
 @testable import TweetSentiment
 
 /// Labelled tweets read by content where no name tells their layout, and NUL bytes refused at their line.

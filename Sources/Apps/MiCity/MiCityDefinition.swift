@@ -1,3 +1,4 @@
+import Capabilities
 import FieldtestData
 import MetricReports
 import ScenarioEngine
@@ -84,7 +85,7 @@ enum MiCityDefinition: AppVocabularyBuilding {
         ],
         requirements: requirements,
         inputChecks: [MiCityDriver.inputProblems],
-        systemCapabilities: ["sentiment"],
+        systemCapabilities: [SystemCapability.sentiment.name],
         makeDriver: { _ in MiCityDriver() })
 
     /// Formats of the labelled tweet files a `tweet-batch` feed replays (`LabelledTweetStream`).

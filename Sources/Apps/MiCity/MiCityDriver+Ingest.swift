@@ -1,10 +1,10 @@
+import Capabilities
 import DeviceEmulation
 import FieldtestData
 import Foundation
 import MetricReports
 import ScenarioEngine
 import SkyScoring
-import SystemsUnderTest
 import TweetSentiment
 
 extension MiCityDriver {

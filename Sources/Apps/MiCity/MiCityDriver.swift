@@ -1,3 +1,4 @@
+import Capabilities
 import DeviceEmulation
 import FieldtestData
 import FieldtestGSL
@@ -5,7 +6,6 @@ import Foundation
 import MetricReports
 import ScenarioEngine
 import SkyScoring
-import SystemsUnderTest
 import TweetSentiment
 
 /// Drives miCity (micity-srs.txt) through a scenario: every `tweet-batch`

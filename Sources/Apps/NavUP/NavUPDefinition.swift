@@ -1,3 +1,4 @@
+import Capabilities
 import MetricReports
 import ScenarioEngine
 
@@ -129,7 +130,7 @@ enum NavUPDefinition: AppVocabularyBuilding {
         requirements: requirements,
         checks: [crowdWork],
         inputChecks: [NavUPDriver.inputProblems],
-        systemCapabilities: ["route", "locate"],
+        systemCapabilities: [SystemCapability.route.name, SystemCapability.locate.name],
         makeDriver: { _ in NavUPDriver() })
 
     /// The requirements the app reports, in catalogue order.

@@ -1,9 +1,9 @@
 import CampusRouting
+import Capabilities
 import DeviceEmulation
 import FieldtestData
 import FieldtestGSL
 import Foundation
-import HeapModule
 import MetricReports
 import ScenarioEngine
 
@@ -471,28 +471,13 @@ extension NavUPDriver {
         return out
     }
 
-    /// Shortest lengths (metres) from `source` to every vertex under profile `p`: plain Dijkstra, the
-    /// independent check of the emergency routes. O((V + E) log V).
+    /// Shortest lengths (metres) from `source` to every vertex under profile `p`: the route
+    /// capability's exact oracle (`ShortestPathOracle`, plain Dijkstra sharing no code with the
+    /// routers), the independent check of the emergency routes. O((V + E) log V).
     func dijkstra(from source: Int32, profile p: Int) -> [Double] {
         guard let campus else { return [] }
-        let arcs = arcs(p)
-        var dist = [Double](repeating: .infinity, count: campus.graph.vertices.count)
-        var heap = Heap<DijkstraEntry>()
-        dist[Int(source)] = 0
-        heap.insert(DijkstraEntry(metres: 0, vertex: source))
-        while let top = heap.popMin() {
-            let d = top.metres
-            let v = top.vertex
-            if d > dist[Int(v)] { continue }
-            for a in arcs[Int(v)] {
-                let nd = d + campus.graph.edges[Int(a.edge)].lengthMetres
-                if nd < dist[Int(a.to)] {
-                    dist[Int(a.to)] = nd
-                    heap.insert(DijkstraEntry(metres: nd, vertex: a.to))
-                }
-            }
-        }
-        return dist
+        if oracle == nil { oracle = ShortestPathOracle(graph: campus.graph) }
+        return oracle?.distances(from: source, profile: p) ?? []
     }
 
     /// Metres from an exit within which the user counts as starting at it (NAV-F9), measured from the
@@ -645,16 +630,5 @@ extension NavUPDriver {
                     start: start, end: start + 1800 + rng.uniform() * 5400, created: time))
         }
         scheduleReminders(run)
-    }
-}
-
-/// A vertex waiting in the check's Dijkstra queue, ordered by its tentative length (metres), then by
-/// vertex so that the order is total.
-struct DijkstraEntry: Comparable {
-    var metres: Double
-    var vertex: Int32
-
-    static func < (a: DijkstraEntry, b: DijkstraEntry) -> Bool {
-        (a.metres, a.vertex) < (b.metres, b.vertex)
     }
 }

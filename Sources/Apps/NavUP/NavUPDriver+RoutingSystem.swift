@@ -1,8 +1,8 @@
 import CampusRouting
+import Capabilities
 import FieldtestData
 import Foundation
 import ScenarioEngine
-import SystemsUnderTest
 
 /// The app's route queries through the routing system under test (`RoutingSystem`): the built-in
 /// `BuiltinRouter` over the campus graph, or the external `route` system the scenario or `--system`

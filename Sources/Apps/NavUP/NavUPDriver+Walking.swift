@@ -1,11 +1,11 @@
 import CampusRouting
+import Capabilities
 import DeviceEmulation
 import FieldtestData
 import Foundation
 import MetricReports
 import Positioning
 import ScenarioEngine
-import SystemsUnderTest
 
 /// Walks: step counting and distance (NAV-F22), place history (NAV-F21), goals and ranking (NAV-F29),
 /// outdoor GPS + PDR positioning and indoor Wi-Fi fingerprinting (NAV-L1), preferences and reminders (NAV-F19).

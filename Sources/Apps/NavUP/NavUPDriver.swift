@@ -1,5 +1,6 @@
 import AccountStore
 import CampusRouting
+import Capabilities
 import DeviceEmulation
 import FieldtestData
 import FieldtestGSL
@@ -7,7 +8,6 @@ import Foundation
 import MetricReports
 import Positioning
 import ScenarioEngine
-import SystemsUnderTest
 
 /// Errors of the NavUP driver, located in the scenario file.
 public struct NavUPDriverError: Error, CustomStringConvertible {
@@ -80,6 +80,8 @@ public final class NavUPDriver: AppDriver {
     var failure: String?
     var streams: [String: RandomStream] = [:]
     var adjacency: [Int: [[(to: Int32, edge: Int32)]]] = [:]
+    /// The exact shortest-path oracle of the campus graph (built on first use).
+    var oracle: ShortestPathOracle?
     /// The routing contract per profile (built when an answer first leaves the paths).
     var pathAudits: [Int: PathAudit] = [:]
 

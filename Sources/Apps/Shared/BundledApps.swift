@@ -1,13 +1,15 @@
+import Capabilities
 import Foundation
 import ScenarioEngine
 
 extension AppRegistry {
     /// The five bundled apps, in the order the schema lists them: SkyScape,
     /// weather-cities, NavUP, miCity and BeenThereDoneThat (`journal`).
-    public static let bundled = AppRegistry([
-        SkyScapeDefinition.app, WeatherCitiesDefinition.app, NavUPDefinition.app, MiCityDefinition.app,
-        JournalDefinition.app,
-    ])
+    public static let bundled = AppRegistry(
+        [
+            SkyScapeDefinition.app, WeatherCitiesDefinition.app, NavUPDefinition.app, MiCityDefinition.app,
+            JournalDefinition.app,
+        ], capabilities: CapabilityRegistry.bundled.names)
 }
 
 extension MiCityDriver: TemporaryFolderOwning {

@@ -1,6 +1,6 @@
+import Capabilities
 import Foundation
 import ScenarioEngine
-import SystemsUnderTest
 
 /// Starts the external system a scenario chose for a capability (`systems:`, a sweep's
 /// `systems.<capability>` or `--system`), and records what it did when the run ends.
@@ -11,7 +11,7 @@ enum SystemSelection {
     static func start(
         _ capability: SystemCapability, run: RunContext, setup: [SetupDataset] = []
     ) throws(SystemError) -> ExternalSystem? {
-        guard let setting = run.scenario.systems[capability.rawValue],
+        guard let setting = run.scenario.systems[capability.name],
             !setting.command.contains(where: { $0.hasPrefix(InProcessSystems.prefix) })
         else { return nil }
         guard !setting.command.isEmpty else {
@@ -36,7 +36,7 @@ enum SystemSelection {
 
     /// The in-process Swift sentiment system the scenario names (`in-process:<name>`), if any.
     static func inProcessSentiment(run: RunContext) throws(SystemError) -> (any SentimentSystem)? {
-        guard let setting = run.scenario.systems[SystemCapability.sentiment.rawValue] else { return nil }
+        guard let setting = run.scenario.systems[SystemCapability.sentiment.name] else { return nil }
         return try InProcessSystems.sentiment(for: setting.command)
     }
 

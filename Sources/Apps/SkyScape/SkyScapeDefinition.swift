@@ -1,3 +1,4 @@
+import Capabilities
 import MetricReports
 import ScenarioEngine
 
@@ -57,7 +58,7 @@ enum SkyScapeDefinition: AppVocabularyBuilding {
         actionsBeforeFeeds: true,
         checks: [KeyDerivationWork.check(kinds: ["register", "login"])],
         inputChecks: [SkyScapeDriver.inputProblems],
-        systemCapabilities: ["sun"],
+        systemCapabilities: [SystemCapability.sun.name],
         makeDriver: { SkyScapeDriver(scenario: $0) })
 
     /// A place: a name to search (the most populous match), or a mapping with a name and

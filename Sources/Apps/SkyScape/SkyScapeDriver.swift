@@ -1,4 +1,5 @@
 import AccountStore
+import Capabilities
 import DeviceEmulation
 import FieldtestData
 import FieldtestGSL
@@ -6,7 +7,6 @@ import Foundation
 import MetricReports
 import ScenarioEngine
 import SkyScoring
-import SystemsUnderTest
 
 /// Drives the SkyScape app (skyscape-srs.txt): city search, favourites, sort,
 /// location details with weather replayed from a recording, the quality

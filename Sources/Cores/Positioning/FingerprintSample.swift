@@ -43,7 +43,7 @@ public struct FingerprintSample: Sendable, Equatable {
         out.reserveCapacity(records.count)
         for (i, r) in records.enumerated() {
             guard let l = r.label else { throw .unlabelledTrainingRow(index: i) }
-            guard FingerprintBatch.hasSignal(r.rssi) else { continue }
+            guard hasSignal(r.rssi) else { continue }
             out.append(
                 FingerprintSample(
                     rssi: r.rssi, xMetres: l.longitudeMetres, yMetres: l.latitudeMetres,
@@ -53,9 +53,14 @@ public struct FingerprintSample: Sendable, Equatable {
         return out
     }
 
+    /// Whether `rssi` has at least one detected access point (a value other than +100).
+    public static func hasSignal(_ rssi: [Int8]) -> Bool {
+        rssi.contains { $0 != notDetected }
+    }
+
     /// The number of `records` that detect no access point, which `fromUJIIndoorLoc` leaves out.
     public static func withoutSignal(_ records: [UJIIndoorLocRecord]) -> Int {
-        records.count { !FingerprintBatch.hasSignal($0.rssi) }
+        records.count { !hasSignal($0.rssi) }
     }
 }
 

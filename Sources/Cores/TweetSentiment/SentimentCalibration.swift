@@ -192,22 +192,6 @@ extension SentimentModel {
 }
 
 extension SentimentCalibration {
-    /// Loads `inputs` and the lexicons, then runs `leaveOneOut(corpus:…)` (the entry point of
-    /// `fieldtest train sentiment --hold-out`).
-    public static func leaveOneOut(
-        inputs: [URL], lexiconDirectory: URL, configuration: TrainingConfiguration, seed: UInt64,
-        parts: [HeldOutPart], calibrateOn: Set<HeldOutPart>,
-        displayName: (URL) -> String = { $0.path }
-    ) throws(SentimentError) -> Outcome {
-        try configuration.validate()
-        let corpus = try SentimentCorpusFiles.load(inputs, displayName: displayName)
-        guard !corpus.examples.isEmpty else { throw .emptyCorpus }
-        let lexicon = try SentimentCorpusFiles.lexicon(directory: lexiconDirectory, displayName: displayName)
-        return try leaveOneOut(
-            corpus: corpus, lexicon: lexicon, configuration: configuration, seed: seed, parts: parts,
-            calibrateOn: calibrateOn)
-    }
-
     /// A plain-text report: per part, the evaluation with the configuration's offsets and with
     /// the chosen ones (`SentimentTrainer.report` columns), then the chosen offsets.
     public static func report(_ outcome: Outcome) -> String {

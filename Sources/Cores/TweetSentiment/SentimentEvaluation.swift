@@ -4,24 +4,6 @@ import Foundation
 /// The evaluation entry point used by `fieldtest evaluate sentiment`: a model measured on labelled
 /// tweets, per source and in total.
 public enum SentimentEvaluation {
-    /// Loads the labelled `inputs` (as `SentimentCorpusFiles.load` reads them), keeps only the
-    /// `EvaluationShare` of every source when `reservedOnly`, and evaluates `model` deciding among
-    /// `classes`. Throws `NoRowsSelected` when the filters leave no tweet to score.
-    public static func run(
-        _ model: some SentimentClassifier, inputs: [URL], classes: Set<SentimentLabel>, reservedOnly: Bool,
-        displayName: (URL) -> String = { $0.path }
-    ) throws -> [SourceEvaluation] {
-        let loaded = try SentimentCorpusFiles.load(inputs, displayName: displayName)
-        let corpus = reservedOnly ? loaded.reservingEvaluationShare(of: Set(CorpusSource.allCases)).reserved : loaded
-        guard corpus.examples.contains(where: { classes.contains($0.label) }) else {
-            throw NoRowsSelected(
-                files: inputs.map(displayName), loadedCount: loaded.examples.count,
-                reservedCount: reservedOnly ? corpus.examples.count : nil,
-                present: Set(corpus.examples.map(\.label)), chosen: classes)
-        }
-        return SentimentTrainer.evaluate(model, on: corpus, classes: classes, includesTotal: true)
-    }
-
     /// Parses a `--classes` list such as `negative,positive` (nil: all three classes).
     public static func classes(_ text: String?) throws(ClassListError) -> Set<SentimentLabel> {
         guard let text else { return Set(SentimentLabel.allCases) }
@@ -64,6 +46,16 @@ public enum SentimentEvaluation {
         public var present: Set<SentimentLabel>
         /// The classes asked for.
         public var chosen: Set<SentimentLabel>
+
+        /// The error for `files` (as displayed), of `loadedCount` labelled tweets, `reservedCount` of the
+        /// evaluation share (nil without `--reserved-only`), holding the classes `present`.
+        public init(
+            files: [String], loadedCount: Int, reservedCount: Int?, present: Set<SentimentLabel>,
+            chosen: Set<SentimentLabel>
+        ) {
+            (self.files, self.loadedCount, self.reservedCount) = (files, loadedCount, reservedCount)
+            (self.present, self.chosen) = (present, chosen)
+        }
 
         public var description: String {
             func names(_ s: Set<SentimentLabel>) -> String {

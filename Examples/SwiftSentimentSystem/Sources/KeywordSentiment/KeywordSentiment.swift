@@ -1,5 +1,5 @@
+import Capabilities
 import FieldtestData
-import SystemsUnderTest
 
 /// A deliberately small sentiment system: counts positive and negative cue words. It stands for
 /// the classifier a team writes in Swift and wants to measure inside Fieldtest's scenarios.

@@ -1,9 +1,9 @@
+import Capabilities
 import FieldtestApps
 import FieldtestData
 import Foundation
 import KeywordSentiment
 import ScenarioEngine
-import SystemsUnderTest
 import Testing
 
 /// Runs Fieldtest's bundled miCity city-day scenario with this package's classifier in process.

@@ -31,7 +31,7 @@ public struct AppDefinition: Sendable {
     /// (`ScenarioPreflight`): the files the app would read load, names (venues, places) exist in
     /// them, the time window lies within the recordings. What they find the run would fail on.
     public var inputChecks: [ScenarioInputCheck]
-    /// The capabilities (`SystemSetting.capabilities`) whose system the app calls, so an external
+    /// The capabilities (names of `CapabilityRegistry`, e.g. `SystemCapability.sun.name`) whose system the app calls, so an external
     /// system can replace its built-in core (`systems:`, `run --system`, `compare`).
     public var systemCapabilities: [String]
 
@@ -161,10 +161,16 @@ public struct AppRegistry: Sendable {
     public let apps: [AppDefinition]
     /// Every requirement of every app, each once, in registration order.
     public let requirements: [RequirementDefinition]
+    /// The capabilities a scenario may hand to an external system (`systems:`, sweep parameters
+    /// `systems.<capability>`), in the order the schema lists them: the names of the capability
+    /// registry the tool runs with.
+    public let capabilities: [String]
 
     /// A registry of `apps`. App names must be distinct, and a requirement two apps
-    /// report must be defined identically by both (one definition, shared).
-    public init(_ apps: [AppDefinition]) {
+    /// report must be defined identically by both (one definition, shared). `capabilities` are the
+    /// names of the capability registry (`CapabilityRegistry`); nil: those the apps call
+    /// (`AppDefinition.systemCapabilities`), in registration order.
+    public init(_ apps: [AppDefinition], capabilities: [String]? = nil) {
         var names = Set<String>()
         var byID: [String: RequirementDefinition] = [:]
         var requirements: [RequirementDefinition] = []
@@ -182,6 +188,9 @@ public struct AppRegistry: Sendable {
         }
         self.apps = apps
         self.requirements = requirements
+        var used: [String] = []
+        for name in apps.flatMap(\.systemCapabilities) where !used.contains(name) { used.append(name) }
+        self.capabilities = capabilities ?? used
     }
 
     /// The app called `name`.

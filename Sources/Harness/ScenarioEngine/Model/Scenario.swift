@@ -202,8 +202,6 @@ public struct SweepParameter: Sendable {
 /// One external system chosen for a capability: the command that starts it and how long
 /// to wait for an answer.
 public struct SystemSetting: Sendable, Equatable {
-    /// The capabilities a scenario may name under `systems:`.
-    public static let capabilities = ["sun", "route", "locate", "sentiment"]
     /// Program and arguments.
     public var command: [String]
     /// Seconds to wait for one answer; nil for the harness default.

@@ -712,10 +712,10 @@ struct ScenarioBuilder {
         let known = app.parameters.map(\.name)
         if k.hasPrefix("systems.") {
             let capability = String(k.dropFirst("systems.".count))
-            if !SystemSetting.capabilities.contains(capability) {
+            if !registry.capabilities.contains(capability) {
                 error(
                     vals,
-                    "sweep parameter '\(k)' must be systems.<\(SystemSetting.capabilities.joined(separator: "|"))>"
+                    "sweep parameter '\(k)' must be systems.<\(registry.capabilities.joined(separator: "|"))>"
                 )
             }
             for (i, value) in (vals.array ?? []).enumerated() {

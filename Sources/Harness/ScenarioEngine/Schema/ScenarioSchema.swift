@@ -204,7 +204,7 @@ public enum ScenarioSchema {
                     .object(
                         ObjectSchema(
                             "external systems under test by capability (default: the built-in cores)",
-                            SystemSetting.capabilities.map { SchemaField($0, .object(system)) })),
+                            registry.capabilities.map { SchemaField($0, .object(system)) })),
                     "docs/system-protocol.md"),
             ])
     }

@@ -1,0 +1,97 @@
+import FieldtestData
+import Foundation
+import TweetSentiment
+
+/// `fieldtest train sentiment` as one call: a model trained and its figures, or, without an output,
+/// the leave-one-out evaluation of `TrainingOptions.holdOut`.
+public enum SentimentTrainingJob {
+    /// What the command writes.
+    public struct Result: Sendable {
+        /// The model file's bytes (`SentimentModelCodec`), nil for a leave-one-out evaluation.
+        public var model: Data?
+        /// The trained-text index's bytes (`TrainedTextIndex`, written beside the model), nil without a model.
+        public var trainedTexts: Data? = nil
+        /// For standard output: the leave-one-out report (empty when a model was trained).
+        public var report: String
+        /// For standard error, each line ending in a newline: the time taken, and after training the
+        /// development split's and the reserved share's figures.
+        public var log: String
+    }
+
+    /// Trains on `inputs` with `options` (`SentimentTraining.run`) when `output` names the model file
+    /// (only used in the log), else runs `SentimentCalibration.leaveOneOut` over `options.heldOutParts`.
+    /// Same inputs, options and `seed` give the same model bytes.
+    /// - Throws: `TrainingOptionsError` for options out of range, `SentimentError` from training.
+    /// `fieldtest train sentiment` as one call: the input paths as the options give them (`-`: standard
+    /// input, once), the lexicons of `lexicons` (nil: `datasets/lexicons`), and an `output` that names
+    /// an input or a lexicon file refused before anything is read; then `run(inputs:lexiconDirectory:…)`.
+    public static func run(
+        files: [String], lexicons: String?, datasets: URL, options: TrainingOptions, seed: UInt64, output: String?
+    ) throws -> Result {
+        let paths = try OutputText.inputPaths(files)
+        let lexiconDirectory =
+            lexicons.map { URL(fileURLWithPath: $0) } ?? datasets.appendingPathComponent("lexicons")
+        if let output {
+            let lexiconFiles = SentimentCorpusFiles.lexiconFiles(in: lexiconDirectory)
+                .map { OutputPathCheck.Input(option: lexicons == nil ? "lexicon" : "--lexicons", url: $0) }
+            try OutputPathCheck.refuseOverwritingInputs(
+                OutputPathCheck.tweetInputs(paths) + lexiconFiles, output: output)
+            if output != OutputText.standardStreamName {
+                let index = TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output))
+                try OutputPathCheck.refuseOverwritingInputs(
+                    OutputPathCheck.tweetInputs(paths) + lexiconFiles, output: index.path,
+                    outputOption: "--output's trained-text index")
+            }
+        }
+        return try run(
+            inputs: paths.map { URL(fileURLWithPath: $0) }, lexiconDirectory: lexiconDirectory, options: options,
+            seed: seed, output: output)
+    }
+
+    public static func run(
+        inputs: [URL], lexiconDirectory: URL, options: TrainingOptions, seed: UInt64, output: String?,
+        displayName: (URL) -> String = { $0.relativePath }
+    ) throws -> Result {
+        let configuration = try TrainingConfiguration(options: options)
+        let start = Date()
+        guard let output else {
+            let outcome = try SentimentCalibration.leaveOneOut(
+                inputs: inputs, lexiconDirectory: lexiconDirectory, configuration: configuration, seed: seed,
+                parts: options.heldOutParts, calibrateOn: options.calibrationParts, displayName: displayName)
+            let seconds = Date().timeIntervalSince(start)
+            return Result(
+                model: nil, report: SentimentCalibration.report(outcome),
+                log: String(format: "%d leave-one-out folds in %.1f s\n", outcome.parts.count, seconds))
+        }
+        let outcome = try SentimentTraining.run(
+            inputs: inputs, lexiconDirectory: lexiconDirectory, configuration: configuration, seed: seed,
+            developmentFraction: options.developmentFraction, displayName: displayName)
+        let log = trainingLog(
+            outcome, options: options, seed: seed, output: output, seconds: Date().timeIntervalSince(start))
+        return Result(
+            model: Data(SentimentModelCodec.encode(outcome.model)), trainedTexts: outcome.trainedTexts.encoded(),
+            report: "", log: log)
+    }
+
+    /// The log of a training run: the model family, tweets trained on, `seconds` taken and `output`;
+    /// then the development split's figures and the reserved share's, each when there is one.
+    public static func trainingLog(
+        _ outcome: TrainingOutcome, options: TrainingOptions, seed: UInt64, output: String, seconds: Double
+    ) -> String {
+        var parts = [
+            String(
+                format: "trained %@ on %d tweets in %.1f s → %@", options.model, outcome.trainingCount, seconds, output)
+        ]
+        if !outcome.development.isEmpty {
+            parts.append(
+                "development split (\(Int(options.developmentFraction * 100)) % of each source, seed \(seed)):\n"
+                    + SentimentTrainer.report(outcome.development))
+        }
+        if !outcome.reserved.isEmpty {
+            parts.append(
+                "reserved evaluation share (\(outcome.reservedCount) tweets, never trained on):\n"
+                    + SentimentTrainer.report(outcome.reserved))
+        }
+        return parts.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()
+    }
+}
