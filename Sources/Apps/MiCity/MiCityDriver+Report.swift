@@ -65,35 +65,8 @@ extension MiCityDriver {
             m.expect(Metric.macroRecall, confusion.macroRecall, samples: confusion.total)
         }
 
-        // MIC-55: the documented mapping is monotone over the whole mood range: a happier
-        // city (higher net polarity) gives a strictly easier game and a strictly larger
-        // points multiplier (GameDifficulty).
-        var previous = (GameDifficulty.difficulty(netPolarity: -1), GameDifficulty.pointsMultiplier(netPolarity: -1))
-        for i in 1...200 {
-            let p = -1 + Double(i) / 100
-            let current = (GameDifficulty.difficulty(netPolarity: p), GameDifficulty.pointsMultiplier(netPolarity: p))
-            m.check(Metric.difficultyNotMonotone, current.0 < previous.0 && current.1 > previous.1)
-            previous = current
-        }
-
-        // MIC-NF1: p95 with the ingest running vs without it (each action's wait for the main thread
-        // worked out now that every batch's merge is known).
-        var latencyWith = LatencyRecorder()
-        var latencyWithout = LatencyRecorder()
-        for a in actionTimes {
-            let wait = Self.mainThreadWait(at: a.at, busy: mainThreadBusy)
-            m.sample(Metric.actionsWaitingForMainThread, wait > 0 ? 1 : 0)
-            m.latency(Metric.actionLatencyWithIngest, seconds: a.network + wait + a.compute)
-            m.latency(Metric.actionLatencyWithoutIngest, seconds: a.network + a.compute)
-            latencyWith.record(seconds: a.network + wait + a.compute)
-            latencyWithout.record(seconds: a.network + a.compute)
-        }
-        let with = latencyWith.seconds(atPercentile: 95)
-        let without = latencyWithout.seconds(atPercentile: 95)
-        if without > 0 {
-            m.expect(Metric.p95RatioWithVsWithout, with / without, samples: actionTimes.count)
-        }
-        m.declareLatency(Metric.query)
+        Self.checkGameMapping(m)
+        recordIngestLatency(m)
 
         // MIC-NF6: requests received by the API per window (answered or refused), against the limit.
         if let api {
@@ -110,5 +83,38 @@ extension MiCityDriver {
             m.expect(Metric.fetchesOffline, Double(fetchesOffline), samples: fetchStarts.count)
             m.expect(Metric.fetchesLost, Double(fetchesLost), samples: fetchStarts.count)
         }
+    }
+
+    /// MIC-55: the documented mapping is monotone over the whole mood range: a happier city (higher net
+    /// polarity) gives a strictly easier game and a strictly larger points multiplier (GameDifficulty).
+    static func checkGameMapping(_ m: MetricCollector) {
+        var previous = (GameDifficulty.difficulty(netPolarity: -1), GameDifficulty.pointsMultiplier(netPolarity: -1))
+        for i in 1...200 {
+            let p = -1 + Double(i) / 100
+            let current = (GameDifficulty.difficulty(netPolarity: p), GameDifficulty.pointsMultiplier(netPolarity: p))
+            m.check(Metric.difficultyNotMonotone, current.0 < previous.0 && current.1 > previous.1)
+            previous = current
+        }
+    }
+
+    /// MIC-NF1: p95 with the ingest running vs without it (each action's wait for the main thread
+    /// worked out now that every batch's merge is known).
+    func recordIngestLatency(_ m: MetricCollector) {
+        var latencyWith = LatencyRecorder()
+        var latencyWithout = LatencyRecorder()
+        for a in actionTimes {
+            let wait = Self.mainThreadWait(at: a.at, busy: mainThreadBusy)
+            m.sample(Metric.actionsWaitingForMainThread, wait > 0 ? 1 : 0)
+            m.latency(Metric.actionLatencyWithIngest, seconds: a.network + wait + a.compute)
+            m.latency(Metric.actionLatencyWithoutIngest, seconds: a.network + a.compute)
+            latencyWith.record(seconds: a.network + wait + a.compute)
+            latencyWithout.record(seconds: a.network + a.compute)
+        }
+        let with = latencyWith.seconds(atPercentile: 95)
+        let without = latencyWithout.seconds(atPercentile: 95)
+        if without > 0 {
+            m.expect(Metric.p95RatioWithVsWithout, with / without, samples: actionTimes.count)
+        }
+        m.declareLatency(Metric.query)
     }
 }

@@ -30,23 +30,7 @@ enum SunTimesEvaluation {
         let requests = try SunBatch.parse(table: table, zones: &zones)
         // Labelled reference columns, read row by row (the same rows `parse` accepted, in order).
         let labelled = events.filter { table.header.position(of: $0) != nil }
-        var labels: [[String: Double?]] = []
-        _ = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> Int? in
-            var values: [String: Double?] = [:]
-            for event in labelled {
-                let text = try row.string(event).trimmingCharacters(in: .whitespaces)
-                if text.isEmpty {
-                    values[event] = .some(nil)
-                    continue
-                }
-                guard let t = CivilTime.parseISODateTime(text), text.hasSuffix("Z") else {
-                    throw row.invalid(event, "expected a UTC time YYYY-MM-DDTHH:MM:SSZ, or empty for no event")
-                }
-                values[event] = .some(Double(t))
-            }
-            labels.append(values)
-            return nil
-        }
+        let labels = try Self.labels(table, events: labelled)
         let queries = requests.map {
             SunQuery(
                 id: $0.id, latitude: $0.latitude, longitude: $0.longitude, date: $0.date.description,
@@ -100,14 +84,48 @@ enum SunTimesEvaluation {
             }
         }
         let answered = answers.filter { $0 != nil }.count
+        let figures = Self.figures(
+            requests: requests.count, answered: answered, scored: scored, compared: compared, mismatch: mismatch,
+            tolerance: r.toleranceSeconds)
+        return (name, figures)
+    }
+
+    /// Each row's labelled times of `events` (UTC seconds; nil: the label says there is no event).
+    static func labels(_ table: CSVTable, events labelled: [String]) throws -> [[String: Double?]] {
+        var labels: [[String: Double?]] = []
+        _ = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> Int? in
+            var values: [String: Double?] = [:]
+            for event in labelled {
+                let text = try row.string(event).trimmingCharacters(in: .whitespaces)
+                if text.isEmpty {
+                    values[event] = .some(nil)
+                    continue
+                }
+                guard let t = CivilTime.parseISODateTime(text), text.hasSuffix("Z") else {
+                    throw row.invalid(event, "expected a UTC time YYYY-MM-DDTHH:MM:SSZ, or empty for no event")
+                }
+                values[event] = .some(Double(t))
+            }
+            labels.append(values)
+            return nil
+        }
+        return labels
+    }
+
+    /// The figures: rows and unanswered rows, then per event the errors (seconds) and how many are within
+    /// `tolerance` seconds, and the rows where only one of the reference and the answer has the event.
+    static func figures(
+        requests: Int, answered: Int, scored: [String], compared: [String: [Double]], mismatch: [String: Int],
+        tolerance: Double
+    ) -> [SystemEvaluation.Figure] {
         var figures: [SystemEvaluation.Figure] = [
-            .init("rows", Double(requests.count), unit: "count", rows: requests.count),
-            .init("no_answer", Double(requests.count - answered), unit: "count", rows: requests.count),
+            .init("rows", Double(requests), unit: "count", rows: requests),
+            .init("no_answer", Double(requests - answered), unit: "count", rows: requests),
         ]
         for event in scored {
             let errors = ErrorSummary(compared[event] ?? [])
             let n = errors.sorted.count
-            let within = errors.sorted.filter { $0 <= r.toleranceSeconds }.count
+            let within = errors.sorted.filter { $0 <= tolerance }.count
             figures += [
                 .init("compared", scope: event, Double(n), unit: "count", rows: n),
                 .init("error_mean_s", scope: event, errors.mean, unit: "s", rows: n),
@@ -120,7 +138,7 @@ enum SunTimesEvaluation {
                 .init("presence_mismatch", scope: event, Double(mismatch[event] ?? 0), unit: "count", rows: answered),
             ]
         }
-        return (name, figures)
+        return figures
     }
 
     /// The answer's event times by column name.
