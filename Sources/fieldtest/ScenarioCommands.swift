@@ -351,6 +351,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Also write an HTML report of the systems' runs with a forest plot of the differences.")
     var report: String?
     @OptionGroup var folders: DatasetFolders
+    @OptionGroup var color: ColorOption
 
     func validate() throws {
         do {
@@ -396,7 +397,10 @@ struct CompareCommand: ParsableCommand {
             page.comparison = result
             try OutputText.write(page.render(), to: report)
         }
-        let table = output == nil && isatty(STDOUT_FILENO) == 1 ? result.terminalTable : result.csv
+        let toTerminal = output == nil && isatty(STDOUT_FILENO) == 1
+        let style = TerminalStyle.detect(
+            isTerminal: toTerminal, environment: ProcessInfo.processInfo.environment, mode: color.color)
+        let table = toTerminal ? result.terminalTable(style: style) : result.csv
         try OutputText.write(table, to: output)
         result.notes.forEach(CommandSupport.printError)
         if result.anyFailed { throw CommandSupport.failed }

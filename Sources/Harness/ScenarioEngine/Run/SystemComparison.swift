@@ -214,7 +214,11 @@ public struct SystemComparison: Sendable {
 
     /// Aligned columns for a terminal: value [interval], Δ [interval], p and verdict, values at a
     /// readable precision with their unit (the case column only when there are several cases).
-    public var terminalTable: String {
+    public var terminalTable: String { terminalTable(style: TerminalStyle(colour: false)) }
+
+    /// `terminalTable` with its verdicts coloured under `style`: better green, worse red, no difference
+    /// dimmed. The verdict is the last column, so colour codes never shift the alignment.
+    public func terminalTable(style: TerminalStyle) -> String {
         let severalCases = Set(rows.map(\.scenario)).count > 1
         func interval(_ ci: ConfidenceInterval?, _ unit: String) -> String {
             ci.map { " [\(ValueText.format($0.low, unit: unit)), \(ValueText.format($0.high, unit: unit))]" } ?? ""
@@ -233,7 +237,23 @@ public struct SystemComparison: Sendable {
             (severalCases ? ["case"] : []) + [
                 "requirement", "metric", "system", "value [95 % CI]", "Δ [95 % CI]", "p", "verdict",
             ]
-        return TextTableRenderer.render(header: header, rows: body)
+        let table = TextTableRenderer.render(header: header, rows: body)
+        guard style.colour else { return table }
+        var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The header and its rule come first, the rows follow in order, and the table ends with a line break.
+        let offset = lines.count - 1 - rows.count
+        for (i, verdict) in rows.map(\.verdict).enumerated() where offset + i < lines.count {
+            let line = lines[offset + i]
+            guard line.hasSuffix(verdict.rawValue) else { continue }
+            let head = String(line.dropLast(verdict.rawValue.count))
+            switch verdict {
+            case .better: lines[offset + i] = head + style.good(verdict.rawValue)
+            case .worse: lines[offset + i] = head + style.bad(verdict.rawValue)
+            case .noSignificantDifference, .untested: lines[offset + i] = head + style.dim(verdict.rawValue)
+            case .reference, .different: break
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Whether any system failed a checked row.
