@@ -177,7 +177,7 @@ examples: deps
 example-package: deps
 	cd Examples/SwiftSentimentSystem && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
-SWIFT_FORMAT_PATHS := Package.swift Sources Tests Snippets
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
@@ -186,7 +186,7 @@ lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 # Every target of every library product in Package.swift, so a new product is documented without an edit
-# here; the articles' snippets (Snippets/) are built with the package and run by SnippetsCLITests.
+# here; the articles' code is Sources/Examples (built with the package, run by ExamplesCLITests).
 DOC_TARGETS := $(shell sed -n 's/.*\.library(name: "[^"]*", targets: \[\([^]]*\)\]).*/\1/p' Package.swift | tr -d '" ' | tr ',' ' ')
 
 docs: deps

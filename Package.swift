@@ -202,6 +202,17 @@ let package = Package(
             path: "Sources/Benchmarks",
             resources: [.copy("Python")]
         ),
+        /// `FieldtestExamples NAME`: the library products called in-process, as the DocC articles show
+        /// them (`DocArticlesTests` checks each article's code against these files; `ExamplesCLITests`
+        /// runs each example).
+        .executableTarget(
+            name: "FieldtestExamples",
+            dependencies: [
+                "ScenarioEngine", "FieldtestApps", "FieldtestData", "SkyScoring", "CampusRouting", "Positioning",
+                "TweetSentiment", "AccountStore", "MetricReports", "RunReports", "Capabilities",
+            ],
+            path: "Sources/Examples"
+        ),
 
         // MARK: Tests
         .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),

@@ -1,19 +1,21 @@
 import Foundation
 import Testing
 
-/// The documentation's snippets (`Snippets/`, shown in the DocC articles) are built with the package;
-/// these run them as a reader would, from the checkout, and check what they print.
-@Suite("documentation snippets")
-struct SnippetsCLITests {
+/// The in-process examples the DocC articles show (`Sources/Examples`, built with the package as
+/// `FieldtestExamples`): each is run as a reader would, from the checkout, and what it prints is checked.
+@Suite("in-process examples")
+struct ExamplesCLITests {
     let cli = FieldtestCLITests()
 
-    /// A snippet's executable, built beside `fieldtest`.
-    func snippet(_ name: String) -> URL {
-        FieldtestCLITests.executable.deletingLastPathComponent().appendingPathComponent(name)
+    /// Runs the example `name`.
+    func example(_ name: String) throws -> FieldtestCLITests.Result {
+        let binary = FieldtestCLITests.executable.deletingLastPathComponent().appendingPathComponent(
+            "FieldtestExamples")
+        return try cli.run([name], executable: binary)
     }
 
     @Test func routeOnCampusTakesTheStepsOnFootAndGoesRoundInAWheelchair() throws {
-        let r = try cli.run([], executable: snippet("RouteOnCampus"))
+        let r = try example("RouteOnCampus")
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         let walk = try #require(lines.first { $0.first == "walk" })
@@ -25,14 +27,14 @@ struct SnippetsCLITests {
     }
 
     @Test func sunTimesKnowPolarDayAndNight() throws {
-        let r = try cli.run([], executable: snippet("SunTimes"))
+        let r = try example("SunTimes")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("2024-03-20 sunrise 2024-03-20T04:4"), "\(r.stdout)")
         #expect(r.stdout.contains("polar_day") && r.stdout.contains("polar_night"), "\(r.stdout)")
     }
 
     @Test func classifyTweetsLoadsTheShippedModel() throws {
-        let r = try cli.run([], executable: snippet("ClassifyTweets"))
+        let r = try example("ClassifyTweets")
         #expect(r.status == 0, "\(r.stderr)")
         let labels = r.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(labels.count == 3 && labels.allSatisfy { ["negative", "neutral", "positive"].contains($0) })
@@ -40,12 +42,23 @@ struct SnippetsCLITests {
     }
 
     @Test func runScenarioRunsTheEngineInProcess() throws {
-        let r = try cli.run([], executable: snippet("RunScenario"))
+        let r = try example("RunScenario")
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.first?.hasSuffix(" datasets") == true, "\(r.stdout)")
         #expect(r.stdout.contains("SKY-P2 sun_event_abs_error_max"), "\(r.stdout)")
         #expect(lines.contains("every requirement met"), "\(r.stdout)")
         #expect(lines.last?.hasPrefix("report: ") == true, "\(r.stdout)")
+    }
+
+    @Test func evaluateSunTimesScoresTheBuiltInSystemAgainstTheReference() throws {
+        let r = try example("EvaluateSunTimes")
+        #expect(r.status == 0, "\(r.stderr)")
+        for line in r.stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            // Within seconds of the SPA, never a minute off.
+            #expect(parts.count == 7 && Double(parts[2]).map { $0 < 10 } == true, "\(line)")
+        }
+        #expect(r.stdout.contains("sunrise error_max_s") && r.stdout.contains("over 2 places"), "\(r.stdout)")
     }
 }
