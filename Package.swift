@@ -82,11 +82,7 @@ let package = Package(
         /// Campus graph from OSM, profiles, routing, congestion, venues.
         .target(
             name: "CampusRouting",
-            dependencies: [
-                "FieldtestData", .product(name: "Yams", package: "Yams"),
-                // SHA-256 keys of the graph cache.
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["FieldtestData", .product(name: "Yams", package: "Yams")],
             path: "Sources/Cores/CampusRouting"
         ),
         /// Wi-Fi fingerprinting, GPS/PDR fusion, step counting.
@@ -158,6 +154,8 @@ let package = Package(
             dependencies: [
                 "FieldtestData", "FieldtestGSL", "ScenarioEngine", "SkyScoring", "CampusRouting", "Positioning",
                 "TweetSentiment", "CSystemSpawn", .product(name: "HeapModule", package: "swift-collections"),
+                // SHA-256 keys and HMAC secrets of the graph cache.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Capabilities"
         ),
@@ -222,11 +220,15 @@ let package = Package(
             name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"], exclude: ["Fixtures"]),
         .testTarget(
             // read through #filePath
-            name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData", "Capabilities"],
+            name: "CampusRoutingTests", dependencies: ["CampusRouting", "FieldtestData"],
             exclude: ["Fixtures"]),
+        /// The synthetic Wi-Fi site of the positioning tests, which the capability tests share (test support).
+        .target(name: "PositioningTestSupport", dependencies: ["Positioning"], path: "Tests/PositioningTests/Support"),
         .testTarget(
-            name: "PositioningTests", dependencies: ["Positioning", "FieldtestData", "FieldtestGSL", "DeviceEmulation"]),
-        .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData", "Capabilities"]),
+            name: "PositioningTests",
+            dependencies: ["Positioning", "PositioningTestSupport", "FieldtestData", "FieldtestGSL"],
+            exclude: ["Support"]),
+        .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
         .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         // read through #filePath
@@ -243,14 +245,18 @@ let package = Package(
             ]),
         .testTarget(
             name: "FieldtestAppsTests",
-            dependencies: ["FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData"]),
+            dependencies: [
+                "FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData", "Positioning",
+                "DeviceEmulation", "CampusRouting",
+            ]),
         .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
         .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
         .testTarget(
             name: "CapabilitiesTests",
             dependencies: [
                 "Capabilities", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps", "MetricReports",
-                "SkyScoring", "CampusRouting", "Positioning",
+                "SkyScoring", "CampusRouting", "Positioning", "PositioningTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"]),
         /// Seeded mutation fuzzing of every parser; `make fuzz` runs it for longer.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CampusRouting
+import Capabilities
 import FieldtestData
 import Foundation
 

@@ -1,3 +1,4 @@
+import Capabilities
 import FieldtestData
 import TweetSentiment
 

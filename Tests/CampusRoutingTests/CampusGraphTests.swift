@@ -1,5 +1,4 @@
 import CampusRouting
-import Capabilities
 import FieldtestData
 import Foundation
 import Testing
@@ -52,33 +51,6 @@ struct CampusGraphTests {
         let same = router.route(in: g, from: SmallMap.a, to: SmallMap.a, profile: walk)
         #expect(same.status == .ok)
         #expect(same.lengthMetres < 1e-12)
-    }
-
-    @Test("the batch CSV has the exact columns")
-    func batchCSV() throws {
-        let g = try SmallMap.graph()
-        let q = "id,from_lat,from_lon,to_lat,to_lon,profile\nq1,0,0,0.001,0.001,walk\nq2,5,5,0,0,walk\n"
-        let queries = try RouteBatch.parseQueries(Array(q.utf8), file: "q.csv")
-        let out = RouteBatch.csv(queries: queries, routes: try RouteBatch.run(graph: g, queries: queries))
-        let lines = out.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "id,status,length_m,duration_s,node_ids,path,from_snap_m,to_snap_m")
-        #expect(lines[1] == "q1,ok,222.390160467,158.850114619,,0.0 0.0;0.0 0.001;0.001 0.001,0,0")
-        #expect(lines[2] == "q2,no_snap,,,,,,0")
-    }
-
-    @Test("bad queries are located; unknown profiles named")
-    func badQueries() throws {
-        let g = try SmallMap.graph()
-        #expect(
-            throws: RoutingError.data(
-                .invalidField(file: "q.csv", line: 2, field: "from_lat", value: "95", reason: "outside -90…90"))
-        ) {
-            try RouteBatch.parseQueries(
-                Array("id,from_lat,from_lon,to_lat,to_lon,profile\n1,95,0,0,0,walk\n".utf8), file: "q.csv")
-        }
-        let queries = try RouteBatch.parseQueries(
-            Array("id,from_lat,from_lon,to_lat,to_lon,profile\n1,0,0,0,0,bike\n".utf8), file: "q.csv")
-        #expect(throws: RoutingError.self) { try RouteBatch.run(graph: g, queries: queries, queriesFile: "q.csv") }
     }
 
     @Test("OSM campus: shape nodes are kept and raised kerbs cut wheelchair edges")

@@ -1,5 +1,4 @@
 import CampusRouting
-import Capabilities
 import FieldtestData
 import Foundation
 import Testing
@@ -14,8 +13,34 @@ enum RoutingFixtures {
     static let quito = campus("universidad_central_del_ecuador_campus.osm")
     static func fixture(_ name: String) -> URL { here.appendingPathComponent("Fixtures/\(name)") }
 
+    /// The map in the file `url`, parsed as its extension says (`.pbf`, `.geojson`, else OSM XML).
+    static func map(_ url: URL, policy: LoadPolicy = .strict) throws -> MapFile {
+        let ext = url.pathExtension.lowercased()
+        let format: MapFile.Format = ext == "pbf" ? .osmPBF : ["geojson", "json"].contains(ext) ? .geoJSON : .osmXML
+        return try MapFile.parse(try Data(contentsOf: url), format: format, file: url.path, policy: policy)
+    }
+
     static func graph(_ url: URL) throws -> CampusGraph {
-        try CampusGraph(source: try MapFile.load(url: url).source)
+        try CampusGraph(source: try map(url).source)
+    }
+
+    /// A reference query: its id, ends and profile.
+    struct Query {
+        var id: String
+        var from: GeoPoint
+        var to: GeoPoint
+        var profile: String
+    }
+
+    /// The queries of a reference CSV (`id,from_lat,from_lon,to_lat,to_lon,profile,…`).
+    static func queries(_ url: URL) throws -> [Query] {
+        try CSVTable(url: url).load(policy: .strict) { (row: CSVRow) throws(DataError) -> Query in
+            Query(
+                id: try row.string("id"),
+                from: GeoPoint(latitude: try row.double("from_lat"), longitude: try row.double("from_lon")),
+                to: GeoPoint(latitude: try row.double("to_lat"), longitude: try row.double("to_lon")),
+                profile: try row.string("profile"))
+        }.records
     }
 
     /// A seeded uniform point in `g`'s vertex bounding box widened by `marginDegrees` on each side.
@@ -44,8 +69,7 @@ struct NetworkxReferenceTests {
         let expected = try table.load(policy: .strict) { (row: CSVRow) throws(DataError) -> (String, Double?) in
             (try row.string("status"), try row.optionalDouble("length_m"))
         }.records
-        let bytes = try readFileBytes(RoutingFixtures.fixture("reference_\(name).csv"))
-        let queries = try RouteBatch.parseQueries(bytes, file: "reference_\(name).csv")
+        let queries = try RoutingFixtures.queries(RoutingFixtures.fixture("reference_\(name).csv"))
         #expect(queries.count == 200)
         var router = AStarRouter()
         let routes = try queries.map { q in

@@ -43,26 +43,11 @@ struct OSMPBFTests {
 
     @Test("the routing graph from the PBF is the XML's graph")
     func sameGraph() throws {
-        let fromPBF = try CampusGraph(source: try MapFile.load(url: Self.pbf).source)
-        let fromXML = try CampusGraph(source: try MapFile.load(url: RoutingFixtures.quito).source)
+        let fromPBF = try CampusGraph(source: try RoutingFixtures.map(Self.pbf).source)
+        let fromXML = try CampusGraph(source: try RoutingFixtures.map(RoutingFixtures.quito).source)
         #expect(fromPBF.vertices == fromXML.vertices)
         #expect(fromPBF.edges == fromXML.edges)
         #expect(fromPBF.access == fromXML.access)
-    }
-
-    @Test("a PBF named .osm is told by its header")
-    func sniffed() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pbf-sniff-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let misnamed = dir.appendingPathComponent("campus.osm")
-        try FileManager.default.copyItem(at: Self.pbf, to: misnamed)
-        #expect(try MapFile.load(url: misnamed).osm?.nodes.count == 1680)
-        guard case .detected(let format, _) = DatasetFormatDetection.detect(url: misnamed) else {
-            Issue.record("not detected")
-            return
-        }
-        #expect(format == .osmPBF)
     }
 
     /// The block number and offset of a damaged PBF, from its error.

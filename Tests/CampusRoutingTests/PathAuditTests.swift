@@ -20,10 +20,7 @@ struct PathAuditTests {
         """
 
     static func graph() throws -> CampusGraph {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("path-audit-\(UUID().uuidString).osm")
-        try osm.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try CampusGraph(source: try MapFile.load(url: file).source)
+        try CampusGraph(source: try MapFile.parse(Data(osm.utf8), format: .osmXML, file: "path-audit.osm").source)
     }
 
     static func isValid(_ v: PathAudit.Verdict) -> Bool {

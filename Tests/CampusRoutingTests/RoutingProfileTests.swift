@@ -1,5 +1,4 @@
 import CampusRouting
-import Capabilities
 import Foundation
 import Testing
 
@@ -207,24 +206,6 @@ struct RoutingProfileLimitTests {
             // walk takes 3 lines, the others 2
             return file == "many.yaml" && line == 4 + 2 * RoutingProfiles.maximumProfiles
                 && reason.contains("more than")
-        }
-    }
-
-    @Test("a profile file with invalid UTF-8 is refused with its line, not decoded to U+FFFD")
-    func invalidUTF8() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var bytes = Array("version: 1\nprofiles:\n  walk:\n    description: caf".utf8)
-        bytes += [0xC3, 0x28]  // a lead byte followed by a non-continuation byte
-        bytes += Array("\n    speed_mps: 1.4\n    highways: [footway]\n".utf8)
-        let profiles = dir.appendingPathComponent("p.yaml")
-        try Data(bytes).write(to: profiles)
-        #expect {
-            _ = try RouteBatch.run(graph: "unused.osm", queries: "unused.csv", congestion: nil, profiles: profiles.path)
-        } throws: { error in
-            guard case RoutingError.data(.invalidUTF8(_, let line, _)) = error else { return false }
-            return line == 4
         }
     }
 }

@@ -2,7 +2,7 @@ import CampusRouting
 import FieldtestData
 import Foundation
 
-/// A hand-made GeoJSON map with known answers, near (0°, 0°) where 0.001° ≈ 111.195 m.
+/// A hand-made GeoJSON map (`Fixtures/small.geojson`) with known answers, near (0°, 0°) where 0.001° ≈ 111.195 m.
 ///
 ///     C(0.001,0.001) ── steps ── B(0,0.001)        E ── F  (isolated, 0.01° east)
 ///          \                       |
@@ -18,20 +18,10 @@ enum SmallMap {
     /// 0.001° of arc on the R = 6,371,008.8 m sphere, in metres (computed in Python).
     static let milliDegree = 111.19508023353292
 
-    static let geoJSON = """
-        {"type": "FeatureCollection", "features": [
-          {"type": "Feature", "properties": {"highway": "footway", "name": "South Walk"},
-           "geometry": {"type": "LineString", "coordinates": [[0, 0], [0.001, 0]]}},
-          {"type": "Feature", "properties": {"highway": "steps"},
-           "geometry": {"type": "LineString", "coordinates": [[0.001, 0], [0.001, 0.001]]}},
-          {"type": "Feature", "properties": {"highway": "footway", "wheelchair": "yes"},
-           "geometry": {"type": "LineString", "coordinates": [[0, 0], [-0.0005, 0.0015], [0.001, 0.001]]}},
-          {"type": "Feature", "properties": {"highway": "footway"},
-           "geometry": {"type": "LineString", "coordinates": [[0.01, 0], [0.0105, 0]]}},
-          {"type": "Feature", "properties": {"building": "yes"},
-           "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}}
-        ]}
-        """
+    /// The map's GeoJSON (`Fixtures/small.geojson`, also read by the capability tests).
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/small.geojson")
+    static let geoJSON = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
 
     static func graph() throws -> CampusGraph {
         try CampusGraph(source: try MapSource(geoJSON: Data(geoJSON.utf8), file: "small.geojson"))

@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @testable import CampusRouting
-@testable import Capabilities
 
 /// The snap search skips edges by a lower bound on their distance and visits grid cells nearest
 /// first; neither may change which edge and position a query end snaps to.
@@ -159,36 +158,5 @@ struct SnapPruningTests {
         case (let l?, let s?): chosen = s.d < rule.fragmentDistanceRatio * l.d ? s : l
         }
         return g.edgeSnap(query: q, edge: chosen.edge, segment: chosen.segment, fraction: chosen.fraction)
-    }
-}
-
-@Suite("Route batches on several threads")
-struct RouteBatchThreadsTests {
-    @Test("the same routes in the same order on any number of threads", arguments: [2, 3])
-    func sameRoutes(jobs: Int) throws {
-        let g = try RoutingFixtures.graph(RoutingFixtures.montgomery)
-        var rng = SeededGenerator(seed: 17)
-        let lats = g.vertices.map(\.location.latitude)
-        let lons = g.vertices.map(\.location.longitude)
-        func point() -> GeoPoint {
-            GeoPoint(
-                latitude: Double.random(in: lats.min()!...lats.max()!, using: &rng),
-                longitude: Double.random(in: lons.min()!...lons.max()!, using: &rng))
-        }
-        let queries = (0..<700).map { i in
-            RouteBatch.Query(
-                id: "q\(i)", from: point(), to: point(), profile: i % 4 == 0 ? "wheelchair" : "walk", line: i + 2)
-        }
-        let one = try RouteBatch.run(graph: g, queries: queries, jobs: 1)
-        let many = try RouteBatch.run(graph: g, queries: queries, jobs: jobs)
-        #expect(one.count == queries.count)
-        #expect(one == many)
-        #expect(
-            RouteBatch.rows(queries: queries, routes: one).bytes
-                == RouteBatch.rows(queries: queries, routes: many).bytes)
-        #expect(
-            try RouteBatch.routedRows(graph: g, queries: queries, jobs: jobs).bytes
-                == RouteBatch.rows(queries: queries, routes: one).bytes)
-        #expect(one.filter { $0.status == .ok }.count > 100)
     }
 }

@@ -1,5 +1,6 @@
 import FieldtestData
 import Foundation
+import PositioningTestSupport
 import Testing
 
 @testable import Capabilities
@@ -8,40 +9,9 @@ import Testing
 /// `fieldtest locate`'s batch (`FingerprintBatch`): output rows, no-signal queries, evaluation.
 @Suite("Wi-Fi fingerprint batch")
 struct FingerprintBatchTests {
-    /// Synthetic site: 2 buildings × 2 floors, APs on a grid, RSSI from a log-distance model.
-    static func synthetic() -> [FingerprintSample] {
-        var out: [FingerprintSample] = []
-        var aps: [(x: Double, y: Double, b: Int, f: Int)] = []
-        for i in 0..<16 {
-            let b = i >= 8 ? 1 : 0
-            let x = Double(i % 4) * 20 + Double(b) * 200
-            let y = Double((i / 4) % 2) * 20
-            aps.append((x, y, b, (i / 4) % 2))
-        }
-        for b in 0..<2 {
-            for f in 0..<2 {
-                for gx in 0..<7 {
-                    for gy in 0..<3 {
-                        let x = Double(gx) * 10 + Double(b) * 200
-                        let y = Double(gy) * 10
-                        let rssi: [Int8] = aps.map { ap in
-                            guard ap.b == b else { return FingerprintSample.notDetected }
-                            let d = max(1, hypot(ap.x - x, ap.y - y))
-                            let floorLoss = ap.f == f ? 0.0 : 15.0
-                            let v = -40 - 25 * log10(d) - floorLoss
-                            return v < -100 ? FingerprintSample.notDetected : Int8(v.rounded())
-                        }
-                        out.append(FingerprintSample(rssi: rssi, xMetres: x, yMetres: y, floor: f, building: b))
-                    }
-                }
-            }
-        }
-        return out
-    }
-
     @Test("batch output: 1-based rows, three-decimal metres, evaluation only with ground truth")
     func batch() throws {
-        let s = Self.synthetic()
+        let s = SyntheticSite.samples()
         let csv = FingerprintBatch.csv([
             FingerprintEstimate(xMetres: -7541.2649, yMetres: 4864920.7805, floor: 2, building: 1)
         ])
@@ -79,7 +49,7 @@ struct FingerprintBatchTests {
 
     @Test("training fingerprints that detect no access point are left out; training on only such rows is refused")
     func noSignalTraining() throws {
-        let s = Self.synthetic()
+        let s = SyntheticSite.samples()
         var training = Self.records(s)
         var silent = training[0]
         silent.rssi = Array(repeating: FingerprintSample.notDetected, count: 520)
@@ -96,7 +66,7 @@ struct FingerprintBatchTests {
 
     @Test("a query with no access point detected gets status no_signal and empty estimates; other rows are unchanged")
     func noSignalRows() throws {
-        let s = Self.synthetic()
+        let s = SyntheticSite.samples()
         let training = Self.records(s)
         let queries = [s[3], s[50]]
         let plain = try FingerprintBatch.run(training: training, queries: Self.records(queries))

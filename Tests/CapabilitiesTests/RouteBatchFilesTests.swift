@@ -14,13 +14,13 @@ struct RouteBatchFilesTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let map = dir.appendingPathComponent("small.geojson")
         let queries = dir.appendingPathComponent("q.csv")
-        try SmallMap.geoJSON.write(to: map, atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(at: RouteFixtures.smallMap, to: map)
         let q = "id,from_lat,from_lon,to_lat,to_lon,profile\nq1,0,0,0.001,0.001,walk\nq2,5,5,0,0,walk\n"
         try q.write(to: queries, atomically: true, encoding: .utf8)
         let fromFiles = try RouteBatch.run(graph: map.path, queries: queries.path, congestion: nil, profiles: nil)
         let parsed = try RouteBatch.parseQueries(Array(q.utf8), file: "q.csv")
         let inMemory = RouteBatch.csv(
-            queries: parsed, routes: try RouteBatch.run(graph: try SmallMap.graph(), queries: parsed))
+            queries: parsed, routes: try RouteBatch.run(graph: try RouteFixtures.smallGraph(), queries: parsed))
         #expect(fromFiles == inMemory)
         #expect(fromFiles.contains("q1,ok,222.390160467,"))
         #expect(throws: (any Error).self) {

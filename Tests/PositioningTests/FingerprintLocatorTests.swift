@@ -1,5 +1,6 @@
 import FieldtestData
 import Foundation
+import PositioningTestSupport
 import Testing
 
 @testable import Positioning
@@ -13,42 +14,11 @@ enum PositioningPaths {
 
 @Suite("Wi-Fi fingerprinting")
 struct FingerprintLocatorTests {
-    /// Synthetic site: 2 buildings × 2 floors, APs on a grid, RSSI from a log-distance model.
-    static func synthetic() -> [FingerprintSample] {
-        var out: [FingerprintSample] = []
-        var aps: [(x: Double, y: Double, b: Int, f: Int)] = []
-        for i in 0..<16 {
-            let b = i >= 8 ? 1 : 0
-            let x = Double(i % 4) * 20 + Double(b) * 200
-            let y = Double((i / 4) % 2) * 20
-            aps.append((x, y, b, (i / 4) % 2))
-        }
-        for b in 0..<2 {
-            for f in 0..<2 {
-                for gx in 0..<7 {
-                    for gy in 0..<3 {
-                        let x = Double(gx) * 10 + Double(b) * 200
-                        let y = Double(gy) * 10
-                        let rssi: [Int8] = aps.map { ap in
-                            guard ap.b == b else { return FingerprintSample.notDetected }
-                            let d = max(1, hypot(ap.x - x, ap.y - y))
-                            let floorLoss = ap.f == f ? 0.0 : 15.0
-                            let v = -40 - 25 * log10(d) - floorLoss
-                            return v < -100 ? FingerprintSample.notDetected : Int8(v.rounded())
-                        }
-                        out.append(FingerprintSample(rssi: rssi, xMetres: x, yMetres: y, floor: f, building: b))
-                    }
-                }
-            }
-        }
-        return out
-    }
-
     @Test(
         "a training fingerprint is located exactly at its own position (distance 0 takes all weight)",
         arguments: [nil, RSSIRepresentation.positive()])
     func exactMatch(positionRepresentation: RSSIRepresentation?) throws {
-        let samples = Self.synthetic()
+        let samples = SyntheticSite.samples()
         let model = try FingerprintLocator(
             training: samples,
             configuration: .init(positionRepresentation: positionRepresentation))
@@ -102,7 +72,7 @@ struct FingerprintLocatorTests {
 
     @Test("between grid points the estimate lies between its neighbours, right building and floor")
     func interpolates() throws {
-        let samples = Self.synthetic()
+        let samples = SyntheticSite.samples()
         // Hold out the point (30, 10) of building 1, floor 0 and locate it.
         let held = try #require(
             samples.firstIndex { $0.building == 1 && $0.floor == 0 && $0.xMetres == 230 && $0.yMetres == 10 })
@@ -119,7 +89,7 @@ struct FingerprintLocatorTests {
     @Test("bad inputs are refused with a clear error")
     func errors() throws {
         #expect(throws: PositioningError.emptyTrainingSet) { try FingerprintLocator(training: []) }
-        let s = Self.synthetic()
+        let s = SyntheticSite.samples()
         #expect(
             throws: PositioningError.invalidParameter(name: "floorNeighbours", reason: "must be at least 1 (got 0)")
         ) {
@@ -203,7 +173,7 @@ struct FingerprintLocatorTests {
 
     @Test("cross-validation over a single phone says it needs two phones, not that training is empty")
     func crossValidationNeedsTwoGroups() {
-        let s = Self.synthetic()
+        let s = SyntheticSite.samples()
         #expect(throws: PositioningError.tooFewGroups(grouping: "phone", found: 1)) {
             try FingerprintCrossValidation.leaveOneGroupOut(s, by: .phone)
         }
@@ -262,7 +232,7 @@ struct FingerprintHierarchyTests {
         "a fingerprint read by a phone whose RSSI is off by a few dB is found with the opposite offset, at its own position",
         arguments: [Int8(-6), Int8(3), Int8(9)])
     func deviceOffsetRecovered(shift: Int8) throws {
-        let samples = FingerprintLocatorTests.synthetic()
+        let samples = SyntheticSite.samples()
         let model = try FingerprintLocator(training: samples)
         let withoutSearch = try FingerprintLocator(training: samples, configuration: .withoutOffsetSearch)
         for s in [samples[10], samples[55]] {
@@ -337,7 +307,7 @@ struct FingerprintHierarchyTests {
 
     @Test("the tuned kernel regression keeps training fingerprints at their own position and refuses bad widths")
     func kernelRegression() throws {
-        let samples = FingerprintLocatorTests.synthetic()
+        let samples = SyntheticSite.samples()
         let model = try FingerprintLocator(training: samples, configuration: .tuned)
         for s in [samples[5], samples[60]] {
             let e = try model.locate(s.rssi)

@@ -81,9 +81,10 @@ struct WeatherProviderTests {
     /// Rota's LCD file (layout v1) carries no coordinates; NOAA's station history places it
     /// (USAF 084490, WBAN 13025: +36.650, −6.350).
     @Test func lcdStationWithoutCoordinatesIsPlacedByTheStationHistory() throws {
-        let rota = try LCDWeatherProvider(
-            url: datasets.appendingPathComponent("weather/LCD_08449013025_Rota_2018.csv"),
-            displayName: "rota.csv", utcOffsetSeconds: 3600)
+        let rota = LCDWeatherProvider(
+            file: try NOAALCDLoader.load(
+                url: datasets.appendingPathComponent("weather/LCD_08449013025_Rota_2018.csv"),
+                displayName: "rota.csv", utcOffsetSeconds: 3600))
         #expect(rota.station == nil && rota.stationID == "08449013025")
         let history = try ISDHistoryLoader.load(url: datasets.appendingPathComponent("weather/isd-history.csv")).records
         let placed = try #require(rota.located(in: history).station)
@@ -92,9 +93,10 @@ struct WeatherProviderTests {
     }
 
     @Test func twoSourceFormatsBehindOneProtocol() throws {
-        let lcd = try LCDWeatherProvider(
-            url: datasets.appendingPathComponent("weather/LCD_USW00014939_Lincoln_2023JanFeb.csv"),
-            displayName: "lincoln.csv", utcOffsetSeconds: -21_600)
+        let lcd = LCDWeatherProvider(
+            file: try NOAALCDLoader.load(
+                url: datasets.appendingPathComponent("weather/LCD_USW00014939_Lincoln_2023JanFeb.csv"),
+                displayName: "lincoln.csv", utcOffsetSeconds: -21_600))
         let tmy = try TMYWeatherProvider(
             file: try TMY3Loader.load(
                 url: datasets.appendingPathComponent("weather/703165TY.csv"),

@@ -2,7 +2,6 @@ import FieldtestData
 import Foundation
 import Testing
 
-@testable import Capabilities
 @testable import TweetSentiment
 
 /// A Snowflake status ID for a UTC instant (milliseconds since 1970) and a sequence number.
@@ -70,40 +69,6 @@ struct SemEvalTweetsLoaderTests {
         // Sequential pre-Snowflake IDs carry no time.
         #expect(year(20) == nil)
         #expect(year(29_000_000_000) == nil)
-    }
-
-    @Test func trainingFilesRecogniseTheLayoutAndGroupByYear() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("semeval-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let a = snowflakeID(milliseconds: utcMilliseconds(2013, 3, 1))
-        let b = snowflakeID(milliseconds: utcMilliseconds(2015, 9, 1))
-        let url = dir.appendingPathComponent("tweets.tsv")
-        try Data("id\tlabel\ttext\n\(a)\tpositive\tnice day\n\(b)\tnegative\tawful day\n".utf8).write(to: url)
-        let corpus = try SentimentCorpusFiles.load([url])
-        #expect(corpus.examples.map(\.source) == [.semEval, .semEval])
-        #expect(corpus.examples.map(\.group) == ["2013", "2015"])
-    }
-
-    /// The organisers' own files have no header (the SemEval-2017 test gold is a headerless `.txt`);
-    /// they are recognised by their rows, whatever the file is called.
-    @Test func headerlessRowsAreReadFromAnyFileName() throws {
-        let (a, b) = (snowflakeID(milliseconds: utcMilliseconds(2016, 11, 25)), UInt64(42))
-        let file = "\u{FEFF}\(a)\tneutral\tbus at 8\n\(b)\tpositive\tlove it\t\n"
-        let loaded = try SemEvalTweetsLoader.parse(Self.bytes(file), file: "gold.txt")
-        #expect(loaded.records.map(\.id) == [a, b])
-        #expect(loaded.records.map(\.label) == [.neutral, .positive])
-        #expect(loaded.records.map(\.text) == ["bus at 8", "love it"])
-        #expect(loaded.records.map(\.line) == [1, 2])
-        #expect(loaded.report.rowsLoaded == 2)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("semeval-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("SemEval2017-task4-test.subtask-A.english.txt")
-        try Data(file.utf8).write(to: url)
-        let corpus = try SentimentCorpusFiles.load([url])
-        #expect(corpus.examples.map(\.source) == [.semEval, .semEval])
-        #expect(corpus.examples.map(\.group).first == "2016")
     }
 
     /// SemEval-2013's layout: a user ID before the label, labels in quotes, `objective-OR-neutral`.

@@ -2,7 +2,6 @@ import FieldtestData
 import Foundation
 import Testing
 
-@testable import Capabilities
 @testable import TweetSentiment
 
 /// A small labelled corpus built in code.
@@ -353,81 +352,6 @@ struct SentimentModelCodecTests {
                 reason: "not a Fieldtest sentiment model (bad magic); train one with 'fieldtest train sentiment'")
         ) {
             try SentimentModelCodec.decode(Array("id,text\n1,hi\n".utf8), file: "m")
-        }
-    }
-
-    @Test func saveAndLoadThroughAFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ftsm-\(UUID().uuidString).ftsm")
-        defer { try? FileManager.default.removeItem(at: url) }
-        let model = trainSmall(.logisticRegression)
-        try SentimentModelFile.save(model, to: url)
-        #expect(try SentimentModelFile.load(url) == model)
-    }
-}
-
-@Suite("CSV classification")
-struct SentimentCSVTests {
-    @Test func classifiesQuotedRows() throws {
-        let input = "id,text\n1,\"I love it, great day :)\"\n2,\"hate this\nterrible\"\n"
-        let out = try SentimentCSV.classify(Array(input.utf8), file: "in.csv", model: trainSmall(.logisticRegression))
-        let lines = out.split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines[0] == "id,label,score")
-        #expect(lines[1].hasPrefix("1,positive,"))
-        #expect(lines[2].hasPrefix("2,negative,-"))
-    }
-
-    @Test func parallelRunsGiveTheSameBytesInInputOrder() throws {
-        // Enough rows for three runs of `rowsPerJob`, plus a remainder, so every boundary is crossed.
-        let count = 3 * SentimentCSV.rowsPerJob + 7
-        let texts = [
-            "I love it, great day :)", "hate this\nterrible", "the bus leaves at 8", "not good at all!!!",
-            "soooo happy #WinningDay",
-        ]
-        var input = CSVWriter()
-        input.row(["id", "text"])
-        for k in 0..<count { input.row(["t\(k)", texts[k % texts.count] + (k % 3 == 0 ? " \(k)" : "")]) }
-        let model = trainSmall(.logisticRegression)
-        let serial = try SentimentCSV.classify(input.bytes, file: "in.csv", model: model, jobs: 1)
-        let lines = serial.split(separator: "\n")
-        #expect(lines.count == count + 1)
-        for k in [0, 1, SentimentCSV.rowsPerJob - 1, SentimentCSV.rowsPerJob, count - 1] {
-            #expect(lines[k + 1].hasPrefix("t\(k),"))
-        }
-        for jobs in [2, 3, 4, 16] {
-            #expect(
-                try SentimentCSV.classify(input.bytes, file: "in.csv", model: model, jobs: jobs) == serial,
-                "jobs \(jobs)")
-        }
-    }
-
-    /// The byte-level reading (`CSVByteColumns`) and the general one (`CSVTable`) give the same output.
-    @Test func fastReadingWritesWhatTheGeneralReadingWrites() throws {
-        var input = CSVWriter()
-        input.row(["text", "id", "note"])
-        let texts =
-            ScorerExactnessTests.tricky + [
-                "caf\u{E9} au lait :)", "\"quoted\" text, with comma", "two\r\nlines", "", "&lt;3 &amp; more",
-            ]
-        for (k, text) in texts.enumerated() { input.row([text, k % 4 == 0 ? "id \"\(k)\", quoted" : "r\(k)", "n"]) }
-        let bytes = input.bytes
-        #expect(CSVByteColumns.scan(bytes, columns: ["id", "text"]) != nil)
-        for model in [trainSmall(.logisticRegression), trainSmall(.naiveBayes)] {
-            let general = try SentimentCSV.classifyReadingTable(
-                bytes, file: "in.csv", model: model, classes: Set(SentimentLabel.allCases), jobs: 1)
-            #expect(try SentimentCSV.classify(bytes, file: "in.csv", model: model) == general)
-            #expect(general.split(separator: "\n").count > texts.count)
-            let binary: Set<SentimentLabel> = [.negative, .positive]
-            #expect(
-                try SentimentCSV.classify(bytes, file: "in.csv", model: model, classes: binary)
-                    == (try SentimentCSV.classifyReadingTable(
-                        bytes, file: "in.csv", model: model, classes: binary, jobs: 1)))
-        }
-    }
-
-    @Test func missingColumnIsAnError() {
-        #expect(throws: DataError.missingColumn(file: "in.csv", column: "text")) {
-            try SentimentCSV.classify(Array("id,tweet\n1,hi\n".utf8), file: "in.csv", model: trainSmall(.naiveBayes))
         }
     }
 }

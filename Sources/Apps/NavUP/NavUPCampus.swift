@@ -1,4 +1,5 @@
 import CampusRouting
+import Capabilities
 import FieldtestData
 import Foundation
 import ScenarioEngine

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Each device's latest ping in the window is counted in its cell; density is devices per cell area
 /// (persons/m²). Cells are `cellMetres` square at the grid origin's latitude (equirectangular).
-/// O(P) to build; the CSV lists only non-empty cells.
+/// O(P) to build; `cells` lists only non-empty cells.
 public struct CrowdHeatmap: Sendable, Equatable {
     /// One non-empty cell.
     public struct Cell: Sendable, Equatable {
@@ -53,19 +53,5 @@ public struct CrowdHeatmap: Sendable, Equatable {
                     longitude: origin.longitude + (Double(k[1]) + 0.5) * cellMetres * lonPerMetre),
                 devices: c, density: Double(c) / (cellMetres * cellMetres))
         }
-    }
-
-    /// CSV `row,column,latitude,longitude,devices,density_per_m2`.
-    public var csv: String {
-        var w = CSVWriter()
-        w.row(["row", "column", "latitude", "longitude", "devices", "density_per_m2"])
-        for c in cells {
-            w.row([
-                String(c.row), String(c.column), CSVWriter.number(c.centre.latitude),
-                CSVWriter.number(c.centre.longitude),
-                String(c.devices), CSVWriter.number(c.density),
-            ])
-        }
-        return w.text
     }
 }

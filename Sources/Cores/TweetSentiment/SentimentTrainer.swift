@@ -143,7 +143,7 @@ public struct SourceEvaluation: Sendable, Equatable {
     /// Macro-averaged F1 over `classes`.
     public var macroF1: Double { Self.mean(orderedClasses.map(confusion.f1)) }
     /// `classes` in raw-value order (so sums do not depend on set order).
-    var orderedClasses: [SentimentLabel] { SentimentLabel.allCases.filter(classes.contains) }
+    public var orderedClasses: [SentimentLabel] { SentimentLabel.allCases.filter(classes.contains) }
 
     static func mean(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count) }
 }
@@ -296,33 +296,6 @@ public enum SentimentTrainer {
         var out = CorpusSource.allCases.compactMap { s in bySource[s]?.evaluation(s, classes: classes) }
         if includesTotal, total.confusion.total > 0 { out.append(total.evaluation(nil, classes: classes)) }
         return out
-    }
-
-    /// Evaluations as CSV rows `source,classes,metric,value` (metrics: n, accuracy, binary_accuracy,
-    /// macro_f1, macro_recall, precision_/recall_/f1_<class> for each evaluated class, pearson_r;
-    /// figures in shortest round-trip form, missing ones left out).
-    public static func reportCSV(_ evaluations: [SourceEvaluation]) -> String {
-        var w = CSVWriter()
-        w.row(["source", "classes", "metric", "value"])
-        for e in evaluations {
-            let source = e.source?.rawValue ?? "all"
-            let classes = e.orderedClasses.map(\.name).joined(separator: "+")
-            func put(_ metric: String, _ value: Double?) {
-                if let value { w.row([source, classes, metric, "\(value)"]) }
-            }
-            w.row([source, classes, "n", String(e.confusion.total)])
-            put("accuracy", e.confusion.accuracy)
-            put("binary_accuracy", e.binaryAccuracy)
-            put("macro_f1", e.macroF1)
-            put("macro_recall", e.macroRecall)
-            for c in e.orderedClasses {
-                put("precision_\(c.name)", e.confusion.precision(c))
-                put("recall_\(c.name)", e.confusion.recall(c))
-                put("f1_\(c.name)", e.confusion.f1(c))
-            }
-            put("pearson_r", e.pearsonR)
-        }
-        return w.text
     }
 
     /// A plain-text table of evaluations (per-class precision/recall, macro-F1,

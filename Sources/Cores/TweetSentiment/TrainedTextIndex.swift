@@ -86,9 +86,4 @@ public struct TrainedTextIndex: Sendable, Equatable {
         }
         self.hashes = hashes
     }
-
-    /// The index file of the model at `model`: the same path with the extension `.trained`.
-    public static func url(besideModel model: URL) -> URL {
-        model.deletingPathExtension().appendingPathExtension("trained")
-    }
 }

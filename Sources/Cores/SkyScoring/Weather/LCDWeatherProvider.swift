@@ -18,14 +18,8 @@ public struct LCDWeatherProvider: WeatherProvider {
     /// The standard-time offset the file's local dates were read with, seconds east of UTC.
     public let utcOffsetSeconds: Int
 
-    /// Loads the file; `utcOffsetSeconds` is the station's standard-time offset (LCD local
-    /// times are local standard time all year).
-    public init(url: URL, displayName: String, utcOffsetSeconds: Int) throws(DataError) {
-        let file = try NOAALCDLoader.load(url: url, displayName: displayName, utcOffsetSeconds: utcOffsetSeconds)
-        self.init(file: file)
-    }
-
-    /// Wraps a loaded LCD file.
+    /// Wraps a loaded LCD file (`NOAALCDLoader.load(url:displayName:utcOffsetSeconds:policy:)` reads
+    /// one; LCD local times are local standard time all year).
     public init(file: LCDFile) {
         station = file.coordinate
         stationID = file.station

@@ -4,12 +4,13 @@ import Foundation
 import Testing
 
 @testable import CampusRouting
+@testable import Capabilities
 
 /// The prepared-graph cache: a second load reads it, and a damaged, truncated or foreign file is
 /// noticed and rebuilt with the same answers.
 @Suite("Prepared graph cache")
 struct GraphCacheTests {
-    static let map = RoutingFixtures.quito
+    static let map = RouteFixtures.quito
 
     /// A fresh cache folder, removed by the caller.
     static func folder() throws -> URL {
@@ -119,9 +120,10 @@ struct GraphCacheTests {
         let file = dir.appendingPathComponent(name)
         #expect(FileManager.default.fileExists(atPath: file.path))
         // Another map's adjacency written under this key, with a valid checksum: the arcs do not fit.
-        let montgomery = try CampusGraph(source: try MapFile.load(url: RoutingFixtures.montgomery).source)
+        let montgomery = try CampusGraph(source: try MapFile.load(url: RouteFixtures.montgomery).source)
         GraphCache.write(
-            montgomery.profileAdjacency, key: key, to: file, in: dir, secret: try #require(GraphCache.userSecret()))
+            CampusGraph.preparedBytes(of: montgomery.profileAdjacency), entries: montgomery.profiles.count, key: key,
+            to: file, in: dir, secret: try #require(GraphCache.userSecret()))
         let reloaded = try Self.load(dir)
         #expect(reloaded.outcome == .rebuilt("the cached arcs do not match the map's graph"))
         #expect(
@@ -194,7 +196,9 @@ struct GraphCacheTests {
         // Tampered component ids, written whole with a valid CRC-32, under another secret: a writer of the
         // cache folder who cannot read the user's secret file.
         let forged = built.profileAdjacency.map(Self.isolated)
-        GraphCache.write(forged, key: key, to: file, in: dir, secret: SymmetricKey(size: .bits256))
+        GraphCache.write(
+            CampusGraph.preparedBytes(of: forged), entries: forged.count, key: key, to: file, in: dir,
+            secret: SymmetricKey(size: .bits256))
         let reloaded = try Self.load(dir)
         guard case .rebuilt(let reason) = reloaded.outcome else {
             Issue.record("a forged cache file was used")

@@ -1,5 +1,6 @@
 import FieldtestData
 import Foundation
+import TweetSentiment
 
 extension SentimentModelFile {
     /// The shipped default model is not where it was looked for.

@@ -1,5 +1,6 @@
 import FieldtestData
 import Foundation
+import TweetSentiment
 
 /// Reading and writing model files, and finding the shipped default model.
 public enum SentimentModelFile {
