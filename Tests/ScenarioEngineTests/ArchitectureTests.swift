@@ -69,6 +69,7 @@ struct ArchitectureTests {
                 dependencies = withoutProducts.matches(of: /"([^"]+)"/).map { String($0.1) }
             }
             let parts = path.split(separator: "/")
+            if parts.first == "Tests" { continue }  // test support: checked with the test targets
             guard parts.count >= 2, let layer = Layer(rawValue: String(parts[1])) else {
                 Issue.record("target \(name): path \(path) is not under a layer folder of Sources/")
                 continue
@@ -135,6 +136,103 @@ struct ArchitectureTests {
             }
         }
         #expect(checked > 100, "found only \(checked) imports of package modules")
+    }
+
+    /// The test targets of `Package.swift` and its test-support targets (under `Tests/`): names and
+    /// target dependencies (products left out).
+    static func testTargets() throws -> [(name: String, dependencies: [String])] {
+        let text = try String(contentsOf: repo.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let starts = text.ranges(of: /\.(testTarget|target)\(/)
+        return starts.enumerated().compactMap { k, start in
+            let end = k + 1 < starts.count ? starts[k + 1].lowerBound : text.endIndex
+            let block = String(text[start.upperBound..<end])
+            guard let name = block.firstMatch(of: /name: "([^"]+)"/)?.1 else { return nil }
+            // A `.target` is a test's only when it lives under Tests/ (test support).
+            if text[start].hasPrefix(".target"), block.firstMatch(of: /path: "Tests\//) == nil { return nil }
+            var dependencies: [String] = []
+            if let list = block.firstMatch(of: /dependencies: \[((?:[^\[\]]|\[[^\]]*\])*)\]/)?.1 {
+                dependencies = list.replacing(/\.product\([^)]*\)/, with: "").matches(of: /"([^"]+)"/).map {
+                    String($0.1)
+                }
+            }
+            return (String(name), dependencies)
+        }
+    }
+
+    /// The dependencies of the test target `name` that break the rule for the tests of a core or a
+    /// foundation: `Tests/<Module>Tests` (and its `<Module>TestSupport`) may use its module, its test
+    /// support and what that module's layer may use.
+    static func upwardTestDependencies(
+        _ name: String, _ dependencies: [String], targets byName: [String: Target]
+    ) -> [String] {
+        let suffix = ["TestSupport", "Tests"].first { name.hasSuffix($0) } ?? ""
+        guard !suffix.isEmpty, let module = byName[String(name.dropLast(suffix.count))],
+            [.cores, .foundations].contains(module.layer)
+        else { return [] }
+        return dependencies.filter { d in
+            guard d != module.name, d != module.name + "TestSupport", let to = byName[d] else { return false }
+            return !rules.allSatisfy { $0.allows(module, to) }
+        }
+    }
+
+    @Test("the tests of a core or a foundation depend on it and on the layers below it only")
+    func testTargetDependencies() throws {
+        let targets = try Self.targets()
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let tests = try Self.testTargets()
+        #expect(tests.count >= 10, "read only \(tests.count) test targets from Package.swift")
+        for test in tests {
+            for d in Self.upwardTestDependencies(test.name, test.dependencies, targets: byName) {
+                let message =
+                    "Package.swift: \(test.name) depends on \(d); the tests of a core use only it and Foundations "
+                    + "(move a test of \(d)'s code to \(d)'s tests)"
+                Issue.record("\(message)")
+            }
+        }
+        // The check can fail: a core's tests depending on a capability, an app or another core.
+        #expect(
+            Self.upwardTestDependencies(
+                "CampusRoutingTests", ["CampusRouting", "FieldtestData", "Capabilities", "TweetSentiment"],
+                targets: byName) == ["Capabilities", "TweetSentiment"])
+    }
+
+    /// What a core's source may not do: read or write files, touch the standard streams, or write
+    /// CSV (the capabilities, the apps and Foundations do; a core takes values and returns values).
+    static let coreDenyList = [
+        "FileManager", "FileHandle", "fopen(", "Data(contentsOf:", "String(contentsOf", "print(", "readLine(",
+        "stdout", "stderr", "stdin", "fputs(", "FileDescriptor", "readFileBytes(", "MappedFile(", "AtomicFile.",
+        "CSVWriter", ".write(to:", "URL(fileURLWithPath",
+    ]
+
+    /// The deny-listed words `text` uses outside comments, with their line numbers.
+    static func deniedUses(in text: String) -> [(line: Int, word: String)] {
+        var found: [(Int, String)] = []
+        for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = line.trimmingPrefix(while: \.isWhitespace)
+            guard !code.hasPrefix("//") else { continue }
+            for word in coreDenyList where code.contains(word) { found.append((k + 1, word)) }
+        }
+        return found
+    }
+
+    @Test("no core reads or writes files, uses the standard streams or writes CSV")
+    func coresArePure() throws {
+        let cores = try Self.targets().filter { $0.layer == .cores && !$0.isCHelper }
+        #expect(cores.count >= 5, "found only \(cores.count) cores")
+        for core in cores {
+            for file in try Self.swiftSources(in: Self.repo.appendingPathComponent(core.path)) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for use in Self.deniedUses(in: text) {
+                    let message =
+                        "\(core.path)/…/\(file.lastPathComponent):\(use.line) uses \(use.word); a core takes and "
+                        + "returns values (move the I/O to its capability, its app or Foundations)"
+                    Issue.record("\(message)")
+                }
+            }
+        }
+        // The scan can fail: it sees a file read and a print, and not a comment about them.
+        let sample = "/// Data(contentsOf:) is the caller's\nlet d = try Data(contentsOf: url)\nprint(d)\n"
+        #expect(Self.deniedUses(in: sample).map(\.line) == [2, 3])
     }
 
     @Test("the rules catch an upward arrow")
