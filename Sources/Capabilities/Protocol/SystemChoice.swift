@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import ScenarioEngine
 
@@ -161,5 +162,17 @@ extension SystemComparison.Entry {
         }
         try self.init(
             name: String(option[..<eq]), capability: capability, command: String(option[option.index(after: eq)...]))
+    }
+}
+
+extension CommandFiles {
+    /// Adds the system command `text` (`--system` or `--candidate` value, `CAPABILITY=` or `NAME=COMMAND`
+    /// with `splitAtEquals`) as `systemCommand` reads it; `builtin` and an unparsable value add
+    /// nothing (the command reports those itself).
+    public mutating func system(_ text: String, option: String = "--system", splitAtEquals: Bool = false) {
+        var command = text
+        if splitAtEquals, let eq = text.firstIndex(of: "=") { command = String(text[text.index(after: eq)...]) }
+        guard case .external(let spec)? = try? SystemChoice.parse(command: command) else { return }
+        systemCommand(spec.command, option: option)
     }
 }
