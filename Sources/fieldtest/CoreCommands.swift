@@ -1,5 +1,4 @@
 import ArgumentParser
-import CampusRouting
 import Capabilities
 import FieldtestApps
 import FieldtestData

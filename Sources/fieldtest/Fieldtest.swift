@@ -14,10 +14,9 @@ struct Fieldtest: ParsableCommand {
             Exit codes: 0 success (all requirements pass), 1 a requirement failed or a \
             regression was found, 2 invalid input or usage, or an output that cannot be written.
 
-            Bundled data (datasets, the sentiment model, lexicons) is looked for in: $FIELDTEST_DATA (a \
-            folder holding Datasets/; when set, only there), ./Datasets, <executable>/../share/fieldtest/Datasets \
-            (make install PREFIX=…), a checkout above the executable, the checkout it was built in. \
-            `fieldtest datasets where` shows which is used; when none is found, errors list every place looked.
+            Bundled data (datasets, the sentiment model, lexicons) is looked for in $FIELDTEST_DATA, ./Datasets, \
+            then beside the executable (`fieldtest datasets where --help` gives the order; `datasets where` the \
+            folder used); when none is found, errors list every place looked.
 
             Shell completion: fieldtest --generate-completion-script bash|zsh|fish.
             """,

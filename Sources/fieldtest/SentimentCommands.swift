@@ -174,7 +174,8 @@ struct EvaluateCommand: ParsableCommand {
         func job() throws -> any CommandJob {
             let datasets = DatasetsLocation.current(option: nil)
             let request = system.map { system in
-                var r = SystemEvaluation.Request(capability: .sentiment, inputs: input, datasets: datasets, output: output)
+                var r = SystemEvaluation.Request(
+                    capability: .sentiment, inputs: input, datasets: datasets, output: output)
                 r.system = system
                 supervision.apply(to: &r)
                 return r

@@ -13,7 +13,8 @@ struct ScoreJobFilesTests {
         let weather = folder.appendingPathComponent("w.csv").path
         try "location_id\n".write(toFile: weather, atomically: true, encoding: .utf8)
         let job = WeatherProviders.ScoreJob(
-            weather: weather, dataset: nil, year: 2021, datasetFolders: [], output: folder.appendingPathComponent("s.csv").path)
+            weather: weather, dataset: nil, year: 2021, datasetFolders: [],
+            output: folder.appendingPathComponent("s.csv").path)
         #expect(try job.files.inputs.map(\.option) == ["--weather"])
         #expect(try job.files.outputs.map(\.option) == ["--output"])
         let over = WeatherProviders.ScoreJob(

@@ -93,7 +93,8 @@ extension WeatherProviders {
                 try ScoreBatch.run(file: weather, output: output)
             } else if let dataset {
                 let manifest = try DatasetsLocation.manifest(options: datasetFolders)
-                let csv = try WeatherProviders.scoreCSV(dataset: dataset, manifest: manifest, year: year, output: output)
+                let csv = try WeatherProviders.scoreCSV(
+                    dataset: dataset, manifest: manifest, year: year, output: output)
                 try OutputText.write(csv, to: output)
             }
             return .success

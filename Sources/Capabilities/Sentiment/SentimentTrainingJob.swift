@@ -142,7 +142,8 @@ extension SentimentTrainingJob {
             f.datasets(options: datasetFolders)
             f.output(output, option: "--output")
             if let output, output != OutputText.standardStreamName {
-                f.output(TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output)).path, option: "--output's index")
+                f.output(
+                    TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output)).path, option: "--output's index")
             }
             return f
         }

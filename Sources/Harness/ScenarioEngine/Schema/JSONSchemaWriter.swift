@@ -1,5 +1,5 @@
-import Foundation
 import FieldtestData
+import Foundation
 
 /// Renders the scenario schema as JSON Schema (draft 2020-12) so editors can
 /// complete and validate scenario files. Generated from the same
