@@ -28,6 +28,11 @@ enum CommandSupport {
         if outcome != .success { throw ExitCode(outcome.exitCode) }
     }
 
+    /// Throws `problem` (a library's usage message) as a usage error, exit 2, when there is one.
+    static func refuse(_ problem: String?) throws {
+        if let problem { throw ValidationError(problem) }
+    }
+
     /// Prints `message` to standard error (a standard error that cannot be written is
     /// ignored: there is nowhere left to report it).
     static func printError(_ message: String) {

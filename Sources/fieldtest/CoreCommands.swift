@@ -48,22 +48,13 @@ struct ScoreCommand: JobCommand {
     @OptionGroup var folder: DatasetFolders
     @OptionGroup var out: OutputCSV
 
-    func validate() throws {
-        if (weather == nil) == (dataset == nil) {
-            throw ValidationError("give exactly one of --weather FILE.csv or --dataset NAME")
-        }
-        let years = TMYWeatherProvider.supportedYears
-        if !years.contains(year) {
-            throw ValidationError(
-                "--year \(year): error: outside the years a typical year can be replayed in; give a year in \(years.lowerBound)…\(years.upperBound)"
-            )
-        }
+    var scoreJob: WeatherProviders.ScoreJob {
+        .init(weather: weather, dataset: dataset, year: year, datasetFolders: folder.datasets, output: out.output)
     }
 
-    func job() throws -> any CommandJob {
-        WeatherProviders.ScoreJob(
-            weather: weather, dataset: dataset, year: year, datasetFolders: folder.datasets, output: out.output)
-    }
+    func validate() throws { try CommandSupport.refuse(scoreJob.usageProblem) }
+
+    func job() throws -> any CommandJob { scoreJob }
 }
 
 /// `fieldtest route`: batch routing over an OSM XML or GeoJSON map.

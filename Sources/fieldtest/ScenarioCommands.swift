@@ -291,22 +291,9 @@ struct CompareCommand: JobCommand {
     @OptionGroup var color: ColorOption
 
     func validate() throws {
-        do {
-            let capability = try SystemCapability.named(capability).name
-            guard system.isEmpty else {
-                throw ValidationError(
-                    "compare takes --candidate NAME=COMMAND, once per system; --system (CAPABILITY=COMMAND) is run's option"
-                )
-            }
-            let entries = try SystemComparison.Entry.parse(options: candidate, capability: capability)
-            if out != nil { try SystemComparison.checkFolderNames(entries) }
-        } catch let error as SystemError {
-            // One `error:` prefix: ArgumentParser adds its own.
-            if case .usage(let message) = error { throw ValidationError(message) }
-            throw ValidationError(error.description)
-        } catch let error as SystemComparison.UsageError {
-            throw ValidationError(error.message)
-        }
+        try CommandSupport.refuse(
+            SystemComparison.usageProblem(
+                capability: capability, candidates: candidate, system: system, keepsFolders: out != nil))
     }
 
     func job() throws -> any CommandJob {

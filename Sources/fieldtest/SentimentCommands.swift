@@ -158,17 +158,9 @@ struct EvaluateCommand: ParsableCommand {
         func validate() throws {
             if input.isEmpty { throw ValidationError("give at least one --input file") }
             _ = try CommandSupport.classes(classes)
-            if system != nil && classes != nil {
-                throw ValidationError(
-                    "--classes applies to the built-in model only; with --system, all three classes are scored (drop --classes)"
-                )
-            }
-            if system == nil && supervision.given {
-                throw ValidationError("--timeout and --stderr apply to an external system; give --system too")
-            }
-            if system == nil && supervision.items != nil {
-                throw ValidationError("--items scores a system: give --system (builtin for the shipped model)")
-            }
+            try CommandSupport.refuse(
+                SentimentEvaluation.Job.usageProblem(
+                    system: system, classes: classes, systemOptions: supervision.given, items: supervision.items))
         }
 
         func job() throws -> any CommandJob {

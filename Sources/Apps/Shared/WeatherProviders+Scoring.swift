@@ -73,6 +73,17 @@ extension WeatherProviders {
             (self.datasetFolders, self.output) = (datasetFolders, output)
         }
 
+        /// Options that do not go together, or out of range: nil, or what to do (a usage error).
+        public var usageProblem: String? {
+            if (weather == nil) == (dataset == nil) { return "give exactly one of --weather FILE.csv or --dataset NAME" }
+            let years = TMYWeatherProvider.supportedYears
+            guard years.contains(year) else {
+                return
+                    "--year \(year): error: outside the years a typical year can be replayed in; give a year in \(years.lowerBound)…\(years.upperBound)"
+            }
+            return nil
+        }
+
         /// The weather CSV, or the dataset's files (named first) and the datasets folders; the output.
         public var files: CommandFiles {
             get throws {

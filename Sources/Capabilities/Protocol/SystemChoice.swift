@@ -176,3 +176,32 @@ extension CommandFiles {
         systemCommand(spec.command, option: option)
     }
 }
+
+extension SystemComparison {
+    /// `fieldtest compare`'s usage, checked before anything runs: the capability named, no run-style
+    /// `--system` (`system`: its values), the `--candidate` entries (`Entry.parse`), and with
+    /// `keepsFolders` (`--out`) their folder names (`checkFolderNames`).
+    /// - Returns: nil, or what is wrong and what to do, without an `error:` prefix (the caller's usage
+    ///   error adds one).
+    public static func usageProblem(
+        capability: String, candidates: [String], system: [String], keepsFolders: Bool
+    ) -> String? {
+        do {
+            let capability = try SystemCapability.named(capability).name
+            guard system.isEmpty else {
+                return
+                    "compare takes --candidate NAME=COMMAND, once per system; --system (CAPABILITY=COMMAND) is run's option"
+            }
+            let entries = try Entry.parse(options: candidates, capability: capability)
+            if keepsFolders { try checkFolderNames(entries) }
+            return nil
+        } catch let error as SystemError {
+            if case .usage(let message) = error { return message }
+            return error.description
+        } catch let error as UsageError {
+            return error.message
+        } catch {
+            return String(describing: error)
+        }
+    }
+}

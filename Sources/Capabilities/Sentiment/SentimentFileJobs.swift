@@ -144,6 +144,20 @@ extension SentimentEvaluation {
             (self.reservedOnly, self.output, self.system) = (reservedOnly, output, system)
         }
 
+        /// Options that do not go together (`classes`, `systemOptions` and `items`: whether `--classes`,
+        /// an external system's options and `--items` were given): nil, or what to do (a usage error).
+        public static func usageProblem(system: String?, classes: String?, systemOptions: Bool, items: String?)
+            -> String?
+        {
+            if system != nil && classes != nil {
+                return
+                    "--classes applies to the built-in model only; with --system, all three classes are scored (drop --classes)"
+            }
+            if system == nil && systemOptions { return "--timeout and --stderr apply to an external system; give --system too" }
+            if system == nil && items != nil { return "--items scores a system: give --system (builtin for the shipped model)" }
+            return nil
+        }
+
         /// The labelled files (with their companions), the model, the datasets, the system command's
         /// files; the figures, and a system's items and kept standard error.
         public var files: CommandFiles {
