@@ -1,6 +1,7 @@
 import Capabilities
 import FieldtestData
 import Foundation
+import ScenarioEngine
 import Testing
 import TweetSentiment
 
@@ -67,5 +68,38 @@ struct CommandJobFilesTests {
             reservedOnly: false, output: path("fig.csv"), system: nil)
         #expect(try model.files.inputs.prefix(2).map(\.option) == ["--input", "--model"])
         #expect(try model.files.outputs.map(\.option) == ["--output"])
+    }
+
+    @Test func compareAndEvaluateUsageProblemsSayWhatToDo() {
+        #expect(
+            SystemComparison.usageProblem(
+                capability: "sentiment", candidates: ["a=builtin", "b=builtin"], system: [], keepsFolders: true) == nil)
+        #expect(
+            SystemComparison.usageProblem(
+                capability: "sentiment", candidates: ["a=builtin"], system: ["sentiment=builtin"], keepsFolders: false)?
+                .hasPrefix("compare takes --candidate NAME=COMMAND") == true)
+        #expect(
+            SystemComparison.usageProblem(
+                capability: "sentiment", candidates: [".hidden=builtin"], system: [], keepsFolders: true)?
+                .contains("cannot name a folder under --out") == true)
+        #expect(
+            SystemComparison.usageProblem(
+                capability: "sentiment", candidates: [".x=builtin"], system: [], keepsFolders: false)
+                == nil)
+        #expect(
+            SystemComparison.usageProblem(capability: "nope", candidates: [], system: [], keepsFolders: false) != nil)
+        #expect(
+            SentimentEvaluation.Job.usageProblem(
+                system: nil, classes: "negative,positive", systemOptions: false, items: nil) == nil)
+        #expect(
+            SentimentEvaluation.Job.usageProblem(
+                system: "builtin", classes: "negative", systemOptions: false, items: nil)?
+                .hasPrefix("--classes applies to the built-in model only") == true)
+        #expect(
+            SentimentEvaluation.Job.usageProblem(system: nil, classes: nil, systemOptions: true, items: nil)?
+                .hasPrefix("--timeout and --stderr") == true)
+        #expect(
+            SentimentEvaluation.Job.usageProblem(system: nil, classes: nil, systemOptions: false, items: "i.csv")?
+                .hasPrefix("--items scores a system") == true)
     }
 }

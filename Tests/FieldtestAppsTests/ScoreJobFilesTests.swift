@@ -21,4 +21,15 @@ struct ScoreJobFilesTests {
             weather: weather, dataset: nil, year: 2021, datasetFolders: [], output: weather)
         #expect(throws: OutputPathCheck.OverwritesInput.self) { try over.files.check() }
     }
+
+    @Test func scoreUsageProblems() {
+        func job(_ weather: String?, _ dataset: String?, year: Int = 2021) -> WeatherProviders.ScoreJob {
+            .init(weather: weather, dataset: dataset, year: year, datasetFolders: [], output: nil)
+        }
+        #expect(job("w.csv", nil).usageProblem == nil)
+        #expect(job(nil, "tmy3-x").usageProblem == nil)
+        #expect(job(nil, nil).usageProblem == "give exactly one of --weather FILE.csv or --dataset NAME")
+        #expect(job("w.csv", "tmy3-x").usageProblem == "give exactly one of --weather FILE.csv or --dataset NAME")
+        #expect(job("w.csv", nil, year: 2200).usageProblem?.hasPrefix("--year 2200: error: outside the years") == true)
+    }
 }

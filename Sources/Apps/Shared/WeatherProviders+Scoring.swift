@@ -75,7 +75,9 @@ extension WeatherProviders {
 
         /// Options that do not go together, or out of range: nil, or what to do (a usage error).
         public var usageProblem: String? {
-            if (weather == nil) == (dataset == nil) { return "give exactly one of --weather FILE.csv or --dataset NAME" }
+            if (weather == nil) == (dataset == nil) {
+                return "give exactly one of --weather FILE.csv or --dataset NAME"
+            }
             let years = TMYWeatherProvider.supportedYears
             guard years.contains(year) else {
                 return

@@ -153,8 +153,12 @@ extension SentimentEvaluation {
                 return
                     "--classes applies to the built-in model only; with --system, all three classes are scored (drop --classes)"
             }
-            if system == nil && systemOptions { return "--timeout and --stderr apply to an external system; give --system too" }
-            if system == nil && items != nil { return "--items scores a system: give --system (builtin for the shipped model)" }
+            if system == nil && systemOptions {
+                return "--timeout and --stderr apply to an external system; give --system too"
+            }
+            if system == nil && items != nil {
+                return "--items scores a system: give --system (builtin for the shipped model)"
+            }
             return nil
         }
 
