@@ -4,12 +4,34 @@ import Foundation
 import MetricReports
 import TweetSentiment
 
+/// A leaf command: its options build a library job (`CommandJob`), which declares the files it
+/// reads and writes (checked by `Fieldtest.checkDeclaredFiles`) and does the work.
+protocol JobCommand: ParsableCommand {
+    /// The job the options describe.
+    func job() throws -> any CommandJob
+}
+
+extension JobCommand {
+    /// Runs the job; exit 1 or 2 as its outcome says.
+    func run() throws { try CommandSupport.finish(job().run()) }
+}
+
 /// Shared plumbing for subcommands: messages and exit codes.
 enum CommandSupport {
     /// Exit code for invalid input or usage.
     static let invalidInput = ExitCode(2)
     /// Exit code for a failed requirement, verification or regression.
     static let failed = ExitCode(1)
+
+    /// Returns on success, else throws the outcome's exit code.
+    static func finish(_ outcome: CommandJobOutcome) throws {
+        if outcome != .success { throw ExitCode(outcome.exitCode) }
+    }
+
+    /// Throws `problem` (a library's usage message) as a usage error, exit 2, when there is one.
+    static func refuse(_ problem: String?) throws {
+        if let problem { throw ValidationError(problem) }
+    }
 
     /// Prints `message` to standard error (a standard error that cannot be written is
     /// ignored: there is nowhere left to report it).

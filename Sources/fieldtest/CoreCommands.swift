@@ -1,5 +1,4 @@
 import ArgumentParser
-import CampusRouting
 import Capabilities
 import FieldtestApps
 import FieldtestData
@@ -11,7 +10,7 @@ import TweetSentiment
 // The core commands: sun, score, route, locate and serve, each over one core.
 
 /// `fieldtest sun`: sunrise, sunset, noon, twilight and golden hour for a CSV of location-days.
-struct SunCommand: ParsableCommand {
+struct SunCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "sun",
         abstract: "Solar event times (UTC) for each id,latitude,longitude,date,timezone row.",
@@ -20,14 +19,12 @@ struct SunCommand: ParsableCommand {
     @Option(help: "Input CSV with columns id,latitude,longitude,date,timezone.", completion: .file()) var input: String
     @OptionGroup var out: OutputCSV
 
-    func run() throws {
-        try SunBatch.run(file: input, output: out.output)
-    }
+    func job() throws -> any CommandJob { SunBatch.Job(input: input, output: out.output) }
 }
 
 /// `fieldtest score`: golden-hour quality for every sunrise and sunset in a weather CSV, or in a
 /// bundled weather recording replayed at its station.
-struct ScoreCommand: ParsableCommand {
+struct ScoreCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
         abstract: "Golden-hour quality (0–100) per location and sunrise/sunset from hourly weather.",
@@ -51,31 +48,17 @@ struct ScoreCommand: ParsableCommand {
     @OptionGroup var folder: DatasetFolders
     @OptionGroup var out: OutputCSV
 
-    func validate() throws {
-        if (weather == nil) == (dataset == nil) {
-            throw ValidationError("give exactly one of --weather FILE.csv or --dataset NAME")
-        }
-        let years = TMYWeatherProvider.supportedYears
-        if !years.contains(year) {
-            throw ValidationError(
-                "--year \(year): error: outside the years a typical year can be replayed in; give a year in \(years.lowerBound)…\(years.upperBound)"
-            )
-        }
+    var scoreJob: WeatherProviders.ScoreJob {
+        .init(weather: weather, dataset: dataset, year: year, datasetFolders: folder.datasets, output: out.output)
     }
 
-    func run() throws {
-        if let weather {
-            return try ScoreBatch.run(file: weather, output: out.output)
-        }
-        guard let dataset else { return }  // validate() asks for one of --weather and --dataset
-        let manifest = try DatasetsLocation.manifest(options: folder.datasets)
-        let csv = try WeatherProviders.scoreCSV(dataset: dataset, manifest: manifest, year: year, output: out.output)
-        try OutputText.write(csv, to: out.output)
-    }
+    func validate() throws { try CommandSupport.refuse(scoreJob.usageProblem) }
+
+    func job() throws -> any CommandJob { scoreJob }
 }
 
 /// `fieldtest route`: batch routing over an OSM XML or GeoJSON map.
-struct RouteCommand: ParsableCommand {
+struct RouteCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "route",
         abstract: "Route a batch of queries (id,from_lat,from_lon,to_lat,to_lon,profile) over a campus map.",
@@ -91,15 +74,15 @@ struct RouteCommand: ParsableCommand {
     @Flag(help: "Print the built-in profiles YAML (the documented schema) to --output or standard output and exit.")
     var printProfiles = false
 
-    func run() throws {
-        try RouteBatch.run(
+    func job() throws -> any CommandJob {
+        RouteBatch.Job(
             graph: graph, queries: queries, congestion: congestion, profiles: profiles, printProfiles: printProfiles,
             output: out.output)
     }
 }
 
 /// `fieldtest locate`: Wi-Fi fingerprinting of UJIIndoorLoc-format files.
-struct LocateCommand: ParsableCommand {
+struct LocateCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "locate",
         abstract:
@@ -117,10 +100,9 @@ struct LocateCommand: ParsableCommand {
         help: "'tuned', 'no-offset-search' (tuned without the device-offset search) or 'baseline' (published 1-NN).")
     var method: FingerprintLocateJob.Method = .tuned
 
-    func run() throws {
-        let result = try FingerprintLocateJob.run(
+    func job() throws -> any CommandJob {
+        FingerprintLocateJob.Request(
             training: train, input: input, crossValidate: crossValidate, method: method, output: out.output)
-        result.notes.forEach(CommandSupport.printError)
     }
 }
 
@@ -128,7 +110,7 @@ extension FingerprintCrossValidation.Grouping: ExpressibleByArgument {}
 extension FingerprintLocateJob.Method: ExpressibleByArgument {}
 
 /// `fieldtest serve`: a built-in core as an external system (docs/system-protocol.md).
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve a built-in core (sun, route, locate or sentiment) over JSON Lines on stdin/stdout.")
@@ -145,12 +127,11 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try SystemServer.serveBuiltin(
-            capability,
+    func job() throws -> any CommandJob {
+        SystemServer.Job(
+            capability: capability,
             datasets: DatasetsLocation.currentFolder(
                 holding: "models/" + SentimentModelFile.defaultFileName, options: folder.datasets),
-            version: FieldtestVersion.current,
-            maxLineBytes: maxLineBytes)
+            version: FieldtestVersion.current, maxLineBytes: maxLineBytes)
     }
 }

@@ -11,19 +11,16 @@ struct DatasetsCommand: ParsableCommand {
         subcommands: [List.self, Verify.self, Add.self, Where.self]
     )
 
-    struct List: ParsableCommand {
+    struct List: JobCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "Show each dataset of every folder: name, format, core, rows, licence, file.")
         @OptionGroup var options: DatasetFolders
 
-        func run() throws {
-            // One write, so that a standard output that cannot take it all is an error.
-            try OutputText.write(try DatasetsLocation.manifest(options: options.datasets).listing, to: nil)
-        }
+        func job() throws -> any CommandJob { DatasetsLocation.ListJob(folders: options.datasets) }
     }
 
-    struct Where: ParsableCommand {
+    struct Where: JobCommand {
         static let configuration = CommandConfiguration(
             commandName: "where",
             abstract: "Show which folder holds the bundled datasets, and every place looked at in order.",
@@ -33,19 +30,10 @@ struct DatasetsCommand: ParsableCommand {
                 the checkout the executable was built in. Exit 1 when none holds a MANIFEST.csv.
                 """)
 
-        func run() throws {
-            let search = DatasetsLocation.currentBundledSearch()
-            if let found = search.found {
-                try OutputText.write("\(found.folder.path)  (\(found.source.rawValue))\n", to: nil)
-            } else {
-                CommandSupport.printError(
-                    "error: no bundled datasets folder (none holds a MANIFEST.csv); looked in:\n" + search.searchedText)
-                throw CommandSupport.failed
-            }
-        }
+        func job() throws -> any CommandJob { DatasetsLocation.WhereJob() }
     }
 
-    struct Verify: ParsableCommand {
+    struct Verify: JobCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
             abstract:
@@ -54,14 +42,10 @@ struct DatasetsCommand: ParsableCommand {
         @OptionGroup var options: DatasetFolders
         @Argument(help: "Only these dataset names (default: all).") var names: [String] = []
 
-        func run() throws {
-            let report = try DatasetsLocation.manifest(options: options.datasets).verificationReport(names: names)
-            print(report.text, terminator: "")
-            if report.failures > 0 { throw CommandSupport.failed }
-        }
+        func job() throws -> any CommandJob { DatasetsLocation.VerifyJob(folders: options.datasets, names: names) }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: JobCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a file as a named dataset: a MANIFEST.csv row with its rows and sha256 measured.",
@@ -79,10 +63,9 @@ struct DatasetsCommand: ParsableCommand {
         @Option(help: "The datasets folder whose manifest gets the row.", completion: .directory) var into: String?
         @Option(help: "The licence of the data (default: unknown).") var license: String?
 
-        func run() throws {
-            let added = try DatasetRegistration.add(
+        func job() throws -> any CommandJob {
+            DatasetRegistration.Job(
                 file: file, name: name, format: format, into: into, folders: options.datasets, license: license)
-            print(added.summary, terminator: "")
         }
     }
 }

@@ -14,10 +14,9 @@ struct Fieldtest: ParsableCommand {
             Exit codes: 0 success (all requirements pass), 1 a requirement failed or a \
             regression was found, 2 invalid input or usage, or an output that cannot be written.
 
-            Bundled data (datasets, the sentiment model, lexicons) is looked for in: $FIELDTEST_DATA (a \
-            folder holding Datasets/; when set, only there), ./Datasets, <executable>/../share/fieldtest/Datasets \
-            (make install PREFIX=…), a checkout above the executable, the checkout it was built in. \
-            `fieldtest datasets where` shows which is used; when none is found, errors list every place looked.
+            Bundled data (datasets, the sentiment model, lexicons) is looked for in $FIELDTEST_DATA, ./Datasets, \
+            then beside the executable (`fieldtest datasets where --help` gives the order; `datasets where` the \
+            folder used); when none is found, errors list every place looked.
 
             Shell completion: fieldtest --generate-completion-script bash|zsh|fish.
             """,
@@ -73,18 +72,18 @@ struct Fieldtest: ParsableCommand {
 }
 
 extension Fieldtest {
-    /// Checks the files `command` declares (`DeclaresFiles`) before it runs: an output over an
-    /// input, two outputs into one file, or an output that cannot be written is refused with
-    /// nothing read or written. A leaf command that declares nothing is a programming error.
+    /// Checks the files the command's job declares (`CommandJob.files`) before it runs: an output over
+    /// an input, two outputs into one file, or an output that cannot be written is refused with
+    /// nothing read or written. A leaf command without a job is a programming error.
     static func checkDeclaredFiles(of command: ParsableCommand) throws {
         // Only this tool's commands: ArgumentParser's own (`help`) write nothing.
         guard type(of: command).configuration.subcommands.isEmpty,
             String(reflecting: type(of: command)).hasPrefix("fieldtest.")
         else { return }
-        guard let declaring = command as? DeclaresFiles else {
-            preconditionFailure("\(type(of: command)) does not declare its files (DeclaresFiles)")
+        guard let command = command as? any JobCommand else {
+            preconditionFailure("\(type(of: command)) has no job (JobCommand)")
         }
-        try declaring.declaredFiles().check()
+        try command.job().files.check()
     }
 }
 

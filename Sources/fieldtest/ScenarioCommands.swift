@@ -10,7 +10,7 @@ import ScenarioEngine
 // The scenario commands: run, validate, check, merge, schema, report and compare (the harness).
 
 /// `fieldtest run`: replay scenarios and write their metric reports.
-struct RunCommand: ParsableCommand {
+struct RunCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract:
@@ -76,34 +76,19 @@ struct RunCommand: ParsableCommand {
         do { _ = try request() } catch { throw ValidationError(String(describing: error)) }
     }
 
-    func run() throws {
+    func job() throws -> any CommandJob {
         let pipeline = RunPipeline(
             request: try request(), manifest: try DatasetsLocation.manifest(options: folders.datasets), apps: .bundled)
-        let outcome: RunOutcome
-        do {
-            let environment = ProcessInfo.processInfo.environment
-            outcome = try pipeline.runOnConsole(
-                TerminalConsole(
-                    textToStandardError: StreamPath.isStandardOutput(junit) || StreamPath.isStandardOutput(report),
-                    color: color.color,
-                    progress: .choose(
-                        isTerminal: isatty(STDERR_FILENO) == 1, quiet: quiet,
-                        interval: ProgressMode.interval(environment: environment))),
-                verbosity: quiet ? .quiet : verbose ? .verbose : .normal, note: CommandSupport.printError,
-                interruptCleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
-        } catch {
-            // CI reads the JUnit file whatever happened: a run that could not be made is an error there.
-            pipeline.writeErrorJUnit(error)
-            throw error
-        }
-        if outcome.anyFailed || outcome.anyRegression { throw CommandSupport.failed }
+        return RunPipeline.ConsoleJob(
+            pipeline: pipeline, verbosity: quiet ? .quiet : verbose ? .verbose : .normal, color: color.color,
+            interruptCleanup: { ManagedAppDriver.removeAllTemporaryFolders() })
     }
 }
 
 extension TraceLevel: ExpressibleByArgument {}
 
 /// `fieldtest validate`: check scenario files without running them.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract:
@@ -115,32 +100,24 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Warnings are errors (e.g. a requested requirement the scenario cannot exercise): exit 2.")
     var strict = false
 
-    func run() throws {
-        let validation = ScenarioValidation(
-            manifest: try DatasetsLocation.manifest(options: folders.datasets), registry: .bundled)
-        var invalid = 0
-        for file in files {
-            let verdict = validation.verdict(file: file, strict: strict)
-            if let problems = verdict.problems { CommandSupport.printError(problems) }
-            if let ok = verdict.ok { print(ok) } else { invalid += 1 }
-        }
-        if invalid > 0 { throw CommandSupport.invalidInput }
+    func job() throws -> any CommandJob {
+        let manifest = try DatasetsLocation.manifest(options: folders.datasets)
+        return ScenarioValidation.Job(
+            validation: ScenarioValidation(manifest: manifest, registry: .bundled), files: files, strict: strict)
     }
 }
 
 /// `fieldtest check`: compare a run's metrics with a baseline.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Compare a metrics.csv with a baseline row by row; exit 1 on a regression.",
         discussion: """
-            Each metric knows which way is better (from its comparator; latency: lower). Default
-            tolerances: accuracy 1e-9 absolute, latency 50 % relative (floor 5 ms), count 0, rate 5 %.
-            Each regression is marked significant or not (α = 0.05): by McNemar's exact test or the
-            Wilcoxon signed-rank test on the items both runs scored, when items.csv lies beside the
-            current file and the baseline's items (<name>.items.csv, or items.csv beside a metrics.csv)
-            beside it; else by the 95 % interval of the change from the two rows' intervals.
-            Exit codes: 0 no regression (with --fail-on significant: none significant), 1 regression,
+            Each metric knows which way is better (latency: lower). Default tolerances: accuracy 1e-9 absolute, \
+            latency 50 % relative (floor 5 ms), count 0, rate 5 %. Each regression is marked significant or not \
+            (α = 0.05), on the items both runs scored when their items.csv files are there, else on the rows' \
+            intervals (docs/outputs.md, "Is a change significant?").
+            Exit codes: 0 no regression (with --fail-on significant: none significant), 1 regression, \
             2 bad input or missing baseline.
             """)
 
@@ -159,54 +136,28 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print only regressions.") var quiet = false
     @OptionGroup var color: ColorOption
 
-    func run() throws {
-        let started = Date()
-        let outcome: BaselineComparison.Outcome
-        do {
-            outcome = try BaselineComparison.check(
-                current: OutputText.inputPath(current), baseline: baseline, tolerances: comparison.tolerance,
-                compareLatency: comparison.compareLatency,
-                requirements: AppRegistry.bundled.requirementIDs, note: CommandSupport.printError)
-        } catch {
-            // CI reads the JUnit file whatever happened: a check that could not be made is an error there.
-            if let junit {
-                let suite = JUnitReport.errorSuite(name: "check", message: String(describing: error))
-                try? OutputText.write(JUnitReport.render([suite]), to: junit)
-            }
-            throw error
-        }
-        if let junit {
-            try OutputText.write(
-                JUnitReport.render(JUnitReport.suites(rows: outcome.rows, check: outcome.report)), to: junit)
-        }
-        let console = TerminalConsole(
-            textToStandardError: StreamPath.isStandardOutput(junit), color: color.color, progress: ProgressMode.none)
-        let seconds = Date().timeIntervalSince(started)
-        console.write(outcome.report.rendered(quiet: quiet, style: console.style, seconds: seconds))
-        if outcome.report.fails(on: comparison.failOn) { throw CommandSupport.failed }
+    func job() throws -> any CommandJob {
+        var job = BaselineComparison.CheckJob(
+            current: current, baseline: baseline, junit: junit, requirements: AppRegistry.bundled.requirementIDs)
+        (job.tolerances, job.compareLatency, job.failOn) = (
+            comparison.tolerance, comparison.compareLatency, comparison.failOn
+        )
+        (job.quiet, job.color) = (quiet, color.color)
+        return job
     }
 }
 
 /// `fieldtest merge`: combine the shards of a sweep.
-struct MergeCommand: ParsableCommand {
+struct MergeCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Merge the shards of a sweep into one run folder (--out DIR) or one metrics.csv, in sweep order.",
         discussion: """
             Give the shards' run folders (DIR/<scenario> of 'run --out DIR'), folders holding them \
-            (results/shard-*), or their metrics.csv files. The run.json beside each metrics.csv records \
-            the whole sweep, so merge names the cases no input holds (and the shard that runs each) and \
-            the cases held by several inputs.
-
-            --out DIR writes DIR/<scenario>/ for each scenario, laid out as 'run --out DIR' lays out a \
-            one-machine run: metrics.csv, items.csv, events.csv, latency.csv, latency-histogram.csv (each \
-            case's HDR histogram, so the report's latency over cases merges every sample), traces.geojson, \
-            the systems' logs, seeds.csv and run.json (totals of the merged rows, the shards merged and \
-            every case). 'fieldtest report DIR' and 'fieldtest check DIR/<scenario>/metrics.csv' read it as \
-            a one-machine run. The folder is built beside DIR and put in place in one step; an existing DIR \
-            is replaced only when it holds nothing but what merge writes, and never when it is or holds \
-            an input folder. Without --out, the merged metrics.csv goes to --output (or standard output).
-
+            (results/shard-*), or their metrics.csv files; merge names the cases no input holds (and the shard \
+            that runs each) and the cases held by several. --out DIR writes the run folders as 'run --out DIR' \
+            does for one machine, replacing DIR only when it holds nothing but what merge writes and no input \
+            (docs/outputs.md, "Merged run folders"); else the merged metrics.csv goes to --output.
             Exit codes: 0 merged, 1 a case is missing or duplicated (nothing written unless \
             --allow-partial) or a merged row failed its requirement (written), 2 invalid input.
             """)
@@ -231,44 +182,27 @@ struct MergeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let files = try RunFolderMerge.locate(inputs)
-        if let out { try RunFolderMerge.checkOutput(out, metricsFiles: files) }
-        let read = try ShardMerge.read(files: files, output: output)
-        let report = try ShardMerge.merge(read)
-        report.diagnostics(allowPartial: allowPartial).forEach(CommandSupport.printError)
-        if !report.isComplete && !allowPartial { throw CommandSupport.failed }
-        if let out {
-            let written = try RunFolderMerge.write(report, inputs: read, to: out, commandLine: CommandLine.arguments)
-            written.notes.forEach(CommandSupport.printError)
-            for folder in written.folders { CommandSupport.printError("merge: wrote \(folder)") }
-        } else {
-            try OutputText.write(MetricsCSV.render(report.rows), to: output)
-        }
-        if let message = report.failingRowsMessage() {
-            CommandSupport.printError(message)
-            throw CommandSupport.failed
-        }
+    func job() throws -> any CommandJob {
+        RunFolderMerge.Job(
+            inputs: inputs, output: output, out: out, allowPartial: allowPartial, commandLine: CommandLine.arguments)
     }
 }
 
 extension LatencyComparison: ExpressibleByArgument {}
 
 /// `fieldtest schema`: print the scenario JSON Schema.
-struct SchemaCommand: ParsableCommand {
+struct SchemaCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the JSON Schema of scenario files (the source of Scenarios/scenario.schema.json).")
 
     @Option(help: "Write to this file instead of standard output.", completion: .file()) var output: String?
 
-    func run() throws {
-        try OutputText.write(JSONSchemaWriter.render(.bundled), to: output)
-    }
+    func job() throws -> any CommandJob { JSONSchemaWriter.Job(registry: .bundled, output: output) }
 }
 
 /// `fieldtest requirements`: the requirement catalogue, from the app definitions.
-struct RequirementsCommand: ParsableCommand {
+struct RequirementsCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "requirements",
         abstract: "List every requirement with its metrics, default thresholds and what in a scenario exercises it.",
@@ -284,14 +218,19 @@ struct RequirementsCommand: ParsableCommand {
             throw ValidationError(
                 "unknown app '\(app)'; the apps are \(registry.apps.map(\.name).joined(separator: ", "))")
         }
-        try OutputText.write(RequirementCatalogue(registry: registry, app: app).render(format), to: output)
+        try CommandSupport.finish(job().run())
+    }
+
+    func job() throws -> any CommandJob {
+        RequirementCatalogue.Job(
+            catalogue: RequirementCatalogue(registry: .bundled, app: app), format: format, output: output)
     }
 }
 
 extension RequirementCatalogue.Format: ExpressibleByArgument {}
 
 /// `fieldtest report`: one self-contained HTML page of run folders.
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write one self-contained HTML report (no script, no network) of run folders or metrics.csv files.",
@@ -306,25 +245,23 @@ struct ReportCommand: ParsableCommand {
         [String]
     @Option(help: "The HTML file to write (- for standard output).", completion: .file()) var output = "report.html"
 
-    func run() throws {
-        let html = try HTMLReport.render(inputs: inputs, requirements: AppRegistry.bundled.requirements, output: output)
-        try OutputText.write(html, to: output)
+    func job() throws -> any CommandJob {
+        HTMLReport.Job(inputs: inputs, requirements: AppRegistry.bundled.requirements, output: output)
     }
 }
 
 /// `fieldtest compare`: the same scenario and seeds once per system, one long table beside the
 /// first (reference) system.
-struct CompareCommand: ParsableCommand {
+struct CompareCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract:
             "Run a scenario once per system; one row per metric and system with its 95 % interval and its difference from the first system, paired by item (CSV).",
         discussion: """
-            The first --candidate is the reference. Columns: scenario, requirement, metric, system, unit, value,
-            samples, status, ci_low, ci_high, delta, delta_ci_low, delta_ci_high, p_value, method, verdict
-            (better, worse, no_significant_difference, different, untested; reference for the first system) at
-            alpha 0.05. Right/wrong items are tested with McNemar's exact test, numeric errors with Wilcoxon's
-            signed-rank test, both with a paired bootstrap interval (docs/outputs.md, "Comparing systems").
+            The first --candidate is the reference. Verdicts at alpha 0.05 (better, worse, \
+            no_significant_difference, different, untested): McNemar's exact test on right/wrong items, Wilcoxon's \
+            signed-rank test on numeric errors, each with a paired bootstrap interval; the columns are in \
+            docs/outputs.md, "Comparing systems".
             Example: fieldtest compare Scenarios/micity-city-day.yaml --capability sentiment \
               --candidate builtin=builtin --candidate vader='python3 Examples/systems/vader_sentiment.py' --out cmp
             """)
@@ -354,55 +291,20 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var color: ColorOption
 
     func validate() throws {
-        do {
-            let capability = try SystemCapability.named(capability).name
-            guard system.isEmpty else {
-                throw ValidationError(
-                    "compare takes --candidate NAME=COMMAND, once per system; --system (CAPABILITY=COMMAND) is run's option"
-                )
-            }
-            let entries = try SystemComparison.Entry.parse(options: candidate, capability: capability)
-            if out != nil { try SystemComparison.checkFolderNames(entries) }
-        } catch let error as SystemError {
-            // One `error:` prefix: ArgumentParser adds its own.
-            if case .usage(let message) = error { throw ValidationError(message) }
-            throw ValidationError(error.description)
-        } catch let error as SystemComparison.UsageError {
-            throw ValidationError(error.message)
-        }
+        try CommandSupport.refuse(
+            SystemComparison.usageProblem(
+                capability: capability, candidates: candidate, system: system, keepsFolders: out != nil))
     }
 
-    func run() throws {
+    func job() throws -> any CommandJob {
         let capability = try SystemCapability.named(capability).name
         let entries = try SystemComparison.Entry.parse(options: candidate, capability: capability)
         var base = RunRequest(files: [file], toolVersion: FieldtestVersion.current)
         (base.commandLine, base.toolCommit) = (CommandLine.arguments, GitRevision.current())
-        // The run folders are read for the report before they are removed (without --out).
-        var runs: [ReportRun] = []
-        let result = try SystemComparison.run(
+        var job = SystemComparison.Job(
             file: file, entries: entries, manifest: try DatasetsLocation.manifest(options: folders.datasets),
-            apps: .bundled, base: base, output: output, out: out,
-            withFolders: { [report] folders in
-                guard report != nil else { return }
-                runs = try folders.map { f in
-                    var run = try ReportRun(metricsFile: f.folder.appendingPathComponent("metrics.csv"))
-                    run.label = f.system
-                    return run
-                }
-            })
-        if let report {
-            let requirements = Dictionary(
-                AppRegistry.bundled.requirements.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            var page = HTMLReport(runs: runs, requirements: requirements, title: "Fieldtest comparison")
-            page.comparison = result
-            try OutputText.write(page.render(), to: report)
-        }
-        let toTerminal = output == nil && isatty(STDOUT_FILENO) == 1
-        let style = TerminalStyle.detect(
-            isTerminal: toTerminal, environment: ProcessInfo.processInfo.environment, mode: color.color)
-        let table = toTerminal ? result.terminalTable(style: style) : result.csv
-        try OutputText.write(table, to: output)
-        result.notes.forEach(CommandSupport.printError)
-        if result.anyFailed { throw CommandSupport.failed }
+            apps: .bundled, base: base)
+        (job.output, job.out, job.report, job.color) = (output, out, report, color.color)
+        return job
     }
 }

@@ -15,7 +15,7 @@ struct TrainCommand: ParsableCommand {
     )
 
     /// `fieldtest train sentiment`.
-    struct Sentiment: ParsableCommand {
+    struct Sentiment: JobCommand {
         static let configuration = CommandConfiguration(
             commandName: "sentiment",
             abstract:
@@ -106,21 +106,10 @@ struct TrainCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
-            let result = try SentimentTrainingJob.run(
-                files: input, lexicons: lexicons,
-                datasets: DatasetsLocation.currentFolder(holding: "lexicons", options: folder.datasets),
-                options: options, seed: seed, output: output)
-            if let output, let model = result.model {
-                try OutputText.write(data: model, to: output)  // atomic, or `-`
-                // Which texts it trained on, beside it, so a harness scores it only on tweets it never saw.
-                if output != OutputText.standardStreamName, let index = result.trainedTexts {
-                    let url = TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output))
-                    try OutputText.write(data: index, to: url.path)
-                }
-            }
-            print(result.report, terminator: "")
-            CommandSupport.printError(result.log)
+        func job() throws -> any CommandJob {
+            SentimentTrainingJob.Request(
+                input: input, lexicons: lexicons, datasetFolders: folder.datasets, options: options, seed: seed,
+                output: output)
         }
     }
 }
@@ -138,7 +127,7 @@ struct EvaluateCommand: ParsableCommand {
     )
 
     /// `fieldtest evaluate sentiment`.
-    struct Sentiment: ParsableCommand {
+    struct Sentiment: JobCommand {
         static let configuration = CommandConfiguration(
             commandName: "sentiment",
             abstract:
@@ -169,38 +158,23 @@ struct EvaluateCommand: ParsableCommand {
         func validate() throws {
             if input.isEmpty { throw ValidationError("give at least one --input file") }
             _ = try CommandSupport.classes(classes)
-            if system != nil && classes != nil {
-                throw ValidationError(
-                    "--classes applies to the built-in model only; with --system, all three classes are scored (drop --classes)"
-                )
-            }
-            if system == nil && supervision.given {
-                throw ValidationError("--timeout and --stderr apply to an external system; give --system too")
-            }
-            if system == nil && supervision.items != nil {
-                throw ValidationError("--items scores a system: give --system (builtin for the shipped model)")
-            }
+            try CommandSupport.refuse(
+                SentimentEvaluation.Job.usageProblem(
+                    system: system, classes: classes, systemOptions: supervision.given, items: supervision.items))
         }
 
-        func run() throws {
-            if let system {
+        func job() throws -> any CommandJob {
+            let datasets = DatasetsLocation.current(option: nil)
+            let request = system.map { system in
                 var r = SystemEvaluation.Request(
-                    capability: .sentiment, inputs: input, datasets: DatasetsLocation.current(option: nil),
-                    output: output)
+                    capability: .sentiment, inputs: input, datasets: datasets, output: output)
                 r.system = system
                 supervision.apply(to: &r)
-                return try SystemEvaluationCommand.run(r)
+                return r
             }
-            let report = try SentimentEvaluation.report(
-                files: input, model: model, datasets: DatasetsLocation.current(option: nil),
-                classes: try CommandSupport.classes(classes), reservedOnly: reservedOnly, output: output)
-            // Beside a CSV on standard output, the table goes to standard error.
-            if output == OutputText.standardStreamName {
-                CommandSupport.printError(report.text)
-            } else {
-                print(report.text)
-            }
-            if let output { try OutputText.write(report.csv, to: output) }
+            return SentimentEvaluation.Job(
+                input: input, model: model, datasets: datasets, classes: try CommandSupport.classes(classes),
+                reservedOnly: reservedOnly, output: output, system: request)
         }
     }
 }
@@ -208,7 +182,7 @@ struct EvaluateCommand: ParsableCommand {
 /// `fieldtest evaluate <capability>`: a system scored on a labelled file by the evaluator of the
 /// capability the registry names (`CapabilityDefinition.evaluation`); `evaluate sentiment` is its own
 /// command, which scores model files too.
-struct EvaluateSystem: ParsableCommand {
+struct EvaluateSystem: JobCommand {
     static var configuration: CommandConfiguration {
         let own = [EvaluateCommand.Sentiment.configuration.commandName]
         let listed = CapabilityRegistry.bundled.capabilities.filter { !own.contains($0.name) }
@@ -240,13 +214,13 @@ struct EvaluateSystem: ParsableCommand {
 
     func validate() throws { _ = try definition() }
 
-    func run() throws {
+    func job() throws -> any CommandJob {
         var r = SystemEvaluation.Request(
             capability: try definition(), inputs: [input], datasets: DatasetsLocation.current(option: nil),
             output: out.output)
         (r.system, r.graph, r.training, r.toleranceSeconds) = (system, graph, train, tolerance)
         supervision.apply(to: &r)
-        try SystemEvaluationCommand.run(r)
+        return r
     }
 }
 
@@ -277,19 +251,8 @@ struct SystemSupervisionOptions: ParsableArguments {
     }
 }
 
-/// Runs an evaluation and maps a faulted external system to exit 1, with a message.
-enum SystemEvaluationCommand {
-    static func run(_ r: SystemEvaluation.Request) throws {
-        let report = try SystemEvaluation.run(r)
-        if let message = report.faultMessage {
-            CommandSupport.printError(message)
-            throw CommandSupport.failed
-        }
-    }
-}
-
 /// `fieldtest classify`: labels tweets with a sentiment model.
-struct ClassifyCommand: ParsableCommand {
+struct ClassifyCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
         abstract: "Classify tweets: input CSV 'id,text' → output CSV 'id,label,score' (score: polarity in [-1, 1]).",
@@ -318,9 +281,9 @@ struct ClassifyCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
-    func run() throws {
-        try SentimentCSV.classify(
-            file: input, model: model, datasets: DatasetsLocation.current(option: nil),
+    func job() throws -> any CommandJob {
+        SentimentCSV.ClassifyJob(
+            input: input, model: model, datasets: DatasetsLocation.current(option: nil),
             classes: try CommandSupport.classes(classes), jobs: jobs, output: out.output)
     }
 }

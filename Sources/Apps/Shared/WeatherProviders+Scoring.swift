@@ -51,3 +51,66 @@ extension WeatherProviders {
         ).records
     }
 }
+
+extension WeatherProviders {
+    /// `fieldtest score`: golden-hour quality of an hourly weather CSV (`ScoreBatch`), or of a weather
+    /// dataset replayed at its station (`scoreCSV(dataset:manifest:year:output:)`).
+    public struct ScoreJob: CommandJob {
+        /// The hourly weather CSV (`-`: standard input).
+        public var weather: String?
+        /// The weather dataset's name, instead of a CSV.
+        public var dataset: String?
+        /// The year a typical-year dataset is replayed in.
+        public var year: Int
+        /// The `--datasets` folders.
+        public var datasetFolders: [String]
+        /// The output CSV, nil or `-` for standard output.
+        public var output: String?
+
+        /// A job (one of `weather` and `dataset`).
+        public init(weather: String?, dataset: String?, year: Int, datasetFolders: [String], output: String?) {
+            (self.weather, self.dataset, self.year) = (weather, dataset, year)
+            (self.datasetFolders, self.output) = (datasetFolders, output)
+        }
+
+        /// Options that do not go together, or out of range: nil, or what to do (a usage error).
+        public var usageProblem: String? {
+            if (weather == nil) == (dataset == nil) {
+                return "give exactly one of --weather FILE.csv or --dataset NAME"
+            }
+            let years = TMYWeatherProvider.supportedYears
+            guard years.contains(year) else {
+                return
+                    "--year \(year): error: outside the years a typical year can be replayed in; give a year in \(years.lowerBound)…\(years.upperBound)"
+            }
+            return nil
+        }
+
+        /// The weather CSV, or the dataset's files (named first) and the datasets folders; the output.
+        public var files: CommandFiles {
+            get throws {
+                var f = CommandFiles()
+                f.input(weather, option: "--weather")
+                if let dataset {
+                    let manifest = try DatasetsLocation.manifest(options: datasetFolders)
+                    f.inputs += WeatherProviders.scoringInputs(dataset: dataset, manifest: manifest)
+                    f.datasets(manifest)
+                }
+                f.output(output, option: "--output")
+                return f
+            }
+        }
+
+        public func run() throws -> CommandJobOutcome {
+            if let weather {
+                try ScoreBatch.run(file: weather, output: output)
+            } else if let dataset {
+                let manifest = try DatasetsLocation.manifest(options: datasetFolders)
+                let csv = try WeatherProviders.scoreCSV(
+                    dataset: dataset, manifest: manifest, year: year, output: output)
+                try OutputText.write(csv, to: output)
+            }
+            return .success
+        }
+    }
+}

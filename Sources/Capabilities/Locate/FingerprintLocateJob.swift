@@ -168,3 +168,44 @@ public enum FingerprintLocateJob {
         }
     }
 }
+
+extension FingerprintLocateJob {
+    /// `fieldtest locate`: `run(training:input:crossValidate:method:output:)` as a command, its notes
+    /// on standard error.
+    public struct Request: CommandJob {
+        /// The training files.
+        public var training: [String]
+        /// The fingerprints to locate.
+        public var input: String?
+        /// The grouping to cross-validate the training data by, instead of an input.
+        public var crossValidate: FingerprintCrossValidation.Grouping?
+        /// The locator configuration.
+        public var method: Method
+        /// The output CSV, nil or `-` for standard output.
+        public var output: String?
+
+        /// A request.
+        public init(
+            training: [String], input: String?, crossValidate: FingerprintCrossValidation.Grouping?,
+            method: Method, output: String?
+        ) {
+            (self.training, self.input, self.crossValidate) = (training, input, crossValidate)
+            (self.method, self.output) = (method, output)
+        }
+
+        public var files: CommandFiles {
+            var f = CommandFiles()
+            f.inputs(training, option: "--train")
+            f.input(input, option: "--input")
+            f.output(output, option: "--output")
+            return f
+        }
+
+        public func run() throws -> CommandJobOutcome {
+            let result = try FingerprintLocateJob.run(
+                training: training, input: input, crossValidate: crossValidate, method: method, output: output)
+            result.notes.forEach(JobNote.print)
+            return .success
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import FieldtestData
 import Foundation
 import ScenarioEngine
 
@@ -161,5 +162,46 @@ extension SystemComparison.Entry {
         }
         try self.init(
             name: String(option[..<eq]), capability: capability, command: String(option[option.index(after: eq)...]))
+    }
+}
+
+extension CommandFiles {
+    /// Adds the system command `text` (`--system` or `--candidate` value, `CAPABILITY=` or `NAME=COMMAND`
+    /// with `splitAtEquals`) as `systemCommand` reads it; `builtin` and an unparsable value add
+    /// nothing (the command reports those itself).
+    public mutating func system(_ text: String, option: String = "--system", splitAtEquals: Bool = false) {
+        var command = text
+        if splitAtEquals, let eq = text.firstIndex(of: "=") { command = String(text[text.index(after: eq)...]) }
+        guard case .external(let spec)? = try? SystemChoice.parse(command: command) else { return }
+        systemCommand(spec.command, option: option)
+    }
+}
+
+extension SystemComparison {
+    /// `fieldtest compare`'s usage, checked before anything runs: the capability named, no run-style
+    /// `--system` (`system`: its values), the `--candidate` entries (`Entry.parse`), and with
+    /// `keepsFolders` (`--out`) their folder names (`checkFolderNames`).
+    /// - Returns: nil, or what is wrong and what to do, without an `error:` prefix (the caller's usage
+    ///   error adds one).
+    public static func usageProblem(
+        capability: String, candidates: [String], system: [String], keepsFolders: Bool
+    ) -> String? {
+        do {
+            let capability = try SystemCapability.named(capability).name
+            guard system.isEmpty else {
+                return
+                    "compare takes --candidate NAME=COMMAND, once per system; --system (CAPABILITY=COMMAND) is run's option"
+            }
+            let entries = try Entry.parse(options: candidates, capability: capability)
+            if keepsFolders { try checkFolderNames(entries) }
+            return nil
+        } catch let error as SystemError {
+            if case .usage(let message) = error { return message }
+            return error.description
+        } catch let error as UsageError {
+            return error.message
+        } catch {
+            return String(describing: error)
+        }
     }
 }

@@ -336,3 +336,28 @@ struct ErrorSummary {
         Quantiles.quantile(sorted: sorted, probability: p / 100)
     }
 }
+
+extension SystemEvaluation.Request: CommandJob {
+    /// The labelled files, the map and training files, the datasets, the system command's files; the
+    /// figures, the items and the kept standard error.
+    public var files: CommandFiles {
+        var f = CommandFiles()
+        f.inputs(inputs, option: "--input")
+        f.input(graph, option: "--graph")
+        f.inputs(training, option: "--train")
+        f.datasets(option: nil)
+        f.system(system)
+        f.output(output, option: "--output")
+        f.output(items, option: "--items")
+        f.output(stderr, option: "--stderr")
+        return f
+    }
+
+    /// `SystemEvaluation.run`; a system that faulted is a failure, said on standard error.
+    public func run() throws -> CommandJobOutcome {
+        let report = try SystemEvaluation.run(self)
+        guard let message = report.faultMessage else { return .success }
+        JobNote.print(message)
+        return .failure
+    }
+}

@@ -191,3 +191,32 @@ extension SystemServer {
         try registry.named(capability).serveBuiltin(datasets, name, version, maxLineBytes)
     }
 }
+
+extension SystemServer {
+    /// `fieldtest serve`: `serveBuiltin` as a command; it answers on standard output only.
+    public struct Job: CommandJob {
+        /// The capability served.
+        public var capability: String
+        /// The datasets folder (the sentiment model's).
+        public var datasets: URL
+        /// The version announced.
+        public var version: String
+        /// The longest request line, in bytes.
+        public var maxLineBytes: Int
+
+        /// A job.
+        public init(capability: String, datasets: URL, version: String, maxLineBytes: Int) {
+            (self.capability, self.datasets, self.version, self.maxLineBytes) = (
+                capability, datasets, version, maxLineBytes
+            )
+        }
+
+        public var files: CommandFiles { CommandFiles() }
+
+        /// Serves until standard input ends.
+        public func run() throws -> CommandJobOutcome {
+            try SystemServer.serveBuiltin(capability, datasets: datasets, version: version, maxLineBytes: maxLineBytes)
+            return .success
+        }
+    }
+}

@@ -158,3 +158,41 @@ extension RouteBatch {
         return names
     }
 }
+
+extension RouteBatch {
+    /// `fieldtest route`: `run(graph:queries:congestion:profiles:printProfiles:output:)` as a command.
+    public struct Job: CommandJob {
+        /// The map, the queries, the congestion CSV and the profiles YAML.
+        public var graph, queries, congestion, profiles: String?
+        /// Whether the built-in profiles are printed instead.
+        public var printProfiles: Bool
+        /// The output CSV, nil or `-` for standard output.
+        public var output: String?
+
+        /// A job.
+        public init(
+            graph: String?, queries: String?, congestion: String?, profiles: String?, printProfiles: Bool,
+            output: String?
+        ) {
+            (self.graph, self.queries, self.congestion, self.profiles) = (graph, queries, congestion, profiles)
+            (self.printProfiles, self.output) = (printProfiles, output)
+        }
+
+        public var files: CommandFiles {
+            var f = CommandFiles()
+            f.input(graph, option: "--graph")
+            f.input(queries, option: "--queries")
+            f.input(congestion, option: "--congestion")
+            f.input(profiles, option: "--profiles")
+            f.output(output, option: "--output")
+            return f
+        }
+
+        public func run() throws -> CommandJobOutcome {
+            try RouteBatch.run(
+                graph: graph, queries: queries, congestion: congestion, profiles: profiles,
+                printProfiles: printProfiles, output: output)
+            return .success
+        }
+    }
+}

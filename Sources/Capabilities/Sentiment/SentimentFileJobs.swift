@@ -73,3 +73,118 @@ extension SentimentEvaluation {
         return (SentimentTrainer.report(evaluations), SentimentTrainer.reportCSV(evaluations))
     }
 }
+
+extension SentimentCSV {
+    /// `fieldtest classify`: `classify(file:model:datasets:classes:jobs:output:)` as a command.
+    public struct ClassifyJob: CommandJob {
+        /// The input CSV (`-`: standard input).
+        public var input: String
+        /// The model file (nil: the shipped default model of `datasets`).
+        public var model: String?
+        /// The datasets folder.
+        public var datasets: URL
+        /// The classes a label may take.
+        public var classes: Set<SentimentLabel>
+        /// Threads classifying in parallel.
+        public var jobs: Int
+        /// The output CSV, nil or `-` for standard output.
+        public var output: String?
+
+        /// A job.
+        public init(
+            input: String, model: String?, datasets: URL, classes: Set<SentimentLabel>, jobs: Int, output: String?
+        ) {
+            (self.input, self.model, self.datasets, self.classes) = (input, model, datasets, classes)
+            (self.jobs, self.output) = (jobs, output)
+        }
+
+        public var files: CommandFiles {
+            var f = CommandFiles()
+            f.input(input, option: "--input")
+            f.input(model, option: "--model")
+            f.datasets(option: nil)
+            f.output(output, option: "--output")
+            return f
+        }
+
+        public func run() throws -> CommandJobOutcome {
+            try SentimentCSV.classify(
+                file: input, model: model, datasets: datasets, classes: classes, jobs: jobs, output: output)
+            return .success
+        }
+    }
+}
+
+extension SentimentEvaluation {
+    /// `fieldtest evaluate sentiment`: a model's figures (`report(files:model:…)`) as a table on
+    /// standard output (standard error when the CSV goes to standard output) and as CSV to `output`;
+    /// or, with `system`, that system scored (`SystemEvaluation.Request`).
+    public struct Job: CommandJob {
+        /// The labelled files.
+        public var input: [String]
+        /// The model file (nil: the shipped default model of `datasets`).
+        public var model: String?
+        /// The datasets folder.
+        public var datasets: URL
+        /// The classes to decide among.
+        public var classes: Set<SentimentLabel>
+        /// Whether only the reserved evaluation share is scored.
+        public var reservedOnly: Bool
+        /// The CSV figures' file.
+        public var output: String?
+        /// The system scored instead of the model.
+        public var system: SystemEvaluation.Request?
+
+        /// A job.
+        public init(
+            input: [String], model: String?, datasets: URL, classes: Set<SentimentLabel>, reservedOnly: Bool,
+            output: String?, system: SystemEvaluation.Request?
+        ) {
+            (self.input, self.model, self.datasets, self.classes) = (input, model, datasets, classes)
+            (self.reservedOnly, self.output, self.system) = (reservedOnly, output, system)
+        }
+
+        /// Options that do not go together (`classes`, `systemOptions` and `items`: whether `--classes`,
+        /// an external system's options and `--items` were given): nil, or what to do (a usage error).
+        public static func usageProblem(system: String?, classes: String?, systemOptions: Bool, items: String?)
+            -> String?
+        {
+            if system != nil && classes != nil {
+                return
+                    "--classes applies to the built-in model only; with --system, all three classes are scored (drop --classes)"
+            }
+            if system == nil && systemOptions {
+                return "--timeout and --stderr apply to an external system; give --system too"
+            }
+            if system == nil && items != nil {
+                return "--items scores a system: give --system (builtin for the shipped model)"
+            }
+            return nil
+        }
+
+        /// The labelled files (with their companions), the model, the datasets, the system command's
+        /// files; the figures, and a system's items and kept standard error.
+        public var files: CommandFiles {
+            var f = CommandFiles()
+            f.inputs += OutputPathCheck.tweetInputs(input.filter { $0 != OutputText.standardStreamName })
+            f.input(model, option: "--model")
+            f.datasets(option: nil)
+            if let system { f.system(system.system) }
+            f.output(output, option: "--output")
+            f.output(system?.items, option: "--items")
+            f.output(system?.stderr, option: "--stderr")
+            return f
+        }
+
+        public func run() throws -> CommandJobOutcome {
+            if let system { return try system.run() }
+            let report = try SentimentEvaluation.report(
+                files: input, model: model, datasets: datasets, classes: classes, reservedOnly: reservedOnly,
+                output: output)
+            // Beside a CSV on standard output, the table goes to standard error.
+            if output == OutputText.standardStreamName { JobNote.print(report.text) } else { print(report.text) }
+            if let output { try OutputText.write(report.csv, to: output) }
+            return .success
+        }
+    }
+}

@@ -95,3 +95,73 @@ public enum SentimentTrainingJob {
         return parts.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()
     }
 }
+
+extension SentimentTrainingJob {
+    /// `fieldtest train sentiment`: `run(files:lexicons:datasets:…)` as a command: the model (atomic,
+    /// or `-`) and beside it the index of the texts it trained on, so a harness scores it only on
+    /// tweets it never saw; the report on standard output, the log on standard error.
+    public struct Request: CommandJob {
+        /// The training files.
+        public var input: [String]
+        /// The lexicon folder (nil: `<datasets>/lexicons`).
+        public var lexicons: String?
+        /// The `--datasets` folders.
+        public var datasetFolders: [String]
+        /// The training options.
+        public var options: TrainingOptions
+        /// The random seed.
+        public var seed: UInt64
+        /// The model file (nil: the leave-one-out evaluation).
+        public var output: String?
+
+        /// A request.
+        public init(
+            input: [String], lexicons: String?, datasetFolders: [String], options: TrainingOptions, seed: UInt64,
+            output: String?
+        ) {
+            (self.input, self.lexicons, self.datasetFolders) = (input, lexicons, datasetFolders)
+            (self.options, self.seed, self.output) = (options, seed, output)
+        }
+
+        /// The folder the default lexicons are looked for in.
+        var datasets: URL { DatasetsLocation.currentFolder(holding: "lexicons", options: datasetFolders) }
+
+        /// The training files (with their companions), the lexicon files, the datasets; the model and its index.
+        public var files: CommandFiles {
+            var f = CommandFiles()
+            f.inputs += OutputPathCheck.tweetInputs(input.filter { $0 != OutputText.standardStreamName })
+            // The lexicon files, named as the option (or default folder) that chose them, before the datasets folder.
+            let folder = URL(fileURLWithPath: lexicons ?? datasets.appendingPathComponent("lexicons").path)
+            for url in (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil))
+                ?? []
+            {
+                f.input(
+                    lexicons.map { ($0 as NSString).appendingPathComponent(url.lastPathComponent) } ?? url.path,
+                    option: lexicons == nil ? "lexicon" : "--lexicons")
+            }
+            f.datasets(options: datasetFolders)
+            f.output(output, option: "--output")
+            if let output, output != OutputText.standardStreamName {
+                f.output(
+                    TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output)).path, option: "--output's index")
+            }
+            return f
+        }
+
+        /// Trains (or evaluates leave-one-out) and writes the model and its index.
+        public func run() throws -> CommandJobOutcome {
+            let result = try SentimentTrainingJob.run(
+                files: input, lexicons: lexicons, datasets: datasets, options: options, seed: seed, output: output)
+            if let output, let model = result.model {
+                try OutputText.write(data: model, to: output)  // atomic, or `-`
+                if output != OutputText.standardStreamName, let index = result.trainedTexts {
+                    let url = TrainedTextIndex.url(besideModel: URL(fileURLWithPath: output))
+                    try OutputText.write(data: index, to: url.path)
+                }
+            }
+            print(result.report, terminator: "")
+            JobNote.print(result.log)
+            return .success
+        }
+    }
+}

@@ -131,3 +131,28 @@ extension SunBatch {
         }
     }
 }
+
+extension SunBatch {
+    /// `fieldtest sun`: `run(file:output:)` as a command.
+    public struct Job: CommandJob {
+        /// The input CSV (`-`: standard input).
+        public var input: String
+        /// The output CSV, nil or `-` for standard output.
+        public var output: String?
+
+        /// A job.
+        public init(input: String, output: String?) { (self.input, self.output) = (input, output) }
+
+        public var files: CommandFiles {
+            var f = CommandFiles()
+            f.input(input, option: "--input")
+            f.output(output, option: "--output")
+            return f
+        }
+
+        public func run() throws -> CommandJobOutcome {
+            try SunBatch.run(file: input, output: output)
+            return .success
+        }
+    }
+}

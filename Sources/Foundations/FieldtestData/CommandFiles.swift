@@ -112,3 +112,19 @@ public struct CommandFiles: Sendable {
         try OutputPathCheck.refuse(outputs: outputs, inputs: inputs)
     }
 }
+
+extension CommandFiles {
+    /// Adds the datasets overlay of `options` (`--datasets`, `$FIELDTEST_DATASETS`, the bundled folder).
+    public mutating func datasets(options: [String]) {
+        if let manifest = try? DatasetsLocation.manifest(options: options) { datasets(manifest) }
+    }
+
+    /// Adds the datasets folder `option` names (else the current one).
+    public mutating func datasets(option: String?) {
+        if let manifest = try? DatasetsLocation.manifest(option: option) {
+            datasets(manifest)
+        } else {
+            datasets(folder: DatasetsLocation.current(option: option))
+        }
+    }
+}

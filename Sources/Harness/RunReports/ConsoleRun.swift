@@ -1,5 +1,6 @@
 import FieldtestData
 import Foundation
+import MetricReports
 import ScenarioEngine
 
 extension RunPipeline {
@@ -45,5 +46,63 @@ extension RunPipeline {
             try OutputText.write(try HTMLReport.render(inputs: folders, requirements: apps.requirements), to: report)
         }
         return outcome
+    }
+}
+
+extension RunPipeline {
+    /// `fieldtest run`: `runOnConsole` on a terminal console (progress lines on a terminal standard
+    /// error, text on standard error when the JUnit XML or the HTML report goes to standard output).
+    /// A failed requirement or a regression is a failure. Whatever happens, an error is written to
+    /// the JUnit file when one is asked for: CI reads it.
+    public struct ConsoleJob: CommandJob {
+        /// The run.
+        public var pipeline: RunPipeline
+        /// How much is printed.
+        public var verbosity: Verbosity
+        /// Colour of the text.
+        public var color: ColorMode
+        /// Called on an interrupt, before the process ends (e.g. to remove the apps' temporary folders).
+        public var interruptCleanup: @Sendable () -> Void
+
+        /// A job.
+        public init(
+            pipeline: RunPipeline, verbosity: Verbosity, color: ColorMode,
+            interruptCleanup: @escaping @Sendable () -> Void
+        ) {
+            (self.pipeline, self.verbosity, self.color) = (pipeline, verbosity, color)
+            self.interruptCleanup = interruptCleanup
+        }
+
+        /// `declaredFiles()`; an invalid scenario stops the run here, before it starts (with its
+        /// JUnit error file).
+        public var files: CommandFiles {
+            get throws {
+                do { return try pipeline.declaredFiles() } catch {
+                    pipeline.writeErrorJUnit(error)
+                    throw error
+                }
+            }
+        }
+
+        /// Runs every scenario on the console.
+        public func run() throws -> CommandJobOutcome {
+            let request = pipeline.request
+            let console = TerminalConsole(
+                textToStandardError: StreamPath.isStandardOutput(request.junit)
+                    || StreamPath.isStandardOutput(request.report),
+                color: color,
+                progress: .choose(
+                    isTerminal: isatty(STDERR_FILENO) == 1, quiet: verbosity == .quiet,
+                    interval: ProgressMode.interval(environment: ProcessInfo.processInfo.environment)))
+            let outcome: RunOutcome
+            do {
+                outcome = try pipeline.runOnConsole(
+                    console, verbosity: verbosity, note: JobNote.print, interruptCleanup: interruptCleanup)
+            } catch {
+                pipeline.writeErrorJUnit(error)
+                throw error
+            }
+            return .init(failed: outcome.anyFailed || outcome.anyRegression)
+        }
     }
 }

@@ -711,3 +711,35 @@ extension HTMLReport {
         return try render(inputs: inputs, requirements: requirements)
     }
 }
+
+extension HTMLReport {
+    /// `fieldtest report`: the page of the runs `inputs` name, written to `output` (`-`: standard output).
+    public struct Job: CommandJob {
+        /// Run folders, folders of them, or metrics files.
+        public var inputs: [String]
+        /// The requirements whose text the page shows.
+        public var requirements: [RequirementDefinition]
+        /// The HTML file to write, `-` for standard output.
+        public var output: String
+
+        /// A job.
+        public init(inputs: [String], requirements: [RequirementDefinition], output: String) {
+            (self.inputs, self.requirements, self.output) = (inputs, requirements, output)
+        }
+
+        /// The inputs with every run file beside them, and the page.
+        public var files: CommandFiles {
+            var f = CommandFiles()
+            f.runFiles(inputs, beside: RunReport.fileNames)
+            f.output(output, option: "--output")
+            return f
+        }
+
+        /// Writes the page.
+        public func run() throws -> CommandJobOutcome {
+            let html = try HTMLReport.render(inputs: inputs, requirements: requirements, output: output)
+            try OutputText.write(html, to: output)
+            return .success
+        }
+    }
+}

@@ -13,3 +13,24 @@ extension DatasetManifest {
             .joined()
     }
 }
+
+extension DatasetsLocation {
+    /// `fieldtest datasets list`: every dataset of every folder of the overlay (`folders`: the
+    /// `--datasets` options). Writes no file.
+    public struct ListJob: CommandJob {
+        /// The `--datasets` folders.
+        public var folders: [String]
+
+        /// A job.
+        public init(folders: [String]) { self.folders = folders }
+
+        public var files: CommandFiles { CommandFiles() }
+
+        /// Writes the listing to standard output.
+        public func run() throws -> CommandJobOutcome {
+            // One write, so that a standard output that cannot take it all is an error.
+            try OutputText.write(try DatasetsLocation.manifest(options: folders).listing, to: nil)
+            return .success
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import FieldtestData
+import Foundation
+import Testing
+
+@testable import ScenarioEngine
+
+/// The harness commands' jobs declare the files they read and write, so the tool refuses an output
+/// over an input before anything runs.
+@Suite("Command jobs: harness files")
+struct CommandJobFilesTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "scenario,requirement\n".write(to: path("metrics.csv"), atomically: true, encoding: .utf8)
+        try "{}\n".write(to: path("run.json"), atomically: true, encoding: .utf8)
+    }
+
+    func path(_ name: String) -> URL { folder.appendingPathComponent(name) }
+
+    @Test func checkDeclaresTheRunFilesAndRefusesJUnitOverTheBaseline() throws {
+        let baseline = path("base.csv")
+        try "x\n".write(to: baseline, atomically: true, encoding: .utf8)
+        let ok = BaselineComparison.CheckJob(
+            current: path("metrics.csv").path, baseline: baseline.path, junit: path("j.xml").path, requirements: [])
+        let inputs = try ok.files.inputs.map(\.url.lastPathComponent)
+        #expect(inputs.contains("run.json") && inputs.contains("base.csv"))
+        #expect(try ok.files.outputs.map(\.option) == ["--junit"])
+        try ok.files.check()
+        let over = BaselineComparison.CheckJob(
+            current: path("metrics.csv").path, baseline: baseline.path, junit: baseline.path, requirements: [])
+        #expect(throws: OutputPathCheck.OverwritesInput.self) { try over.files.check() }
+    }
+
+    @Test func mergeDeclaresItsOutputAndRefusesOneOverAnInput() throws {
+        let job = RunFolderMerge.Job(
+            inputs: [path("metrics.csv").path], output: path("merged.csv").path, out: nil, allowPartial: false,
+            commandLine: [])
+        #expect(try job.files.inputs.map(\.url.lastPathComponent) == ["metrics.csv", "run.json"])
+        #expect(try job.files.outputs.map(\.option) == ["--output"])
+        let over = RunFolderMerge.Job(
+            inputs: [path("metrics.csv").path], output: path("run.json").path, out: nil, allowPartial: false,
+            commandLine: [])
+        #expect(throws: OutputPathCheck.OverwritesInput.self) { try over.files.check() }
+    }
+
+    @Test func schemaAndCatalogueDeclareOnlyTheirOutput() throws {
+        let schema = JSONSchemaWriter.Job(registry: AppRegistry([]), output: path("s.json").path)
+        #expect(try schema.files.outputs.map(\.option) == ["--output"])
+        #expect(try schema.files.inputs.isEmpty)
+        let catalogue = RequirementCatalogue.Job(
+            catalogue: RequirementCatalogue(registry: AppRegistry([])), format: .text, output: nil)
+        #expect(try catalogue.files.outputs.isEmpty)
+    }
+}
