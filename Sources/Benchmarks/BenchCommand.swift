@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             BenchAll.self, BenchEngine.self, BenchLocate.self, BenchClassify.self, BenchRoute.self, BenchSun.self,
-            BenchHeap.self, BenchSystem.self, BenchActions.self, BenchEndToEnd.self, BenchSweep.self,
+            BenchHeap.self, BenchSystem.self, BenchJSON.self, BenchActions.self, BenchEndToEnd.self, BenchSweep.self,
             NoopSystem.self,
         ]
     )

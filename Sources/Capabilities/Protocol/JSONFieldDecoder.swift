@@ -190,3 +190,11 @@ struct JSONFieldDecoder: Decoder, SingleValueDecodingContainer {
         init?(stringValue: String) { nil }
     }
 }
+
+extension JSONField {
+    /// Decodes `type` from this parsed value, as the harness decodes an external system's answers
+    /// (`JSONReader.parse` then this): the answer types' own `Decodable` checks apply.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONFieldDecoder.decode(type, from: self)
+    }
+}

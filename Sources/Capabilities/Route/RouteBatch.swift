@@ -214,10 +214,11 @@ public enum RouteBatch {
             w.field(r.status.rawValue)
             w.field(CSVWriter.number(r.lengthMetres, significantDigits: 12))
             w.field(CSVWriter.number(r.durationSeconds, significantDigits: 12))
-            // Node ids and `lat lon` pairs never need quoting: written straight into the output bytes,
-            // the same text as joining their descriptions.
-            w.field(unquotedBytes: { DecimalText.append(r.nodeIDs, separator: 0x3B, to: &$0) })
-            w.field(unquotedBytes: { DecimalText.append(r.points, separator: 0x3B, to: &$0) })
+            // Node ids and `lat lon` pairs never need quoting.
+            w.field(unquotedBytes: { $0 += r.nodeIDs.map { String($0) }.joined(separator: ";").utf8 })
+            w.field(unquotedBytes: {
+                $0 += r.points.map { "\($0.latitude) \($0.longitude)" }.joined(separator: ";").utf8
+            })
             for snap in snaps { w.field(snap) }
             w.endRecord()
         }
