@@ -23,7 +23,7 @@ FIELDTEST_BENCH := .build/release/fieldtest-bench
 # of what a short batch command such as `route` on a small campus costs before its first query.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-.PHONY: osm-pbf-proto fuzz all deps build release install uninstall run test test-all test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
+.PHONY: fuzz all deps build release install uninstall run test test-all test-browser test-slurm bench bench-deps verify clean format lint docs examples example-package
 
 all: build
 
@@ -199,10 +199,3 @@ docs: deps
 
 clean:
 	rm -rf .build
-
-# Regenerates the committed Swift of the OSM PBF schema (Sources/Foundations/FieldtestData/Maps/OSMPBF/*.proto).
-# Needs protoc (Debian protobuf-compiler) and protoc-gen-swift (`swift build --product protoc-gen-swift` in a
-# checkout of apple/swift-protobuf at the version Package.swift names) on PATH.
-osm-pbf-proto:
-	cd Sources/Foundations/FieldtestData/Maps/OSMPBF && \
-	  protoc --swift_opt=Visibility=Internal --swift_out=. fileformat.proto osmformat.proto

@@ -42,9 +42,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The HTML report is written with Plot's typed DSL, which escapes text.
         .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
-        // Spawns and supervises external systems under test (JSON Lines over stdin/stdout).
-        // OSM PBF maps: protobuf blocks (the generated code is committed; see Maps/OSMPBF/*.proto).
-        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // MARK: System libraries
@@ -70,7 +67,6 @@ let package = Package(
             name: "FieldtestData",
             dependencies: [
                 "CZlib", "CFileExchange", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Sources/Foundations/FieldtestData",
             exclude: ["Maps/OSMPBF/fileformat.proto", "Maps/OSMPBF/osmformat.proto"]

@@ -1,6 +1,5 @@
 import CZlib
 import Foundation
-import SwiftProtobuf
 
 /// Reads OpenStreetMap PBF (`.osm.pbf`), the format of the extract services: a sequence of blocks,
 /// each a length, a `BlobHeader` and a `Blob` (raw or zlib-compressed protobuf), the first an
@@ -125,19 +124,19 @@ private struct PBFReader {
             )
         }
         guard offset + 4 + headerLength <= bytes.count else { throw damaged(truncated) }
-        let header: OSMPBF_BlobHeader = try decode(bytes, offset + 4, headerLength, what: "block header")
-        let size = Int(header.datasize)
+        let header: PBFBlobHeader = try decode(bytes, offset + 4, headerLength, what: "block header")
+        let size = Int(header.datasize ?? 0)
         guard (0...OSMPBFLoader.maxBlobBytes).contains(size) else {
             throw damaged("a block of \(size) bytes, outside 0…\(OSMPBFLoader.maxBlobBytes)")
         }
         let blobStart = offset + 4 + headerLength
         guard blobStart + size <= bytes.count else { throw damaged(truncated) }
-        let blob: OSMPBF_Blob = try decode(bytes, blobStart, size, what: "block")
+        let blob: PBFBlob = try decode(bytes, blobStart, size, what: "block")
         switch header.type {
         case "OSMHeader":
             guard !sawHeader else { throw damaged("a second OSMHeader block") }
             let payload = try payload(of: blob)
-            let head: OSMPBF_HeaderBlock = try decode(payload, what: "OSMHeader block")
+            let head: PBFHeaderBlock = try decode(payload, what: "OSMHeader block")
             let unknown = head.requiredFeatures.filter { !OSMPBFLoader.understoodFeatures.contains($0) }
             guard unknown.isEmpty else {
                 throw damaged(
@@ -148,7 +147,7 @@ private struct PBFReader {
         case "OSMData":
             guard sawHeader else { throw damaged("an OSMData block before the OSMHeader block") }
             let payload = try payload(of: blob)
-            let primitives: OSMPBF_PrimitiveBlock = try decode(payload, what: "OSMData block")
+            let primitives: PBFPrimitiveBlock = try decode(payload, what: "OSMData block")
             try read(primitives)
         default:
             break  // Blocks of other kinds may be skipped, the format says.
@@ -156,39 +155,43 @@ private struct PBFReader {
         return blobStart + size
     }
 
-    private func decode<M: SwiftProtobuf.Message>(
+    /// The message of `what` in `count` bytes of `bytes` from `start`.
+    private func decode<M: ProtobufMessage>(
         _ bytes: UnsafeRawBufferPointer, _ start: Int, _ count: Int, what: String
     ) throws(DataError) -> M {
-        let data = Data(
-            bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + start), count: count, deallocator: .none
-        )
-        return try decode(data, what: what)
-    }
-
-    private func decode<M: SwiftProtobuf.Message>(_ data: Data, what: String) throws(DataError) -> M {
-        do {
-            return try M(serializedBytes: data)
+        do throws(ProtobufReader.Malformed) {
+            return try M(protobuf: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]))
         } catch {
-            throw damaged("the \(what) is not valid protobuf (\(error))")
+            throw damaged("the \(what) is not valid protobuf (\(error.reason))")
         }
     }
 
+    /// The message of `what` in a block's payload.
+    private func decode<M: ProtobufMessage>(_ payload: [UInt8], what: String) throws(DataError) -> M {
+        let result = payload.withUnsafeBytes { bytes -> Result<M, DataError> in
+            do throws(DataError) { return .success(try decode(bytes, 0, bytes.count, what: what)) } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// The block's payload, inflated when zlib-compressed.
-    private mutating func payload(of blob: OSMPBF_Blob) throws(DataError) -> Data {
+    private mutating func payload(of blob: PBFBlob) throws(DataError) -> [UInt8] {
         switch blob.data {
         case .raw(let raw)?:
             return raw
-        case .zlibData(let compressed)?:
-            let size = Int(blob.rawSize)
-            guard blob.hasRawSize, (0...OSMPBFLoader.maxBlobBytes).contains(size) else {
-                throw damaged("a zlib block without a valid raw_size (\(blob.rawSize))")
+        case .zlib(let compressed)?:
+            let size = Int(blob.rawSize ?? 0)
+            guard blob.rawSize != nil, (0...OSMPBFLoader.maxBlobBytes).contains(size) else {
+                throw damaged("a zlib block without a valid raw_size (\(blob.rawSize ?? 0))")
             }
             inflatedBytes += size
             guard inflatedBytes <= budget.inflatedBytes else {
                 throw overBudget(
                     "decompressed bytes", inflatedBytes, budget.inflatedBytes, "64 MiB + 64 × the file's size")
             }
-            var out = Data(count: size)
+            var out = [UInt8](repeating: 0, count: size)
             var outLength = uLongf(size)
             let status = out.withUnsafeMutableBytes { o in
                 compressed.withUnsafeBytes { i in
@@ -208,7 +211,7 @@ private struct PBFReader {
                 throw damaged("the block inflates to \(outLength) bytes, not its raw_size of \(size)")
             }
             return out
-        case .lzmaData?, .lz4Data?, .zstdData?, .obsoleteBzip2Data?:
+        case .other?:
             throw damaged(
                 "the block is compressed with other than zlib, which Fieldtest does not read; convert it with "
                     + "`osmium cat in.osm.pbf -o out.osm.pbf`")
@@ -229,18 +232,18 @@ private struct PBFReader {
             reason: "\(reason) (block \(block), byte \(blockOffset))")
     }
 
-    private mutating func read(_ block: OSMPBF_PrimitiveBlock) throws(DataError) {
+    private mutating func read(_ block: PBFPrimitiveBlock) throws(DataError) {
         // Counted before a single element is built: the arrays of the decoded block are all there is yet.
-        for group in block.primitivegroup {
-            elements += group.nodes.count + group.dense.id.count + group.ways.count + group.relations.count
+        for group in block.groups {
+            elements += group.nodes.count + (group.dense?.id.count ?? 0) + group.ways.count + group.relations.count
         }
         guard elements <= budget.elements else {
             throw overBudget("elements", elements, budget.elements, "1,000,000 + one per byte of the file")
         }
         var strings: [String] = []
-        strings.reserveCapacity(block.stringtable.s.count)
-        for (i, s) in block.stringtable.s.enumerated() {
-            guard let text = String(validating: s, as: UTF8.self) else {
+        strings.reserveCapacity(block.strings.count)
+        for (i, s) in block.strings.enumerated() {
+            guard let text = s else {
                 throw damaged("string \(i) of the string table is not UTF-8")
             }
             strings.append(text)
@@ -261,9 +264,9 @@ private struct PBFReader {
             }
             return out
         }
-        for group in block.primitivegroup {
+        for group in block.groups {
             for n in group.nodes {
-                if n.hasInfo, n.info.hasVisible, !n.info.visible { continue }
+                if PBFInfo.isDeleted(n.info) { continue }
                 guard let t = tags(n.keys, n.vals) else {
                     try reject(
                         elementError("node.tags", "\(n.id)", "tag keys and values do not pair up with the string table")
@@ -274,13 +277,13 @@ private struct PBFReader {
                     id: n.id, latitude: degrees(block.latOffset, n.lat), longitude: degrees(block.lonOffset, n.lon),
                     tags: t)
             }
-            if group.hasDense {
+            if let dense = group.dense {
                 try readDense(
-                    group.dense, strings: strings, latitude: { degrees(block.latOffset, $0) },
+                    dense, strings: strings, latitude: { degrees(block.latOffset, $0) },
                     longitude: { degrees(block.lonOffset, $0) })
             }
             for w in group.ways {
-                if w.hasInfo, w.info.hasVisible, !w.info.visible { continue }
+                if PBFInfo.isDeleted(w.info) { continue }
                 guard let t = tags(w.keys, w.vals) else {
                     try reject(
                         elementError("way.tags", "\(w.id)", "tag keys and values do not pair up with the string table"))
@@ -300,9 +303,9 @@ private struct PBFReader {
 
     /// One relation of a block: its members with their roles, unless they do not pair up.
     private mutating func readRelation(
-        _ r: OSMPBF_Relation, strings: [String], tags: ([UInt32], [UInt32]) -> [String: String]?
+        _ r: PBFRelation, strings: [String], tags: ([UInt32], [UInt32]) -> [String: String]?
     ) throws(DataError) {
-        if r.hasInfo, r.info.hasVisible, !r.info.visible { return }
+        if PBFInfo.isDeleted(r.info) { return }
         guard let t = tags(r.keys, r.vals), r.rolesSid.count == r.memids.count, r.types.count == r.memids.count,
             r.rolesSid.allSatisfy({ $0 >= 0 && Int($0) < strings.count })
         else {
@@ -328,14 +331,14 @@ private struct PBFReader {
     }
 
     private mutating func readDense(
-        _ dense: OSMPBF_DenseNodes, strings: [String], latitude: (Int64) -> Double?, longitude: (Int64) -> Double?
+        _ dense: PBFDenseNodes, strings: [String], latitude: (Int64) -> Double?, longitude: (Int64) -> Double?
     ) throws(DataError) {
         let n = dense.id.count
         guard dense.lat.count == n, dense.lon.count == n else {
             throw damaged(
                 "dense nodes with \(n) ids but \(dense.lat.count) latitudes and \(dense.lon.count) longitudes")
         }
-        let visible = dense.hasDenseinfo && dense.denseinfo.visible.count == n ? dense.denseinfo.visible : nil
+        let visible = dense.denseInfo.flatMap { $0.visible.count == n ? $0.visible : nil }
         let keysVals = dense.keysVals
         var id: Int64 = 0
         var lat: Int64 = 0
