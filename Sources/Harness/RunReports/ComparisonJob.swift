@@ -33,7 +33,7 @@ extension SystemComparison {
         }
 
         /// The scenario and what it names (its systems blocks too), the datasets, the systems'
-        /// commands' files; the table and the report.
+        /// commands' files; the table, the report and each system's run folder under `out`.
         public var files: CommandFiles {
             var f = CommandFiles()
             f.input(file)
@@ -48,6 +48,17 @@ extension SystemComparison {
             }
             f.output(output, option: "--output")
             f.output(report, option: "--report")
+            if let out {
+                // Each system's run folder replaces out/<NAME>/ as a whole.
+                let folder = URL(fileURLWithPath: out)
+                for entry in entries {
+                    for name in RunReport.fileNames {
+                        f.output(
+                            folder.appendingPathComponent(entry.name).appendingPathComponent(name).path, option: "--out"
+                        )
+                    }
+                }
+            }
             return f
         }
 
