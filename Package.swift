@@ -225,7 +225,10 @@ let package = Package(
             dependencies: ["Positioning", "PositioningTestSupport", "FieldtestData", "FieldtestGSL"],
             exclude: ["Support"]),
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
-        .testTarget(name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData"]),
+        /// What several test targets share: `SharedFolder`, the tests' door to `../shared` (test support).
+        .target(name: "FieldtestTestSupport", path: "Tests/Support"),
+        .testTarget(
+            name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData", "FieldtestTestSupport"]),
         .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
         // read through #filePath
         .testTarget(
@@ -251,7 +254,7 @@ let package = Package(
             name: "CapabilitiesTests",
             dependencies: [
                 "Capabilities", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps", "MetricReports",
-                "SkyScoring", "CampusRouting", "Positioning", "PositioningTestSupport",
+                "SkyScoring", "CampusRouting", "Positioning", "PositioningTestSupport", "FieldtestTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"]),

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
