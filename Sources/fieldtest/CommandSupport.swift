@@ -92,7 +92,7 @@ struct BaselineComparisonOptions: ParsableArguments {
     var tolerance: [String] = []
     @Option(
         help:
-            "Compare latency rows with the baseline: same-machine (only when the baseline folder's machine.json names the machine that ran), always or never."
+            "Compare host latency rows with the baseline: same-machine (only when the baseline folder's machine.json names the machine that ran), always or never (latency on the virtual clock is always compared)."
     )
     var compareLatency: LatencyComparison = .sameMachine
     @Option(

@@ -143,6 +143,7 @@ struct CheckCommand: JobCommand {
             comparison.tolerance, comparison.compareLatency, comparison.failOn
         )
         (job.quiet, job.color) = (quiet, color.color)
+        job.virtualClockLatency = AppRegistry.bundled.virtualClockLatencies
         return job
     }
 }

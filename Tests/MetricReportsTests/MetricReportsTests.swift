@@ -223,6 +223,28 @@ struct BaselineCheckTests {
         #expect(report.regressions.map { $0.current?.metric } == ["sunrise_error_max", "query_p95"])
     }
 
+    /// A latency series on the virtual clock is deterministic: its rows are compared on any machine,
+    /// exactly (a slower value regresses, a faster one improves), while host latency is not.
+    @Test func virtualClockLatencyIsComparedOnAnyMachine() {
+        var cur = baseline
+        cur[2].value = 0.100001  // a microsecond slower, far within host latency's 50 %
+        var other = Tolerances()
+        other.comparesLatency = false
+        #expect(!BaselineCheck.compare(current: cur, baseline: baseline, tolerances: other).hasRegression)
+        other.virtualClockLatency = ["SKY-P1 query"]
+        #expect(other.isOnVirtualClock(baseline[2]) && !other.isOnVirtualClock(baseline[0]))
+        #expect(
+            BaselineCheck.compare(current: cur, baseline: baseline, tolerances: other).regressions.map {
+                $0.current?.metric
+            } == ["query_p95"])
+        cur[2].value = 0.099
+        let faster = BaselineCheck.compare(current: cur, baseline: baseline, tolerances: other)
+        #expect(!faster.hasRegression && faster.comparisons[2].verdict == .improvement)
+        cur[2].value = 0.1
+        cur[2].samples = baseline[2].samples + 1
+        #expect(BaselineCheck.compare(current: cur, baseline: baseline, tolerances: other).hasRegression)
+    }
+
     /// `machine.json` round-trips, and only an identical machine compares latency by default.
     @Test func machineIdentityDecidesLatencyComparison() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -108,7 +108,7 @@ extension JournalDefinition {
 
         // BTD-J2
         static let localCommit = MetricKey("BTD-J2", .latency("local_commit", p95AtMost: 0.05))
-        static let syncLatency = MetricKey("BTD-J2", .latency("sync_latency"))
+        static let syncLatency = MetricKey("BTD-J2", .latency("sync_latency").onVirtualClock())
 
         // BTD-J3
         static let filterResultMismatches = MetricKey(

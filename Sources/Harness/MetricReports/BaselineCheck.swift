@@ -25,6 +25,9 @@ public struct Tolerances: Sendable, Equatable {
     /// Per-requirement or per-metric overrides (`SKY-P1` or `sunrise_abs_error_max`), in
     /// the same sense as the row kind's default (absolute or relative).
     public var overrides: [String: Double] = [:]
+    /// Latency series measured on the virtual clock, as `REQUIREMENT metric` stems (`BTD-J2 sync_latency`):
+    /// deterministic, so their rows are compared on any machine, with `accuracyAbsolute` as slack.
+    public var virtualClockLatency: Set<String> = []
 
     public init() {}
 
@@ -66,9 +69,16 @@ public struct Tolerances: Sendable, Equatable {
         switch baseline.kind {
         case .accuracy: return override ?? accuracyAbsolute
         case .count: return override ?? countAbsolute
+        case .latency where isOnVirtualClock(baseline): return override ?? accuracyAbsolute
         case .latency: return max((override ?? latencyRelative) * scale, latencyFloorSeconds)
         case .rate: return (override ?? rateRelative) * scale
         }
+    }
+
+    /// Whether `row` is a row (`_p50`, …, `_max`) of a latency series on the virtual clock.
+    public func isOnVirtualClock(_ row: MetricRow) -> Bool {
+        guard row.kind == .latency, let cut = row.metric.lastIndex(of: "_") else { return false }
+        return virtualClockLatency.contains(row.requirement + " " + row.metric[..<cut])
     }
 }
 
@@ -300,16 +310,19 @@ public enum BaselineCheck {
             return result(
                 .regression, "fails its threshold \(describeCheck(c)) (the baseline failed it too): \(values)")
         }
-        if c.samples != b.samples && (c.samples == 0 || c.kind != .latency) {
+        let deterministic = c.kind != .latency || tolerances.isOnVirtualClock(b)
+        if c.samples != b.samples && (c.samples == 0 || deterministic) {
             return structural(
                 "summarises \(c.samples) samples, the baseline \(b.samples)"
-                    + (c.kind == .latency ? "" : "; \(c.kind.rawValue) rows are deterministic"))
+                    + (c.kind != .latency
+                        ? "; \(c.kind.rawValue) rows are deterministic"
+                        : deterministic ? "; virtual-clock latency rows are deterministic" : ""))
         }
         if c.value.isNaN != b.value.isNaN {
             return c.value.isNaN ? structural("value became NaN") : result(.improvement, "value no longer NaN")
         }
         if c.value.isNaN { return result(.unchanged, "both NaN") }
-        if b.kind == .latency && !tolerances.comparesLatency {
+        if b.kind == .latency && !tolerances.comparesLatency && !tolerances.isOnVirtualClock(b) {
             return result(.unchanged, "latency checked against its threshold only (baseline from another machine)")
         }
         return judgeValue(current: c, baseline: b, slack: tolerances.slack(for: b), values: values)

@@ -161,6 +161,12 @@ public struct AppRegistry: Sendable {
     public let apps: [AppDefinition]
     /// Every requirement of every app, each once, in registration order.
     public let requirements: [RequirementDefinition]
+    /// The latency series measured on the virtual clock (`MetricDefinition.onVirtualClock()`), as
+    /// `REQUIREMENT metric` stems: a baseline check compares their rows on any machine
+    /// (`Tolerances.virtualClockLatency`).
+    public var virtualClockLatencies: Set<String> {
+        Set(requirements.flatMap { r in r.metrics.filter(\.isOnVirtualClock).map { r.id + " " + $0.name } })
+    }
     /// The capabilities a scenario may hand to an external system (`systems:`, sweep parameters
     /// `systems.<capability>`), in the order the schema lists them: the names of the capability
     /// registry the tool runs with.

@@ -30,6 +30,10 @@ public struct MetricDefinition: Sendable, Equatable {
     /// Wilson for a share, bootstrap for a mean or quantile). False for a `ratio` that is not a share
     /// of its samples (an F1 score, a ratio of two latencies), whose Wilson interval would mislead.
     public var hasInterval = true
+    /// Whether a latency series is measured on the scenario's virtual clock (the time between two
+    /// emulated events, e.g. a save and the server's receipt) rather than on the host: deterministic,
+    /// so a baseline check compares its rows on any machine, exactly (`Tolerances.virtualClockLatency`).
+    public var isOnVirtualClock = false
 
     public init(
         _ name: String, kind: MetricKind, unit: String, comparator: ThresholdComparator = .none,
@@ -56,6 +60,13 @@ public struct MetricDefinition: Sendable, Equatable {
     public func withoutInterval() -> MetricDefinition {
         var d = self
         d.hasInterval = false
+        return d
+    }
+
+    /// This latency series, measured on the virtual clock: same scenario and seed, same rows.
+    public func onVirtualClock() -> MetricDefinition {
+        var d = self
+        d.isOnVirtualClock = true
         return d
     }
 

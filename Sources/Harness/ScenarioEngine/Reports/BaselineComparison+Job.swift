@@ -21,6 +21,8 @@ extension BaselineComparison {
         public var failOn: FailOn = .any
         /// The requirement IDs a per-requirement tolerance may name (`AppRegistry.requirementIDs`).
         public var requirements: Set<String>
+        /// The latency series on the virtual clock (`AppRegistry.virtualClockLatencies`), compared on any machine.
+        public var virtualClockLatency: Set<String> = []
         /// Whether only regressions are printed.
         public var quiet = false
         /// Colour of the report.
@@ -49,7 +51,8 @@ extension BaselineComparison {
             do {
                 outcome = try BaselineComparison.check(
                     current: OutputText.inputPath(current), baseline: baseline, tolerances: tolerances,
-                    compareLatency: compareLatency, requirements: requirements, note: JobNote.print)
+                    compareLatency: compareLatency, requirements: requirements,
+                    virtualClockLatency: virtualClockLatency, note: JobNote.print)
             } catch {
                 if let junit {
                     let suite = JUnitReport.errorSuite(name: "check", message: String(describing: error))

@@ -72,11 +72,12 @@ public enum BaselineComparison {
     /// items file (`BaselineSelection.itemsFile`) beside it, else on the rows' intervals.
     public static func check(
         current: String, baseline: String, tolerances settings: [String],
-        compareLatency: LatencyComparison, requirements: Set<String>,
+        compareLatency: LatencyComparison, requirements: Set<String>, virtualClockLatency: Set<String> = [],
         note: (String) -> Void
     ) throws -> Outcome {
         var tolerances = Tolerances()
         for t in settings { try tolerances.apply(t) }
+        tolerances.virtualClockLatency = virtualClockLatency
         guard FileManager.default.fileExists(atPath: baseline) else { throw Problem.missingBaseline(baseline) }
         let located = try MetricsCSV.readLocated(URL(fileURLWithPath: current), displayName: current)
         try ShardRunInfo.read(besides: URL(fileURLWithPath: current), displayName: current)?

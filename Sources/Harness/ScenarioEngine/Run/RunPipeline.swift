@@ -128,6 +128,7 @@ public struct RunPipeline {
         try request.validate()
         var tolerances = Tolerances()
         for t in request.tolerances { try tolerances.apply(t) }
+        tolerances.virtualClockLatency = apps.virtualClockLatencies
         let scenarios = try loadScenarios()
         let store = DatasetStore(manifest: manifest)
         store.strict = request.strict
