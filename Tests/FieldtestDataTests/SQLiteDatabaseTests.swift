@@ -129,4 +129,23 @@ struct SQLiteDatabaseTests {
                 path: folder.appendingPathComponent("missing.sqlite").path, options: .init(create: false))
         }
     }
+
+    @Test("steps recorded by GRDB's migrator count as applied; only later steps run")
+    func grdbMigrationsAreHonoured() throws {
+        let db = try SQLiteDatabase.inMemory()
+        try db.execute(
+            """
+            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+            INSERT INTO grdb_migrations VALUES ('v1');
+            CREATE TABLE a (x INTEGER);
+            """)
+        try db.migrate([
+            SQLiteMigration("v1", sql: "CREATE TABLE a (x INTEGER)"),  // would fail if run again
+            SQLiteMigration("v2", sql: "ALTER TABLE a ADD COLUMN y INTEGER"),
+        ])
+        try db.read { (c) throws -> Void in
+            #expect(try c.userVersion() == 2)
+            #expect(try c.fetchValues(String.self, "SELECT name FROM pragma_table_info('a')") == ["x", "y"])
+        }
+    }
 }
