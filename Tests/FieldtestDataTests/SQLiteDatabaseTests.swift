@@ -73,6 +73,17 @@ struct SQLiteDatabaseTests {
         #expect(throws: SQLiteError.argumentCount(expected: 1, given: 2, sql: "INSERT INTO u (name) VALUES (?)")) {
             try db.execute("INSERT INTO u (name) VALUES (?)", ["b", "c"])
         }
+        // A script's failing statement is named too.
+        do {
+            try db.execute("INSERT INTO u (name) VALUES ('z'); INSERT INTO u (name) VALUES (NULL);")
+            Issue.record("NULL was accepted into a NOT NULL column")
+        } catch let error as SQLiteError {
+            #expect(error.description.contains("NOT NULL constraint failed: u.name"))
+            #expect(error.description.contains("in `INSERT INTO u (name) VALUES (NULL);`"))
+        }
+        #expect(throws: SQLiteError.argumentCount(expected: 1, given: 0, sql: "INSERT INTO u (name) VALUES (?)")) {
+            try db.execute("INSERT INTO u (name) VALUES (?)")
+        }
     }
 
     @Test("a parameter that looks like SQL stays data")

@@ -17,17 +17,26 @@ public struct SQLiteConnection {
                 var statement: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 var code = sqlite3_prepare_v2(handle, current, -1, &statement, &tail)
+                if code == SQLITE_OK, let statement, sqlite3_bind_parameter_count(statement) > 0 {
+                    // A parameter left unbound would silently be NULL.
+                    failure = .argumentCount(
+                        expected: Int(sqlite3_bind_parameter_count(statement)), given: 0,
+                        sql: SQLiteError.prefix(of: String(cString: current)))
+                    sqlite3_finalize(statement)
+                    return
+                }
                 if code == SQLITE_OK, let statement {
                     repeat { code = sqlite3_step(statement) } while code == SQLITE_ROW
                     if code == SQLITE_DONE { code = SQLITE_OK }
-                    sqlite3_finalize(statement)
                 }
-                guard code == SQLITE_OK else {
+                if code != SQLITE_OK {
+                    // Read before finalizing, which may reset the connection's message.
                     failure = .failed(
                         code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)),
                         sql: SQLiteError.prefix(of: String(cString: current)))
-                    return
                 }
+                sqlite3_finalize(statement)
+                if failure != nil { return }
                 cursor = tail  // nil statement: only a comment or white space was left
             }
         }
