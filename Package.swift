@@ -34,7 +34,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // `make docs`: DocC archives of the library modules (a command plugin; nothing of it is linked).
@@ -51,6 +50,13 @@ let package = Package(
             pkgConfig: "gsl",
             providers: [.apt(["libgsl-dev"])]
         ),
+        /// The system SQLite, under the on-device stores (accounts, journals, caches) through `SQLiteDatabase`.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/Foundations/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         /// The system zlib, for the compressed blocks of OSM PBF maps.
         /// Atomic exchange of two files (`renameat2`), for replacing an output without the file
         /// system flushing the new file first.
@@ -66,7 +72,7 @@ let package = Package(
         .target(
             name: "FieldtestData",
             dependencies: [
-                "CZlib", "CFileExchange", .product(name: "Crypto", package: "swift-crypto"),
+                "CZlib", "CSQLite", "CFileExchange", .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Foundations/FieldtestData",
             exclude: ["Maps/OSMPBF/fileformat.proto", "Maps/OSMPBF/osmformat.proto"]
@@ -92,7 +98,6 @@ let package = Package(
             name: "AccountStore",
             dependencies: [
                 "FieldtestData",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -105,7 +110,6 @@ let package = Package(
             name: "DeviceEmulation",
             dependencies: [
                 "FieldtestData", "FieldtestGSL",
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/Harness/DeviceEmulation"
         ),
@@ -165,7 +169,6 @@ let package = Package(
                 "ScenarioEngine", "FieldtestData", "FieldtestGSL", "SkyScoring", "CampusRouting",
                 "Positioning", "TweetSentiment", "AccountStore", "DeviceEmulation", "MetricReports",
                 "Capabilities",
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/Apps"
         ),

@@ -1,6 +1,5 @@
 import FieldtestData
 import Foundation
-import GRDB
 import Testing
 
 @testable import AccountStore
@@ -351,7 +350,7 @@ struct AccountRegistryTests {
         _ = try weak.register(RegistrationForm(username: "stormchaser", password: "Forecast1"), now: t0, using: &rng)
         let stronger = try Fixture.registry(.weatherCities, path: path, iterations: 2_000)
         _ = try stronger.login(identifier: "stormchaser", password: "Forecast1", now: t0, using: &rng)
-        let stored = try stronger.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users") }
+        let stored = try stronger.read { db in try db.fetchValue(String.self, "SELECT password_hash FROM users") }
         #expect(stored?.hasPrefix("$pbkdf2-sha256$i=2000$") == true)
         _ = try stronger.login(identifier: "stormchaser", password: "Forecast1", now: t0, using: &rng)
     }
@@ -365,7 +364,7 @@ struct AccountRegistryTests {
         #expect(registry.configuration.hashing.iterations == 600_000)
         _ = try registry.register(
             RegistrationForm(email: "troy@example.org", password: "journaling"), now: t0, using: &rng)
-        let stored = try registry.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users") }
+        let stored = try registry.read { db in try db.fetchValue(String.self, "SELECT password_hash FROM users") }
         #expect(stored?.hasPrefix("$pbkdf2-sha256$i=600000$") == true)
         #expect(
             try registry.login(identifier: "troy@example.org", password: "journaling", now: t0, using: &rng).email

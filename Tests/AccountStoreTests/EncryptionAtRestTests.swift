@@ -1,6 +1,5 @@
 import FieldtestData
 import Foundation
-import GRDB
 import Testing
 
 @testable import AccountStore
@@ -93,8 +92,8 @@ struct EncryptionAtRestTests {
         // Copying b's ciphertext into a's row fails authentication (bound to the row by AAD).
         try registry.write { db in
             try db.execute(
-                sql: "UPDATE users SET email_cipher = (SELECT email_cipher FROM users WHERE id = ?) WHERE id = ?",
-                arguments: [b.id, a.id])
+                "UPDATE users SET email_cipher = (SELECT email_cipher FROM users WHERE id = ?) WHERE id = ?",
+                [b.id, a.id])
         }
         #expect(throws: AccountStoreError.self) { try registry.account(id: a.id) }
         #expect(try registry.account(id: b.id).email == "b@example.org")
@@ -165,10 +164,10 @@ struct EncryptionAtRestTests {
             JournalEntry(
                 id: AccountRandomness.uuid(using: &rng), userID: "u", title: "B", body: "second body",
                 savedAt: t0, category: "Daily", prompt: nil, type: .journal, photoReference: nil))
-        let queue = try DatabaseQueue(path: path)
+        let queue = try SQLiteDatabase(path: path)
         try queue.write { db in
-            let body = try Data.fetchOne(db, sql: "SELECT body FROM entries WHERE id = ?", arguments: [a.id.uuidString])
-            try db.execute(sql: "UPDATE entries SET body = ? WHERE id = ?", arguments: [body, b.id.uuidString])
+            let body = try db.fetchValue(Data.self, "SELECT body FROM entries WHERE id = ?", [a.id.uuidString])
+            try db.execute("UPDATE entries SET body = ? WHERE id = ?", [body, b.id.uuidString])
         }
         try queue.close()
         #expect(try store.entry(id: a.id)?.body == "first body")

@@ -1,6 +1,5 @@
 import FieldtestData
 import Foundation
-import GRDB
 import Testing
 
 @testable import AccountStore
@@ -9,7 +8,7 @@ import Testing
 /// library user keep SQLite's durable settings.
 @Suite("Host disk syncs of the stores")
 struct HostDurabilityTests {
-    static func synchronous(_ db: Database) throws -> Int? { try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+    static func synchronous(_ db: SQLiteConnection) throws -> Int? { try db.fetchValue(Int.self, "PRAGMA synchronous") }
 
     @Test("an emulated journal is synchronous OFF, a durable one NORMAL; a saved entry survives reopening")
     func journal() throws {

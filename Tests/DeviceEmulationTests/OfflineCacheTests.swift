@@ -1,5 +1,5 @@
+import FieldtestData
 import Foundation
-import GRDB
 import Testing
 
 @testable import DeviceEmulation
@@ -22,7 +22,7 @@ struct OfflineCacheTests {
         let path = try Self.temporaryDatabasePath()
         let cache = try OfflineCache(path: path)
         let queue = try #require(cache.queue)
-        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 0)
+        #expect(try queue.read { try $0.fetchValue(Int.self, "PRAGMA synchronous") } == 0)
         try cache.store(CacheEntry(key: "k", payload: Self.payload, fetchedAt: 0, timeToLiveSeconds: 60))
         try cache.close()
         #expect(try OfflineCache(path: path).entry(forKey: "k")?.payload == Self.payload)

@@ -1,6 +1,5 @@
 import FieldtestData
 import Foundation
-import GRDB
 
 /// A favourite place as the miCity "Add To Favorites" page saves it (Func_36–40).
 struct FavouritePlace: Equatable, Sendable {
@@ -24,24 +23,22 @@ struct StoredTweet: Equatable, Sendable {
     var classifiedAt: Double
 }
 
-/// The miCity app's on-device SQLite database (GRDB): classified tweets with
+/// The miCity app's on-device SQLite database (``SQLiteDatabase``): classified tweets with
 /// their emotion terms (for listing by class or word, Func_25–28) and
 /// favourite places (Func_34–45). All SQL is parameterised. An emulated phone's database: it never
 /// syncs the host disk (``HostDurability/emulated``).
 final class MiCityStore {
-    let queue: DatabaseQueue
+    let queue: SQLiteDatabase
 
     /// Opens (creating) the database at `path`.
     init(path: String) throws {
         try PrivateFiles.prepareFile(atPath: path)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            if let pragma = HostDurability.emulated.sqlitePragma { try db.execute(sql: pragma) }
-        }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(
+        queue = try SQLiteDatabase(
+            path: path,
+            options: SQLiteDatabase.Options(pragmas: HostDurability.emulated.sqlitePragma.map { [$0] } ?? []))
+        try queue.migrate([
+            SQLiteMigration(
+                "v1",
                 sql: """
                     CREATE TABLE tweet (idx INTEGER PRIMARY KEY NOT NULL, text TEXT NOT NULL, label INTEGER NOT NULL,
                                         classified_at REAL NOT NULL);
@@ -50,20 +47,19 @@ final class MiCityStore {
                     CREATE TABLE place (name TEXT PRIMARY KEY NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
                                         note TEXT NOT NULL, saved_at REAL NOT NULL);
                     """)
-        }
-        try migrator.migrate(queue)
+        ])
     }
 
     /// Stores a classified batch with each tweet's distinct words, in one transaction.
     func insert(_ tweets: [StoredTweet], words: [[String]]) throws {
         try queue.write { db in
-            let tweet = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO tweet (idx, text, label, classified_at) VALUES (?, ?, ?, ?)")
-            let word = try db.cachedStatement(sql: "INSERT OR IGNORE INTO tweet_word (word, idx) VALUES (?, ?)")
+            let tweet = try db.prepare(
+                "INSERT OR REPLACE INTO tweet (idx, text, label, classified_at) VALUES (?, ?, ?, ?)")
+            let word = try db.prepare("INSERT OR IGNORE INTO tweet_word (word, idx) VALUES (?, ?)")
             for (i, t) in tweets.enumerated() {
-                try tweet.execute(arguments: [t.index, t.text, t.label.rawValue, t.classifiedAt])
+                try tweet.execute([t.index, t.text, t.label.rawValue, t.classifiedAt])
                 for w in i < words.count ? words[i] : [] {
-                    try word.execute(arguments: [w, t.index])
+                    try word.execute([w, t.index])
                 }
             }
         }
@@ -72,14 +68,14 @@ final class MiCityStore {
     /// Stream positions of the tweets of class `label`, ascending.
     func tweets(label: SentimentLabel) throws -> [Int] {
         try queue.read { db in
-            try Int.fetchAll(db, sql: "SELECT idx FROM tweet WHERE label = ? ORDER BY idx", arguments: [label.rawValue])
+            try db.fetchValues(Int.self, "SELECT idx FROM tweet WHERE label = ? ORDER BY idx", [label.rawValue])
         }
     }
 
     /// Stream positions of the tweets containing `word`, ascending.
     func tweets(word: String) throws -> [Int] {
         try queue.read { db in
-            try Int.fetchAll(db, sql: "SELECT idx FROM tweet_word WHERE word = ? ORDER BY idx", arguments: [word])
+            try db.fetchValues(Int.self, "SELECT idx FROM tweet_word WHERE word = ? ORDER BY idx", [word])
         }
     }
 
@@ -87,12 +83,11 @@ final class MiCityStore {
     func classCounts(after time: Double) throws -> [Int] {
         try queue.read { db in
             var counts = [0, 0, 0]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT label, COUNT(*) AS n FROM tweet WHERE classified_at > ? GROUP BY label",
-                arguments: [time])
+            for row in try db.fetchAll(
+                "SELECT label, COUNT(*) AS n FROM tweet WHERE classified_at > ? GROUP BY label", [time])
             {
-                let label: Int = row["label"]
-                if counts.indices.contains(label) { counts[label] = row["n"] }
+                let label: Int = try row["label"]
+                if counts.indices.contains(label) { counts[label] = try row["n"] }
             }
             return counts
         }
@@ -101,10 +96,10 @@ final class MiCityStore {
     /// Text and class of the tweets classified strictly after `time`, by stream position.
     func recentTweets(after time: Double) throws -> [(text: String, label: SentimentLabel)] {
         try queue.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT text, label FROM tweet WHERE classified_at > ? ORDER BY idx", arguments: [time]
+            try db.fetchAll(
+                "SELECT text, label FROM tweet WHERE classified_at > ? ORDER BY idx", [time]
             )
-            .map { (text: $0["text"], label: SentimentLabel(rawValue: $0["label"]) ?? .neutral) }
+            .map { (text: try $0["text"], label: SentimentLabel(rawValue: try $0["label"]) ?? .neutral) }
         }
     }
 
@@ -112,11 +107,11 @@ final class MiCityStore {
     func save(_ p: FavouritePlace) throws {
         try queue.write { db in
             try db.execute(
-                sql: """
-                    INSERT INTO place (name, latitude, longitude, note, saved_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(name) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
-                        note = excluded.note, saved_at = excluded.saved_at
-                    """, arguments: [p.name, p.latitude, p.longitude, p.note, p.savedAt])
+                """
+                INSERT INTO place (name, latitude, longitude, note, saved_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET latitude = excluded.latitude, longitude = excluded.longitude,
+                    note = excluded.note, saved_at = excluded.saved_at
+                """, [p.name, p.latitude, p.longitude, p.note, p.savedAt])
         }
     }
 
@@ -124,24 +119,24 @@ final class MiCityStore {
     /// Func_45); returns whether the favourite existed (no row is made for one that does not).
     func updateNote(name: String, note: String) throws -> Bool {
         try queue.write { db in
-            try db.execute(sql: "UPDATE place SET note = ? WHERE name = ?", arguments: [note, name])
-            return db.changesCount > 0
+            try db.execute("UPDATE place SET note = ? WHERE name = ?", [note, name])
+            return db.changes > 0
         }
     }
 
     /// Deletes a favourite; returns whether it existed.
     func delete(name: String) throws -> Bool {
         try queue.write { db in
-            try db.execute(sql: "DELETE FROM place WHERE name = ?", arguments: [name])
-            return db.changesCount > 0
+            try db.execute("DELETE FROM place WHERE name = ?", [name])
+            return db.changes > 0
         }
     }
 
     /// Every favourite, by name.
     func favourites() throws -> [FavouritePlace] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, latitude, longitude, note, saved_at FROM place ORDER BY name").map {
-                FavouritePlace(
+            try db.fetchAll("SELECT name, latitude, longitude, note, saved_at FROM place ORDER BY name").map {
+                try FavouritePlace(
                     name: $0["name"], latitude: $0["latitude"], longitude: $0["longitude"],
                     note: $0["note"], savedAt: $0["saved_at"])
             }

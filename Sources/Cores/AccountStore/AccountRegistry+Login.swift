@@ -1,5 +1,5 @@
+import FieldtestData
 import Foundation
-import GRDB
 
 extension AccountRegistry {
     /// Signs in with a username or email address and a password (SkyScape LOG1,
@@ -28,11 +28,9 @@ extension AccountRegistry {
         let found: (id: String, hash: String)? = try read { db in
             let row =
                 isEmail
-                ? try Row.fetchOne(
-                    db, sql: "SELECT id, password_hash FROM users WHERE email_index = ?", arguments: [emailKey])
-                : try Row.fetchOne(
-                    db, sql: "SELECT id, password_hash FROM users WHERE username_key = ?", arguments: [normalised])
-            return row.map { ($0["id"], $0["password_hash"]) }
+                ? try db.fetchOne("SELECT id, password_hash FROM users WHERE email_index = ?", [emailKey])
+                : try db.fetchOne("SELECT id, password_hash FROM users WHERE username_key = ?", [normalised])
+            return try row.map { (try $0["id"], try $0["password_hash"]) }
         }
         let matches: Bool
         if let found, !password.isEmpty {
@@ -48,16 +46,16 @@ extension AccountRegistry {
                 next.recordFailure(now: now, policy: policy)
                 // Rows whose window and lockout are both over say nothing any more.
                 try db.execute(
-                    sql: """
-                        DELETE FROM login_throttle WHERE window_start < ? AND (locked_until IS NULL OR locked_until < ?)
-                        """, arguments: [now.timeIntervalSince1970 - policy.windowSeconds, now.timeIntervalSince1970])
+                    """
+                    DELETE FROM login_throttle WHERE window_start < ? AND (locked_until IS NULL OR locked_until < ?)
+                    """, [now.timeIntervalSince1970 - policy.windowSeconds, now.timeIntervalSince1970])
                 try db.execute(
-                    sql: """
-                        INSERT INTO login_throttle (identifier_index, failures, window_start, locked_until) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(identifier_index) DO UPDATE SET failures = excluded.failures,
-                            window_start = excluded.window_start, locked_until = excluded.locked_until
-                        """,
-                    arguments: [
+                    """
+                    INSERT INTO login_throttle (identifier_index, failures, window_start, locked_until) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(identifier_index) DO UPDATE SET failures = excluded.failures,
+                        window_start = excluded.window_start, locked_until = excluded.locked_until
+                    """,
+                    [
                         throttleKey, next.failures, next.windowStart.timeIntervalSince1970,
                         next.lockedUntil?.timeIntervalSince1970,
                     ])
@@ -66,14 +64,12 @@ extension AccountRegistry {
         }
         let upgraded = hasher.needsRehash(found.hash) ? try hasher.hash(password, using: &rng) : nil
         return try write { db in
-            try db.execute(sql: "DELETE FROM login_throttle WHERE identifier_index = ?", arguments: [throttleKey])
-            try db.execute(
-                sql: "UPDATE users SET last_sign_in_at = ? WHERE id = ?",
-                arguments: [now.timeIntervalSince1970, found.id])
+            try db.execute("DELETE FROM login_throttle WHERE identifier_index = ?", [throttleKey])
+            try db.execute("UPDATE users SET last_sign_in_at = ? WHERE id = ?", [now.timeIntervalSince1970, found.id])
             if let upgraded {
-                try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [upgraded, found.id])
+                try db.execute("UPDATE users SET password_hash = ? WHERE id = ?", [upgraded, found.id])
             }
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [found.id]) else {
+            guard let row = try db.fetchOne("SELECT * FROM users WHERE id = ?", [found.id]) else {
                 throw AccountStoreError.unknownUser(found.id)
             }
             return try decodeAccount(row)
@@ -81,15 +77,14 @@ extension AccountRegistry {
     }
 
     /// The throttle state stored for `key` (a fresh one when there is none).
-    static func throttleState(_ db: Database, _ key: Data) throws -> LoginThrottleState {
+    static func throttleState(_ db: SQLiteConnection, _ key: Data) throws -> LoginThrottleState {
         guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM login_throttle WHERE identifier_index = ?", arguments: [key])
+            let row = try db.fetchOne("SELECT * FROM login_throttle WHERE identifier_index = ?", [key])
         else {
             return LoginThrottleState()
         }
-        let locked: Double? = row["locked_until"]
-        return LoginThrottleState(
+        let locked: Double? = try row["locked_until"]
+        return try LoginThrottleState(
             failures: row["failures"], windowStart: Date(timeIntervalSince1970: row["window_start"]),
             lockedUntil: locked.map(Date.init(timeIntervalSince1970:)))
     }
@@ -110,7 +105,7 @@ extension AccountRegistry {
         try authorize(userID: actorID, .write, .userRoles)
         _ = try account(id: userID)
         try write { db in
-            try db.execute(sql: "UPDATE users SET role = ? WHERE id = ?", arguments: [role.rawValue, userID])
+            try db.execute("UPDATE users SET role = ? WHERE id = ?", [role.rawValue, userID])
         }
     }
 }

@@ -1,5 +1,5 @@
+import FieldtestData
 import Foundation
-import GRDB
 
 extension AccountRegistry {
     /// Registers a new account under the configured policy.
@@ -82,26 +82,24 @@ extension AccountRegistry {
             try purgeStalePendingRegistrations(db, now: now)
             // A new registration of the same address replaces the pending one (its code stops
             // working) and spends the same budget of codes.
-            let budget = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT MAX(codes_issued) AS issued, MIN(budget_start) AS start FROM pending_registrations WHERE email_index = ?
-                    """, arguments: [record.emailIndex])
-            let issued: Int = budget?["issued"] ?? 0
-            let start: Double = budget?["start"] ?? now.timeIntervalSince1970
+            let budget = try db.fetchOne(
+                """
+                SELECT MAX(codes_issued) AS issued, MIN(budget_start) AS start FROM pending_registrations WHERE email_index = ?
+                """, [record.emailIndex])
+            let issued = try budget?["issued"] as Int? ?? 0
+            let start = try budget?["start"] as Double? ?? now.timeIntervalSince1970
             if issued >= verification.maxCodesPerEmail {
                 throw AccountStoreError.verificationCodeLimit(
                     retryAfterSeconds: start + verification.codeBudgetSeconds - now.timeIntervalSince1970)
             }
+            try db.execute("DELETE FROM pending_registrations WHERE email_index = ?", [record.emailIndex])
             try db.execute(
-                sql: "DELETE FROM pending_registrations WHERE email_index = ?", arguments: [record.emailIndex])
-            try db.execute(
-                sql: """
-                    INSERT INTO pending_registrations (id, user_id, username, username_key, email_cipher, email_index,
-                        password_hash, role, code_digest, code_expires_at, attempts_left, created_at, codes_issued, budget_start)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
+                """
+                INSERT INTO pending_registrations (id, user_id, username, username_key, email_cipher, email_index,
+                    password_hash, role, code_digest, code_expires_at, attempts_left, created_at, codes_issued, budget_start)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
                     pendingID, userID, record.username, record.usernameKey, emailCipher,
                     record.emailIndex, passwordHash, role.rawValue, digest,
                     expiresAt.timeIntervalSince1970, verification.maxAttempts,
@@ -123,31 +121,29 @@ extension AccountRegistry {
         // the outcome is returned from the transaction and thrown afterwards.
         let outcome: Result<UserAccount, AccountStoreError> = try write { db in
             guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM pending_registrations WHERE id = ?", arguments: [pendingID])
+                let row = try db.fetchOne("SELECT * FROM pending_registrations WHERE id = ?", [pendingID])
             else {
                 return .failure(.unknownPendingRegistration(pendingID))
             }
-            var state = VerificationState(
+            var state = try VerificationState(
                 codeDigest: [UInt8](row["code_digest"] as Data),
                 expiresAt: Date(timeIntervalSince1970: row["code_expires_at"]), attemptsLeft: row["attempts_left"])
             do throws(AccountStoreError) {
                 try state.check(submittedDigest: [UInt8](submitted), now: now)
             } catch {
                 try db.execute(
-                    sql: "UPDATE pending_registrations SET attempts_left = ? WHERE id = ?",
-                    arguments: [state.attemptsLeft, pendingID])
+                    "UPDATE pending_registrations SET attempts_left = ? WHERE id = ?", [state.attemptsLeft, pendingID])
                 return .failure(error)
             }
-            guard let role = Role(rawValue: row["role"]) else {
+            guard let role = Role(rawValue: try row["role"]) else {
                 throw AccountStoreError.storageCorrupted("unknown role in pending registration \(pendingID)")
             }
-            let record = NewAccount(
+            let record = try NewAccount(
                 id: row["user_id"], username: row["username"], usernameKey: row["username_key"],
                 emailCipher: row["email_cipher"], emailIndex: row["email_index"], passwordHash: row["password_hash"],
                 role: role, createdAt: Date(timeIntervalSince1970: row["created_at"]))
             let account = try insertAccount(record, db: db)
-            try db.execute(sql: "DELETE FROM pending_registrations WHERE id = ?", arguments: [pendingID])
+            try db.execute("DELETE FROM pending_registrations WHERE id = ?", [pendingID])
             return .success(account)
         }
         return try outcome.get()
@@ -155,10 +151,10 @@ extension AccountRegistry {
 
     /// Deletes pending registrations whose budget window is over (they hold a password hash and
     /// an encrypted email, and are of no use once no code can be sent for them).
-    func purgeStalePendingRegistrations(_ db: Database, now: Date) throws {
+    func purgeStalePendingRegistrations(_ db: SQLiteConnection, now: Date) throws {
         try db.execute(
-            sql: "DELETE FROM pending_registrations WHERE budget_start <= ? AND code_expires_at <= ?",
-            arguments: [
+            "DELETE FROM pending_registrations WHERE budget_start <= ? AND code_expires_at <= ?",
+            [
                 now.timeIntervalSince1970 - configuration.verification.codeBudgetSeconds,
                 now.timeIntervalSince1970,
             ])
@@ -169,11 +165,11 @@ extension AccountRegistry {
     }
 
     /// Inserts an account after re-checking uniqueness inside the transaction.
-    func insertAccount(_ record: NewAccount, db: Database) throws -> UserAccount {
+    func insertAccount(_ record: NewAccount, db: SQLiteConnection) throws -> UserAccount {
         var clashes: [CredentialViolation] = []
         let rules = configuration.policy.rules
         if let key = record.usernameKey,
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE username_key = ?)", arguments: [key])
+            try db.fetchValue(Bool.self, "SELECT EXISTS (SELECT 1 FROM users WHERE username_key = ?)", [key])
                 == true
         {
             clashes.append(
@@ -181,8 +177,8 @@ extension AccountRegistry {
                     ?? CredentialViolation(rule: Self.fallbackUsernameRule))
         }
         if let emailIndex = record.emailIndex,
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email_index = ?)", arguments: [emailIndex]) == true
+            try db.fetchValue(Bool.self, "SELECT EXISTS (SELECT 1 FROM users WHERE email_index = ?)", [emailIndex])
+                == true
         {
             clashes.append(
                 rules.first { $0.check == .uniqueEmail }.map(CredentialViolation.init(rule:))
@@ -190,17 +186,17 @@ extension AccountRegistry {
         }
         guard clashes.isEmpty else { throw AccountStoreError.registrationRejected(clashes) }
         try db.execute(
-            sql: """
-                INSERT INTO users (id, username, username_key, email_cipher, email_index, password_hash, role, policy_id,
-                    created_at, last_sign_in_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-                """,
-            arguments: [
+            """
+            INSERT INTO users (id, username, username_key, email_cipher, email_index, password_hash, role, policy_id,
+                created_at, last_sign_in_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+            """,
+            [
                 record.id, record.username, record.usernameKey, record.emailCipher, record.emailIndex,
                 record.passwordHash, record.role.rawValue, configuration.policy.id,
                 record.createdAt.timeIntervalSince1970,
             ])
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [record.id]) else {
+        guard let row = try db.fetchOne("SELECT * FROM users WHERE id = ?", [record.id]) else {
             throw AccountStoreError.database("account \(record.id) vanished after insertion")
         }
         return try decodeAccount(row)

@@ -1,7 +1,6 @@
 import Crypto
 import FieldtestData
 import Foundation
-import GRDB
 
 /// Settings of an ``AccountRegistry``.
 public struct AccountRegistryConfiguration: Sendable, Equatable {
@@ -30,7 +29,7 @@ public struct AccountRegistryConfiguration: Sendable, Equatable {
     }
 }
 
-/// Accounts in a SQLite database (GRDB), with every sensitive field encrypted.
+/// Accounts in an SQLite database (``SQLiteDatabase``), with every sensitive field encrypted.
 ///
 /// What is stored, per user: a random UUID, the username (not secret: SkyScape lets users
 /// find each other by it) with its lower-cased form for case-insensitive uniqueness, the
@@ -45,7 +44,7 @@ public struct AccountRegistryConfiguration: Sendable, Equatable {
 public struct AccountRegistry: Sendable {
     /// The settings.
     public let configuration: AccountRegistryConfiguration
-    let database: DatabaseQueue
+    let database: SQLiteDatabase
     let cipher: FieldCipher
     let index: BlindIndex
     let hasher: PasswordHasher
@@ -63,85 +62,76 @@ public struct AccountRegistry: Sendable {
         cipher = FieldCipher(key: keys.fieldEncryptionKey)
         index = BlindIndex(key: keys.indexKey)
         hasher = PasswordHasher(parameters: configuration.hashing)
-        var config = Configuration()
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA secure_delete = ON")
-            if let pragma = durability.sqlitePragma { try db.execute(sql: pragma) }
-        }
+        let options = SQLiteDatabase.Options(
+            pragmas: ["PRAGMA secure_delete = ON"] + (durability.sqlitePragma.map { [$0] } ?? []))
         do {
             if let path { try PrivateFiles.prepareFile(atPath: path) }
-            database =
-                try path.map { try DatabaseQueue(path: $0, configuration: config) }
-                ?? DatabaseQueue(configuration: config)
-            try Self.migrator.migrate(database)
+            database = try SQLiteDatabase(path: path ?? ":memory:", options: options)
+            try database.migrate(Self.migrations)
         } catch {
             throw .database("cannot open account database at \(path ?? ":memory:"): \(error)")
         }
         try write { db in try keys.verifyKeyCheck(in: db, store: "the database") }
     }
 
-    static let migrator: DatabaseMigrator = {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-accounts") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
-                    CREATE TABLE users (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        username TEXT,
-                        username_key TEXT UNIQUE,
-                        email_cipher BLOB,
-                        email_index BLOB UNIQUE,
-                        password_hash TEXT NOT NULL,
-                        role TEXT NOT NULL,
-                        policy_id TEXT NOT NULL,
-                        created_at REAL NOT NULL,
-                        last_sign_in_at REAL
-                    );
-                    CREATE TABLE pending_registrations (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        user_id TEXT NOT NULL,
-                        username TEXT,
-                        username_key TEXT,
-                        email_cipher BLOB NOT NULL,
-                        email_index BLOB NOT NULL,
-                        password_hash TEXT NOT NULL,
-                        role TEXT NOT NULL,
-                        code_digest BLOB NOT NULL,
-                        code_expires_at REAL NOT NULL,
-                        attempts_left INTEGER NOT NULL,
-                        created_at REAL NOT NULL
-                    );
-                    CREATE TABLE login_throttle (
-                        identifier_index BLOB PRIMARY KEY NOT NULL,
-                        failures INTEGER NOT NULL,
-                        window_start REAL NOT NULL,
-                        locked_until REAL
-                    );
-                    """)
-        }
-        migrator.registerMigration("v2-verification-budget") { db in
-            // How many codes the chain of registrations for one email address has been sent, and
-            // since when (SkyScape REG1 1.4; bounded so that codes cannot be guessed by registering again).
-            try db.execute(
-                sql: """
+    static let migrations = [
+        SQLiteMigration(
+            "v1-accounts",
+            sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    username TEXT,
+                    username_key TEXT UNIQUE,
+                    email_cipher BLOB,
+                    email_index BLOB UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    policy_id TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    last_sign_in_at REAL
+                );
+                CREATE TABLE pending_registrations (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL,
+                    username TEXT,
+                    username_key TEXT,
+                    email_cipher BLOB NOT NULL,
+                    email_index BLOB NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    code_digest BLOB NOT NULL,
+                    code_expires_at REAL NOT NULL,
+                    attempts_left INTEGER NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE TABLE login_throttle (
+                    identifier_index BLOB PRIMARY KEY NOT NULL,
+                    failures INTEGER NOT NULL,
+                    window_start REAL NOT NULL,
+                    locked_until REAL
+                );
+                """),
+        // How many codes the chain of registrations for one email address has been sent, and
+        // since when (SkyScape REG1 1.4; bounded so that codes cannot be guessed by registering again).
+        SQLiteMigration(
+            "v2-verification-budget",
+            sql: """
                     ALTER TABLE pending_registrations ADD COLUMN codes_issued INTEGER NOT NULL DEFAULT 1;
                     ALTER TABLE pending_registrations ADD COLUMN budget_start REAL NOT NULL DEFAULT 0;
                     CREATE INDEX pending_registrations_email ON pending_registrations(email_index);
-                    """)
-        }
-        return migrator
-    }()
+                """),
+    ]
 
     // MARK: Database access with typed errors
 
-    func read<T>(_ body: (Database) throws -> T) throws(AccountStoreError) -> T {
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws(AccountStoreError) -> T {
         do { return try database.read(body) } catch let error as AccountStoreError { throw error } catch {
             throw .database("\(error)")
         }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws(AccountStoreError) -> T {
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws(AccountStoreError) -> T {
         do { return try database.write(body) } catch let error as AccountStoreError { throw error } catch {
             throw .database("\(error)")
         }
@@ -160,18 +150,18 @@ public struct AccountRegistry: Sendable {
 
     func emailContext(userID: String) -> String { "users.email:\(userID)" }
 
-    func decodeAccount(_ row: Row) throws -> UserAccount {
-        let id: String = row["id"]
+    func decodeAccount(_ row: SQLiteRow) throws -> UserAccount {
+        let id: String = try row["id"]
         var email: String?
-        if let sealed = row["email_cipher"] as Data? {
+        if let sealed = try row["email_cipher"] as Data? {
             let bytes = try cipher.open(sealed, context: emailContext(userID: id))
             email = String(decoding: bytes, as: UTF8.self)
         }
-        guard let role = Role(rawValue: row["role"]) else {
-            throw AccountStoreError.storageCorrupted("unknown role '\(row["role"] as String)' for user \(id)")
+        guard let role = Role(rawValue: try row["role"]) else {
+            throw AccountStoreError.storageCorrupted("unknown role '\(try row["role"] as String)' for user \(id)")
         }
-        let lastSignIn: Double? = row["last_sign_in_at"]
-        return UserAccount(
+        let lastSignIn: Double? = try row["last_sign_in_at"]
+        return try UserAccount(
             id: id, username: row["username"], email: email, role: role, policyID: row["policy_id"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             lastSignInAt: lastSignIn.map(Date.init(timeIntervalSince1970:)))
@@ -181,7 +171,7 @@ public struct AccountRegistry: Sendable {
     /// - Throws: ``AccountStoreError/unknownUser(_:)``.
     public func account(id: String) throws(AccountStoreError) -> UserAccount {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else {
+            guard let row = try db.fetchOne("SELECT * FROM users WHERE id = ?", [id]) else {
                 throw AccountStoreError.unknownUser(id)
             }
             return try decodeAccount(row)
@@ -190,14 +180,14 @@ public struct AccountRegistry: Sendable {
 
     /// Number of accounts.
     public func accountCount() throws(AccountStoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0 }
+        try read { db in try db.fetchValue(Int.self, "SELECT COUNT(*) FROM users") ?? 0 }
     }
 
     /// Whether an account uses `username`, ignoring case.
     public func isUsernameTaken(_ username: String) throws(AccountStoreError) -> Bool {
         let key = Self.usernameKey(username)
         return try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE username_key = ?)", arguments: [key])
+            try db.fetchValue(Bool.self, "SELECT EXISTS (SELECT 1 FROM users WHERE username_key = ?)", [key])
                 ?? false
         }
     }
@@ -206,7 +196,7 @@ public struct AccountRegistry: Sendable {
     public func isEmailTaken(_ email: String) throws(AccountStoreError) -> Bool {
         let key = emailIndex(email)
         return try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email_index = ?)", arguments: [key])
+            try db.fetchValue(Bool.self, "SELECT EXISTS (SELECT 1 FROM users WHERE email_index = ?)", [key])
                 ?? false
         }
     }

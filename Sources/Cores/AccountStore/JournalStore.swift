@@ -1,6 +1,5 @@
 import FieldtestData
 import Foundation
-import GRDB
 
 /// Filters for listing entries (BTD-J3; BeenThereDoneThat 5.2.1.2 filter button, 5.2.3.2).
 /// `nil` means "any". The date range is half-open: `savedFrom ≤ savedAt < savedBefore`.
@@ -62,7 +61,7 @@ struct JournalCodec {
         return String(decoding: try cipher.open(stored, context: context(column, e)), as: UTF8.self)
     }
 
-    func arguments(_ e: JournalEntry) throws(AccountStoreError) -> StatementArguments {
+    func arguments(_ e: JournalEntry) throws(AccountStoreError) -> [any SQLiteBindable] {
         let key = (id: e.id.uuidString, user: e.userID)
         let prompt: Data? = try e.prompt.map { (p) throws(AccountStoreError) in try seal(p, "prompt", key) }
         let photo: Data? = try e.photoReference.map { (p) throws(AccountStoreError) in
@@ -75,19 +74,19 @@ struct JournalCodec {
         ]
     }
 
-    func decode(_ row: Row) throws -> JournalEntry {
-        let idText: String = row["id"]
+    func decode(_ row: SQLiteRow) throws -> JournalEntry {
+        let idText: String = try row["id"]
         guard let id = UUID(uuidString: idText) else {
             throw AccountStoreError.storageCorrupted("journal entry ID '\(idText)' is not a UUID")
         }
-        guard let type = EntryType(rawValue: row["type"]) else {
+        guard let type = EntryType(rawValue: try row["type"]) else {
             throw AccountStoreError.storageCorrupted("journal entry \(idText) has unknown type")
         }
-        let key = (id: idText, user: row["user_id"] as String)
-        let prompt: Data? = row["prompt"]
-        let photo: Data? = row["photo_reference"]
-        return JournalEntry(
-            id: id, userID: key.user, title: try open(row["title"], "title", key),
+        let key = (id: idText, user: try row["user_id"] as String)
+        let prompt: Data? = try row["prompt"]
+        let photo: Data? = try row["photo_reference"]
+        return try JournalEntry(
+            id: id, userID: key.user, title: open(row["title"], "title", key),
             body: try open(row["body"], "body", key),
             savedAt: Date(timeIntervalSince1970: row["saved_at"]), category: row["category"],
             prompt: try prompt.map { try open($0, "prompt", key) }, type: type,
@@ -126,7 +125,7 @@ struct JournalCodec {
 /// holds only a key check value, and `secure_delete` overwrites replaced versions. An entry
 /// belongs to the user who first saved it: saving its ID as another user is refused.
 public struct JournalStore: Sendable {
-    let database: DatabasePool
+    let database: SQLiteDatabase
     let codec: JournalCodec
     /// The file the store lives in.
     public let path: String
@@ -144,41 +143,38 @@ public struct JournalStore: Sendable {
     ) throws(AccountStoreError) {
         self.path = path
         codec = JournalCodec(cipher: FieldCipher(key: keys.journalEncryptionKey), nonces: NonceSource(randomness))
-        var config = Configuration()
-        config.prepareDatabase { db in
-            try db.execute(sql: durability.sqlitePragma ?? "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA secure_delete = ON")
-        }
+        let options = SQLiteDatabase.Options(
+            writeAheadLog: true,
+            pragmas: [durability.sqlitePragma ?? "PRAGMA synchronous = NORMAL", "PRAGMA secure_delete = ON"])
         do {
             try PrivateFiles.prepareFile(atPath: path)
-            database = try DatabasePool(path: path, configuration: config)
-            var migrator = DatabaseMigrator()
-            migrator.registerMigration("v1-journal") { db in
-                try db.execute(sql: "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
-                try db.execute(sql: JournalCodec.tableSQL)
-                try db.execute(
+            database = try SQLiteDatabase(path: path, options: options)
+            try database.migrate([
+                SQLiteMigration(
+                    "v1-journal",
                     sql: """
+                        CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                        \(JournalCodec.tableSQL)
                         CREATE TABLE outbox (
                             seq INTEGER PRIMARY KEY AUTOINCREMENT,
                             entry_id TEXT NOT NULL UNIQUE REFERENCES entries(id) ON DELETE CASCADE,
                             revision INTEGER NOT NULL
                         );
                         """)
-            }
-            try migrator.migrate(database)
+            ])
         } catch {
             throw .database("cannot open journal at \(path): \(error)")
         }
         try write { db in try keys.verifyKeyCheck(in: db, store: "the journal at \(path)") }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws(AccountStoreError) -> T {
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws(AccountStoreError) -> T {
         do { return try database.write(body) } catch let error as AccountStoreError { throw error } catch {
             throw .database("\(error)")
         }
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws(AccountStoreError) -> T {
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws(AccountStoreError) -> T {
         do { return try database.read(body) } catch let error as AccountStoreError { throw error } catch {
             throw .database("\(error)")
         }
@@ -196,31 +192,29 @@ public struct JournalStore: Sendable {
         try JournalLimits.validate(entry)
         let codec = codec
         return try write { db in
-            let current = try Row.fetchOne(
-                db, sql: "SELECT revision, user_id FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
-            if let current, current["user_id"] as String != entry.userID {
+            let current = try db.fetchOne("SELECT revision, user_id FROM entries WHERE id = ?", [entry.id.uuidString])
+            if let current, try current["user_id"] as String != entry.userID {
                 throw AccountStoreError.entryOwnedByAnotherUser(entry.id)
             }
             var stored = entry
-            stored.revision = (current?["revision"] as Int? ?? 0) + 1
+            stored.revision = (try current?["revision"] as Int? ?? 0) + 1
             try db.execute(
-                sql: """
-                    INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET title = excluded.title, body = excluded.body,
-                        saved_at = excluded.saved_at, category = excluded.category, prompt = excluded.prompt,
-                        type = excluded.type, photo_reference = excluded.photo_reference, revision = excluded.revision
-                    """, arguments: try codec.arguments(stored))
+                """
+                INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET title = excluded.title, body = excluded.body,
+                    saved_at = excluded.saved_at, category = excluded.category, prompt = excluded.prompt,
+                    type = excluded.type, photo_reference = excluded.photo_reference, revision = excluded.revision
+                """, try codec.arguments(stored))
             try db.execute(
-                sql: """
-                    INSERT INTO outbox (entry_id, revision) VALUES (?, ?)
-                    ON CONFLICT(entry_id) DO UPDATE SET revision = excluded.revision
-                    """, arguments: [stored.id.uuidString, stored.revision])
+                """
+                INSERT INTO outbox (entry_id, revision) VALUES (?, ?)
+                ON CONFLICT(entry_id) DO UPDATE SET revision = excluded.revision
+                """, [stored.id.uuidString, stored.revision])
             // Return the entry as stored: the time goes through a REAL column, and `Date`
             // conversions to and from 1970-based seconds may move it by one ulp.
             guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?",
-                    arguments: [stored.id.uuidString])
+                let row = try db.fetchOne(
+                    "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?", [stored.id.uuidString])
             else {
                 throw AccountStoreError.unknownEntry(stored.id)
             }
@@ -232,8 +226,8 @@ public struct JournalStore: Sendable {
     public func entry(id: UUID) throws(AccountStoreError) -> JournalEntry? {
         let codec = codec
         return try read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?", arguments: [id.uuidString]
+            try db.fetchOne(
+                "SELECT \(JournalCodec.columns) FROM entries WHERE id = ?", [id.uuidString]
             )
             .map(codec.decode)
         }
@@ -244,7 +238,7 @@ public struct JournalStore: Sendable {
         -> [JournalEntry]
     {
         var sql = "SELECT \(JournalCodec.columns) FROM entries WHERE user_id = ?"
-        var arguments: StatementArguments = [userID]
+        var arguments: [any SQLiteBindable] = [userID]
         if let type = filter.type {
             sql += " AND type = ?"
             arguments += [type.rawValue]
@@ -266,7 +260,7 @@ public struct JournalStore: Sendable {
         let finalArguments = arguments
         let codec = codec
         return try read { db in
-            try Row.fetchAll(db, sql: finalSQL, arguments: finalArguments).map(codec.decode)
+            try db.fetchAll(finalSQL, finalArguments).map(codec.decode)
         }
     }
 
@@ -274,12 +268,11 @@ public struct JournalStore: Sendable {
     public func pendingChanges(limit: Int) throws(AccountStoreError) -> [JournalEntry] {
         let codec = codec
         return try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(JournalCodec.columns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
-                    FROM outbox o JOIN entries e ON e.id = o.entry_id ORDER BY o.seq LIMIT ?
-                    """, arguments: [max(0, limit)]
+            try db.fetchAll(
+                """
+                SELECT \(JournalCodec.columns.split(separator: ",").map { "e." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+                FROM outbox o JOIN entries e ON e.id = o.entry_id ORDER BY o.seq LIMIT ?
+                """, [max(0, limit)]
             ).map(codec.decode)
         }
     }
@@ -292,9 +285,8 @@ public struct JournalStore: Sendable {
             var removed = 0
             for ack in acks {
                 try db.execute(
-                    sql: "DELETE FROM outbox WHERE entry_id = ? AND revision <= ?",
-                    arguments: [ack.id.uuidString, ack.revision])
-                removed += db.changesCount
+                    "DELETE FROM outbox WHERE entry_id = ? AND revision <= ?", [ack.id.uuidString, ack.revision])
+                removed += db.changes
             }
             return removed
         }
@@ -302,12 +294,12 @@ public struct JournalStore: Sendable {
 
     /// Number of changes waiting to be sent.
     public func outboxCount() throws(AccountStoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
+        try read { db in try db.fetchValue(Int.self, "SELECT COUNT(*) FROM outbox") ?? 0 }
     }
 
     /// Number of stored entries.
     public func entryCount() throws(AccountStoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entries") ?? 0 }
+        try read { db in try db.fetchValue(Int.self, "SELECT COUNT(*) FROM entries") ?? 0 }
     }
 }
 

@@ -1,5 +1,5 @@
+import FieldtestData
 import Foundation
-import GRDB
 
 /// The server's receipt for one entry: it holds `id` at `revision` or newer.
 public struct SyncAck: Sendable, Equatable, Hashable {
@@ -24,18 +24,18 @@ public struct SyncAck: Sendable, Equatable, Hashable {
 /// newer revision replaces an older one and an older or equal one changes nothing, so
 /// retries and replays after a crash are harmless. Counters record how often that happened.
 public struct EmulatedJournalServer: Sendable {
-    let database: DatabaseQueue
+    let database: SQLiteDatabase
 
     /// A fresh, empty server.
     public init() throws(AccountStoreError) {
         do {
-            database = try DatabaseQueue()
+            database = try SQLiteDatabase.inMemory()
             try database.write { db in
-                try db.execute(sql: JournalCodec.tableSQL)
+                try db.execute(JournalCodec.tableSQL)
                 try db.execute(
-                    sql: """
-                        CREATE TABLE receipts (id TEXT PRIMARY KEY NOT NULL, deliveries INTEGER NOT NULL, first_received_at REAL NOT NULL);
-                        """)
+                    """
+                    CREATE TABLE receipts (id TEXT PRIMARY KEY NOT NULL, deliveries INTEGER NOT NULL, first_received_at REAL NOT NULL);
+                    """)
             }
         } catch {
             throw .database("cannot create the emulated server: \(error)")
@@ -47,29 +47,28 @@ public struct EmulatedJournalServer: Sendable {
         do {
             return try database.write { db in
                 for entry in batch {
-                    let owner = try String.fetchOne(
-                        db, sql: "SELECT user_id FROM entries WHERE id = ?", arguments: [entry.id.uuidString])
+                    let owner = try db.fetchValue(
+                        String.self, "SELECT user_id FROM entries WHERE id = ?", [entry.id.uuidString])
                     if let owner, owner != entry.userID { throw AccountStoreError.entryOwnedByAnotherUser(entry.id) }
                 }
                 return try batch.map { entry in
                     try db.execute(
-                        sql: """
-                            INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            ON CONFLICT(id) DO UPDATE SET title = excluded.title,
-                                body = excluded.body, saved_at = excluded.saved_at, category = excluded.category,
-                                prompt = excluded.prompt, type = excluded.type, photo_reference = excluded.photo_reference,
-                                revision = excluded.revision
-                            WHERE excluded.revision > entries.revision
-                            """, arguments: try JournalCodec.plain.arguments(entry))
+                        """
+                        INSERT INTO entries (\(JournalCodec.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT(id) DO UPDATE SET title = excluded.title,
+                            body = excluded.body, saved_at = excluded.saved_at, category = excluded.category,
+                            prompt = excluded.prompt, type = excluded.type, photo_reference = excluded.photo_reference,
+                            revision = excluded.revision
+                        WHERE excluded.revision > entries.revision
+                        """, try JournalCodec.plain.arguments(entry))
                     try db.execute(
-                        sql: """
-                            INSERT INTO receipts (id, deliveries, first_received_at) VALUES (?, 1, ?)
-                            ON CONFLICT(id) DO UPDATE SET deliveries = deliveries + 1
-                            """, arguments: [entry.id.uuidString, now.timeIntervalSince1970])
+                        """
+                        INSERT INTO receipts (id, deliveries, first_received_at) VALUES (?, 1, ?)
+                        ON CONFLICT(id) DO UPDATE SET deliveries = deliveries + 1
+                        """, [entry.id.uuidString, now.timeIntervalSince1970])
                     let held =
-                        try Int.fetchOne(
-                            db, sql: "SELECT revision FROM entries WHERE id = ?",
-                            arguments: [entry.id.uuidString]) ?? entry.revision
+                        try db.fetchValue(Int.self, "SELECT revision FROM entries WHERE id = ?", [entry.id.uuidString])
+                        ?? entry.revision
                     return SyncAck(id: entry.id, revision: held)
                 }
             }
@@ -84,7 +83,7 @@ public struct EmulatedJournalServer: Sendable {
     public func allEntries() throws(AccountStoreError) -> [JournalEntry] {
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(JournalCodec.columns) FROM entries ORDER BY id").map(
+                try db.fetchAll("SELECT \(JournalCodec.columns) FROM entries ORDER BY id").map(
                     JournalCodec.plain.decode)
             }
         } catch { throw .database("\(error)") }
@@ -97,13 +96,13 @@ public struct EmulatedJournalServer: Sendable {
     ) {
         do {
             return try database.read { db in
-                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entries") ?? 0
-                let distinct = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT id) FROM entries") ?? 0
-                let deliveries = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(deliveries), 0) FROM receipts") ?? 0
+                let rows = try db.fetchValue(Int.self, "SELECT COUNT(*) FROM entries") ?? 0
+                let distinct = try db.fetchValue(Int.self, "SELECT COUNT(DISTINCT id) FROM entries") ?? 0
+                let deliveries = try db.fetchValue(Int.self, "SELECT COALESCE(SUM(deliveries), 0) FROM receipts") ?? 0
                 var first: [UUID: Date] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT id, first_received_at FROM receipts") {
-                    if let id = UUID(uuidString: row["id"]) {
-                        first[id] = Date(timeIntervalSince1970: row["first_received_at"])
+                for row in try db.fetchAll("SELECT id, first_received_at FROM receipts") {
+                    if let id = UUID(uuidString: try row["id"]) {
+                        first[id] = Date(timeIntervalSince1970: try row["first_received_at"])
                     }
                 }
                 return (rows, distinct, deliveries, first)

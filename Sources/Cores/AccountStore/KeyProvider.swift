@@ -1,6 +1,6 @@
 import Crypto
+import FieldtestData
 import Foundation
-import GRDB
 
 /// The account store's master key, loaded from OUTSIDE the database (SKY-SEC).
 ///
@@ -69,14 +69,14 @@ extension KeyProvider {
     /// Records this key's check value in the `meta` table of a new database, or checks it
     /// against the recorded one; `store` names the database in the error.
     /// - Throws: ``AccountStoreError/keyUnavailable(_:)`` when the database was created with another key.
-    func verifyKeyCheck(in db: Database, store: String) throws {
+    func verifyKeyCheck(in db: SQLiteConnection, store: String) throws {
         let check = Data(keyCheckValue)
-        if let stored = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'key_check'") {
+        if let stored = try db.fetchValue(Data.self, "SELECT value FROM meta WHERE key = 'key_check'") {
             guard stored == check else {
                 throw AccountStoreError.keyUnavailable("\(store) was created with a different key")
             }
         } else {
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('key_check', ?)", arguments: [check])
+            try db.execute("INSERT INTO meta (key, value) VALUES ('key_check', ?)", [check])
         }
     }
 }

@@ -1,6 +1,5 @@
 import FieldtestData
 import Foundation
-import GRDB
 
 /// One cached response.
 public struct CacheEntry: Sendable, Equatable {
@@ -43,7 +42,7 @@ public enum CacheLookup: Sendable, Equatable {
     }
 }
 
-/// The emulated phone's offline cache: an SQLite database (via GRDB) that survives an emulated restart.
+/// The emulated phone's offline cache: an SQLite database (``SQLiteDatabase``) that survives an emulated restart.
 ///
 /// Storage: one table `cache_entry(key TEXT PRIMARY KEY, payload BLOB, fetched_at REAL, ttl_seconds REAL)`
 /// created by a versioned migration; every statement is parameterised. Closing the cache and opening the
@@ -62,7 +61,7 @@ public final class OfflineCache {
     public let path: String
     /// Statistics of the lookups made through this instance.
     public private(set) var statistics: CacheStatistics
-    private(set) var queue: DatabaseQueue?
+    private(set) var queue: SQLiteDatabase?
 
     /// Opens (creating if needed) the cache database at `path`; throws `.cacheStorage` when it cannot.
     public init(path: String, statistics: CacheStatistics = CacheStatistics()) throws(DeviceEmulationError) {
@@ -70,14 +69,12 @@ public final class OfflineCache {
         self.statistics = statistics
         do {
             try PrivateFiles.prepareFile(atPath: path)
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in
-                if let pragma = HostDurability.emulated.sqlitePragma { try db.execute(sql: pragma) }
-            }
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            var migrator = DatabaseMigrator()
-            migrator.registerMigration("v1-cache-entry") { db in
-                try db.execute(
+            let queue = try SQLiteDatabase(
+                path: path,
+                options: SQLiteDatabase.Options(pragmas: HostDurability.emulated.sqlitePragma.map { [$0] } ?? []))
+            try queue.migrate([
+                SQLiteMigration(
+                    "v1-cache-entry",
                     sql: """
                         CREATE TABLE cache_entry (
                             key TEXT PRIMARY KEY NOT NULL,
@@ -86,8 +83,7 @@ public final class OfflineCache {
                             ttl_seconds REAL NOT NULL
                         )
                         """)
-            }
-            try migrator.migrate(queue)
+            ])
             self.queue = queue
         } catch {
             throw .cacheStorage(path: path, reason: String(describing: error))
@@ -115,12 +111,11 @@ public final class OfflineCache {
         try withQueue { queue in
             try queue.write { db in
                 try db.execute(
-                    sql: """
-                        INSERT INTO cache_entry (key, payload, fetched_at, ttl_seconds) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(key) DO UPDATE SET payload = excluded.payload,
-                            fetched_at = excluded.fetched_at, ttl_seconds = excluded.ttl_seconds
-                        """,
-                    arguments: [entry.key, entry.payload, entry.fetchedAt, entry.timeToLiveSeconds])
+                    """
+                    INSERT INTO cache_entry (key, payload, fetched_at, ttl_seconds) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET payload = excluded.payload,
+                        fetched_at = excluded.fetched_at, ttl_seconds = excluded.ttl_seconds
+                    """, [entry.key, entry.payload, entry.fetchedAt, entry.timeToLiveSeconds])
             }
         }
     }
@@ -129,9 +124,8 @@ public final class OfflineCache {
     public func entry(forKey key: String) throws(DeviceEmulationError) -> CacheEntry? {
         try withQueue { queue in
             try queue.read { db in
-                try Row.fetchOne(
-                    db, sql: "SELECT key, payload, fetched_at, ttl_seconds FROM cache_entry WHERE key = ?",
-                    arguments: [key]
+                try db.fetchOne(
+                    "SELECT key, payload, fetched_at, ttl_seconds FROM cache_entry WHERE key = ?", [key]
                 ).map(Self.entry(from:))
             }
         }
@@ -141,7 +135,7 @@ public final class OfflineCache {
     public func allEntries() throws(DeviceEmulationError) -> [CacheEntry] {
         try withQueue { queue in
             try queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT key, payload, fetched_at, ttl_seconds FROM cache_entry ORDER BY key")
+                try db.fetchAll("SELECT key, payload, fetched_at, ttl_seconds FROM cache_entry ORDER BY key")
                     .map(Self.entry(from:))
             }
         }
@@ -182,8 +176,8 @@ public final class OfflineCache {
     public func remove(key: String) throws(DeviceEmulationError) -> Bool {
         try withQueue { queue in
             try queue.write { db in
-                try db.execute(sql: "DELETE FROM cache_entry WHERE key = ?", arguments: [key])
-                return db.changesCount > 0
+                try db.execute("DELETE FROM cache_entry WHERE key = ?", [key])
+                return db.changes > 0
             }
         }
     }
@@ -193,8 +187,8 @@ public final class OfflineCache {
     public func purgeExpired(at time: Double) throws(DeviceEmulationError) -> Int {
         try withQueue { queue in
             try queue.write { db in
-                try db.execute(sql: "DELETE FROM cache_entry WHERE fetched_at + ttl_seconds <= ?", arguments: [time])
-                return db.changesCount
+                try db.execute("DELETE FROM cache_entry WHERE fetched_at + ttl_seconds <= ?", [time])
+                return db.changes
             }
         }
     }
@@ -202,18 +196,18 @@ public final class OfflineCache {
     /// Number of stored entries.
     public func count() throws(DeviceEmulationError) -> Int {
         try withQueue { queue in
-            try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM cache_entry") ?? 0 }
+            try queue.read { db in try db.fetchValue(Int.self, "SELECT COUNT(*) FROM cache_entry") ?? 0 }
         }
     }
 
-    private static func entry(from row: Row) -> CacheEntry {
-        CacheEntry(
+    private static func entry(from row: SQLiteRow) throws -> CacheEntry {
+        try CacheEntry(
             key: row["key"], payload: row["payload"], fetchedAt: row["fetched_at"],
             timeToLiveSeconds: row["ttl_seconds"])
     }
 
     /// Runs `body` on the open queue, turning any failure into `.cacheStorage`.
-    private func withQueue<T>(_ body: (DatabaseQueue) throws -> T) throws(DeviceEmulationError) -> T {
+    private func withQueue<T>(_ body: (SQLiteDatabase) throws -> T) throws(DeviceEmulationError) -> T {
         guard let queue else {
             throw .cacheStorage(path: path, reason: "the cache is closed (emulated power-off); reopen it first")
         }
