@@ -334,7 +334,7 @@ extension NavUPDefinition {
         // Answers of the routing system under test (plain queries) that do not walk the campus paths.
         static let routesOffThePaths = MetricKey(
             "NAV-F4", .mismatches("routes_off_the_paths").unmeasured("no route was found without congestion"))
-        static let congestionDownload = MetricKey("NAV-F4", .latency("congestion_download"))
+        static let congestionDownload = MetricKey("NAV-F4", .latency("congestion_download").onVirtualClock())
 
         // NAV-F5
         static let expiredEventsShown = MetricKey(
