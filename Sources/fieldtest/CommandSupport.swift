@@ -70,9 +70,7 @@ struct DatasetFolders: ParsableArguments {
 
 /// `--color auto|always|never`: colour of the text for people.
 struct ColorOption: ParsableArguments {
-    @Option(
-        help:
-            "Colour: auto (only on a terminal, and not when NO_COLOR is set or TERM=dumb), always or never.")
+    @Option(help: "Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.")
     var color: ColorMode = .auto
 }
 
@@ -85,21 +83,11 @@ struct OutputCSV: ParsableArguments {
 
 /// How `run --baseline` and `check` compare rows with a baseline.
 struct BaselineComparisonOptions: ParsableArguments {
-    @Option(
-        help:
-            "Baseline tolerance NAME=VALUE (accuracy, latency, latency-floor, count, rate, a requirement ID or metric)."
-    )
+    @Option(help: "Tolerance NAME=VALUE: accuracy, latency, latency-floor, count, rate, a requirement ID or metric.")
     var tolerance: [String] = []
-    @Option(
-        help:
-            "Compare host latency rows with the baseline: same-machine (only when the baseline folder's machine.json names the machine that ran), always or never (latency on the virtual clock is always compared)."
-    )
+    @Option(help: "Compare host latency rows with the baseline: same-machine (see above), always or never.")
     var compareLatency: LatencyComparison = .sameMachine
-    @Option(
-        help:
-            "Which regressions fail: any (default), or significant (at α = 0.05 on paired items, else on the rows' 95 % intervals; a regression of unknown significance counts)."
-    )
-    var failOn: FailOn = .any
+    @Option(help: "Which regressions fail: any or significant (see above).") var failOn: FailOn = .any
 }
 
 extension FailOn: ExpressibleByArgument {}

@@ -3,13 +3,11 @@ import Capabilities
 import FieldtestApps
 import FieldtestData
 import Foundation
+import MetricReports
 import Positioning
 import SkyScoring
 import TweetSentiment
 
-// The core commands: sun, score, route, locate and serve, each over one core.
-
-/// `fieldtest sun`: sunrise, sunset, noon, twilight and golden hour for a CSV of location-days.
 struct SunCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "sun",
@@ -22,29 +20,17 @@ struct SunCommand: JobCommand {
     func job() throws -> any CommandJob { SunBatch.Job(input: input, output: out.output) }
 }
 
-/// `fieldtest score`: golden-hour quality for every sunrise and sunset in a weather CSV, or in a
-/// bundled weather recording replayed at its station.
 struct ScoreCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
         abstract: "Golden-hour quality (0–100) per location and sunrise/sunset from hourly weather.",
-        discussion: """
-            Input (--weather): location_id,latitude,longitude,time (UTC) and any of cloud_low_pct, cloud_mid_pct, \
-            cloud_high_pct, cloud_total_pct, humidity_pct, precip_probability_pct, visibility_km, pm25_ugm3.
-            Or --dataset NAME: a bundled weather recording (NOAA LCD, TMY3, TMY2, Beijing PM2.5; see \
-            `fieldtest datasets list`) scored at its station (an LCD file without LATITUDE/LONGITUDE columns is \
-            placed by its station id in the bundled isd-history station list).
-            All rows of one location_id must give the same latitude and longitude.
-            """)
+        discussion: WeatherProviders.ScoreJob.discussion)
 
     @Option(help: "Hourly weather CSV.", completion: .file()) var weather: String?
-    @Option(help: "A weather dataset (by its manifest name) to score instead of a CSV; see fieldtest datasets list.")
-    var dataset: String?
-    @Option(
-        help:
-            "Year a typical-year (TMY) dataset is replayed in, 1900–2100 (checked with every input; other recordings keep their own dates)."
-    )
-    var year = 2021
+    @Option(help: "A weather dataset (its manifest name; fieldtest datasets list) to score instead.") var dataset:
+        String?
+    @Option(help: "Year a typical-year (TMY) dataset is replayed in, 1900–2100 (others keep their dates).") var year =
+        2021
     @OptionGroup var folder: DatasetFolders
     @OptionGroup var out: OutputCSV
 
@@ -57,22 +43,20 @@ struct ScoreCommand: JobCommand {
     func job() throws -> any CommandJob { scoreJob }
 }
 
-/// `fieldtest route`: batch routing over an OSM XML or GeoJSON map.
 struct RouteCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "route",
         abstract: "Route a batch of queries (id,from_lat,from_lon,to_lat,to_lon,profile) over a campus map.",
         discussion: RouteBatch.discussion)
 
-    @Option(help: "Map: OSM XML (.osm), OSM PBF (.osm.pbf) or GeoJSON LineStrings (.geojson).", completion: .file())
-    var graph: String?
+    @Option(help: "Map: OSM XML (.osm), OSM PBF (.osm.pbf) or GeoJSON (.geojson).", completion: .file()) var graph:
+        String?
     @Option(help: "Queries CSV: id,from_lat,from_lon,to_lat,to_lon,profile.", completion: .file()) var queries: String?
-    @Option(help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m², matched to the nearest edge).")
+    @Option(help: "Congestion CSV: latitude,longitude,density_per_m2 (persons/m²).", completion: .file())
     var congestion: String?
     @OptionGroup var out: OutputCSV
     @Option(help: "Profiles YAML replacing the built-in ones.", completion: .file()) var profiles: String?
-    @Flag(help: "Print the built-in profiles YAML (the documented schema) to --output or standard output and exit.")
-    var printProfiles = false
+    @Flag(help: "Print the built-in profiles YAML (the documented schema) and exit.") var printProfiles = false
 
     func job() throws -> any CommandJob {
         RouteBatch.Job(
@@ -81,23 +65,19 @@ struct RouteCommand: JobCommand {
     }
 }
 
-/// `fieldtest locate`: Wi-Fi fingerprinting of UJIIndoorLoc-format files.
 struct LocateCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "locate",
-        abstract:
-            "Estimate building, floor and coordinates of Wi-Fi fingerprints (UJIIndoorLoc layout) by weighted k-NN.",
+        abstract: "Estimate building, floor and coordinates of Wi-Fi fingerprints (UJIIndoorLoc) by weighted k-NN.",
         discussion: FingerprintLocateJob.discussion)
 
-    @Option(help: "Labelled training file (UJIIndoorLoc layout); repeat to add files.", completion: .file()) var train:
+    @Option(help: "Labelled training file (UJIIndoorLoc layout); repeatable.", completion: .file()) var train:
         [String] = []
-    @Option(help: "Fingerprints to locate (UJIIndoorLoc layout; ground-truth columns optional).", completion: .file())
-    var input: String?
+    @Option(help: "Fingerprints to locate (ground-truth columns optional).", completion: .file()) var input: String?
     @OptionGroup var out: OutputCSV
     @Option(help: "Evaluate the training data holding out each 'phone' or 'user' in turn.")
     var crossValidate: FingerprintCrossValidation.Grouping?
-    @Option(
-        help: "'tuned', 'no-offset-search' (tuned without the device-offset search) or 'baseline' (published 1-NN).")
+    @Option(help: "tuned, no-offset-search (tuned, no device-offset search) or baseline (published 1-NN).")
     var method: FingerprintLocateJob.Method = .tuned
 
     func job() throws -> any CommandJob {
@@ -109,7 +89,6 @@ struct LocateCommand: JobCommand {
 extension FingerprintCrossValidation.Grouping: ExpressibleByArgument {}
 extension FingerprintLocateJob.Method: ExpressibleByArgument {}
 
-/// `fieldtest serve`: a built-in core as an external system (docs/system-protocol.md).
 struct ServeCommand: JobCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -117,8 +96,7 @@ struct ServeCommand: JobCommand {
 
     @Argument(help: "sun, route, locate or sentiment.") var capability: String
     @OptionGroup var folder: DatasetFolders
-    @Option(
-        help: "Longest request line in bytes (1024 to 1073741824); a longer one is answered with an error and skipped.")
+    @Option(help: "Longest request line, 1024…1073741824 bytes; a longer one gets an error answer.")
     var maxLineBytes = ExternalSystemSpec.defaultMaxLineBytes
 
     func validate() throws {

@@ -3,7 +3,6 @@ import FieldtestData
 import Foundation
 import ScenarioEngine
 
-/// `fieldtest datasets`: what is available by name, whether it is intact, and adding a file.
 struct DatasetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datasets",
@@ -24,11 +23,7 @@ struct DatasetsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "where",
             abstract: "Show which folder holds the bundled datasets, and every place looked at in order.",
-            discussion: """
-                Order: $FIELDTEST_DATA (a folder holding Datasets/, e.g. PREFIX/share/fieldtest; when set, only it), \
-                ./Datasets, <executable>/../share/fieldtest/Datasets (make install), a checkout above the executable, \
-                the checkout the executable was built in. Exit 1 when none holds a MANIFEST.csv.
-                """)
+            discussion: DatasetsLocation.WhereJob.discussion)
 
         func job() throws -> any CommandJob { DatasetsLocation.WhereJob() }
     }
@@ -49,13 +44,7 @@ struct DatasetsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a file as a named dataset: a MANIFEST.csv row with its rows and sha256 measured.",
-            discussion: """
-                The row goes into DIR/MANIFEST.csv (created if needed); a file outside DIR is copied into it \
-                (a symbolic link's data, not the link), with the files its format is read with (a TweetEval \
-                *_text file's *_labels file). Concurrent adds into DIR take turns (DIR/.MANIFEST.csv.lock).
-                Without --into, DIR is the last --datasets folder, else the file's own folder.
-                Then pass --datasets DIR (or set FIELDTEST_DATASETS) and name the dataset in scenarios.
-                """)
+            discussion: DatasetRegistration.Job.discussion)
         @OptionGroup var options: DatasetFolders
         @Argument(help: "The file to add (it is only read).", completion: .file()) var file: String
         @Option(help: "The dataset name scenarios use (letters, digits, '.', '_', '-').") var name: String

@@ -11,34 +11,19 @@ struct Fieldtest: ParsableCommand {
         abstract:
             "Replay recorded weather, location and tweet data through sky, routing and social algorithms, and report accuracy and latency against their requirements.",
         discussion: """
-            Exit codes: 0 success (all requirements pass), 1 a requirement failed or a \
-            regression was found, 2 invalid input or usage, or an output that cannot be written.
-
+            Exit codes: 0 success (all requirements pass), 1 a requirement failed or a regression was found, \
+            2 invalid input or usage, or an output that cannot be written.
             Bundled data (datasets, the sentiment model, lexicons) is looked for in $FIELDTEST_DATA, ./Datasets, \
             then beside the executable (`fieldtest datasets where --help` gives the order; `datasets where` the \
             folder used); when none is found, errors list every place looked.
-
             Shell completion: fieldtest --generate-completion-script bash|zsh|fish.
             """,
         version: FieldtestVersion.versionText(),
         subcommands: [
-            RunCommand.self,
-            ValidateCommand.self,
-            CheckCommand.self,
-            MergeCommand.self,
-            SchemaCommand.self,
-            RequirementsCommand.self,
-            DatasetsCommand.self,
-            SunCommand.self,
-            ScoreCommand.self,
-            LocateCommand.self,
-            TrainCommand.self,
-            ClassifyCommand.self,
-            EvaluateCommand.self,
-            RouteCommand.self,
-            ReportCommand.self,
-            ServeCommand.self,
-            CompareCommand.self,
+            RunCommand.self, ValidateCommand.self, CheckCommand.self, MergeCommand.self, SchemaCommand.self,
+            RequirementsCommand.self, DatasetsCommand.self, SunCommand.self, ScoreCommand.self, LocateCommand.self,
+            TrainCommand.self, ClassifyCommand.self, EvaluateCommand.self, RouteCommand.self, ReportCommand.self,
+            ServeCommand.self, CompareCommand.self,
         ]
     )
 
@@ -84,18 +69,5 @@ extension Fieldtest {
             preconditionFailure("\(type(of: command)) has no job (JobCommand)")
         }
         try command.job().files.check()
-    }
-}
-
-/// The tool's version, written into every run's `run.json`.
-enum FieldtestVersion {
-    static let current = "0.1.0"
-
-    /// What `--version` prints: the version and, when known, the commit built from. Reading the
-    /// commit from the checkout's `.git` files costs milliseconds of every command's start, so it is
-    /// read only when `--version` is among the arguments.
-    static func versionText(arguments: [String] = CommandLine.arguments) -> String {
-        guard arguments.contains("--version") else { return current }
-        return current + (GitRevision.current().map { " (commit \($0.prefix(12)))" } ?? "")
     }
 }

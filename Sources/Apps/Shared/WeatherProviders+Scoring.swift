@@ -56,6 +56,16 @@ extension WeatherProviders {
     /// `fieldtest score`: golden-hour quality of an hourly weather CSV (`ScoreBatch`), or of a weather
     /// dataset replayed at its station (`scoreCSV(dataset:manifest:year:output:)`).
     public struct ScoreJob: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Input (--weather): location_id,latitude,longitude,time (UTC) and any of cloud_low_pct, cloud_mid_pct, \
+            cloud_high_pct, cloud_total_pct, humidity_pct, precip_probability_pct, visibility_km, pm25_ugm3.
+            Or --dataset NAME: a bundled weather recording (NOAA LCD, TMY3, TMY2, Beijing PM2.5; see \
+            `fieldtest datasets list`) scored at its station (an LCD file without LATITUDE/LONGITUDE columns is \
+            placed by its station id in the bundled isd-history station list).
+            All rows of one location_id must give the same latitude and longitude.
+            """
+
         /// The hourly weather CSV (`-`: standard input).
         public var weather: String?
         /// The weather dataset's name, instead of a CSV.

@@ -124,6 +124,20 @@ public struct CapabilityRegistry: Sendable {
         return definition
     }
 
+    /// `fieldtest evaluate --help`'s list: each capability's name and what its evaluation measures.
+    public var evaluationList: String {
+        "fieldtest evaluate <capability> --input LABELLED [--system COMMAND]; the capabilities:\n"
+            + capabilities.map { "  \($0.name)  \($0.evaluation.abstract)" }.joined(separator: "\n")
+    }
+
+    /// `fieldtest evaluate <capability> --help`'s description: the inputs of each capability but
+    /// those named in `excluded` (which have their own command), then the `--system` options.
+    public func evaluationHelp(excluding excluded: [String]) -> String {
+        capabilities.filter { !excluded.contains($0.name) }
+            .map { "\($0.name): \($0.evaluation.abstract) \($0.evaluation.inputs)" }
+            .joined(separator: "\n") + "\n" + SystemEvaluation.systemHelp
+    }
+
     /// The four bundled capabilities: sun times, campus routing, Wi-Fi positioning, tweet sentiment.
     public static let bundled = CapabilityRegistry([.sun, .route, .locate, .sentiment])
 }

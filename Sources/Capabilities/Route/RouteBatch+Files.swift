@@ -8,8 +8,12 @@ extension RouteBatch {
     public static let discussion = """
         Output columns: id,status,length_m,duration_s,node_ids,path,from_snap_m,to_snap_m. Each end is \
         projected onto the nearest usable path (fragments lose to the main network unless much closer); \
-        status is ok, no_route or no_snap (no usable path within 200 m). Profiles: walk, wheelchair and the others of the built-in \
-        profile YAML (see --print-profiles), or your own with --profiles. The prepared graph is cached in         $FIELDTEST_GRAPH_CACHE (off: no cache; default ~/.cache/fieldtest/graphs), each file signed with the         user's own key ($FIELDTEST_GRAPH_CACHE_KEY, default ~/.config/fieldtest/graph-cache.key, made 0600): a         file it did not sign is rebuilt, never used.
+        status is ok, no_route or no_snap (no usable path within 200 m). Profiles: walk, wheelchair and the \
+        others of the built-in profile YAML (--print-profiles writes it to --output or standard output), or \
+        your own with --profiles. Each --congestion point is matched to the nearest edge. The prepared graph \
+        is cached in $FIELDTEST_GRAPH_CACHE (off: no cache; default ~/.cache/fieldtest/graphs), each file \
+        signed with the user's own key ($FIELDTEST_GRAPH_CACHE_KEY, default \
+        ~/.config/fieldtest/graph-cache.key, made 0600): a file it did not sign is rebuilt, never used.
         """
 
     /// Options of `fieldtest route` that do not go together, or a missing one.

@@ -77,6 +77,15 @@ extension SentimentEvaluation {
 extension SentimentCSV {
     /// `fieldtest classify`: `classify(file:model:datasets:classes:jobs:output:)` as a command.
     public struct ClassifyJob: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Without --model the shipped Datasets/models/\(SentimentModelFile.defaultFileName) is used (found under \
+            $FIELDTEST_DATASETS or ./Datasets). label is the most probable class; --classes negative,positive makes \
+            a binary decision. score is a graded polarity (the model's P(pos) - P(neg) blended with the lexicon \
+            compound), so its sign can differ from the label when they disagree or neutral is most probable. \
+            Each thread classifies its own run of rows.
+            """
+
         /// The input CSV (`-`: standard input).
         public var input: String
         /// The model file (nil: the shipped default model of `datasets`).
@@ -120,6 +129,17 @@ extension SentimentEvaluation {
     /// standard output (standard error when the CSV goes to standard output) and as CSV to `output`;
     /// or, with `system`, that system scored (`SystemEvaluation.Request`).
     public struct Job: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Inputs are read as 'fieldtest train sentiment' reads them, and the original Sentiment140 CSV (no \
+            header; polarity 0/2/4, e.g. testdata.manual.2009.06.14.csv); for VADER *GroundTruth* files, Pearson r \
+            is against the mean human rating. One row per source, then 'all'. --classes negative,positive \
+            evaluates as Go et al. (2009) did: neutral examples left out, each decision P(positive) vs P(negative).
+            --reserved-only scores only the evaluation share (one tweet in ten, by text hash) that 'train \
+            sentiment --reserve' keeps out of training: the shipped model never saw the airline tweets' share.
+            Example: fieldtest evaluate sentiment --input testdata.manual.2009.06.14.csv --classes negative,positive
+            """
+
         /// The labelled files.
         public var input: [String]
         /// The model file (nil: the shipped default model of `datasets`).

@@ -5,6 +5,23 @@ import TweetSentiment
 /// `fieldtest train sentiment` as one call: a model trained and its figures, or, without an output,
 /// the leave-one-out evaluation of `TrainingOptions.holdOut`.
 public enum SentimentTrainingJob {
+    /// The `--help` description of the command.
+    public static let discussion = """
+        Inputs are recognised by name and header (Sentiment140, airline, TweetEval, VADER *GroundTruth*, or \
+        any CSV with 'text' and 'label' columns) and together must hold all three classes. One tweet in ten \
+        of the --reserve sources is never trained on; development and reserved figures go to stderr. \
+        The shipped model's command and figures: Datasets/models/README.md.
+        --source-weight SOURCE=WEIGHT (0 leaves the source out), e.g. semEval=2 sentiment140=0.1; defaults: \
+        sentiment140 0.1, airline 0.1, tweetEval 1, semEval 1, vader 1.5, labelledCSV 1. --pos-neg-only \
+        sources train only the positive-vs-negative choice (partial labels).
+        --hold-out: leave-one-out evaluation instead of training a model: hold out each SOURCE or SOURCE:GROUP \
+        in turn (e.g. semEval:2015, the SemEval tweets posted in 2015, or vader), train on the rest and report \
+        on it. --calibrate-on: the held-out parts on which to choose the --class-offsets that maximise their \
+        mean macro-recall (default: none). --class-offsets are added after training.
+        Example: fieldtest train sentiment --input Datasets/tweets/sentiment140_positive.txt \
+        Datasets/tweets/airline_Tweets.csv Datasets/tweets/tweeteval_val_text.txt --output model.ftsm
+        """
+
     /// What the command writes.
     public struct Result: Sendable {
         /// The model file's bytes (`SentimentModelCodec`), nil for a leave-one-out evaluation.

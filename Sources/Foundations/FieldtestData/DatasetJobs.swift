@@ -4,6 +4,13 @@ extension DatasetsLocation {
     /// `fieldtest datasets where`: the folder holding the bundled datasets and why, or every place
     /// looked at (a failure). Reads and writes no file.
     public struct WhereJob: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Order: $FIELDTEST_DATA (a folder holding Datasets/, e.g. PREFIX/share/fieldtest; when set, only it), \
+            ./Datasets, <executable>/../share/fieldtest/Datasets (make install), a checkout above the executable, \
+            the checkout the executable was built in. Exit 1 when none holds a MANIFEST.csv.
+            """
+
         /// A job.
         public init() {}
 
@@ -47,6 +54,15 @@ extension DatasetsLocation {
 extension DatasetRegistration {
     /// `fieldtest datasets add`: `add(file:name:format:into:folders:license:)` as a command.
     public struct Job: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            The row goes into DIR/MANIFEST.csv (created if needed); a file outside DIR is copied into it \
+            (a symbolic link's data, not the link), with the files its format is read with (a TweetEval \
+            *_text file's *_labels file). Concurrent adds into DIR take turns (DIR/.MANIFEST.csv.lock).
+            Without --into, DIR is the last --datasets folder, else the file's own folder.
+            Then pass --datasets DIR (or set FIELDTEST_DATASETS) and name the dataset in scenarios.
+            """
+
         /// The file to add (only read).
         public var file: String
         /// The dataset name.

@@ -8,6 +8,18 @@ extension SystemComparison {
     /// when it goes to a terminal) to `output`, an HTML report with the forest plot to `report`, the
     /// notes on standard error. A failed requirement of any system is a failure.
     public struct Job: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Each --candidate NAME=COMMAND names a system under test for --capability (each NAME different); the \
+            first is the reference. Without --out, the standard error of a system that faulted is kept beside \
+            --output. Verdicts at alpha 0.05 (better, worse, \
+            no_significant_difference, different, untested): McNemar's exact test on right/wrong items, Wilcoxon's \
+            signed-rank test on numeric errors, each with a paired bootstrap interval; the columns are in \
+            docs/outputs.md, "Comparing systems".
+            Example: fieldtest compare Scenarios/micity-city-day.yaml --capability sentiment \
+              --candidate builtin=builtin --candidate vader='python3 Examples/systems/vader_sentiment.py' --out cmp
+            """
+
         /// The scenario file.
         public var file: String
         /// The systems, the first the reference (`Entry.parse(options:capability:)`).

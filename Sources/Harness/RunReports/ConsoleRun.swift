@@ -55,6 +55,15 @@ extension RunPipeline {
     /// A failed requirement or a regression is a failure. Whatever happens, an error is written to
     /// the JUnit file when one is asked for: CI reads it.
     public struct ConsoleJob: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Reports go to Results/runs/<scenario>/<run_id>/, or DIR/<scenario>/ with --out DIR (one run of a \
+            scenario at a time: DIR/.<scenario>.lock). --record-baseline is not taken with --shard.
+            Exit codes: 0 every requirement passes (and no regression against --baseline),
+            1 a requirement failed or a metric regressed, 2 invalid input, usage or a missing baseline.
+            \(BaselineComparison.CheckJob.comparisonOptionsHelp)
+            """
+
         /// The run.
         public var pipeline: RunPipeline
         /// How much is printed.

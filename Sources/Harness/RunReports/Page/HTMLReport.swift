@@ -715,6 +715,14 @@ extension HTMLReport {
 extension HTMLReport {
     /// `fieldtest report`: the page of the runs `inputs` name, written to `output` (`-`: standard output).
     public struct Job: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Give run folders (Results/runs/<scenario>/<run_id>, an --out DIR/<scenario>), folders holding them, \
+            or metrics.csv files. Several runs of one scenario are shown side by side; runs of two or more tool \
+            commits (run.json's tool_commit) add a History section drawing each metric over the commits, oldest \
+            first, with its 95 % intervals. See docs/reports.md.
+            """
+
         /// Run folders, folders of them, or metrics files.
         public var inputs: [String]
         /// The requirements whose text the page shows.

@@ -5,6 +5,13 @@ extension ScenarioValidation {
     /// `fieldtest validate`: every scenario file checked (`verdict(file:strict:)`), each one's problems
     /// on standard error and its verdict on standard output. Writes no file.
     public struct Job: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Each file is checked for its schema, datasets and requirement IDs, and against its data: files named \
+            by path load, venues and places exist, the time window is recorded. Every file's problems are \
+            reported.
+            """
+
         /// The validation (datasets and apps).
         public var validation: ScenarioValidation
         /// The scenario files.

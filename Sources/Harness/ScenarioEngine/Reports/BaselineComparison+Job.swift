@@ -7,6 +7,25 @@ extension BaselineComparison {
     /// standard error when the JUnit XML goes to standard output), the JUnit XML when asked for (an
     /// error suite when the check could not be made: CI reads it whatever happened).
     public struct CheckJob: CommandJob {
+        /// The `--help` text of the comparison options `run --baseline` and `check` share.
+        public static let comparisonOptionsHelp = """
+            --compare-latency same-machine (the default) compares host latency rows only when the baseline \
+            folder's machine.json names the machine that ran; latency on the virtual clock is always compared. \
+            --fail-on significant fails on a regression significant at α = 0.05 (on paired items, else on the \
+            rows' 95 % intervals); a regression of unknown significance counts.
+            """
+
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Each metric knows which way is better (latency: lower). Default tolerances: accuracy 1e-9 absolute, \
+            latency 50 % relative (floor 5 ms), count 0, rate 5 %. Each regression is marked significant or not \
+            (α = 0.05), on the items both runs scored when their items.csv files are there, else on the rows' \
+            intervals (docs/outputs.md, "Is a change significant?").
+            \(comparisonOptionsHelp)
+            Exit codes: 0 no regression (with --fail-on significant: none significant), 1 regression, \
+            2 bad input or missing baseline.
+            """
+
         /// The current run's metrics file (`-`: standard input).
         public var current: String
         /// The baseline: a metrics CSV, or a folder of `<scenario>.csv` files.

@@ -8,6 +8,19 @@ extension RunFolderMerge {
     /// A missing or duplicated case is a failure with nothing written (unless `allowPartial`), as is
     /// a merged row that failed its requirement (written).
     public struct Job: CommandJob {
+        /// The `--help` description of the command.
+        public static let discussion = """
+            Give the shards' run folders (DIR/<scenario> of 'run --out DIR'), folders holding them \
+            (results/shard-*), or their metrics.csv files; merge names the cases no input holds (and the shard \
+            that runs each) and the cases held by several. --out DIR writes the run folders as 'run --out DIR' \
+            does for one machine, replacing DIR only when it holds nothing but what merge writes and no input \
+            (docs/outputs.md, "Merged run folders"); else the merged metrics.csv goes to --output.
+            Exit codes: 0 merged, 1 a case is missing or duplicated (nothing written unless \
+            --allow-partial) or a merged row failed its requirement (written), 2 invalid input.
+            --allow-partial writes the rows there are even when cases are missing or duplicated (a duplicated \
+            case keeps its first input's rows).
+            """
+
         /// Shard run folders, folders holding them, or their metrics files.
         public var inputs: [String]
         /// The merged metrics CSV, nil or `-` for standard output (without `out`).
