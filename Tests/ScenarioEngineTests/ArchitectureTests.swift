@@ -235,6 +235,15 @@ struct ArchitectureTests {
         #expect(Self.deniedUses(in: sample).map(\.line) == [2, 3])
     }
 
+    @Test("the command-line tool is a thin shell over the library: at most 800 lines")
+    func toolIsThin() throws {
+        let files = try Self.swiftSources(in: Self.repo.appendingPathComponent("Sources/fieldtest"))
+        #expect(files.count >= 3, "found only \(files.count) sources of the tool")
+        // As wc -l counts: newline characters.
+        let lines = try files.map { try Data(contentsOf: $0).count { $0 == UInt8(ascii: "\n") } }.reduce(0, +)
+        #expect(lines <= 800, "Sources/fieldtest holds \(lines) lines; move work and help texts into the library jobs")
+    }
+
     @Test("the rules catch an upward arrow")
     func rulesCatchUpwardArrows() {
         let core = Target(name: "X", path: "Sources/Cores/X", dependencies: [], layer: .cores, isCHelper: false)
