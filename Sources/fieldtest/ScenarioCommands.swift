@@ -150,7 +150,7 @@ struct SchemaCommand: JobCommand {
 
     @Option(help: "Write to this file instead of standard output.", completion: .file()) var output: String?
 
-    func job() throws -> any CommandJob { JSONSchemaWriter.Job(registry: .bundled, output: output) }
+    func job() throws -> any CommandJob { TextOutputJob(output: output) { JSONSchemaWriter.render(.bundled) } }
 }
 
 struct RequirementsCommand: JobCommand {
@@ -171,8 +171,9 @@ struct RequirementsCommand: JobCommand {
     }
 
     func job() throws -> any CommandJob {
-        RequirementCatalogue.Job(
-            catalogue: RequirementCatalogue(registry: .bundled, app: app), format: format, output: output)
+        TextOutputJob(output: output) { [app, format] in
+            RequirementCatalogue(registry: .bundled, app: app).render(format)
+        }
     }
 }
 

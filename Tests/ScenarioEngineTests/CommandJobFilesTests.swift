@@ -45,12 +45,13 @@ struct CommandJobFilesTests {
         #expect(throws: OutputPathCheck.OverwritesInput.self) { try over.files.check() }
     }
 
-    @Test func schemaAndCatalogueDeclareOnlyTheirOutput() throws {
-        let schema = JSONSchemaWriter.Job(registry: AppRegistry([]), output: path("s.json").path)
+    @Test func aTextOutputJobDeclaresOnlyItsOutputAndWritesItsText() throws {
+        let schema = TextOutputJob(output: path("s.json").path) { JSONSchemaWriter.render(AppRegistry([])) }
         #expect(try schema.files.outputs.map(\.option) == ["--output"])
         #expect(try schema.files.inputs.isEmpty)
-        let catalogue = RequirementCatalogue.Job(
-            catalogue: RequirementCatalogue(registry: AppRegistry([])), format: .text, output: nil)
-        #expect(try catalogue.files.outputs.isEmpty)
+        #expect(try schema.run() == .success)
+        #expect(try String(contentsOf: path("s.json"), encoding: .utf8) == JSONSchemaWriter.render(AppRegistry([])))
+        let toStandardOutput = TextOutputJob(output: nil) { "" }
+        #expect(try toStandardOutput.files.outputs.isEmpty)
     }
 }

@@ -38,6 +38,29 @@ extension CommandJobOutcome {
     public init(failed: Bool) { self = failed ? .failure : .success }
 }
 
+/// A job that writes one text it makes when run (a schema, a catalogue) to a file or standard output.
+public struct TextOutputJob: CommandJob {
+    /// The file to write, nil or `-` for standard output.
+    public var output: String?
+    /// Makes the text.
+    public var text: () throws -> String
+
+    /// A job writing `text()` to `output`.
+    public init(output: String?, text: @escaping () throws -> String) { (self.output, self.text) = (output, text) }
+
+    public var files: CommandFiles {
+        var f = CommandFiles()
+        f.output(output, option: "--output")
+        return f
+    }
+
+    /// Writes the text.
+    public func run() throws -> CommandJobOutcome {
+        try OutputText.write(text(), to: output)
+        return .success
+    }
+}
+
 /// Messages of a job for the person running it: one line to standard error each (a standard error
 /// that cannot be written is ignored: there is nowhere left to report it).
 public enum JobNote {

@@ -166,33 +166,3 @@ public struct RequirementCatalogue: Sendable {
         s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "*", with: "\\*")
     }
 }
-
-extension RequirementCatalogue {
-    /// `fieldtest requirements`: the catalogue (of one app, or all) in `format`, to `output` (nil:
-    /// standard output).
-    public struct Job: CommandJob {
-        /// The catalogue.
-        public var catalogue: RequirementCatalogue
-        /// Its format.
-        public var format: Format
-        /// The file to write, nil or `-` for standard output.
-        public var output: String?
-
-        /// A job.
-        public init(catalogue: RequirementCatalogue, format: Format, output: String?) {
-            (self.catalogue, self.format, self.output) = (catalogue, format, output)
-        }
-
-        public var files: CommandFiles {
-            var f = CommandFiles()
-            f.output(output, option: "--output")
-            return f
-        }
-
-        /// Writes the catalogue.
-        public func run() throws -> CommandJobOutcome {
-            try OutputText.write(catalogue.render(format), to: output)
-            return .success
-        }
-    }
-}

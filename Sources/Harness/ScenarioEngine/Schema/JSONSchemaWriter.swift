@@ -107,28 +107,3 @@ public enum JSONSchemaWriter {
         }
     }
 }
-
-extension JSONSchemaWriter {
-    /// `fieldtest schema`: the JSON Schema of `registry`'s scenario files, to `output` (nil: standard output).
-    public struct Job: CommandJob {
-        /// The apps whose scenarios the schema describes.
-        public var registry: AppRegistry
-        /// The file to write, nil or `-` for standard output.
-        public var output: String?
-
-        /// A job.
-        public init(registry: AppRegistry, output: String?) { (self.registry, self.output) = (registry, output) }
-
-        public var files: CommandFiles {
-            var f = CommandFiles()
-            f.output(output, option: "--output")
-            return f
-        }
-
-        /// Writes the schema.
-        public func run() throws -> CommandJobOutcome {
-            try OutputText.write(JSONSchemaWriter.render(registry), to: output)
-            return .success
-        }
-    }
-}
