@@ -57,6 +57,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        /// The system OpenSSL libcrypto (3.0 or later), under `FieldtestCrypto`.
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/Foundations/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         /// The system zlib, for the compressed blocks of OSM PBF maps.
         /// Atomic exchange of two files (`renameat2`), for replacing an output without the file
         /// system flushing the new file first.
@@ -67,6 +74,9 @@ let package = Package(
         /// Swift face of the GNU Scientific Library: seeded random streams,
         /// distributions, quantiles, nonlinear least squares, interpolation.
         .target(name: "FieldtestGSL", dependencies: ["CGSL"], path: "Sources/Foundations/FieldtestGSL"),
+        /// Swift face of libcrypto, what Fieldtest uses only: SHA-256, HMAC-SHA256, HKDF-SHA256,
+        /// PBKDF2-HMAC-SHA256 and AES-256-GCM (CryptoKit's combined layout), and `SymmetricKey`.
+        .target(name: "FieldtestCrypto", dependencies: ["CCrypto"], path: "Sources/Foundations/FieldtestCrypto"),
         /// Dataset manifest, CSV reading and typed, validating loaders; the shared small
         /// concepts: `GeoPoint`/`Geodesy`, `SeededGenerator`, `DamerauLevenshtein`.
         .target(
@@ -213,6 +223,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),
+        .testTarget(name: "FieldtestCryptoTests", dependencies: ["FieldtestCrypto"]),
         .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
         // read through #filePath
         .testTarget(
