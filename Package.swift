@@ -34,7 +34,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // `make docs`: DocC archives of the library modules (a command plugin; nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -82,7 +81,7 @@ let package = Package(
         .target(
             name: "FieldtestData",
             dependencies: [
-                "CZlib", "CSQLite", "CFileExchange", .product(name: "Crypto", package: "swift-crypto"),
+                "CZlib", "CSQLite", "CFileExchange", "FieldtestCrypto",
             ],
             path: "Sources/Foundations/FieldtestData",
             exclude: ["Maps/OSMPBF/fileformat.proto", "Maps/OSMPBF/osmformat.proto"]
@@ -106,11 +105,7 @@ let package = Package(
         /// Accounts, credential policies, encrypted storage, journal and sync.
         .target(
             name: "AccountStore",
-            dependencies: [
-                "FieldtestData",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
+            dependencies: ["FieldtestData", "FieldtestCrypto"],
             path: "Sources/Cores/AccountStore"
         ),
 
@@ -165,7 +160,7 @@ let package = Package(
                 "FieldtestData", "FieldtestGSL", "ScenarioEngine", "SkyScoring", "CampusRouting", "Positioning",
                 "TweetSentiment", "CSystemSpawn", .product(name: "HeapModule", package: "swift-collections"),
                 // SHA-256 keys and HMAC secrets of the graph cache.
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FieldtestCrypto",
             ],
             path: "Sources/Capabilities"
         ),
@@ -269,7 +264,7 @@ let package = Package(
             dependencies: [
                 "Capabilities", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps", "MetricReports",
                 "SkyScoring", "CampusRouting", "Positioning", "PositioningTestSupport", "FieldtestTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FieldtestCrypto",
             ],
             exclude: ["Fixtures"]),
         /// Seeded mutation fuzzing of every parser; `make fuzz` runs it for longer.
