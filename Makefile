@@ -15,7 +15,7 @@
 #   make examples  install the example systems' Python libraries (PyPI) when missing and run their tests
 
 SWIFT ?= swift
-SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev pkg-config libxml2-utils
+SYSTEM_PACKAGES := libgsl-dev libsqlite3-dev zlib1g-dev libssl-dev pkg-config libxml2-utils
 FIELDTEST_RELEASE := .build/release/fieldtest
 FIELDTEST_BENCH := .build/release/fieldtest-bench
 # Release builds link the Swift runtime and Foundation statically: each command then starts in about
@@ -34,6 +34,7 @@ deps:
 	pkg-config --exists gsl 2>/dev/null || missing="$$missing libgsl-dev"; \
 	[ -f /usr/include/sqlite3.h ] || missing="$$missing libsqlite3-dev"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
+	[ -f /usr/include/openssl/evp.h ] || pkg-config --exists libcrypto 2>/dev/null || missing="$$missing libssl-dev"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
 	if [ -n "$$missing" ]; then \

@@ -34,7 +34,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // `make docs`: DocC archives of the library modules (a command plugin; nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -57,6 +56,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        /// The system OpenSSL libcrypto (3.0 or later), under `FieldtestCrypto`.
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/Foundations/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         /// The system zlib, for the compressed blocks of OSM PBF maps.
         /// Atomic exchange of two files (`renameat2`), for replacing an output without the file
         /// system flushing the new file first.
@@ -67,12 +73,15 @@ let package = Package(
         /// Swift face of the GNU Scientific Library: seeded random streams,
         /// distributions, quantiles, nonlinear least squares, interpolation.
         .target(name: "FieldtestGSL", dependencies: ["CGSL"], path: "Sources/Foundations/FieldtestGSL"),
+        /// Swift face of libcrypto, what Fieldtest uses only: SHA-256, HMAC-SHA256, HKDF-SHA256,
+        /// PBKDF2-HMAC-SHA256 and AES-256-GCM (CryptoKit's combined layout), and `SymmetricKey`.
+        .target(name: "FieldtestCrypto", dependencies: ["CCrypto"], path: "Sources/Foundations/FieldtestCrypto"),
         /// Dataset manifest, CSV reading and typed, validating loaders; the shared small
         /// concepts: `GeoPoint`/`Geodesy`, `SeededGenerator`, `DamerauLevenshtein`.
         .target(
             name: "FieldtestData",
             dependencies: [
-                "CZlib", "CSQLite", "CFileExchange", .product(name: "Crypto", package: "swift-crypto"),
+                "CZlib", "CSQLite", "CFileExchange", "FieldtestCrypto",
             ],
             path: "Sources/Foundations/FieldtestData",
             exclude: ["Maps/OSMPBF/fileformat.proto", "Maps/OSMPBF/osmformat.proto"]
@@ -96,11 +105,7 @@ let package = Package(
         /// Accounts, credential policies, encrypted storage, journal and sync.
         .target(
             name: "AccountStore",
-            dependencies: [
-                "FieldtestData",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
+            dependencies: ["FieldtestData", "FieldtestCrypto"],
             path: "Sources/Cores/AccountStore"
         ),
 
@@ -155,7 +160,7 @@ let package = Package(
                 "FieldtestData", "FieldtestGSL", "ScenarioEngine", "SkyScoring", "CampusRouting", "Positioning",
                 "TweetSentiment", "CSystemSpawn", .product(name: "HeapModule", package: "swift-collections"),
                 // SHA-256 keys and HMAC secrets of the graph cache.
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FieldtestCrypto",
             ],
             path: "Sources/Capabilities"
         ),
@@ -213,6 +218,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),
+        .testTarget(name: "FieldtestCryptoTests", dependencies: ["FieldtestCrypto"]),
         .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
         // read through #filePath
         .testTarget(
@@ -258,7 +264,7 @@ let package = Package(
             dependencies: [
                 "Capabilities", "TweetSentiment", "FieldtestData", "ScenarioEngine", "FieldtestApps", "MetricReports",
                 "SkyScoring", "CampusRouting", "Positioning", "PositioningTestSupport", "FieldtestTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FieldtestCrypto",
             ],
             exclude: ["Fixtures"]),
         /// Seeded mutation fuzzing of every parser; `make fuzz` runs it for longer.

@@ -1,4 +1,4 @@
-import Crypto
+import FieldtestCrypto
 import FieldtestData
 import Foundation
 import Testing
@@ -198,7 +198,7 @@ struct GraphCacheTests {
         let forged = built.profileAdjacency.map(Self.isolated)
         GraphCache.write(
             CampusGraph.preparedBytes(of: forged), entries: forged.count, key: key, to: file, in: dir,
-            secret: SymmetricKey(size: .bits256))
+            secret: SymmetricKey.random())
         let reloaded = try Self.load(dir)
         guard case .rebuilt(let reason) = reloaded.outcome else {
             Issue.record("a forged cache file was used")

@@ -1,5 +1,5 @@
 import CampusRouting
-import Crypto
+import FieldtestCrypto
 import FieldtestData
 import Foundation
 
@@ -126,7 +126,7 @@ public enum GraphCache {
         hasher.update(data: Array(profiles.map(CampusGraph.preparedDescription).joined(separator: "\n").utf8))
         let names = (prepared ?? Array(profiles.indices)).map { profiles[$0].name }
         hasher.update(data: Array("\nprepared: \(names.joined(separator: ","))".utf8))
-        return Array(hasher.finalize())
+        return hasher.finalize()
     }
 
     /// The prepared adjacencies of `file`, or why they cannot be used.

@@ -1,4 +1,3 @@
-import Crypto
 import FieldtestData
 import Foundation
 

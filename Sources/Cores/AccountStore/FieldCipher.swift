@@ -1,4 +1,4 @@
-import Crypto
+import FieldtestCrypto
 import Foundation
 
 /// AES-256-GCM encryption of single column values, bound to their row and column.
@@ -13,15 +13,9 @@ struct FieldCipher: Sendable {
     func seal(_ plaintext: [UInt8], context: String, using rng: inout some RandomNumberGenerator)
         throws(AccountStoreError) -> Data
     {
+        let nonce = AccountRandomness.bytes(AESGCM.nonceByteCount, using: &rng)
         do {
-            let nonce = try AES.GCM.Nonce(data: AccountRandomness.bytes(12, using: &rng))
-            let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: Array(context.utf8))
-            guard let combined = box.combined else {
-                throw AccountStoreError.storageCorrupted("AES-GCM produced no combined box")
-            }
-            return combined
-        } catch let error as AccountStoreError {
-            throw error
+            return Data(try AESGCM.seal(plaintext, using: key, nonce: nonce, authenticating: Array(context.utf8)))
         } catch {
             throw .storageCorrupted("encryption failed for \(context): \(error)")
         }
@@ -29,8 +23,7 @@ struct FieldCipher: Sendable {
 
     func open(_ stored: Data, context: String) throws(AccountStoreError) -> [UInt8] {
         do {
-            let box = try AES.GCM.SealedBox(combined: stored)
-            return try [UInt8](AES.GCM.open(box, using: key, authenticating: Array(context.utf8)))
+            return try AESGCM.open([UInt8](stored), using: key, authenticating: Array(context.utf8))
         } catch {
             throw .storageCorrupted("\(context) does not decrypt (wrong key or modified data)")
         }
@@ -49,6 +42,6 @@ struct BlindIndex: Sendable {
         var message = Array(purpose.utf8)
         message.append(0)
         message.append(contentsOf: value.utf8)
-        return Data(HMAC<SHA256>.authenticationCode(for: message, using: key))
+        return Data(HMACSHA256.authenticationCode(for: message, using: key))
     }
 }

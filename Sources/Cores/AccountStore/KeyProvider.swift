@@ -1,4 +1,4 @@
-import Crypto
+import FieldtestCrypto
 import FieldtestData
 import Foundation
 
@@ -27,14 +27,20 @@ public struct KeyProvider: Sendable {
             throw .keyUnavailable("the key has \(keyBytes.count) bytes, not 32")
         }
         let master = SymmetricKey(data: keyBytes)
-        fieldEncryptionKey = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: master, info: Array("fieldtest.accounts.field-encryption.v1".utf8), outputByteCount: 32)
-        indexKey = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: master, info: Array("fieldtest.accounts.blind-index.v1".utf8), outputByteCount: 32)
-        journalEncryptionKey = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: master, info: Array("fieldtest.journal.field-encryption.v1".utf8), outputByteCount: 32)
-        let check = HMAC<SHA256>.authenticationCode(for: Array("fieldtest.accounts.key-check.v1".utf8), using: master)
+        fieldEncryptionKey = try Self.subkey(of: master, info: "fieldtest.accounts.field-encryption.v1")
+        indexKey = try Self.subkey(of: master, info: "fieldtest.accounts.blind-index.v1")
+        journalEncryptionKey = try Self.subkey(of: master, info: "fieldtest.journal.field-encryption.v1")
+        let check = HMACSHA256.authenticationCode(for: Array("fieldtest.accounts.key-check.v1".utf8), using: master)
         keyCheckValue = Array(check.prefix(16))
+    }
+
+    /// The 32-byte HKDF-SHA256 subkey of `master` for the use named `info` (no salt).
+    private static func subkey(of master: SymmetricKey, info: String) throws(AccountStoreError) -> SymmetricKey {
+        do {
+            return try HKDFSHA256.deriveKey(inputKeyMaterial: master, info: Array(info.utf8), outputByteCount: 32)
+        } catch {
+            throw .keyUnavailable("cannot derive the \(info) subkey: \(error)")
+        }
     }
 
     /// Parses 64 hexadecimal digits (surrounding white space ignored) from `source`.

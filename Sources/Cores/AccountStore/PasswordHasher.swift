@@ -1,7 +1,6 @@
-import Crypto
+import FieldtestCrypto
 import Foundation
 import Synchronization
-import _CryptoExtras
 
 /// Parameters of salted PBKDF2-HMAC-SHA256 password hashing (RFC 8018 §5.2).
 ///
@@ -168,8 +167,8 @@ public struct PasswordHasher: Sendable, Equatable {
         return false
     }
 
-    /// PBKDF2-HMAC-SHA256 of the NFKC-normalised UTF-8 password (swift-crypto
-    /// `KDF.Insecure.PBKDF2`; the floor is enforced by ``PasswordHashingParameters``).
+    /// PBKDF2-HMAC-SHA256 of the NFKC-normalised UTF-8 password (libcrypto's `PKCS5_PBKDF2_HMAC`;
+    /// the floor is enforced by ``PasswordHashingParameters``).
     static func derive(_ password: String, salt: [UInt8], iterations: Int, byteCount: Int) throws(AccountStoreError)
         -> [UInt8]
     {
@@ -177,10 +176,8 @@ public struct PasswordHasher: Sendable, Equatable {
         defer { KDFClock.add(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started) }
         let bytes = Array(password.precomposedStringWithCompatibilityMapping.utf8)
         do {
-            let key = try KDF.Insecure.PBKDF2.deriveKey(
-                from: bytes, salt: salt, using: .sha256, outputByteCount: byteCount,
-                unsafeUncheckedRounds: iterations)
-            return key.withUnsafeBytes { [UInt8]($0) }
+            return try PBKDF2SHA256.deriveKey(
+                password: bytes, salt: salt, iterations: iterations, outputByteCount: byteCount)
         } catch {
             throw .insecureHashingParameters("PBKDF2 failed: \(error)")
         }

@@ -1,4 +1,4 @@
-import Crypto
+import FieldtestCrypto
 import Foundation
 
 /// The file formats Fieldtest can load, each with a typed loader.

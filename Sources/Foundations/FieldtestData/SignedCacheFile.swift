@@ -1,4 +1,4 @@
-import Crypto
+import FieldtestCrypto
 import Foundation
 
 #if canImport(Glibc)
@@ -92,10 +92,10 @@ public enum SignedCacheFile {
         guard Checksum.crc32(payload) == b.loadUnaligned(fromByteOffset: 56, as: UInt32.self).littleEndian else {
             return .failure(Refusal(reason: "the cache file is damaged (its checksum does not match)"))
         }
-        var mac = HMAC<SHA256>(key: secret)
-        mac.update(data: UnsafeRawBufferPointer(rebasing: b[0..<signedHeaderBytes]))
-        mac.update(data: payload)
-        guard mac.finalize() == UnsafeRawBufferPointer(rebasing: b[signedHeaderBytes..<headerBytes]) else {
+        var mac = HMACSHA256(key: secret)
+        mac.update(bufferPointer: UnsafeRawBufferPointer(rebasing: b[0..<signedHeaderBytes]))
+        mac.update(bufferPointer: payload)
+        guard mac.verify(UnsafeRawBufferPointer(rebasing: b[signedHeaderBytes..<headerBytes])) else {
             return .failure(
                 Refusal(reason: "the cache file was not written by this user's Fieldtest (its HMAC does not match)"))
         }
@@ -119,7 +119,7 @@ public enum SignedCacheFile {
         append(UInt64(payload.count))
         append(payload.withUnsafeBytes { Checksum.crc32($0) })
         append(UInt32(0))
-        var mac = HMAC<SHA256>(key: secret)
+        var mac = HMACSHA256(key: secret)
         mac.update(data: header)
         mac.update(data: payload)
         header.append(contentsOf: mac.finalize())
