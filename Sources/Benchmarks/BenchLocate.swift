@@ -13,8 +13,10 @@ import Positioning
 /// Queries: a validation-sized set (1,111 rows, the size of the official
 /// UJIIndoorLoc validation split) taken at evenly spaced rows of the bundled
 /// training data; the model is trained on the remaining rows. Both sides time
-/// only the queries (best of `repeats`); the outputs of the like-for-like
-/// regression are compared to show the distance measure is the same.
+/// only the queries (best of `repeats`). The like-for-like regression
+/// (`regressCoordinates`: the same rows, split, features, distance, k and 1/d weights as the script)
+/// is checked to compute what scikit-learn computes: `LocateAgreement` counts the outputs equal to
+/// scikit-learn's, and fewer than its bound fail the benchmark under `--check`.
 struct BenchLocate: ParsableCommand, ChecksGoals {
     static let configuration = CommandConfiguration(
         commandName: "locate", abstract: "Fingerprint queries per second beside scikit-learn KNeighborsRegressor.")
@@ -89,14 +91,10 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
             print("cascade accuracy (evenly spaced hold-out, same phones): " + e.summary)
         }
         let k = model.configuration.positionNeighbours
-        let baseline = PythonBaseline.run(
-            "locate_sklearn",
-            arguments: paths + [
-                String(rssi.count), String(k), String(max(1, repeats)),
-                distance == .sorensen ? "braycurtis" : "euclidean",
-            ],
-            needs: ["numpy", "sklearn"])
-        let baselineRate = baselineRate(baseline, queries: rssi.count, regression: regression)
+        let parsed = Self.baseline(
+            files: paths, queries: rssi.count, k: k, repeats: max(1, repeats), distance: distance)
+        let baselineRate = parsed.map { Double(rssi.count) / $0.seconds }
+        if let parsed { Self.reportAgreement(parsed, regression: regression, k: k) }
         PythonBaseline.report(
             name: "locate k-NN regression (like for like)", unit: "queries",
             fieldtest: Double(rssi.count) / bestRegression,
@@ -126,27 +124,46 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
         return configuration
     }
 
-    /// scikit-learn's rate (queries per second) from the baseline script's output (its time, then one
-    /// prediction per line), after printing how many of its predictions equal `regression`'s.
-    func baselineRate(_ baseline: String?, queries: Int, regression: [(xMetres: Double, yMetres: Double)]) -> Double? {
-        var baselineRate: Double? = nil
-        if let out = baseline?.split(separator: "\n"), let first = out.first, let t = Double(first), t > 0 {
-            baselineRate = Double(queries) / t
-            let predictions = out.dropFirst().compactMap { line -> (Double, Double)? in
-                let parts = line.split(separator: ",")
-                guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) else { return nil }
-                return (x, y)
-            }
-            if predictions.count == regression.count {
-                let same = zip(predictions, regression).filter {
-                    abs($0.0 - $1.xMetres) < 1e-6 && abs($0.1 - $1.yMetres) < 1e-6
-                }.count
-                print(
-                    "same-distance check: \(same) of \(regression.count) k-NN regression outputs equal scikit-learn's within 1e-6 m"
-                )
-            }
+    /// Runs `locate_sklearn.py` on `files` with the bench's split (`queries` evenly spaced rows), `k`
+    /// neighbours and `distance`; nil when Python, its modules or a readable time are missing.
+    static func baseline(
+        files: [String], queries: Int, k: Int, repeats: Int, distance: FingerprintDistance
+    ) -> LocateBaselineOutput? {
+        let metric = distance == .sorensen ? "braycurtis" : "euclidean"
+        return PythonBaseline.run(
+            "locate_sklearn", arguments: files + [String(queries), String(k), String(repeats), metric],
+            needs: ["numpy", "sklearn"]
+        ).flatMap(LocateBaselineOutput.init(parsing:))
+    }
+
+    /// Prints and records how many of the like-for-like outputs equal scikit-learn's (see
+    /// `LocateAgreement`), judged against the bound: with `--check`, fewer fail the benchmark.
+    static func reportAgreement(
+        _ baseline: LocateBaselineOutput, regression: [(xMetres: Double, yMetres: Double)], k: Int
+    ) {
+        let n = regression.count
+        guard let agreement = LocateAgreement(fieldtest: regression, baseline: baseline.predictions) else {
+            print(
+                "like-for-like check: NOT met: scikit-learn printed \(baseline.predictions?.count ?? 0) readable "
+                    + "predictions for \(n) queries; the outputs cannot be compared")
+            _ = Goals.verdict(false, "locate like-for-like check: scikit-learn's predictions readable")
+            return
         }
-        return baselineRate
+        let a = agreement
+        let verdict = Goals.verdict(
+            a.met, "locate like-for-like check: ≥ \(a.bound) of \(n) outputs equal scikit-learn's")
+        BenchOutput.measured(
+            "like-for-like check: \(a.agreeing) of \(n) k-NN regression outputs equal scikit-learn's within 1e-6 m "
+                + "(\(a.equal) directly, \(a.equalUpToTies) once neighbours tied at the k-th distance (k = \(k)) are "
+                + "taken in training-row order, as Fieldtest does); bound ≥ \(a.bound): \(verdict)",
+            [
+                BenchOutput.fact(
+                    "check", "locate k-NN regression outputs equal to scikit-learn's", Double(a.agreeing),
+                    "outputs of \(n)", goal: ">= \(a.bound)", met: a.met),
+                BenchOutput.fact(
+                    "check", "locate k-NN regression outputs equal to scikit-learn's, ties as scikit-learn breaks them",
+                    Double(a.equal), "outputs of \(n)"),
+            ])
     }
 
     static func seconds(_ d: Duration) -> Double {
@@ -155,3 +172,77 @@ struct BenchLocate: ParsableCommand, ChecksGoals {
 }
 
 extension FingerprintDistance: ExpressibleByArgument {}
+
+/// What `locate_sklearn.py` prints: its best predict time, then per query two predictions.
+struct LocateBaselineOutput: Equatable {
+    /// One query's predictions, projected metres.
+    struct Prediction: Equatable {
+        /// scikit-learn's prediction.
+        var x: Double, y: Double
+        /// The same with neighbours tied at the k-th distance taken in training-row order (scikit-learn's
+        /// choice among them is arbitrary); equal to `x`, `y` when there is no such tie.
+        var xRowOrder: Double, yRowOrder: Double
+    }
+
+    /// Best time of scikit-learn's `predict` over all queries, seconds (> 0).
+    var seconds: Double
+    /// Per query, in query order; nil when a line is not four numbers.
+    var predictions: [Prediction]?
+
+    /// Parses the script's output; nil without a positive time on the first line.
+    init?(parsing output: String) {
+        let lines = output.split(separator: "\n")
+        guard let first = lines.first, let t = Double(first), t > 0, t.isFinite else { return nil }
+        seconds = t
+        var out: [Prediction] = []
+        for line in lines.dropFirst() {
+            let parts = line.split(separator: ",", omittingEmptySubsequences: false)
+            let v = parts.compactMap { Double($0) }
+            guard parts.count == 4, v.count == 4 else {
+                predictions = nil
+                return
+            }
+            out.append(Prediction(x: v[0], y: v[1], xRowOrder: v[2], yRowOrder: v[3]))
+        }
+        predictions = out
+    }
+}
+
+/// How many of Fieldtest's like-for-like k-NN regression outputs equal scikit-learn's within
+/// `toleranceMetres`: directly, or once neighbours tied at the k-th distance are taken in training-row
+/// order, as `FingerprintLocator` does (identical fingerprints recorded at different points tie
+/// exactly; scikit-learn picks among them arbitrarily).
+struct LocateAgreement: Equatable {
+    /// Largest coordinate difference, metres, for two outputs to count as equal.
+    static let toleranceMetres = 1e-6
+    /// Queries compared.
+    var queries: Int
+    /// Outputs equal to scikit-learn's prediction.
+    var equal: Int
+    /// Outputs equal only to the prediction with tied neighbours in training-row order.
+    var equalUpToTies: Int
+
+    /// Outputs equal either way.
+    var agreeing: Int { equal + equalUpToTies }
+    /// The documented bound: all but one output in 200 (rounding may order two different
+    /// fingerprints at mathematically equal distances differently in the two implementations).
+    var bound: Int { queries - queries / 200 }
+    /// Whether at least `bound` outputs agree.
+    var met: Bool { agreeing >= bound }
+
+    /// Compares `fieldtest` with `baseline`, query by query; nil when the counts differ or `baseline` is nil.
+    init?(fieldtest: [(xMetres: Double, yMetres: Double)], baseline: [LocateBaselineOutput.Prediction]?) {
+        guard let baseline, baseline.count == fieldtest.count else { return nil }
+        let tolerance = Self.toleranceMetres
+        queries = fieldtest.count
+        equal = 0
+        equalUpToTies = 0
+        for (f, b) in zip(fieldtest, baseline) {
+            if abs(f.xMetres - b.x) < tolerance && abs(f.yMetres - b.y) < tolerance {
+                equal += 1
+            } else if abs(f.xMetres - b.xRowOrder) < tolerance && abs(f.yMetres - b.yRowOrder) < tolerance {
+                equalUpToTies += 1
+            }
+        }
+    }
+}
