@@ -82,8 +82,8 @@ extension BenchEndToEnd {
             ])
     }
 
-    /// `fieldtest locate` trained on the bundled UJIIndoorLoc rows but `bench locate`'s 1,111 evenly
-    /// spaced hold-out rows, locating those rows (training, the cascade and the CSV out included),
+    /// `fieldtest locate` trained on the bundled UJIIndoorLoc rows but 1,111 evenly spaced hold-out
+    /// rows of the raw files, locating those rows (training, the cascade and the CSV out included),
     /// against scikit-learn's `KNeighborsRegressor` (feature transform, fit and predict, the same
     /// distance and k) on the same rows, timing its compute alone.
     func locate(tool: URL, tmp: URL) throws {
@@ -105,7 +105,8 @@ extension BenchEndToEnd {
         }
         let queryCount = 1111
         guard let header, rows.count >= 2 * queryCount else { return }
-        // The same evenly spaced hold-out as `FingerprintBenchmarkSplit` and `bench locate`.
+        // Evenly spaced over the raw rows, those without signal included, as both processes read the files
+        // (`bench locate` spaces its queries over the rows with signal, as its two sides load them).
         var held = [Bool](repeating: false, count: rows.count)
         for i in 0..<queryCount { held[i * rows.count / queryCount] = true }
         func file(_ chosen: Bool) -> Data {
