@@ -100,15 +100,23 @@ FIELDTEST_TESTED := .build/tests/release/fieldtest
 
 # The fast tier: every test but those marked `.heavy` (kill-and-resume, the sweeps and many-binary CLI suites
 # beyond a smoke set, long fuzzing, the full retrain); CONTRIBUTING.md lists the tiers and their times.
+# The tests' temporary folders go into $(TEST_TMP), emptied before each run, not into the system's /tmp.
+TEST_TMP := .build/tests/tmp
+define fresh_test_tmp
+	rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
+endef
+
 test: deps
 	$(SWIFT) build $(TEST_BUILD_FLAGS) --build-tests
-	$(SWIFT) test $(TEST_BUILD_FLAGS) --skip-build
+	$(fresh_test_tmp)
+	TMPDIR="$$PWD/$(TEST_TMP)" $(SWIFT) test $(TEST_BUILD_FLAGS) --skip-build
 
 # Everything CI checks, in one command, on the one test build: the browser check and the Slurm sweep (which
 # needs root: it starts the daemons) run its fieldtest binary, so no other build is made.
 test-all: deps
 	$(SWIFT) build $(TEST_BUILD_FLAGS) --build-tests
-	FIELDTEST_TEST_TIER=all $(SWIFT) test $(TEST_BUILD_FLAGS) --skip-build
+	$(fresh_test_tmp)
+	TMPDIR="$$PWD/$(TEST_TMP)" FIELDTEST_TEST_TIER=all $(SWIFT) test $(TEST_BUILD_FLAGS) --skip-build
 	$(MAKE) lint
 	$(call browser_check,$(FIELDTEST_TESTED))
 	@if [ "$$(id -u)" = "0" ]; then \
