@@ -1,4 +1,5 @@
 import FieldtestGSL
+import Foundation
 import Testing
 
 /// Expected values are hand-computed type-7 quantiles (checked against numpy.percentile).
@@ -46,5 +47,20 @@ struct QuantilesTests {
         #expect(abs(try #require(Quantiles.mean(v)) - 5) < 1e-12)
         // Σ(x − 5)² = 32, n − 1 = 7 → √(32/7).
         #expect(abs(try #require(Quantiles.standardDeviation(v)) - 2.138089935299395) < 1e-12)
+    }
+
+    /// GSL's (1 − δ)·a + δ·b gives 0.00035899999999999994 here: a quantile of equal values must be that
+    /// value, or a bootstrap interval over them can come out with its low above its high.
+    @Test func aQuantileStaysBetweenItsTwoOrderStatistics() throws {
+        let x = 0.000359
+        #expect(Quantiles.quantile(sorted: Array(repeating: x, count: 9999), probability: 0.025) == x)
+        for n in 1...40 {
+            let sorted = (0..<n).map { abs(sin(Double($0 * 7919 + n))) * 1e-3 }.sorted()
+            for (p, r) in [(0.0, 0.5), (0.025, 0.975), (0.1, 0.9), (0.37, 0.38), (0.5, 1.0)] {
+                let low = try #require(Quantiles.quantile(sorted: sorted, probability: p))
+                let high = try #require(Quantiles.quantile(sorted: sorted, probability: r))
+                #expect(sorted[0] <= low && low <= high && high <= sorted[n - 1], "n \(n), p \(p)…\(r)")
+            }
+        }
     }
 }

@@ -16,7 +16,11 @@ public enum Quantiles {
         let p = min(max(probability, 0), 1)
         return sorted.withUnsafeBufferPointer { buffer -> Double? in
             guard let base = buffer.baseAddress else { return nil }
-            return gsl_stats_quantile_from_sorted_data(base, 1, buffer.count, p)
+            let q = gsl_stats_quantile_from_sorted_data(base, 1, buffer.count, p)
+            // GSL interpolates as (1 − δ)·a + δ·b, which can land an ulp outside [a, b] (even for a = b);
+            // kept inside, a lower quantile never exceeds a higher one (an interval's low its high).
+            let lower = min(Int(p * Double(buffer.count - 1)), buffer.count - 1)
+            return min(max(q, buffer[lower]), buffer[min(lower + 1, buffer.count - 1)])
         }
     }
 
