@@ -219,7 +219,9 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "FieldtestGSLTests", dependencies: ["FieldtestGSL"]),
         .testTarget(name: "FieldtestCryptoTests", dependencies: ["FieldtestCrypto"]),
-        .testTarget(name: "FieldtestDataTests", dependencies: ["FieldtestData"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "FieldtestDataTests", dependencies: ["FieldtestData", "FieldtestTestSupport"],
+            resources: [.copy("Fixtures")]),
         // read through #filePath
         .testTarget(
             name: "SkyScoringTests", dependencies: ["SkyScoring", "FieldtestData"], exclude: ["Fixtures"]),
@@ -234,31 +236,38 @@ let package = Package(
             dependencies: ["Positioning", "PositioningTestSupport", "FieldtestData", "FieldtestGSL"],
             exclude: ["Support"]),
         .testTarget(name: "TweetSentimentTests", dependencies: ["TweetSentiment", "FieldtestData"]),
-        /// What several test targets share: `SharedFolder`, the tests' door to `../shared` (test support).
+        /// What several test targets share: `SharedFolder`, the tests' door to `../shared`, and
+        /// `TemporaryFiles`, their temporary folder that goes when the test process ends (test support).
         .target(name: "FieldtestTestSupport", path: "Tests/Support"),
         .testTarget(
             name: "AccountStoreTests", dependencies: ["AccountStore", "FieldtestData", "FieldtestTestSupport"]),
-        .testTarget(name: "DeviceEmulationTests", dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData"]),
+        .testTarget(
+            name: "DeviceEmulationTests",
+            dependencies: ["DeviceEmulation", "FieldtestGSL", "FieldtestData", "FieldtestTestSupport"]),
         // read through #filePath
         .testTarget(
-            name: "MetricReportsTests", dependencies: ["MetricReports", "FieldtestGSL"], exclude: ["Fixtures"]),
+            name: "MetricReportsTests", dependencies: ["MetricReports", "FieldtestGSL", "FieldtestTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "RunReportsTests",
-            dependencies: ["RunReports", "ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData"]),
+            dependencies: [
+                "RunReports", "ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData",
+                "FieldtestTestSupport",
+            ]),
         .testTarget(
             name: "ScenarioEngineTests",
             dependencies: [
-                "ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData",
+                "ScenarioEngine", "FieldtestApps", "MetricReports", "FieldtestData", "FieldtestTestSupport",
                 .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(
             name: "FieldtestAppsTests",
             dependencies: [
                 "FieldtestApps", "ScenarioEngine", "MetricReports", "TweetSentiment", "FieldtestData", "Positioning",
-                "DeviceEmulation", "CampusRouting",
+                "DeviceEmulation", "CampusRouting", "FieldtestTestSupport",
             ]),
-        .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest"]),
-        .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench"]),
+        .testTarget(name: "FieldtestCLITests", dependencies: ["fieldtest", "FieldtestTestSupport"]),
+        .testTarget(name: "FieldtestBenchTests", dependencies: ["FieldtestBench", "FieldtestTestSupport"]),
         .testTarget(
             name: "CapabilitiesTests",
             dependencies: [
@@ -272,10 +281,11 @@ let package = Package(
             name: "FuzzTests",
             dependencies: [
                 "FieldtestData", "CampusRouting", "TweetSentiment", "ScenarioEngine", "MetricReports", "FieldtestApps",
-                "Capabilities",
+                "Capabilities", "FieldtestTestSupport",
             ],
             path: "Tests/Fuzz",
             exclude: ["corpus", "findings", "README.md"]
         ),
     ]
 )
+

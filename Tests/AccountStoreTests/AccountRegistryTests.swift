@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ enum Fixture {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("accountstore-\(UUID().uuidString)")
+        let url = TemporaryFiles.url("accountstore")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -1,5 +1,6 @@
 import Capabilities
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import ScenarioEngine
 import Testing
@@ -12,7 +13,7 @@ struct CommandJobFilesTests {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cap-jobs-\(UUID().uuidString)")
+        folder = TemporaryFiles.url("cap-jobs")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "id\n".write(toFile: path("in.csv"), atomically: true, encoding: .utf8)
     }
@@ -21,7 +22,7 @@ struct CommandJobFilesTests {
 
     @Test func sunRefusesItsOutputOverItsInput() throws {
         let ok = SunBatch.Job(input: path("in.csv"), output: path("out.csv"))
-        #expect(try ok.files.inputs.map(\.option) == ["--input"])
+        #expect(ok.files.inputs.map(\.option) == ["--input"])
         try ok.files.check()
         #expect(throws: OutputPathCheck.OverwritesInput.self) {
             try SunBatch.Job(input: path("in.csv"), output: path("in.csv")).files.check()
@@ -32,11 +33,11 @@ struct CommandJobFilesTests {
         let route = RouteBatch.Job(
             graph: path("g.osm"), queries: path("in.csv"), congestion: nil, profiles: path("p.yaml"),
             printProfiles: false, output: nil)
-        #expect(try route.files.inputs.map(\.option) == ["--graph", "--queries", "--profiles"])
+        #expect(route.files.inputs.map(\.option) == ["--graph", "--queries", "--profiles"])
         let locate = FingerprintLocateJob.Request(
             training: [path("a.csv"), path("b.csv")], input: path("in.csv"), crossValidate: nil, method: .tuned,
             output: path("in.csv"))
-        #expect(try locate.files.inputs.map(\.option) == ["--train", "--train", "--input"])
+        #expect(locate.files.inputs.map(\.option) == ["--train", "--train", "--input"])
         #expect(throws: OutputPathCheck.OverwritesInput.self) { try locate.files.check() }
     }
 
@@ -44,7 +45,7 @@ struct CommandJobFilesTests {
         let job = SentimentTrainingJob.Request(
             input: [path("in.csv")], lexicons: folder.path, datasetFolders: [], options: TrainingOptions(), seed: 1,
             output: path("m.ftsm"))
-        let files = try job.files
+        let files = job.files
         #expect(files.outputs.map(\.option) == ["--output", "--output's index"])
         #expect(
             files.outputs.last?.url.path
@@ -54,20 +55,20 @@ struct CommandJobFilesTests {
         let toStdout = SentimentTrainingJob.Request(
             input: [path("in.csv")], lexicons: folder.path, datasetFolders: [], options: TrainingOptions(), seed: 1,
             output: "-")
-        #expect(try toStdout.files.outputs.map(\.option) == ["--output"])
+        #expect(toStdout.files.outputs.map(\.option) == ["--output"])
     }
 
     @Test func anEvaluationDeclaresItsItemsAndStderrFiles() throws {
         var request = SystemEvaluation.Request(
             capability: .sentiment, inputs: [path("in.csv")], datasets: folder, output: path("fig.csv"))
         (request.items, request.stderr) = (path("items.csv"), path("in.csv"))
-        #expect(try request.files.outputs.map(\.option) == ["--output", "--items", "--stderr"])
+        #expect(request.files.outputs.map(\.option) == ["--output", "--items", "--stderr"])
         #expect(throws: OutputPathCheck.OverwritesInput.self) { try request.files.check() }
         let model = SentimentEvaluation.Job(
             input: [path("in.csv")], model: path("m.ftsm"), datasets: folder, classes: [.negative, .positive],
             reservedOnly: false, output: path("fig.csv"), system: nil)
-        #expect(try model.files.inputs.prefix(2).map(\.option) == ["--input", "--model"])
-        #expect(try model.files.outputs.map(\.option) == ["--output"])
+        #expect(model.files.inputs.prefix(2).map(\.option) == ["--input", "--model"])
+        #expect(model.files.outputs.map(\.option) == ["--output"])
     }
 
     @Test func compareAndEvaluateUsageProblemsSayWhatToDo() {

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ struct ExternalSystemTests {
     }
 
     static func stderrPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("sut-\(UUID().uuidString).stderr").path
+        TemporaryFiles.url("sut.stderr").path
     }
 
     /// Whether a process with `pid` still exists (a zombie counts as gone: it holds nothing).

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct FingerprintLocateJobTests {
     let query = fixtures.appendingPathComponent("uji_query.csv").path
 
     @Test func theQueriesAreLocatedAsTheBatchLocatesThem() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("locate-\(UUID().uuidString).csv")
+        let out = TemporaryFiles.url("locate.csv")
         defer { try? FileManager.default.removeItem(at: out) }
         let job = try FingerprintLocateJob.run(
             training: [train], input: query, crossValidate: nil, method: .tuned, output: out.path)

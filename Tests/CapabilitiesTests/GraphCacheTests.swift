@@ -1,5 +1,6 @@
 import FieldtestCrypto
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct GraphCacheTests {
 
     /// A fresh cache folder, removed by the caller.
     static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("graph-cache-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("graph-cache")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import ScenarioEngine
 import Testing
@@ -12,7 +13,7 @@ struct HostileSystemTests {
     static func script(_ body: String, hello: String = #"{"ok": True, "name": "hostile", "version": "1"}"#) throws
         -> String
     {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("hostile")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("system.py")
         let text = """

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite("Route batch from files")
 struct RouteBatchFilesTests {
     @Test func filesGiveTheSameCSVAsTheInMemoryBatch() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("route-files-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("route-files")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let map = dir.appendingPathComponent("small.geojson")
@@ -32,7 +33,7 @@ struct RouteBatchFilesTests {
 
     @Test("the profiles a queries file names are read ahead; nil when they cannot be")
     func profileNamesReadAhead() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("route-names-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("route-names")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let queries = dir.appendingPathComponent("q.csv")

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ struct RouteBatchTests {
 
     @Test("a profile file with invalid UTF-8 is refused with its line, not decoded to U+FFFD")
     func invalidUTF8() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("profiles")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var bytes = Array("version: 1\nprofiles:\n  walk:\n    description: caf".utf8)
@@ -92,7 +93,7 @@ struct RouteBatchTests {
 struct MapFileLoadTests {
     @Test("a PBF named .osm is told by its header")
     func sniffed() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pbf-sniff-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("pbf-sniff")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let misnamed = dir.appendingPathComponent("campus.osm")

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct SentimentCorpusFilesTests {
     }
 
     @Test func trainingFilesRecogniseTheLayoutAndGroupByYear() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("semeval-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("semeval")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let a = Self.snowflakeID(milliseconds: Self.utcMilliseconds(2013, 3, 1))
@@ -52,7 +53,7 @@ struct SentimentCorpusFilesTests {
         #expect(loaded.records.map(\.text) == ["bus at 8", "love it"])
         #expect(loaded.records.map(\.line) == [1, 2])
         #expect(loaded.report.rowsLoaded == 2)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("semeval-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("semeval")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("SemEval2017-task4-test.subtask-A.english.txt")
@@ -63,7 +64,7 @@ struct SentimentCorpusFilesTests {
     }
 
     @Test func saveAndLoadThroughAFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ftsm-\(UUID().uuidString).ftsm")
+        let url = TemporaryFiles.url("ftsm.ftsm")
         defer { try? FileManager.default.removeItem(at: url) }
         let model = try SentimentFilesFixtures.model()
         try SentimentModelFile.save(model, to: url)

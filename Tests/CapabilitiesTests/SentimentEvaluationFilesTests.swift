@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct SentimentEvaluationFilesTests {
     /// A labelled CSV of one class, evaluated among the two other classes, selects no rows.
     @Test func filtersThatLeaveNoRowAreAnError() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("eval-\(UUID().uuidString).csv")
+        let file = TemporaryFiles.url("eval.csv")
         try "text,label\ngood day,positive\nlovely,positive\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let model = try SentimentFilesFixtures.model()
@@ -28,7 +29,7 @@ struct SentimentEvaluationFilesTests {
 @Suite("Default sentiment model lookup")
 struct DefaultSentimentModelTests {
     @Test func missingDefaultModelSaysWhereItLooked() throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-models-\(UUID().uuidString)")
+        let empty = TemporaryFiles.url("no-models")
         let expected = empty.appendingPathComponent("models").appendingPathComponent(SentimentModelFile.defaultFileName)
         #expect(SentimentModelFile.url(nil, datasets: empty) == expected)
         #expect(SentimentModelFile.url("m.ftsm", datasets: empty) == URL(fileURLWithPath: "m.ftsm"))

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ struct SentimentFileJobsTests {
             reservedOnly: false, output: nil)
         #expect(report.text.contains("all"))
         #expect(report.csv.hasPrefix("source,classes,metric,value\n"))
-        let noDefault = FileManager.default.temporaryDirectory.appendingPathComponent("no-datasets-\(UUID())")
+        let noDefault = TemporaryFiles.url("no-datasets")
         #expect(throws: SentimentModelFile.NoDefaultModel.self) {
             try SentimentEvaluation.report(
                 files: [input.path], model: nil, datasets: noDefault, classes: [.positive], reservedOnly: false,

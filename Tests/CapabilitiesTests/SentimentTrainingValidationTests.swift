@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -14,8 +15,7 @@ struct SentimentTrainingValidationTests {
 
     /// Writes `text` to a fresh temporary file named `name`.
     func temporaryFile(_ name: String, _ text: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "fieldtest-training-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("fieldtest-training")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
         try text.write(to: url, atomically: false, encoding: .utf8)

@@ -1,6 +1,7 @@
 import CampusRouting
 import FieldtestApps
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Positioning

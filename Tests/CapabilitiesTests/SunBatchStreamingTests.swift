@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import SkyScoring
 import Testing
@@ -28,7 +29,7 @@ struct SunBatchStreamingTests {
     }
 
     static func streamed(_ text: String, jobs: Int) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sun-stream-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("sun-stream")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in.csv")
@@ -65,7 +66,7 @@ struct SunBatchStreamingTests {
     func badRowIsLocated() throws {
         var text = Self.input(rows: 9_000, seed: 11)
         text += "bad,10,10,2024-01-01,EST\n"
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sun-bad-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("sun-bad")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in.csv")

@@ -1,5 +1,6 @@
 import CampusRouting
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import SkyScoring
 import Testing
@@ -33,7 +34,7 @@ struct SystemEvaluationTests {
     }
 
     static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("evaluate-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("evaluate")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

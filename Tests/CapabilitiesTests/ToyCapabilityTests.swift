@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import ScenarioEngine
 import Testing
@@ -41,7 +42,7 @@ struct ToyCapabilityTests {
 
     @Test("evaluate runs its evaluator and reports under its name")
     func evaluated() throws {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("echo-\(UUID().uuidString).txt")
+        let input = TemporaryFiles.url("echo.txt")
         try "a\nb\nc\n".write(to: input, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: input) }
         let request = SystemEvaluation.Request(

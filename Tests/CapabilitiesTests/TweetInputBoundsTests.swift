@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite("Tweet inputs at the boundary")
 struct TweetInputBoundsTests {
     static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tweet-bounds-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("tweet-bounds")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

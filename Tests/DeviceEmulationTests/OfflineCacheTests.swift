@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,7 @@ import Testing
 struct OfflineCacheTests {
     /// A fresh database path in a new temporary folder.
     static func temporaryDatabasePath() throws -> String {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fieldtest-cache-\(UUID().uuidString)", isDirectory: true)
+        let folder = TemporaryFiles.url("fieldtest-cache")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("cache.sqlite").path
     }

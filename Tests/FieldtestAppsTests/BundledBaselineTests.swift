@@ -1,5 +1,6 @@
 import FieldtestApps
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import ScenarioEngine

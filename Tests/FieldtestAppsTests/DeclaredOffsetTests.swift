@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import ScenarioEngine
 import SkyScoring
@@ -40,7 +41,7 @@ struct DeclaredOffsetTests {
     }
 
     @Test func theDeclaredOffsetOrZoneIsUsed() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("offsets-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("offsets")
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("data"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

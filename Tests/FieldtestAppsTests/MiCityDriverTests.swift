@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import ScenarioEngine
@@ -176,7 +177,7 @@ struct MiCityDriverTests {
     }
 
     @Test func editingAFavouriteChangesOnlyItsNote() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("micity-store-\(getpid()).sqlite").path
+        let path = TemporaryFiles.url("micity-store.sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try MiCityStore(path: path)
         let lincoln = FavouritePlace(
@@ -249,7 +250,7 @@ struct MiCityDriverTests {
         )
         .replacingOccurrences(of: "  rate_limit: 6\n", with: "  rate_limit: 6\n  client_rate_limit: 12\n")
         #expect(text.contains("client_rate_limit: 12"))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("micity-backoff-\(getpid()).yaml")
+        let url = TemporaryFiles.url("micity-backoff.yaml")
         try text.write(to: url, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         var s = try ScenarioLoader(datasetNames: nil).load(url)

@@ -1,5 +1,6 @@
 import FieldtestApps
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("Command jobs: score files")
 struct ScoreJobFilesTests {
     @Test func theWeatherFileIsAnInputAndTheScoresAnOutput() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("score-job-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("score-job")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let weather = folder.appendingPathComponent("w.csv").path

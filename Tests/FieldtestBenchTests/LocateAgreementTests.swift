@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Positioning
 import Testing
@@ -73,7 +74,7 @@ struct LocateAgreementTests {
     /// every output agrees. Needs python3 with numpy and scikit-learn.
     @Test(.enabled(if: Self.pythonHasSklearn, "needs python3 with numpy and scikit-learn"))
     func theScriptComputesWhatTheSwiftRegressionComputes() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locate-mirror-\(UUID())")
+        let folder = TemporaryFiles.url("locate-mirror")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("uji.csv")

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -59,7 +60,7 @@ struct FieldtestCLITests {
     }
 
     func temporaryFolder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("cli")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

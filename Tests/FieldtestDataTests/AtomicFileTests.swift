@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("Atomic file writes")
 struct AtomicFileTests {
     func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("atomic")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite("CSV chunk reader")
 struct CSVChunkReaderTests {
     static func file(_ text: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).csv")
+        let url = TemporaryFiles.url("chunks.csv")
         try Data(text.utf8).write(to: url)
         return url
     }
@@ -111,7 +112,7 @@ struct CSVChunkReaderTests {
     }
 
     @Test func aStreamedWriteReplacesItsTargetOnlyOnCommit() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("writer-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("writer")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let target = dir.appendingPathComponent("out.csv")

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -354,7 +355,7 @@ struct WritingTests {
     /// A temporary file left by a killed write (its process gone) is removed by the next write
     /// into the folder; one of a live process is not.
     @Test func atomicWriteSweepsTemporaryFilesOfDeadProcesses() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("atomic")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let dead = dir.appendingPathComponent(".fieldtest-4194305-0A1B2C3D.tmp")  // above Linux's pid_max
@@ -366,7 +367,7 @@ struct WritingTests {
     }
 
     @Test func atomicWriteReplacesAndLeavesNoTemporaryFile() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("atomic")
         let url = dir.appendingPathComponent("out.csv")
         try AtomicFile.write("first\n", to: url)
         try AtomicFile.write("second\n", to: url)
@@ -389,7 +390,7 @@ struct DatasetManifestTests {
     }
 
     func folder(_ manifest: String, files: [String: String]) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("manifest")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try manifest.write(to: dir.appendingPathComponent("MANIFEST.csv"), atomically: false, encoding: .utf8)
         for (name, text) in files {

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ struct CommandJobTests {
     }
 
     @Test func addingAFileDeclaresItAndItsCompanionAsInputs() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("job-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("job")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("val_text.txt")
@@ -22,13 +23,13 @@ struct CommandJobTests {
         try "1\n".write(to: labels, atomically: true, encoding: .utf8)
         let job = DatasetRegistration.Job(
             file: text.path, name: "val", format: .tweetevalText, into: nil, folders: [], license: nil)
-        let inputs = try job.files.inputs.map(\.url.lastPathComponent)
+        let inputs = job.files.inputs.map(\.url.lastPathComponent)
         #expect(inputs == ["val_text.txt", "val_labels.txt"])
-        #expect(try job.files.outputs.isEmpty)
+        #expect(job.files.outputs.isEmpty)
     }
 
     @Test func jobsThatWriteNoFileDeclareNone() throws {
-        #expect(try DatasetsLocation.WhereJob().files.outputs.isEmpty)
-        #expect(try DatasetsLocation.VerifyJob(folders: [], names: []).files.outputs.isEmpty)
+        #expect(DatasetsLocation.WhereJob().files.outputs.isEmpty)
+        #expect(DatasetsLocation.VerifyJob(folders: [], names: []).files.outputs.isEmpty)
     }
 }

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ struct DatasetOverlayTests {
     static let mappingSHA = "c0572796fbe261d8ea5fd16c5061076fbba49bc69fc865d6abccaf60daacee24"
 
     func temporaryFolder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("overlay-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("overlay")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

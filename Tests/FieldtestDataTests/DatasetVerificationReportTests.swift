@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct DatasetVerificationReportTests {
     /// A datasets folder with one good entry `good` and one entry `bad` whose hash is wrong.
     func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("verify")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try DatasetOverlayTests.mapping.write(
             to: dir.appendingPathComponent("m.txt"), atomically: false, encoding: .utf8)

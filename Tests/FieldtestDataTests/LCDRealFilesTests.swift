@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -91,7 +92,7 @@ struct LCDRealFilesTests {
                 let inserted = i == 0 ? "LATITUDE,LONGITUDE" : "36.65,-6.35"
                 return "\(fields[0]),\(fields[1]),\(inserted),\(fields[2])"
             }.joined(separator: "\n")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lcd-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("lcd")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("rota_with_coordinates.csv")
@@ -111,7 +112,7 @@ struct LCDRealFilesTests {
     @Test func unusableRowsAreSkippedOrStrictErrors() throws {
         let raw = try String(contentsOf: Self.fixture("lcd_v2_lincoln_raw.csv"), encoding: .utf8)
         let broken = raw.replacingOccurrences(of: ",FM-15,", with: ",FM-99,")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lcd-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("lcd")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("broken.csv")

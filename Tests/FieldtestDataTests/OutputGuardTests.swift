@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("output guard")
 struct OutputGuardTests {
     func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("guard-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("guard")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

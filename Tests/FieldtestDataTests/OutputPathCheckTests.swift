@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ struct OutputPathCheckTests {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("outputs-\(UUID().uuidString)")
+        folder = TemporaryFiles.url("outputs")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -65,7 +66,7 @@ struct ParallelSlicesTests {
 
     @Test("CSVStreaming's emitting transform writes the header and each run's parts in order, atomically")
     func streamingTransformWritesInOrder() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("emit-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("emit")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in.csv")

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ struct PrivateFilesTests {
     }
 
     static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("private-\(UUID().uuidString)")
+        let url = TemporaryFiles.url("private")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -29,7 +30,9 @@ struct PrivateFilesTests {
         #expect(try Self.mode(db) == 0o600)
         // An existing, more open file is tightened, its bytes kept.
         let open = folder.appendingPathComponent("old.sqlite").path
-        FileManager.default.createFile(atPath: open, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o644])
+        #expect(
+            FileManager.default.createFile(
+                atPath: open, contents: Data([1, 2, 3]), attributes: [.posixPermissions: 0o644]))
         try PrivateFiles.prepareFile(atPath: open)
         #expect(try Self.mode(open) == 0o600)
         #expect(FileManager.default.contents(atPath: open) == Data([1, 2, 3]))

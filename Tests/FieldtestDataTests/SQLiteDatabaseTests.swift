@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -115,7 +116,7 @@ struct SQLiteDatabaseTests {
 
     @Test("a file database keeps its settings, migrations run once, and a closed one refuses access")
     func fileSettingsAndMigrations() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-sqlite-\(UUID())")
+        let folder = TemporaryFiles.url("fieldtest-sqlite")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("db.sqlite").path

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct SignedCacheFileTests {
         otherKey: "other data")
 
     static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("signed-cache-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("signed-cache")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

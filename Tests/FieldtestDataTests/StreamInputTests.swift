@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct StreamInputTests {
     @Test("a FIFO's bytes are read to its end, larger than one read chunk")
     func fifoIsReadToTheEnd() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("fifo")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("in.csv")
@@ -29,7 +30,7 @@ struct StreamInputTests {
 
     @Test("an unreadable FIFO names the file and the system's reason")
     func unreadableFifoNamesTheReason() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("fifo")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("in.csv")
@@ -55,7 +56,7 @@ struct InputLimitTests {
 
     @Test("a regular file over the limit is refused by its size, before it is read")
     func largeFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString).csv")
+        let url = TemporaryFiles.url("big.csv")
         try Data(repeating: 0x41, count: 4096).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(throws: DataError.self) { _ = try readFileBytes(url, displayName: "big.csv", limit: 4095) }

@@ -1,5 +1,6 @@
 import CampusRouting
 import FieldtestApps
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import ScenarioEngine
@@ -422,7 +423,7 @@ struct FuzzTests {
     }
 
     static func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("fuzz")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -30,7 +31,7 @@ enum JUnitSchema {
     /// xmllint's verdict on `xml`: its exit status and messages.
     static func validate(_ xml: String) throws -> (status: Int32, messages: String) {
         let tool = try #require(xmllint, "xmllint is missing: install libxml2-utils (make deps)")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml")
+        let file = TemporaryFiles.url("junit.xml")
         try xml.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let p = Process()
@@ -192,7 +193,7 @@ struct GitRevisionTests {
     let other = String(repeating: "cd34", count: 10)
 
     func checkout() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("git-\(UUID().uuidString)")
+        let root = TemporaryFiles.url("git")
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("Sources/M"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(
@@ -223,7 +224,7 @@ struct GitRevisionTests {
         try FileManager.default.createDirectory(at: admin, withIntermediateDirectories: true)
         try "ref: refs/heads/topic\n".write(to: admin.appendingPathComponent("HEAD"), atomically: true, encoding: .utf8)
         try "../..\n".write(to: admin.appendingPathComponent("commondir"), atomically: true, encoding: .utf8)
-        let tree = FileManager.default.temporaryDirectory.appendingPathComponent("wt-\(UUID().uuidString)")
+        let tree = TemporaryFiles.url("wt")
         try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
         try "gitdir: \(admin.path)\n".write(to: tree.appendingPathComponent(".git"), atomically: true, encoding: .utf8)
         #expect(GitRevision.commit(gitEntry: tree.appendingPathComponent(".git")) == sha)
@@ -235,7 +236,7 @@ struct GitRevisionTests {
         let root = try checkout()
         let source = root.appendingPathComponent("Sources/M/File.swift").path
         try "\(other)\n".write(to: root.appendingPathComponent(".git/HEAD"), atomically: true, encoding: .utf8)
-        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("prefix-\(UUID().uuidString)")
+        let prefix = TemporaryFiles.url("prefix")
         let share = prefix.appendingPathComponent("share/fieldtest")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
         let executable = prefix.appendingPathComponent("bin/fieldtest")

@@ -1,5 +1,6 @@
 import FieldtestData
 import FieldtestGSL
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -247,8 +248,7 @@ struct BaselineCheckTests {
 
     /// `machine.json` round-trips, and only an identical machine compares latency by default.
     @Test func machineIdentityDecidesLatencyComparison() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "fieldtest-machine-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("fieldtest-machine")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(MachineIdentity.recorded(in: folder) == nil)

@@ -1,4 +1,5 @@
 import FieldtestGSL
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -86,7 +87,7 @@ struct SignificanceTests {
     }
 
     @Test func pairedItemsAreReadFromItemsCSVFilesForTheRegressionsOnly() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sig-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("sig")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         func write(_ name: String, right: Int) throws -> URL {

@@ -1,5 +1,6 @@
 import FieldtestApps
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import ScenarioEngine
 import Testing
@@ -10,7 +11,7 @@ import Testing
 @Suite("Command jobs: report files")
 struct ReportJobFilesTests {
     @Test func theReportDeclaresTheRunFilesBesideEachMetricsFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-job-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("report-job")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let metrics = folder.appendingPathComponent("metrics.csv")
@@ -33,7 +34,7 @@ struct ComparisonJobFilesTests {
 
     @Test func eachSystemsRunFolderUnderOutIsDeclaredAndMayNotReplaceAnInput() throws {
         let manifest = try DatasetManifest(root: Self.repo.appendingPathComponent("Datasets"))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compare-job-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("compare-job")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("a"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

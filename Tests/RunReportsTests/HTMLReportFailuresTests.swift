@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import ScenarioEngine
@@ -14,7 +15,7 @@ struct HTMLReportFailuresTests {
     static func caseFolder(
         name: String = "demo", allPass: Bool = false, regressed: Bool = false, runJSON: [String: Any]? = nil
     ) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-fail-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("report-fail")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func row(_ metric: String, _ value: Double, samples: Int = 10) -> MetricRow {
             MetricRow(

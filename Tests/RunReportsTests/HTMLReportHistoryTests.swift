@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Plot
@@ -16,7 +17,7 @@ struct HTMLReportHistoryTests {
     /// an accuracy row (`error`, with its interval, threshold ≤ 1 s), a flat count row and a checked
     /// latency row.
     static func runFolder(commit: String?, finished: String, error: Double, machine: String = "m1") throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("history")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let status = error <= 1 ? "pass" : "fail"
         let rows = [

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import ScenarioEngine
@@ -13,7 +14,7 @@ struct HTMLReportTests {
     /// A run folder written the way `fieldtest run` writes one: a sweep of three network presets × three
     /// seeds, a checked accuracy metric that moves with the preset, a latency series, and `run.json`.
     static func sweepFolder(systems: [String]? = nil, offset: Double = 0) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-test-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("report-test")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let presets = ["wifi", "lte", "3g"]
         var rows: [MetricRow] = []
@@ -131,7 +132,7 @@ struct HTMLReportTests {
     }
 
     @Test func aFolderWithoutMetricsIsAnErrorThatSaysWhatToGive() throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("report-empty-\(UUID().uuidString)")
+        let empty = TemporaryFiles.url("report-empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         #expect(throws: ReportError.noMetrics(empty.path)) { try ReportRun.locate([empty.path]) }

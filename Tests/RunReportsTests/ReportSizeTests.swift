@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Testing
@@ -10,7 +11,7 @@ import Testing
 struct ReportSizeTests {
     /// A lone metrics.csv of `count` distinct rows (one case, each row its own metric).
     static func metricsFile(rows count: Int, sweepCases: Int = 1) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-size-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("report-size")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let rows = (0..<count).map { i in
             MetricRow(

@@ -1,5 +1,6 @@
 import FieldtestApps
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import ScenarioEngine
 import Testing
@@ -11,7 +12,7 @@ struct StreamedTracesTests {
     @Test(arguments: [TraceLevel.summary, .full])
     func assembledTracesEqualTheInMemoryRendering(level: TraceLevel) throws {
         let repo = NavUPTraceTests.repo
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-traces-\(UUID())")
+        let dir = TemporaryFiles.url("fieldtest-traces")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         // A three-seed sweep of the wheelchair walk: every case draws the same campus.

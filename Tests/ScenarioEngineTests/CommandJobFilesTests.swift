@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct CommandJobFilesTests {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-\(UUID().uuidString)")
+        folder = TemporaryFiles.url("jobs")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "scenario,requirement\n".write(to: path("metrics.csv"), atomically: true, encoding: .utf8)
         try "{}\n".write(to: path("run.json"), atomically: true, encoding: .utf8)
@@ -24,9 +25,9 @@ struct CommandJobFilesTests {
         try "x\n".write(to: baseline, atomically: true, encoding: .utf8)
         let ok = BaselineComparison.CheckJob(
             current: path("metrics.csv").path, baseline: baseline.path, junit: path("j.xml").path, requirements: [])
-        let inputs = try ok.files.inputs.map(\.url.lastPathComponent)
+        let inputs = ok.files.inputs.map(\.url.lastPathComponent)
         #expect(inputs.contains("run.json") && inputs.contains("base.csv"))
-        #expect(try ok.files.outputs.map(\.option) == ["--junit"])
+        #expect(ok.files.outputs.map(\.option) == ["--junit"])
         try ok.files.check()
         let over = BaselineComparison.CheckJob(
             current: path("metrics.csv").path, baseline: baseline.path, junit: baseline.path, requirements: [])
@@ -37,8 +38,8 @@ struct CommandJobFilesTests {
         let job = RunFolderMerge.Job(
             inputs: [path("metrics.csv").path], output: path("merged.csv").path, out: nil, allowPartial: false,
             commandLine: [])
-        #expect(try job.files.inputs.map(\.url.lastPathComponent) == ["metrics.csv", "run.json"])
-        #expect(try job.files.outputs.map(\.option) == ["--output"])
+        #expect(job.files.inputs.map(\.url.lastPathComponent) == ["metrics.csv", "run.json"])
+        #expect(job.files.outputs.map(\.option) == ["--output"])
         let over = RunFolderMerge.Job(
             inputs: [path("metrics.csv").path], output: path("run.json").path, out: nil, allowPartial: false,
             commandLine: [])
@@ -47,11 +48,11 @@ struct CommandJobFilesTests {
 
     @Test func aTextOutputJobDeclaresOnlyItsOutputAndWritesItsText() throws {
         let schema = TextOutputJob(output: path("s.json").path) { JSONSchemaWriter.render(AppRegistry([])) }
-        #expect(try schema.files.outputs.map(\.option) == ["--output"])
-        #expect(try schema.files.inputs.isEmpty)
+        #expect(schema.files.outputs.map(\.option) == ["--output"])
+        #expect(schema.files.inputs.isEmpty)
         #expect(try schema.run() == .success)
         #expect(try String(contentsOf: path("s.json"), encoding: .utf8) == JSONSchemaWriter.render(AppRegistry([])))
         let toStandardOutput = TextOutputJob(output: nil) { "" }
-        #expect(try toStandardOutput.files.outputs.isEmpty)
+        #expect(toStandardOutput.files.outputs.isEmpty)
     }
 }

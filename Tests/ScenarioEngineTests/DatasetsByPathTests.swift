@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct DatasetsByPathTests {
     /// A folder with `data/campus.osm` (a bundled campus), `data/lcd.csv` (a bundled LCD file) and
     /// `data/notes.txt` (no header of any layout).
     static func folder() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bypath-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("bypath")
         let data = dir.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
@@ -146,7 +147,7 @@ struct DatasetsByPathTests {
             tool: "fieldtest", toolVersion: "1", scenario: "s", scenarioFile: "s.yaml", scenarioSHA256: "x", seed: 1,
             runID: "r", startedAt: "t", datasets: ["home": "ab"], machine: [:], cases: 1, shard: nil, events: 0,
             passed: 0, failed: 0, informational: 0)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("record")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         // Without the block (as reports written before it): no key, and it reads back as nil.
         try RunReport.write(rows: [], record: record, to: dir, junit: nil)

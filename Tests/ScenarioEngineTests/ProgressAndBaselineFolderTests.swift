@@ -1,3 +1,4 @@
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Testing
@@ -44,7 +45,7 @@ struct ProgressAndBaselineFolderTests {
     }
 
     @Test func aBaselineFolderGivesTheScenariosFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("base-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("base")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func row(_ label: String) -> MetricRow {
             MetricRow(

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Testing
@@ -126,7 +127,7 @@ struct RunFolderMergeTests {
     }
 
     func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("folder-merge-\(UUID().uuidString)")
+        let dir = TemporaryFiles.url("folder-merge")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

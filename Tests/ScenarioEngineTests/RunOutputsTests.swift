@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Testing
@@ -14,7 +15,7 @@ struct RunOutputsTests {
 
     init() throws {
         manifest = try DatasetManifest(root: RunnerTests.manifestRoot)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-outputs-\(UUID().uuidString)")
+        folder = TemporaryFiles.url("fieldtest-outputs")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Testing
@@ -14,8 +15,7 @@ struct RunPipelineTests {
 
     init() throws {
         manifest = try DatasetManifest(root: RunnerTests.manifestRoot)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "fieldtest-pipeline-\(UUID().uuidString)")
+        folder = TemporaryFiles.url("fieldtest-pipeline")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Testing
@@ -12,7 +13,7 @@ struct RunRecordFormatTests {
     let root: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-runrecord-\(UUID().uuidString)")
+        root = TemporaryFiles.url("fieldtest-runrecord")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// A driver that keeps a file in a temporary folder and fails where it is told to.
 final class FailingFolderDriver: TemporaryFolderOwning, Sendable {
     enum Failure: Error { case inStart, inFinish }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-test-\(UUID().uuidString)")
+    let folder = TemporaryFiles.url("fieldtest-test")
     let failure: Failure?
     init(failing failure: Failure?) { self.failure = failure }
     var temporaryFolders: [URL] { [folder] }

@@ -1,4 +1,5 @@
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import MetricReports
 import Testing
@@ -68,8 +69,7 @@ struct ShardMergeTests {
             tool: "fieldtest", toolVersion: "t", scenario: s.name, scenarioFile: "x.yaml", scenarioSHA256: "ab",
             seed: 77, runID: "r", startedAt: "now", datasets: [:], machine: [:], cases: 2, shard: "3/8",
             events: 0, passed: 0, failed: 0, informational: 0, sweep: SweepRecord(s))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "fieldtest-merge-\(UUID().uuidString)")
+        let folder = TemporaryFiles.url("fieldtest-merge")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try RunReport.write(rows: [], record: record, to: folder, junit: nil)
@@ -190,7 +190,7 @@ struct ShardMergeFilesTests {
         let t = ShardMergeTests()
         let s = try t.sweep()
         let shards = t.shards(s, count: 2)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fieldtest-merge-\(UUID().uuidString)")
+        let root = TemporaryFiles.url("fieldtest-merge")
         defer { try? FileManager.default.removeItem(at: root) }
         var files: [String] = []
         for (i, shard) in shards.enumerated() {

@@ -1,5 +1,6 @@
 import FieldtestApps
 import FieldtestData
+import FieldtestTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct ValidationVerdictTests {
     }()
 
     func file(_ text: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("verdict-\(UUID().uuidString).yaml")
+        let url = TemporaryFiles.url("verdict.yaml")
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
