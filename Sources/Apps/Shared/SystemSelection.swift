@@ -6,8 +6,9 @@ import ScenarioEngine
 /// `systems.<capability>` or `--system`), and records what it did when the run ends.
 enum SystemSelection {
     /// The external system chosen for `capability`, started, shaken hands with and set up;
-    /// nil when the scenario uses the built-in core. Its standard error goes to a temporary
-    /// file that the run moves into its report folder.
+    /// nil when the scenario uses the built-in core. Its standard error goes into the report folder
+    /// in progress (`systemLogPrefix`), or, when the scenario runs without one, to a temporary file
+    /// that ``finish(_:run:)`` removes if the system wrote nothing there.
     static func start(
         _ capability: SystemCapability, run: RunContext, setup: [SetupDataset] = []
     ) throws(SystemError) -> ExternalSystem? {
@@ -41,14 +42,26 @@ enum SystemSelection {
     }
 
     /// Stops `system` and appends its identity and faults to the run (for `run.json` and the
-    /// `system_errors` rows).
+    /// `system_errors` rows). An empty temporary standard-error file is removed (and not recorded);
+    /// one with text stays for the user to read.
     static func finish(_ system: ExternalSystem?, run: RunContext) {
         guard let system else { return }
         system.close()
+        let stderr = keptStandardError(system.stderrPath, temporary: run.scenario.systemLogPrefix == nil)
         run.systems.append(
             SystemRunRecord(
                 identity: system.identity, requests: system.faults.requests, restarts: system.faults.restarts,
                 faults: Dictionary(uniqueKeysWithValues: system.faults.counts.map { ($0.key.rawValue, $0.value) }),
-                stderr: system.stderrPath))
+                stderr: stderr))
+    }
+
+    /// The standard-error file to record: `path`, unless it is `temporary` and empty, when it is
+    /// removed and nothing is recorded.
+    static func keptStandardError(_ path: String, temporary: Bool) -> String? {
+        guard temporary,
+            (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value == 0
+        else { return path }
+        try? FileManager.default.removeItem(atPath: path)
+        return nil
     }
 }
