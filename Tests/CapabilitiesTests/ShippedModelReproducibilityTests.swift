@@ -69,12 +69,12 @@ struct ShippedModelReproducibilityTests {
     }
 
     /// Retraining with the command in `Datasets/models/README.md` gives the shipped model's bytes.
-    /// Needs `../shared` (skipped without it, a failure with `CI=true`); the full training takes a few
-    /// minutes in a debug build, so it runs in release builds, or in debug ones with
-    /// `FIELDTEST_RETRAIN_CHECK=1` (`make test-all`).
+    /// Needs `../shared` (skipped without it, a failure with `CI=true`); the full training takes 10 s in
+    /// the test build and minutes in a debug one, so it is in the heavy tier (`make test-all`), or runs
+    /// with `FIELDTEST_RETRAIN_CHECK=1`.
     @Test(
         SharedFolder.needs(semEvalPath),
-        .enabled(if: Self.runsFullRetrain, "full retrain: release build, make test-all or FIELDTEST_RETRAIN_CHECK=1"))
+        .enabled(if: Self.runsFullRetrain, "full retrain: make test-all or FIELDTEST_RETRAIN_CHECK=1"))
     func shippedModelRetrainsByteIdentically() throws {
         try SharedFolder.require(Self.semEvalPath)
         let shipped = try readFileBytes(
@@ -97,13 +97,8 @@ struct ShippedModelReproducibilityTests {
         #expect(Data(shippedIndex) == index, "retrain to write Datasets/models/sentiment-default.trained again")
     }
 
-    /// In debug builds, with `FIELDTEST_RETRAIN_CHECK=1` or in the heavy tier (`FIELDTEST_TEST_TIER=all`).
+    /// In the heavy tier (`FIELDTEST_TEST_TIER=all`), or with `FIELDTEST_RETRAIN_CHECK=1`.
     static var runsFullRetrain: Bool {
-        #if DEBUG
-            let environment = ProcessInfo.processInfo.environment
-            return environment["FIELDTEST_RETRAIN_CHECK"] == "1" || environment["FIELDTEST_TEST_TIER"] == "all"
-        #else
-            return true
-        #endif
+        TestTier.all || ProcessInfo.processInfo.environment["FIELDTEST_RETRAIN_CHECK"] == "1"
     }
 }

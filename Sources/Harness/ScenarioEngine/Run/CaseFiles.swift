@@ -222,7 +222,7 @@ public struct RunStaging: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: target.path) else { return }
         let foreign = names.sorted().compactMap { name -> String? in
             var isDir: ObjCBool = false
-            FileManager.default.fileExists(atPath: target.appendingPathComponent(name).path, isDirectory: &isDir)
+            _ = FileManager.default.fileExists(atPath: target.appendingPathComponent(name).path, isDirectory: &isDir)
             if name == "systems" { return isDir.boolValue ? nil : name }
             guard RunReport.fileNames.contains(name) else { return name }
             return isDir.boolValue ? "\(name) (a folder)" : nil
