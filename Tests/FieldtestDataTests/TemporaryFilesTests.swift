@@ -20,4 +20,19 @@ struct TemporaryFilesTests {
         #expect(FileManager.default.fileExists(atPath: TemporaryFiles.root.path, isDirectory: &isFolder))
         #expect(isFolder.boolValue)
     }
+
+    @Test("the folders of ended test processes are removed; a running process's folder and other files stay")
+    func foldersOfEndedProcessesGo() throws {
+        let system = TemporaryFiles.url("system")
+        let ended = system.appendingPathComponent("fieldtest-tests-2000000000")  // beyond any pid_max
+        let own = system.appendingPathComponent("fieldtest-tests-\(getpid())")
+        let other = system.appendingPathComponent("fieldtest-tests-notes")
+        for folder in [ended, own, other] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        TemporaryFiles.removeFoldersOfEndedProcesses(in: system)
+        #expect(!FileManager.default.fileExists(atPath: ended.path))
+        #expect(FileManager.default.fileExists(atPath: own.path))
+        #expect(FileManager.default.fileExists(atPath: other.path))
+    }
 }

@@ -28,7 +28,7 @@ public enum TemporaryFiles {
     private static let prefix = "fieldtest-tests-"
 
     /// Removes the `fieldtest-tests-PID` folders in `system` whose process no longer exists.
-    private static func removeFoldersOfEndedProcesses(in system: URL) {
+    public static func removeFoldersOfEndedProcesses(in system: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: system.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
             guard let pid = pid_t(name.dropFirst(prefix.count)), pid != getpid() else { continue }
