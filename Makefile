@@ -93,7 +93,7 @@ verify: release
 
 # The tests run on an optimised build with `@testable` access (-enable-testing), kept in its own folder so
 # that it never invalidates the debug or release builds; the test targets themselves compile unoptimised
-# (Package.swift). On the 2-core machine it compiles from scratch in about 6 minutes and runs the fast tier
+# (Package.swift). On the 2-core machine it compiles from scratch in 6½–8 minutes and runs the fast tier
 # in about 2 (debug: 9), every test in under 4 (debug: 19); CONTRIBUTING.md has the figures. `swift test`
 # on the debug build runs the same tests.
 TEST_BUILD_FLAGS := -c release -Xswiftc -enable-testing --scratch-path .build/tests
